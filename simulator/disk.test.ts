@@ -1,0 +1,144 @@
+import { describe, expect, test } from 'vitest';
+import { Disk } from './disk.js';
+
+const text = (s: string): Uint8Array => new TextEncoder().encode(s);
+const fresh = (): Disk => new Disk('/work', { 'a.txt': 'original\n' });
+
+function appendSynced(disk: Disk, path: string, data: string, sync: boolean): void {
+  const file = disk.openFile(path, 'a', 0);
+  disk.handleWrite(file.fd, text(data), 'append');
+  if (sync) disk.handleSync(file.fd);
+  disk.handleClose(file.fd);
+}
+function syncDir(disk: Disk): void {
+  const dir = disk.openFile('/work', 'r', 0);
+  disk.handleSync(dir.fd);
+  disk.handleClose(dir.fd);
+}
+
+describe('Disk durability', () => {
+  test('initial files are durable', () => {
+    const disk = fresh();
+    disk.crash('lose-unsynced', undefined);
+    expect(disk.liveView().readFile('a.txt')).toBe('original\n');
+  });
+
+  test('un-fsynced appends are lost on a machine crash; fsynced ones survive', () => {
+    const disk = fresh();
+    appendSynced(disk, 'a.txt', 'synced\n', true);
+    appendSynced(disk, 'a.txt', 'volatile\n', false);
+    expect(disk.liveView().readFile('a.txt')).toBe('original\nsynced\nvolatile\n');
+    expect(disk.durableView().readFile('a.txt')).toBe('original\nsynced\n');
+    const report = disk.crash('lose-unsynced', undefined);
+    expect(disk.liveView().readFile('a.txt')).toBe('original\nsynced\n');
+    expect(report.lostData).toEqual([{ path: '/work/a.txt', bytes: 'volatile\n'.length }]);
+  });
+
+  test('keep-all (a process kill) loses nothing, and unsynced data stays volatile', () => {
+    const disk = fresh();
+    appendSynced(disk, 'a.txt', 'volatile\n', false);
+    const report = disk.crash('keep-all', undefined);
+    expect(report.lostData).toEqual([]);
+    expect(disk.liveView().readFile('a.txt')).toBe('original\nvolatile\n');
+    disk.crash('lose-unsynced', undefined);
+    expect(disk.liveView().readFile('a.txt')).toBe('original\n');
+  });
+
+  test('a new file vanishes without a directory fsync, even when its data was fsynced', () => {
+    const disk = fresh();
+    appendSynced(disk, 'new.txt', 'data\n', true);
+    const report = disk.crash('lose-unsynced', undefined);
+    expect(disk.liveView().readFile('new.txt')).toBeUndefined();
+    expect(report.lostEntries).toEqual(['/work/new.txt']);
+  });
+
+  test('a new file survives with a directory fsync; its data only if fsynced', () => {
+    const disk = fresh();
+    appendSynced(disk, 'kept.txt', 'data\n', true);
+    appendSynced(disk, 'empty.txt', 'data\n', false);
+    syncDir(disk);
+    disk.crash('lose-unsynced', undefined);
+    expect(disk.liveView().readFile('kept.txt')).toBe('data\n');
+    expect(disk.liveView().readFile('empty.txt')).toBe('');
+  });
+
+  test('a rename is lost without a directory fsync, and kept with one', () => {
+    const lost = fresh();
+    lost.writeFile('tmp.txt', text('candidate\n'), 'w', 0);
+    const tmp = lost.openFile('tmp.txt', 'r', 0);
+    lost.handleSync(tmp.fd);
+    lost.handleClose(tmp.fd);
+    syncDir(lost);
+    lost.rename('tmp.txt', 'a.txt');
+    expect(lost.liveView().readFile('a.txt')).toBe('candidate\n');
+    const report = lost.crash('lose-unsynced', undefined);
+    expect(lost.liveView().readFile('a.txt')).toBe('original\n');
+    expect(lost.liveView().readFile('tmp.txt')).toBe('candidate\n');
+    expect(report.lostData.map((d) => d.path)).toEqual(['/work/a.txt']);
+
+    const kept = fresh();
+    kept.writeFile('tmp.txt', text('candidate\n'), 'w', 0);
+    const handle = kept.openFile('tmp.txt', 'r', 0);
+    kept.handleSync(handle.fd);
+    kept.handleClose(handle.fd);
+    kept.rename('tmp.txt', 'a.txt');
+    syncDir(kept);
+    kept.crash('lose-unsynced', undefined);
+    expect(kept.liveView().readFile('a.txt')).toBe('candidate\n');
+    expect(kept.liveView().readFile('tmp.txt')).toBeUndefined();
+  });
+
+  test('an unlink comes back without a directory fsync', () => {
+    const disk = fresh();
+    disk.unlink('a.txt');
+    const report = disk.crash('lose-unsynced', undefined);
+    expect(disk.liveView().readFile('a.txt')).toBe('original\n');
+    expect(report.restoredEntries).toEqual(['/work/a.txt']);
+  });
+
+  test('torn-tail keeps earlier unsynced appends and a prefix of the last one', () => {
+    const disk = fresh();
+    appendSynced(disk, 'a.txt', 'first\n', false);
+    appendSynced(disk, 'a.txt', '{"state":"dispatched"}\n', false);
+    const report = disk.crash('torn-tail', 5);
+    expect(disk.liveView().readFile('a.txt')).toBe('original\nfirst\n{"sta');
+    expect(report.torn).toEqual([{ path: '/work/a.txt', keptBytes: 5, ofBytes: 23 }]);
+  });
+
+  test('torn-tail never keeps the whole last append, and defaults to half of it', () => {
+    const whole = fresh();
+    appendSynced(whole, 'a.txt', 'abcd', false);
+    whole.crash('torn-tail', 99);
+    expect(whole.liveView().readFile('a.txt')).toBe('original\nabc');
+    const half = fresh();
+    appendSynced(half, 'a.txt', 'abcd', false);
+    half.crash('torn-tail', undefined);
+    expect(half.liveView().readFile('a.txt')).toBe('original\nab');
+  });
+
+  test('a rewrite is not torn: it falls back to the durable bytes', () => {
+    const disk = fresh();
+    disk.writeFile('a.txt', text('rewritten\n'), 'w', 0);
+    disk.crash('torn-tail', 3);
+    expect(disk.liveView().readFile('a.txt')).toBe('original\n');
+  });
+
+  test('a user save is durable at once', () => {
+    const disk = fresh();
+    disk.userWrite('b.txt', 'user text\n');
+    disk.crash('lose-unsynced', undefined);
+    expect(disk.liveView().readFile('b.txt')).toBe('user text\n');
+  });
+
+  test('exclusive create fails on an existing file with EEXIST', () => {
+    const disk = fresh();
+    expect(() => disk.openFile('a.txt', 'wx', 0)).toThrow(expect.objectContaining({ code: 'EEXIST' }));
+  });
+
+  test('handles die with the crash', () => {
+    const disk = fresh();
+    const file = disk.openFile('a.txt', 'a', 0);
+    disk.crash('lose-unsynced', undefined);
+    expect(() => disk.handleWrite(file.fd, text('x'), 'append')).toThrow(expect.objectContaining({ code: 'EBADF' }));
+  });
+});

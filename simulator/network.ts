@@ -1,0 +1,96 @@
+/**
+ * Network: env.fetch's path to the fake service, in-process, no sockets.
+ *
+ * Rules:
+ * - Only the fake service's origin is reachable; any other URL fails like an unknown host.
+ * - Transport 'msw' dispatches through msw's getResponse over the service handlers; 'direct'
+ *   routes the same requests to the same core without msw (faster). A property in properties/
+ *   proves the two give identical traces.
+ * - The service acts when the request arrives; the reply's delivery (drop, delay, cut body) is
+ *   carried out by the caller in virtual time.
+ */
+import { getResponse, type RequestHandler } from 'msw';
+import { routeOf, type ServiceCore, type ServiceReply, type ServiceRoute } from './service.js';
+import { serviceHandlers } from './serviceHandlers.js';
+
+export type Transport = 'direct' | 'msw';
+
+export interface SentRequest {
+  method: string;
+  url: string;
+  route: ServiceRoute;
+  body: string;
+}
+
+export class UnreachableHostError extends TypeError {
+  constructor(url: string, serviceUrl: string) {
+    super(`fetch failed: ${url} is unreachable; the simulated network reaches only ${serviceUrl}`);
+    this.name = 'TypeError';
+  }
+}
+
+export class Network {
+  private handlers: RequestHandler[] | undefined;
+  private lastReply: ServiceReply | undefined;
+
+  constructor(
+    private readonly core: ServiceCore,
+    readonly serviceUrl: string,
+    private readonly transport: Transport,
+  ) {}
+
+  /** Reads the request without sending it (so the caller can record it and check the origin). */
+  async read(input: string | URL | Request, init: RequestInit | undefined): Promise<SentRequest> {
+    if (typeof input === 'string' || input instanceof URL) {
+      const url = String(input);
+      const method = (init?.method ?? 'GET').toUpperCase();
+      const rawBody = init?.body;
+      const body = rawBody === undefined || rawBody === null ? '' : typeof rawBody === 'string' ? rawBody : await new Request(url, { method, body: rawBody }).text();
+      return { method, url, route: this.route(method, url), body };
+    }
+    const request = init ? new Request(input, init) : input;
+    const method = request.method.toUpperCase();
+    const body = method === 'GET' || method === 'HEAD' ? '' : await request.clone().text();
+    return { method, url: request.url, route: this.route(method, request.url), body };
+  }
+
+  reachable(url: string): boolean {
+    return url === this.serviceUrl || url.startsWith(`${this.serviceUrl}/`);
+  }
+
+  /** Delivers the request to the service and returns its reply. */
+  async send(request: SentRequest): Promise<ServiceReply> {
+    if (this.transport === 'direct') return this.core.receive(request.method, request.route, request.body);
+    this.handlers ??= serviceHandlers(this.core, this.serviceUrl, (reply) => {
+      this.lastReply = reply;
+    });
+    this.lastReply = undefined;
+    const init: RequestInit = { method: request.method };
+    if (request.method !== 'GET' && request.method !== 'HEAD') init.body = request.body;
+    const response = await getResponse(this.handlers, new Request(request.url, init));
+    const reply = this.lastReply as ServiceReply | undefined;
+    if (!response || !reply) throw new Error(`msw handlers gave no response for ${request.method} ${request.url}`);
+    // What the client sees is what msw answered; the core's reply adds only the delivery decision.
+    return { ...reply, status: response.status, body: await response.text() };
+  }
+
+  private route(method: string, url: string): ServiceRoute {
+    if (!this.reachable(url)) return { kind: 'unknown' };
+    return routeOf(method, new URL(url).pathname);
+  }
+}
+
+/** The Response the client sees for a reply (a cut body errors after its first half). */
+export function responseOf(reply: ServiceReply): Response {
+  const headers = { 'content-type': 'application/json' };
+  const nullBody = reply.status === 204 || reply.status === 304;
+  if (!reply.cut || nullBody) return new Response(nullBody ? null : reply.body, { status: reply.status, headers });
+  const bytes = new TextEncoder().encode(reply.body);
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes.subarray(0, Math.floor(bytes.length / 2)));
+      controller.error(new TypeError('terminated: the response body was cut mid-read'));
+    },
+  });
+  return new Response(stream, { status: reply.status, headers });
+}

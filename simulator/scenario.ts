@@ -1,0 +1,357 @@
+/**
+ * Scenario: the only input of a simulation, as plain versioned JSON.
+ *
+ * Rules:
+ * - Everything nondeterministic is here: faults, scheduling choices, random draws. The simulator
+ *   owns no RNG and reads no real clock.
+ * - Every field but `task` may be omitted; a missing entry means the boring default (no fault,
+ *   lowest ready process first, random() = 0), so shrinking toward empty shrinks toward a
+ *   fault-free run.
+ * - `parseScenario` validates untrusted JSON and fills defaults; a malformed scenario gets
+ *   `Failed to load scenario: <field> <problem>. <fix>`.
+ */
+import type { Operation } from '../src/contract.js';
+import { DurasimError } from '../src/failure.js';
+
+export const SCENARIO_FORMAT = 'durasim.scenario';
+export const SCENARIO_VERSION = 1;
+export const SERVICE_URL = 'http://service.durasim';
+export const WORK_DIR = '/work';
+
+export const CRASH_MODES = ['keep-all', 'lose-unsynced', 'torn-tail'] as const;
+export type CrashMode = (typeof CRASH_MODES)[number];
+
+/** Kills one incarnation of a worker at its `step`-th env call (0-based, counted per incarnation). */
+export interface CrashFault {
+  kind: 'crash';
+  process: number;
+  incarnation: number;
+  step: number;
+  /** before: the call never happens. after: it happened (the response arrived) but the process dies. */
+  when: 'before' | 'after';
+  /**
+   * keep-all: a process kill; the page cache survives, only this worker dies.
+   * lose-unsynced / torn-tail: a machine crash; every worker dies and the disk falls back to its
+   * durable image (torn-tail: the last unsynced append of each file survives as a prefix).
+   */
+  mode: CrashMode;
+  /** torn-tail only: bytes of the last unsynced append that survive (clamped below its length). */
+  tornKeepBytes?: number;
+}
+
+export const RESPONSE_FAULTS = [
+  'drop-after-commit',
+  '500-before-commit',
+  '500-after-commit',
+  'accept-later',
+  'malformed-body',
+  'null-body',
+  'wrong-key',
+  'wrong-digest',
+  'empty-receipt',
+  'pending-state',
+  'cut-body',
+  'delay',
+] as const;
+export type ResponseFaultKind = (typeof RESPONSE_FAULTS)[number];
+
+/** Applies to the `request`-th request the service receives (0-based, GET and POST alike). */
+export interface ResponseFault {
+  kind: 'response';
+  request: number;
+  fault: ResponseFaultKind;
+  /** delay: extra virtual milliseconds before the response arrives. Default 1000. */
+  delayMs?: number;
+  /** accept-later: virtual milliseconds until the accepted commit lands. Default 50. */
+  commitDelayMs?: number;
+}
+
+/** The user saves `text` into `path` (durably) just before global step `atStep`. */
+export interface UserEditFault {
+  kind: 'user-edit';
+  atStep: number;
+  path: string;
+  text: string;
+}
+
+/** The task is delivered again: a further worker starts on it just before global step `atStep`. */
+export interface DuplicateDeliveryFault {
+  kind: 'duplicate-delivery';
+  atStep: number;
+}
+
+/** The service restarts just before global step `atStep`; volatile idempotency memory is lost. */
+export interface ServiceRestartFault {
+  kind: 'service-restart';
+  atStep: number;
+}
+
+export type Fault = CrashFault | ResponseFault | UserEditFault | DuplicateDeliveryFault | ServiceRestartFault;
+
+export interface ScenarioService {
+  /** durable: keys survive a service restart. volatile: a restart forgets them (replays make new effects). */
+  idempotencyMemory: 'durable' | 'volatile';
+  /** Whether GET /operations/:key is offered. */
+  query: boolean;
+  /** Virtual milliseconds between a request and its response. */
+  latencyMs: number;
+  /** Effects committed before the run (an earlier intent under the same key, say). */
+  existing: { key: string; body: string }[];
+  /** Values served by GET /resources/:name. A missing name answers 404. */
+  resources: Record<string, string>;
+}
+
+export interface ScenarioBounds {
+  maxSteps: number;
+  maxIncarnations: number;
+  maxVirtualTimeMs: number;
+}
+
+export interface Scenario {
+  format: typeof SCENARIO_FORMAT;
+  version: number;
+  name?: string;
+  description?: string;
+  task: { id: string; operations: Operation[] };
+  /** A changed intent: incarnations after the first are handed these operations instead. */
+  taskAfterRestart?: { operations: Operation[] };
+  /** Initial files, relative to the work dir, all durable. */
+  files: Record<string, string>;
+  service: ScenarioService;
+  faults: Fault[];
+  /** Choice i picks among the ready workers (sorted by pid) at the i-th point where several are ready. */
+  schedule: number[];
+  /** Values returned by env.random(), in call order; past the end, 0. */
+  random: number[];
+  restartDelayMs: number;
+  bounds: ScenarioBounds;
+}
+
+export const DEFAULT_SERVICE: ScenarioService = {
+  idempotencyMemory: 'durable',
+  query: true,
+  latencyMs: 1,
+  existing: [],
+  resources: {},
+};
+export const DEFAULT_BOUNDS: ScenarioBounds = { maxSteps: 5000, maxIncarnations: 12, maxVirtualTimeMs: 3_600_000 };
+export const DEFAULT_RESTART_DELAY_MS = 100;
+
+type Json = unknown;
+const FIX = 'Fix the scenario file, or regenerate it with durasim.';
+
+function fail(field: string, problem: string, fix = FIX): never {
+  throw new DurasimError('load scenario', `${field} ${problem}`, fix);
+}
+function isRecord(value: Json): value is Record<string, Json> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function str(value: Json, field: string): string {
+  if (typeof value !== 'string') fail(field, `must be a string, found ${describe(value)}`);
+  return value;
+}
+function nonEmptyStr(value: Json, field: string): string {
+  const text = str(value, field);
+  if (text.length === 0) fail(field, 'must not be empty');
+  return text;
+}
+function int(value: Json, field: string, min = 0): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+    fail(field, `must be an integer >= ${min}, found ${describe(value)}`);
+  }
+  return value;
+}
+function bool(value: Json, field: string): boolean {
+  if (typeof value !== 'boolean') fail(field, `must be true or false, found ${describe(value)}`);
+  return value;
+}
+function oneOf<T extends string>(value: Json, allowed: readonly T[], field: string): T {
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+    fail(field, `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}, found ${describe(value)}`);
+  }
+  return value as T;
+}
+function arr(value: Json, field: string): Json[] {
+  if (!Array.isArray(value)) fail(field, `must be an array, found ${describe(value)}`);
+  return value;
+}
+function describe(value: Json): string {
+  if (value === undefined) return 'nothing';
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  if (typeof value === 'object') return 'an object';
+  return JSON.stringify(value);
+}
+function optional<T>(record: Record<string, Json>, key: string, parse: (v: Json) => T, fallback: T): T {
+  return record[key] === undefined ? fallback : parse(record[key]);
+}
+
+function parseOperation(value: Json, field: string): Operation {
+  if (!isRecord(value)) fail(field, `must be an object, found ${describe(value)}`);
+  const kind = oneOf(value.kind, ['publish', 'lookup', 'edit'] as const, `${field}.kind`);
+  const key = nonEmptyStr(value.key, `${field}.key`);
+  if (!/^[A-Za-z0-9._-]+$/.test(key)) fail(`${field}.key`, `must use only letters, digits, ".", "_" and "-", found ${JSON.stringify(key)}`);
+  switch (kind) {
+    case 'publish': {
+      const op: Operation = { kind, key, body: str(value.body, `${field}.body`) };
+      if (value.retrySafe !== undefined) op.retrySafe = bool(value.retrySafe, `${field}.retrySafe`);
+      return op;
+    }
+    case 'lookup':
+      return { kind, key, resource: nonEmptyStr(value.resource, `${field}.resource`) };
+    case 'edit':
+      return { kind, key, path: relativePath(value.path, `${field}.path`), append: str(value.append, `${field}.append`) };
+  }
+}
+
+function relativePath(value: Json, field: string): string {
+  const path = nonEmptyStr(value, field);
+  if (path.startsWith('/') || path.split('/').includes('..')) {
+    fail(field, `must be a path inside the work dir, found ${JSON.stringify(path)}`, 'Use a relative path such as "article.txt".');
+  }
+  return path;
+}
+
+function parseOperations(value: Json, field: string): Operation[] {
+  const operations = arr(value, field).map((op, i) => parseOperation(op, `${field}[${i}]`));
+  const seen = new Set<string>();
+  operations.forEach((op, i) => {
+    if (seen.has(op.key)) fail(`${field}[${i}].key`, `repeats the key ${JSON.stringify(op.key)}`, 'Give every operation its own key.');
+    seen.add(op.key);
+  });
+  return operations;
+}
+
+function parseFault(value: Json, field: string): Fault {
+  if (!isRecord(value)) fail(field, `must be an object, found ${describe(value)}`);
+  const kind = oneOf(value.kind, ['crash', 'response', 'user-edit', 'duplicate-delivery', 'service-restart'] as const, `${field}.kind`);
+  switch (kind) {
+    case 'crash': {
+      const fault: CrashFault = {
+        kind,
+        process: int(value.process, `${field}.process`),
+        incarnation: optional(value, 'incarnation', (v) => int(v, `${field}.incarnation`), 0),
+        step: int(value.step, `${field}.step`),
+        when: oneOf(value.when, ['before', 'after'] as const, `${field}.when`),
+        mode: optional(value, 'mode', (v) => oneOf(v, CRASH_MODES, `${field}.mode`), 'keep-all' as CrashMode),
+      };
+      if (value.tornKeepBytes !== undefined) fault.tornKeepBytes = int(value.tornKeepBytes, `${field}.tornKeepBytes`);
+      return fault;
+    }
+    case 'response': {
+      const fault: ResponseFault = {
+        kind,
+        request: int(value.request, `${field}.request`),
+        fault: oneOf(value.fault, RESPONSE_FAULTS, `${field}.fault`),
+      };
+      if (value.delayMs !== undefined) fault.delayMs = int(value.delayMs, `${field}.delayMs`);
+      if (value.commitDelayMs !== undefined) fault.commitDelayMs = int(value.commitDelayMs, `${field}.commitDelayMs`);
+      return fault;
+    }
+    case 'user-edit':
+      return { kind, atStep: int(value.atStep, `${field}.atStep`), path: relativePath(value.path, `${field}.path`), text: str(value.text, `${field}.text`) };
+    case 'duplicate-delivery':
+    case 'service-restart':
+      return { kind, atStep: int(value.atStep, `${field}.atStep`) };
+  }
+}
+
+function parseService(value: Json): ScenarioService {
+  if (value === undefined) return { ...DEFAULT_SERVICE, existing: [], resources: {} };
+  if (!isRecord(value)) fail('service', `must be an object, found ${describe(value)}`);
+  return {
+    idempotencyMemory: optional(value, 'idempotencyMemory', (v) => oneOf(v, ['durable', 'volatile'] as const, 'service.idempotencyMemory'), DEFAULT_SERVICE.idempotencyMemory),
+    query: optional(value, 'query', (v) => bool(v, 'service.query'), DEFAULT_SERVICE.query),
+    latencyMs: optional(value, 'latencyMs', (v) => int(v, 'service.latencyMs'), DEFAULT_SERVICE.latencyMs),
+    existing: optional(value, 'existing', (v) => arr(v, 'service.existing').map((e, i) => {
+      if (!isRecord(e)) fail(`service.existing[${i}]`, `must be an object, found ${describe(e)}`);
+      return { key: nonEmptyStr(e.key, `service.existing[${i}].key`), body: str(e.body, `service.existing[${i}].body`) };
+    }), []),
+    resources: optional(value, 'resources', (v) => {
+      if (!isRecord(v)) fail('service.resources', `must be an object, found ${describe(v)}`);
+      return Object.fromEntries(Object.entries(v).map(([k, text]) => [k, str(text, `service.resources.${k}`)]));
+    }, {}),
+  };
+}
+
+/** Validates untrusted JSON (already parsed) and returns a complete scenario with defaults filled in. */
+export function parseScenario(value: Json): Scenario {
+  if (!isRecord(value)) fail('the scenario', `must be a JSON object, found ${describe(value)}`);
+  if (value.format !== SCENARIO_FORMAT) fail('format', `must be ${JSON.stringify(SCENARIO_FORMAT)}, found ${describe(value.format)}`, 'Is this a durasim scenario file?');
+  const version = int(value.version, 'version', 1);
+  if (version > SCENARIO_VERSION) {
+    fail('version', `is ${version}, newer than this durasim understands (${SCENARIO_VERSION})`, 'Upgrade durasim to replay this scenario.');
+  }
+  if (!isRecord(value.task)) fail('task', `must be an object, found ${describe(value.task)}`);
+  const scenario: Scenario = {
+    format: SCENARIO_FORMAT,
+    version,
+    task: { id: nonEmptyStr(value.task.id, 'task.id'), operations: parseOperations(value.task.operations, 'task.operations') },
+    files: optional(value, 'files', (v) => {
+      if (!isRecord(v)) fail('files', `must be an object of path to text, found ${describe(v)}`);
+      return Object.fromEntries(Object.entries(v).map(([p, text]) => [relativePath(p, `files key`), str(text, `files[${JSON.stringify(p)}]`)]));
+    }, {}),
+    service: parseService(value.service),
+    faults: optional(value, 'faults', (v) => arr(v, 'faults').map((f, i) => parseFault(f, `faults[${i}]`)), []),
+    schedule: optional(value, 'schedule', (v) => arr(v, 'schedule').map((c, i) => int(c, `schedule[${i}]`)), []),
+    random: optional(value, 'random', (v) => arr(v, 'random').map((r, i) => {
+      if (typeof r !== 'number' || !(r >= 0 && r < 1)) fail(`random[${i}]`, `must be a number in [0, 1), found ${describe(r)}`);
+      return r;
+    }), []),
+    restartDelayMs: optional(value, 'restartDelayMs', (v) => int(v, 'restartDelayMs'), DEFAULT_RESTART_DELAY_MS),
+    bounds: optional(value, 'bounds', (v) => {
+      if (!isRecord(v)) fail('bounds', `must be an object, found ${describe(v)}`);
+      return {
+        maxSteps: optional(v, 'maxSteps', (n) => int(n, 'bounds.maxSteps', 1), DEFAULT_BOUNDS.maxSteps),
+        maxIncarnations: optional(v, 'maxIncarnations', (n) => int(n, 'bounds.maxIncarnations', 1), DEFAULT_BOUNDS.maxIncarnations),
+        maxVirtualTimeMs: optional(v, 'maxVirtualTimeMs', (n) => int(n, 'bounds.maxVirtualTimeMs', 1), DEFAULT_BOUNDS.maxVirtualTimeMs),
+      };
+    }, { ...DEFAULT_BOUNDS }),
+  };
+  if (typeof value.name === 'string') scenario.name = value.name;
+  if (typeof value.description === 'string') scenario.description = value.description;
+  if (value.taskAfterRestart !== undefined) {
+    if (!isRecord(value.taskAfterRestart)) fail('taskAfterRestart', `must be an object, found ${describe(value.taskAfterRestart)}`);
+    scenario.taskAfterRestart = { operations: parseOperations(value.taskAfterRestart.operations, 'taskAfterRestart.operations') };
+  }
+  const workers = 1 + scenario.faults.filter((f) => f.kind === 'duplicate-delivery').length;
+  scenario.faults.forEach((f, i) => {
+    if (f.kind === 'crash' && f.process >= workers) {
+      fail(`faults[${i}].process`, `is ${f.process}, but the scenario has ${workers} worker(s)`, 'Crash worker 0, or add a duplicate-delivery fault that starts another worker.');
+    }
+  });
+  return scenario;
+}
+
+/** Parses scenario file text; bad JSON gets the same house-style message. */
+export function parseScenarioText(text: string): Scenario {
+  let value: Json;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    fail('the file', `is not valid JSON (${(error as Error).message})`);
+  }
+  return parseScenario(value);
+}
+
+/** A scenario as it is saved: defaults dropped so the file reads as the story of the run. */
+export function scenarioToJson(scenario: Scenario): Record<string, unknown> {
+  const out: Record<string, unknown> = { format: scenario.format, version: scenario.version };
+  if (scenario.name !== undefined) out.name = scenario.name;
+  if (scenario.description !== undefined) out.description = scenario.description;
+  out.task = scenario.task;
+  if (scenario.taskAfterRestart) out.taskAfterRestart = scenario.taskAfterRestart;
+  if (Object.keys(scenario.files).length > 0) out.files = scenario.files;
+  const service: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(scenario.service)) {
+    const fallback = (DEFAULT_SERVICE as unknown as Record<string, unknown>)[key];
+    if (JSON.stringify(value) !== JSON.stringify(fallback)) service[key] = value;
+  }
+  if (Object.keys(service).length > 0) out.service = service;
+  if (scenario.faults.length > 0) out.faults = scenario.faults;
+  if (scenario.schedule.length > 0) out.schedule = scenario.schedule;
+  if (scenario.random.length > 0) out.random = scenario.random;
+  if (scenario.restartDelayMs !== DEFAULT_RESTART_DELAY_MS) out.restartDelayMs = scenario.restartDelayMs;
+  if (JSON.stringify(scenario.bounds) !== JSON.stringify(DEFAULT_BOUNDS)) out.bounds = scenario.bounds;
+  return out;
+}

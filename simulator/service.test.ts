@@ -1,0 +1,146 @@
+import { describe, expect, test } from 'vitest';
+import { digestOf } from '../src/digest.js';
+import { VirtualClock } from './clock.js';
+import { DEFAULT_SERVICE, type ResponseFault, type ScenarioService } from './scenario.js';
+import { routeOf, ServiceCore } from './service.js';
+
+function core(config: Partial<ScenarioService> = {}, faults: ResponseFault[] = [], clock = new VirtualClock()): ServiceCore {
+  return new ServiceCore({ ...DEFAULT_SERVICE, existing: [], resources: { config: 'v1' }, ...config }, faults, clock);
+}
+const post = (s: ServiceCore, key: string, body: string) => s.receive('POST', { kind: 'publish', key }, body);
+const get = (s: ServiceCore, key: string) => s.receive('GET', { kind: 'query', key }, '');
+const json = (body: string): unknown => JSON.parse(body);
+
+describe('ServiceCore semantics', () => {
+  test('a POST commits one effect and answers 201 with a committed receipt', () => {
+    const s = core();
+    const reply = post(s, 'a', 'body');
+    expect(reply.status).toBe(201);
+    expect(json(reply.body)).toEqual({ key: 'a', digest: digestOf('body'), state: 'committed', receipt: 'rcpt-a-1' });
+    expect(s.effects).toHaveLength(1);
+  });
+
+  test('the same key and digest replays the stored receipt with no new effect', () => {
+    const s = core();
+    post(s, 'a', 'body');
+    const replay = post(s, 'a', 'body');
+    expect(replay.status).toBe(200);
+    expect(json(replay.body)).toMatchObject({ receipt: 'rcpt-a-1' });
+    expect(s.effects).toHaveLength(1);
+  });
+
+  test('the same key with another digest answers 409 and makes no effect', () => {
+    const s = core();
+    post(s, 'a', 'body');
+    const conflict = post(s, 'a', 'other body');
+    expect(conflict.status).toBe(409);
+    expect(json(conflict.body)).toEqual({ error: 'fingerprint_conflict' });
+    expect(s.effects).toHaveLength(1);
+  });
+
+  test('GET answers the receipt, or 404, or 405 when no query is offered', () => {
+    const s = core();
+    expect(get(s, 'a').status).toBe(404);
+    post(s, 'a', 'body');
+    expect(json(get(s, 'a').body)).toMatchObject({ key: 'a', state: 'committed', receipt: 'rcpt-a-1' });
+    expect(get(core({ query: false }), 'a').status).toBe(405);
+  });
+
+  test('volatile idempotency memory forgets on restart, so a replay makes a second effect', () => {
+    const s = core({ idempotencyMemory: 'volatile' });
+    post(s, 'a', 'body');
+    s.restart();
+    expect(get(s, 'a').status).toBe(404);
+    expect(post(s, 'a', 'body').status).toBe(201);
+    expect(s.effectsFor('a')).toHaveLength(2);
+  });
+
+  test('durable idempotency memory survives a restart', () => {
+    const s = core({ idempotencyMemory: 'durable' });
+    post(s, 'a', 'body');
+    s.restart();
+    expect(post(s, 'a', 'body').status).toBe(200);
+    expect(s.effectsFor('a')).toHaveLength(1);
+  });
+
+  test('existing effects are there before the run and conflict with another intent', () => {
+    const s = core({ existing: [{ key: 'a', body: 'old intent' }] });
+    expect(s.effects).toEqual([expect.objectContaining({ key: 'a', digest: digestOf('old intent'), requestIndex: null })]);
+    expect(post(s, 'a', 'new intent').status).toBe(409);
+  });
+
+  test('resources are served by GET /resources/:name', () => {
+    const s = core();
+    expect(json(s.receive('GET', { kind: 'resource', name: 'config' }, '').body)).toEqual({ resource: 'config', value: 'v1' });
+    expect(s.receive('GET', { kind: 'resource', name: 'nope' }, '').status).toBe(404);
+  });
+});
+
+describe('ServiceCore faults', () => {
+  const faulted = (fault: ResponseFault['fault'], extra: Partial<ResponseFault> = {}) => core({}, [{ kind: 'response', request: 0, fault, ...extra }]);
+
+  test('500 before commit makes no effect; 500 after commit does', () => {
+    const before = faulted('500-before-commit');
+    expect(post(before, 'a', 'b').status).toBe(500);
+    expect(before.effects).toHaveLength(0);
+    const after = faulted('500-after-commit');
+    expect(post(after, 'a', 'b').status).toBe(500);
+    expect(after.effects).toHaveLength(1);
+  });
+
+  test('a dropped response still commits', () => {
+    const s = faulted('drop-after-commit');
+    expect(post(s, 'a', 'b').deliver).toBe('drop');
+    expect(s.effects).toHaveLength(1);
+  });
+
+  test('accept-later answers 202 and commits later; GET says 404 until then', () => {
+    const clock = new VirtualClock();
+    const s = core({}, [{ kind: 'response', request: 0, fault: 'accept-later', commitDelayMs: 50 }], clock);
+    expect(post(s, 'a', 'b').status).toBe(202);
+    expect(get(s, 'a').status).toBe(404);
+    expect(post(s, 'a', 'b').status).toBe(202);
+    expect(s.effects).toHaveLength(0);
+    for (const timer of clock.advance()) timer.fire();
+    expect(clock.nowMs).toBe(50);
+    expect(s.effects).toEqual([expect.objectContaining({ key: 'a', atMs: 50, requestIndex: 0 })]);
+    expect(get(s, 'a').status).toBe(200);
+  });
+
+  test.each([
+    ['wrong-key', { key: 'not-a' }],
+    ['wrong-digest', { digest: '0'.repeat(64) }],
+    ['empty-receipt', { receipt: '' }],
+    ['pending-state', { state: 'pending' }],
+  ] as const)('%s mangles the receipt but commits', (fault, expected) => {
+    const s = faulted(fault);
+    const reply = post(s, 'a', 'b');
+    expect(reply.status).toBe(201);
+    expect(json(reply.body)).toMatchObject(expected);
+    expect(s.effects).toHaveLength(1);
+  });
+
+  test('malformed, null and cut bodies', () => {
+    expect(() => json(post(faulted('malformed-body'), 'a', 'b').body)).toThrow();
+    expect(post(faulted('null-body'), 'a', 'b').body).toBe('null');
+    expect(post(faulted('cut-body'), 'a', 'b').cut).toBe(true);
+  });
+
+  test('delay adds virtual milliseconds; faults apply to the n-th request only', () => {
+    const s = core({}, [{ kind: 'response', request: 1, fault: 'delay', delayMs: 3000 }]);
+    expect(post(s, 'a', 'b').delayMs).toBe(0);
+    expect(get(s, 'a').delayMs).toBe(3000);
+    expect(get(s, 'a').delayMs).toBe(0);
+    expect(s.requests.map((r) => r.fault)).toEqual([undefined, 'delay', undefined]);
+  });
+});
+
+describe('routeOf', () => {
+  test('maps methods and paths onto routes', () => {
+    expect(routeOf('POST', '/operations/a%2Fb')).toEqual({ kind: 'publish', key: 'a/b' });
+    expect(routeOf('GET', '/operations/a')).toEqual({ kind: 'query', key: 'a' });
+    expect(routeOf('GET', '/resources/config')).toEqual({ kind: 'resource', name: 'config' });
+    expect(routeOf('DELETE', '/operations/a')).toEqual({ kind: 'unknown' });
+    expect(routeOf('GET', '/elsewhere')).toEqual({ kind: 'unknown' });
+  });
+});

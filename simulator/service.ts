@@ -1,0 +1,195 @@
+/**
+ * Fake service: the ground truth of external effects, and its fault model.
+ *
+ * Semantics (the model in model/ checks these):
+ * - POST /operations/:key with a body commits one effect per key: 201 { key, digest, state:
+ *   'committed', receipt }. The same key and digest again replays the stored receipt (200), no new
+ *   effect; the same key with another digest answers 409 { error: 'fingerprint_conflict' }.
+ * - GET /operations/:key answers 200 with the stored receipt, or 404 (also while an accepted
+ *   commit has not landed); 405 when the scenario offers no query. GET /resources/:name serves
+ *   the scenario's resources.
+ * - Idempotency memory is 'durable' (survives a restart) or 'volatile' (a restart forgets every
+ *   key, so a replay after it makes a second effect). Effects themselves are never forgotten.
+ * Faults apply to the n-th request received (0-based): lost response after commit, 500 before or
+ * after commit, 202 with the commit landing later, a mangled body (malformed, null, wrong key,
+ * wrong digest, empty receipt, pending state, cut mid-read) or a delayed response.
+ */
+import { digestOf } from '../src/digest.js';
+import type { VirtualClock } from './clock.js';
+import type { ResponseFault, ResponseFaultKind, ScenarioService } from './scenario.js';
+
+export interface Effect {
+  key: string;
+  digest: string;
+  receipt: string;
+  atMs: number;
+  /** Index of the request that caused it; null for effects that existed before the run. */
+  requestIndex: number | null;
+}
+
+export type ServiceRoute =
+  | { kind: 'publish'; key: string }
+  | { kind: 'query'; key: string }
+  | { kind: 'resource'; name: string }
+  | { kind: 'unknown' };
+
+export interface ServiceReply {
+  status: number;
+  body: string;
+  /** The body stream errors after its first half. */
+  cut: boolean;
+  /** drop: the response never reaches the client. */
+  deliver: 'respond' | 'drop';
+  delayMs: number;
+}
+
+export interface ServiceRequestRecord {
+  index: number;
+  atMs: number;
+  method: string;
+  route: ServiceRoute;
+  digest?: string;
+  fault?: ResponseFaultKind;
+  status: number;
+  /** The request committed an effect now (accept-later commits are separate effects later). */
+  committed: boolean;
+}
+
+export type ServiceEvent =
+  | { kind: 'commit'; effect: Effect }
+  | { kind: 'restart'; forgotKeys: number };
+
+interface Stored {
+  digest: string;
+  receipt: string;
+  state: 'committed' | 'pending';
+}
+
+const JSON_NOT_FOUND = JSON.stringify({ error: 'not_found' });
+
+export class ServiceCore {
+  readonly effects: Effect[] = [];
+  readonly requests: ServiceRequestRecord[] = [];
+  private memory = new Map<string, Stored>();
+  private faults = new Map<number, ResponseFault>();
+
+  constructor(
+    private readonly config: ScenarioService,
+    faults: readonly ResponseFault[],
+    private readonly clock: VirtualClock,
+    private readonly onEvent: (event: ServiceEvent) => void = () => {},
+  ) {
+    for (const fault of faults) if (!this.faults.has(fault.request)) this.faults.set(fault.request, fault);
+    for (const { key, body } of config.existing) this.commit(key, digestOf(body), null);
+  }
+
+  receive(method: string, route: ServiceRoute, body: string): ServiceReply {
+    const index = this.requests.length;
+    const fault = this.faults.get(index);
+    const record: ServiceRequestRecord = { index, atMs: this.clock.nowMs, method, route, status: 0, committed: false };
+    if (fault) record.fault = fault.fault;
+    this.requests.push(record);
+    const reply = this.answer(route, body, fault, record);
+    record.status = reply.status;
+    return reply;
+  }
+
+  restart(): void {
+    const forgotKeys = this.config.idempotencyMemory === 'volatile' ? this.memory.size : 0;
+    if (this.config.idempotencyMemory === 'volatile') this.memory.clear();
+    this.onEvent({ kind: 'restart', forgotKeys });
+  }
+
+  effectsFor(key: string): Effect[] {
+    return this.effects.filter((e) => e.key === key);
+  }
+
+  private answer(route: ServiceRoute, body: string, fault: ResponseFault | undefined, record: ServiceRequestRecord): ServiceReply {
+    const kind = fault?.fault;
+    if (kind === '500-before-commit') return this.reply(500, { error: 'internal' }, fault);
+    switch (route.kind) {
+      case 'publish': {
+        const digest = digestOf(body);
+        record.digest = digest;
+        const stored = this.memory.get(route.key);
+        if (stored && stored.digest !== digest) return this.reply(409, { error: 'fingerprint_conflict' }, fault);
+        if (stored?.state === 'pending') return this.reply(202, { key: route.key, digest, state: 'pending' }, fault);
+        if (stored) return this.reply(200, this.receiptBody(route.key, stored), fault);
+        if (kind === 'accept-later') {
+          this.memory.set(route.key, { digest, receipt: '', state: 'pending' });
+          this.clock.at(fault?.commitDelayMs ?? 50, `service commits ${route.key}`, () => this.commit(route.key, digest, record.index));
+          return this.reply(202, { key: route.key, digest, state: 'pending' }, fault);
+        }
+        const effect = this.commit(route.key, digest, record.index);
+        record.committed = true;
+        return this.reply(201, this.receiptBody(route.key, { digest, receipt: effect.receipt, state: 'committed' }), fault);
+      }
+      case 'query': {
+        if (!this.config.query) return this.reply(405, { error: 'query_not_supported' }, fault);
+        const stored = this.memory.get(route.key);
+        if (!stored || stored.state !== 'committed') return this.rawReply(404, JSON_NOT_FOUND, fault);
+        return this.reply(200, this.receiptBody(route.key, stored), fault);
+      }
+      case 'resource': {
+        const value = this.config.resources[route.name];
+        if (value === undefined) return this.rawReply(404, JSON_NOT_FOUND, fault);
+        return this.reply(200, { resource: route.name, value }, fault);
+      }
+      case 'unknown':
+        return this.rawReply(404, JSON.stringify({ error: 'no_route' }), fault);
+    }
+  }
+
+  private commit(key: string, digest: string, requestIndex: number | null): Effect {
+    const effect: Effect = { key, digest, receipt: `rcpt-${key}-${this.effects.length + 1}`, atMs: this.clock.nowMs, requestIndex };
+    this.effects.push(effect);
+    this.memory.set(key, { digest, receipt: effect.receipt, state: 'committed' });
+    this.onEvent({ kind: 'commit', effect });
+    return effect;
+  }
+
+  private receiptBody(key: string, stored: Stored): Record<string, unknown> {
+    return { key, digest: stored.digest, state: stored.state, receipt: stored.receipt };
+  }
+
+  /** Applies the body and delivery faults to an answer. */
+  private reply(status: number, value: Record<string, unknown>, fault: ResponseFault | undefined): ServiceReply {
+    const kind = fault?.fault;
+    let body = value;
+    if (status === 200 || status === 201) {
+      if (kind === 'wrong-key') body = { ...value, key: `not-${String(value.key)}` };
+      if (kind === 'wrong-digest') body = { ...value, digest: '0'.repeat(64) };
+      if (kind === 'empty-receipt') body = { ...value, receipt: '' };
+      if (kind === 'pending-state') body = { ...value, state: 'pending' };
+    }
+    if (kind === '500-after-commit') return this.rawReply(500, JSON.stringify({ error: 'internal' }), fault);
+    return this.rawReply(status, JSON.stringify(body), fault);
+  }
+
+  private rawReply(status: number, body: string, fault: ResponseFault | undefined): ServiceReply {
+    const kind = fault?.fault;
+    let text = body;
+    if (kind === 'malformed-body') text = body.slice(0, Math.max(1, Math.floor(body.length / 2)));
+    if (kind === 'null-body') text = 'null';
+    return {
+      status,
+      body: text,
+      cut: kind === 'cut-body',
+      deliver: kind === 'drop-after-commit' ? 'drop' : 'respond',
+      delayMs: kind === 'delay' ? (fault?.delayMs ?? 1000) : 0,
+    };
+  }
+}
+
+/** Maps a method and path onto the service's routes (the direct transport; msw matches the same paths). */
+export function routeOf(method: string, pathname: string): ServiceRoute {
+  const match = /^\/(operations|resources)\/([^/]+)$/.exec(pathname);
+  if (!match) return { kind: 'unknown' };
+  const id = decodeURIComponent(match[2] as string);
+  if (match[1] === 'operations') {
+    if (method === 'POST') return { kind: 'publish', key: id };
+    if (method === 'GET') return { kind: 'query', key: id };
+    return { kind: 'unknown' };
+  }
+  return method === 'GET' ? { kind: 'resource', name: id } : { kind: 'unknown' };
+}

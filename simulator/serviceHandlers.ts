@@ -1,0 +1,26 @@
+/**
+ * The fake service's HTTP face: msw request handlers over a ServiceCore.
+ *
+ * Rules: the handlers hold no state of their own; each request is routed to the core, whose reply
+ * (status, body, and the delivery decision a real network would make: drop, delay, cut) is handed
+ * to `onReply` and returned as an HttpResponse. The same handlers can be mounted in a user's own
+ * msw setup (setupServer) to run a journal against the fake service over the global fetch.
+ */
+import { http, HttpResponse, type RequestHandler } from 'msw';
+import type { ServiceCore, ServiceReply, ServiceRoute } from './service.js';
+
+export function serviceHandlers(core: ServiceCore, baseUrl: string, onReply: (reply: ServiceReply) => void = () => {}): RequestHandler[] {
+  const respond = async (request: Request, route: ServiceRoute): Promise<Response> => {
+    const body = request.method === 'POST' ? await request.text() : '';
+    const reply = core.receive(request.method, route, body);
+    onReply(reply);
+    return new HttpResponse(reply.body, { status: reply.status, headers: { 'content-type': 'application/json' } });
+  };
+  const id = (value: string | readonly string[] | undefined): string => (Array.isArray(value) ? value.join('/') : String(value));
+  return [
+    http.post(`${baseUrl}/operations/:key`, ({ request, params }) => respond(request, { kind: 'publish', key: id(params.key) })),
+    http.get(`${baseUrl}/operations/:key`, ({ request, params }) => respond(request, { kind: 'query', key: id(params.key) })),
+    http.get(`${baseUrl}/resources/:name`, ({ request, params }) => respond(request, { kind: 'resource', name: id(params.name) })),
+    http.all(`${baseUrl}/*`, ({ request }) => respond(request, { kind: 'unknown' })),
+  ];
+}

@@ -1,0 +1,128 @@
+/**
+ * The simulated Env handed to one incarnation of a worker: every call is a scheduler step.
+ *
+ * Rules:
+ * - fs calls act on the crash-consistent Disk; errors are memfs's Node-style errors (err.code).
+ * - fetch: the request reaches the service when the step runs (the service acts then); the
+ *   response arrives latencyMs (+ any delay fault) later in virtual time, or never when it is
+ *   dropped; an AbortSignal (env.clock.timeout) rejects it with the signal's reason.
+ * - clock: virtual time; now() is VIRTUAL_EPOCH_MS + elapsed virtual milliseconds.
+ * - random(): the scenario's values in call order, 0 past the end.
+ */
+import type { Env, EnvFs, FileHandle, Stats } from '../src/contract.js';
+import { responseOf, UnreachableHostError } from './network.js';
+import type { Timer } from './clock.js';
+import { preview, rel, type Outcome, type Proc, type World } from './world.js';
+
+/** 2026-01-01T00:00:00Z: where virtual time starts. */
+export const VIRTUAL_EPOCH_MS = 1_767_225_600_000;
+
+const encoder = new TextEncoder();
+const bytesOf = (data: string | Uint8Array): Uint8Array => (typeof data === 'string' ? encoder.encode(data) : data);
+const show = (data: string | Uint8Array): string => preview(typeof data === 'string' ? data : Buffer.from(data).toString('utf8'));
+
+export function simulatedEnv(world: World, proc: Proc): Env {
+  const disk = world.disk;
+  const pid = proc.pid;
+  const sync = <T>(op: string, detail: string, run: () => T): Promise<T> => world.syncStep(proc, op, detail, run);
+
+  const handleFor = (fd: number, path: string): FileHandle => {
+    const name = rel(path);
+    const readFile = ((options?: { encoding?: 'utf8' | null } | 'utf8') =>
+      sync('fh.readFile', name, () => {
+        const bytes = disk.handleRead(fd);
+        const utf8 = options === 'utf8' || (typeof options === 'object' && options?.encoding === 'utf8');
+        return utf8 ? bytes.toString('utf8') : new Uint8Array(bytes);
+      })) as FileHandle['readFile'];
+    return {
+      appendFile: (data) => sync('fh.appendFile', `${name} ${show(data)}`, () => disk.handleWrite(fd, bytesOf(data), 'append')),
+      writeFile: (data) => sync('fh.writeFile', `${name} ${show(data)}`, () => disk.handleWrite(fd, bytesOf(data), 'replace')),
+      readFile,
+      sync: () => sync('fh.sync', name, () => disk.handleSync(fd)),
+      close: () => sync('fh.close', name, () => disk.handleClose(fd)),
+    };
+  };
+
+  const fs: EnvFs = {
+    open: (path, flags = 'r') =>
+      sync('fs.open', `${rel(disk.resolve(path))} ${flags}`, () => {
+        const file = disk.openFile(path, flags, pid);
+        return handleFor(file.fd, file.path);
+      }),
+    appendFile: (path, data) => sync('fs.appendFile', `${rel(disk.resolve(path))} ${show(data)}`, () => disk.appendFile(path, bytesOf(data), pid)),
+    writeFile: (path, data, options) =>
+      sync('fs.writeFile', `${rel(disk.resolve(path))} ${show(data)}`, () => disk.writeFile(path, bytesOf(data), options?.flag ?? 'w', pid)),
+    readFile: ((path: string, encoding?: 'utf8') =>
+      sync('fs.readFile', rel(disk.resolve(path)), () => {
+        const bytes = disk.readFile(path);
+        return encoding === 'utf8' ? bytes.toString('utf8') : new Uint8Array(bytes);
+      })) as EnvFs['readFile'],
+    rename: (from, to) => sync('fs.rename', `${rel(disk.resolve(from))} → ${rel(disk.resolve(to))}`, () => disk.rename(from, to)),
+    unlink: (path) => sync('fs.unlink', rel(disk.resolve(path)), () => disk.unlink(path)),
+    mkdir: (path, options) => sync('fs.mkdir', rel(disk.resolve(path)), () => disk.mkdir(path, options?.recursive ?? false)),
+    readdir: (path) => sync('fs.readdir', rel(disk.resolve(path)), () => disk.readdir(path)),
+    stat: (path) => sync<Stats>('fs.stat', rel(disk.resolve(path)), () => disk.stat(path)),
+  };
+
+  const fetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    const url = input instanceof Request ? input.url : String(input);
+    const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
+    const where = world.network.reachable(url) ? url.slice(world.network.serviceUrl.length) || '/' : url;
+    return world.step<Response>(proc, 'fetch', `${method} ${where}`, async (complete) => {
+      if (signal?.aborted) {
+        complete({ ok: false, error: signal.reason, note: 'aborted before sending' });
+        return;
+      }
+      const request = await world.network.read(input, init);
+      if (!world.network.reachable(request.url)) {
+        complete({ ok: false, error: new UnreachableHostError(request.url, world.network.serviceUrl), note: 'unreachable host' });
+        return;
+      }
+      if (request.route.kind === 'publish') world.arrivals.set(world.service.requests.length, world.inspect('durable'));
+      const reply = await world.network.send(request);
+      const record = world.service.requests[world.service.requests.length - 1];
+      world.record({
+        actor: 'service',
+        op: 'receive',
+        detail: `#${record?.index} ${method} ${where} → ${reply.status}${record?.fault ? ` [${record.fault}]` : ''}${reply.deliver === 'drop' ? ' (response dropped)' : ''}`,
+      });
+      let timer: Timer | undefined;
+      const onAbort = (): void => {
+        if (timer) world.clock.cancel(timer);
+        complete({ ok: false, error: signal?.reason, note: 'aborted: timeout' });
+      };
+      if (reply.deliver === 'respond') {
+        timer = world.procTimer(proc, world.scenario.service.latencyMs + reply.delayMs, 'response', () => {
+          signal?.removeEventListener('abort', onAbort);
+          complete({ ok: true, value: responseOf(reply), note: `${reply.status}${reply.cut ? ' (body will be cut)' : ''}` } as Outcome<unknown>);
+        });
+      }
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  };
+
+  const clock: Env['clock'] = {
+    now: () => sync('clock.now', '', () => VIRTUAL_EPOCH_MS + world.clock.nowMs),
+    sleep: (ms) =>
+      world.step<void>(proc, 'clock.sleep', `${ms}ms`, (complete) => {
+        world.procTimer(proc, ms, 'sleep', () => complete({ ok: true, value: undefined }));
+      }),
+    timeout: (ms) =>
+      sync('clock.timeout', `${ms}ms`, () => {
+        const controller = new AbortController();
+        world.procTimer(proc, ms, 'timeout', () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')));
+        return controller.signal;
+      }),
+  };
+
+  return {
+    dir: disk.dir,
+    fs,
+    fetch,
+    clock,
+    random: () => sync('random', '', () => world.scenario.random[world.randomDraws++] ?? 0),
+    pid,
+    incarnation: proc.incarnation,
+  };
+}

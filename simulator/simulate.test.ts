@@ -1,0 +1,234 @@
+import { describe, expect, test } from 'vitest';
+import type { Env, JournalAdapter, Task } from '../src/contract.js';
+import { baseScenario } from '../src/arbitraries.js';
+import { simulate } from './simulate.js';
+import type { Fault, Scenario } from './scenario.js';
+
+/** A tiny journal built from a function; inspect reports nothing. */
+function journal(name: string, run: (env: Env, task: Task) => Promise<void>): JournalAdapter {
+  return { name, run, inspect: () => ({}) };
+}
+function scenario(faults: Fault[] = [], patch: Partial<Scenario> = {}): Scenario {
+  return { ...baseScenario([{ kind: 'publish', key: 'a', body: 'body' }]), faults, ...patch };
+}
+const ops = (trace: { actor: string; op: string }[], actor = 'worker-0') => trace.filter((e) => e.actor === actor).map((e) => e.op);
+
+describe('scheduler and clock', () => {
+  test('sleep and timeouts run in virtual time: an hour passes in no real time', async () => {
+    const seen: number[] = [];
+    const result = await simulate(
+      journal('sleeper', async (env) => {
+        seen.push(await env.clock.now());
+        await env.clock.sleep(3_600_000 - 1);
+        seen.push(await env.clock.now());
+      }),
+      scenario([], { bounds: { maxSteps: 100, maxIncarnations: 2, maxVirtualTimeMs: 3_600_000 } }),
+    );
+    expect(result.outcome).toEqual({ kind: 'completed' });
+    expect((seen[1] as number) - (seen[0] as number)).toBe(3_600_000 - 1);
+    expect(result.stats.virtualTimeMs).toBe(3_600_000 - 1);
+  });
+
+  test('an AbortSignal from env.clock.timeout ends a fetch whose response was dropped', async () => {
+    let error: unknown;
+    const result = await simulate(
+      journal('timeout', async (env, task) => {
+        try {
+          await env.fetch(`${task.service.url}/operations/a`, { method: 'POST', body: 'body', signal: await env.clock.timeout(500) });
+        } catch (e) {
+          error = e;
+        }
+      }),
+      scenario([{ kind: 'response', request: 0, fault: 'drop-after-commit' }]),
+    );
+    expect(error).toMatchObject({ name: 'TimeoutError' });
+    expect(result.stats.virtualTimeMs).toBe(500);
+    expect(result.effects).toHaveLength(1);
+  });
+
+  test('a lost response with no timeout is a deadlock, reported, never a hang', async () => {
+    const result = await simulate(
+      journal('no-timeout', async (env, task) => {
+        await env.fetch(`${task.service.url}/operations/a`, { method: 'POST', body: 'body' });
+      }),
+      scenario([{ kind: 'response', request: 0, fault: 'drop-after-commit' }]),
+    );
+    expect(result.outcome.kind).toBe('deadlock');
+    expect(result.outcome.kind === 'deadlock' && result.outcome.detail).toContain('worker-0#0 waits on fetch POST /operations/a');
+  });
+
+  test('a crash before a step means it never happened; after means it happened and the worker died', async () => {
+    const run = async (env: Env): Promise<void> => {
+      await env.fs.appendFile('log', `inc ${env.incarnation}\n`);
+    };
+    const before = await simulate(journal('j', run), scenario([{ kind: 'crash', process: 0, incarnation: 0, step: 0, when: 'before', mode: 'keep-all' }]));
+    expect(before.trace.filter((e) => e.op === 'fs.appendFile').map((e) => e.incarnation)).toEqual([0, 1]);
+    const after = await simulate(journal('j', run), scenario([{ kind: 'crash', process: 0, incarnation: 0, step: 0, when: 'after', mode: 'keep-all' }]));
+    expect(after.crashes).toHaveLength(1);
+    expect(after.exits).toEqual([{ pid: 0, incarnation: 1 }]);
+  });
+
+  test('a killed incarnation never resumes; the next one starts after the restart delay with no memory', async () => {
+    const resumed: number[] = [];
+    const result = await simulate(
+      journal('j', async (env) => {
+        await env.clock.now();
+        resumed.push(env.incarnation);
+      }),
+      scenario([{ kind: 'crash', process: 0, incarnation: 0, step: 0, when: 'after', mode: 'keep-all' }], { restartDelayMs: 250 }),
+    );
+    expect(resumed).toEqual([1]);
+    expect(result.trace.find((e) => e.op === 'start' && e.detail === 'worker-0#1')?.timeMs).toBe(250);
+  });
+
+  test('a machine crash kills every live worker and drops unsynced data', async () => {
+    const result = await simulate(
+      journal('j', async (env) => {
+        await env.fs.appendFile('log', `w${env.pid}#${env.incarnation}\n`);
+        await env.clock.sleep(10);
+      }),
+      scenario([
+        { kind: 'duplicate-delivery', atStep: 0 },
+        { kind: 'crash', process: 1, incarnation: 0, step: 1, when: 'before', mode: 'lose-unsynced' },
+      ]),
+    );
+    expect(result.crashes[0]?.killed).toEqual(['worker-0#0', 'worker-1#0']);
+    expect(result.crashes[0]?.disk.lostEntries).toEqual(['/work/log']);
+    expect(result.exits.map((e) => `${e.pid}#${e.incarnation}`).sort()).toEqual(['0#1', '1#1']);
+  });
+
+  test('schedule choices pick among ready workers; missing choices pick the lowest pid', async () => {
+    const run = async (env: Env): Promise<void> => {
+      for (let i = 0; i < 3; i++) await env.random();
+    };
+    const order = async (schedule: number[]) => {
+      const r = await simulate(journal('j', run), scenario([{ kind: 'duplicate-delivery', atStep: 0 }], { schedule }));
+      return r.trace.filter((e) => e.op === 'random').map((e) => e.actor.slice(-1)).join('');
+    };
+    expect(await order([])).toBe('000111');
+    expect(await order([1, 1, 0])).toBe('110001');
+  });
+
+  test('random() reads the scenario, 0 past its end', async () => {
+    const drawn: number[] = [];
+    await simulate(
+      journal('j', async (env) => {
+        for (let i = 0; i < 3; i++) drawn.push(await env.random());
+      }),
+      scenario([], { random: [0.25, 0.5] }),
+    );
+    expect(drawn).toEqual([0.25, 0.5, 0]);
+  });
+});
+
+describe('bounds', () => {
+  test('a journal that never stops runs out of steps', async () => {
+    const result = await simulate(
+      journal('spinner', async (env) => {
+        for (;;) await env.clock.now();
+      }),
+      scenario([], { bounds: { maxSteps: 50, maxIncarnations: 3, maxVirtualTimeMs: 1000 } }),
+    );
+    expect(result.outcome).toMatchObject({ kind: 'bounds-exceeded', bound: 'steps' });
+    expect(result.stats.steps).toBe(50);
+  });
+
+  test('a journal that always throws runs out of incarnations', async () => {
+    const result = await simulate(
+      journal('thrower', async (env) => {
+        await env.clock.now();
+        throw new Error('corrupt journal');
+      }),
+      scenario([], { bounds: { maxSteps: 500, maxIncarnations: 3, maxVirtualTimeMs: 100_000 } }),
+    );
+    expect(result.outcome).toMatchObject({ kind: 'bounds-exceeded', bound: 'incarnations' });
+    expect(result.exits.map((e) => e.error)).toEqual(['Error: corrupt journal', 'Error: corrupt journal', 'Error: corrupt journal']);
+  });
+
+  test('a journal that sleeps forever runs out of virtual time', async () => {
+    const result = await simulate(
+      journal('sleeper', async (env) => {
+        for (;;) await env.clock.sleep(60_000);
+      }),
+      scenario([], { bounds: { maxSteps: 5000, maxIncarnations: 3, maxVirtualTimeMs: 600_000 } }),
+    );
+    expect(result.outcome).toMatchObject({ kind: 'bounds-exceeded', bound: 'virtual-time' });
+  });
+});
+
+describe('escapes from the simulated world', () => {
+  test('a real network call is refused with a message that says to use env.fetch', async () => {
+    let message = '';
+    const result = await simulate(
+      journal('real-network', async () => {
+        try {
+          await globalThis.fetch('http://example.com/');
+        } catch (e) {
+          message = (e as Error).message;
+        }
+      }),
+      scenario(),
+    );
+    expect(message).toBe(
+      'Failed to run the journal under simulation: it called the global fetch, which would reach the real network. Call env.fetch(url, init) instead: under simulation the only network is the fake service.',
+    );
+    expect(result.escapes).toEqual([expect.objectContaining({ api: 'fetch', pid: 0, incarnation: 0 })]);
+  });
+
+  test.each([
+    ['Date.now', () => Date.now()],
+    ['Math.random', () => Math.random()],
+    ['performance.now', () => performance.now()],
+    ['setTimeout', () => setTimeout(() => {}, 1)],
+    ['crypto.randomUUID', () => crypto.randomUUID()],
+  ])('%s inside a journal is caught', async (api, call) => {
+    const result = await simulate(
+      journal('ambient', async (env) => {
+        await env.clock.now();
+        try {
+          call();
+        } catch {
+          // the journal swallows it; the escape is still recorded
+        }
+      }),
+      scenario(),
+    );
+    expect(result.escapes.map((e) => e.api)).toEqual([api]);
+  });
+
+  test('the globals are restored after a simulation', async () => {
+    await simulate(journal('j', async (env) => void (await env.clock.now())), scenario());
+    expect(typeof Date.now()).toBe('number');
+    expect(globalThis.fetch.name).not.toBe('guarded');
+  });
+
+  test('a journal awaiting something outside env is stopped as stalled, never a hang', async () => {
+    const result = await simulate(
+      journal('waits-forever', async (env) => {
+        await env.clock.now();
+        await new Promise(() => {});
+      }),
+      scenario(),
+    );
+    expect(result.outcome.kind).toBe('stalled');
+    expect(result.escapes.map((e) => e.api)).toEqual(['stall']);
+  });
+});
+
+describe('service ground truth in the result', () => {
+  test('POSTs carry the durable records at arrival', async () => {
+    const result = await simulate(
+      {
+        name: 'records',
+        run: async (env, task) => {
+          await env.fs.writeFile('mark', 'dispatched');
+          await env.fetch(`${task.service.url}/operations/a`, { method: 'POST', body: 'body', signal: await env.clock.timeout(100) });
+        },
+        inspect: (disk) => ({ a: { kind: 'operation', history: disk.readFile('mark') === undefined ? [] : ['dispatched'] } }),
+      },
+      scenario(),
+    );
+    expect(result.requests[0]?.recordsAtArrival).toEqual({ a: { kind: 'operation', history: [] } });
+    expect(result.final.visible).toEqual({ a: { kind: 'operation', history: ['dispatched'] } });
+  });
+});

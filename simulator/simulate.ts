@@ -1,0 +1,88 @@
+/**
+ * simulate(journal, scenario): runs a journal in the deterministic world described by the
+ * scenario and returns everything a judge needs. It depends on nothing but its arguments: the
+ * same journal and scenario give the same trace, every time.
+ */
+import type { JournalAdapter, JournalRecords } from '../src/contract.js';
+import { installAmbientGuard, uninstallAmbientGuard, type Escape } from './ambientGuard.js';
+import type { Transport } from './network.js';
+import { parseScenario, type Scenario } from './scenario.js';
+import type { Effect, ServiceRequestRecord } from './service.js';
+import { simulatedEnv } from './simEnv.js';
+import { traceHash, type TraceEntry } from './trace.js';
+import { World, type CrashRecord, type ExitRecord, type StopReason } from './world.js';
+
+export interface SimulateOptions {
+  /** How env.fetch reaches the fake service: 'direct' (default, fast) or through msw's getResponse. */
+  transport?: Transport;
+}
+
+export interface ServiceRequest extends ServiceRequestRecord {
+  /** For POSTs: the journal's records on the durable image when the request arrived. */
+  recordsAtArrival?: JournalRecords;
+}
+
+export interface SimulationResult {
+  journal: string;
+  scenario: Scenario;
+  outcome: StopReason;
+  trace: TraceEntry[];
+  traceHash: string;
+  /** The service's ground truth: every effect ever committed (including those before the run). */
+  effects: Effect[];
+  requests: ServiceRequest[];
+  crashes: CrashRecord[];
+  exits: ExitRecord[];
+  /** Calls that reached around env (real clock, randomness, timers, network) or stalled outside it. */
+  escapes: Escape[];
+  userEdits: { timeMs: number; path: string; text: string }[];
+  final: {
+    /** Records on the durable image at the end. */
+    durable: JournalRecords;
+    /** Records on what processes saw at the end (page cache included). */
+    visible: JournalRecords;
+    /** Final visible content of every file the task edits or the user touched (undefined: missing). */
+    files: Record<string, string | undefined>;
+  };
+  /** Errors thrown by the journal's inspect(), which are journal bugs too. */
+  inspectErrors: string[];
+  stats: { steps: number; incarnations: number; virtualTimeMs: number; traceEntries: number };
+}
+
+export async function simulate(journal: JournalAdapter, scenarioInput: Scenario | unknown, options: SimulateOptions = {}): Promise<SimulationResult> {
+  const scenario = parseScenario(scenarioInput);
+  installAmbientGuard();
+  let world: World;
+  let outcome: StopReason;
+  try {
+    world = new World(journal, scenario, options.transport ?? 'direct', simulatedEnv);
+    outcome = await world.run();
+  } finally {
+    uninstallAmbientGuard();
+  }
+  const paths = new Set<string>();
+  for (const op of [...scenario.task.operations, ...(scenario.taskAfterRestart?.operations ?? [])]) if (op.kind === 'edit') paths.add(op.path);
+  for (const edit of world.userEdits) paths.add(edit.path);
+  const live = world.disk.liveView();
+  const files: Record<string, string | undefined> = {};
+  for (const path of [...paths].sort()) files[path] = live.readFile(path);
+  return {
+    journal: journal.name,
+    scenario,
+    outcome,
+    trace: world.trace,
+    traceHash: traceHash(world.trace),
+    effects: world.service.effects,
+    requests: world.service.requests.map((r) => {
+      const atArrival = world.arrivals.get(r.index);
+      return atArrival ? { ...r, recordsAtArrival: atArrival } : { ...r };
+    }),
+    crashes: world.crashes,
+    exits: world.exits,
+    escapes: world.escapes,
+    userEdits: world.userEdits,
+    final: { durable: world.inspect('durable'), visible: world.inspect('visible'), files },
+    inspectErrors: world.inspectErrors,
+    stats: { steps: world.globalStep, incarnations: world.incarnationsStarted, virtualTimeMs: world.clock.nowMs, traceEntries: world.trace.length },
+  };
+}

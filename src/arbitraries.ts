@@ -1,0 +1,149 @@
+/**
+ * fast-check arbitraries of scenarios.
+ *
+ * Shaped for shrinking: fault lists shrink by removal, every number shrinks toward 0 (the start
+ * of the run, the first request, the first incarnation), every choice toward its boring default
+ * (keep-all crashes, durable memory, query offered, lowest pid first), the task toward fewer
+ * operations, and each fault family can be switched off whole (swarm testing: every run draws its
+ * own mix, so some runs hammer one fault and others combine several).
+ */
+import fc from 'fast-check';
+import type { Operation } from './contract.js';
+import {
+  CRASH_MODES,
+  DEFAULT_BOUNDS,
+  DEFAULT_RESTART_DELAY_MS,
+  DEFAULT_SERVICE,
+  RESPONSE_FAULTS,
+  SCENARIO_FORMAT,
+  SCENARIO_VERSION,
+  type Fault,
+  type Scenario,
+} from '../simulator/scenario.js';
+
+/** The fault families a run may draw. `disk` lets crashes lose unsynced data (machine crashes). */
+export const FAULT_KINDS = ['crash', 'disk', 'response', 'duplicate', 'user', 'service-restart', 'intent'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+export interface ScenarioArbitraryOptions {
+  /** Fault families to draw from (default: all). Each run enables a random subset of them. */
+  faults?: readonly FaultKind[];
+  /** Draw every listed family in every run instead of a random subset. */
+  swarm?: boolean;
+  maxCrashes?: number;
+  maxResponseFaults?: number;
+  maxUserEdits?: number;
+  /** Global steps within which timed faults (user edits, restarts, duplicates) land. */
+  stepHorizon?: number;
+  /** Per-incarnation steps within which crashes land. */
+  crashStepHorizon?: number;
+}
+
+/** The standard workload: three publishes, one lookup, one guarded edit. */
+export const STANDARD_OPERATIONS: readonly Operation[] = [
+  { kind: 'publish', key: 'post-a', body: 'artifact a v1' },
+  { kind: 'publish', key: 'post-b', body: 'artifact b v1' },
+  { kind: 'publish', key: 'post-c', body: 'artifact c v1' },
+  { kind: 'lookup', key: 'read-config', resource: 'config' },
+  { kind: 'edit', key: 'edit-notes', path: 'notes.md', append: '- agent: published a, b and c\n' },
+];
+export const STANDARD_FILES: Readonly<Record<string, string>> = { 'notes.md': '# Notes\n' };
+export const STANDARD_RESOURCES: Readonly<Record<string, string>> = { config: 'v1' };
+
+/** A fault-free scenario of the standard workload (or of the given operations). */
+export function baseScenario(operations: readonly Operation[] = STANDARD_OPERATIONS): Scenario {
+  return {
+    format: SCENARIO_FORMAT,
+    version: SCENARIO_VERSION,
+    task: { id: 'task-1', operations: structuredClone([...operations]) },
+    files: { ...STANDARD_FILES },
+    service: { ...DEFAULT_SERVICE, existing: [], resources: { ...STANDARD_RESOURCES } },
+    faults: [],
+    schedule: [],
+    random: [],
+    restartDelayMs: DEFAULT_RESTART_DELAY_MS,
+    bounds: { ...DEFAULT_BOUNDS },
+  };
+}
+
+export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Arbitrary<Scenario> {
+  const kinds = new Set<FaultKind>(options.faults ?? FAULT_KINDS);
+  const stepHorizon = options.stepHorizon ?? 160;
+  const crashHorizon = options.crashStepHorizon ?? 60;
+  const has = (kind: FaultKind): boolean => kinds.has(kind);
+  const enabled = (kind: FaultKind): fc.Arbitrary<boolean> => (!has(kind) ? fc.constant(false) : options.swarm === false ? fc.constant(true) : fc.boolean());
+  const list = <T>(kind: FaultKind, item: fc.Arbitrary<T>, maxLength: number): fc.Arbitrary<T[]> => (has(kind) ? fc.array(item, { maxLength }) : fc.constant([]));
+
+  const crash = fc.record({
+    process: fc.nat({ max: 1 }),
+    incarnation: fc.nat({ max: 2 }),
+    step: fc.nat({ max: crashHorizon }),
+    when: fc.constantFrom('before' as const, 'after' as const),
+    mode: has('disk') ? fc.constantFrom(...CRASH_MODES) : fc.constant('keep-all' as const),
+    tornKeepBytes: fc.nat({ max: 40 }),
+  });
+  const response = fc.record({
+    request: fc.nat({ max: 10 }),
+    fault: fc.constantFrom(...RESPONSE_FAULTS),
+    delayMs: fc.constantFrom(1000, 3000),
+    commitDelayMs: fc.constantFrom(50, 500),
+  });
+  const userEdit = fc.record({ atStep: fc.nat({ max: stepHorizon }), text: fc.constantFrom('# Notes\nuser line 1\n', '# Notes (edited)\n', 'user rewrote everything\n') });
+
+  return fc
+    .record({
+      operations: fc.subarray([...STANDARD_OPERATIONS], { minLength: 1 }),
+      mix: fc.record({
+        crash: enabled('crash'),
+        response: enabled('response'),
+        duplicate: enabled('duplicate'),
+        user: enabled('user'),
+        restart: enabled('service-restart'),
+        intent: enabled('intent'),
+      }),
+      crashes: list('crash', crash, options.maxCrashes ?? 3),
+      responses: list('response', response, options.maxResponseFaults ?? 3),
+      userEdits: list('user', userEdit, options.maxUserEdits ?? 2),
+      duplicateAt: fc.nat({ max: stepHorizon }),
+      restartAt: fc.nat({ max: stepHorizon }),
+      memory: has('service-restart') ? fc.constantFrom('durable' as const, 'volatile' as const) : fc.constant('durable' as const),
+      query: fc.constantFrom(true, false),
+      schedule: fc.array(fc.nat({ max: 3 }), { maxLength: 8 }),
+      random: fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { maxLength: 3 }),
+    })
+    .map((draw) => {
+      const scenario = baseScenario(draw.operations);
+      const faults: Fault[] = [];
+      const workers = draw.mix.duplicate ? 2 : 1;
+      if (draw.mix.crash) {
+        for (const c of draw.crashes) {
+          const fault: Fault = { kind: 'crash', process: c.process % workers, incarnation: c.incarnation, step: c.step, when: c.when, mode: c.mode };
+          if (c.mode === 'torn-tail') fault.tornKeepBytes = c.tornKeepBytes;
+          faults.push(fault);
+        }
+      }
+      if (draw.mix.response) {
+        for (const r of draw.responses) {
+          const fault: Fault = { kind: 'response', request: r.request, fault: r.fault };
+          if (r.fault === 'delay') fault.delayMs = r.delayMs;
+          if (r.fault === 'accept-later') fault.commitDelayMs = r.commitDelayMs;
+          faults.push(fault);
+        }
+      }
+      const editPath = draw.operations.find((op) => op.kind === 'edit')?.path;
+      if (draw.mix.user && editPath) for (const u of draw.userEdits) faults.push({ kind: 'user-edit', atStep: u.atStep, path: editPath, text: u.text });
+      if (draw.mix.duplicate) faults.push({ kind: 'duplicate-delivery', atStep: draw.duplicateAt });
+      if (draw.mix.restart) faults.push({ kind: 'service-restart', atStep: draw.restartAt });
+      scenario.faults = faults;
+      scenario.service.idempotencyMemory = draw.mix.restart ? draw.memory : 'durable';
+      scenario.service.query = draw.query;
+      if (draw.mix.intent) {
+        scenario.taskAfterRestart = {
+          operations: draw.operations.map((op) => (op.kind === 'publish' ? { ...op, body: op.body.replace('v1', 'v2') } : { ...op })),
+        };
+      }
+      if (workers > 1) scenario.schedule = draw.schedule;
+      scenario.random = draw.random;
+      return scenario;
+    });
+}

@@ -1,0 +1,161 @@
+/**
+ * The contract between durasim and a journal under test.
+ *
+ * A journal is a `JournalAdapter`: `run(env, task)` executes (or resumes) the task in one
+ * incarnation of a worker process, touching the world only through `env`; `inspect(disk)` reads
+ * the journal's durable records back in the model's vocabulary. The same adapter runs in
+ * production against `realEnv()` and under simulation against the simulated world.
+ */
+
+/** Lifecycle states of an external operation (publish or lookup), in the model's vocabulary. */
+export const OPERATION_STATES = [
+  'authorized',
+  'dispatched',
+  'succeeded',
+  'conflict',
+  'outcome_unknown',
+  'reconciling',
+  'blocked',
+  'failed',
+] as const;
+export type OperationState = (typeof OPERATION_STATES)[number];
+
+/** Lifecycle states of a guarded file delivery (edit). */
+export const FILE_STATES = ['read', 'conflict', 'applied'] as const;
+export type FileState = (typeof FILE_STATES)[number];
+
+/** A non-retry-safe external write: POST /operations/:key with an idempotency key and a body. */
+export interface PublishOperation {
+  kind: 'publish';
+  key: string;
+  body: string;
+  /** True only when re-sending is harmless (the endpoint is naturally idempotent). Default false. */
+  retrySafe?: boolean;
+}
+
+/** A retry-safe read: GET /resources/:resource. */
+export interface LookupOperation {
+  kind: 'lookup';
+  key: string;
+  resource: string;
+}
+
+/**
+ * A guarded file delivery: read `path`, build the candidate `content + append`, and replace the
+ * file only if it still holds the content the candidate was built from.
+ */
+export interface EditOperation {
+  kind: 'edit';
+  key: string;
+  path: string;
+  append: string;
+}
+
+export type Operation = PublishOperation | LookupOperation | EditOperation;
+
+/** What the external service promises; a journal may rely on exactly this and nothing more. */
+export interface ServicePromises {
+  /** Base URL of the service, e.g. `http://service.durasim`. */
+  url: string;
+  /** `GET /operations/:key` answers with the stored receipt (200) or 404. */
+  query: boolean;
+  /** Re-sending the same key with the same body replays the stored receipt with no new effect. */
+  idempotentReplay: boolean;
+}
+
+export interface Task {
+  id: string;
+  operations: Operation[];
+  service: ServicePromises;
+}
+
+/** Subset of `node:fs` `FileHandle`. Every call is one simulated step. */
+export interface FileHandle {
+  appendFile(data: string | Uint8Array): Promise<void>;
+  writeFile(data: string | Uint8Array): Promise<void>;
+  readFile(options?: { encoding?: null }): Promise<Uint8Array>;
+  readFile(options: { encoding: 'utf8' } | 'utf8'): Promise<string>;
+  /** fsync. On a handle opened on a directory, makes that directory's entries durable. */
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface Stats {
+  size: number;
+  isFile(): boolean;
+  isDirectory(): boolean;
+}
+
+/** Subset of `node:fs/promises`. Paths are absolute or relative to `env.dir`. */
+export interface EnvFs {
+  open(path: string, flags?: 'r' | 'r+' | 'w' | 'wx' | 'a' | 'ax'): Promise<FileHandle>;
+  appendFile(path: string, data: string | Uint8Array): Promise<void>;
+  writeFile(path: string, data: string | Uint8Array, options?: { flag?: 'w' | 'wx' }): Promise<void>;
+  readFile(path: string): Promise<Uint8Array>;
+  readFile(path: string, encoding: 'utf8'): Promise<string>;
+  rename(from: string, to: string): Promise<void>;
+  unlink(path: string): Promise<void>;
+  mkdir(path: string, options?: { recursive?: boolean }): Promise<void>;
+  readdir(path: string): Promise<string[]>;
+  stat(path: string): Promise<Stats>;
+}
+
+export interface Clock {
+  /** Milliseconds since the epoch (virtual under simulation). */
+  now(): Promise<number>;
+  sleep(ms: number): Promise<void>;
+  /** An AbortSignal that aborts with a `TimeoutError` after `ms` (virtual under simulation). */
+  timeout(ms: number): Promise<AbortSignal>;
+}
+
+export interface Env {
+  /** The worker's working directory; the task's files live here. */
+  dir: string;
+  fs: EnvFs;
+  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
+  clock: Clock;
+  /** A number in [0, 1): drawn from the scenario under simulation. */
+  random(): Promise<number>;
+  /** The worker slot; stable across incarnations (a supervisor restarts the same slot). */
+  pid: number;
+  /** 0 for the first run of this worker slot, +1 after every crash. */
+  incarnation: number;
+}
+
+/** Read-only synchronous view of a disk image (the durable image after a crash, or the live one). */
+export interface DiskView {
+  dir: string;
+  readFile(path: string): string | undefined;
+  readdir(path: string): string[];
+}
+
+export interface OperationRecord {
+  kind: 'operation';
+  /** Every state the journal recorded for this key, in order. */
+  history: OperationState[];
+  /** The argument digest recorded with the intent (authorized). */
+  digest?: string;
+  /** The receipt recorded with succeeded. */
+  receipt?: string;
+}
+
+export interface FileRecord {
+  kind: 'file';
+  path: string;
+  history: FileState[];
+  /** Texts the journal preserved when it recorded a conflict (the user's version). */
+  preserved: string[];
+}
+
+/** What a journal's durable records say, keyed by operation key. */
+export interface JournalRecords {
+  [key: string]: OperationRecord | FileRecord;
+}
+
+export interface JournalAdapter {
+  name: string;
+  /** One incarnation of a worker executing or resuming the task. Called afresh after every crash. */
+  run(env: Env, task: Task): Promise<void>;
+  /** Reads the journal's records from a disk image and reports them in the model's vocabulary. */
+  inspect(disk: DiskView): JournalRecords;
+}

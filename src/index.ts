@@ -1,0 +1,31 @@
+/** durasim's public API. */
+export * from './contract.js';
+export { failureMessage, DurasimError } from './failure.js';
+export { digestOf } from './digest.js';
+export { realEnv, type RealEnvOptions } from './realEnv.js';
+export { referenceJournal, ReferenceRun, journalFrom, REFERENCE_SETTINGS, type ReferenceSettings } from './journals/reference.js';
+export { scenarioArbitrary, baseScenario, FAULT_KINDS, STANDARD_OPERATIONS, type FaultKind, type ScenarioArbitraryOptions } from './arbitraries.js';
+export { simulate, type SimulateOptions, type SimulationResult, type ServiceRequest } from '../simulator/simulate.js';
+export { traceHash, formatTraceEntry, type TraceEntry } from '../simulator/trace.js';
+export {
+  parseScenario,
+  parseScenarioText,
+  scenarioToJson,
+  SCENARIO_FORMAT,
+  SCENARIO_VERSION,
+  CRASH_MODES,
+  RESPONSE_FAULTS,
+  type Scenario,
+  type Fault,
+  type CrashFault,
+  type ResponseFault,
+  type UserEditFault,
+  type DuplicateDeliveryFault,
+  type ServiceRestartFault,
+  type CrashMode,
+  type ResponseFaultKind,
+} from '../simulator/scenario.js';
+export { ServiceCore, type Effect, type ServiceReply } from '../simulator/service.js';
+export { serviceHandlers } from '../simulator/serviceHandlers.js';
+export type { StopReason, CrashRecord } from '../simulator/world.js';
+export type { Escape } from '../simulator/ambientGuard.js';

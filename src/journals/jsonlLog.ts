@@ -1,0 +1,162 @@
+/**
+ * Building blocks of the bundled journals: an append-only JSONL log made durable record by record,
+ * a task lease, and the reader that turns the log into the model's vocabulary.
+ *
+ * Everything goes through `env`; nothing here touches the real world directly.
+ */
+import type { DiskView, Env, FileHandle, FileRecord, FileState, JournalRecords, OperationRecord, OperationState } from '../contract.js';
+
+export const LOG_FILE = 'journal.jsonl';
+export const LEASE_FILE = 'journal.lock';
+
+/** One line of the log. `state` is in the model's vocabulary; the rest is evidence. File records carry `path`. */
+export interface LogRecord {
+  key: string;
+  state: OperationState | FileState;
+  digest?: string;
+  body?: string;
+  receipt?: string;
+  path?: string;
+  candidateDigest?: string;
+  preserved?: string;
+  reason?: string;
+  pid?: number;
+  incarnation?: number;
+}
+
+export function hasCode(error: unknown, code: string): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
+}
+
+/** Parses log text. A torn or garbled line (a crash mid-append) is skipped, never fatal. */
+export function parseLog(text: string): LogRecord[] {
+  const records: LogRecord[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      const value = JSON.parse(line) as LogRecord;
+      if (value && typeof value === 'object' && typeof value.key === 'string' && typeof value.state === 'string') records.push(value);
+    } catch {
+      // A partial line left by a crash: the record never became durable as a whole.
+    }
+  }
+  return records;
+}
+
+/** Makes a directory's entries durable (fsync of the directory). */
+export async function syncDir(env: Env, dir = env.dir): Promise<void> {
+  const handle = await env.fs.open(dir, 'r');
+  await handle.sync();
+  await handle.close();
+}
+
+/** The append-only log: every append is fsynced before it returns. One handle per incarnation. */
+export class JsonlLog {
+  private handle: FileHandle | undefined;
+
+  constructor(
+    private readonly env: Env,
+    private readonly file = LOG_FILE,
+  ) {}
+
+  /** Reads every intact record; creates the log durably if missing; ends a torn last line. */
+  async open(): Promise<LogRecord[]> {
+    let text: string;
+    try {
+      text = await this.env.fs.readFile(this.file, 'utf8');
+    } catch (error) {
+      if (!hasCode(error, 'ENOENT')) throw error;
+      this.handle = await this.env.fs.open(this.file, 'a');
+      await this.handle.sync();
+      await syncDir(this.env);
+      return [];
+    }
+    this.handle = await this.env.fs.open(this.file, 'a');
+    if (text.length > 0 && !text.endsWith('\n')) await this.appendRaw('\n');
+    return parseLog(text);
+  }
+
+  async append(record: LogRecord): Promise<void> {
+    await this.appendRaw(`${JSON.stringify({ ...record, pid: this.env.pid, incarnation: this.env.incarnation })}\n`);
+  }
+
+  /** Appends without an fsync: for callers that choose their own durability. */
+  async appendUnsynced(record: LogRecord): Promise<void> {
+    await this.env.fs.appendFile(this.file, `${JSON.stringify({ ...record, pid: this.env.pid, incarnation: this.env.incarnation })}\n`);
+  }
+
+  async close(): Promise<void> {
+    await this.handle?.close();
+    this.handle = undefined;
+  }
+
+  private async appendRaw(text: string): Promise<void> {
+    this.handle ??= await this.env.fs.open(this.file, 'a');
+    await this.handle.appendFile(text);
+    await this.handle.sync();
+  }
+}
+
+export interface LeaseOptions {
+  pollMs: number;
+  attempts: number;
+}
+
+/**
+ * Takes the task's lease: an exclusively created lock file naming the owning worker slot. A new
+ * incarnation of the owner adopts its own lease (the supervisor restarts a slot only after it
+ * died); another worker waits, and gives up after `attempts` polls, leaving the task to the owner.
+ */
+export async function acquireLease(env: Env, options: LeaseOptions): Promise<boolean> {
+  let garbled = 0;
+  for (let attempt = 0; attempt < options.attempts; attempt++) {
+    try {
+      const handle = await env.fs.open(LEASE_FILE, 'wx');
+      await handle.writeFile(JSON.stringify({ pid: env.pid }));
+      await handle.sync();
+      await handle.close();
+      await syncDir(env);
+      return true;
+    } catch (error) {
+      if (!hasCode(error, 'EEXIST')) throw error;
+    }
+    let owner: number | undefined;
+    try {
+      owner = (JSON.parse(await env.fs.readFile(LEASE_FILE, 'utf8')) as { pid?: number }).pid;
+    } catch (error) {
+      if (hasCode(error, 'ENOENT')) continue;
+    }
+    if (owner === env.pid) return true;
+    if (owner === undefined && ++garbled >= 3) {
+      // Its creator died between creating it and naming itself: nobody owns it.
+      await env.fs.unlink(LEASE_FILE).catch(() => undefined);
+      continue;
+    }
+    await env.clock.sleep(options.pollMs);
+  }
+  return false;
+}
+
+export async function releaseLease(env: Env): Promise<void> {
+  await env.fs.unlink(LEASE_FILE);
+  await syncDir(env);
+}
+
+/** Reads a log off a disk image into the model's vocabulary (the `inspect` of the bundled journals). */
+export function recordsFromLog(disk: DiskView, file = LOG_FILE): JournalRecords {
+  const records: JournalRecords = {};
+  for (const line of parseLog(disk.readFile(file) ?? '')) {
+    if (line.path !== undefined) {
+      const entry = (records[line.key] ??= { kind: 'file', path: line.path ?? '', history: [], preserved: [] }) as FileRecord;
+      entry.history.push(line.state as FileState);
+      if (line.path !== undefined) entry.path = line.path;
+      if (line.preserved !== undefined) entry.preserved.push(line.preserved);
+      continue;
+    }
+    const entry = (records[line.key] ??= { kind: 'operation', history: [] }) as OperationRecord;
+    entry.history.push(line.state as OperationState);
+    if (line.state === 'authorized' && line.digest !== undefined) entry.digest = line.digest;
+    if (line.state === 'succeeded' && line.receipt !== undefined) entry.receipt = line.receipt;
+  }
+  return records;
+}

@@ -1,0 +1,407 @@
+/**
+ * The reference journal: the correct operation journal the design notes describe.
+ *
+ * - One append-only JSONL log, every record fsynced; the log's directory fsynced after creating it.
+ * - A task lease (an exclusively created lock file) makes one worker the writer; a duplicate
+ *   delivery waits for it and finds the saved results.
+ * - publish: authorized (with digest and body), then dispatched, both durable *before* the request
+ *   leaves. succeeded only for a 200/201 receipt whose key, digest (the recorded intent's, never
+ *   this incarnation's arguments), committed state and non-empty receipt all match; 409 →
+ *   conflict; timeout, 500, 202, malformed or cut body → outcome_unknown, then reconciling by
+ *   GET with the same key. A stable 404 keeps asking within a bound; re-sending under the same
+ *   key happens only when the service promises idempotent replay (or the write is retry-safe);
+ *   otherwise the operation ends blocked. Never a new key.
+ * - lookup: a retry-safe read; retried within a bound, recovery passes through reconciling.
+ * - edit: read and digest; the current file is moved aside (rename) and re-checked against the
+ *   digest; the candidate is created exclusively (`wx`, so a user's newer save is never
+ *   clobbered), fsynced, the directory fsynced, then applied is recorded. A changed file →
+ *   conflict with the user's text preserved in the log, the user's version put back, and the
+ *   candidate rebuilt on the new base.
+ * - A torn last line of the log is skipped, not fatal.
+ */
+import type { EditOperation, Env, JournalAdapter, LookupOperation, Operation, PublishOperation, Task } from '../contract.js';
+import { digestOf } from '../digest.js';
+import { acquireLease, hasCode, JsonlLog, recordsFromLog, releaseLease, syncDir, type LogRecord } from './jsonlLog.js';
+
+export interface ReferenceSettings {
+  requestTimeoutMs: number;
+  queryAttempts: number;
+  queryBackoffMs: number;
+  maxSends: number;
+  lookupAttempts: number;
+  editAttempts: number;
+  leasePollMs: number;
+  leaseAttempts: number;
+}
+
+export const REFERENCE_SETTINGS: ReferenceSettings = {
+  requestTimeoutMs: 2000,
+  queryAttempts: 6,
+  queryBackoffMs: 200,
+  maxSends: 3,
+  lookupAttempts: 4,
+  editAttempts: 3,
+  leasePollMs: 100,
+  leaseAttempts: 600,
+};
+
+export type Verdict =
+  | { state: 'succeeded'; receipt: string }
+  | { state: 'conflict'; reason: string }
+  | { state: 'outcome_unknown'; reason: string };
+
+/** What a query says about a key: our intent committed, another intent holds it, nothing, or no answer. */
+type QueryAnswer = { state: 'succeeded'; receipt: string } | { state: 'conflict'; reason: string } | { state: 'absent' } | { state: 'unknown'; reason: string };
+
+interface Intent {
+  digest: string;
+  body: string;
+}
+
+const FINAL_OPERATION_STATES = new Set(['succeeded', 'conflict', 'failed', 'blocked']);
+
+export function isValidReceipt(value: unknown, key: string, digest: string): value is { receipt: string } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const receipt = value as Record<string, unknown>;
+  return receipt.key === key && receipt.digest === digest && receipt.state === 'committed' && typeof receipt.receipt === 'string' && receipt.receipt.trim().length > 0;
+}
+
+/** One incarnation of the reference journal. Mutants subclass it and override one method. */
+export class ReferenceRun {
+  protected readonly log: JsonlLog;
+  protected readonly records = new Map<string, LogRecord[]>();
+
+  constructor(
+    protected readonly env: Env,
+    protected readonly task: Task,
+    protected readonly settings: ReferenceSettings = REFERENCE_SETTINGS,
+  ) {
+    this.log = new JsonlLog(env);
+  }
+
+  async execute(): Promise<void> {
+    if (!(await acquireLease(this.env, { pollMs: this.settings.leasePollMs, attempts: this.settings.leaseAttempts }))) return;
+    for (const record of await this.log.open()) this.remember(record);
+    for (const op of this.task.operations) await this.operation(op);
+    await this.log.close();
+    await releaseLease(this.env);
+  }
+
+  protected async operation(op: Operation): Promise<void> {
+    if (op.kind === 'publish') await this.publish(op);
+    else if (op.kind === 'lookup') await this.lookup(op);
+    else await this.edit(op);
+  }
+
+  // ---- the log ----
+
+  protected history(key: string): LogRecord[] {
+    return this.records.get(key) ?? [];
+  }
+
+  protected last(key: string): LogRecord | undefined {
+    return this.history(key).at(-1);
+  }
+
+  protected remember(record: LogRecord): void {
+    const list = this.records.get(record.key) ?? [];
+    list.push(record);
+    this.records.set(record.key, list);
+  }
+
+  protected async record(record: LogRecord): Promise<void> {
+    await this.log.append(record);
+    this.remember(record);
+  }
+
+  // ---- publish ----
+
+  /** The intent under this key: the recorded one if any (it wins), else this incarnation's arguments. */
+  protected intent(op: PublishOperation): Intent {
+    const authorized = this.history(op.key).filter((r) => r.state === 'authorized').at(-1);
+    if (authorized?.digest !== undefined && authorized.body !== undefined) return { digest: authorized.digest, body: authorized.body };
+    return { digest: digestOf(op.body), body: op.body };
+  }
+
+  protected async publish(op: PublishOperation): Promise<void> {
+    const last = this.last(op.key);
+    if (last && FINAL_OPERATION_STATES.has(last.state)) return; // a saved result is reused, never redone
+    const intent = this.intent(op);
+    if (last === undefined) {
+      await this.record({ key: op.key, state: 'authorized', digest: intent.digest, body: intent.body });
+      return this.deliver(op, intent, 'send');
+    }
+    if (last.state === 'authorized') {
+      if (digestOf(op.body) !== intent.digest) {
+        await this.record({ key: op.key, state: 'blocked', digest: intent.digest, reason: 'the arguments changed since the intent was authorized' });
+        return;
+      }
+      return this.deliver(op, intent, 'send'); // never sent: dispatched was not durable
+    }
+    return this.deliver(op, intent, 'reconcile'); // dispatched, outcome_unknown or reconciling: it may have left
+  }
+
+  protected async deliver(op: PublishOperation, intent: Intent, start: 'send' | 'reconcile'): Promise<void> {
+    const mayResend = op.retrySafe === true || this.task.service.idempotentReplay;
+    let phase = start;
+    let sends = 0;
+    for (;;) {
+      if (phase === 'send') {
+        await this.record({ key: op.key, state: 'dispatched', digest: intent.digest });
+        sends++;
+        const verdict = await this.post(op.key, intent);
+        if (verdict.state !== 'outcome_unknown') return this.conclude(op.key, intent, verdict);
+        await this.record({ key: op.key, state: 'outcome_unknown', digest: intent.digest, reason: verdict.reason });
+      }
+      await this.record({ key: op.key, state: 'reconciling', digest: intent.digest });
+      const answer = await this.findOutcome(op.key, intent);
+      if (answer.state === 'succeeded' || answer.state === 'conflict') return this.conclude(op.key, intent, answer);
+      const canResend = mayResend && sends < this.settings.maxSends && (answer.state === 'absent' || !this.task.service.query);
+      if (!canResend) {
+        const reason = answer.state === 'absent'
+          ? 'the service does not know the key and promises no idempotent replay, so a re-send could commit twice'
+          : answer.reason;
+        await this.record({ key: op.key, state: 'blocked', digest: intent.digest, reason });
+        return;
+      }
+      phase = 'send';
+    }
+  }
+
+  protected async conclude(key: string, intent: Intent, verdict: Verdict): Promise<void> {
+    if (verdict.state === 'succeeded') await this.record({ key, state: 'succeeded', digest: intent.digest, receipt: verdict.receipt });
+    else await this.record({ key, state: verdict.state, digest: intent.digest, reason: verdict.reason });
+  }
+
+  protected async post(key: string, intent: Intent): Promise<Verdict> {
+    try {
+      const response = await this.env.fetch(`${this.task.service.url}/operations/${encodeURIComponent(key)}`, {
+        method: 'POST',
+        body: intent.body,
+        headers: { 'idempotency-key': key, 'content-type': 'text/plain' },
+        signal: await this.env.clock.timeout(this.settings.requestTimeoutMs),
+      });
+      return await this.judgeReceipt(response, key, intent.digest);
+    } catch (error) {
+      return { state: 'outcome_unknown', reason: `the request failed: ${error instanceof Error ? error.name : String(error)}` };
+    }
+  }
+
+  /** 409 → conflict; only a full, matching, committed receipt → succeeded; anything else → unknown. */
+  protected async judgeReceipt(response: Response, key: string, digest: string): Promise<Verdict> {
+    if (response.status === 409) return { state: 'conflict', reason: 'the service holds another intent under this key (409)' };
+    if (response.status !== 200 && response.status !== 201) return { state: 'outcome_unknown', reason: `status ${response.status}` };
+    let body: unknown;
+    try {
+      body = await response.json();
+    } catch {
+      return { state: 'outcome_unknown', reason: 'the receipt could not be read' };
+    }
+    if (isValidReceipt(body, key, digest)) return { state: 'succeeded', receipt: body.receipt };
+    return { state: 'outcome_unknown', reason: 'the receipt does not prove this intent committed' };
+  }
+
+  /** Asks the service about the key until it gives a verdict or a stable 404, within a bound. */
+  protected async findOutcome(key: string, intent: Intent): Promise<QueryAnswer> {
+    if (!this.task.service.query) return { state: 'unknown', reason: 'the service offers no query, so the outcome cannot be learned' };
+    let last: QueryAnswer = { state: 'unknown', reason: 'no answer' };
+    for (let attempt = 0; attempt < this.settings.queryAttempts; attempt++) {
+      if (attempt > 0) await this.env.clock.sleep(this.settings.queryBackoffMs * attempt);
+      last = await this.query(key, intent.digest);
+      if (last.state === 'succeeded' || last.state === 'conflict') return last;
+    }
+    return last.state === 'absent' ? last : { state: 'unknown', reason: `no verdict after ${this.settings.queryAttempts} queries (${last.reason})` };
+  }
+
+  protected async query(key: string, digest: string): Promise<QueryAnswer> {
+    try {
+      const response = await this.env.fetch(`${this.task.service.url}/operations/${encodeURIComponent(key)}`, {
+        signal: await this.env.clock.timeout(this.settings.requestTimeoutMs),
+      });
+      if (response.status === 404) return { state: 'absent' };
+      if (response.status !== 200) return { state: 'unknown', reason: `query status ${response.status}` };
+      const body: unknown = await response.json();
+      if (isValidReceipt(body, key, digest)) return { state: 'succeeded', receipt: body.receipt };
+      const other = body as Record<string, unknown> | null;
+      if (other && other.key === key && other.state === 'committed' && typeof other.digest === 'string' && other.digest !== digest) {
+        return { state: 'conflict', reason: 'the key holds another intent; this one was not committed' };
+      }
+      return { state: 'unknown', reason: 'the query answer does not prove this intent' };
+    } catch (error) {
+      return { state: 'unknown', reason: `the query failed: ${error instanceof Error ? error.name : String(error)}` };
+    }
+  }
+
+  // ---- lookup ----
+
+  protected async lookup(op: LookupOperation): Promise<void> {
+    const last = this.last(op.key);
+    if (last && FINAL_OPERATION_STATES.has(last.state)) return;
+    const digest = digestOf(op.resource);
+    if (last === undefined) await this.record({ key: op.key, state: 'authorized', digest });
+    else if (last.state !== 'authorized') await this.record({ key: op.key, state: 'reconciling', digest });
+    for (let attempt = 0; attempt < this.settings.lookupAttempts; attempt++) {
+      if (attempt > 0) await this.env.clock.sleep(this.settings.queryBackoffMs * attempt);
+      await this.record({ key: op.key, state: 'dispatched', digest });
+      const verdict = await this.read(op);
+      if (verdict.state !== 'outcome_unknown') {
+        await this.record({ key: op.key, digest, ...verdict });
+        return;
+      }
+      await this.record({ key: op.key, state: 'outcome_unknown', digest, reason: verdict.reason });
+      await this.record({ key: op.key, state: 'reconciling', digest });
+    }
+    await this.record({ key: op.key, state: 'failed', digest, reason: `no answer after ${this.settings.lookupAttempts} attempts` });
+  }
+
+  protected async read(op: LookupOperation): Promise<{ state: 'succeeded'; receipt: string } | { state: 'failed' | 'outcome_unknown'; reason: string }> {
+    try {
+      const response = await this.env.fetch(`${this.task.service.url}/resources/${encodeURIComponent(op.resource)}`, {
+        signal: await this.env.clock.timeout(this.settings.requestTimeoutMs),
+      });
+      if (response.status === 404) return { state: 'failed', reason: 'no such resource' };
+      if (response.status !== 200) return { state: 'outcome_unknown', reason: `status ${response.status}` };
+      const body = (await response.json()) as Record<string, unknown> | null;
+      if (body && body.resource === op.resource && typeof body.value === 'string') return { state: 'succeeded', receipt: body.value };
+      return { state: 'outcome_unknown', reason: 'the answer is not about this resource' };
+    } catch (error) {
+      return { state: 'outcome_unknown', reason: `the read failed: ${error instanceof Error ? error.name : String(error)}` };
+    }
+  }
+
+  // ---- edit ----
+
+  protected asidePath(op: EditOperation): string {
+    return `${op.path}.aside-${op.key}`;
+  }
+
+  protected async edit(op: EditOperation): Promise<void> {
+    const last = this.last(op.key);
+    if (last?.state === 'applied') {
+      await this.removeIfPresent(this.asidePath(op));
+      return;
+    }
+    if ((last?.state === 'read' || last?.state === 'conflict') && (await this.resumeEdit(op, last))) return;
+    while (this.history(op.key).filter((r) => r.state === 'conflict').length < this.settings.editAttempts) {
+      if ((await this.deliverEdit(op)) === 'applied') return;
+    }
+  }
+
+  protected async deliverEdit(op: EditOperation): Promise<'applied' | 'conflict'> {
+    const aside = this.asidePath(op);
+    const base = await this.readText(op.path);
+    const baseText = base ?? '';
+    const baseDigest = digestOf(baseText);
+    const candidate = baseText + op.append;
+    await this.record({ key: op.key, state: 'read', path: op.path, digest: baseDigest, candidateDigest: digestOf(candidate) });
+    if (base !== undefined) {
+      try {
+        await this.env.fs.rename(op.path, aside);
+      } catch (error) {
+        if (!hasCode(error, 'ENOENT')) throw error;
+      }
+      const moved = await this.readText(aside);
+      if (moved !== undefined && digestOf(moved) !== baseDigest) return this.conflict(op, moved, 'the file changed after it was read');
+    }
+    return this.place(op, candidate, baseDigest);
+  }
+
+  /** Creates the candidate exclusively: a user's save made meanwhile is never overwritten. */
+  protected async place(op: EditOperation, candidate: string, baseDigest: string): Promise<'applied' | 'conflict'> {
+    let handle;
+    try {
+      handle = await this.env.fs.open(op.path, 'wx');
+    } catch (error) {
+      if (!hasCode(error, 'EEXIST')) throw error;
+      const theirs = (await this.readText(op.path)) ?? '';
+      await this.record({ key: op.key, state: 'conflict', path: op.path, preserved: theirs, reason: 'the user saved a new version during delivery' });
+      await this.removeIfPresent(this.asidePath(op));
+      return 'conflict';
+    }
+    await handle.writeFile(candidate);
+    await handle.sync();
+    await handle.close();
+    await syncDir(this.env);
+    await this.record({ key: op.key, state: 'applied', path: op.path, digest: baseDigest, candidateDigest: digestOf(candidate) });
+    await this.removeIfPresent(this.asidePath(op));
+    return 'applied';
+  }
+
+  /** Records the conflict (the user's text preserved first), then puts their version back. */
+  protected async conflict(op: EditOperation, theirs: string, reason: string): Promise<'conflict'> {
+    await this.record({ key: op.key, state: 'conflict', path: op.path, preserved: theirs, reason });
+    await this.restoreAside(op);
+    return 'conflict';
+  }
+
+  protected async restoreAside(op: EditOperation): Promise<void> {
+    const aside = this.asidePath(op);
+    const text = await this.readText(aside);
+    if (text === undefined) return;
+    try {
+      const handle = await this.env.fs.open(op.path, 'wx');
+      await handle.writeFile(text);
+      await handle.sync();
+      await handle.close();
+      await syncDir(this.env);
+    } catch (error) {
+      if (!hasCode(error, 'EEXIST')) throw error; // the user saved again; their newer text stands
+    }
+    await this.removeIfPresent(aside);
+  }
+
+  /** Finishes an edit a crash interrupted. Returns true when it is applied. */
+  protected async resumeEdit(op: EditOperation, last: LogRecord): Promise<boolean> {
+    const aside = this.asidePath(op);
+    const current = await this.readText(op.path);
+    if (last.state === 'conflict') {
+      await this.restoreAside(op);
+      return false;
+    }
+    if (current !== undefined && digestOf(current) === last.candidateDigest) {
+      await this.record({ key: op.key, state: 'applied', path: op.path, digest: last.digest, candidateDigest: last.candidateDigest });
+      await this.removeIfPresent(aside);
+      return true;
+    }
+    const moved = await this.readText(aside);
+    if (moved === undefined) return false; // nothing was moved: start over from a fresh read
+    if (digestOf(moved) !== last.digest) {
+      await this.conflict(op, moved, 'the file changed after it was read');
+      return false;
+    }
+    if (current === undefined) return (await this.place(op, moved + op.append, last.digest ?? digestOf(moved))) === 'applied';
+    await this.record({ key: op.key, state: 'conflict', path: op.path, preserved: current, reason: 'the user saved a new version during delivery' });
+    await this.removeIfPresent(aside);
+    return false;
+  }
+
+  protected async readText(path: string): Promise<string | undefined> {
+    try {
+      return await this.env.fs.readFile(path, 'utf8');
+    } catch (error) {
+      if (hasCode(error, 'ENOENT')) return undefined;
+      throw error;
+    }
+  }
+
+  protected async removeIfPresent(path: string): Promise<void> {
+    try {
+      await this.env.fs.unlink(path);
+    } catch (error) {
+      if (!hasCode(error, 'ENOENT')) throw error;
+    }
+  }
+}
+
+export type RunFactory = (env: Env, task: Task) => ReferenceRun;
+
+/** Wraps a run class as a JournalAdapter; the bundled journals share `inspect`. */
+export function journalFrom(name: string, makeRun: RunFactory): JournalAdapter {
+  return {
+    name,
+    run: (env, task) => makeRun(env, task).execute(),
+    inspect: (disk) => recordsFromLog(disk),
+  };
+}
+
+export const referenceJournal: JournalAdapter = journalFrom('reference', (env, task) => new ReferenceRun(env, task));

@@ -1,0 +1,57 @@
+/**
+ * The production Env: real files, the global fetch, the real clock. The journal code that runs
+ * under simulation runs unchanged against this.
+ */
+import { open, appendFile, writeFile, readFile, rename, unlink, mkdir, readdir, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Env, EnvFs, FileHandle } from './contract.js';
+
+export interface RealEnvOptions {
+  /** The working directory (default: process.cwd()). */
+  dir?: string;
+  /** The worker slot (default 0); keep it stable across restarts of the same worker. */
+  pid?: number;
+  /** How many times this worker slot has been restarted (default 0). */
+  incarnation?: number;
+}
+
+export function realEnv(options: RealEnvOptions = {}): Env {
+  const dir = resolve(options.dir ?? process.cwd());
+  const at = (path: string): string => resolve(dir, path);
+  const fs: EnvFs = {
+    open: async (path, flags = 'r') => {
+      const handle = await open(at(path), flags);
+      const wrapped: FileHandle = {
+        appendFile: (data) => handle.appendFile(data),
+        writeFile: (data) => handle.writeFile(data),
+        readFile: ((options?: { encoding?: 'utf8' | null } | 'utf8') => handle.readFile(options as 'utf8')) as FileHandle['readFile'],
+        sync: () => handle.sync(),
+        close: () => handle.close(),
+      };
+      return wrapped;
+    },
+    appendFile: (path, data) => appendFile(at(path), data),
+    writeFile: (path, data, options) => writeFile(at(path), data, { flag: options?.flag ?? 'w' }),
+    readFile: ((path: string, encoding?: 'utf8') => readFile(at(path), encoding)) as EnvFs['readFile'],
+    rename: (from, to) => rename(at(from), at(to)),
+    unlink: (path) => unlink(at(path)),
+    mkdir: async (path, options) => {
+      await mkdir(at(path), options);
+    },
+    readdir: async (path) => (await readdir(at(path))).sort(),
+    stat: (path) => stat(at(path)),
+  };
+  return {
+    dir,
+    fs,
+    fetch: (input, init) => globalThis.fetch(input, init),
+    clock: {
+      now: async () => Date.now(),
+      sleep: (ms) => new Promise((done) => setTimeout(done, ms)),
+      timeout: async (ms) => AbortSignal.timeout(ms),
+    },
+    random: async () => Math.random(),
+    pid: options.pid ?? 0,
+    incarnation: options.incarnation ?? 0,
+  };
+}

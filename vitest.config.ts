@@ -1,0 +1,9 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'simulator/**/*.test.ts', 'model/**/*.test.ts', 'properties/**/*.test.ts', 'bench/**/*.test.ts'],
+    testTimeout: 20_000,
+    pool: 'forks',
+  },
+});
