@@ -142,3 +142,28 @@ describe('Disk durability', () => {
     expect(() => disk.handleWrite(file.fd, text('x'), 'append')).toThrow(expect.objectContaining({ code: 'EBADF' }));
   });
 });
+
+describe('Disk inode identity', () => {
+  test("a file created after another was deleted never inherits the deleted one's durable bytes", () => {
+    const disk = fresh();
+    appendSynced(disk, 'lock.tmp', '{"pid":0}', true);
+    disk.unlink('lock.tmp');
+    appendSynced(disk, 'journal.jsonl', 'record\n', true);
+    syncDir(disk);
+    expect(disk.durableView().readFile('journal.jsonl')).toBe('record\n');
+    disk.crash('lose-unsynced', undefined);
+    expect(disk.liveView().readFile('journal.jsonl')).toBe('record\n');
+  });
+
+  test('a hard link shares the inode and becomes durable with a directory fsync', () => {
+    const disk = fresh();
+    appendSynced(disk, 'candidate', 'new\n', true);
+    disk.link('candidate', 'target');
+    expect(() => disk.link('candidate', 'a.txt')).toThrow(expect.objectContaining({ code: 'EEXIST' }));
+    syncDir(disk);
+    disk.unlink('candidate');
+    disk.crash('lose-unsynced', undefined);
+    expect(disk.liveView().readFile('target')).toBe('new\n');
+    expect(disk.liveView().readFile('candidate')).toBe('new\n');
+  });
+});

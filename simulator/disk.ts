@@ -4,14 +4,16 @@
  * Durability rules (what survives a machine crash):
  * - memfs holds what processes see (the page cache). Written data is volatile until an fsync of
  *   a handle on that file; then the file's current bytes are durable.
- * - Directory entries (create, rename, unlink, mkdir) are volatile until an fsync of a handle
+ * - Directory entries (create, rename, link, unlink, mkdir) are volatile until an fsync of a handle
  *   opened on the parent directory; then that directory's current entries are durable.
  * - Crash modes: keep-all (a process kill: nothing is lost); lose-unsynced (the disk returns to
  *   its durable image); torn-tail (as lose-unsynced, but in each file whose unsynced changes are
  *   only appends, earlier appends survive and the last survives as a prefix of its bytes).
- * - The user's edits are saved durably (an editor that fsyncs).
+ * - The user's edits are saved in place and durably (an editor that fsyncs the file and its directory).
  * Durable state is kept incrementally (appended chunks, entry maps keyed by inode): nothing is
  * serialised per step; the image is materialised only at a crash or when a view is read.
+ * Inodes are named by ids of our own, fresh at every creation: memfs reuses the numbers of deleted
+ * inodes, and a durable entry may still name a deleted one.
  */
 import { Volume } from 'memfs';
 import { posix } from 'node:path';
@@ -44,6 +46,8 @@ export interface CrashDiskReport {
 
 export class Disk {
   private vol = new Volume();
+  private ids = new Map<number, number>();
+  private nextId = 1;
   private durableEntries = new Map<number, Map<string, number>>();
   private durableData = new Map<number, Buffer[]>();
   private kinds = new Map<number, 'file' | 'dir'>();
@@ -65,9 +69,10 @@ export class Disk {
 
   openFile(path: string, flags: string, owner: number): OpenFile {
     const abs = this.resolve(path);
+    const creates = flags !== 'r' && flags !== 'r+' && !this.vol.existsSync(abs);
     const fd = this.vol.openSync(abs, flags) as number;
     const stats = this.vol.fstatSync(fd);
-    const ino = Number(stats.ino);
+    const ino = creates ? this.fresh(Number(stats.ino)) : this.id(Number(stats.ino));
     const isDirectory = stats.isDirectory();
     if (!this.kinds.has(ino)) this.kinds.set(ino, isDirectory ? 'dir' : 'file');
     if (!isDirectory && (flags === 'w' || flags === 'wx') && this.durableLength(ino) > 0) this.dirty.set(ino, 'rewrite');
@@ -159,14 +164,20 @@ export class Disk {
     this.vol.renameSync(this.resolve(from), this.resolve(to));
   }
 
+  link(existing: string, to: string): void {
+    this.vol.linkSync(this.resolve(existing), this.resolve(to));
+  }
+
   unlink(path: string): void {
     this.vol.unlinkSync(this.resolve(path));
   }
 
   mkdir(path: string, recursive: boolean): void {
     const abs = this.resolve(path);
+    const creates = !this.vol.existsSync(abs);
     this.vol.mkdirSync(abs, { recursive });
-    this.kinds.set(Number(this.vol.statSync(abs).ino), 'dir');
+    const ino = Number(this.vol.statSync(abs).ino);
+    this.kinds.set(creates ? this.fresh(ino) : this.id(ino), 'dir');
   }
 
   readdir(path: string): string[] {
@@ -179,17 +190,21 @@ export class Disk {
     return { size: Number(stats.size), isFile: () => !isDirectory, isDirectory: () => isDirectory };
   }
 
-  /** The user saves a file: written and made durable at once (data and directory entry). */
+  /**
+   * The user saves a file in place (same inode when it exists), then fsyncs it and its directory:
+   * the save is durable at once, and so is every entry of that directory at that moment.
+   */
   userWrite(path: string, text: string): void {
     const abs = this.resolve(path);
-    this.vol.mkdirSync(posix.dirname(abs), { recursive: true });
-    const exists = this.vol.existsSync(abs);
+    const dir = posix.dirname(abs);
+    this.vol.mkdirSync(dir, { recursive: true });
+    const creates = !this.vol.existsSync(abs);
     this.vol.writeFileSync(abs, text);
-    const ino = Number(this.vol.statSync(abs).ino);
+    const ino = creates ? this.fresh(Number(this.vol.statSync(abs).ino)) : this.id(Number(this.vol.statSync(abs).ino));
     this.kinds.set(ino, 'file');
     this.durableData.set(ino, [Buffer.from(text)]);
     this.dirty.delete(ino);
-    if (!exists) this.syncDirectory(Number(this.vol.statSync(posix.dirname(abs)).ino), posix.dirname(abs));
+    this.syncDirectory(this.id(Number(this.vol.statSync(dir).ino)), dir);
   }
 
   // ---- crashes ----
@@ -267,6 +282,23 @@ export class Disk {
 
   // ---- internals ----
 
+  /** Our id for a memfs inode number. */
+  private id(ino: number): number {
+    let id = this.ids.get(ino);
+    if (id === undefined) {
+      id = this.nextId++;
+      this.ids.set(ino, id);
+    }
+    return id;
+  }
+
+  /** A new inode: memfs may have reused the number of a deleted one, so it gets a new id. */
+  private fresh(ino: number): number {
+    const id = this.nextId++;
+    this.ids.set(ino, id);
+    return id;
+  }
+
   private markAppend(ino: number, bytes: Buffer): void {
     const pending = this.dirty.get(ino);
     if (pending === 'rewrite') return;
@@ -295,7 +327,7 @@ export class Disk {
     const entries = new Map<string, number>();
     for (const name of this.vol.readdirSync(path) as string[]) {
       const stats = this.vol.statSync(posix.join(path, String(name)));
-      const child = Number(stats.ino);
+      const child = this.id(Number(stats.ino));
       entries.set(String(name), child);
       if (!this.kinds.has(child)) this.kinds.set(child, stats.isDirectory() ? 'dir' : 'file');
     }
@@ -336,6 +368,7 @@ export class Disk {
   /** Replaces the volume with `image`, all of it durable. */
   private install(image: Map<string, Buffer>, dirs: string[]): void {
     this.vol = new Volume();
+    this.ids.clear();
     this.durableEntries.clear();
     this.durableData.clear();
     this.kinds.clear();
@@ -346,7 +379,7 @@ export class Disk {
       this.vol.mkdirSync(posix.dirname(path), { recursive: true });
       this.vol.writeFileSync(path, bytes);
     }
-    this.rootIno = Number(this.vol.statSync('/').ino);
+    this.rootIno = this.id(Number(this.vol.statSync('/').ino));
     this.kinds.set(this.rootIno, 'dir');
     const record = (dir: string, dirIno: number): void => {
       this.syncDirectory(dirIno, dir);

@@ -25,6 +25,8 @@ export interface Effect {
   atMs: number;
   /** Index of the request that caused it; null for effects that existed before the run. */
   requestIndex: number | null;
+  /** Trace position of the commit (set by the world). */
+  seq?: number;
 }
 
 export type ServiceRoute =
@@ -53,6 +55,8 @@ export interface ServiceRequestRecord {
   status: number;
   /** The request committed an effect now (accept-later commits are separate effects later). */
   committed: boolean;
+  /** Trace position of the request's arrival (set by the world). */
+  seq?: number;
 }
 
 export type ServiceEvent =
@@ -106,11 +110,11 @@ export class ServiceCore {
 
   private answer(route: ServiceRoute, body: string, fault: ResponseFault | undefined, record: ServiceRequestRecord): ServiceReply {
     const kind = fault?.fault;
+    if (route.kind === 'publish') record.digest = digestOf(body);
     if (kind === '500-before-commit') return this.reply(500, { error: 'internal' }, fault);
     switch (route.kind) {
       case 'publish': {
-        const digest = digestOf(body);
-        record.digest = digest;
+        const digest = record.digest as string;
         const stored = this.memory.get(route.key);
         if (stored && stored.digest !== digest) return this.reply(409, { error: 'fingerprint_conflict' }, fault);
         if (stored?.state === 'pending') return this.reply(202, { key: route.key, digest, state: 'pending' }, fault);

@@ -58,6 +58,7 @@ export function simulatedEnv(world: World, proc: Proc): Env {
         return encoding === 'utf8' ? bytes.toString('utf8') : new Uint8Array(bytes);
       })) as EnvFs['readFile'],
     rename: (from, to) => sync('fs.rename', `${rel(disk.resolve(from))} → ${rel(disk.resolve(to))}`, () => disk.rename(from, to)),
+    link: (existing, to) => sync('fs.link', `${rel(disk.resolve(existing))} → ${rel(disk.resolve(to))}`, () => disk.link(existing, to)),
     unlink: (path) => sync('fs.unlink', rel(disk.resolve(path)), () => disk.unlink(path)),
     mkdir: (path, options) => sync('fs.mkdir', rel(disk.resolve(path)), () => disk.mkdir(path, options?.recursive ?? false)),
     readdir: (path) => sync('fs.readdir', rel(disk.resolve(path)), () => disk.readdir(path)),
@@ -79,9 +80,10 @@ export function simulatedEnv(world: World, proc: Proc): Env {
         complete({ ok: false, error: new UnreachableHostError(request.url, world.network.serviceUrl), note: 'unreachable host' });
         return;
       }
-      if (request.route.kind === 'publish') world.arrivals.set(world.service.requests.length, world.inspect('durable'));
+      if (request.route.kind !== 'query') world.arrivals.set(world.service.requests.length, world.inspect('durable'));
       const reply = await world.network.send(request);
       const record = world.service.requests[world.service.requests.length - 1];
+      if (record) record.seq = world.trace.length;
       world.record({
         actor: 'service',
         op: 'receive',

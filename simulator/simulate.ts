@@ -18,7 +18,7 @@ export interface SimulateOptions {
 }
 
 export interface ServiceRequest extends ServiceRequestRecord {
-  /** For POSTs: the journal's records on the durable image when the request arrived. */
+  /** For POSTs and resource reads: the journal's records on the durable image when the request arrived. */
   recordsAtArrival?: JournalRecords;
 }
 
@@ -35,7 +35,7 @@ export interface SimulationResult {
   exits: ExitRecord[];
   /** Calls that reached around env (real clock, randomness, timers, network) or stalled outside it. */
   escapes: Escape[];
-  userEdits: { timeMs: number; path: string; text: string }[];
+  userEdits: { seq: number; timeMs: number; path: string; text: string }[];
   final: {
     /** Records on the durable image at the end. */
     durable: JournalRecords;

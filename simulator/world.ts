@@ -47,9 +47,13 @@ export interface CrashRecord {
   fault: CrashFault;
   /** Workers killed, as worker-<pid>#<incarnation>. */
   killed: string[];
+  /** Workers still running after it (a process kill spares the others). */
+  survivors: string[];
   disk: CrashDiskReport;
   /** The journal's records on the durable image right after the crash. */
   records: JournalRecords;
+  /** The records the next incarnation will read (for keep-all, the page cache survives). */
+  visible: JournalRecords;
 }
 
 export interface ExitRecord {
@@ -95,7 +99,7 @@ export class World {
   readonly crashes: CrashRecord[] = [];
   readonly exits: ExitRecord[] = [];
   readonly escapes: Escape[] = [];
-  readonly userEdits: { timeMs: number; path: string; text: string }[] = [];
+  readonly userEdits: { seq: number; timeMs: number; path: string; text: string }[] = [];
   readonly inspectErrors: string[] = [];
   readonly arrivals = new Map<number, JournalRecords>();
   stop: StopReason | null = null;
@@ -398,7 +402,16 @@ export class World {
       const lost = [...disk.lostData.map((d) => `${rel(d.path)} lost ${d.bytes} B`), ...disk.lostEntries.map((p) => `${rel(p)} vanished`), ...disk.restoredEntries.map((p) => `${rel(p)} came back`), ...disk.torn.map((t) => `${rel(t.path)} torn: kept ${t.keptBytes} of ${t.ofBytes} B`)];
       this.record({ actor: 'disk', op: 'crash', detail: lost.length > 0 ? lost.join('; ') : 'nothing unsynced was lost' });
     }
-    this.crashes.push({ seq: this.trace.length, timeMs: this.clock.nowMs, fault, killed: victims.map((p) => p.name), disk, records: this.inspect('durable') });
+    this.crashes.push({
+      seq: this.trace.length - 1,
+      timeMs: this.clock.nowMs,
+      fault,
+      killed: victims.map((p) => p.name),
+      survivors: this.procs.filter((p) => p.alive && !p.done).map((p) => p.name),
+      disk,
+      records: this.inspect('durable'),
+      visible: machine ? this.inspect('durable') : this.inspect('visible'),
+    });
     for (const victim of victims) this.scheduleRestart(victim);
   }
 
@@ -423,7 +436,7 @@ export class World {
     switch (fault.kind) {
       case 'user-edit':
         this.disk.userWrite(fault.path, fault.text);
-        this.userEdits.push({ timeMs: this.clock.nowMs, path: fault.path, text: fault.text });
+        this.userEdits.push({ seq: this.trace.length, timeMs: this.clock.nowMs, path: fault.path, text: fault.text });
         this.record({ actor: 'user', op: 'edit', detail: `${fault.path} ← ${preview(fault.text)}` });
         return;
       case 'service-restart':
@@ -443,6 +456,7 @@ export class World {
   private onServiceEvent(event: ServiceEvent): void {
     if (event.kind === 'commit') {
       const { effect } = event;
+      effect.seq = this.trace.length;
       this.record({ actor: 'service', op: 'commit', detail: `${effect.key} digest ${effect.digest.slice(0, 12)} receipt ${effect.receipt}${effect.requestIndex === null ? ' (before the run)' : ''}` });
     } else {
       this.record({ actor: 'service', op: 'restart', detail: event.forgotKeys > 0 ? `forgot ${event.forgotKeys} idempotency key(s)` : 'idempotency memory kept' });

@@ -7,22 +7,9 @@
  * production against `realEnv()` and under simulation against the simulated world.
  */
 
-/** Lifecycle states of an external operation (publish or lookup), in the model's vocabulary. */
-export const OPERATION_STATES = [
-  'authorized',
-  'dispatched',
-  'succeeded',
-  'conflict',
-  'outcome_unknown',
-  'reconciling',
-  'blocked',
-  'failed',
-] as const;
-export type OperationState = (typeof OPERATION_STATES)[number];
-
-/** Lifecycle states of a guarded file delivery (edit). */
-export const FILE_STATES = ['read', 'conflict', 'applied'] as const;
-export type FileState = (typeof FILE_STATES)[number];
+/** The vocabulary is the model's own (model/lifecycle.ts); the contract re-exports it. */
+export { OPERATION_STATES, FILE_STATES, type OperationState, type FileState } from '../model/lifecycle.js';
+import type { FileState, OperationState } from '../model/lifecycle.js';
 
 /** A non-retry-safe external write: POST /operations/:key with an idempotency key and a body. */
 export interface PublishOperation {
@@ -94,6 +81,8 @@ export interface EnvFs {
   readFile(path: string): Promise<Uint8Array>;
   readFile(path: string, encoding: 'utf8'): Promise<string>;
   rename(from: string, to: string): Promise<void>;
+  /** A hard link: fails with EEXIST when `to` exists (the atomic no-clobber way to publish a file). */
+  link(existing: string, to: string): Promise<void>;
   unlink(path: string): Promise<void>;
   mkdir(path: string, options?: { recursive?: boolean }): Promise<void>;
   readdir(path: string): Promise<string[]>;

@@ -2,7 +2,7 @@
  * The production Env: real files, the global fetch, the real clock. The journal code that runs
  * under simulation runs unchanged against this.
  */
-import { open, appendFile, writeFile, readFile, rename, unlink, mkdir, readdir, stat } from 'node:fs/promises';
+import { open, appendFile, writeFile, readFile, rename, link, unlink, mkdir, readdir, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Env, EnvFs, FileHandle } from './contract.js';
 
@@ -34,6 +34,7 @@ export function realEnv(options: RealEnvOptions = {}): Env {
     writeFile: (path, data, options) => writeFile(at(path), data, { flag: options?.flag ?? 'w' }),
     readFile: ((path: string, encoding?: 'utf8') => readFile(at(path), encoding)) as EnvFs['readFile'],
     rename: (from, to) => rename(at(from), at(to)),
+    link: (existing, to) => link(at(existing), at(to)),
     unlink: (path) => unlink(at(path)),
     mkdir: async (path, options) => {
       await mkdir(at(path), options);

@@ -59,20 +59,23 @@ export class JsonlLog {
     private readonly file = LOG_FILE,
   ) {}
 
-  /** Reads every intact record; creates the log durably if missing; ends a torn last line. */
+  /**
+   * Reads every intact record; creates the log if missing; ends a torn last line. Then makes what
+   * it read durable: a previous incarnation killed between an append and its fsync (or between
+   * creating the log and fsyncing the directory) may have left records only in the page cache,
+   * and this incarnation is about to act on them.
+   */
   async open(): Promise<LogRecord[]> {
-    let text: string;
+    let text = '';
     try {
       text = await this.env.fs.readFile(this.file, 'utf8');
     } catch (error) {
       if (!hasCode(error, 'ENOENT')) throw error;
-      this.handle = await this.env.fs.open(this.file, 'a');
-      await this.handle.sync();
-      await syncDir(this.env);
-      return [];
     }
     this.handle = await this.env.fs.open(this.file, 'a');
-    if (text.length > 0 && !text.endsWith('\n')) await this.appendRaw('\n');
+    if (text.length > 0 && !text.endsWith('\n')) await this.handle.appendFile('\n');
+    await this.handle.sync();
+    await syncDir(this.env);
     return parseLog(text);
   }
 
@@ -103,35 +106,39 @@ export interface LeaseOptions {
 }
 
 /**
- * Takes the task's lease: an exclusively created lock file naming the owning worker slot. A new
- * incarnation of the owner adopts its own lease (the supervisor restarts a slot only after it
- * died); another worker waits, and gives up after `attempts` polls, leaving the task to the owner.
+ * Takes the task's lease: a lock file naming the owning worker slot, published atomically (written
+ * and fsynced under a per-worker name, then hard-linked into place, which fails if it exists), so
+ * it is never seen half-written. A new incarnation of the owner adopts its own lease (the
+ * supervisor restarts a slot only after it died); another worker waits, and gives up after
+ * `attempts` polls, leaving the task to the owner.
  */
 export async function acquireLease(env: Env, options: LeaseOptions): Promise<boolean> {
-  let garbled = 0;
+  const mine = `${LEASE_FILE}.${env.pid}`;
   for (let attempt = 0; attempt < options.attempts; attempt++) {
+    const handle = await env.fs.open(mine, 'w');
+    await handle.writeFile(JSON.stringify({ pid: env.pid }));
+    await handle.sync();
+    await handle.close();
+    let taken = false;
     try {
-      const handle = await env.fs.open(LEASE_FILE, 'wx');
-      await handle.writeFile(JSON.stringify({ pid: env.pid }));
-      await handle.sync();
-      await handle.close();
-      await syncDir(env);
-      return true;
+      await env.fs.link(mine, LEASE_FILE);
+      taken = true;
     } catch (error) {
       if (!hasCode(error, 'EEXIST')) throw error;
+    }
+    await env.fs.unlink(mine);
+    if (taken) {
+      await syncDir(env);
+      return true;
     }
     let owner: number | undefined;
     try {
       owner = (JSON.parse(await env.fs.readFile(LEASE_FILE, 'utf8')) as { pid?: number }).pid;
     } catch (error) {
-      if (hasCode(error, 'ENOENT')) continue;
+      if (hasCode(error, 'ENOENT')) continue; // released meanwhile: try again at once
+      throw error;
     }
     if (owner === env.pid) return true;
-    if (owner === undefined && ++garbled >= 3) {
-      // Its creator died between creating it and naming itself: nobody owns it.
-      await env.fs.unlink(LEASE_FILE).catch(() => undefined);
-      continue;
-    }
     await env.clock.sleep(options.pollMs);
   }
   return false;

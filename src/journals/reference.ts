@@ -8,15 +8,17 @@
  *   leaves. succeeded only for a 200/201 receipt whose key, digest (the recorded intent's, never
  *   this incarnation's arguments), committed state and non-empty receipt all match; 409 →
  *   conflict; timeout, 500, 202, malformed or cut body → outcome_unknown, then reconciling by
- *   GET with the same key. A stable 404 keeps asking within a bound; re-sending under the same
- *   key happens only when the service promises idempotent replay (or the write is retry-safe);
- *   otherwise the operation ends blocked. Never a new key.
+ *   GET with the same key, within a bound. A receipt for another digest proves nothing (it stays
+ *   unknown). When the queries give no verdict, a re-send under the same key happens only when
+ *   the service promises idempotent replay (or the write is retry-safe); otherwise the operation
+ *   ends blocked. Never a new key.
  * - lookup: a retry-safe read; retried within a bound, recovery passes through reconciling.
  * - edit: read and digest; the current file is moved aside (rename) and re-checked against the
- *   digest; the candidate is created exclusively (`wx`, so a user's newer save is never
- *   clobbered), fsynced, the directory fsynced, then applied is recorded. A changed file →
- *   conflict with the user's text preserved in the log, the user's version put back, and the
- *   candidate rebuilt on the new base.
+ *   digest; the candidate is written and fsynced under a temporary name and hard-linked into
+ *   place (a link never replaces a file, so a user's save made meanwhile is never clobbered),
+ *   the directory fsynced, then applied is recorded. A changed file → conflict with the user's
+ *   text preserved in the log, the user's version linked back, and the candidate rebuilt on the
+ *   new base.
  * - A torn last line of the log is skipped, not fatal.
  */
 import type { EditOperation, Env, JournalAdapter, LookupOperation, Operation, PublishOperation, Task } from '../contract.js';
@@ -50,8 +52,8 @@ export type Verdict =
   | { state: 'conflict'; reason: string }
   | { state: 'outcome_unknown'; reason: string };
 
-/** What a query says about a key: our intent committed, another intent holds it, nothing, or no answer. */
-type QueryAnswer = { state: 'succeeded'; receipt: string } | { state: 'conflict'; reason: string } | { state: 'absent' } | { state: 'unknown'; reason: string };
+/** What a query says about a key: our intent committed, nothing (404), or nothing provable. */
+type QueryAnswer = { state: 'succeeded'; receipt: string } | { state: 'absent' } | { state: 'unknown'; reason: string };
 
 interface Intent {
   digest: string;
@@ -155,12 +157,14 @@ export class ReferenceRun {
       }
       await this.record({ key: op.key, state: 'reconciling', digest: intent.digest });
       const answer = await this.findOutcome(op.key, intent);
-      if (answer.state === 'succeeded' || answer.state === 'conflict') return this.conclude(op.key, intent, answer);
-      const canResend = mayResend && sends < this.settings.maxSends && (answer.state === 'absent' || !this.task.service.query);
+      if (answer.state === 'succeeded') return this.conclude(op.key, intent, answer);
+      // With replay promised, a re-send under the same key is itself the safest question: it
+      // replays our receipt, answers 409 for another intent, or commits what never landed.
+      const canResend = mayResend && sends < this.settings.maxSends;
       if (!canResend) {
-        const reason = answer.state === 'absent'
-          ? 'the service does not know the key and promises no idempotent replay, so a re-send could commit twice'
-          : answer.reason;
+        const reason = !mayResend
+          ? `${answer.state === 'absent' ? 'the service does not know the key' : answer.reason}, and it promises no idempotent replay, so a re-send could commit twice`
+          : `${answer.state === 'absent' ? 'the service does not know the key' : answer.reason} after ${sends} sends`;
         await this.record({ key: op.key, state: 'blocked', digest: intent.digest, reason });
         return;
       }
@@ -208,7 +212,7 @@ export class ReferenceRun {
     for (let attempt = 0; attempt < this.settings.queryAttempts; attempt++) {
       if (attempt > 0) await this.env.clock.sleep(this.settings.queryBackoffMs * attempt);
       last = await this.query(key, intent.digest);
-      if (last.state === 'succeeded' || last.state === 'conflict') return last;
+      if (last.state === 'succeeded') return last;
     }
     return last.state === 'absent' ? last : { state: 'unknown', reason: `no verdict after ${this.settings.queryAttempts} queries (${last.reason})` };
   }
@@ -222,10 +226,8 @@ export class ReferenceRun {
       if (response.status !== 200) return { state: 'unknown', reason: `query status ${response.status}` };
       const body: unknown = await response.json();
       if (isValidReceipt(body, key, digest)) return { state: 'succeeded', receipt: body.receipt };
-      const other = body as Record<string, unknown> | null;
-      if (other && other.key === key && other.state === 'committed' && typeof other.digest === 'string' && other.digest !== digest) {
-        return { state: 'conflict', reason: 'the key holds another intent; this one was not committed' };
-      }
+      // A receipt for another digest proves nothing about ours (it may be another intent, or a
+      // mangled answer): the outcome stays unknown, as the design notes insist.
       return { state: 'unknown', reason: 'the query answer does not prove this intent' };
     } catch (error) {
       return { state: 'unknown', reason: `the query failed: ${error instanceof Error ? error.name : String(error)}` };
@@ -275,10 +277,14 @@ export class ReferenceRun {
     return `${op.path}.aside-${op.key}`;
   }
 
+  protected candidatePath(op: EditOperation): string {
+    return `${op.path}.candidate-${op.key}`;
+  }
+
   protected async edit(op: EditOperation): Promise<void> {
     const last = this.last(op.key);
     if (last?.state === 'applied') {
-      await this.removeIfPresent(this.asidePath(op));
+      await this.cleanUp(op);
       return;
     }
     if ((last?.state === 'read' || last?.state === 'conflict') && (await this.resumeEdit(op, last))) return;
@@ -288,7 +294,6 @@ export class ReferenceRun {
   }
 
   protected async deliverEdit(op: EditOperation): Promise<'applied' | 'conflict'> {
-    const aside = this.asidePath(op);
     const base = await this.readText(op.path);
     const baseText = base ?? '';
     const baseDigest = digestOf(baseText);
@@ -296,34 +301,39 @@ export class ReferenceRun {
     await this.record({ key: op.key, state: 'read', path: op.path, digest: baseDigest, candidateDigest: digestOf(candidate) });
     if (base !== undefined) {
       try {
-        await this.env.fs.rename(op.path, aside);
+        await this.env.fs.rename(op.path, this.asidePath(op));
       } catch (error) {
         if (!hasCode(error, 'ENOENT')) throw error;
       }
-      const moved = await this.readText(aside);
+      const moved = await this.readText(this.asidePath(op));
       if (moved !== undefined && digestOf(moved) !== baseDigest) return this.conflict(op, moved, 'the file changed after it was read');
     }
     return this.place(op, candidate, baseDigest);
   }
 
-  /** Creates the candidate exclusively: a user's save made meanwhile is never overwritten. */
+  /**
+   * Publishes the candidate without ever replacing a file: written and fsynced under a temporary
+   * name, then hard-linked into place (EEXIST when the user saved meanwhile), then the directory
+   * fsynced. A user's save made at any moment is either refused to us or lands after us.
+   */
   protected async place(op: EditOperation, candidate: string, baseDigest: string): Promise<'applied' | 'conflict'> {
-    let handle;
+    const temp = this.candidatePath(op);
+    const handle = await this.env.fs.open(temp, 'w');
+    await handle.writeFile(candidate);
+    await handle.sync();
+    await handle.close();
     try {
-      handle = await this.env.fs.open(op.path, 'wx');
+      await this.env.fs.link(temp, op.path);
     } catch (error) {
       if (!hasCode(error, 'EEXIST')) throw error;
       const theirs = (await this.readText(op.path)) ?? '';
       await this.record({ key: op.key, state: 'conflict', path: op.path, preserved: theirs, reason: 'the user saved a new version during delivery' });
-      await this.removeIfPresent(this.asidePath(op));
+      await this.cleanUp(op);
       return 'conflict';
     }
-    await handle.writeFile(candidate);
-    await handle.sync();
-    await handle.close();
     await syncDir(this.env);
     await this.record({ key: op.key, state: 'applied', path: op.path, digest: baseDigest, candidateDigest: digestOf(candidate) });
-    await this.removeIfPresent(this.asidePath(op));
+    await this.cleanUp(op);
     return 'applied';
   }
 
@@ -334,44 +344,46 @@ export class ReferenceRun {
     return 'conflict';
   }
 
+  /** Links the moved-aside version back into place, unless the user saved a newer one meanwhile. */
   protected async restoreAside(op: EditOperation): Promise<void> {
-    const aside = this.asidePath(op);
-    const text = await this.readText(aside);
-    if (text === undefined) return;
     try {
-      const handle = await this.env.fs.open(op.path, 'wx');
-      await handle.writeFile(text);
-      await handle.sync();
-      await handle.close();
+      await this.env.fs.link(this.asidePath(op), op.path);
       await syncDir(this.env);
     } catch (error) {
-      if (!hasCode(error, 'EEXIST')) throw error; // the user saved again; their newer text stands
+      if (!hasCode(error, 'EEXIST') && !hasCode(error, 'ENOENT')) throw error; // EEXIST: their newer text stands
     }
-    await this.removeIfPresent(aside);
+    await this.cleanUp(op);
+  }
+
+  protected async cleanUp(op: EditOperation): Promise<void> {
+    await this.removeIfPresent(this.asidePath(op));
+    await this.removeIfPresent(this.candidatePath(op));
   }
 
   /** Finishes an edit a crash interrupted. Returns true when it is applied. */
   protected async resumeEdit(op: EditOperation, last: LogRecord): Promise<boolean> {
-    const aside = this.asidePath(op);
-    const current = await this.readText(op.path);
     if (last.state === 'conflict') {
       await this.restoreAside(op);
       return false;
     }
+    const current = await this.readText(op.path);
     if (current !== undefined && digestOf(current) === last.candidateDigest) {
       await this.record({ key: op.key, state: 'applied', path: op.path, digest: last.digest, candidateDigest: last.candidateDigest });
-      await this.removeIfPresent(aside);
+      await this.cleanUp(op);
       return true;
     }
-    const moved = await this.readText(aside);
-    if (moved === undefined) return false; // nothing was moved: start over from a fresh read
+    const moved = await this.readText(this.asidePath(op));
+    if (moved === undefined) {
+      await this.cleanUp(op);
+      return false; // nothing was moved: start over from a fresh read
+    }
     if (digestOf(moved) !== last.digest) {
       await this.conflict(op, moved, 'the file changed after it was read');
       return false;
     }
-    if (current === undefined) return (await this.place(op, moved + op.append, last.digest ?? digestOf(moved))) === 'applied';
+    if (current === undefined) return (await this.place(op, moved + op.append, digestOf(moved))) === 'applied';
     await this.record({ key: op.key, state: 'conflict', path: op.path, preserved: current, reason: 'the user saved a new version during delivery' });
-    await this.removeIfPresent(aside);
+    await this.cleanUp(op);
     return false;
   }
 

@@ -1,0 +1,125 @@
+/**
+ * What the judge reads: the shape of a simulation's result, declared here so the model imports
+ * nothing of durasim's own. A SimulationResult satisfies it structurally.
+ */
+export interface OperationSpec {
+  kind: 'publish' | 'lookup' | 'edit';
+  key: string;
+  body?: string;
+  retrySafe?: boolean;
+  resource?: string;
+  path?: string;
+}
+
+export interface OperationHistory {
+  kind: 'operation';
+  history: string[];
+  digest?: string;
+  receipt?: string;
+}
+
+export interface FileHistory {
+  kind: 'file';
+  path: string;
+  history: string[];
+  preserved: string[];
+}
+
+export type Records = Record<string, OperationHistory | FileHistory>;
+
+export interface EffectEvidence {
+  key: string;
+  digest: string;
+  receipt: string;
+  atMs: number;
+  requestIndex: number | null;
+  seq?: number;
+}
+
+export interface RequestEvidence {
+  index: number;
+  atMs: number;
+  method: string;
+  route: { kind: string; key?: string; name?: string };
+  digest?: string;
+  status: number;
+  seq?: number;
+  recordsAtArrival?: Records;
+}
+
+export interface CrashEvidence {
+  seq: number;
+  timeMs: number;
+  /** Durable records right after the crash. */
+  records: Records;
+  /** What the next incarnation reads. */
+  visible: Records;
+  /** Workers still running after the crash; their records continue without any recovery. */
+  survivors: string[];
+}
+
+export interface JudgeInput {
+  scenario: {
+    task: { operations: OperationSpec[] };
+    taskAfterRestart?: { operations: OperationSpec[] };
+    service: { idempotencyMemory: 'durable' | 'volatile'; query: boolean; resources: Record<string, string> };
+    faults: { kind: string }[];
+  };
+  outcome: { kind: string; detail?: string; bound?: string };
+  trace: readonly TraceLine[];
+  effects: EffectEvidence[];
+  requests: RequestEvidence[];
+  crashes: CrashEvidence[];
+  userEdits: { seq: number; timeMs: number; path: string; text: string }[];
+  final: { durable: Records; visible: Records; files: Record<string, string | undefined> };
+}
+
+export interface TraceLine {
+  seq: number;
+  actor: string;
+  op: string;
+  detail: string;
+}
+
+/** A named image of the journal's records: where and when the judge read them. */
+export interface Checkpoint {
+  label: string;
+  seq: number;
+  records: Records;
+}
+
+/** Every image a safety check should hold on: after each crash (durable), and at the end (durable and visible). */
+export function checkpoints(input: JudgeInput): Checkpoint[] {
+  const end = Math.max(0, input.trace.length - 1);
+  return [
+    ...input.crashes.map((c, i) => ({ label: `durable image after crash ${i + 1}`, seq: c.seq, records: c.records })),
+    { label: 'durable image at the end', seq: end, records: input.final.durable },
+    { label: 'visible records at the end', seq: end, records: input.final.visible },
+  ];
+}
+
+export function operationSpec(input: JudgeInput, key: string): OperationSpec | undefined {
+  return input.scenario.task.operations.find((op) => op.key === key) ?? input.scenario.taskAfterRestart?.operations.find((op) => op.key === key);
+}
+
+/** Effects committed by requests during the run (not those that existed before it). */
+export function runEffects(input: JudgeInput): EffectEvidence[] {
+  return input.effects.filter((e) => e.requestIndex !== null);
+}
+
+export function endStep(input: JudgeInput): number {
+  return Math.max(0, input.trace.length - 1);
+}
+
+export function short(digest: string | undefined): string {
+  return digest === undefined ? 'none' : digest.slice(0, 12);
+}
+
+export function effectsUpTo(input: JudgeInput, seq: number): EffectEvidence[] {
+  return input.effects.filter((e) => (e.seq ?? 0) <= seq);
+}
+
+/** The keys the journal was asked to run, in either incarnation's task. */
+export function taskKeys(input: JudgeInput): Set<string> {
+  return new Set([...input.scenario.task.operations, ...(input.scenario.taskAfterRestart?.operations ?? [])].map((op) => op.key));
+}

@@ -1,0 +1,54 @@
+import { endStep, operationSpec, type JudgeInput } from '../evidence.js';
+import { TERMINAL_OPERATION_STATES } from '../lifecycle.js';
+import type { Violation } from '../violation.js';
+
+/**
+ * convergence (liveness): the run completes within its bounds and every operation ends terminal
+ * (succeeded, conflict, failed, blocked; a file applied or conflict). blocked or outcome_unknown
+ * is allowed only where the service offers no way to learn the outcome: no query, or volatile
+ * idempotency memory (a 404 may be a forgotten key and a re-send may commit twice), or an intent
+ * that changed before it was ever sent.
+ */
+export function checkConvergence(input: JudgeInput): Violation[] {
+  const end = endStep(input);
+  if (input.outcome.kind !== 'completed') {
+    return [{
+      code: 'convergence',
+      key: '',
+      step: end,
+      expected: 'the run to complete within its bounds',
+      actual: `${input.outcome.kind}${input.outcome.detail ? `: ${input.outcome.detail}` : ''}`,
+      evidence: { outcome: input.outcome },
+    }];
+  }
+  const violations: Violation[] = [];
+  const { service } = input.scenario;
+  for (const op of input.scenario.task.operations) {
+    const record = input.final.visible[op.key];
+    const last = record?.history.at(-1);
+    const fail = (actual: string): void => {
+      violations.push({ code: 'convergence', key: op.key, step: end, expected: 'a terminal state at the end', actual, evidence: { history: record?.history ?? [] } });
+    };
+    if (record === undefined || last === undefined) {
+      fail('nothing recorded for it');
+      continue;
+    }
+    if (record.kind === 'file') {
+      if (last !== 'applied' && last !== 'conflict') fail(`the delivery stopped at ${last}`);
+      continue;
+    }
+    const unlearnable = !service.query || service.idempotencyMemory === 'volatile' || (intentChanged(input, op.key) && !record.history.includes('dispatched'));
+    if (last === 'blocked' || last === 'outcome_unknown') {
+      if (!unlearnable) fail(`${last}, though the service offers a query and idempotent replay to learn the outcome`);
+      continue;
+    }
+    if (!(TERMINAL_OPERATION_STATES as readonly string[]).includes(last)) fail(`it stopped at ${last}`);
+  }
+  return violations;
+}
+
+function intentChanged(input: JudgeInput, key: string): boolean {
+  const later = input.scenario.taskAfterRestart?.operations.find((op) => op.key === key);
+  const first = operationSpec(input, key);
+  return later !== undefined && first !== undefined && later.body !== first.body;
+}

@@ -1,0 +1,67 @@
+import { checkpoints, effectsUpTo, operationSpec, short, type JudgeInput } from '../evidence.js';
+import type { Violation } from '../violation.js';
+
+/**
+ * truthful-outcome, after every crash (durable image) and at the end: succeeded ⇒ the service holds
+ * the key with the recorded digest and receipt (a lookup: the resource's value); conflict ⇒ the
+ * service holds another digest for the key, or (a file) the user really changed it; never
+ * dispatched ⇒ no effect.
+ */
+export function checkTruthfulOutcome(input: JudgeInput): Violation[] {
+  const violations: Violation[] = [];
+  const reported = new Set<string>();
+  const report = (v: Omit<Violation, 'code'>, claim: string): void => {
+    if (reported.has(`${v.key}/${claim}`)) return;
+    reported.add(`${v.key}/${claim}`);
+    violations.push({ code: 'truthful-outcome', ...v });
+  };
+  for (const cp of checkpoints(input)) {
+    const effects = effectsUpTo(input, cp.seq);
+    for (const [key, record] of Object.entries(cp.records)) {
+      if (record.kind === 'file') {
+        if (record.history.includes('conflict') && !input.userEdits.some((u) => u.path === record.path && u.seq <= cp.seq)) {
+          report({ key, step: cp.seq, expected: `a conflict on ${record.path} only after the user changed it`, actual: 'a conflict recorded while nobody else wrote the file', evidence: { at: cp.label, history: record.history } }, 'file-conflict');
+        }
+        continue;
+      }
+      const spec = operationSpec(input, key);
+      const held = effects.filter((e) => e.key === key);
+      if (record.history.includes('succeeded')) {
+        if (spec?.kind === 'lookup') {
+          const value = spec.resource === undefined ? undefined : input.scenario.service.resources[spec.resource];
+          if (record.receipt !== value) {
+            report({ key, step: cp.seq, expected: `succeeded with the resource's value ${JSON.stringify(value)}`, actual: `receipt ${JSON.stringify(record.receipt)}`, evidence: { at: cp.label, history: record.history } }, 'succeeded');
+          }
+        } else if (!held.some((e) => e.digest === record.digest && e.receipt === record.receipt)) {
+          report({
+            key,
+            step: cp.seq,
+            expected: `the service to hold ${key} with digest ${short(record.digest)} and receipt ${JSON.stringify(record.receipt)}`,
+            actual: held.length === 0 ? 'the service holds no effect for the key' : `the service holds ${held.map((e) => `digest ${short(e.digest)} receipt ${e.receipt}`).join('; ')}`,
+            evidence: { at: cp.label, history: record.history, recordedDigest: record.digest, recordedReceipt: record.receipt, effects: held },
+          }, 'succeeded');
+        }
+      }
+      if (record.history.includes('conflict') && spec?.kind !== 'lookup' && !held.some((e) => e.digest !== record.digest)) {
+        report({
+          key,
+          step: cp.seq,
+          expected: `the service to hold another intent under ${key}`,
+          actual: held.length === 0 ? 'the service holds nothing under the key' : `the service holds only the recorded intent (${short(record.digest)})`,
+          evidence: { at: cp.label, history: record.history, effects: held },
+        }, 'conflict');
+      }
+      if (spec?.kind === 'publish' && !record.history.includes('dispatched')) {
+        const made = held.filter((e) => e.requestIndex !== null);
+        if (made.length > 0) {
+          report({ key, step: cp.seq, expected: 'no effect for a key never recorded dispatched', actual: `${made.length} effect(s), history [${record.history.join(', ')}]`, evidence: { at: cp.label, history: record.history, effects: made } }, 'never-dispatched');
+        }
+      }
+    }
+    for (const effect of effects) {
+      if (effect.requestIndex === null || cp.records[effect.key] !== undefined || operationSpec(input, effect.key) === undefined) continue;
+      report({ key: effect.key, step: cp.seq, expected: 'a durable record of the operation the service committed', actual: `no record of ${effect.key} in the ${cp.label}`, evidence: { at: cp.label, effect } }, 'never-dispatched');
+    }
+  }
+  return violations;
+}

@@ -1,0 +1,25 @@
+import { short, type JudgeInput } from '../evidence.js';
+import type { Violation } from '../violation.js';
+
+/** write-ahead: a request reaches the service only after authorized and dispatched are durable, with its digest. */
+export function checkWriteAhead(input: JudgeInput): Violation[] {
+  const violations: Violation[] = [];
+  for (const request of input.requests) {
+    if (request.route.kind !== 'publish' || request.route.key === undefined || request.recordsAtArrival === undefined) continue;
+    const key = request.route.key;
+    const record = request.recordsAtArrival[key];
+    const history = record?.kind === 'operation' ? record.history : [];
+    const digest = record?.kind === 'operation' ? record.digest : undefined;
+    const ok = history.includes('authorized') && history.at(-1) === 'dispatched' && digest === request.digest;
+    if (ok) continue;
+    violations.push({
+      code: 'write-ahead',
+      key,
+      step: request.seq ?? 0,
+      expected: `durable authorized and dispatched with digest ${short(request.digest)} before request #${request.index} arrived`,
+      actual: history.length === 0 ? 'no durable record of the key' : `durable history [${history.join(', ')}] with digest ${short(digest)}`,
+      evidence: { request: { index: request.index, method: request.method, digest: request.digest }, durableHistory: history, recordedDigest: digest },
+    });
+  }
+  return violations;
+}

@@ -1,0 +1,46 @@
+/**
+ * judge(result) → Violation[]: every invariant's check, run over a simulation's evidence.
+ * Safety and liveness are reported apart (see verdict).
+ */
+import type { JudgeInput } from './evidence.js';
+import { checkCompletedReplayed } from './invariants/completedReplayed.js';
+import { checkConvergence } from './invariants/convergence.js';
+import { checkNoBlindRetry } from './invariants/noBlindRetry.js';
+import { checkNoSilentOverwrite } from './invariants/noSilentOverwrite.js';
+import { checkNoStateSkip } from './invariants/noStateSkip.js';
+import { checkOneEffectPerKey } from './invariants/oneEffectPerKey.js';
+import { checkRecordedIntentWins } from './invariants/recordedIntentWins.js';
+import { checkRetrySafeOnly } from './invariants/retrySafeOnly.js';
+import { checkTruthfulOutcome } from './invariants/truthfulOutcome.js';
+import { checkWriteAhead } from './invariants/writeAhead.js';
+import { invariantKind, type InvariantCode, type Violation } from './violation.js';
+
+export const CHECKS: Record<InvariantCode, (input: JudgeInput) => Violation[]> = {
+  'one-effect-per-key': checkOneEffectPerKey,
+  'no-silent-overwrite': checkNoSilentOverwrite,
+  'no-state-skip': checkNoStateSkip,
+  'write-ahead': checkWriteAhead,
+  'truthful-outcome': checkTruthfulOutcome,
+  'recorded-intent-wins': checkRecordedIntentWins,
+  'no-blind-retry': checkNoBlindRetry,
+  'completed-replayed': checkCompletedReplayed,
+  'retry-safe-only': checkRetrySafeOnly,
+  convergence: checkConvergence,
+};
+
+export function judge(input: JudgeInput, only?: readonly InvariantCode[]): Violation[] {
+  const codes = only ?? (Object.keys(CHECKS) as InvariantCode[]);
+  return codes.flatMap((code) => CHECKS[code](input)).sort((a, b) => a.step - b.step);
+}
+
+export interface Verdict {
+  safety: Violation[];
+  liveness: Violation[];
+}
+
+export function verdict(violations: readonly Violation[]): Verdict {
+  return {
+    safety: violations.filter((v) => invariantKind(v.code) === 'safety'),
+    liveness: violations.filter((v) => invariantKind(v.code) === 'liveness'),
+  };
+}

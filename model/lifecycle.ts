@@ -1,0 +1,80 @@
+/**
+ * The lifecycles, as transition tables. The vocabulary of durasim is defined here; the contract
+ * re-exports it. This folder imports nothing of durasim's own.
+ *
+ * Operation (publish, lookup):
+ *   authorized → dispatched                       the intent is durable; then the request may leave
+ *   dispatched → succeeded | conflict | failed    a verdict in the same incarnation
+ *   dispatched → outcome_unknown                  timeout, 5xx, 202, unreadable or unproven receipt
+ *   dispatched | outcome_unknown → reconciling    recovery asks the service before anything else
+ *   reconciling → succeeded | conflict | blocked | failed | outcome_unknown
+ *   reconciling → dispatched                      a re-send the service promises to replay, or a retry-safe read
+ *   reconciling → reconciling                     a crash while reconciling, then reconciling again
+ *   authorized → blocked | failed                 the intent was never sent and cannot be (e.g. it changed)
+ *   succeeded, conflict, blocked, failed          terminal
+ * File delivery (edit):
+ *   read → applied | conflict | read              a crash before delivery re-reads
+ *   conflict → read | conflict                    rebuild on the user's version; conflict is terminal once attempts run out
+ *   applied                                       terminal
+ */
+export const OPERATION_STATES = ['authorized', 'dispatched', 'succeeded', 'conflict', 'outcome_unknown', 'reconciling', 'blocked', 'failed'] as const;
+export type OperationState = (typeof OPERATION_STATES)[number];
+
+export const FILE_STATES = ['read', 'conflict', 'applied'] as const;
+export type FileState = (typeof FILE_STATES)[number];
+
+const OPERATION_TRANSITIONS: Record<OperationState, readonly OperationState[]> = {
+  authorized: ['dispatched', 'blocked', 'failed'],
+  dispatched: ['succeeded', 'conflict', 'failed', 'outcome_unknown', 'reconciling'],
+  outcome_unknown: ['reconciling'],
+  reconciling: ['succeeded', 'conflict', 'blocked', 'failed', 'outcome_unknown', 'dispatched', 'reconciling'],
+  succeeded: [],
+  conflict: [],
+  blocked: [],
+  failed: [],
+};
+
+const FILE_TRANSITIONS: Record<FileState, readonly FileState[]> = {
+  read: ['applied', 'conflict', 'read'],
+  conflict: ['read', 'conflict'],
+  applied: [],
+};
+
+export const OPERATION_START: OperationState = 'authorized';
+export const FILE_START: FileState = 'read';
+export const TERMINAL_OPERATION_STATES: readonly OperationState[] = ['succeeded', 'conflict', 'blocked', 'failed'];
+/** States in which a request may have left and its outcome is not known: recovery must reconcile. */
+export const IN_DOUBT_STATES: readonly OperationState[] = ['dispatched', 'outcome_unknown', 'reconciling'];
+
+export function isOperationState(state: string): state is OperationState {
+  return (OPERATION_STATES as readonly string[]).includes(state);
+}
+export function isFileState(state: string): state is FileState {
+  return (FILE_STATES as readonly string[]).includes(state);
+}
+
+export function allowed(from: OperationState, to: OperationState): boolean {
+  return OPERATION_TRANSITIONS[from].includes(to);
+}
+
+export function allowedFile(from: FileState, to: FileState): boolean {
+  return FILE_TRANSITIONS[from].includes(to);
+}
+
+/** The first place a history leaves the model, or undefined when it is a path in it. */
+export function firstSkip(kind: 'operation' | 'file', history: readonly string[]): { index: number; from: string | null; to: string } | undefined {
+  const start = kind === 'operation' ? OPERATION_START : FILE_START;
+  const known = kind === 'operation' ? isOperationState : isFileState;
+  const step = kind === 'operation' ? allowed : allowedFile;
+  for (let i = 0; i < history.length; i++) {
+    const to = history[i] as string;
+    const from = i === 0 ? null : (history[i - 1] as string);
+    if (!known(to)) return { index: i, from, to };
+    if (from === null) {
+      if (to !== start) return { index: i, from, to };
+      continue;
+    }
+    if (!(step as (a: string, b: string) => boolean)(from, to)) return { index: i, from, to };
+  }
+  return undefined;
+}

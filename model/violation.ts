@@ -1,0 +1,38 @@
+/**
+ * Violations are data. Text is derived from them (see describeViolation), never the other way.
+ */
+export const INVARIANTS = [
+  { code: 'one-effect-per-key', kind: 'safety', summary: 'the service holds at most one effect per key, and none whose digest differs from the authorized intent' },
+  { code: 'no-silent-overwrite', kind: 'safety', summary: "every user edit survives in the final file, or a conflict was recorded with the user's text preserved" },
+  { code: 'no-state-skip', kind: 'safety', summary: 'every recorded history is a path in the model; recovery from an in-doubt state passes through reconciling' },
+  { code: 'write-ahead', kind: 'safety', summary: 'when a request reaches the service, the durable records already hold authorized and dispatched for it, with its digest' },
+  { code: 'truthful-outcome', kind: 'safety', summary: 'succeeded, conflict and never-dispatched claims match the service and the files, after every crash and at the end' },
+  { code: 'recorded-intent-wins', kind: 'safety', summary: "receipts are judged against the journal's recorded digest, never a later incarnation's arguments" },
+  { code: 'no-blind-retry', kind: 'safety', summary: 'an in-doubt write is never re-sent under another key, and under the same key only when the service promises replay' },
+  { code: 'completed-replayed', kind: 'safety', summary: 'an operation recorded succeeded is never executed again' },
+  { code: 'retry-safe-only', kind: 'safety', summary: 'a write found in doubt after a crash is reconciled (queried) or blocked before any re-send' },
+  { code: 'convergence', kind: 'liveness', summary: 'after the last fault every operation reaches a terminal state within the bounds' },
+] as const;
+
+export type InvariantCode = (typeof INVARIANTS)[number]['code'];
+export const INVARIANT_CODES: readonly InvariantCode[] = INVARIANTS.map((i) => i.code);
+
+export interface Violation {
+  code: InvariantCode;
+  /** The operation key (or file path) it concerns; '' when it concerns the whole run. */
+  key: string;
+  /** The trace position where it shows. */
+  step: number;
+  expected: string;
+  actual: string;
+  /** Structured facts behind it: histories, effects, requests. */
+  evidence: Record<string, unknown>;
+}
+
+export function invariantKind(code: InvariantCode): 'safety' | 'liveness' {
+  return INVARIANTS.find((i) => i.code === code)?.kind ?? 'safety';
+}
+
+export function describeViolation(v: Violation): string {
+  return `${v.code}${v.key ? ` [${v.key}]` : ''} at step ${v.step}: expected ${v.expected}; actual ${v.actual}`;
+}
