@@ -22,7 +22,8 @@ describe('ServiceModel', () => {
     const model = new ServiceModel('durable');
     expect(model.post('a', 'd1', { commit: 'later' })).toBe(202);
     expect(model.get('a')).toEqual({ status: 404 });
-    model.land('a', 'd1');
+    expect(model.landAll()).toBe(1);
     expect(model.get('a')).toEqual({ status: 200, digest: 'd1' });
+    expect(model.effectsFor('a')).toBe(1);
   });
 });

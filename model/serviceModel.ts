@@ -17,6 +17,7 @@ export interface ModelEffect {
 export class ServiceModel {
   readonly effects: ModelEffect[] = [];
   private readonly memory = new Map<string, { digest: string; pending: boolean }>();
+  private readonly accepted: ModelEffect[] = [];
 
   constructor(private readonly mode: Memory) {}
 
@@ -28,6 +29,7 @@ export class ServiceModel {
     if (stored) return 200;
     if (options.commit === 'later') {
       this.memory.set(key, { digest, pending: true });
+      this.accepted.push({ key, digest });
       return 202;
     }
     this.commit(key, digest);
@@ -37,6 +39,13 @@ export class ServiceModel {
   /** A pending (accepted) commit lands. */
   land(key: string, digest: string): void {
     this.commit(key, digest);
+  }
+
+  /** Every accepted commit lands, in the order accepted (they survive a restart: they are queued work). */
+  landAll(): number {
+    const landing = this.accepted.splice(0);
+    for (const { key, digest } of landing) this.commit(key, digest);
+    return landing.length;
   }
 
   get(key: string): { status: 200; digest: string } | { status: 404 } {

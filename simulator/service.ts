@@ -98,6 +98,12 @@ export class ServiceCore {
     return reply;
   }
 
+  /** Adds a fault for a request that has not arrived yet (the first fault for an index wins). */
+  scheduleFault(fault: ResponseFault): void {
+    if (fault.request < this.requests.length) throw new Error(`request ${fault.request} has already arrived`);
+    if (!this.faults.has(fault.request)) this.faults.set(fault.request, fault);
+  }
+
   restart(): void {
     const forgotKeys = this.config.idempotencyMemory === 'volatile' ? this.memory.size : 0;
     if (this.config.idempotencyMemory === 'volatile') this.memory.clear();

@@ -108,6 +108,8 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       restartAt: fc.nat({ max: stepHorizon }),
       memory: has('service-restart') ? fc.constantFrom('durable' as const, 'volatile' as const) : fc.constant('durable' as const),
       query: fc.constantFrom(true, false),
+      /** With a changed intent: another writer already registered the new body under the first key. */
+      newIntentExists: fc.boolean(),
       schedule: fc.array(fc.nat({ max: 3 }), { maxLength: 8 }),
       random: fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { maxLength: 3 }),
     })
@@ -138,9 +140,10 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       scenario.service.idempotencyMemory = draw.mix.restart ? draw.memory : 'durable';
       scenario.service.query = draw.query;
       if (draw.mix.intent) {
-        scenario.taskAfterRestart = {
-          operations: draw.operations.map((op) => (op.kind === 'publish' ? { ...op, body: op.body.replace('v1', 'v2') } : { ...op })),
-        };
+        const changed = draw.operations.map((op) => (op.kind === 'publish' ? { ...op, body: op.body.replace('v1', 'v2') } : { ...op }));
+        scenario.taskAfterRestart = { operations: changed };
+        const first = changed.find((op) => op.kind === 'publish');
+        if (draw.newIntentExists && first?.kind === 'publish') scenario.service.existing = [{ key: first.key, body: first.body }];
       }
       if (workers > 1) scenario.schedule = draw.schedule;
       scenario.random = draw.random;

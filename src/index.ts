@@ -28,4 +28,9 @@ export {
 export { ServiceCore, type Effect, type ServiceReply } from '../simulator/service.js';
 export { serviceHandlers } from '../simulator/serviceHandlers.js';
 export type { StopReason, CrashRecord } from '../simulator/world.js';
+export { judge, verdict, CHECKS, type Verdict } from '../model/judge.js';
+export { INVARIANTS, INVARIANT_CODES, describeViolation, invariantKind, type Violation, type InvariantCode } from '../model/violation.js';
+export { allowed, allowedFile, firstSkip, TERMINAL_OPERATION_STATES } from '../model/lifecycle.js';
+export { ServiceModel } from '../model/serviceModel.js';
+export type { JudgeInput } from '../model/evidence.js';
 export type { Escape } from '../simulator/ambientGuard.js';

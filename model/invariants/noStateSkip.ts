@@ -30,7 +30,8 @@ export function checkNoStateSkip(input: JudgeInput): Violation[] {
     for (const [key, before] of Object.entries(crash.visible)) {
       const last = before.history.at(-1);
       if (before.kind !== 'operation' || last === undefined || !(IN_DOUBT_STATES as readonly string[]).includes(last) || reported.has(key)) continue;
-      const after = input.final.visible[key]?.history ?? [];
+      // What followed this crash, up to the next one (which may have taken records away again).
+      const after = (input.crashes[i + 1]?.visible ?? input.final.visible)[key]?.history ?? [];
       const continues = before.history.every((state, j) => after[j] === state);
       const next = after[before.history.length];
       if (!continues || next === undefined || next === 'reconciling') continue;

@@ -1,11 +1,15 @@
 import { endStep, runEffects, short, type JudgeInput } from '../evidence.js';
 import type { Violation } from '../violation.js';
 
-/** one-effect-per-key: at most one effect per key, and none whose digest differs from the authorized intent. */
+/**
+ * one-effect-per-key: the run commits at most one effect per key, and none whose digest differs
+ * from the authorized intent. Effects that existed before the run are history, not the journal's:
+ * a volatile service that forgets one of them is not the journal's double send.
+ */
 export function checkOneEffectPerKey(input: JudgeInput): Violation[] {
   const violations: Violation[] = [];
   const byKey = new Map<string, typeof input.effects>();
-  for (const effect of input.effects) byKey.set(effect.key, [...(byKey.get(effect.key) ?? []), effect]);
+  for (const effect of runEffects(input)) byKey.set(effect.key, [...(byKey.get(effect.key) ?? []), effect]);
   for (const [key, effects] of byKey) {
     if (effects.length < 2) continue;
     violations.push({

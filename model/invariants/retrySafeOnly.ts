@@ -10,28 +10,30 @@ import type { Violation } from '../violation.js';
 export function checkRetrySafeOnly(input: JudgeInput): Violation[] {
   const violations: Violation[] = [];
   const reported = new Set<string>();
-  input.crashes.forEach((crash, i) => {
-    for (const [key, record] of Object.entries(crash.visible)) {
-      const last = record.history.at(-1);
-      if (record.kind !== 'operation' || last === undefined || !(IN_DOUBT_STATES as readonly string[]).includes(last) || reported.has(key)) continue;
-      const spec = operationSpec(input, key);
-      if (spec?.kind !== 'publish' || spec.retrySafe === true) continue;
-      const after = input.requests.filter((r) => (r.seq ?? 0) > crash.seq && r.route.key === key);
-      const resend = after.find((r) => r.route.kind === 'publish');
-      if (!resend) continue;
-      const queried = after.some((r) => r.route.kind === 'query' && (r.seq ?? 0) < (resend.seq ?? 0));
-      const replayOnly = !input.scenario.service.query && input.scenario.service.idempotencyMemory === 'durable';
-      if (queried || replayOnly) continue;
-      reported.add(key);
-      violations.push({
-        code: 'retry-safe-only',
-        key,
-        step: resend.seq ?? crash.seq,
-        expected: `after crash ${i + 1} left ${key} ${last}, a query for the key before any re-send, or blocked`,
-        actual: `request #${resend.index} re-sent it without asking the service`,
-        evidence: { historyAtCrash: record.history, resend: { index: resend.index, digest: resend.digest } },
-      });
-    }
-  });
+  const replayOnly = !input.scenario.service.query && input.scenario.service.idempotencyMemory === 'durable';
+  for (const request of input.requests) {
+    const key = request.route.key;
+    if (request.route.kind !== 'publish' || key === undefined || reported.has(key) || replayOnly) continue;
+    const spec = operationSpec(input, key);
+    if (spec?.kind !== 'publish' || spec.retrySafe === true) continue;
+    const seq = request.seq ?? 0;
+    const crashIndex = input.crashes.findLastIndex((c) => c.seq < seq);
+    const crash = input.crashes[crashIndex];
+    if (crash === undefined) continue;
+    const record = crash.visible[key];
+    const last = record?.history.at(-1);
+    if (record?.kind !== 'operation' || last === undefined || !(IN_DOUBT_STATES as readonly string[]).includes(last)) continue;
+    const since = input.requests.filter((r) => (r.seq ?? 0) > crash.seq && (r.seq ?? 0) < seq && r.route.key === key);
+    if (since.some((r) => r.route.kind === 'query' || r.route.kind === 'publish')) continue; // reconciled first, or already judged
+    reported.add(key);
+    violations.push({
+      code: 'retry-safe-only',
+      key,
+      step: seq,
+      expected: `after crash ${crashIndex + 1} left ${key} ${last}, a query for the key before any re-send, or blocked`,
+      actual: `request #${request.index} re-sent it without asking the service`,
+      evidence: { historyAtCrash: record.history, resend: { index: request.index, digest: request.digest } },
+    });
+  }
   return violations;
 }

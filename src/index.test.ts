@@ -1,0 +1,20 @@
+import { describe, expect, test } from 'vitest';
+import * as durasim from './index.js';
+
+describe('public API', () => {
+  test('exports what users build on', () => {
+    for (const name of ['simulate', 'traceHash', 'scenarioArbitrary', 'referenceJournal', 'judge', 'verdict', 'realEnv', 'parseScenario', 'serviceHandlers']) {
+      expect(durasim, name).toHaveProperty(name);
+    }
+    expect(durasim.INVARIANT_CODES).toEqual([
+      'one-effect-per-key', 'no-silent-overwrite', 'no-state-skip', 'write-ahead', 'truthful-outcome',
+      'recorded-intent-wins', 'no-blind-retry', 'completed-replayed', 'retry-safe-only', 'convergence',
+    ]);
+  });
+
+  test('a simulation result is what the judge reads', async () => {
+    const result = await durasim.simulate(durasim.referenceJournal, durasim.baseScenario());
+    expect(durasim.judge(result)).toEqual([]);
+    expect(result.traceHash).toBe(durasim.traceHash(result.trace));
+  });
+});
