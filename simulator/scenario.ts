@@ -66,13 +66,12 @@ export interface ResponseFault {
   commitDelayMs?: number;
 }
 
-/** The user saves `text` into `path` (durably) just before global step `atStep`. */
-export interface UserEditFault {
-  kind: 'user-edit';
-  atStep: number;
-  path: string;
-  text: string;
-}
+/**
+ * The user saves `text` into `path` (durably): just before global step `atStep`, or — anchored to
+ * the journal's own work, so it stays in its window when other operations come and go — just
+ * before the first worker step after the worker's `afterAccess`-th step on that path (0-based).
+ */
+export type UserEditFault = { kind: 'user-edit'; path: string; text: string } & ({ atStep: number; afterAccess?: never } | { afterAccess: number; atStep?: never });
 
 /** The task is delivered again: a further worker starts on it just before global step `atStep`. */
 export interface DuplicateDeliveryFault {
@@ -248,8 +247,16 @@ function parseFault(value: Json, field: string): Fault {
       if (value.commitDelayMs !== undefined) fault.commitDelayMs = int(value.commitDelayMs, `${field}.commitDelayMs`);
       return fault;
     }
-    case 'user-edit':
-      return { kind, atStep: int(value.atStep, `${field}.atStep`), path: relativePath(value.path, `${field}.path`), text: str(value.text, `${field}.text`) };
+    case 'user-edit': {
+      const path = relativePath(value.path, `${field}.path`);
+      const text = str(value.text, `${field}.text`);
+      if ((value.atStep === undefined) === (value.afterAccess === undefined)) {
+        fail(field, 'needs exactly one of atStep and afterAccess', 'Say when the user saves: "atStep": N, or "afterAccess": N.');
+      }
+      return value.atStep !== undefined
+        ? { kind, atStep: int(value.atStep, `${field}.atStep`), path, text }
+        : { kind, afterAccess: int(value.afterAccess, `${field}.afterAccess`), path, text };
+    }
     case 'duplicate-delivery':
     case 'service-restart':
       return { kind, atStep: int(value.atStep, `${field}.atStep`) };

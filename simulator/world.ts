@@ -21,7 +21,7 @@ import { escapeReason, setTurn, type Escape } from './ambientGuard.js';
 import { VirtualClock, type Timer } from './clock.js';
 import { Disk, type CrashDiskReport } from './disk.js';
 import { Network, type Transport } from './network.js';
-import { SERVICE_URL, WORK_DIR, type CrashFault, type Fault, type Scenario } from './scenario.js';
+import { SERVICE_URL, WORK_DIR, type CrashFault, type Fault, type Scenario, type UserEditFault } from './scenario.js';
 import { ServiceCore, type ServiceEvent } from './service.js';
 import type { TraceEntry } from './trace.js';
 
@@ -112,6 +112,8 @@ export class World {
   private waitId = 0;
   private watch: { armed: boolean; waitId: number; turns: number } = { armed: false, waitId: -1, turns: 0 };
   private readonly events: Fault[];
+  private readonly anchoredEdits: UserEditFault[];
+  private readonly accesses = new Map<string, number>();
   private readonly crashFaults = new Map<string, CrashFault>();
 
   constructor(
@@ -128,8 +130,9 @@ export class World {
       (event) => this.onServiceEvent(event),
     );
     this.network = new Network(this.service, SERVICE_URL, transport);
+    this.anchoredEdits = scenario.faults.filter((f): f is UserEditFault => f.kind === 'user-edit' && f.afterAccess !== undefined);
     this.events = scenario.faults
-      .filter((f) => f.kind === 'user-edit' || f.kind === 'duplicate-delivery' || f.kind === 'service-restart')
+      .filter((f) => (f.kind === 'user-edit' && f.atStep !== undefined) || f.kind === 'duplicate-delivery' || f.kind === 'service-restart')
       .map((f, i) => ({ f, i }))
       .sort((a, b) => (a.f as { atStep: number }).atStep - (b.f as { atStep: number }).atStep || a.i - b.i)
       .map(({ f }) => f);
@@ -172,8 +175,8 @@ export class World {
         }
         continue;
       }
-      if (this.events.length > 0) {
-        this.fireEvent(this.events.shift() as Fault);
+      if (this.events.length > 0 || this.anchoredEdits.length > 0) {
+        this.fireEvent((this.events.shift() ?? this.anchoredEdits.shift()) as Fault);
         await this.quiesce();
         continue;
       }
@@ -234,6 +237,7 @@ export class World {
     const step = proc.calls++;
     const globalStep = this.globalStep++;
     this.record({ actor: `worker-${proc.pid}`, incarnation: proc.incarnation, step, globalStep, op: request.op, detail: request.detail });
+    if (this.anchoredEdits.length > 0) this.countAccess(request.op, request.detail);
     const before = this.crashFaults.get(`${proc.pid}/${proc.incarnation}/${step}/before`);
     if (before) {
       this.crash(proc, before);
@@ -426,7 +430,23 @@ export class World {
 
   // ---- scenario events ----
 
+  /** Counts worker steps on each path (the anchors of afterAccess user edits). */
+  private countAccess(op: string, detail: string): void {
+    if (!op.startsWith('fs.') && !op.startsWith('fh.')) return;
+    const [first, arrow, second] = detail.split(' ');
+    for (const path of arrow === '→' && second !== undefined ? [first, second] : [first]) {
+      if (path !== undefined) this.accesses.set(path, (this.accesses.get(path) ?? 0) + 1);
+    }
+  }
+
   private fireEventsDue(): void {
+    for (let i = 0; i < this.anchoredEdits.length; i++) {
+      const edit = this.anchoredEdits[i] as UserEditFault;
+      if ((this.accesses.get(edit.path) ?? 0) > (edit.afterAccess ?? 0)) {
+        this.anchoredEdits.splice(i--, 1);
+        this.fireEvent(edit);
+      }
+    }
     while (this.stop === null && this.events.length > 0 && (this.events[0] as { atStep: number }).atStep <= this.globalStep) {
       this.fireEvent(this.events.shift() as Fault);
     }

@@ -50,14 +50,16 @@ export const STANDARD_OPERATIONS: readonly Operation[] = [
 export const STANDARD_FILES: Readonly<Record<string, string>> = { 'notes.md': '# Notes\n' };
 export const STANDARD_RESOURCES: Readonly<Record<string, string>> = { config: 'v1' };
 
-/** A fault-free scenario of the standard workload (or of the given operations). */
+/** A fault-free scenario of the standard workload (or of the given operations), with just the files and resources they use. */
 export function baseScenario(operations: readonly Operation[] = STANDARD_OPERATIONS): Scenario {
+  const edits = operations.some((op) => op.kind === 'edit');
+  const lookups = operations.some((op) => op.kind === 'lookup');
   return {
     format: SCENARIO_FORMAT,
     version: SCENARIO_VERSION,
     task: { id: 'task-1', operations: structuredClone([...operations]) },
-    files: { ...STANDARD_FILES },
-    service: { ...DEFAULT_SERVICE, existing: [], resources: { ...STANDARD_RESOURCES } },
+    files: edits ? { ...STANDARD_FILES } : {},
+    service: { ...DEFAULT_SERVICE, existing: [], resources: lookups ? { ...STANDARD_RESOURCES } : {} },
     faults: [],
     schedule: [],
     random: [],
@@ -88,11 +90,17 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
     delayMs: fc.constantFrom(1000, 3000),
     commitDelayMs: fc.constantFrom(50, 500),
   });
-  const userEdit = fc.record({ atStep: fc.nat({ max: stepHorizon }), text: fc.constantFrom('# Notes\nuser line 1\n', '# Notes (edited)\n', 'user rewrote everything\n') });
+  // Mostly anchored to the journal's own accesses to the file (the race windows), sometimes at any step.
+  const when = fc.oneof(
+    { arbitrary: fc.record({ afterAccess: fc.nat({ max: 12 }) }), weight: 3 },
+    { arbitrary: fc.record({ atStep: fc.nat({ max: stepHorizon }) }), weight: 1 },
+  );
+  const userEdit = fc.record({ when, text: fc.constantFrom('# Notes\nuser line 1\n', '# Notes (edited)\n', 'user rewrote everything\n') });
 
   return fc
     .record({
-      operations: fc.subarray([...STANDARD_OPERATIONS], { minLength: 1 }),
+      // One switch per operation, shrinking toward off (none on means the first alone).
+      include: fc.tuple(...STANDARD_OPERATIONS.map(() => fc.boolean())),
       mix: fc.record({
         crash: enabled('crash'),
         response: enabled('response'),
@@ -113,7 +121,9 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       schedule: fc.array(fc.nat({ max: 3 }), { maxLength: 8 }),
       random: fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { maxLength: 3 }),
     })
-    .map((draw) => {
+    .map(({ include, ...rest }) => {
+      const chosen = STANDARD_OPERATIONS.filter((_, i) => include[i]);
+      const draw = { ...rest, operations: chosen.length > 0 ? chosen : STANDARD_OPERATIONS.slice(0, 1) };
       const scenario = baseScenario(draw.operations);
       const faults: Fault[] = [];
       const workers = draw.mix.duplicate ? 2 : 1;
@@ -133,7 +143,11 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
         }
       }
       const editPath = draw.operations.find((op) => op.kind === 'edit')?.path;
-      if (draw.mix.user && editPath) for (const u of draw.userEdits) faults.push({ kind: 'user-edit', atStep: u.atStep, path: editPath, text: u.text });
+      if (draw.mix.user && editPath) {
+        for (const u of draw.userEdits) {
+          faults.push('atStep' in u.when ? { kind: 'user-edit', atStep: u.when.atStep, path: editPath, text: u.text } : { kind: 'user-edit', afterAccess: u.when.afterAccess, path: editPath, text: u.text });
+        }
+      }
       if (draw.mix.duplicate) faults.push({ kind: 'duplicate-delivery', atStep: draw.duplicateAt });
       if (draw.mix.restart) faults.push({ kind: 'service-restart', atStep: draw.restartAt });
       scenario.faults = faults;

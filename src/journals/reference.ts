@@ -49,13 +49,13 @@ export const REFERENCE_SETTINGS: ReferenceSettings = {
 
 export type Verdict =
   | { state: 'succeeded'; receipt: string }
-  | { state: 'conflict'; reason: string }
+  | { state: 'conflict' | 'failed'; reason: string }
   | { state: 'outcome_unknown'; reason: string };
 
 /** What a query says about a key: our intent committed, nothing (404), or nothing provable. */
-type QueryAnswer = { state: 'succeeded'; receipt: string } | { state: 'absent' } | { state: 'unknown'; reason: string };
+export type QueryAnswer = { state: 'succeeded'; receipt: string } | { state: 'absent' } | { state: 'unknown'; reason: string };
 
-interface Intent {
+export interface Intent {
   digest: string;
   body: string;
 }
@@ -83,7 +83,7 @@ export class ReferenceRun {
 
   async execute(): Promise<void> {
     if (!(await acquireLease(this.env, { pollMs: this.settings.leasePollMs, attempts: this.settings.leaseAttempts }))) return;
-    for (const record of await this.log.open()) this.remember(record);
+    for (const record of await this.loadRecords()) this.remember(record);
     for (const op of this.task.operations) await this.operation(op);
     await this.log.close();
     await releaseLease(this.env);
@@ -96,6 +96,11 @@ export class ReferenceRun {
   }
 
   // ---- the log ----
+
+  /** Reads the log back (a torn last line is skipped) and makes it durable. */
+  protected loadRecords(): Promise<LogRecord[]> {
+    return this.log.open();
+  }
 
   protected history(key: string): LogRecord[] {
     return this.records.get(key) ?? [];
@@ -144,32 +149,47 @@ export class ReferenceRun {
   }
 
   protected async deliver(op: PublishOperation, intent: Intent, start: 'send' | 'reconcile'): Promise<void> {
-    const mayResend = op.retrySafe === true || this.task.service.idempotentReplay;
     let phase = start;
     let sends = 0;
     for (;;) {
       if (phase === 'send') {
-        await this.record({ key: op.key, state: 'dispatched', digest: intent.digest });
         sends++;
-        const verdict = await this.post(op.key, intent);
+        const verdict = await this.dispatch(op, intent);
         if (verdict.state !== 'outcome_unknown') return this.conclude(op.key, intent, verdict);
         await this.record({ key: op.key, state: 'outcome_unknown', digest: intent.digest, reason: verdict.reason });
       }
-      await this.record({ key: op.key, state: 'reconciling', digest: intent.digest });
-      const answer = await this.findOutcome(op.key, intent);
-      if (answer.state === 'succeeded') return this.conclude(op.key, intent, answer);
-      // With replay promised, a re-send under the same key is itself the safest question: it
-      // replays our receipt, answers 409 for another intent, or commits what never landed.
-      const canResend = mayResend && sends < this.settings.maxSends;
-      if (!canResend) {
-        const reason = !mayResend
-          ? `${answer.state === 'absent' ? 'the service does not know the key' : answer.reason}, and it promises no idempotent replay, so a re-send could commit twice`
-          : `${answer.state === 'absent' ? 'the service does not know the key' : answer.reason} after ${sends} sends`;
-        await this.record({ key: op.key, state: 'blocked', digest: intent.digest, reason });
-        return;
-      }
+      if ((await this.recover(op, intent, sends)) === 'done') return;
       phase = 'send';
     }
+  }
+
+  /** dispatched is durable, then the request leaves. */
+  protected async dispatch(op: PublishOperation, intent: Intent): Promise<Verdict> {
+    await this.record({ key: op.key, state: 'dispatched', digest: intent.digest });
+    return this.post(op.key, intent);
+  }
+
+  /** Reconciles a write that may have left: asks the service, and says whether to send (again). */
+  protected async recover(op: PublishOperation, intent: Intent, sends: number): Promise<'send' | 'done'> {
+    await this.record({ key: op.key, state: 'reconciling', digest: intent.digest });
+    const answer = await this.findOutcome(op.key, this.verificationIntent(op, intent));
+    if (answer.state === 'succeeded') {
+      await this.conclude(op.key, intent, answer);
+      return 'done';
+    }
+    // With replay promised, a re-send under the same key is itself the safest question: it
+    // replays our receipt, answers 409 for another intent, or commits what never landed.
+    const mayResend = op.retrySafe === true || this.task.service.idempotentReplay;
+    if (mayResend && sends < this.settings.maxSends) return 'send';
+    const why = answer.state === 'absent' ? 'the service does not know the key' : answer.reason;
+    const reason = mayResend ? `${why} after ${sends} sends` : `${why}, and it promises no idempotent replay, so a re-send could commit twice`;
+    await this.record({ key: op.key, state: 'blocked', digest: intent.digest, reason });
+    return 'done';
+  }
+
+  /** The intent receipts are judged against: the recorded one. */
+  protected verificationIntent(_op: PublishOperation, recorded: Intent): Intent {
+    return recorded;
   }
 
   protected async conclude(key: string, intent: Intent, verdict: Verdict): Promise<void> {

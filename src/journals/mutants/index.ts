@@ -1,0 +1,44 @@
+/**
+ * The mutant corpus: the reference journal with one realistic defect each. durasim must kill
+ * every one; a change that lets one survive is a regression.
+ */
+import type { JournalAdapter } from '../../contract.js';
+import type { InvariantCode } from '../../../model/violation.js';
+import { journal as acceptedAsSuccess } from './acceptedAsSuccess.js';
+import { journal as blindOverwrite } from './blindOverwrite.js';
+import { journal as conflictAsSuccess } from './conflictAsSuccess.js';
+import { journal as newProcessArgs } from './newProcessArgs.js';
+import { journal as noFsync } from './noFsync.js';
+import { journal as resendInsteadOfQuery } from './resendInsteadOfQuery.js';
+import { journal as retryUnsafeWrite } from './retryUnsafeWrite.js';
+import { journal as sendBeforeDispatched } from './sendBeforeDispatched.js';
+import { journal as succeededBeforeReceipt } from './succeededBeforeReceipt.js';
+import { journal as timeoutMeansFailed } from './timeoutMeansFailed.js';
+import { journal as tornTailFatal } from './tornTailFatal.js';
+import { journal as trustAnyReceipt } from './trustAnyReceipt.js';
+
+export interface Mutant {
+  journal: JournalAdapter;
+  defect: string;
+  /** The invariants its defect should break (any of them firing kills it). */
+  breaks: InvariantCode[];
+}
+
+export const MUTANTS: Mutant[] = [
+  { journal: sendBeforeDispatched, defect: 'the request leaves before dispatched is durable', breaks: ['write-ahead'] },
+  { journal: noFsync, defect: 'appends without fsync', breaks: ['write-ahead', 'truthful-outcome'] },
+  { journal: timeoutMeansFailed, defect: 'a timeout is recorded failed; the next incarnation re-sends under a fresh key', breaks: ['no-blind-retry', 'one-effect-per-key'] },
+  { journal: conflictAsSuccess, defect: '409 recorded as succeeded', breaks: ['truthful-outcome'] },
+  { journal: trustAnyReceipt, defect: 'any 200/201 body accepted without checks', breaks: ['truthful-outcome'] },
+  { journal: blindOverwrite, defect: "delivery without re-checking the file's digest", breaks: ['no-silent-overwrite'] },
+  { journal: newProcessArgs, defect: "recovery checks receipts against the new incarnation's arguments", breaks: ['recorded-intent-wins', 'truthful-outcome'] },
+  { journal: succeededBeforeReceipt, defect: 'succeeded written before the receipt is checked', breaks: ['no-state-skip', 'truthful-outcome'] },
+  { journal: resendInsteadOfQuery, defect: 're-POSTs on restart instead of querying', breaks: ['no-blind-retry', 'retry-safe-only', 'one-effect-per-key'] },
+  { journal: tornTailFatal, defect: 'recovery throws on a partial last line', breaks: ['convergence'] },
+  { journal: retryUnsafeWrite, defect: 're-runs a started write whose retrySafe is false', breaks: ['retry-safe-only', 'no-state-skip'] },
+  { journal: acceptedAsSuccess, defect: '202 recorded as succeeded', breaks: ['truthful-outcome'] },
+];
+
+export function mutantNamed(name: string): Mutant | undefined {
+  return MUTANTS.find((m) => m.journal.name === name);
+}
