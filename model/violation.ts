@@ -34,5 +34,5 @@ export function invariantKind(code: InvariantCode): 'safety' | 'liveness' {
 }
 
 export function describeViolation(v: Violation): string {
-  return `${v.code}${v.key ? ` [${v.key}]` : ''} at step ${v.step}: expected ${v.expected}; actual ${v.actual}`;
+  return `${v.code}${v.key ? ` [${v.key}]` : ''} at #${v.step}: expected ${v.expected}; actual ${v.actual}`;
 }

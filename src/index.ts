@@ -34,3 +34,7 @@ export { allowed, allowedFile, firstSkip, TERMINAL_OPERATION_STATES } from '../m
 export { ServiceModel } from '../model/serviceModel.js';
 export type { JudgeInput } from '../model/evidence.js';
 export type { Escape } from '../simulator/ambientGuard.js';
+export { checkJournal, type CheckJournalOptions } from './checkJournal.js';
+export { saveRegression, loadRegressions, scenarioHash, REGRESSIONS_DIR, type Regression, type RegressionInfo } from './regressions.js';
+export { MUTANTS, mutantNamed, type Mutant } from './journals/mutants/index.js';
+export { hunt, type HuntResult, type HuntOptions } from './mutation.js';

@@ -7,7 +7,7 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MUTANTS } from './journals/mutants/index.js';
-import { failureMessage } from './failure.js';
+import { DurasimError, failureMessage } from './failure.js';
 import { hunt, type HuntResult } from './mutation.js';
 import { scenarioToJson } from '../simulator/scenario.js';
 
@@ -18,10 +18,7 @@ function option(args: string[], name: string, fallback: string): string {
   const at = args.indexOf(name);
   if (at === -1) return fallback;
   const value = args[at + 1];
-  if (value === undefined || value.startsWith('--')) {
-    process.stderr.write(`${failureMessage(`read ${name}`, 'it has no value', `Pass ${name} followed by a value`)}\n`);
-    process.exit(2);
-  }
+  if (value === undefined || value.startsWith('--')) throw new DurasimError(`read ${name}`, 'it has no value', `Pass ${name} followed by a value`);
   return value;
 }
 
@@ -44,13 +41,12 @@ export function killTable(rows: (HuntResult & { defect: string; expected: string
   return lines.join('\n');
 }
 
-async function main(): Promise<void> {
-  const args = process.argv.slice(2);
+export async function runMutants(args: string[]): Promise<number> {
   const budget = Number(option(args, '--runs', String(MUTANT_BUDGET)));
   const out = option(args, '--out', 'reports');
   if (!Number.isInteger(budget) || budget < 1) {
     process.stderr.write(`${failureMessage('read --runs', `${JSON.stringify(String(budget))} is not a positive whole number`, 'Pass --runs 5000, say')}\n`);
-    process.exit(2);
+    return 2;
   }
   console.log(`seeds ${mutantSeed(0)}..${mutantSeed(MUTANTS.length - 1)} · all fault families, swarm · budget ${budget} runs per mutant`);
   mkdirSync(join(out, 'mutants', 'counterexamples'), { recursive: true });
@@ -71,7 +67,7 @@ async function main(): Promise<void> {
   const json = rows.map(({ counterexample: _c, ...rest }) => rest);
   writeAtomically(join(out, 'mutants.json'), `${JSON.stringify({ budget, mutants: json }, null, 2)}\n`);
   console.log(`\n${table}`);
-  if (rows.some((r) => !r.killed)) process.exitCode = 1;
+  return rows.some((r) => !r.killed) ? 1 : 0;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await main();
+if (import.meta.url === `file://${process.argv[1]}`) process.exitCode = await runMutants(process.argv.slice(2));

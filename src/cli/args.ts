@@ -1,0 +1,93 @@
+/**
+ * Command-line parsing: flags are declared, unknown ones refused, values checked — every problem
+ * a `Failed to <action>: <reason>. <fix>` error (exit 2), before anything is written.
+ */
+import { DurasimError } from '../failure.js';
+import { FAULT_KINDS, type FaultKind } from '../arbitraries.js';
+
+export type FlagKind = 'string' | 'int' | 'boolean' | 'duration' | 'shard' | 'faults';
+
+export interface ParsedArgs {
+  positional: string[];
+  flags: Record<string, unknown>;
+}
+
+export function usageError(reason: string, fix: string): DurasimError {
+  return new DurasimError('read the command line', reason, fix);
+}
+
+/** "60s", "2m", "500ms", "90" (seconds) → milliseconds. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
+  if (!match) return undefined;
+  const value = Number(match[1]);
+  const unit = match[2] ?? 's';
+  return Math.round(value * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit as 'ms' | 's' | 'm' | 'h']);
+}
+
+export function parseShard(text: string): { index: number; count: number } | undefined {
+  const match = /^(\d+)\/(\d+)$/.exec(text.trim());
+  if (!match) return undefined;
+  const index = Number(match[1]);
+  const count = Number(match[2]);
+  return count >= 1 && index >= 1 && index <= count ? { index, count } : undefined;
+}
+
+export function parseFaults(text: string): FaultKind[] | undefined {
+  const kinds = text.split(',').map((k) => k.trim()).filter(Boolean);
+  if (kinds.length === 0 || kinds.some((k) => !(FAULT_KINDS as readonly string[]).includes(k))) return undefined;
+  return kinds as FaultKind[];
+}
+
+export function parseArgs(argv: readonly string[], spec: Record<string, FlagKind>, command: string): ParsedArgs {
+  const positional: string[] = [];
+  const flags: Record<string, unknown> = {};
+  const help = `Run "durasim help" for the flags of ${command}`;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (!arg.startsWith('--')) {
+      positional.push(arg);
+      continue;
+    }
+    const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
+    const kind = spec[name];
+    if (kind === undefined) throw usageError(`${command} has no flag --${name}`, help);
+    if (kind === 'boolean') {
+      flags[name] = true;
+      continue;
+    }
+    const raw = inline ?? argv[++i];
+    if (raw === undefined || (inline === undefined && raw.startsWith('--'))) throw usageError(`--${name} needs a value`, help);
+    flags[name] = convert(name, kind, raw);
+  }
+  return { positional, flags };
+}
+
+function convert(name: string, kind: FlagKind, raw: string): unknown {
+  switch (kind) {
+    case 'string':
+      return raw;
+    case 'int': {
+      const value = Number(raw);
+      if (!Number.isInteger(value) || value < 0) throw usageError(`--${name} must be a whole number, found ${JSON.stringify(raw)}`, `Pass e.g. --${name} 500`);
+      return value;
+    }
+    case 'duration': {
+      const value = parseDuration(raw);
+      if (value === undefined || value <= 0) throw usageError(`--${name} must be a duration like 60s, 2m or 500ms, found ${JSON.stringify(raw)}`, `Pass e.g. --${name} 60s`);
+      return value;
+    }
+    case 'shard': {
+      const value = parseShard(raw);
+      if (!value) throw usageError(`--${name} must be i/n with 1 <= i <= n, found ${JSON.stringify(raw)}`, `Pass e.g. --${name} 1/4 on the first of four CI jobs`);
+      return value;
+    }
+    case 'faults': {
+      const value = parseFaults(raw);
+      if (!value) throw usageError(`--${name} must be a comma-separated list of ${FAULT_KINDS.join(', ')}, found ${JSON.stringify(raw)}`, `Pass e.g. --${name} crash,response`);
+      return value;
+    }
+    default:
+      return raw;
+  }
+}

@@ -1,0 +1,119 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { main } from './main.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+let dir = '';
+let out: string[] = [];
+let err: string[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'durasim-cli-'));
+  out = [];
+  err = [];
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    err.push(String(chunk));
+    return true;
+  });
+});
+afterEach(() => vi.restoreAllMocks());
+
+const run = (...argv: string[]) => main(argv, (line) => out.push(line));
+const report = (name: string) => join(dir, 'report', name);
+const common = () => ['--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'];
+
+describe('durasim check', () => {
+  test('a clean journal exits 0; the seed is the first line; the reports are written', async () => {
+    expect(await run('check', '--runs', '30', '--seed', '5', ...common())).toBe(0);
+    expect(out[0]).toMatch(/^seed 5 · faults crash,disk,response,duplicate,user,service-restart,intent/);
+    for (const file of ['summary.json', 'report.md', 'junit.xml']) expect(existsSync(report(file)), file).toBe(true);
+    expect(JSON.parse(readFileSync(report('summary.json'), 'utf8'))).toMatchObject({ verdict: 'clean', exitCode: 0, runsExecuted: 30, seed: 5 });
+  });
+
+  test('a safety violation exits 1 and ends with the one command that replays it', async () => {
+    expect(await run('check', '--journal', 'send-before-dispatched', '--runs', '50', '--seed', '5', ...common())).toBe(1);
+    expect(out.at(-1)).toBe(`replay: npx durasim replay ${join(dir, 'report')}/counterexample.json --journal send-before-dispatched`);
+    for (const file of ['counterexample.json', 'timeline.html', 'report.md', 'junit.xml', 'summary.json']) expect(existsSync(report(file)), file).toBe(true);
+    expect(readFileSync(report('junit.xml'), 'utf8')).toContain('<testcase classname="durasim.send-before-dispatched" name="write-ahead" time="0"><failure');
+    out = [];
+    expect(await run('replay', report('counterexample.json'), '--journal', 'send-before-dispatched')).toBe(1);
+    expect(out.at(-1)).toMatch(/^ {2}write-ahead \[post-a\] at #\d+/);
+  });
+
+  test('shards split the runs deterministically', async () => {
+    expect(await run('check', '--runs', '20', '--seed', '9', '--shard', '1/2', ...common())).toBe(0);
+    const first = JSON.parse(readFileSync(report('summary.json'), 'utf8')) as { runsExecuted: number };
+    const second = join(dir, 'second');
+    expect(await run('check', '--runs', '20', '--seed', '9', '--shard', '2/2', '--report-dir', second, '--regressions', join(dir, 'regressions'), '--no-progress')).toBe(0);
+    expect(first.runsExecuted + (JSON.parse(readFileSync(join(second, 'summary.json'), 'utf8')) as { runsExecuted: number }).runsExecuted).toBe(20);
+    out = [];
+    expect(await run('merge', report('summary.json'), join(second, 'summary.json'))).toBe(0);
+    expect(JSON.parse(out.join('\n'))).toMatchObject({ runsExecuted: 20, exitCode: 0, shards: ['1/2', '2/2'] });
+  });
+});
+
+describe('bad input exits 2 with the house style, and writes nothing', () => {
+  test.each([
+    [['check', '--frobnicate'], 'Failed to read the command line: check has no flag --frobnicate. Run "durasim help" for the flags of check.'],
+    [['check', '--runs', 'many'], 'Failed to read the command line: --runs must be a whole number, found "many". Pass e.g. --runs 500.'],
+    [['check', '--faults', 'crash,meteor'], 'Failed to read the command line: --faults must be a comma-separated list of crash, disk, response, duplicate, user, service-restart, intent, found "crash,meteor". Pass e.g. --faults crash,response.'],
+    [['check', '--shard', '3/2'], 'Failed to read the command line: --shard must be i/n with 1 <= i <= n, found "3/2". Pass e.g. --shard 1/4 on the first of four CI jobs.'],
+    [['frobnicate'], 'Failed to read the command line: there is no command "frobnicate". Use check, replay, explain, mutants or merge (durasim help lists them).'],
+  ])('%j', async (argv, message) => {
+    expect(await run(...argv, '--report-dir', join(dir, 'report'))).toBe(2);
+    expect(err.join('')).toBe(`${message}\n`);
+    expect(existsSync(join(dir, 'report'))).toBe(false);
+  });
+
+  test('a missing module', async () => {
+    expect(await run('check', '--journal', join(dir, 'nope.ts'), ...common())).toBe(2);
+    expect(err.join('')).toMatch(/^Failed to load the journal: no file at .*nope\.ts, and ".*nope\.ts" is not a bundled journal\. Pass a path to your adapter module, "reference", or one of the mutants: send-before-dispatched, /);
+    expect(existsSync(join(dir, 'report'))).toBe(false);
+  });
+
+  test('a module without an adapter says what it found and what is expected', async () => {
+    const file = join(dir, 'not-a-journal.ts');
+    writeFileSync(file, 'export const answer = 42;\nexport const helper = { run() {} };\n');
+    expect(await run('check', '--journal', file, ...common())).toBe(2);
+    expect(err.join('')).toBe(
+      `Failed to load the journal: ${file} has exports answer (number), helper (an object with run), but no JournalAdapter. Export one as the default export or as "journal": an object with name (string), run(env, task) and inspect(disk).\n`,
+    );
+  });
+
+  test('a malformed scenario, and one of a newer format version', async () => {
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, '{ "format": "durasim.scenario", ');
+    expect(await run('replay', bad)).toBe(2);
+    expect(err.join('')).toMatch(/^Failed to load scenario: the file is not valid JSON \(.+\)\. Fix the scenario file, or regenerate it with durasim\.\n$/);
+    err = [];
+    const newer = join(dir, 'newer.json');
+    writeFileSync(newer, JSON.stringify({ format: 'durasim.scenario', version: 9, task: { id: 't', operations: [] } }));
+    expect(await run('explain', newer)).toBe(2);
+    expect(err.join('')).toBe('Failed to load scenario: version is 9, newer than this durasim understands (1). Upgrade durasim to replay this scenario.\n');
+  });
+});
+
+describe('liveness and sandbox exit codes', () => {
+  test('a journal that never converges exits 3', async () => {
+    expect(await run('replay', join(ROOT, 'reports/mutants/minimal/torn-tail-fatal.json'), '--journal', 'torn-tail-fatal')).toBe(3);
+    expect(out.join('\n')).toContain('convergence at #');
+  });
+
+  test('a journal that reads the real clock exits 4', async () => {
+    const file = join(dir, 'peeker.ts');
+    writeFileSync(file, "export default { name: 'peeker', async run(env) { await env.clock.now(); Date.now(); }, inspect: () => ({}) };\n");
+    expect(await run('check', '--journal', file, '--runs', '5', '--seed', '1', ...common())).toBe(4);
+    expect(out.join('\n')).toContain('sandbox: worker-0#0 it called Date.now, which is outside the simulated world (Date.now)');
+  });
+});
+
+describe('the durasim binary', () => {
+  test('exits with the code main returns, and loads TypeScript', () => {
+    const bin = spawnSync(process.execPath, [join(ROOT, 'src/bin/durasim.mjs'), 'check', '--bogus'], { encoding: 'utf8', cwd: dir });
+    expect(bin.status).toBe(2);
+    expect(bin.stderr).toBe('Failed to read the command line: check has no flag --bogus. Run "durasim help" for the flags of check.\n');
+  }, 30_000);
+});

@@ -1,0 +1,89 @@
+/**
+ * The durasim command line. Exit codes: 0 clean; 1 safety violation; 2 bad usage or bad input;
+ * 3 liveness (bounds ran out); 4 nondeterminism or a sandbox escape by the journal under test.
+ */
+import { DurasimError } from '../failure.js';
+import { FAULT_KINDS, type FaultKind } from '../arbitraries.js';
+import { runMutants } from '../mutantsMain.js';
+import { REGRESSIONS_DIR } from '../regressions.js';
+import { parseArgs, usageError } from './args.js';
+import { runCheck } from './check.js';
+import { EXIT } from './exitCodes.js';
+import { mergeSummaries } from './merge.js';
+import { runReplay } from './replay.js';
+
+export const HELP = `durasim — deterministic simulation testing for operation journals
+
+usage:
+  durasim check   [--journal <module>] [--runs N] [--seed S] [--time-budget 60s]
+                  [--faults ${FAULT_KINDS.join(',')}]
+                  [--shard i/n] [--report-dir <dir>] [--junit <file>] [--json] [--regressions <dir>]
+  durasim replay  <scenario.json> [--journal <module>] [--report-dir <dir>]
+  durasim explain <scenario.json> [--journal <module>]
+  durasim mutants [--runs N] [--out <dir>]
+  durasim merge   <summary.json>...
+
+--journal takes a module whose default export (or export "journal") is a JournalAdapter (.ts loads
+as is), or a bundled journal: "reference" (the default) or a mutant's name.
+exit codes: 0 clean · 1 safety violation · 2 bad usage or input · 3 liveness · 4 nondeterminism or sandbox escape`;
+
+export async function main(argv: string[], print: (line: string) => void = (line) => console.log(line)): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'check': {
+        const { positional, flags } = parseArgs(rest, { journal: 'string', runs: 'int', seed: 'int', 'time-budget': 'duration', faults: 'faults', shard: 'shard', 'report-dir': 'string', junit: 'string', json: 'boolean', regressions: 'string', 'no-progress': 'boolean' }, 'check');
+        if (positional.length > 0) throw usageError(`check takes no positional argument, found ${JSON.stringify(positional[0])}`, 'Pass the journal with --journal <module>');
+        // allow-ambient: a fresh seed when none is given; it is printed first, so the run can be repeated.
+        const seed = (flags.seed as number | undefined) ?? Date.now() % 2_147_483_647;
+        const options = {
+          runs: (flags.runs as number | undefined) ?? 1000,
+          seed,
+          faults: (flags.faults as FaultKind[] | undefined) ?? [...FAULT_KINDS],
+          reportDir: (flags['report-dir'] as string | undefined) ?? 'durasim-report',
+          json: flags.json === true,
+          regressionsDir: (flags.regressions as string | undefined) ?? REGRESSIONS_DIR,
+          progress: flags['no-progress'] !== true,
+          ...(flags.journal !== undefined ? { journal: flags.journal as string } : {}),
+          ...(flags['time-budget'] !== undefined ? { timeBudgetMs: flags['time-budget'] as number } : {}),
+          ...(flags.shard !== undefined ? { shard: flags.shard as { index: number; count: number } } : {}),
+          ...(flags.junit !== undefined ? { junit: flags.junit as string } : {}),
+        };
+        if (options.runs < 1) throw usageError('--runs must be at least 1', 'Pass e.g. --runs 1000');
+        return await runCheck(options, print);
+      }
+      case 'replay':
+      case 'explain': {
+        const { positional, flags } = parseArgs(rest, command === 'replay' ? { journal: 'string', 'report-dir': 'string' } : { journal: 'string' }, command);
+        if (positional.length !== 1) throw usageError(`${command} takes one scenario file, found ${positional.length}`, `Run durasim ${command} <scenario.json>`);
+        return await runReplay({
+          file: positional[0] as string,
+          mode: command,
+          ...(flags.journal !== undefined ? { journal: flags.journal as string } : {}),
+          ...(flags['report-dir'] !== undefined ? { reportDir: flags['report-dir'] as string } : {}),
+        }, print);
+      }
+      case 'mutants':
+        return await runMutants(rest);
+      case 'merge': {
+        const { positional } = parseArgs(rest, {}, 'merge');
+        const { merged, exitCode } = mergeSummaries(positional);
+        print(JSON.stringify(merged, null, 2));
+        return exitCode;
+      }
+      case undefined:
+      case 'help':
+      case '--help':
+        print(HELP);
+        return command === undefined ? EXIT.usage : EXIT.clean;
+      default:
+        throw usageError(`there is no command ${JSON.stringify(command)}`, 'Use check, replay, explain, mutants or merge (durasim help lists them)');
+    }
+  } catch (error) {
+    if (error instanceof DurasimError) {
+      process.stderr.write(`${error.message}\n`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * A scenario and its trace as readable numbered steps, with the violating steps marked: what
+ * someone staring at a failing crash sequence reads first.
+ */
+import { describeViolation, type Violation } from '../../model/violation.js';
+import type { Scenario } from '../../simulator/scenario.js';
+import type { SimulationResult } from '../../simulator/simulate.js';
+import { formatTraceEntry } from '../../simulator/trace.js';
+
+export function describeFault(fault: Scenario['faults'][number]): string {
+  switch (fault.kind) {
+    case 'crash':
+      return `crash worker-${fault.process}#${fault.incarnation} ${fault.when} its step ${fault.step} (${fault.mode}${fault.tornKeepBytes !== undefined ? `, keep ${fault.tornKeepBytes} B` : ''})`;
+    case 'response':
+      return `request #${fault.request}: ${fault.fault}${fault.delayMs !== undefined ? ` ${fault.delayMs} ms` : ''}${fault.commitDelayMs !== undefined ? ` (commit after ${fault.commitDelayMs} ms)` : ''}`;
+    case 'user-edit':
+      return `user saves ${fault.path} ${fault.atStep !== undefined ? `before global step ${fault.atStep}` : `after the worker's access #${fault.afterAccess} to it`}: ${JSON.stringify(fault.text)}`;
+    case 'duplicate-delivery':
+      return `duplicate delivery before global step ${fault.atStep}`;
+    case 'service-restart':
+      return `service restart before global step ${fault.atStep}`;
+  }
+}
+
+export function describeScenario(scenario: Scenario): string[] {
+  const lines = [
+    `task ${scenario.task.id}: ${scenario.task.operations.map((op) => `${op.kind} ${op.key}`).join(', ')}`,
+    `service: idempotency memory ${scenario.service.idempotencyMemory}, query ${scenario.service.query ? 'offered' : 'not offered'}${scenario.service.existing.length > 0 ? `, existing effects for ${scenario.service.existing.map((e) => e.key).join(', ')}` : ''}`,
+  ];
+  if (scenario.taskAfterRestart) lines.push(`after a restart the task changes: ${scenario.taskAfterRestart.operations.map((op) => (op.kind === 'publish' ? `${op.key} body ${JSON.stringify(op.body)}` : op.key)).join(', ')}`);
+  lines.push(scenario.faults.length === 0 ? 'faults: none' : `faults:\n${scenario.faults.map((f) => `  - ${describeFault(f)}`).join('\n')}`);
+  return lines;
+}
+
+/** The numbered trace; lines at a violating step are marked with ">>" and the violations named. */
+export function explainText(result: SimulationResult, violations: readonly Violation[]): string {
+  const marks = new Map<number, Violation[]>();
+  for (const v of violations) marks.set(v.step, [...(marks.get(v.step) ?? []), v]);
+  const lines = [...describeScenario(result.scenario), '', `outcome: ${result.outcome.kind}${result.outcome.kind === 'completed' ? '' : ` (${result.outcome.detail})`}`, ''];
+  for (const entry of result.trace) {
+    const here = marks.get(entry.seq);
+    lines.push(`${here ? '>>' : '  '} ${formatTraceEntry(entry)}`);
+    for (const v of here ?? []) lines.push(`   ^^ ${describeViolation(v)}`);
+  }
+  lines.push('', violations.length === 0 ? 'verdict: no violation' : `verdict: ${violations.length} violation(s)`);
+  for (const v of violations) lines.push(`  - ${describeViolation(v)}`);
+  return lines.join('\n');
+}

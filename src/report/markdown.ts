@@ -1,0 +1,22 @@
+/** report.md: the verdict, the violations, the replay command and the explained trace. */
+import { describeViolation } from '../../model/violation.js';
+import { explainText } from './explain.js';
+import type { RunReport } from './runReport.js';
+
+export function reportMarkdown(report: RunReport): string {
+  const lines = [
+    `# durasim ${report.command}: ${report.journal} — ${report.verdict}`,
+    '',
+    `- journal: \`${report.journalSpec}\``,
+  ];
+  if (report.seed !== undefined) lines.push(`- seed: ${report.seed}${report.faults ? ` · faults: ${report.faults.join(', ')}` : ''}${report.shard ? ` · shard ${report.shard.index}/${report.shard.count}` : ''}`);
+  lines.push(`- runs: ${report.runsExecuted}${report.runsPlanned !== undefined ? ` of ${report.runsPlanned}` : ''} in ${(report.elapsedMs / 1000).toFixed(2)} s${report.timeBudgetHit ? ' (time budget reached)' : ''}`);
+  lines.push(`- exit code: ${report.exitCode}`);
+  if (report.sandbox) lines.push(`- sandbox: ${report.sandbox}`);
+  if (report.violations.length > 0) {
+    lines.push('', '## Violations', '', ...report.violations.map((v) => `- ${describeViolation(v)}`));
+  }
+  if (report.replayCommand) lines.push('', '## Replay', '', '```sh', report.replayCommand, '```');
+  if (report.result) lines.push('', '## What happened', '', '```text', explainText(report.result, report.violations), '```');
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,47 @@
+/**
+ * What one `durasim check` (or replay) found, as data: every report file is derived from this.
+ */
+import type { Violation } from '../../model/violation.js';
+import type { Scenario } from '../../simulator/scenario.js';
+import type { SimulationResult } from '../../simulator/simulate.js';
+import type { RunVerdict } from '../cli/exitCodes.js';
+
+export interface RunReport {
+  command: 'check' | 'replay';
+  journal: string;
+  journalSpec: string;
+  seed?: number;
+  faults?: string[];
+  shard?: { index: number; count: number };
+  runsPlanned?: number;
+  runsExecuted: number;
+  elapsedMs: number;
+  timeBudgetHit?: boolean;
+  verdict: RunVerdict;
+  exitCode: number;
+  violations: Violation[];
+  /** Why the run counts as a sandbox failure (nondeterminism or an escape), when it does. */
+  sandbox?: string;
+  counterexample?: Scenario;
+  result?: SimulationResult;
+  /** The one command that replays the counterexample. */
+  replayCommand?: string;
+  regressionFile?: string;
+}
+
+export function verdictOf(violations: readonly Violation[], result: SimulationResult | undefined, nondeterministic: boolean): { verdict: RunVerdict; sandbox?: string } {
+  if (nondeterministic) return { verdict: 'sandbox', sandbox: 'the same scenario gave two different traces' };
+  if (result && result.escapes.length > 0) {
+    const first = result.escapes[0];
+    return { verdict: 'sandbox', sandbox: `worker-${first?.pid}#${first?.incarnation} ${first?.message} (${first?.api})` };
+  }
+  if (violations.some((v) => v.code !== 'convergence')) return { verdict: 'safety' };
+  if (violations.length > 0) return { verdict: 'liveness' };
+  return { verdict: 'clean' };
+}
+
+/** summary.json: the report without the bulky trace. */
+export function summaryJson(report: RunReport, files: Record<string, string>): Record<string, unknown> {
+  const { result: _result, counterexample, ...rest } = report;
+  return { ...rest, counterexampleFaults: counterexample?.faults.length, files };
+}
