@@ -37,6 +37,8 @@ export interface ScenarioArbitraryOptions {
   stepHorizon?: number;
   /** Per-incarnation steps within which crashes land. */
   crashStepHorizon?: number;
+  /** Always run the whole standard workload instead of a drawn subset of it. */
+  allOperations?: boolean;
 }
 
 /** The standard workload: three publishes, one lookup, one guarded edit. */
@@ -123,7 +125,7 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
     })
     .map(({ include, ...rest }) => {
       const chosen = STANDARD_OPERATIONS.filter((_, i) => include[i]);
-      const draw = { ...rest, operations: chosen.length > 0 ? chosen : STANDARD_OPERATIONS.slice(0, 1) };
+      const draw = { ...rest, operations: options.allOperations ? [...STANDARD_OPERATIONS] : chosen.length > 0 ? chosen : STANDARD_OPERATIONS.slice(0, 1) };
       const scenario = baseScenario(draw.operations);
       const faults: Fault[] = [];
       const workers = draw.mix.duplicate ? 2 : 1;

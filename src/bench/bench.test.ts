@@ -1,0 +1,19 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test, vi } from 'vitest';
+import { runBench } from './main.js';
+
+describe('npm run bench (smoke: tiny counts, so it cannot rot; never a timing gate)', () => {
+  test('measures every section and writes the report', async () => {
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    const out = join(mkdtempSync(join(tmpdir(), 'durasim-bench-')), 'bench.json');
+    await runBench(['--quick', '--seconds', '0.2', '--memory-runs', '40', '--real', '1', '--out', out]);
+    const report = JSON.parse(readFileSync(out, 'utf8')) as Record<string, Record<string, unknown>>;
+    expect(Object.keys(report)).toEqual(['node', 'cores', 'quick', 'single', 'workers', 'overhead', 'real', 'detection', 'memory', 'targets']);
+    expect(report.single?.runs).toBeGreaterThan(0);
+    expect(report.real?.runs).toEqual([expect.objectContaining({ effectsPerKeyOk: true, incarnations: 2 })]);
+    expect((report.detection as unknown as { killed: boolean }[]).every((d) => d.killed)).toBe(true);
+    vi.restoreAllMocks();
+  }, 120_000);
+});

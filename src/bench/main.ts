@@ -1,0 +1,111 @@
+/**
+ * npm run bench: where durasim's time goes, and how it compares with the old way. Prints a table
+ * and writes reports/bench.json. Machines are shared and noisy: compare ratios from one run.
+ * Usage: npm run bench [-- --quick] [--seconds S] [--memory-runs N] [--real N] [--out FILE]
+ */
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus } from 'node:os';
+import { dirname } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { simulate } from '../../simulator/simulate.js';
+import { baseScenario, STANDARD_FILES, STANDARD_OPERATIONS, STANDARD_RESOURCES } from '../arbitraries.js';
+import type { Task } from '../contract.js';
+import { MUTANTS } from '../journals/mutants/index.js';
+import { referenceJournal } from '../journals/reference.js';
+import { MUTANT_BUDGET, mutantSeed } from '../mutantsMain.js';
+import { hunt } from '../mutation.js';
+import { bareEnv, BARE_SERVICE_URL } from './bareEnv.js';
+import { heapGrowth } from './memory.js';
+import { realScenario } from './realProcess.js';
+import { throughput } from './workload.js';
+
+function flag(args: string[], name: string, fallback: number): number {
+  const at = args.indexOf(name);
+  const value = at === -1 ? fallback : Number(args[at + 1]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+async function inWorkers(count: number, seconds: number): Promise<number> {
+  const url = new URL('./threadBoot.mjs', import.meta.url);
+  const rates = await Promise.all(
+    Array.from({ length: count }, (_, i) => new Promise<number>((resolve, reject) => {
+      const worker = new Worker(url, { workerData: { seconds, seed: 7000 + i } });
+      worker.once('message', (m: { perSecond: number }) => resolve(m.perSecond));
+      worker.once('error', reject);
+    })),
+  );
+  return rates.reduce((a, b) => a + b, 0);
+}
+
+async function overhead(runs: number): Promise<{ bareMs: number; simulatedMs: number; ratio: number }> {
+  const task: Task = { id: 'task-1', operations: [...STANDARD_OPERATIONS], service: { url: BARE_SERVICE_URL, query: true, idempotentReplay: true } };
+  const scenario = baseScenario();
+  for (let i = 0; i < 50; i++) {
+    await referenceJournal.run(bareEnv(STANDARD_FILES, STANDARD_RESOURCES), task);
+    await simulate(referenceJournal, scenario);
+  }
+  let started = performance.now();
+  for (let i = 0; i < runs; i++) await referenceJournal.run(bareEnv(STANDARD_FILES, STANDARD_RESOURCES), task);
+  const bareMs = (performance.now() - started) / runs;
+  started = performance.now();
+  for (let i = 0; i < runs; i++) await simulate(referenceJournal, scenario);
+  const simulatedMs = (performance.now() - started) / runs;
+  return { bareMs, simulatedMs, ratio: simulatedMs / bareMs };
+}
+
+export async function runBench(args: string[]): Promise<Record<string, unknown>> {
+  const quick = args.includes('--quick');
+  const seconds = flag(args, '--seconds', quick ? 0.5 : 10);
+  const memoryRuns = flag(args, '--memory-runs', quick ? 200 : 100_000);
+  const realRuns = flag(args, '--real', quick ? 1 : 5);
+  const out = args.includes('--out') ? (args[args.indexOf('--out') + 1] as string) : 'reports/bench.json';
+  const log = (line: string): void => console.log(line);
+  log(`durasim bench · node ${process.version} · ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown cpu'}) · ${quick ? 'quick' : 'full'}`);
+
+  await throughput({ runs: 200, seed: 1 }); // warm up
+  const single = await throughput({ seconds, seed: 2 });
+  log(`throughput, main thread: ${single.perSecond.toFixed(0)} scenarios/s (${single.runs} runs)`);
+  const oneWorker = await inWorkers(1, seconds);
+  const twoWorkers = await inWorkers(2, seconds);
+  log(`throughput, worker threads: 1 → ${oneWorker.toFixed(0)}/s, 2 → ${twoWorkers.toFixed(0)}/s (×${(twoWorkers / oneWorker).toFixed(2)})`);
+  const cost = await overhead(quick ? 50 : 1000);
+  log(`overhead, no faults: bare ${cost.bareMs.toFixed(3)} ms, simulated ${cost.simulatedMs.toFixed(3)} ms (×${cost.ratio.toFixed(2)})`);
+  const real = [];
+  for (let i = 0; i < realRuns; i++) real.push(await realScenario(1 + (i % 3)));
+  const realPerSecond = real.length / (real.reduce((n, r) => n + r.ms, 0) / 1000);
+  log(`real processes: ${real.length} scenarios, ${(1000 / realPerSecond).toFixed(0)} ms each (${realPerSecond.toFixed(2)}/s); simulated is ×${(single.perSecond / realPerSecond).toFixed(0)}`);
+  const detection = [];
+  for (const [i, mutant] of MUTANTS.entries()) {
+    const r = await hunt(mutant.journal, { numRuns: quick ? 300 : MUTANT_BUDGET, seed: mutantSeed(i) });
+    detection.push({ mutant: mutant.journal.name, killed: r.killed, runs: r.runsToFailure, msToFailure: r.msToFailure, shrinkMs: r.shrinkMs });
+  }
+  log(`detection: ${detection.map((d) => `${d.mutant} ${d.runs ?? '—'} runs/${d.msToFailure?.toFixed(0) ?? '—'} ms`).join('; ')}`);
+  const memory = await heapGrowth(Math.min(1000, Math.max(1, Math.floor(memoryRuns / 10))), memoryRuns, 9000);
+  log(`memory: heap ${memory.earlyHeapMb.toFixed(1)} MB after ${memory.early} scenarios, ${memory.lateHeapMb.toFixed(1)} MB after ${memory.late}${memory.gcExposed ? '' : ' (run with --expose-gc for exact numbers)'}`);
+
+  const targets = {
+    scenariosPerSecond: { target: 2000, measured: single.perSecond, met: single.perSecond >= 2000 },
+    versusRealProcesses: { target: 1000, measured: single.perSecond / realPerSecond, met: single.perSecond / realPerSecond >= 1000 },
+    overhead: { target: 3, measured: cost.ratio, met: cost.ratio <= 3 },
+    twoWorkerScaling: { target: 1.8, measured: twoWorkers / oneWorker, met: twoWorkers / oneWorker >= 1.8 },
+    heapFlat: { target: 'late heap within 20% of early', measured: memory.lateHeapMb / Math.max(0.001, memory.earlyHeapMb), met: memory.lateHeapMb <= memory.earlyHeapMb * 1.2 },
+  };
+  const table = [
+    '| measure | value | target | met |',
+    '|---|---|---|---|',
+    `| scenarios/s, one core (generate + simulate + judge) | ${single.perSecond.toFixed(0)} | ≥ 2000 | ${targets.scenariosPerSecond.met ? 'yes' : 'no'} |`,
+    `| × real-process baseline (${(1000 / realPerSecond).toFixed(0)} ms per real scenario) | ${targets.versusRealProcesses.measured.toFixed(0)} | ≥ 1000 | ${targets.versusRealProcesses.met ? 'yes' : 'no'} |`,
+    `| overhead vs bare run, no faults | ×${cost.ratio.toFixed(2)} (${cost.simulatedMs.toFixed(3)} vs ${cost.bareMs.toFixed(3)} ms) | ≤ ×3 | ${targets.overhead.met ? 'yes' : 'no'} |`,
+    `| 2 worker threads vs 1 | ×${targets.twoWorkerScaling.measured.toFixed(2)} (${twoWorkers.toFixed(0)} vs ${oneWorker.toFixed(0)}/s) | ≥ ×1.8 | ${targets.twoWorkerScaling.met ? 'yes' : 'no'} |`,
+    `| heap after ${memory.late} vs ${memory.early} scenarios | ${memory.lateHeapMb.toFixed(1)} vs ${memory.earlyHeapMb.toFixed(1)} MB | flat | ${targets.heapFlat.met ? 'yes' : 'no'} |`,
+  ].join('\n');
+  log(`\n${table}`);
+  const report = { node: process.version, cores: availableParallelism(), quick, single, workers: { one: oneWorker, two: twoWorkers }, overhead: cost, real: { runs: real, perSecond: realPerSecond }, detection, memory, targets };
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(`${out}.tmp`, `${JSON.stringify(report, null, 2)}\n`);
+  renameSync(`${out}.tmp`, out);
+  log(`wrote ${out}`);
+  return report;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await runBench(process.argv.slice(2));
