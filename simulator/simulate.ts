@@ -66,12 +66,11 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
   const live = world.disk.liveView();
   const files: Record<string, string | undefined> = {};
   for (const path of [...paths].sort()) files[path] = live.readFile(path);
-  return {
+  const result: Omit<SimulationResult, 'traceHash'> = {
     journal: journal.name,
     scenario,
     outcome,
     trace: world.trace,
-    traceHash: traceHash(world.trace),
     effects: world.service.effects,
     requests: world.service.requests.map((r) => {
       const atArrival = world.arrivals.get(r.index);
@@ -85,4 +84,7 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
     inspectErrors: world.inspectErrors,
     stats: { steps: world.globalStep, incarnations: world.incarnationsStarted, virtualTimeMs: world.clock.nowMs, traceEntries: world.trace.length },
   };
+  // Hashing the trace costs about 5% of a simulation; most callers never read it, so it is computed on first read.
+  let hash: string | undefined;
+  return Object.defineProperty(result, 'traceHash', { enumerable: true, get: () => (hash ??= traceHash(world.trace)) }) as SimulationResult;
 }

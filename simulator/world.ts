@@ -356,7 +356,7 @@ export class World {
     const operations = incarnation > 0 && this.scenario.taskAfterRestart ? this.scenario.taskAfterRestart.operations : this.scenario.task.operations;
     return {
       id: this.scenario.task.id,
-      operations: structuredClone(operations),
+      operations: operations.map((op) => ({ ...op })),
       service: { url: SERVICE_URL, query: this.scenario.service.query, idempotentReplay: this.scenario.service.idempotencyMemory === 'durable' },
     };
   }
