@@ -232,3 +232,16 @@ describe('service ground truth in the result', () => {
     expect(result.final.visible).toEqual({ a: { kind: 'operation', history: ['dispatched'] } });
   });
 });
+
+describe('resources', () => {
+  test('a finished simulation leaves no pending stall check behind (it would keep the whole world alive)', async () => {
+    const immediates = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Immediate').length;
+    const before = immediates();
+    const waits = journal('waits', async (env) => {
+      await Promise.resolve();
+      await env.clock.now();
+    });
+    for (let i = 0; i < 50; i++) await simulate(waits, scenario());
+    expect(immediates()).toBe(before);
+  });
+});

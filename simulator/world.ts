@@ -67,6 +67,7 @@ export const STALL_TURNS = 10_000;
 
 /** The stall watch is the simulator's own look at the real event loop, never a journal's. */
 const realSetImmediate = globalThis.setImmediate; // allow-ambient: captured before the guard wraps it
+const realClearImmediate = globalThis.clearImmediate; // allow-ambient: pairs with the above
 
 export class Proc {
   alive = true;
@@ -111,6 +112,9 @@ export class World {
   private waiter: (() => void) | null = null;
   private waitId = 0;
   private watch: { armed: boolean; waitId: number; turns: number } = { armed: false, waitId: -1, turns: 0 };
+  /** The pending stall check. Cleared when the run ends: a run that never yields to the event loop
+   * would otherwise leave one pending immediate per world, each holding the whole world alive. */
+  private watchHandle: ReturnType<typeof setImmediate> | undefined; // allow-ambient: a type, not a call
   private readonly events: Fault[];
   private readonly anchoredEdits: UserEditFault[];
   private readonly accesses = new Map<string, number>();
@@ -188,6 +192,9 @@ export class World {
       }
     }
     setTurn(null);
+    if (this.watchHandle !== undefined) realClearImmediate(this.watchHandle);
+    this.watchHandle = undefined;
+    this.watch.armed = false;
     return this.stop as StopReason;
   }
 
@@ -310,7 +317,7 @@ export class World {
       }
       if (this.watch.waitId !== this.waitId) this.watch = { armed: true, waitId: this.waitId, turns: 0 };
       if (++this.watch.turns < STALL_TURNS) {
-        realSetImmediate(check);
+        this.watchHandle = realSetImmediate(check);
         return;
       }
       this.watch.armed = false;
@@ -326,7 +333,7 @@ export class World {
       this.waiter = null;
       wake();
     };
-    realSetImmediate(check);
+    this.watchHandle = realSetImmediate(check);
   }
 
   // ---- processes ----
