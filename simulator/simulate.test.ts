@@ -11,7 +11,6 @@ function journal(name: string, run: (env: Env, task: Task) => Promise<void>): Jo
 function scenario(faults: Fault[] = [], patch: Partial<Scenario> = {}): Scenario {
   return { ...baseScenario([{ kind: 'publish', key: 'a', body: 'body' }]), faults, ...patch };
 }
-const ops = (trace: { actor: string; op: string }[], actor = 'worker-0') => trace.filter((e) => e.actor === actor).map((e) => e.op);
 
 describe('scheduler and clock', () => {
   test('sleep and timeouts run in virtual time: an hour passes in no real time', async () => {

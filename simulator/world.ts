@@ -18,77 +18,21 @@
  */
 import type { Env, JournalAdapter, JournalRecords, Task } from '../src/contract.js';
 import { escapeReason, setTurn, type Escape } from './ambientGuard.js';
+export { Proc, type Outcome } from './proc.js';
+export type { StopReason, CrashRecord, ExitRecord } from './runRecords.js';
+import type { StopReason, CrashRecord, ExitRecord } from './runRecords.js';
 import { VirtualClock, type Timer } from './clock.js';
-import { Disk, type CrashDiskReport } from './disk.js';
+import { Disk } from './disk.js';
 import { Network, type Transport } from './network.js';
-import { SERVICE_URL, WORK_DIR, type CrashFault, type Fault, type Scenario, type UserEditFault } from './scenario.js';
+import { Proc, type Outcome, type PendingStep } from './proc.js';
+import { ScenarioEvents } from './scenarioEvents.js';
+import { SERVICE_URL, WORK_DIR, type CrashFault, type Fault, type Scenario } from './scenario.js';
+import { StallWatch } from './stallWatch.js';
 import { ServiceCore, type ServiceEvent } from './service.js';
 import type { TraceEntry } from './trace.js';
 
-export type StopReason =
-  | { kind: 'completed' }
-  | { kind: 'bounds-exceeded'; bound: 'steps' | 'incarnations' | 'virtual-time'; detail: string }
-  | { kind: 'deadlock'; detail: string }
-  | { kind: 'stalled'; detail: string };
-
-export type Outcome<T> = { ok: true; value: T; note?: string } | { ok: false; error: unknown; note?: string };
-
-interface PendingStep {
-  op: string;
-  detail: string;
-  start: (complete: (outcome: Outcome<unknown>) => void) => void | Promise<void>;
-  resolve: (value: unknown) => void;
-  reject: (error: unknown) => void;
-}
-
-export interface CrashRecord {
-  seq: number;
-  timeMs: number;
-  fault: CrashFault;
-  /** Workers killed, as worker-<pid>#<incarnation>. */
-  killed: string[];
-  /** Workers still running after it (a process kill spares the others). */
-  survivors: string[];
-  disk: CrashDiskReport;
-  /** The journal's records on the durable image right after the crash. */
-  records: JournalRecords;
-  /** The records the next incarnation will read (for keep-all, the page cache survives). */
-  visible: JournalRecords;
-}
-
-export interface ExitRecord {
-  pid: number;
-  incarnation: number;
-  error?: string;
-}
-
 /** Event-loop turns a worker may spend awaiting something outside env before the run is stopped. */
 export const STALL_TURNS = 10_000;
-
-/** The stall watch is the simulator's own look at the real event loop, never a journal's. */
-const realSetImmediate = globalThis.setImmediate; // allow-ambient: captured before the guard wraps it
-const realClearImmediate = globalThis.clearImmediate; // allow-ambient: pairs with the above
-
-export class Proc {
-  alive = true;
-  done = false;
-  running = false;
-  calls = 0;
-  readonly pending: PendingStep[] = [];
-  readonly inFlight = new Map<number, string>();
-  readonly timers = new Set<Timer>();
-  constructor(
-    private readonly world: World,
-    readonly pid: number,
-    readonly incarnation: number,
-  ) {}
-  get name(): string {
-    return `worker-${this.pid}#${this.incarnation}`;
-  }
-  onEscape(api: string): Escape {
-    return this.world.recordEscape(this, api);
-  }
-}
 
 export class World {
   readonly clock = new VirtualClock();
@@ -111,13 +55,8 @@ export class World {
   private running = 0;
   private waiter: (() => void) | null = null;
   private waitId = 0;
-  private watch: { armed: boolean; waitId: number; turns: number } = { armed: false, waitId: -1, turns: 0 };
-  /** The pending stall check. Cleared when the run ends: a run that never yields to the event loop
-   * would otherwise leave one pending immediate per world, each holding the whole world alive. */
-  private watchHandle: ReturnType<typeof setImmediate> | undefined; // allow-ambient: a type, not a call
-  private readonly events: Fault[];
-  private readonly anchoredEdits: UserEditFault[];
-  private readonly accesses = new Map<string, number>();
+  private readonly stallWatch = new StallWatch(() => (this.waiter === null ? null : this.waitId), () => this.stalled(), STALL_TURNS);
+  private readonly events: ScenarioEvents;
   private readonly crashFaults = new Map<string, CrashFault>();
 
   constructor(
@@ -134,12 +73,7 @@ export class World {
       (event) => this.onServiceEvent(event),
     );
     this.network = new Network(this.service, SERVICE_URL, transport);
-    this.anchoredEdits = scenario.faults.filter((f): f is UserEditFault => f.kind === 'user-edit' && f.afterAccess !== undefined);
-    this.events = scenario.faults
-      .filter((f) => (f.kind === 'user-edit' && f.atStep !== undefined) || f.kind === 'duplicate-delivery' || f.kind === 'service-restart')
-      .map((f, i) => ({ f, i }))
-      .sort((a, b) => (a.f as { atStep: number }).atStep - (b.f as { atStep: number }).atStep || a.i - b.i)
-      .map(({ f }) => f);
+    this.events = new ScenarioEvents(scenario.faults);
     for (const fault of scenario.faults) {
       if (fault.kind !== 'crash') continue;
       const key = `${fault.process}/${fault.incarnation}/${fault.step}/${fault.when}`;
@@ -179,8 +113,9 @@ export class World {
         }
         continue;
       }
-      if (this.events.length > 0 || this.anchoredEdits.length > 0) {
-        this.fireEvent((this.events.shift() ?? this.anchoredEdits.shift()) as Fault);
+      const leftOver = this.events.nextLeftOver();
+      if (leftOver) {
+        this.fireEvent(leftOver);
         await this.quiesce();
         continue;
       }
@@ -192,9 +127,7 @@ export class World {
       }
     }
     setTurn(null);
-    if (this.watchHandle !== undefined) realClearImmediate(this.watchHandle);
-    this.watchHandle = undefined;
-    this.watch.armed = false;
+    this.stallWatch.clear();
     return this.stop as StopReason;
   }
 
@@ -244,7 +177,7 @@ export class World {
     const step = proc.calls++;
     const globalStep = this.globalStep++;
     this.record({ actor: `worker-${proc.pid}`, incarnation: proc.incarnation, step, globalStep, op: request.op, detail: request.detail });
-    if (this.anchoredEdits.length > 0) this.countAccess(request.op, request.detail);
+    this.events.countAccess(request.op, request.detail);
     const before = this.crashFaults.get(`${proc.pid}/${proc.incarnation}/${step}/before`);
     if (before) {
       this.crash(proc, before);
@@ -303,43 +236,29 @@ export class World {
         setTurn(null);
         resolve();
       };
-      this.armStallWatch();
+      this.stallWatch.arm();
     });
   }
 
-  private armStallWatch(): void {
-    if (this.watch.armed) return;
-    this.watch.armed = true;
-    const check = (): void => {
-      if (this.waiter === null) {
-        this.watch.armed = false;
-        return;
-      }
-      if (this.watch.waitId !== this.waitId) this.watch = { armed: true, waitId: this.waitId, turns: 0 };
-      if (++this.watch.turns < STALL_TURNS) {
-        this.watchHandle = realSetImmediate(check);
-        return;
-      }
-      this.watch.armed = false;
-      const stuck = this.procs.filter((p) => p.running);
-      for (const proc of stuck) this.recordEscape(proc, 'stall');
-      this.halt({
-        kind: 'stalled',
-        detail: `${stuck.map((p) => p.name).join(', ')} awaited something outside env for ${STALL_TURNS} event-loop turns (a real timer, real I/O, or a promise nothing resolves)`,
-      });
-      for (const proc of stuck) this.kill(proc);
-      this.running = 0;
-      const wake = this.waiter;
-      this.waiter = null;
-      wake();
-    };
-    this.watchHandle = realSetImmediate(check);
+  /** A worker awaited something outside env for STALL_TURNS event-loop turns: stop the run. */
+  private stalled(): void {
+    const stuck = this.procs.filter((p) => p.running);
+    for (const proc of stuck) this.recordEscape(proc, 'stall');
+    this.halt({
+      kind: 'stalled',
+      detail: `${stuck.map((p) => p.name).join(', ')} awaited something outside env for ${STALL_TURNS} event-loop turns (a real timer, real I/O, or a promise nothing resolves)`,
+    });
+    for (const proc of stuck) this.kill(proc);
+    this.running = 0;
+    const wake = this.waiter;
+    this.waiter = null;
+    wake?.();
   }
 
   // ---- processes ----
 
   spawn(pid: number, incarnation: number): void {
-    const proc = new Proc(this, pid, incarnation);
+    const proc = new Proc((p, api) => this.recordEscape(p, api), pid, incarnation);
     this.procs[pid] = proc;
     this.incarnationsStarted++;
     this.record({ actor: 'supervisor', op: 'start', detail: proc.name });
@@ -437,26 +356,8 @@ export class World {
 
   // ---- scenario events ----
 
-  /** Counts worker steps on each path (the anchors of afterAccess user edits). */
-  private countAccess(op: string, detail: string): void {
-    if (!op.startsWith('fs.') && !op.startsWith('fh.')) return;
-    const [first, arrow, second] = detail.split(' ');
-    for (const path of arrow === '→' && second !== undefined ? [first, second] : [first]) {
-      if (path !== undefined) this.accesses.set(path, (this.accesses.get(path) ?? 0) + 1);
-    }
-  }
-
   private fireEventsDue(): void {
-    for (let i = 0; i < this.anchoredEdits.length; i++) {
-      const edit = this.anchoredEdits[i] as UserEditFault;
-      if ((this.accesses.get(edit.path) ?? 0) > (edit.afterAccess ?? 0)) {
-        this.anchoredEdits.splice(i--, 1);
-        this.fireEvent(edit);
-      }
-    }
-    while (this.stop === null && this.events.length > 0 && (this.events[0] as { atStep: number }).atStep <= this.globalStep) {
-      this.fireEvent(this.events.shift() as Fault);
-    }
+    for (let fault = this.events.nextDue(this.globalStep); fault && this.stop === null; fault = this.events.nextDue(this.globalStep)) this.fireEvent(fault);
   }
 
   private fireEvent(fault: Fault): void {

@@ -38,7 +38,7 @@ export async function checkJournal(journal: JournalAdapter, options: CheckJourna
     const violations = judge(result);
     return violations.length > 0 || result.escapes.length > 0 ? { result, violations } : undefined;
   };
-  const fail = (scenario: Scenario, found: NonNullable<Awaited<ReturnType<typeof bad>>>, origin: string, file: string): never => {
+  const fail = (found: NonNullable<Awaited<ReturnType<typeof bad>>>, origin: string, file: string): never => {
     const lines = [
       `durasim found a failure in journal "${journal.name}" (${origin})`,
       ...found.violations.map((v) => `  ${describeViolation(v)}`),
@@ -51,7 +51,7 @@ export async function checkJournal(journal: JournalAdapter, options: CheckJourna
   };
   for (const stored of loadRegressions(journal.name, dir)) {
     const found = await bad(stored.scenario);
-    if (found) fail(stored.scenario, found, `stored regression ${stored.file}`, stored.file);
+    if (found) fail(found, `stored regression ${stored.file}`, stored.file);
   }
   const details = await fc.check(
     fc.asyncProperty(scenarioArbitrary({ faults: options.faults ?? FAULT_KINDS }), async (scenario) => (await bad(scenario)) === undefined),
@@ -62,5 +62,5 @@ export async function checkJournal(journal: JournalAdapter, options: CheckJourna
   const found = await bad(scenario);
   if (!found) throw new Error(`durasim: the counterexample of seed ${seed} passed when replayed — the journal is nondeterministic`);
   const file = options.saveRegressions === false ? '(not saved)' : saveRegression(scenario, { journal: journal.name, invariants: [...new Set(found.violations.map((v) => v.code))], seed }, dir).file;
-  fail(scenario, found, `seed ${seed}, after ${details.numRuns} runs, shrunk ${details.numShrinks} times`, file);
+  fail(found, `seed ${seed}, after ${details.numRuns} runs, shrunk ${details.numShrinks} times`, file);
 }

@@ -21,31 +21,12 @@
  *   new base.
  * - A torn last line of the log is skipped, not fatal.
  */
-import type { EditOperation, Env, JournalAdapter, LookupOperation, Operation, PublishOperation, Task } from '../contract.js';
+import type { Env, JournalAdapter, LookupOperation, Operation, PublishOperation, Task } from '../contract.js';
 import { digestOf } from '../digest.js';
-import { acquireLease, hasCode, JsonlLog, recordsFromLog, releaseLease, syncDir, type LogRecord } from './jsonlLog.js';
+import { FileDeliveryRun } from './fileDelivery.js';
+import { acquireLease, recordsFromLog, releaseLease } from './jsonlLog.js';
 
-export interface ReferenceSettings {
-  requestTimeoutMs: number;
-  queryAttempts: number;
-  queryBackoffMs: number;
-  maxSends: number;
-  lookupAttempts: number;
-  editAttempts: number;
-  leasePollMs: number;
-  leaseAttempts: number;
-}
-
-export const REFERENCE_SETTINGS: ReferenceSettings = {
-  requestTimeoutMs: 2000,
-  queryAttempts: 6,
-  queryBackoffMs: 200,
-  maxSends: 3,
-  lookupAttempts: 4,
-  editAttempts: 3,
-  leasePollMs: 100,
-  leaseAttempts: 600,
-};
+export { REFERENCE_SETTINGS, type ReferenceSettings } from './journalRun.js';
 
 export type Verdict =
   | { state: 'succeeded'; receipt: string }
@@ -69,18 +50,7 @@ export function isValidReceipt(value: unknown, key: string, digest: string): val
 }
 
 /** One incarnation of the reference journal. Mutants subclass it and override one method. */
-export class ReferenceRun {
-  protected readonly log: JsonlLog;
-  protected readonly records = new Map<string, LogRecord[]>();
-
-  constructor(
-    protected readonly env: Env,
-    protected readonly task: Task,
-    protected readonly settings: ReferenceSettings = REFERENCE_SETTINGS,
-  ) {
-    this.log = new JsonlLog(env);
-  }
-
+export class ReferenceRun extends FileDeliveryRun {
   async execute(): Promise<void> {
     if (!(await acquireLease(this.env, { pollMs: this.settings.leasePollMs, attempts: this.settings.leaseAttempts }))) return;
     for (const record of await this.loadRecords()) this.remember(record);
@@ -97,31 +67,7 @@ export class ReferenceRun {
 
   // ---- the log ----
 
-  /** Reads the log back (a torn last line is skipped) and makes it durable. */
-  protected loadRecords(): Promise<LogRecord[]> {
-    return this.log.open();
-  }
 
-  protected history(key: string): LogRecord[] {
-    return this.records.get(key) ?? [];
-  }
-
-  protected last(key: string): LogRecord | undefined {
-    return this.history(key).at(-1);
-  }
-
-  protected remember(record: LogRecord): void {
-    const list = this.records.get(record.key) ?? [];
-    list.push(record);
-    this.records.set(record.key, list);
-  }
-
-  protected async record(record: LogRecord): Promise<void> {
-    await this.log.append(record);
-    this.remember(record);
-  }
-
-  // ---- publish ----
 
   /** The intent under this key: the recorded one if any (it wins), else this incarnation's arguments. */
   protected intent(op: PublishOperation): Intent {
@@ -292,138 +238,8 @@ export class ReferenceRun {
   }
 
   // ---- edit ----
-
-  protected asidePath(op: EditOperation): string {
-    return `${op.path}.aside-${op.key}`;
-  }
-
-  protected candidatePath(op: EditOperation): string {
-    return `${op.path}.candidate-${op.key}`;
-  }
-
-  protected async edit(op: EditOperation): Promise<void> {
-    const last = this.last(op.key);
-    if (last?.state === 'applied') {
-      await this.cleanUp(op);
-      return;
-    }
-    if ((last?.state === 'read' || last?.state === 'conflict') && (await this.resumeEdit(op, last))) return;
-    while (this.history(op.key).filter((r) => r.state === 'conflict').length < this.settings.editAttempts) {
-      if ((await this.deliverEdit(op)) === 'applied') return;
-    }
-  }
-
-  protected async deliverEdit(op: EditOperation): Promise<'applied' | 'conflict'> {
-    const base = await this.readText(op.path);
-    const baseText = base ?? '';
-    const baseDigest = digestOf(baseText);
-    const candidate = baseText + op.append;
-    await this.record({ key: op.key, state: 'read', path: op.path, digest: baseDigest, candidateDigest: digestOf(candidate) });
-    if (base !== undefined) {
-      try {
-        await this.env.fs.rename(op.path, this.asidePath(op));
-      } catch (error) {
-        if (!hasCode(error, 'ENOENT')) throw error;
-      }
-      const moved = await this.readText(this.asidePath(op));
-      if (moved !== undefined && digestOf(moved) !== baseDigest) return this.conflict(op, moved, 'the file changed after it was read');
-    }
-    return this.place(op, candidate, baseDigest);
-  }
-
-  /**
-   * Publishes the candidate without ever replacing a file: written and fsynced under a temporary
-   * name, then hard-linked into place (EEXIST when the user saved meanwhile), then the directory
-   * fsynced. A user's save made at any moment is either refused to us or lands after us.
-   */
-  protected async place(op: EditOperation, candidate: string, baseDigest: string): Promise<'applied' | 'conflict'> {
-    const temp = this.candidatePath(op);
-    const handle = await this.env.fs.open(temp, 'w');
-    await handle.writeFile(candidate);
-    await handle.sync();
-    await handle.close();
-    try {
-      await this.env.fs.link(temp, op.path);
-    } catch (error) {
-      if (!hasCode(error, 'EEXIST')) throw error;
-      const theirs = (await this.readText(op.path)) ?? '';
-      await this.record({ key: op.key, state: 'conflict', path: op.path, preserved: theirs, reason: 'the user saved a new version during delivery' });
-      await this.cleanUp(op);
-      return 'conflict';
-    }
-    await syncDir(this.env);
-    await this.record({ key: op.key, state: 'applied', path: op.path, digest: baseDigest, candidateDigest: digestOf(candidate) });
-    await this.cleanUp(op);
-    return 'applied';
-  }
-
-  /** Records the conflict (the user's text preserved first), then puts their version back. */
-  protected async conflict(op: EditOperation, theirs: string, reason: string): Promise<'conflict'> {
-    await this.record({ key: op.key, state: 'conflict', path: op.path, preserved: theirs, reason });
-    await this.restoreAside(op);
-    return 'conflict';
-  }
-
-  /** Links the moved-aside version back into place, unless the user saved a newer one meanwhile. */
-  protected async restoreAside(op: EditOperation): Promise<void> {
-    try {
-      await this.env.fs.link(this.asidePath(op), op.path);
-      await syncDir(this.env);
-    } catch (error) {
-      if (!hasCode(error, 'EEXIST') && !hasCode(error, 'ENOENT')) throw error; // EEXIST: their newer text stands
-    }
-    await this.cleanUp(op);
-  }
-
-  protected async cleanUp(op: EditOperation): Promise<void> {
-    await this.removeIfPresent(this.asidePath(op));
-    await this.removeIfPresent(this.candidatePath(op));
-  }
-
-  /** Finishes an edit a crash interrupted. Returns true when it is applied. */
-  protected async resumeEdit(op: EditOperation, last: LogRecord): Promise<boolean> {
-    if (last.state === 'conflict') {
-      await this.restoreAside(op);
-      return false;
-    }
-    const current = await this.readText(op.path);
-    if (current !== undefined && digestOf(current) === last.candidateDigest) {
-      await this.record({ key: op.key, state: 'applied', path: op.path, digest: last.digest, candidateDigest: last.candidateDigest });
-      await this.cleanUp(op);
-      return true;
-    }
-    const moved = await this.readText(this.asidePath(op));
-    if (moved === undefined) {
-      await this.cleanUp(op);
-      return false; // nothing was moved: start over from a fresh read
-    }
-    if (digestOf(moved) !== last.digest) {
-      await this.conflict(op, moved, 'the file changed after it was read');
-      return false;
-    }
-    if (current === undefined) return (await this.place(op, moved + op.append, digestOf(moved))) === 'applied';
-    await this.record({ key: op.key, state: 'conflict', path: op.path, preserved: current, reason: 'the user saved a new version during delivery' });
-    await this.cleanUp(op);
-    return false;
-  }
-
-  protected async readText(path: string): Promise<string | undefined> {
-    try {
-      return await this.env.fs.readFile(path, 'utf8');
-    } catch (error) {
-      if (hasCode(error, 'ENOENT')) return undefined;
-      throw error;
-    }
-  }
-
-  protected async removeIfPresent(path: string): Promise<void> {
-    try {
-      await this.env.fs.unlink(path);
-    } catch (error) {
-      if (!hasCode(error, 'ENOENT')) throw error;
-    }
-  }
 }
+
 
 export type RunFactory = (env: Env, task: Task) => ReferenceRun;
 

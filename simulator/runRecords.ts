@@ -1,0 +1,34 @@
+/**
+ * What a run leaves behind besides its trace: why it stopped, each crash (with what the disk kept
+ * and lost, and the journal's records right after it), and how each incarnation exited.
+ */
+import type { JournalRecords } from '../src/contract.js';
+import type { CrashDiskReport } from './disk.js';
+import type { CrashFault } from './scenario.js';
+
+export type StopReason =
+  | { kind: 'completed' }
+  | { kind: 'bounds-exceeded'; bound: 'steps' | 'incarnations' | 'virtual-time'; detail: string }
+  | { kind: 'deadlock'; detail: string }
+  | { kind: 'stalled'; detail: string };
+
+export interface CrashRecord {
+  seq: number;
+  timeMs: number;
+  fault: CrashFault;
+  /** Workers killed, as worker-<pid>#<incarnation>. */
+  killed: string[];
+  /** Workers still running after it (a process kill spares the others). */
+  survivors: string[];
+  disk: CrashDiskReport;
+  /** The journal's records on the durable image right after the crash. */
+  records: JournalRecords;
+  /** The records the next incarnation will read (for keep-all, the page cache survives). */
+  visible: JournalRecords;
+}
+
+export interface ExitRecord {
+  pid: number;
+  incarnation: number;
+  error?: string;
+}
