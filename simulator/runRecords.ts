@@ -32,3 +32,13 @@ export interface ExitRecord {
   incarnation: number;
   error?: string;
 }
+
+/** What a crash took, one line per path ("notes.md: 12 unsynced bytes lost"); `name` shortens paths. */
+export function describeLoss(report: CrashDiskReport, name: (path: string) => string = (p) => p): string[] {
+  return [
+    ...report.lostData.map((d) => `${name(d.path)}: ${d.bytes} unsynced bytes lost`),
+    ...report.lostEntries.map((p) => `${name(p)}: entry never fsynced, vanished`),
+    ...report.restoredEntries.map((p) => `${name(p)}: removal never fsynced, came back`),
+    ...report.torn.map((t) => `${name(t.path)}: torn, kept ${t.keptBytes} of ${t.ofBytes} bytes`),
+  ];
+}

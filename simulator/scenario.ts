@@ -10,7 +10,7 @@
  * - `parseScenario` validates untrusted JSON and fills defaults; a malformed scenario gets
  *   `Failed to load scenario: <field> <problem>. <fix>`.
  */
-import type { Operation } from '../src/contract.js';
+import type { Operation, Task } from '../src/contract.js';
 import { DurasimError } from '../src/failure.js';
 
 export const SCENARIO_FORMAT = 'durasim.scenario';
@@ -361,4 +361,14 @@ export function scenarioToJson(scenario: Scenario): Record<string, unknown> {
   if (scenario.restartDelayMs !== DEFAULT_RESTART_DELAY_MS) out.restartDelayMs = scenario.restartDelayMs;
   if (JSON.stringify(scenario.bounds) !== JSON.stringify(DEFAULT_BOUNDS)) out.bounds = scenario.bounds;
   return out;
+}
+
+/** The task incarnation `incarnation` is handed: the changed intent after a restart, if the scenario has one. */
+export function taskFor(scenario: Scenario, incarnation: number): Task {
+  const operations = incarnation > 0 && scenario.taskAfterRestart ? scenario.taskAfterRestart.operations : scenario.task.operations;
+  return {
+    id: scenario.task.id,
+    operations: operations.map((op) => ({ ...op })),
+    service: { url: SERVICE_URL, query: scenario.service.query, idempotentReplay: scenario.service.idempotencyMemory === 'durable' },
+  };
 }

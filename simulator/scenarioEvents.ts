@@ -1,23 +1,33 @@
 /**
- * ScenarioEvents: the timed faults of a scenario — user edits, duplicate deliveries, service
- * restarts — in the order they come due. atStep faults come due at a global step; afterAccess user
+ * ScenarioEvents: a scenario's faults as the run meets them. Crashes are looked up by
+ * (worker, incarnation, step, when); the first fault listed for a point wins. The timed faults —
+ * user edits, duplicate deliveries, service restarts — come in the order they come due. atStep faults come due at a global step; afterAccess user
  * edits come due after the workers' n-th step on their path (counted from the trace details).
  * Whatever never came due is handed out, in order, once every worker has finished.
  */
-import type { Fault, UserEditFault } from './scenario.js';
+import type { CrashFault, Fault, UserEditFault } from './scenario.js';
 
 export class ScenarioEvents {
   private readonly timed: Fault[];
   private readonly anchored: UserEditFault[];
   private readonly accesses = new Map<string, number>();
+  private readonly crashes = new Map<string, CrashFault>();
 
   constructor(faults: readonly Fault[]) {
+    for (const fault of faults) {
+      const key = fault.kind === 'crash' ? `${fault.process}/${fault.incarnation}/${fault.step}/${fault.when}` : undefined;
+      if (fault.kind === 'crash' && key !== undefined && !this.crashes.has(key)) this.crashes.set(key, fault);
+    }
     this.anchored = faults.filter((f): f is UserEditFault => f.kind === 'user-edit' && f.afterAccess !== undefined);
     this.timed = faults
       .filter((f) => (f.kind === 'user-edit' && f.atStep !== undefined) || f.kind === 'duplicate-delivery' || f.kind === 'service-restart')
       .map((f, i) => ({ f, i }))
       .sort((a, b) => stepOf(a.f) - stepOf(b.f) || a.i - b.i)
       .map(({ f }) => f);
+  }
+
+  crashAt(pid: number, incarnation: number, step: number, when: 'before' | 'after'): CrashFault | undefined {
+    return this.crashes.size === 0 ? undefined : this.crashes.get(`${pid}/${incarnation}/${step}/${when}`);
   }
 
   /** Counts a worker step on each path it names (the anchors of afterAccess user edits). */

@@ -12,7 +12,9 @@
 import type { Env, EnvFs, FileHandle, Stats } from '../src/contract.js';
 import { responseOf, UnreachableHostError } from './network.js';
 import type { Timer } from './clock.js';
-import { preview, rel, type Outcome, type Proc, type World } from './world.js';
+import { preview, rel } from './trace.js';
+import type { Outcome, Proc } from './proc.js';
+import type { World } from './world.js';
 
 /** 2026-01-01T00:00:00Z: where virtual time starts. */
 export const VIRTUAL_EPOCH_MS = 1_767_225_600_000;

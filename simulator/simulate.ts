@@ -10,7 +10,8 @@ import { parseScenario, type Scenario } from './scenario.js';
 import type { Effect, ServiceRequestRecord } from './service.js';
 import { simulatedEnv } from './simEnv.js';
 import { traceHash, type TraceEntry } from './trace.js';
-import { World, type CrashRecord, type ExitRecord, type StopReason } from './world.js';
+import type { CrashRecord, ExitRecord, StopReason } from './runRecords.js';
+import { World } from './world.js';
 
 export interface SimulateOptions {
   /** How env.fetch reaches the fake service: 'direct' (default, fast) or through msw's getResponse. */

@@ -4,6 +4,7 @@
  * `traceHash` is the fingerprint that checks it.
  */
 import { createHash } from 'node:crypto';
+import { WORK_DIR } from './scenario.js';
 
 export interface TraceEntry {
   /** Position in the trace. */
@@ -32,4 +33,21 @@ export function formatTraceEntry(entry: TraceEntry): string {
   const who = entry.incarnation === undefined ? entry.actor : `${entry.actor}#${entry.incarnation}`;
   const step = entry.step === undefined ? '' : ` step ${entry.step}`;
   return `${String(entry.seq).padStart(4)} ${String(entry.timeMs).padStart(7)}ms ${who}${step} ${entry.op}${entry.detail ? ` ${entry.detail}` : ''}`;
+}
+
+/** The error code a failed step reports in the trace (ENOENT, EEXIST, TimeoutError…). */
+export function errorCode(error: unknown): string {
+  if (error && typeof error === 'object' && 'code' in error && typeof (error as { code: unknown }).code === 'string') return (error as { code: string }).code;
+  return error instanceof Error ? error.name : 'error';
+}
+
+/** A path as the trace shows it: relative to the work dir. */
+export function rel(path: string): string {
+  return path.startsWith(`${WORK_DIR}/`) ? path.slice(WORK_DIR.length + 1) : path;
+}
+
+/** Data as the trace shows it: quoted, cut at `max` characters. */
+export function preview(text: string, max = 60): string {
+  const flat = JSON.stringify(text);
+  return flat.length > max ? `${flat.slice(0, max - 1)}…"` : flat;
 }

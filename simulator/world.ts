@@ -16,20 +16,18 @@
  *   liveness outcome, never a hang; so does a deadlock (workers waiting on nothing that will
  *   come) and a stall (a worker awaiting something outside env for STALL_TURNS event-loop turns).
  */
-import type { Env, JournalAdapter, JournalRecords, Task } from '../src/contract.js';
+import type { Env, JournalAdapter, JournalRecords } from '../src/contract.js';
 import { escapeReason, setTurn, type Escape } from './ambientGuard.js';
-export { Proc, type Outcome } from './proc.js';
-export type { StopReason, CrashRecord, ExitRecord } from './runRecords.js';
-import type { StopReason, CrashRecord, ExitRecord } from './runRecords.js';
 import { VirtualClock, type Timer } from './clock.js';
 import { Disk } from './disk.js';
+import { describeLoss, type CrashRecord, type ExitRecord, type StopReason } from './runRecords.js';
 import { Network, type Transport } from './network.js';
 import { Proc, type Outcome, type PendingStep } from './proc.js';
 import { ScenarioEvents } from './scenarioEvents.js';
-import { SERVICE_URL, WORK_DIR, type CrashFault, type Fault, type Scenario } from './scenario.js';
+import { SERVICE_URL, taskFor, WORK_DIR, type CrashFault, type Fault, type Scenario } from './scenario.js';
 import { StallWatch } from './stallWatch.js';
 import { ServiceCore, type ServiceEvent } from './service.js';
-import type { TraceEntry } from './trace.js';
+import { errorCode, preview, rel, type TraceEntry } from './trace.js';
 
 /** Event-loop turns a worker may spend awaiting something outside env before the run is stopped. */
 export const STALL_TURNS = 10_000;
@@ -57,7 +55,6 @@ export class World {
   private waitId = 0;
   private readonly stallWatch = new StallWatch(() => (this.waiter === null ? null : this.waitId), () => this.stalled(), STALL_TURNS);
   private readonly events: ScenarioEvents;
-  private readonly crashFaults = new Map<string, CrashFault>();
 
   constructor(
     readonly journal: JournalAdapter,
@@ -74,11 +71,6 @@ export class World {
     );
     this.network = new Network(this.service, SERVICE_URL, transport);
     this.events = new ScenarioEvents(scenario.faults);
-    for (const fault of scenario.faults) {
-      if (fault.kind !== 'crash') continue;
-      const key = `${fault.process}/${fault.incarnation}/${fault.step}/${fault.when}`;
-      if (!this.crashFaults.has(key)) this.crashFaults.set(key, fault);
-    }
   }
 
   // ---- the run ----
@@ -178,7 +170,7 @@ export class World {
     const globalStep = this.globalStep++;
     this.record({ actor: `worker-${proc.pid}`, incarnation: proc.incarnation, step, globalStep, op: request.op, detail: request.detail });
     this.events.countAccess(request.op, request.detail);
-    const before = this.crashFaults.get(`${proc.pid}/${proc.incarnation}/${step}/before`);
+    const before = this.events.crashAt(proc.pid, proc.incarnation, step, 'before');
     if (before) {
       this.crash(proc, before);
       return;
@@ -193,7 +185,7 @@ export class World {
       if (outcome.note !== undefined) {
         this.record({ actor: `worker-${proc.pid}`, incarnation: proc.incarnation, step, op: `${request.op}:result`, detail: outcome.note });
       }
-      const after = this.crashFaults.get(`${proc.pid}/${proc.incarnation}/${step}/after`);
+      const after = this.events.crashAt(proc.pid, proc.incarnation, step, 'after');
       if (after) {
         this.crash(proc, after);
         return;
@@ -262,7 +254,7 @@ export class World {
     this.procs[pid] = proc;
     this.incarnationsStarted++;
     this.record({ actor: 'supervisor', op: 'start', detail: proc.name });
-    const task = this.taskFor(incarnation);
+    const task = taskFor(this.scenario, incarnation);
     proc.running = true;
     this.running++;
     setTurn(proc);
@@ -276,15 +268,6 @@ export class World {
       () => this.exit(proc, undefined),
       (error: unknown) => this.exit(proc, error ?? new Error('the journal rejected with no reason')),
     );
-  }
-
-  taskFor(incarnation: number): Task {
-    const operations = incarnation > 0 && this.scenario.taskAfterRestart ? this.scenario.taskAfterRestart.operations : this.scenario.task.operations;
-    return {
-      id: this.scenario.task.id,
-      operations: operations.map((op) => ({ ...op })),
-      service: { url: SERVICE_URL, query: this.scenario.service.query, idempotentReplay: this.scenario.service.idempotencyMemory === 'durable' },
-    };
   }
 
   private exit(proc: Proc, error: unknown): void {
@@ -329,7 +312,7 @@ export class World {
     for (const victim of victims) this.disk.closeOwnedBy(victim.pid);
     const disk = this.disk.crash(fault.mode, fault.tornKeepBytes);
     if (machine) {
-      const lost = [...disk.lostData.map((d) => `${rel(d.path)} lost ${d.bytes} B`), ...disk.lostEntries.map((p) => `${rel(p)} vanished`), ...disk.restoredEntries.map((p) => `${rel(p)} came back`), ...disk.torn.map((t) => `${rel(t.path)} torn: kept ${t.keptBytes} of ${t.ofBytes} B`)];
+      const lost = describeLoss(disk, rel);
       this.record({ actor: 'disk', op: 'crash', detail: lost.length > 0 ? lost.join('; ') : 'nothing unsynced was lost' });
     }
     this.crashes.push({
@@ -413,18 +396,4 @@ export class World {
       return {};
     }
   }
-}
-
-function errorCode(error: unknown): string {
-  if (error && typeof error === 'object' && 'code' in error && typeof (error as { code: unknown }).code === 'string') return (error as { code: string }).code;
-  return error instanceof Error ? error.name : 'error';
-}
-
-export function rel(path: string): string {
-  return path.startsWith(`${WORK_DIR}/`) ? path.slice(WORK_DIR.length + 1) : path;
-}
-
-export function preview(text: string, max = 60): string {
-  const flat = JSON.stringify(text);
-  return flat.length > max ? `${flat.slice(0, max - 1)}…"` : flat;
 }

@@ -27,7 +27,7 @@ export {
 } from '../simulator/scenario.js';
 export { ServiceCore, type Effect, type ServiceReply } from '../simulator/service.js';
 export { serviceHandlers } from '../simulator/serviceHandlers.js';
-export type { StopReason, CrashRecord } from '../simulator/world.js';
+export type { StopReason, CrashRecord, ExitRecord } from '../simulator/runRecords.js';
 export { judge, verdict, CHECKS, type Verdict } from '../model/judge.js';
 export { INVARIANTS, INVARIANT_CODES, describeViolation, invariantKind, type Violation, type InvariantCode } from '../model/violation.js';
 export { allowed, allowedFile, firstSkip, TERMINAL_OPERATION_STATES } from '../model/lifecycle.js';

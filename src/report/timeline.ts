@@ -6,6 +6,7 @@
 import { describeViolation, type Violation } from '../../model/violation.js';
 import type { SimulationResult } from '../../simulator/simulate.js';
 import type { TraceEntry } from '../../simulator/trace.js';
+import { describeLoss } from '../../simulator/runRecords.js';
 import { describeScenario } from './explain.js';
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
@@ -47,7 +48,7 @@ export function timelineHtml(result: SimulationResult, violations: readonly Viol
     return `<tr id="seq-${entry.seq}"${here ? ' class="violating-row"' : ''}><th class="seq">${entry.seq}</th><th class="time">${entry.timeMs} ms</th>${cells.join('')}</tr>`;
   });
   const crashes = result.crashes.map((c, i) => {
-    const lost = [...c.disk.lostData.map((d) => `${d.path}: ${d.bytes} unsynced bytes lost`), ...c.disk.lostEntries.map((p) => `${p}: entry never fsynced, vanished`), ...c.disk.restoredEntries.map((p) => `${p}: removal never fsynced, came back`), ...c.disk.torn.map((t) => `${t.path}: torn, kept ${t.keptBytes} of ${t.ofBytes} bytes`)];
+    const lost = describeLoss(c.disk);
     const kept = Object.entries(c.records).map(([key, r]) => `${key}: ${r.history.join(' → ') || '(nothing)'}`);
     return `<section class="crash-report" id="crash-${i + 1}"><h3>Crash ${i + 1} at #${c.seq} (${escapeHtml(c.fault.mode)}; killed ${escapeHtml(c.killed.join(', '))})</h3>
 <div class="kept"><h4>Disk kept (durable records)</h4><ul>${kept.map((k) => `<li>${escapeHtml(k)}</li>`).join('') || '<li>no records</li>'}</ul></div>
