@@ -18,6 +18,7 @@
 import { Volume } from 'memfs';
 import { posix } from 'node:path';
 import type { DiskView } from '../src/contract.js';
+import { invariant } from './invariant.js';
 import type { CrashMode } from './scenario.js';
 
 type Pending = { appends: Buffer[] } | 'rewrite';
@@ -124,6 +125,8 @@ export class Disk {
       const chunks = this.durableData.get(file.ino) ?? [];
       chunks.push(...pending.appends);
       this.durableData.set(file.ino, chunks);
+      // Written with the appends, checked at the fsync: the durable image is exactly the file.
+      invariant(this.durableLength(file.ino) === Number(this.vol.fstatSync(fd).size), `${file.path}: durable bytes differ from the file's size after fsync`);
     }
     this.dirty.delete(file.ino);
   }
@@ -380,6 +383,7 @@ export class Disk {
       this.vol.writeFileSync(path, bytes);
     }
     this.rootIno = this.id(Number(this.vol.statSync('/').ino));
+    invariant(this.dirty.size === 0 && this.open.size === 0, 'a freshly installed disk has unsynced data or open handles');
     this.kinds.set(this.rootIno, 'dir');
     const record = (dir: string, dirIno: number): void => {
       this.syncDirectory(dirIno, dir);

@@ -16,6 +16,7 @@
  */
 import { digestOf } from '../src/digest.js';
 import type { VirtualClock } from './clock.js';
+import { invariant } from './invariant.js';
 import type { ResponseFault, ResponseFaultKind, ScenarioService } from './scenario.js';
 
 export interface Effect {
@@ -124,7 +125,11 @@ export class ServiceCore {
         const stored = this.memory.get(route.key);
         if (stored && stored.digest !== digest) return this.reply(409, { error: 'fingerprint_conflict' }, fault);
         if (stored?.state === 'pending') return this.reply(202, { key: route.key, digest, state: 'pending' }, fault);
-        if (stored) return this.reply(200, this.receiptBody(route.key, stored), fault);
+        if (stored) {
+          // Read back what commit() wrote: a replay answers with the receipt of an effect that exists.
+          invariant(this.effects.some((e) => e.key === route.key && e.receipt === stored.receipt), `replay of ${route.key} names a receipt no effect has`);
+          return this.reply(200, this.receiptBody(route.key, stored), fault);
+        }
         if (kind === 'accept-later') {
           this.memory.set(route.key, { digest, receipt: '', state: 'pending' });
           this.clock.at(fault?.commitDelayMs ?? 50, `service commits ${route.key}`, () => this.commit(route.key, digest, record.index));
@@ -152,6 +157,7 @@ export class ServiceCore {
 
   private commit(key: string, digest: string, requestIndex: number | null): Effect {
     const effect: Effect = { key, digest, receipt: `rcpt-${key}-${this.effects.length + 1}`, atMs: this.clock.nowMs, requestIndex };
+    invariant(this.effects.every((e) => e.receipt !== effect.receipt), `receipt ${effect.receipt} issued twice`);
     this.effects.push(effect);
     this.memory.set(key, { digest, receipt: effect.receipt, state: 'committed' });
     this.onEvent({ kind: 'commit', effect });

@@ -25,6 +25,7 @@ import { Network, type Transport } from './network.js';
 import { Proc, type Outcome, type PendingStep } from './proc.js';
 import { ScenarioEvents } from './scenarioEvents.js';
 import { SERVICE_URL, taskFor, WORK_DIR, type CrashFault, type Fault, type Scenario } from './scenario.js';
+import { invariant } from './invariant.js';
 import { StallWatch } from './stallWatch.js';
 import { ServiceCore, type ServiceEvent } from './service.js';
 import { errorCode, preview, rel, type TraceEntry } from './trace.js';
@@ -165,6 +166,7 @@ export class World {
   }
 
   private async grant(proc: Proc): Promise<void> {
+    invariant(proc.alive && !proc.done, `${proc.name} was granted a step after it ended`);
     const request = proc.pending.shift() as PendingStep;
     const step = proc.calls++;
     const globalStep = this.globalStep++;
