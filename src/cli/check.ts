@@ -9,7 +9,7 @@ import type { Scenario } from '../../simulator/scenario.js';
 import { simulate, type SimulationResult } from '../../simulator/simulate.js';
 import { scenarioArbitrary, type FaultKind } from '../arbitraries.js';
 import { loadRegressions, saveRegression } from '../regressions.js';
-import { verdictOf, type RunReport } from '../report/runReport.js';
+import { journalErrors, verdictOf, type RunReport } from '../report/runReport.js';
 import { writeReports } from '../report/writeReports.js';
 import { exitCodeOf } from './exitCodes.js';
 import { loadJournal } from './loadJournal.js';
@@ -115,6 +115,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
   print(`${report.runsExecuted} runs in ${(report.elapsedMs / 1000).toFixed(2)} s (${rate.toFixed(0)}/s)${timeBudgetHit ? ', stopped by the time budget' : ''}: ${report.verdict}`);
   for (const v of report.violations) print(`  ${describeViolation(v)}`);
   if (report.sandbox) print(`  sandbox: ${report.sandbox}`);
+  for (const error of report.result ? journalErrors(report.result) : []) print(`  journal: ${error}`);
   print(`reports: ${Object.values(files).join(', ')}`);
   if (report.regressionFile) print(`regression: ${report.regressionFile}`);
   if (report.replayCommand) print(`replay: ${report.replayCommand}`);

@@ -97,9 +97,18 @@ describe('bad input exits 2 with the house style, and writes nothing', () => {
 });
 
 describe('liveness and sandbox exit codes', () => {
-  test('a journal that never converges exits 3', async () => {
+  test('a journal that never converges exits 3, and what it threw is shown', async () => {
     expect(await run('replay', join(ROOT, 'reports/mutants/minimal/torn-tail-fatal.json'), '--journal', 'torn-tail-fatal')).toBe(3);
     expect(out.join('\n')).toContain('convergence at #');
+    expect(out.join('\n')).toMatch(/^journal: worker-0 \(incarnations 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11\) exited with SyntaxError: .*JSON/m);
+  });
+
+  test("a journal whose inspect() throws is told so, not just judged on empty records", async () => {
+    const file = join(dir, 'blind.ts');
+    writeFileSync(file, "export const journal = { name: 'blind', async run(env) { await env.clock.now(); }, inspect() { throw new Error('cannot parse my own log'); } };\n");
+    expect(await run('check', '--journal', file, '--runs', '5', '--seed', '1', ...common())).toBe(3);
+    expect(out).toContain('  journal: inspect() threw: cannot parse my own log');
+    expect(readFileSync(report('report.md'), 'utf8')).toContain('## What the journal reported\n\n- inspect() threw: cannot parse my own log');
   });
 
   test('a journal that reads the real clock exits 4', async () => {

@@ -10,7 +10,7 @@ import { simulate } from '../../simulator/simulate.js';
 import { formatTraceEntry } from '../../simulator/trace.js';
 import { DurasimError } from '../failure.js';
 import { explainText } from '../report/explain.js';
-import { verdictOf, type RunReport } from '../report/runReport.js';
+import { journalErrors, verdictOf, type RunReport } from '../report/runReport.js';
 import { writeReports } from '../report/writeReports.js';
 import { exitCodeOf } from './exitCodes.js';
 import { loadJournal } from './loadJournal.js';
@@ -44,6 +44,7 @@ export async function runReplay(options: ReplayOptions, print: (line: string) =>
     for (const v of violations) print(`  ${describeViolation(v)}`);
   }
   if (sandbox) print(`sandbox: ${sandbox}`);
+  for (const error of journalErrors(result)) print(`journal: ${error}`);
   const exitCode = exitCodeOf(verdict);
   if (options.reportDir) {
     const report: RunReport = { command: 'replay', journal: journal.name, journalSpec: spec, runsExecuted: 1, elapsedMs: performance.now() - started, verdict, exitCode, violations, counterexample: scenario, result };

@@ -1,7 +1,7 @@
 /** report.md: the verdict, the violations, the replay command and the explained trace. */
 import { describeViolation } from '../../model/violation.js';
 import { explainText } from './explain.js';
-import type { RunReport } from './runReport.js';
+import { journalErrors, type RunReport } from './runReport.js';
 
 export function reportMarkdown(report: RunReport): string {
   const lines = [
@@ -13,6 +13,8 @@ export function reportMarkdown(report: RunReport): string {
   lines.push(`- runs: ${report.runsExecuted}${report.runsPlanned !== undefined ? ` of ${report.runsPlanned}` : ''} in ${(report.elapsedMs / 1000).toFixed(2)} s${report.timeBudgetHit ? ' (time budget reached)' : ''}`);
   lines.push(`- exit code: ${report.exitCode}`);
   if (report.sandbox) lines.push(`- sandbox: ${report.sandbox}`);
+  const errors = report.result ? journalErrors(report.result) : [];
+  if (errors.length > 0) lines.push('', '## What the journal reported', '', ...errors.map((e) => `- ${e}`));
   if (report.violations.length > 0) {
     lines.push('', '## Violations', '', ...report.violations.map((v) => `- ${describeViolation(v)}`));
   }

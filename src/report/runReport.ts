@@ -29,6 +29,27 @@ export interface RunReport {
   regressionFile?: string;
 }
 
+/**
+ * What the journal itself reported going wrong: incarnations that exited with an error, and
+ * inspect() calls that threw (its records then read as empty, which the judge reports as missing).
+ */
+export function journalErrors(result: SimulationResult): string[] {
+  const failed = new Map<string, number[]>();
+  for (const exit of result.exits) {
+    if (exit.error === undefined) continue;
+    const key = `worker-${exit.pid}\u0000${exit.error}`;
+    failed.set(key, [...(failed.get(key) ?? []), exit.incarnation]);
+  }
+  return [
+    ...[...failed].map(([key, incarnations]) => {
+      const [worker, error] = key.split('\u0000') as [string, string];
+      const which = incarnations.length === 1 ? `#${incarnations[0]}` : ` (incarnations ${incarnations.join(', ')})`;
+      return `${worker}${which} exited with ${error}`;
+    }),
+    ...[...new Set(result.inspectErrors)].map((message) => `inspect() threw: ${message}`),
+  ];
+}
+
 export function verdictOf(violations: readonly Violation[], result: SimulationResult | undefined, nondeterministic: boolean): { verdict: RunVerdict; sandbox?: string } {
   if (nondeterministic) return { verdict: 'sandbox', sandbox: 'the same scenario gave two different traces' };
   if (result && result.escapes.length > 0) {
