@@ -8,9 +8,12 @@
  *   the turn (between the scheduler resuming it and its next env call) is recorded as an escape
  *   and refused with an error that names the env replacement. Calls made by the simulator's own
  *   machinery (msw, streams) pass through.
+ * - Real disk and network modules are wrapped once per process and stay wrapped, inert outside a
+ *   journal's turn (see guardRealIo).
  * - Wrapping is reference-counted, so nested or sequential simulations share one installation.
  *   Simulations must not run interleaved on one thread: an escape could be charged to the wrong one.
  */
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { DurasimError } from '../src/failure.js';
 
 export interface Escape {
@@ -60,7 +63,45 @@ function wrap(target: object, name: string, api: string): void {
 }
 
 export function escapeReason(api: string): string {
-  return api === 'fetch' ? 'it called the global fetch, which would reach the real network' : `it called ${api}, which is outside the simulated world`;
+  if (api === 'fetch') return 'it called the global fetch, which would reach the real network';
+  if (api.startsWith('fs.')) return `it called ${api}, which touches the real disk`;
+  if (/^(http|https|net)\./.test(api)) return `it called ${api}, which would reach the real network`;
+  return `it called ${api}, which is outside the simulated world`;
+}
+
+const FS_CALLS = ['readFile', 'writeFile', 'appendFile', 'open', 'rename', 'unlink', 'mkdir', 'readdir', 'stat', 'lstat', 'link', 'rm', 'copyFile', 'access'];
+const FS_SYNC_CALLS = [...FS_CALLS.map((name) => `${name}Sync`), 'existsSync', 'fsyncSync', 'writeSync', 'readSync', 'createReadStream', 'createWriteStream'];
+let realIoGuarded = false;
+
+/**
+ * Real disk and network modules (node:fs, node:fs/promises, node:http, node:https, node:net) are
+ * wrapped once per process, the first time a simulation runs, and stay wrapped: outside a
+ * journal's turn the wrappers pass every call straight through. ESM imports of these builtins see
+ * the wrappers too (syncBuiltinESMExports).
+ */
+function guardRealIo(): void {
+  if (realIoGuarded) return;
+  realIoGuarded = true;
+  const load = createRequire(import.meta.url);
+  const fs = load('node:fs') as Record<string, unknown>; // allow-ambient: wrapped so a journal's real disk access is caught
+  for (const name of [...FS_CALLS, ...FS_SYNC_CALLS]) wrapForever(fs, name, `fs.${name}`);
+  for (const name of FS_CALLS) wrapForever(fs.promises as object, name, `fs.promises.${name}`);
+  for (const module of ['http', 'https'] as const) for (const name of ['request', 'get']) wrapForever(load(`node:${module}`) as object, name, `${module}.${name}`);
+  for (const name of ['connect', 'createConnection']) wrapForever(load('node:net') as object, name, `net.${name}`);
+  syncBuiltinESMExports();
+}
+
+function wrapForever(target: object, name: string, api: string): void {
+  const record = target as Record<string, unknown>;
+  const original = record[name];
+  if (typeof original !== 'function') return;
+  record[name] = Object.assign(function guarded(this: unknown, ...args: unknown[]) {
+    if (holder !== null) {
+      const escape = holder.onEscape(api);
+      throw new DurasimError('run the journal under simulation', escape.message, api.startsWith('fs.') ? 'Use env.fs instead: under simulation the disk is virtual and crash-consistent.' : 'Call env.fetch(url, init) instead: under simulation the only network is the fake service.');
+    }
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  }, original);
 }
 
 /**
@@ -80,6 +121,7 @@ function cacheIdentity(): void {
 export function installAmbientGuard(): void {
   installs++;
   if (installs > 1) return;
+  guardRealIo();
   cacheIdentity();
   const g = globalThis as unknown as Record<string, object>;
   wrap(globalThis, 'fetch', 'fetch');

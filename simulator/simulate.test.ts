@@ -244,3 +244,28 @@ describe('resources', () => {
     expect(immediates()).toBe(before);
   });
 });
+
+describe('real I/O from a journal', () => {
+  test.each([
+    ['fs.promises.readFile', async () => (await import('node:fs/promises')).readFile('/etc/hostname')],
+    ['fs.readFileSync', async () => (await import('node:fs')).readFileSync('/etc/hostname')],
+    ['http.request', async () => (await import('node:http')).request('http://127.0.0.1:9/')],
+  ])('%s is refused and recorded, and works again outside the simulation', async (api, call) => {
+    let message = '';
+    const result = await simulate(
+      journal('real-io', async (env) => {
+        await env.clock.now();
+        try {
+          await call();
+        } catch (e) {
+          message = (e as Error).message;
+        }
+      }),
+      scenario(),
+    );
+    expect(result.escapes.map((e) => e.api)).toEqual([api]);
+    expect(message).toMatch(/^Failed to run the journal under simulation: it called .+, which (touches the real disk|would reach the real network)\. (Use env\.fs instead|Call env\.fetch)/);
+    const { readFileSync } = await import('node:fs');
+    expect(readFileSync(new URL(import.meta.url), 'utf8').length).toBeGreaterThan(0);
+  });
+});

@@ -100,6 +100,7 @@ export class World {
           break;
         }
         for (const timer of this.clock.advance()) {
+          setTurn(null);
           timer.fire();
           await this.quiesce();
           if (this.stop !== null) break;
@@ -167,6 +168,8 @@ export class World {
 
   private async grant(proc: Proc): Promise<void> {
     invariant(proc.alive && !proc.done, `${proc.name} was granted a step after it ended`);
+    setTurn(null); // the simulator's own work (msw, streams) is not the journal's
+
     const request = proc.pending.shift() as PendingStep;
     const step = proc.calls++;
     const globalStep = this.globalStep++;
@@ -205,7 +208,7 @@ export class World {
     } catch (error) {
       complete({ ok: false, error, note: errorCode(error) });
     }
-    setTurn(null);
+    // The worker now holds the turn until its next env call, even across its own awaits.
     await this.quiesce();
   }
 
