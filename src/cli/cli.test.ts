@@ -43,6 +43,14 @@ describe('durasim check', () => {
     expect(out.at(-1)).toMatch(/^ {2}write-ahead \[post-a\] at #\d+/);
   });
 
+  test('the time budget stops a long run early, and says so', async () => {
+    expect(await run('check', '--runs', '100000', '--seed', '4', '--time-budget', '300ms', ...common())).toBe(0);
+    const summary = JSON.parse(readFileSync(report('summary.json'), 'utf8')) as { runsExecuted: number; timeBudgetHit: boolean };
+    expect(summary.timeBudgetHit).toBe(true);
+    expect(summary.runsExecuted).toBeLessThan(100000);
+    expect(out.at(-2)).toMatch(/^\d+ runs in [\d.]+ s \(\d+\/s\), stopped by the time budget: clean$/);
+  });
+
   test('shards split the runs deterministically', async () => {
     expect(await run('check', '--runs', '20', '--seed', '9', '--shard', '1/2', ...common())).toBe(0);
     const first = JSON.parse(readFileSync(report('summary.json'), 'utf8')) as { runsExecuted: number };
