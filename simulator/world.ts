@@ -1,12 +1,10 @@
 /**
  * World: the scheduler of worker processes, and the owner of everything they touch.
  *
- * Scheduling rules:
- * - Workers are async tasks. Every env call is a step: it is queued, and runs only when the
- *   scheduler grants it. Among ready workers (sorted by pid) the scenario's schedule choices pick
- *   the next; a missing choice picks the lowest pid.
- * - After granting a step the scheduler waits until that worker issues its next env call, exits,
- *   or waits on time. Virtual time advances only when no worker is ready (discrete events).
+ * - Workers are async tasks. Every env call is a step, queued until the scheduler grants it; among
+ *   ready workers (by pid) the scenario's schedule choices pick, a missing choice the lowest pid.
+ * - After a grant the worker holds the turn until its next env call, its exit, or a wait on time.
+ *   Virtual time advances only when no worker is ready (discrete events).
  * - A crash { process, incarnation, step, when } kills that incarnation before or after the step:
  *   its pending promises never settle and its later calls are refused (they never settle either).
  *   keep-all kills one worker; the other modes are machine crashes that kill every live worker
