@@ -72,7 +72,6 @@ export class World {
     this.events = new ScenarioEvents(scenario.faults);
   }
 
-  // ---- the run ----
 
   async run(): Promise<StopReason> {
     this.spawn(0, 0);
@@ -129,7 +128,6 @@ export class World {
     this.record({ actor: 'supervisor', op: 'stop', detail: reason.kind === 'completed' ? 'completed' : `${reason.kind}: ${reason.detail}` });
   }
 
-  // ---- steps ----
 
   /** Queues an env call of `proc`; it runs when granted. A dead process's calls never settle. */
   step<T>(proc: Proc, op: string, detail: string, start: PendingStep['start']): Promise<T> {
@@ -250,7 +248,6 @@ export class World {
     wake?.();
   }
 
-  // ---- processes ----
 
   spawn(pid: number, incarnation: number): void {
     const proc = new Proc((p, api) => this.recordEscape(p, api), pid, incarnation);
@@ -340,7 +337,6 @@ export class World {
     this.clock.at(this.scenario.restartDelayMs, `restart worker-${proc.pid}`, () => this.spawn(proc.pid, next));
   }
 
-  // ---- scenario events ----
 
   private fireEventsDue(): void {
     for (let fault = this.events.nextDue(this.globalStep); fault && this.stop === null; fault = this.events.nextDue(this.globalStep)) this.fireEvent(fault);
@@ -377,7 +373,6 @@ export class World {
     }
   }
 
-  // ---- records ----
 
   record(entry: Omit<TraceEntry, 'seq' | 'timeMs'>): void {
     this.trace.push({ seq: this.trace.length, timeMs: this.clock.nowMs, ...entry });
