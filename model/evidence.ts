@@ -27,12 +27,15 @@ export interface FileHistory {
 
 export type Records = Record<string, OperationHistory | FileHistory>;
 
+/** An effect the service committed; the simulator's ServiceCore records exactly this. */
 export interface EffectEvidence {
   key: string;
   digest: string;
   receipt: string;
   atMs: number;
+  /** Index of the request that caused it; null for effects that existed before the run. */
   requestIndex: number | null;
+  /** Trace position of the commit. */
   seq?: number;
 }
 

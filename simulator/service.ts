@@ -15,20 +15,13 @@
  * wrong digest, empty receipt, pending state, cut mid-read) or a delayed response.
  */
 import { digestOf } from '../src/digest.js';
+import type { EffectEvidence } from '../model/evidence.js';
 import type { VirtualClock } from './clock.js';
 import { invariant } from './invariant.js';
 import type { ResponseFault, ResponseFaultKind, ScenarioService } from './scenario.js';
 
-export interface Effect {
-  key: string;
-  digest: string;
-  receipt: string;
-  atMs: number;
-  /** Index of the request that caused it; null for effects that existed before the run. */
-  requestIndex: number | null;
-  /** Trace position of the commit (set by the world). */
-  seq?: number;
-}
+/** An effect the service committed: the ground truth the judge reads (defined by the model). */
+export type Effect = EffectEvidence;
 
 export type ServiceRoute =
   | { kind: 'publish'; key: string }
