@@ -47,6 +47,8 @@ export interface RequestEvidence {
   digest?: string;
   status: number;
   seq?: number;
+  /** The incarnation that sent it, as worker-<pid>#<incarnation>. */
+  sender?: string;
   recordsAtArrival?: Records;
 }
 

@@ -4,15 +4,21 @@
  * counterexample close to the hand-minimal one (within one fault and 25% of the steps).
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { judge } from '../model/judge.js';
 import { MUTANTS } from '../src/journals/mutants/index.js';
 import { referenceJournal } from '../src/journals/reference.js';
 import { MUTANT_BUDGET, mutantSeed } from '../src/mutantsMain.js';
-import { hunt } from '../src/mutation.js';
+import { bundledJournal } from '../src/isolation/journalRef.js';
+import { huntJournal } from '../src/mutation.js';
+import { WorkerPool } from '../src/pool/workerPool.js';
 import { parseScenarioText } from '../simulator/scenario.js';
 import { simulate } from '../simulator/simulate.js';
 import { PROPERTY_TIMEOUT_MS } from './budgets.js';
+
+// The hunts run as `durasim check` runs them: in worker threads, modules fresh per incarnation.
+const pool = new WorkerPool({ workers: 2 });
+afterAll(() => pool.close());
 
 const minimal = (name: string) => parseScenarioText(readFileSync(new URL(`../reports/mutants/minimal/${name}.json`, import.meta.url), 'utf8'));
 
@@ -30,7 +36,7 @@ describe('the mutant corpus', () => {
     });
 
     test(`is killed within ${MUTANT_BUDGET} runs and shrinks close to the hand-minimal scenario`, async () => {
-      const result = await hunt(mutant.journal, { numRuns: MUTANT_BUDGET, seed: mutantSeed(index) });
+      const result = await huntJournal(pool, bundledJournal(name)!, { numRuns: MUTANT_BUDGET, seed: mutantSeed(index) });
       expect(result.killed).toBe(true);
       expect(mutant.breaks.filter((code) => result.invariants?.includes(code)), `fired: ${result.invariants?.join(', ')}`).not.toEqual([]);
       const hand = minimal(name);

@@ -1,8 +1,10 @@
 /**
  * Proc: one incarnation of a worker as the scheduler sees it — its queued env calls (pending), the
- * calls in flight (a fetch awaiting its response, a sleep), its timers, and whether it holds the turn.
+ * calls in flight (a fetch awaiting its response, a sleep), its timers, and whether it holds the
+ * turn. It is also the turn holder the sandbox asks while its journal code runs: escapes are
+ * charged to it, and it serves the simulated process (its own pid, environment and work dir).
  */
-import type { Escape } from './ambientGuard.js';
+import type { Escape, SimulatedProcess, TurnHolder } from './ambientGuard.js';
 import type { Timer } from './clock.js';
 
 export type Outcome<T> = { ok: true; value: T; note?: string } | { ok: false; error: unknown; note?: string };
@@ -15,7 +17,17 @@ export interface PendingStep {
   reject: (error: unknown) => void;
 }
 
-export class Proc {
+export interface ProcHooks {
+  escape(proc: Proc, api: string): Escape;
+  exit(proc: Proc, code: number): void;
+}
+
+/** The pid a simulated incarnation reports: one per incarnation, as a restarted process gets a new one. */
+export function simulatedPid(slot: number, incarnation: number): number {
+  return 1000 * (slot + 1) + incarnation;
+}
+
+export class Proc implements TurnHolder {
   alive = true;
   done = false;
   running = false;
@@ -23,16 +35,23 @@ export class Proc {
   readonly pending: PendingStep[] = [];
   readonly inFlight = new Map<number, string>();
   readonly timers = new Set<Timer>();
+  readonly simulated: SimulatedProcess;
   constructor(
-    private readonly escapes: (proc: Proc, api: string) => Escape,
+    private readonly hooks: ProcHooks,
     readonly pid: number,
     readonly incarnation: number,
-  ) {}
+    environment: Record<string, string>,
+    cwd: string,
+  ) {
+    this.simulated = { pid: simulatedPid(pid, incarnation), cwd, env: { ...environment } };
+  }
   get name(): string {
     return `worker-${this.pid}#${this.incarnation}`;
   }
-  /** Called by the ambient guard when this incarnation reached around env. */
   onEscape(api: string): Escape {
-    return this.escapes(this, api);
+    return this.hooks.escape(this, api);
+  }
+  exit(code: number): void {
+    this.hooks.exit(this, code);
   }
 }

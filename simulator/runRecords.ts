@@ -10,7 +10,11 @@ export type StopReason =
   | { kind: 'completed' }
   | { kind: 'bounds-exceeded'; bound: 'steps' | 'incarnations' | 'virtual-time'; detail: string }
   | { kind: 'deadlock'; detail: string }
-  | { kind: 'stalled'; detail: string };
+  | { kind: 'stalled'; detail: string }
+  /** Set by the worker pool's watchdog: the journal's code kept the thread for the hang timeout. */
+  | { kind: 'journal-blocked'; detail: string }
+  /** Set by the worker pool: the journal's memory passed the heap limit. */
+  | { kind: 'journal-out-of-memory'; detail: string };
 
 export interface CrashRecord {
   seq: number;

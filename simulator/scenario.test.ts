@@ -41,7 +41,7 @@ describe('parseScenario', () => {
     ],
     [
       { ...minimal, files: { '../etc/passwd': 'x' } },
-      'Failed to load scenario: files key must be a path inside the work dir, found "../etc/passwd". Use a relative path such as "article.txt".',
+      'Failed to load scenario: files key "../etc/passwd" must stay inside the work dir (no ".."), found "../etc/passwd". Use a relative path such as "article.txt" or "docs/notes.md".',
     ],
     [{ ...minimal, random: [1.5] }, 'Failed to load scenario: random[0] must be a number in [0, 1), found 1.5. Fix the scenario file, or regenerate it with durasim.'],
     [{ ...minimal, schedule: [-1] }, 'Failed to load scenario: schedule[0] must be an integer >= 0, found -1. Fix the scenario file, or regenerate it with durasim.'],

@@ -8,10 +8,13 @@
  *   lowest ready process first, random() = 0), so shrinking toward empty shrinks toward a
  *   fault-free run.
  * - `parseScenario` validates untrusted JSON and fills defaults; a malformed scenario gets
- *   `Failed to load scenario: <field> <problem>. <fix>`.
+ *   `Failed to load scenario: <field> <problem>. <fix>`. Unknown fields are refused (with the
+ *   field they were probably meant to be), never ignored; paths must be canonical, relative, free
+ *   of NUL bytes, and no file may be another one's folder.
  */
 import type { Operation, Task } from '../src/contract.js';
 import { DurasimError } from '../src/failure.js';
+import { pathClash, pathProblem, unknownField } from './scenarioFields.js';
 
 export const SCENARIO_FORMAT = 'durasim.scenario';
 export const SCENARIO_VERSION = 1;
@@ -122,6 +125,8 @@ export interface Scenario {
   schedule: number[];
   /** Values returned by env.random(), in call order; past the end, 0. */
   random: number[];
+  /** process.env as the journal sees it under simulation (default: empty). */
+  environment: Record<string, string>;
   restartDelayMs: number;
   bounds: ScenarioBounds;
 }
@@ -185,9 +190,37 @@ function optional<T>(record: Record<string, Json>, key: string, parse: (v: Json)
   return record[key] === undefined ? fallback : parse(record[key]);
 }
 
+/** Refuses a field the format does not know, naming the one it was probably meant to be. */
+function strict(record: Record<string, Json>, field: string, known: readonly string[], required: readonly string[] = []): void {
+  const unknown = unknownField(record, known, required);
+  if (unknown === undefined) return;
+  const at = field === '' ? unknown.field : `${field}.${unknown.field}`;
+  fail(at, 'is not a known field', unknown.suggestion !== undefined ? `Did you mean ${JSON.stringify(unknown.suggestion)}?` : `Known fields here: ${known.join(', ')}.`);
+}
+
+const OPERATION_FIELDS = { publish: ['kind', 'key', 'body', 'retrySafe'], lookup: ['kind', 'key', 'resource'], edit: ['kind', 'key', 'path', 'append'] } as const;
+const FAULT_FIELDS = {
+  crash: ['kind', 'process', 'incarnation', 'step', 'when', 'mode', 'tornKeepBytes'],
+  response: ['kind', 'request', 'fault', 'delayMs', 'commitDelayMs'],
+  'user-edit': ['kind', 'path', 'text', 'atStep', 'afterAccess'],
+  'duplicate-delivery': ['kind', 'atStep'],
+  'service-restart': ['kind', 'atStep'],
+} as const;
+const FAULT_REQUIRED = { crash: ['kind', 'process', 'step', 'when'], response: ['kind', 'request', 'fault'], 'user-edit': ['kind', 'path', 'text'], 'duplicate-delivery': ['kind', 'atStep'], 'service-restart': ['kind', 'atStep'] } as const;
+const TOP_FIELDS = ['format', 'version', 'name', 'description', 'task', 'taskAfterRestart', 'files', 'service', 'faults', 'schedule', 'random', 'environment', 'restartDelayMs', 'bounds', 'regression'];
+
+/** A record whose kind is missing but whose other field holds a kind's name: that field was meant to be "kind". */
+function misnamedKind(value: Record<string, Json>, kinds: readonly string[], field: string): void {
+  if (value.kind !== undefined) return;
+  const misnamed = Object.keys(value).find((key) => typeof value[key] === 'string' && kinds.includes(value[key] as string));
+  if (misnamed !== undefined) fail(`${field}.${misnamed}`, 'is not a known field', 'Did you mean "kind"?');
+}
+
 function parseOperation(value: Json, field: string): Operation {
   if (!isRecord(value)) fail(field, `must be an object, found ${describe(value)}`);
+  misnamedKind(value, Object.keys(OPERATION_FIELDS), field);
   const kind = oneOf(value.kind, ['publish', 'lookup', 'edit'] as const, `${field}.kind`);
+  strict(value, field, OPERATION_FIELDS[kind], ['kind', 'key']);
   const key = nonEmptyStr(value.key, `${field}.key`);
   if (!/^[A-Za-z0-9._-]+$/.test(key)) fail(`${field}.key`, `must use only letters, digits, ".", "_" and "-", found ${JSON.stringify(key)}`);
   switch (kind) {
@@ -204,10 +237,9 @@ function parseOperation(value: Json, field: string): Operation {
 }
 
 function relativePath(value: Json, field: string): string {
-  const path = nonEmptyStr(value, field);
-  if (path.startsWith('/') || path.split('/').includes('..')) {
-    fail(field, `must be a path inside the work dir, found ${JSON.stringify(path)}`, 'Use a relative path such as "article.txt".');
-  }
+  const path = str(value, field);
+  const problem = pathProblem(path);
+  if (problem !== undefined) fail(field, `${problem}, found ${JSON.stringify(path)}`, 'Use a relative path such as "article.txt" or "docs/notes.md".');
   return path;
 }
 
@@ -223,7 +255,9 @@ function parseOperations(value: Json, field: string): Operation[] {
 
 function parseFault(value: Json, field: string): Fault {
   if (!isRecord(value)) fail(field, `must be an object, found ${describe(value)}`);
+  misnamedKind(value, Object.keys(FAULT_FIELDS), field);
   const kind = oneOf(value.kind, ['crash', 'response', 'user-edit', 'duplicate-delivery', 'service-restart'] as const, `${field}.kind`);
+  strict(value, field, FAULT_FIELDS[kind], FAULT_REQUIRED[kind]);
   switch (kind) {
     case 'crash': {
       const fault: CrashFault = {
@@ -266,12 +300,14 @@ function parseFault(value: Json, field: string): Fault {
 function parseService(value: Json): ScenarioService {
   if (value === undefined) return { ...DEFAULT_SERVICE, existing: [], resources: {} };
   if (!isRecord(value)) fail('service', `must be an object, found ${describe(value)}`);
+  strict(value, 'service', ['idempotencyMemory', 'query', 'latencyMs', 'existing', 'resources']);
   return {
     idempotencyMemory: optional(value, 'idempotencyMemory', (v) => oneOf(v, ['durable', 'volatile'] as const, 'service.idempotencyMemory'), DEFAULT_SERVICE.idempotencyMemory),
     query: optional(value, 'query', (v) => bool(v, 'service.query'), DEFAULT_SERVICE.query),
     latencyMs: optional(value, 'latencyMs', (v) => int(v, 'service.latencyMs'), DEFAULT_SERVICE.latencyMs),
     existing: optional(value, 'existing', (v) => arr(v, 'service.existing').map((e, i) => {
       if (!isRecord(e)) fail(`service.existing[${i}]`, `must be an object, found ${describe(e)}`);
+      strict(e, `service.existing[${i}]`, ['key', 'body'], ['key', 'body']);
       return { key: nonEmptyStr(e.key, `service.existing[${i}].key`), body: str(e.body, `service.existing[${i}].body`) };
     }), []),
     resources: optional(value, 'resources', (v) => {
@@ -284,19 +320,21 @@ function parseService(value: Json): ScenarioService {
 /** Validates untrusted JSON (already parsed) and returns a complete scenario with defaults filled in. */
 export function parseScenario(value: Json): Scenario {
   if (!isRecord(value)) fail('the scenario', `must be a JSON object, found ${describe(value)}`);
+  strict(value, '', TOP_FIELDS, ['format', 'version', 'task']);
   if (value.format !== SCENARIO_FORMAT) fail('format', `must be ${JSON.stringify(SCENARIO_FORMAT)}, found ${describe(value.format)}`, 'Is this a durasim scenario file?');
   const version = int(value.version, 'version', 1);
   if (version > SCENARIO_VERSION) {
     fail('version', `is ${version}, newer than this durasim understands (${SCENARIO_VERSION})`, 'Upgrade durasim to replay this scenario.');
   }
   if (!isRecord(value.task)) fail('task', `must be an object, found ${describe(value.task)}`);
+  strict(value.task, 'task', ['id', 'operations'], ['id', 'operations']);
   const scenario: Scenario = {
     format: SCENARIO_FORMAT,
     version,
     task: { id: nonEmptyStr(value.task.id, 'task.id'), operations: parseOperations(value.task.operations, 'task.operations') },
     files: optional(value, 'files', (v) => {
       if (!isRecord(v)) fail('files', `must be an object of path to text, found ${describe(v)}`);
-      return Object.fromEntries(Object.entries(v).map(([p, text]) => [relativePath(p, `files key`), str(text, `files[${JSON.stringify(p)}]`)]));
+      return Object.fromEntries(Object.entries(v).map(([p, text]) => [relativePath(p, `files key ${JSON.stringify(p)}`), str(text, `files[${JSON.stringify(p)}]`)]));
     }, {}),
     service: parseService(value.service),
     faults: optional(value, 'faults', (v) => arr(v, 'faults').map((f, i) => parseFault(f, `faults[${i}]`)), []),
@@ -305,9 +343,14 @@ export function parseScenario(value: Json): Scenario {
       if (typeof r !== 'number' || !(r >= 0 && r < 1)) fail(`random[${i}]`, `must be a number in [0, 1), found ${describe(r)}`);
       return r;
     }), []),
+    environment: optional(value, 'environment', (v) => {
+      if (!isRecord(v)) fail('environment', `must be an object of name to text, found ${describe(v)}`);
+      return Object.fromEntries(Object.entries(v).map(([k, text]) => [k, str(text, `environment.${k}`)]));
+    }, {}),
     restartDelayMs: optional(value, 'restartDelayMs', (v) => int(v, 'restartDelayMs'), DEFAULT_RESTART_DELAY_MS),
     bounds: optional(value, 'bounds', (v) => {
       if (!isRecord(v)) fail('bounds', `must be an object, found ${describe(v)}`);
+      strict(v, 'bounds', ['maxSteps', 'maxIncarnations', 'maxVirtualTimeMs']);
       return {
         maxSteps: optional(v, 'maxSteps', (n) => int(n, 'bounds.maxSteps', 1), DEFAULT_BOUNDS.maxSteps),
         maxIncarnations: optional(v, 'maxIncarnations', (n) => int(n, 'bounds.maxIncarnations', 1), DEFAULT_BOUNDS.maxIncarnations),
@@ -319,8 +362,11 @@ export function parseScenario(value: Json): Scenario {
   if (typeof value.description === 'string') scenario.description = value.description;
   if (value.taskAfterRestart !== undefined) {
     if (!isRecord(value.taskAfterRestart)) fail('taskAfterRestart', `must be an object, found ${describe(value.taskAfterRestart)}`);
+    strict(value.taskAfterRestart, 'taskAfterRestart', ['operations'], ['operations']);
     scenario.taskAfterRestart = { operations: parseOperations(value.taskAfterRestart.operations, 'taskAfterRestart.operations') };
   }
+  const clash = pathClash(scenarioPaths(scenario));
+  if (clash) fail('files', `name ${JSON.stringify(clash[0])} both as a file and as the folder of ${JSON.stringify(clash[1])}`, 'Give every file a path that is not another file\'s folder.');
   const workers = 1 + scenario.faults.filter((f) => f.kind === 'duplicate-delivery').length;
   scenario.faults.forEach((f, i) => {
     if (f.kind === 'crash' && f.process >= workers) {
@@ -328,6 +374,12 @@ export function parseScenario(value: Json): Scenario {
     }
   });
   return scenario;
+}
+
+/** Every path the scenario names: initial files, edited files, files the user saves. */
+function scenarioPaths(scenario: Scenario): string[] {
+  const ops = [...scenario.task.operations, ...(scenario.taskAfterRestart?.operations ?? [])];
+  return [...new Set([...Object.keys(scenario.files), ...ops.flatMap((op) => (op.kind === 'edit' ? [op.path] : [])), ...scenario.faults.flatMap((f) => (f.kind === 'user-edit' ? [f.path] : []))])];
 }
 
 /** Parses scenario file text; bad JSON gets the same house-style message. */
@@ -358,6 +410,7 @@ export function scenarioToJson(scenario: Scenario): Record<string, unknown> {
   if (scenario.faults.length > 0) out.faults = scenario.faults;
   if (scenario.schedule.length > 0) out.schedule = scenario.schedule;
   if (scenario.random.length > 0) out.random = scenario.random;
+  if (Object.keys(scenario.environment).length > 0) out.environment = scenario.environment;
   if (scenario.restartDelayMs !== DEFAULT_RESTART_DELAY_MS) out.restartDelayMs = scenario.restartDelayMs;
   if (JSON.stringify(scenario.bounds) !== JSON.stringify(DEFAULT_BOUNDS)) out.bounds = scenario.bounds;
   return out;

@@ -51,6 +51,8 @@ export interface ServiceRequestRecord {
   committed: boolean;
   /** Trace position of the request's arrival (set by the world). */
   seq?: number;
+  /** The incarnation that sent it, as worker-<pid>#<incarnation> (set by the world). */
+  sender?: string;
 }
 
 export type ServiceEvent =

@@ -27,6 +27,12 @@ export function simulatedEnv(world: World, proc: Proc): Env {
   const disk = world.disk;
   const pid = proc.pid;
   const sync = <T>(op: string, detail: string, run: () => T): Promise<T> => world.syncStep(proc, op, detail, run);
+  /** A write: its bytes go into the payload hash when the step runs (the trace shows a preview). */
+  const write = (op: string, detail: string, data: string | Uint8Array, run: () => void): Promise<void> =>
+    world.syncStep(proc, op, detail, () => {
+      world.notePayload(data);
+      run();
+    });
 
   const handleFor = (fd: number, path: string): FileHandle => {
     const name = rel(path);
@@ -37,8 +43,8 @@ export function simulatedEnv(world: World, proc: Proc): Env {
         return utf8 ? bytes.toString('utf8') : new Uint8Array(bytes);
       })) as FileHandle['readFile'];
     return {
-      appendFile: (data) => sync('fh.appendFile', `${name} ${show(data)}`, () => disk.handleWrite(fd, bytesOf(data), 'append')),
-      writeFile: (data) => sync('fh.writeFile', `${name} ${show(data)}`, () => disk.handleWrite(fd, bytesOf(data), 'replace')),
+      appendFile: (data) => write('fh.appendFile', `${name} ${show(data)}`, data, () => disk.handleWrite(fd, bytesOf(data), 'append')),
+      writeFile: (data) => write('fh.writeFile', `${name} ${show(data)}`, data, () => disk.handleWrite(fd, bytesOf(data), 'replace')),
       readFile,
       sync: () => sync('fh.sync', name, () => disk.handleSync(fd)),
       close: () => sync('fh.close', name, () => disk.handleClose(fd)),
@@ -51,9 +57,9 @@ export function simulatedEnv(world: World, proc: Proc): Env {
         const file = disk.openFile(path, flags, pid);
         return handleFor(file.fd, file.path);
       }),
-    appendFile: (path, data) => sync('fs.appendFile', `${rel(disk.resolve(path))} ${show(data)}`, () => disk.appendFile(path, bytesOf(data), pid)),
+    appendFile: (path, data) => write('fs.appendFile', `${rel(disk.resolve(path))} ${show(data)}`, data, () => disk.appendFile(path, bytesOf(data), pid)),
     writeFile: (path, data, options) =>
-      sync('fs.writeFile', `${rel(disk.resolve(path))} ${show(data)}`, () => disk.writeFile(path, bytesOf(data), options?.flag ?? 'w', pid)),
+      write('fs.writeFile', `${rel(disk.resolve(path))} ${show(data)}`, data, () => disk.writeFile(path, bytesOf(data), options?.flag ?? 'w', pid)),
     readFile: ((path: string, encoding?: 'utf8') =>
       sync('fs.readFile', rel(disk.resolve(path)), () => {
         const bytes = disk.readFile(path);
@@ -83,9 +89,13 @@ export function simulatedEnv(world: World, proc: Proc): Env {
         return;
       }
       if (request.route.kind !== 'query') world.arrivals.set(world.service.requests.length, world.inspect('durable'));
+      world.notePayload(`${request.method} ${request.url}\n${request.body}`);
       const reply = await world.network.send(request);
       const record = world.service.requests[world.service.requests.length - 1];
-      if (record) record.seq = world.trace.length;
+      if (record) {
+        record.seq = world.trace.length;
+        record.sender = proc.name;
+      }
       world.record({
         actor: 'service',
         op: 'receive',
@@ -115,7 +125,8 @@ export function simulatedEnv(world: World, proc: Proc): Env {
     timeout: (ms) =>
       sync('clock.timeout', `${ms}ms`, () => {
         const controller = new AbortController();
-        world.procTimer(proc, ms, 'timeout', () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')));
+        // The abort runs the journal's own listeners: under its turn, so what they reach is seen.
+        world.procTimer(proc, ms, 'timeout', () => world.asTurnOf(proc, () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'))));
         return controller.signal;
       }),
   };

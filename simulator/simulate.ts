@@ -6,6 +6,7 @@
 import type { JournalAdapter, JournalRecords } from '../src/contract.js';
 import { installAmbientGuard, uninstallAmbientGuard, type Escape } from './ambientGuard.js';
 import type { Transport } from './network.js';
+import type { Proc } from './proc.js';
 import { parseScenario, type Scenario } from './scenario.js';
 import type { Effect, ServiceRequestRecord } from './service.js';
 import { simulatedEnv } from './simEnv.js';
@@ -16,6 +17,14 @@ import { World } from './world.js';
 export interface SimulateOptions {
   /** How env.fetch reaches the fake service: 'direct' (default, fast) or through msw's getResponse. */
   transport?: Transport;
+  /**
+   * A fresh instance of the journal's modules, evaluated at the start of every incarnation (and
+   * once for inspect()), so module-level state dies with a crash as it does in a real process.
+   * Without it the same `journal` object serves every incarnation.
+   */
+  fresh?: () => JournalAdapter;
+  /** Called at every scheduling decision, with the step and the incarnation about to take it. */
+  beat?: (globalStep: number, proc: Proc | undefined, op: string) => void;
 }
 
 export interface ServiceRequest extends ServiceRequestRecord {
@@ -28,13 +37,16 @@ export interface SimulationResult {
   scenario: Scenario;
   outcome: StopReason;
   trace: TraceEntry[];
+  /** SHA-256 of the trace and of every byte the journal wrote or sent: traceHash(trace, payloadDigest). */
   traceHash: string;
+  /** SHA-256 of every byte the journal wrote or sent, in order (the trace shows previews only). */
+  payloadDigest: string;
   /** The service's ground truth: every effect ever committed (including those before the run). */
   effects: Effect[];
   requests: ServiceRequest[];
   crashes: CrashRecord[];
   exits: ExitRecord[];
-  /** Calls that reached around env (real clock, randomness, timers, network) or stalled outside it. */
+  /** Calls that reached around env: the real clock, randomness, timers, disk, network, processes. */
   escapes: Escape[];
   userEdits: { seq: number; timeMs: number; path: string; text: string }[];
   final: {
@@ -50,15 +62,29 @@ export interface SimulationResult {
   stats: { steps: number; incarnations: number; virtualTimeMs: number; traceEntries: number };
 }
 
+let running: World | null = null;
+
+/**
+ * An unhandled rejection or uncaught exception while a simulation runs: it ends the incarnation
+ * that last ran, as it would end a real process. False when no simulation is running.
+ */
+export function reportUncaught(error: unknown): boolean {
+  if (running === null) return false;
+  running.uncaught(error);
+  return true;
+}
+
 export async function simulate(journal: JournalAdapter, scenarioInput: Scenario | unknown, options: SimulateOptions = {}): Promise<SimulationResult> {
   const scenario = parseScenario(scenarioInput);
   installAmbientGuard();
   let world: World;
   let outcome: StopReason;
   try {
-    world = new World(journal, scenario, options.transport ?? 'direct', simulatedEnv);
+    world = new World(journal, scenario, { transport: options.transport ?? 'direct', makeEnv: simulatedEnv, ...(options.fresh ? { fresh: options.fresh } : {}), ...(options.beat ? { beat: options.beat } : {}) });
+    running = world;
     outcome = await world.run();
   } finally {
+    running = null;
     uninstallAmbientGuard();
   }
   const paths = new Set<string>();
@@ -67,6 +93,7 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
   const live = world.disk.liveView();
   const files: Record<string, string | undefined> = {};
   for (const path of [...paths].sort()) files[path] = live.readFile(path);
+  const payload = world.payload.digest('hex');
   const result: Omit<SimulationResult, 'traceHash'> = {
     journal: journal.name,
     scenario,
@@ -84,8 +111,9 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
     final: { durable: world.inspect('durable'), visible: world.inspect('visible'), files },
     inspectErrors: world.inspectErrors,
     stats: { steps: world.globalStep, incarnations: world.incarnationsStarted, virtualTimeMs: world.clock.nowMs, traceEntries: world.trace.length },
+    payloadDigest: payload,
   };
   // Hashing the trace costs about 5% of a simulation; most callers never read it, so it is computed on first read.
   let hash: string | undefined;
-  return Object.defineProperty(result, 'traceHash', { enumerable: true, get: () => (hash ??= traceHash(world.trace)) }) as SimulationResult;
+  return Object.defineProperty(result, 'traceHash', { enumerable: true, get: () => (hash ??= traceHash(world.trace, payload)) }) as SimulationResult;
 }

@@ -8,6 +8,11 @@
 const realSetImmediate = globalThis.setImmediate; // allow-ambient: captured before the ambient guard wraps it
 const realClearImmediate = globalThis.clearImmediate; // allow-ambient: pairs with the above
 
+/** Resolves after one real event-loop turn: by then every queued microtask has run. */
+export function nextEventLoopTurn(): Promise<void> {
+  return new Promise((resolve) => void realSetImmediate(resolve));
+}
+
 export class StallWatch {
   private handle: ReturnType<typeof realSetImmediate> | undefined;
   private watchedWait = -1;

@@ -22,9 +22,14 @@ export interface TraceEntry {
   detail: string;
 }
 
-export function traceHash(trace: readonly TraceEntry[]): string {
+/**
+ * The fingerprint of a run: every trace entry, and the digest of every byte the journal wrote or
+ * sent (the trace itself shows previews of data, cut at 60 characters).
+ */
+export function traceHash(trace: readonly TraceEntry[], payloadDigest = ''): string {
   const hash = createHash('sha256');
   for (const entry of trace) hash.update(`${JSON.stringify(entry)}\n`);
+  hash.update(`payload ${payloadDigest}\n`);
   return hash.digest('hex');
 }
 

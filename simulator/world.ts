@@ -9,27 +9,41 @@
  *   its pending promises never settle and its later calls are refused (they never settle either).
  *   keep-all kills one worker; the other modes are machine crashes that kill every live worker
  *   and drop volatile disk state. Killed workers restart after restartDelayMs as fresh
- *   incarnations; a worker that exits with an error is restarted the same way.
+ *   incarnations; a worker that exits with an error (or process.exit(n), n ≠ 0) restarts the same way.
+ * - Every incarnation may get a fresh instance of the journal's modules (`fresh`), as a restarted
+ *   process would; inspect() reads through an instance of its own, under a turn of its own.
  * - Bounds: global steps, incarnations per worker, virtual time. Running out stops the run with a
  *   liveness outcome, never a hang; so does a deadlock (workers waiting on nothing that will
  *   come) and a stall (a worker awaiting something outside env for STALL_TURNS event-loop turns).
+ * - A broken simulator invariant stops the run and is rethrown by run(): it never reaches the
+ *   journal as an ordinary error.
  */
-import type { Env, JournalAdapter, JournalRecords } from '../src/contract.js';
-import { escapeReason, setTurn, type Escape } from './ambientGuard.js';
+import { createHash, type Hash } from 'node:crypto';
+import type { DiskView, Env, JournalAdapter, JournalRecords } from '../src/contract.js';
+import { escapeReason, outsideTurn, setTurn, type Escape, type TurnHolder } from './ambientGuard.js';
 import { VirtualClock, type Timer } from './clock.js';
 import { Disk } from './disk.js';
-import { describeLoss, type CrashRecord, type ExitRecord, type StopReason } from './runRecords.js';
+import { SimulatorInvariantError } from './invariant.js';
 import { Network, type Transport } from './network.js';
 import { Proc, type Outcome, type PendingStep } from './proc.js';
+import { describeLoss, type CrashRecord, type ExitRecord, type StopReason } from './runRecords.js';
 import { ScenarioEvents } from './scenarioEvents.js';
 import { SERVICE_URL, taskFor, WORK_DIR, type CrashFault, type Fault, type Scenario } from './scenario.js';
-import { invariant } from './invariant.js';
-import { StallWatch } from './stallWatch.js';
 import { ServiceCore, type ServiceEvent } from './service.js';
+import { nextEventLoopTurn, StallWatch } from './stallWatch.js';
 import { errorCode, preview, rel, type TraceEntry } from './trace.js';
 
 /** Event-loop turns a worker may spend awaiting something outside env before the run is stopped. */
 export const STALL_TURNS = 10_000;
+
+export interface WorldOptions {
+  transport: Transport;
+  makeEnv: (world: World, proc: Proc) => Env;
+  /** A fresh instance of the journal's modules, evaluated at every incarnation's start. */
+  fresh?: () => JournalAdapter;
+  /** Called at every scheduling decision: a sign of life for a watchdog outside the simulation. */
+  beat?: (globalStep: number, proc: Proc | undefined, op: string) => void;
+}
 
 export class World {
   readonly clock = new VirtualClock();
@@ -44,22 +58,30 @@ export class World {
   readonly userEdits: { seq: number; timeMs: number; path: string; text: string }[] = [];
   readonly inspectErrors: string[] = [];
   readonly arrivals = new Map<number, JournalRecords>();
+  /** Every byte the journal wrote or sent, in order: the trace shows previews, its hash covers this. */
+  readonly payload: Hash = createHash('sha256');
   stop: StopReason | null = null;
+  /** A broken simulator invariant: the run stops and run() rethrows it. */
+  internalError: Error | null = null;
   globalStep = 0;
   randomDraws = 0;
   incarnationsStarted = 0;
+  /** The incarnation that last held the turn: where an unhandled rejection comes from. */
+  lastRunner: Proc | null = null;
+  private listenersOf: Proc | null = null;
   private decisions = 0;
   private running = 0;
   private waiter: (() => void) | null = null;
   private waitId = 0;
   private readonly stallWatch = new StallWatch(() => (this.waiter === null ? null : this.waitId), () => this.stalled(), STALL_TURNS);
   private readonly events: ScenarioEvents;
+  private readonly inspector: JournalAdapter;
+  private readonly inspectTurn: TurnHolder;
 
   constructor(
     readonly journal: JournalAdapter,
     readonly scenario: Scenario,
-    transport: Transport,
-    private readonly makeEnv: (world: World, proc: Proc) => Env,
+    private readonly options: WorldOptions,
   ) {
     this.disk = new Disk(WORK_DIR, scenario.files);
     this.service = new ServiceCore(
@@ -68,15 +90,21 @@ export class World {
       this.clock,
       (event) => this.onServiceEvent(event),
     );
-    this.network = new Network(this.service, SERVICE_URL, transport);
+    this.network = new Network(this.service, SERVICE_URL, options.transport);
     this.events = new ScenarioEvents(scenario.faults);
+    this.inspectTurn = {
+      simulated: { pid: 1, cwd: WORK_DIR, env: { ...scenario.environment } },
+      onEscape: (api) => this.recordEscape(null, api),
+      exit: () => {},
+    };
+    this.inspector = options.fresh ? this.freshInspector(options.fresh) : journal;
   }
-
 
   async run(): Promise<StopReason> {
     this.spawn(0, 0);
     await this.quiesce();
     while (this.stop === null) {
+      this.options.beat?.(this.globalStep, undefined, '');
       this.fireEventsDue();
       if (this.stop !== null) break;
       if (this.running > 0) await this.quiesce();
@@ -99,6 +127,7 @@ export class World {
         for (const timer of this.clock.advance()) {
           setTurn(null);
           timer.fire();
+          await this.drainListeners();
           await this.quiesce();
           if (this.stop !== null) break;
         }
@@ -119,6 +148,7 @@ export class World {
     }
     setTurn(null);
     this.stallWatch.clear();
+    if (this.internalError) throw this.internalError;
     return this.stop as StopReason;
   }
 
@@ -127,7 +157,6 @@ export class World {
     this.stop = reason;
     this.record({ actor: 'supervisor', op: 'stop', detail: reason.kind === 'completed' ? 'completed' : `${reason.kind}: ${reason.detail}` });
   }
-
 
   /** Queues an env call of `proc`; it runs when granted. A dead process's calls never settle. */
   step<T>(proc: Proc, op: string, detail: string, start: PendingStep['start']): Promise<T> {
@@ -146,6 +175,7 @@ export class World {
       try {
         outcome = { ok: true, value: run() };
       } catch (error) {
+        if (error instanceof SimulatorInvariantError) return this.fail(error);
         outcome = { ok: false, error, note: errorCode(error) };
       }
       complete(outcome);
@@ -162,13 +192,46 @@ export class World {
     return timer;
   }
 
-  private async grant(proc: Proc): Promise<void> {
-    invariant(proc.alive && !proc.done, `${proc.name} was granted a step after it ended`);
-    setTurn(null); // the simulator's own work (msw, streams) is not the journal's
+  /** Runs journal-facing code (an abort dispatched to the journal's listeners) under `proc`'s turn; the world's own code runs under none. */
+  asTurnOf(proc: Proc, dispatch: () => void): void {
+    if (!proc.alive || proc.done) return;
+    setTurn(proc);
+    this.lastRunner = proc;
+    this.listenersOf = proc;
+    try {
+      dispatch();
+    } finally {
+      setTurn(null); // if a listener woke the worker, it gets the turn back when the world waits for it
+    }
+  }
 
+  /**
+   * After an abort reached the journal's own listeners: the promise chains they started run to
+   * their end (one real event-loop turn drains every microtask) under that worker's turn.
+   */
+  private async drainListeners(): Promise<void> {
+    const proc = this.listenersOf;
+    if (proc === null) return;
+    this.listenersOf = null;
+    setTurn(proc);
+    await nextEventLoopTurn();
+    setTurn(null);
+  }
+
+  /** A simulator invariant broke: stop the run; run() rethrows it. The journal never sees it. */
+  fail(error: SimulatorInvariantError): void {
+    this.internalError ??= error;
+    this.halt({ kind: 'deadlock', detail: 'the simulator stopped: an internal invariant broke' });
+    for (const proc of this.procs) if (proc.alive && !proc.done) this.kill(proc);
+    this.wakeWaiter();
+  }
+
+  private async grant(proc: Proc): Promise<void> {
+    setTurn(null); // the simulator's own work (msw, streams) is not the journal's
     const request = proc.pending.shift() as PendingStep;
     const step = proc.calls++;
     const globalStep = this.globalStep++;
+    this.options.beat?.(globalStep, proc, request.op);
     this.record({ actor: `worker-${proc.pid}`, incarnation: proc.incarnation, step, globalStep, op: request.op, detail: request.detail });
     this.events.countAccess(request.op, request.detail);
     const before = this.events.crashAt(proc.pid, proc.incarnation, step, 'before');
@@ -182,7 +245,7 @@ export class World {
       if (completed) return;
       completed = true;
       proc.inFlight.delete(step);
-      if (!proc.alive) return;
+      if (!proc.alive || proc.done || this.internalError) return;
       if (outcome.note !== undefined) {
         this.record({ actor: `worker-${proc.pid}`, incarnation: proc.incarnation, step, op: `${request.op}:result`, detail: outcome.note });
       }
@@ -196,73 +259,82 @@ export class World {
         this.running++;
       }
       setTurn(proc);
+      this.lastRunner = proc;
       if (outcome.ok) request.resolve(outcome.value);
       else request.reject(outcome.error);
     };
     try {
       await request.start(complete);
     } catch (error) {
-      complete({ ok: false, error, note: errorCode(error) });
+      if (error instanceof SimulatorInvariantError) this.fail(error);
+      else complete({ ok: false, error, note: errorCode(error) });
     }
     // The worker now holds the turn until its next env call, even across its own awaits.
     await this.quiesce();
   }
 
   private yielded(proc: Proc): void {
-    setTurn(null);
     if (!proc.running) return;
     proc.running = false;
     this.running--;
-    if (this.running === 0 && this.waiter) {
-      const wake = this.waiter;
-      this.waiter = null;
-      wake();
-    }
+    if (this.running === 0) this.wakeWaiter();
   }
 
-  /** Waits until no worker holds the turn; stops the run if one stalls outside env. */
-  private quiesce(): Promise<void> {
-    if (this.running === 0) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      this.waitId++;
-      this.waiter = () => {
-        setTurn(null);
-        resolve();
-      };
-      this.stallWatch.arm();
-    });
-  }
-
-  /** A worker awaited something outside env for STALL_TURNS event-loop turns: stop the run. */
-  private stalled(): void {
-    const stuck = this.procs.filter((p) => p.running);
-    for (const proc of stuck) this.recordEscape(proc, 'stall');
-    this.halt({
-      kind: 'stalled',
-      detail: `${stuck.map((p) => p.name).join(', ')} awaited something outside env for ${STALL_TURNS} event-loop turns (a real timer, real I/O, or a promise nothing resolves)`,
-    });
-    for (const proc of stuck) this.kill(proc);
-    this.running = 0;
+  private wakeWaiter(): void {
     const wake = this.waiter;
     this.waiter = null;
     wake?.();
   }
 
+  /**
+   * Waits until no worker holds the turn; stops the run if one stalls outside env. While it waits,
+   * the running worker holds the turn (its code runs now); the world's own code never does.
+   */
+  private async quiesce(): Promise<void> {
+    if (this.running > 0) {
+      setTurn(this.procs.find((p) => p.running) ?? this.lastRunner);
+      await new Promise<void>((resolve) => {
+        this.waitId++;
+        this.waiter = resolve;
+        this.stallWatch.arm();
+      });
+    }
+    setTurn(null);
+  }
+
+  /** A worker awaited something outside env for STALL_TURNS event-loop turns: stop the run. */
+  private stalled(): void {
+    setTurn(null);
+    const stuck = this.procs.filter((p) => p.running);
+    this.halt({
+      kind: 'stalled',
+      detail: `${stuck.map((p) => p.name).join(', ')} awaited something outside env for ${String(STALL_TURNS).replace(/\B(?=(\d{3})+$)/g, ',')} event-loop turns: a promise that never settles?`,
+    });
+    for (const proc of stuck) this.kill(proc);
+    this.running = 0;
+    this.wakeWaiter();
+  }
 
   spawn(pid: number, incarnation: number): void {
-    const proc = new Proc((p, api) => this.recordEscape(p, api), pid, incarnation);
+    const proc = new Proc({ escape: (p, api) => this.recordEscape(p, api), exit: (p, code) => this.exitByCall(p, code) }, pid, incarnation, this.scenario.environment, WORK_DIR);
     this.procs[pid] = proc;
     this.incarnationsStarted++;
     this.record({ actor: 'supervisor', op: 'start', detail: proc.name });
+    this.options.beat?.(this.globalStep, proc, 'start');
     const task = taskFor(this.scenario, incarnation);
     proc.running = true;
     this.running++;
     setTurn(proc);
+    this.lastRunner = proc;
     let result: Promise<void>;
     try {
-      result = Promise.resolve(this.journal.run(this.makeEnv(this, proc), task));
+      // A fresh process loads its modules afresh: module-level state dies with every crash.
+      const journal = this.options.fresh ? this.options.fresh() : this.journal;
+      result = Promise.resolve(journal.run(this.options.makeEnv(this, proc), task));
     } catch (error) {
       result = Promise.reject(error);
+    } finally {
+      setTurn(null); // the world's code goes on; the worker gets the turn back when the world waits for it
     }
     result.then(
       () => this.exit(proc, undefined),
@@ -286,6 +358,19 @@ export class World {
     this.exits.push({ pid: proc.pid, incarnation: proc.incarnation, error: message });
     this.record({ actor: 'supervisor', op: 'exit', detail: `${proc.name} failed: ${message}` });
     this.scheduleRestart(proc);
+  }
+
+  /** process.exit(code) from the journal: the incarnation ends as a process would, finished or failed. */
+  private exitByCall(proc: Proc, code: number): void {
+    this.exit(proc, code === 0 ? undefined : new Error(`process.exit(${code})`));
+  }
+
+  /** An unhandled rejection or uncaught exception: it ends the incarnation that last ran, as it would end a process. */
+  uncaught(error: unknown): void {
+    const proc = this.lastRunner;
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    if (proc && proc.alive && !proc.done) this.exit(proc, new Error(`unhandled: ${message}`));
+    else this.record({ actor: 'supervisor', op: 'unhandled', detail: message });
   }
 
   private kill(proc: Proc): void {
@@ -315,6 +400,7 @@ export class World {
       const lost = describeLoss(disk, rel);
       this.record({ actor: 'disk', op: 'crash', detail: lost.length > 0 ? lost.join('; ') : 'nothing unsynced was lost' });
     }
+    const records = this.inspect('durable');
     this.crashes.push({
       seq: this.trace.length - 1,
       timeMs: this.clock.nowMs,
@@ -322,8 +408,8 @@ export class World {
       killed: victims.map((p) => p.name),
       survivors: this.procs.filter((p) => p.alive && !p.done).map((p) => p.name),
       disk,
-      records: this.inspect('durable'),
-      visible: machine ? this.inspect('durable') : this.inspect('visible'),
+      records,
+      visible: machine ? records : this.inspect('visible'),
     });
     for (const victim of victims) this.scheduleRestart(victim);
   }
@@ -336,7 +422,6 @@ export class World {
     }
     this.clock.at(this.scenario.restartDelayMs, `restart worker-${proc.pid}`, () => this.spawn(proc.pid, next));
   }
-
 
   private fireEventsDue(): void {
     for (let fault = this.events.nextDue(this.globalStep); fault && this.stop === null; fault = this.events.nextDue(this.globalStep)) this.fireEvent(fault);
@@ -368,27 +453,57 @@ export class World {
       const { effect } = event;
       effect.seq = this.trace.length;
       this.record({ actor: 'service', op: 'commit', detail: `${effect.key} digest ${effect.digest.slice(0, 12)} receipt ${effect.receipt}${effect.requestIndex === null ? ' (before the run)' : ''}` });
+    } else if (this.scenario.service.idempotencyMemory === 'volatile') {
+      this.record({ actor: 'service', op: 'restart', detail: event.forgotKeys > 0 ? `forgot ${event.forgotKeys} idempotency key(s)` : 'nothing to forget yet' });
     } else {
-      this.record({ actor: 'service', op: 'restart', detail: event.forgotKeys > 0 ? `forgot ${event.forgotKeys} idempotency key(s)` : 'idempotency memory kept' });
+      this.record({ actor: 'service', op: 'restart', detail: 'idempotency memory kept (durable)' });
     }
   }
-
 
   record(entry: Omit<TraceEntry, 'seq' | 'timeMs'>): void {
     this.trace.push({ seq: this.trace.length, timeMs: this.clock.nowMs, ...entry });
   }
 
-  recordEscape(proc: Proc, api: string): Escape {
-    const escape: Escape = { api, pid: proc.pid, incarnation: proc.incarnation, message: escapeReason(api) };
+  /** Feeds bytes the journal wrote or sent into the payload hash, tagged with the trace position. */
+  notePayload(data: string | Uint8Array): void {
+    this.payload.update(`${this.trace.length}:`);
+    this.payload.update(data);
+  }
+
+  recordEscape(proc: Proc | null, api: string): Escape {
+    const escape: Escape = { api, pid: proc?.pid ?? -1, incarnation: proc?.incarnation ?? 0, message: escapeReason(api) };
     this.escapes.push(escape);
-    this.record({ actor: `worker-${proc.pid}`, incarnation: proc.incarnation, op: 'escape', detail: `${api}: ${escape.message}` });
+    const actor = proc ? { actor: `worker-${proc.pid}`, incarnation: proc.incarnation } : { actor: 'inspect' };
+    this.record({ ...actor, op: 'escape', detail: `${api}: ${escape.message}` });
     return escape;
+  }
+
+  /** inspect() gets an instance of its own: it must read the disk, not what run() keeps in memory. */
+  private freshInspector(fresh: () => JournalAdapter): JournalAdapter {
+    try {
+      return this.underInspectTurn(fresh);
+    } catch (error) {
+      return { name: this.journal.name, run: async () => {}, inspect: () => { throw error; } };
+    }
+  }
+
+  private underInspectTurn<T>(read: () => T): T {
+    setTurn(this.inspectTurn);
+    try {
+      return read();
+    } finally {
+      setTurn(null);
+    }
   }
 
   /** The journal's records as its inspect() reads them from the durable or the visible image. */
   inspect(image: 'durable' | 'visible'): JournalRecords {
+    const disk = image === 'durable' ? this.disk.durableView() : this.disk.liveView();
+    // The view's reads are the simulator's work (memfs stamps access times), not the journal's.
+    const view: DiskView = { dir: disk.dir, readFile: (path) => outsideTurn(() => disk.readFile(path)), readdir: (path) => outsideTurn(() => disk.readdir(path)) };
+    this.options.beat?.(this.globalStep, undefined, 'inspect');
     try {
-      return this.journal.inspect(image === 'durable' ? this.disk.durableView() : this.disk.liveView());
+      return this.underInspectTurn(() => this.inspector.inspect(view));
     } catch (error) {
       this.inspectErrors.push(error instanceof Error ? error.message : String(error));
       return {};

@@ -65,6 +65,7 @@ export function baseScenario(operations: readonly Operation[] = STANDARD_OPERATI
     faults: [],
     schedule: [],
     random: [],
+    environment: {},
     restartDelayMs: DEFAULT_RESTART_DELAY_MS,
     bounds: { ...DEFAULT_BOUNDS },
   };

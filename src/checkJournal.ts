@@ -1,21 +1,29 @@
 /**
  * A helper for users' own test suites:
  *
- *   test('exactly once', () => checkJournal(myJournal, { runs: 500 }));
+ *   test('exactly once', () => checkJournal(new URL('./my-journal.ts', import.meta.url), { runs: 500 }));
  *
- * Replays the journal's stored regressions first, then hunts with generated scenarios; on a
- * failure it saves the counterexample to the regression corpus and throws an error that reads as
- * the failure itself: the violations, the explained trace, and the command that replays it.
+ * Runs the journal as `durasim check` does — in worker threads, with a fresh instance of its
+ * modules for every incarnation — so it takes the journal's module, not an object already loaded
+ * in the test's thread. Replays the journal's stored regressions first, then hunts with generated
+ * scenarios; on a failure it saves the counterexample to the regression corpus and throws an error
+ * that reads as the failure itself: the violations, the explained trace, and the command that
+ * replays it.
  */
-import fc from 'fast-check';
-import { judge } from '../model/judge.js';
+import { fileURLToPath } from 'node:url';
 import { describeViolation } from '../model/violation.js';
-import type { Scenario } from '../simulator/scenario.js';
-import { simulate } from '../simulator/simulate.js';
-import { scenarioArbitrary, FAULT_KINDS, type FaultKind } from './arbitraries.js';
+import { FAULT_KINDS, type FaultKind } from './arbitraries.js';
 import type { JournalAdapter } from './contract.js';
+import { DurasimError } from './failure.js';
+import { bundledJournal, journalRefOf, type JournalRef } from './isolation/journalRef.js';
+import { MUTANTS } from './journals/mutants/index.js';
+import { referenceJournal } from './journals/reference.js';
+import { WorkerPool } from './pool/workerPool.js';
 import { loadRegressions, REGRESSIONS_DIR, saveRegression } from './regressions.js';
 import { explainText } from './report/explain.js';
+import { escapeWho } from './report/runReport.js';
+import { confirmCounterexample } from './runner/confirm.js';
+import { hunt } from './runner/hunt.js';
 
 export interface CheckJournalOptions {
   runs?: number;
@@ -25,42 +33,59 @@ export interface CheckJournalOptions {
   regressionsDir?: string;
   /** Save a new counterexample to the corpus (default true). */
   saveRegressions?: boolean;
-  /** How to name the journal in the replay command (default: its name). */
+  /** How to name the journal in the replay command (default: the module path given). */
   journalSpec?: string;
+  /** Worker threads (default: the machine's cores), memory limit and hang timeout, as for `durasim check`. */
+  workers?: number;
+  maxHeapMb?: number;
+  hangTimeoutMs?: number;
 }
 
-export async function checkJournal(journal: JournalAdapter, options: CheckJournalOptions = {}): Promise<void> {
+/** The journal's module: a path or file URL; durasim's own bundled journals may be passed as objects. */
+function refOf(journal: string | URL | JournalAdapter): JournalRef {
+  if (typeof journal === 'string') return journalRefOf(journal);
+  if (journal instanceof URL) return journalRefOf(fileURLToPath(journal));
+  const bundled = journal === referenceJournal || MUTANTS.some((m) => m.journal === journal) ? bundledJournal(journal.name) : undefined;
+  if (bundled) return bundled;
+  throw new DurasimError(
+    'check the journal',
+    `checkJournal was given the object of journal "${journal.name}", but it runs journals in worker threads with fresh modules per incarnation, so it needs the module`,
+    "Pass the module instead: checkJournal(new URL('./my-journal.ts', import.meta.url))",
+  );
+}
+
+export async function checkJournal(journal: string | URL | JournalAdapter, options: CheckJournalOptions = {}): Promise<void> {
+  const ref = refOf(journal);
   const dir = options.regressionsDir ?? REGRESSIONS_DIR;
   // allow-ambient: a fresh seed when none is given; it is printed in any failure.
   const seed = options.seed ?? Date.now() % 2_147_483_647;
-  const bad = async (scenario: Scenario) => {
-    const result = await simulate(journal, scenario);
-    const violations = judge(result);
-    return violations.length > 0 || result.escapes.length > 0 ? { result, violations } : undefined;
-  };
-  const fail = (found: NonNullable<Awaited<ReturnType<typeof bad>>>, origin: string, file: string): never => {
+  const pool = new WorkerPool({
+    ...(options.workers !== undefined ? { workers: options.workers } : {}),
+    ...(options.maxHeapMb !== undefined ? { maxHeapMb: options.maxHeapMb } : {}),
+    ...(options.hangTimeoutMs !== undefined ? { hangTimeoutMs: options.hangTimeoutMs } : {}),
+  });
+  try {
+    const loaded = await pool.load(ref);
+    if (loaded.loadEscapes.length > 0) throw new Error(`durasim found a failure in journal "${loaded.name}": its module, at load, ${loaded.loadEscapes[0]?.message} (${loaded.loadEscapes[0]?.api})`);
+    const hunted = await hunt({ pool, journalId: loaded.journalId, seed, runs: options.runs ?? 200, arbitrary: { faults: options.faults ?? FAULT_KINDS }, regressions: loadRegressions(loaded.name, dir) });
+    const finding = hunted.finding;
+    if (!finding) return;
+    const confirmed = await confirmCounterexample(pool, loaded.journalId, finding.scenario, finding.outcome);
+    if (confirmed.harness || finding.verdict === 'harness') throw new Error(`durasim failed (not a finding about the journal): ${confirmed.harness?.message ?? (finding.outcome.kind === 'harness-error' ? finding.outcome.message : 'unknown')}`);
+    const stored = 'regression' in finding.origin ? finding.origin.regression : undefined;
+    const file = stored ?? (options.saveRegressions === false ? '(not saved)' : saveRegression(finding.scenario, { journal: loaded.name, invariants: [...new Set(confirmed.summary.violations.map((v) => v.code))], seed }, dir).file);
+    const origin = stored ? `stored regression ${stored}` : `seed ${seed}, after ${hunted.runsExecuted} runs, shrunk ${finding.shrink?.steps ?? 0} times`;
     const lines = [
-      `durasim found a failure in journal "${journal.name}" (${origin})`,
-      ...found.violations.map((v) => `  ${describeViolation(v)}`),
-      ...found.result.escapes.map((e) => `  sandbox: worker-${e.pid}#${e.incarnation} ${e.message} (${e.api})`),
-      `replay: npx durasim replay ${file} --journal ${options.journalSpec ?? journal.name}`,
-      '',
-      explainText(found.result, found.violations),
+      `durasim found a failure in journal "${loaded.name}" (${origin})`,
+      ...confirmed.summary.journalErrors.map((e) => `  journal: ${e}`),
+      ...confirmed.summary.violations.map((v) => `  ${describeViolation(v)}`),
+      ...confirmed.summary.escapes.map((e) => `  sandbox: ${escapeWho(e)} ${e.message} (${e.api})`),
+      ...(confirmed.nondeterminism ? [`  sandbox: ${confirmed.nondeterminism}`] : []),
+      `replay: npx durasim replay ${file} --journal ${options.journalSpec ?? ref.spec}`,
     ];
+    if (confirmed.result) lines.push('', explainText(confirmed.result, confirmed.summary.violations));
     throw new Error(lines.join('\n'));
-  };
-  for (const stored of loadRegressions(journal.name, dir)) {
-    const found = await bad(stored.scenario);
-    if (found) fail(found, `stored regression ${stored.file}`, stored.file);
+  } finally {
+    await pool.close();
   }
-  const details = await fc.check(
-    fc.asyncProperty(scenarioArbitrary({ faults: options.faults ?? FAULT_KINDS }), async (scenario) => (await bad(scenario)) === undefined),
-    { numRuns: options.runs ?? 200, seed },
-  );
-  if (!details.failed || !details.counterexample) return;
-  const scenario = details.counterexample[0];
-  const found = await bad(scenario);
-  if (!found) throw new Error(`durasim: the counterexample of seed ${seed} passed when replayed — the journal is nondeterministic`);
-  const file = options.saveRegressions === false ? '(not saved)' : saveRegression(scenario, { journal: journal.name, invariants: [...new Set(found.violations.map((v) => v.code))], seed }, dir).file;
-  fail(found, `seed ${seed}, after ${details.numRuns} runs, shrunk ${details.numShrinks} times`, file);
 }

@@ -15,6 +15,6 @@ describe('public API', () => {
   test('a simulation result is what the judge reads', async () => {
     const result = await durasim.simulate(durasim.referenceJournal, durasim.baseScenario());
     expect(durasim.judge(result)).toEqual([]);
-    expect(result.traceHash).toBe(durasim.traceHash(result.trace));
+    expect(result.traceHash).toBe(durasim.traceHash(result.trace, result.payloadDigest));
   });
 });

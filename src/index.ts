@@ -5,7 +5,7 @@ export { digestOf } from './digest.js';
 export { realEnv, type RealEnvOptions } from './realEnv.js';
 export { referenceJournal, ReferenceRun, journalFrom, REFERENCE_SETTINGS, type ReferenceSettings } from './journals/reference.js';
 export { scenarioArbitrary, baseScenario, FAULT_KINDS, STANDARD_OPERATIONS, type FaultKind, type ScenarioArbitraryOptions } from './arbitraries.js';
-export { simulate, type SimulateOptions, type SimulationResult, type ServiceRequest } from '../simulator/simulate.js';
+export { simulate, reportUncaught, type SimulateOptions, type SimulationResult, type ServiceRequest } from '../simulator/simulate.js';
 export { traceHash, formatTraceEntry, type TraceEntry } from '../simulator/trace.js';
 export {
   parseScenario,
@@ -37,4 +37,8 @@ export type { Escape } from '../simulator/ambientGuard.js';
 export { checkJournal, type CheckJournalOptions } from './checkJournal.js';
 export { saveRegression, loadRegressions, scenarioHash, REGRESSIONS_DIR, type Regression, type RegressionInfo } from './regressions.js';
 export { MUTANTS, mutantNamed, type Mutant } from './journals/mutants/index.js';
-export { hunt, type HuntResult, type HuntOptions } from './mutation.js';
+export { huntJournal, type HuntResult, type HuntOptions } from './mutation.js';
+export { WorkerPool, type PoolOptions, type RunOutcome, type LoadedJournal } from './pool/workerPool.js';
+export { bundledJournal, journalRefOf, MUTANT_NAMES, type JournalRef } from './isolation/journalRef.js';
+export { hunt, type Finding } from './runner/hunt.js';
+export { writeFileDurably } from './durableFile.js';

@@ -2,14 +2,16 @@
  * npm run mutants: hunts every mutant of the corpus with the property suite (fixed seeds, a
  * budget of at most 5,000 runs each), saves each shrunk counterexample as a scenario file, and
  * writes the kill table to reports/mutants.md and reports/mutants.json.
- * Usage: npm run mutants [-- --runs N] [--out DIR]
+ * Usage: npm run mutants [-- --runs N] [--out DIR] [--workers N]
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MUTANTS } from './journals/mutants/index.js';
-import { DurasimError, failureMessage } from './failure.js';
-import { hunt, type HuntResult } from './mutation.js';
 import { scenarioToJson } from '../simulator/scenario.js';
+import { makeDirDurably, writeFileDurably } from './durableFile.js';
+import { DurasimError, failureMessage } from './failure.js';
+import { bundledJournal } from './isolation/journalRef.js';
+import { MUTANTS } from './journals/mutants/index.js';
+import { huntJournal, type HuntResult } from './mutation.js';
+import { WorkerPool } from './pool/workerPool.js';
 
 export const MUTANT_BUDGET = 5000;
 export const mutantSeed = (index: number): number => 1000 + index;
@@ -20,11 +22,6 @@ function option(args: string[], name: string, fallback: string): string {
   const value = args[at + 1];
   if (value === undefined || value.startsWith('--')) throw new DurasimError(`read ${name}`, 'it has no value', `Pass ${name} followed by a value`);
   return value;
-}
-
-function writeAtomically(path: string, text: string): void {
-  writeFileSync(`${path}.tmp`, text);
-  renameSync(`${path}.tmp`, path);
 }
 
 export function killTable(rows: (HuntResult & { defect: string; expected: string[] })[]): string {
@@ -44,28 +41,36 @@ export function killTable(rows: (HuntResult & { defect: string; expected: string
 export async function runMutants(args: string[]): Promise<number> {
   const budget = Number(option(args, '--runs', String(MUTANT_BUDGET)));
   const out = option(args, '--out', 'reports');
+  const workers = Number(option(args, '--workers', '0'));
   if (!Number.isInteger(budget) || budget < 1) {
     process.stderr.write(`${failureMessage('read --runs', `${JSON.stringify(String(budget))} is not a positive whole number`, 'Pass --runs 5000, say')}\n`);
     return 2;
   }
-  console.log(`seeds ${mutantSeed(0)}..${mutantSeed(MUTANTS.length - 1)} · all fault families, swarm · budget ${budget} runs per mutant`);
-  mkdirSync(join(out, 'mutants', 'counterexamples'), { recursive: true });
+  const pool = new WorkerPool(Number.isInteger(workers) && workers > 0 ? { workers } : {});
+  console.log(`seeds ${mutantSeed(0)}..${mutantSeed(MUTANTS.length - 1)} · all fault families, swarm · budget ${budget} runs per mutant · ${pool.size} workers`);
+  makeDirDurably(join(out, 'mutants', 'counterexamples'));
   const rows = [];
-  for (const [i, mutant] of MUTANTS.entries()) {
-    const result = await hunt(mutant.journal, { numRuns: budget, seed: mutantSeed(i) });
-    const row = { ...result, defect: mutant.defect, expected: mutant.breaks };
-    rows.push(row);
-    console.log(`${mutant.journal.name.padEnd(26)} ${result.killed ? `killed by ${result.invariants?.join(', ')} after ${result.runsToFailure} runs (${result.msToFailure?.toFixed(0)} ms), shrunk to ${result.faults} fault(s), ${result.steps} steps` : 'SURVIVED'}`);
-    if (result.counterexample) {
-      const file = join(out, 'mutants', 'counterexamples', `${mutant.journal.name}.json`);
-      const scenario = { ...scenarioToJson(result.counterexample), name: `shrunk counterexample: ${mutant.journal.name}`, description: result.violations?.join('\n') };
-      writeAtomically(file, `${JSON.stringify(scenario, null, 2)}\n`);
+  try {
+    for (const [i, mutant] of MUTANTS.entries()) {
+      const ref = bundledJournal(mutant.journal.name);
+      if (!ref) throw new Error(`the mutant ${mutant.journal.name} has no module`);
+      const result = await huntJournal(pool, ref, { numRuns: budget, seed: mutantSeed(i) });
+      const row = { ...result, defect: mutant.defect, expected: mutant.breaks };
+      rows.push(row);
+      console.log(`${mutant.journal.name.padEnd(26)} ${result.killed ? `killed by ${result.invariants?.join(', ')} after ${result.runsToFailure} runs (${result.msToFailure?.toFixed(0)} ms), shrunk to ${result.faults} fault(s), ${result.steps} steps` : 'SURVIVED'}`);
+      if (result.counterexample) {
+        const file = join(out, 'mutants', 'counterexamples', `${mutant.journal.name}.json`);
+        const scenario = { ...scenarioToJson(result.counterexample), name: `shrunk counterexample: ${mutant.journal.name}`, description: result.violations?.join('\n') };
+        writeFileDurably(file, `${JSON.stringify(scenario, null, 2)}\n`);
+      }
     }
+  } finally {
+    await pool.close();
   }
   const table = killTable(rows);
-  writeAtomically(join(out, 'mutants.md'), `# Mutant kill table\n\nEach mutant is the reference journal with one realistic defect (src/journals/mutants/). Generated by \`npm run mutants\`: fixed seeds, at most ${budget} runs each; the shrunk counterexamples are in mutants/counterexamples/, the hand-minimal scenarios in mutants/minimal/. Times are from one run on a shared 2-core machine.\n\n${table}\n`);
+  writeFileDurably(join(out, 'mutants.md'), `# Mutant kill table\n\nEach mutant is the reference journal with one realistic defect (src/journals/mutants/). Generated by \`npm run mutants\`: fixed seeds, at most ${budget} runs each; the shrunk counterexamples are in mutants/counterexamples/, the hand-minimal scenarios in mutants/minimal/. Times are from one run on a shared 2-core machine.\n\n${table}\n`);
   const json = rows.map(({ counterexample: _c, ...rest }) => rest);
-  writeAtomically(join(out, 'mutants.json'), `${JSON.stringify({ budget, mutants: json }, null, 2)}\n`);
+  writeFileDurably(join(out, 'mutants.json'), `${JSON.stringify({ budget, mutants: json }, null, 2)}\n`);
   console.log(`\n${table}`);
   return rows.some((r) => !r.killed) ? 1 : 0;
 }

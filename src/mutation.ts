@@ -1,15 +1,14 @@
 /**
- * Hunting a journal's bugs with the property suite: generated scenarios until the judge finds a
- * violation, then fast-check's shrinking down to a small counterexample. Used for the mutant
- * corpus (`npm run mutants`) and reusable for any journal.
+ * Hunting one journal's bugs the way `durasim check` does (worker pool, fresh modules per
+ * incarnation, shrinking), summed up for the mutant corpus's kill table. Reusable for any journal.
  */
-import fc from 'fast-check';
-import type { JournalAdapter } from './contract.js';
-import { scenarioArbitrary, type ScenarioArbitraryOptions } from './arbitraries.js';
-import { judge } from '../model/judge.js';
 import { describeViolation, type InvariantCode } from '../model/violation.js';
 import type { Scenario } from '../simulator/scenario.js';
-import { simulate } from '../simulator/simulate.js';
+import type { ScenarioArbitraryOptions } from './arbitraries.js';
+import type { JournalRef } from './isolation/journalRef.js';
+import type { WorkerPool } from './pool/workerPool.js';
+import { hunt } from './runner/hunt.js';
+import { summaryOf } from './runner/runVerdict.js';
 
 export interface HuntOptions {
   numRuns: number;
@@ -37,36 +36,23 @@ export interface HuntResult {
   totalMs: number;
 }
 
-const clockMs = (): number => performance.now();
-
-export async function hunt(journal: JournalAdapter, options: HuntOptions): Promise<HuntResult> {
-  let runs = 0;
-  let failedAtMs: number | undefined;
-  const started = clockMs();
-  const property = fc.asyncProperty(scenarioArbitrary(options.arbitrary), async (scenario) => {
-    if (failedAtMs === undefined) runs++;
-    const violations = judge(await simulate(journal, scenario));
-    if (violations.length === 0) return true;
-    failedAtMs ??= clockMs();
-    return false;
-  });
-  const details = await fc.check(property, { numRuns: options.numRuns, seed: options.seed });
-  const totalMs = clockMs() - started;
-  const base: HuntResult = { journal: journal.name, seed: options.seed, budget: options.numRuns, killed: details.failed, totalMs };
-  if (!details.failed || details.counterexample === null || failedAtMs === undefined) return base;
-  const counterexample = details.counterexample[0];
-  const result = await simulate(journal, counterexample);
-  const violations = judge(result);
-  return {
+export async function huntJournal(pool: WorkerPool, ref: JournalRef, options: HuntOptions): Promise<HuntResult> {
+  const loaded = await pool.load(ref);
+  const hunted = await hunt({ pool, journalId: loaded.journalId, seed: options.seed, runs: options.numRuns, ...(options.arbitrary ? { arbitrary: options.arbitrary } : {}) });
+  const base: HuntResult = { journal: loaded.name, seed: options.seed, budget: options.numRuns, killed: hunted.finding !== undefined, totalMs: hunted.elapsedMs };
+  const finding = hunted.finding;
+  if (!finding) return base;
+  const summary = summaryOf(finding.outcome);
+  const result: HuntResult = {
     ...base,
-    runsToFailure: runs,
-    msToFailure: failedAtMs - started,
-    shrinkMs: totalMs - (failedAtMs - started),
-    shrinks: details.numShrinks,
-    counterexample,
-    invariants: [...new Set(violations.map((v) => v.code))],
-    violations: violations.map(describeViolation),
-    faults: counterexample.faults.length,
-    steps: result.stats.steps,
+    runsToFailure: hunted.runsExecuted,
+    msToFailure: hunted.msToFinding ?? 0,
+    counterexample: finding.scenario,
+    invariants: [...new Set((summary?.violations ?? []).map((v) => v.code))],
+    violations: (summary?.violations ?? []).map(describeViolation),
+    faults: finding.scenario.faults.length,
   };
+  if (finding.shrink) Object.assign(result, { shrinkMs: finding.shrink.ms, shrinks: finding.shrink.steps });
+  if (summary) result.steps = summary.stats.steps;
+  return result;
 }

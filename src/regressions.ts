@@ -1,13 +1,16 @@
 /**
  * The regression corpus: every counterexample `check` finds is kept as
  * reports/regressions/<journal-name>/<hash>.json — readable scenario JSON with a `regression`
- * block naming what it showed. Deduplicated by the hash of the scenario; never overwritten.
+ * block naming what it showed. Deduplicated by the hash of the scenario; never overwritten;
+ * written durably. A journal's name becomes a folder name only once made safe (folderName).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { InvariantCode } from '../model/violation.js';
 import { parseScenarioText, scenarioToJson, type Scenario } from '../simulator/scenario.js';
+import { makeDirDurably, writeFileDurably } from './durableFile.js';
+import { DurasimError } from './failure.js';
 
 export const REGRESSIONS_DIR = 'reports/regressions';
 
@@ -27,33 +30,47 @@ export function scenarioHash(scenario: Scenario): string {
   return createHash('sha256').update(JSON.stringify(scenarioToJson(scenario))).digest('hex').slice(0, 16);
 }
 
+/**
+ * A journal name as a single, harmless folder name: letters, digits, ".", "_" and "-", no leading
+ * dot, no "..". A name that had to change gets a short hash of the original, so two names never share a folder.
+ */
+export function folderName(journal: string): string {
+  const cleaned = journal.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/\.{2,}/g, '-').replace(/^[.-]+/, '').slice(0, 80);
+  if (cleaned === journal && cleaned.length > 0) return cleaned;
+  return `${cleaned || 'journal'}-${createHash('sha256').update(journal).digest('hex').slice(0, 8)}`;
+}
+
 /** Saves a counterexample unless the same scenario is already stored; returns its path. */
 export function saveRegression(scenario: Scenario, info: RegressionInfo, root = REGRESSIONS_DIR): { file: string; isNew: boolean } {
-  const dir = join(root, info.journal);
+  const dir = join(root, folderName(info.journal));
   const file = join(dir, `${scenarioHash(scenario)}.json`);
   if (existsSync(file)) return { file, isNew: false };
-  mkdirSync(dir, { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify({ ...scenarioToJson(scenario), regression: info }, null, 2)}\n`);
-  renameSync(temp, file);
+  makeDirDurably(dir);
+  writeFileDurably(file, `${JSON.stringify({ ...scenarioToJson(scenario), regression: info }, null, 2)}\n`);
   return { file, isNew: true };
 }
 
+/** The journal's stored regressions, in file order; a file that is not a valid scenario is a usage error naming it. */
 export function loadRegressions(journal: string, root = REGRESSIONS_DIR): Regression[] {
-  const dir = join(root, journal);
+  const dir = join(root, folderName(journal));
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((name) => name.endsWith('.json'))
     .sort()
     .map((name) => {
       const file = join(dir, name);
-      const text = readFileSync(file, 'utf8');
-      const raw = JSON.parse(text) as { regression?: RegressionInfo };
-      return { file, scenario: parseScenarioText(text), info: raw.regression ?? { journal, invariants: [] } };
+      try {
+        const text = readFileSync(file, 'utf8');
+        const raw = JSON.parse(text) as { regression?: RegressionInfo };
+        return { file, scenario: parseScenarioText(text), info: raw.regression ?? { journal, invariants: [] } };
+      } catch (error) {
+        const reason = error instanceof DurasimError ? error.reason : error instanceof Error ? error.message : String(error);
+        throw new DurasimError('load the regression corpus', `${file} is not a valid scenario (${reason})`, 'Fix or delete the file, or pass another folder with --regressions');
+      }
     });
 }
 
-/** Every journal name with stored regressions. */
+/** Every journal folder with stored regressions. */
 export function regressionJournals(root = REGRESSIONS_DIR): string[] {
   return existsSync(root) ? readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort() : [];
 }

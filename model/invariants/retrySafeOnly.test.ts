@@ -23,4 +23,19 @@ describe('retry-safe-only', () => {
       requests: [post(0, 'a', D1, 10), post(1, 'a', D1, 30)],
     }))).toEqual([]);
   });
+
+  test('judges the incarnation that recovers from the crash, never a worker that survived it', () => {
+    // worker-0#0 starts at #0; a duplicate worker-1#0 is killed at #20 (a process kill spares worker-0#0);
+    // worker-0#0 then sends post #0 for the first time: no re-send. worker-0#1 (started at #40) re-sends blindly.
+    const trace = Array.from({ length: 100 }, (_, seq) => ({ seq, actor: 'worker-0', op: 'clock.now', detail: '' }));
+    trace[0] = { seq: 0, actor: 'supervisor', op: 'start', detail: 'worker-0#0' };
+    trace[40] = { seq: 40, actor: 'supervisor', op: 'start', detail: 'worker-0#1' };
+    const survivor = { ...post(0, 'a', D1, 30), sender: 'worker-0#0' };
+    const crashed = crash(20, atCrash, atCrash, ['worker-0#0']);
+    expect(checkRetrySafeOnly(run({ trace, crashes: [crashed], requests: [survivor] }))).toEqual([]);
+    const recovering = { ...post(1, 'a', D1, 50), sender: 'worker-0#1' };
+    const violations = checkRetrySafeOnly(run({ trace, crashes: [crashed], requests: [recovering] }));
+    expect(violations).toEqual([expect.objectContaining({ code: 'retry-safe-only', key: 'a', step: 50 })]);
+    expect(violations[0]?.actual).toBe('request #1 from worker-0#1, which started after that crash, re-sent it without asking the service');
+  });
 });

@@ -6,33 +6,41 @@ import type { Violation } from '../violation.js';
  * retry-safe-only: a non-retry-safe write found in doubt after a crash is not re-executed blindly:
  * the recovery queries the service for the key before any re-send (or, where no query exists,
  * re-sends only to a service that promises replay), or it ends blocked.
+ *
+ * Only a recovering incarnation can re-send: one that started after the crash. A worker that
+ * survived the crash (a process kill spares the others) continues its own send, which is no
+ * re-send at all.
  */
 export function checkRetrySafeOnly(input: JudgeInput): Violation[] {
   const violations: Violation[] = [];
   const reported = new Set<string>();
   const replayOnly = !input.scenario.service.query && input.scenario.service.idempotencyMemory === 'durable';
+  const started = new Map<string, number>();
+  for (const line of input.trace) if (line.actor === 'supervisor' && line.op === 'start') started.set(line.detail, line.seq);
   for (const request of input.requests) {
     const key = request.route.key;
     if (request.route.kind !== 'publish' || key === undefined || reported.has(key) || replayOnly) continue;
     const spec = operationSpec(input, key);
     if (spec?.kind !== 'publish' || spec.retrySafe === true) continue;
     const seq = request.seq ?? 0;
-    const crashIndex = input.crashes.findLastIndex((c) => c.seq < seq);
+    // The crash the sender recovers from: the last one before it started (or before the request, when the sender is unknown).
+    const since = request.sender === undefined ? seq : (started.get(request.sender) ?? seq);
+    const crashIndex = input.crashes.findLastIndex((c) => c.seq < since);
     const crash = input.crashes[crashIndex];
     if (crash === undefined) continue;
     const record = crash.visible[key];
     const last = record?.history.at(-1);
     if (record?.kind !== 'operation' || last === undefined || !(IN_DOUBT_STATES as readonly string[]).includes(last)) continue;
-    const since = input.requests.filter((r) => (r.seq ?? 0) > crash.seq && (r.seq ?? 0) < seq && r.route.key === key);
-    if (since.some((r) => r.route.kind === 'query' || r.route.kind === 'publish')) continue; // reconciled first, or already judged
+    const between = input.requests.filter((r) => (r.seq ?? 0) > crash.seq && (r.seq ?? 0) < seq && r.route.key === key);
+    if (between.some((r) => r.route.kind === 'query' || r.route.kind === 'publish')) continue; // reconciled first, or already judged
     reported.add(key);
     violations.push({
       code: 'retry-safe-only',
       key,
       step: seq,
       expected: `after crash ${crashIndex + 1} left ${key} ${last}, a query for the key before any re-send, or blocked`,
-      actual: `request #${request.index} re-sent it without asking the service`,
-      evidence: { historyAtCrash: record.history, resend: { index: request.index, digest: request.digest } },
+      actual: `request #${request.index}${request.sender ? ` from ${request.sender}, which started after that crash,` : ''} re-sent it without asking the service`,
+      evidence: { historyAtCrash: record.history, resend: { index: request.index, digest: request.digest, sender: request.sender } },
     });
   }
   return violations;

@@ -13,7 +13,9 @@ import type { Task } from '../contract.js';
 import { MUTANTS } from '../journals/mutants/index.js';
 import { referenceJournal } from '../journals/reference.js';
 import { MUTANT_BUDGET, mutantSeed } from '../mutantsMain.js';
-import { hunt } from '../mutation.js';
+import { huntJournal } from '../mutation.js';
+import { bundledJournal } from '../isolation/journalRef.js';
+import { WorkerPool } from '../pool/workerPool.js';
 import { bareEnv, BARE_SERVICE_URL } from './bareEnv.js';
 import { heapGrowth } from './memory.js';
 import { realScenario } from './realProcess.js';
@@ -75,10 +77,12 @@ export async function runBench(args: string[]): Promise<Record<string, unknown>>
   const realPerSecond = real.length / (real.reduce((n, r) => n + r.ms, 0) / 1000);
   log(`real processes: ${real.length} scenarios, ${(1000 / realPerSecond).toFixed(0)} ms each (${realPerSecond.toFixed(2)}/s); simulated is ×${(single.perSecond / realPerSecond).toFixed(0)}`);
   const detection = [];
+  const pool = new WorkerPool();
   for (const [i, mutant] of MUTANTS.entries()) {
-    const r = await hunt(mutant.journal, { numRuns: quick ? 300 : MUTANT_BUDGET, seed: mutantSeed(i) });
+    const r = await huntJournal(pool, bundledJournal(mutant.journal.name)!, { numRuns: quick ? 300 : MUTANT_BUDGET, seed: mutantSeed(i) });
     detection.push({ mutant: mutant.journal.name, killed: r.killed, runs: r.runsToFailure, msToFailure: r.msToFailure, shrinkMs: r.shrinkMs });
   }
+  await pool.close();
   log(`detection: ${detection.map((d) => `${d.mutant} ${d.runs ?? '—'} runs/${d.msToFailure?.toFixed(0) ?? '—'} ms`).join('; ')}`);
   const memory = await heapGrowth(Math.min(1000, Math.max(1, Math.floor(memoryRuns / 10))), memoryRuns, 9000);
   log(`memory: heap ${memory.earlyHeapMb.toFixed(1)} MB after ${memory.early} scenarios, ${memory.lateHeapMb.toFixed(1)} MB after ${memory.late}${memory.gcExposed ? '' : ' (run with --expose-gc for exact numbers)'}`);

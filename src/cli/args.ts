@@ -5,7 +5,10 @@
 import { DurasimError } from '../failure.js';
 import { FAULT_KINDS, type FaultKind } from '../arbitraries.js';
 
-export type FlagKind = 'string' | 'int' | 'boolean' | 'duration' | 'shard' | 'faults';
+export type FlagKind = 'string' | 'int' | 'positive' | 'seed' | 'boolean' | 'duration' | 'shard' | 'faults';
+
+/** Seeds are 32-bit: a larger one is refused, never silently wrapped. */
+export const SEED_LIMIT = 2 ** 32;
 
 export interface ParsedArgs {
   positional: string[];
@@ -67,9 +70,16 @@ function convert(name: string, kind: FlagKind, raw: string): unknown {
   switch (kind) {
     case 'string':
       return raw;
-    case 'int': {
-      const value = Number(raw);
-      if (!Number.isInteger(value) || value < 0) throw usageError(`--${name} must be a whole number, found ${JSON.stringify(raw)}`, `Pass e.g. --${name} 500`);
+    case 'int':
+    case 'positive': {
+      const value = /^\d+$/.test(raw.trim()) ? Number(raw) : Number.NaN;
+      const least = kind === 'positive' ? 1 : 0;
+      if (!Number.isSafeInteger(value) || value < least) throw usageError(`--${name} must be a whole number${least === 1 ? ' of at least 1' : ''}, found ${JSON.stringify(raw)}`, `Pass e.g. --${name} ${name === 'workers' ? 2 : 500}`);
+      return value;
+    }
+    case 'seed': {
+      const value = /^\d+$/.test(raw.trim()) ? Number(raw) : Number.NaN;
+      if (!Number.isSafeInteger(value) || value >= SEED_LIMIT) throw usageError(`--${name} must be a whole number from 0 to ${SEED_LIMIT - 1}, found ${JSON.stringify(raw)}`, 'Pass the seed a run printed first, e.g. --seed 42');
       return value;
     }
     case 'duration': {

@@ -1,4 +1,6 @@
 /** The CLI's exit codes, for CI. */
+import type { RunVerdict } from '../runner/runVerdict.js';
+
 export const EXIT = {
   clean: 0,
   safety: 1,
@@ -6,11 +8,11 @@ export const EXIT = {
   liveness: 3,
   /** Nondeterminism, or the journal under test reached around env (real clock, network, timers). */
   sandbox: 4,
+  /** durasim itself failed: never a finding about the journal. */
+  harness: 5,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
-
-export type RunVerdict = 'clean' | 'safety' | 'liveness' | 'sandbox';
 
 export function exitCodeOf(verdict: RunVerdict): ExitCode {
   return EXIT[verdict];

@@ -1,6 +1,7 @@
 /**
  * The durasim command line. Exit codes: 0 clean; 1 safety violation; 2 bad usage or bad input;
- * 3 liveness (bounds ran out); 4 nondeterminism or a sandbox escape by the journal under test.
+ * 3 liveness (bounds ran out, or the journal blocked or ran out of memory); 4 nondeterminism or a
+ * sandbox escape by the journal under test; 5 durasim itself failed.
  */
 import { DurasimError } from '../failure.js';
 import { FAULT_KINDS, type FaultKind } from '../arbitraries.js';
@@ -9,6 +10,7 @@ import { REGRESSIONS_DIR } from '../regressions.js';
 import { parseArgs, usageError } from './args.js';
 import { runCheck } from './check.js';
 import { EXIT } from './exitCodes.js';
+import { reportHarnessFailure } from './harnessFailure.js';
 import { mergeSummaries } from './merge.js';
 import { runReplay } from './replay.js';
 
@@ -18,25 +20,40 @@ usage:
   durasim check   [--journal <module>] [--runs N] [--seed S] [--time-budget 60s]
                   [--faults ${FAULT_KINDS.join(',')}]
                   [--shard i/n] [--report-dir <dir>] [--junit <file>] [--json] [--regressions <dir>]
-  durasim replay  <scenario.json> [--journal <module>] [--report-dir <dir>]
+                  [--workers N] [--max-heap MB] [--hang-timeout 5s]
+  durasim replay  <scenario.json> [--journal <module>] [--report-dir <dir>] [--max-heap MB] [--hang-timeout 5s]
   durasim explain <scenario.json> [--journal <module>]
-  durasim mutants [--runs N] [--out <dir>]
+  durasim mutants [--runs N] [--out <dir>] [--workers N]
   durasim merge   <summary.json>...
 
 --journal takes a module whose default export (or export "journal") is a JournalAdapter (.ts loads
 as is), or a bundled journal: "reference" (the default) or a mutant's name.
-exit codes: 0 clean · 1 safety violation · 2 bad usage or input · 3 liveness · 4 nondeterminism or sandbox escape`;
+Runs go to worker threads (--workers, default: the machine's cores); a journal that holds its
+thread for --hang-timeout (default 5s) or passes --max-heap (default 512 MB) ends that run as a
+liveness failure.
+exit codes: 0 clean · 1 safety violation · 2 bad usage or input · 3 liveness · 4 nondeterminism or sandbox escape · 5 durasim failed`;
+
+const POOL_FLAGS = { workers: 'positive', 'max-heap': 'positive', 'hang-timeout': 'duration' } as const;
+
+function poolFlags(flags: Record<string, unknown>): { workers?: number; maxHeapMb?: number; hangTimeoutMs?: number } {
+  return {
+    ...(flags.workers !== undefined ? { workers: flags.workers as number } : {}),
+    ...(flags['max-heap'] !== undefined ? { maxHeapMb: flags['max-heap'] as number } : {}),
+    ...(flags['hang-timeout'] !== undefined ? { hangTimeoutMs: flags['hang-timeout'] as number } : {}),
+  };
+}
 
 export async function main(argv: string[], print: (line: string) => void = (line) => console.log(line)): Promise<number> {
   const [command, ...rest] = argv;
   try {
     switch (command) {
       case 'check': {
-        const { positional, flags } = parseArgs(rest, { journal: 'string', runs: 'int', seed: 'int', 'time-budget': 'duration', faults: 'faults', shard: 'shard', 'report-dir': 'string', junit: 'string', json: 'boolean', regressions: 'string', 'no-progress': 'boolean' }, 'check');
+        const { positional, flags } = parseArgs(rest, { journal: 'string', runs: 'int', seed: 'seed', 'time-budget': 'duration', faults: 'faults', shard: 'shard', 'report-dir': 'string', junit: 'string', json: 'boolean', regressions: 'string', 'no-progress': 'boolean', ...POOL_FLAGS }, 'check');
         if (positional.length > 0) throw usageError(`check takes no positional argument, found ${JSON.stringify(positional[0])}`, 'Pass the journal with --journal <module>');
         // allow-ambient: a fresh seed when none is given; it is printed first, so the run can be repeated.
         const seed = (flags.seed as number | undefined) ?? Date.now() % 2_147_483_647;
         const options = {
+          ...poolFlags(flags),
           runs: (flags.runs as number | undefined) ?? 1000,
           seed,
           faults: (flags.faults as FaultKind[] | undefined) ?? [...FAULT_KINDS],
@@ -54,9 +71,10 @@ export async function main(argv: string[], print: (line: string) => void = (line
       }
       case 'replay':
       case 'explain': {
-        const { positional, flags } = parseArgs(rest, command === 'replay' ? { journal: 'string', 'report-dir': 'string' } : { journal: 'string' }, command);
+        const { positional, flags } = parseArgs(rest, command === 'replay' ? { journal: 'string', 'report-dir': 'string', ...POOL_FLAGS } : { journal: 'string', ...POOL_FLAGS }, command);
         if (positional.length !== 1) throw usageError(`${command} takes one scenario file, found ${positional.length}`, `Run durasim ${command} <scenario.json>`);
         return await runReplay({
+          ...poolFlags(flags),
           file: positional[0] as string,
           mode: command,
           ...(flags.journal !== undefined ? { journal: flags.journal as string } : {}),
@@ -84,6 +102,8 @@ export async function main(argv: string[], print: (line: string) => void = (line
       process.stderr.write(`${error.message}\n`);
       return EXIT.usage;
     }
-    throw error;
+    // durasim's own failure: exit 5, never a finding.
+    const where = error instanceof Error && error.stack ? ` (${error.stack.split('\n').slice(1, 3).map((l) => l.trim()).join(' ')})` : '';
+    return reportHarnessFailure(`${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}${where}`, undefined, 'durasim-report', (line) => process.stderr.write(`${line}\n`));
   }
 }

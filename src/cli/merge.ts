@@ -14,16 +14,34 @@ interface ShardSummary {
   shard?: { index: number; count: number };
 }
 
-const SEVERITY = [0, 3, 1, 4];
+/** Worst last: a harness failure outranks everything, then a sandbox escape, a safety violation, liveness. */
+const SEVERITY = [0, 3, 1, 4, 5];
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The problem with a parsed summary.json, or undefined when it has what merge reads. */
+function summaryProblem(value: unknown): string | undefined {
+  if (!isObject(value)) return 'it is not a JSON object';
+  if (typeof value.journal !== 'string') return 'it has no "journal" name';
+  if (typeof value.runsExecuted !== 'number' || typeof value.elapsedMs !== 'number') return 'it has no "runsExecuted" or "elapsedMs" count';
+  if (typeof value.exitCode !== 'number' || !SEVERITY.includes(value.exitCode)) return `its "exitCode" is ${JSON.stringify(value.exitCode)}, not one of ${SEVERITY.join(', ')}`;
+  if (typeof value.verdict !== 'string') return 'it has no "verdict"';
+  if (!Array.isArray(value.violations) || !value.violations.every((v) => isObject(v) && typeof v.code === 'string')) return 'its "violations" is not a list of { code }';
+  return undefined;
+}
 
 export function mergeSummaries(files: readonly string[]): { merged: Record<string, unknown>; exitCode: number } {
   if (files.length === 0) throw new DurasimError('merge summaries', 'no summary.json was given', 'Pass the summary.json of every shard');
   const summaries = files.map((file) => {
+    let value: unknown;
     try {
-      return JSON.parse(readFileSync(file, 'utf8')) as ShardSummary;
+      value = JSON.parse(readFileSync(file, 'utf8'));
     } catch (error) {
       throw new DurasimError('merge summaries', `${file} is not a readable summary.json (${error instanceof Error ? error.message : String(error)})`, 'Pass the summary.json files that durasim check wrote');
     }
+    const problem = summaryProblem(value);
+    if (problem !== undefined) throw new DurasimError('merge summaries', `${file} is not a durasim summary: ${problem}`, 'Pass the summary.json files that durasim check wrote');
+    return value as ShardSummary;
   });
   const exitCode = summaries.map((s) => s.exitCode).reduce((worst, code) => (SEVERITY.indexOf(code) > SEVERITY.indexOf(worst) ? code : worst), 0);
   const merged = {

@@ -1,26 +1,31 @@
 /**
- * durasim replay / explain: re-run a saved scenario (no fast-check seed or path needed), print the
- * trace (replay) or the explained steps with the violating step marked (explain), and the verdict.
+ * durasim replay / explain: re-run a saved scenario (no fast-check seed or path needed) in the
+ * worker pool, twice (a journal that is nondeterministic is told so), print the trace (replay) or
+ * the explained steps with the violating step marked (explain), and the verdict.
  */
 import { readFileSync } from 'node:fs';
-import { judge } from '../../model/judge.js';
 import { describeViolation } from '../../model/violation.js';
 import { parseScenarioText } from '../../simulator/scenario.js';
-import { simulate } from '../../simulator/simulate.js';
 import { formatTraceEntry } from '../../simulator/trace.js';
 import { DurasimError } from '../failure.js';
+import { journalRefOf } from '../isolation/journalRef.js';
 import { explainText } from '../report/explain.js';
-import { journalErrors, verdictOf, type RunReport } from '../report/runReport.js';
+import { verdictOf, type RunReport } from '../report/runReport.js';
 import { writeReports } from '../report/writeReports.js';
+import { confirmCounterexample } from '../runner/confirm.js';
+import { loadOrEscape, poolOf, type PoolFlags } from './check.js';
 import { exitCodeOf } from './exitCodes.js';
-import { loadJournal } from './loadJournal.js';
+import { reportHarnessFailure } from './harnessFailure.js';
+import { checkOutputFolder } from './preflight.js';
 
-export interface ReplayOptions {
+export interface ReplayOptions extends PoolFlags {
   file: string;
   journal?: string;
   mode: 'replay' | 'explain';
   reportDir?: string;
 }
+
+const wallMs = (): number => performance.now(); // the harness's clock, for the report only
 
 export async function runReplay(options: ReplayOptions, print: (line: string) => void): Promise<number> {
   let text: string;
@@ -30,26 +35,38 @@ export async function runReplay(options: ReplayOptions, print: (line: string) =>
     throw new DurasimError('read the scenario', `${options.file} could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`, 'Pass the path of a scenario file, e.g. a report dir’s counterexample.json');
   }
   const scenario = parseScenarioText(text);
-  const { journal, spec } = await loadJournal(options.journal);
-  const started = performance.now();
-  const result = await simulate(journal, scenario);
-  const again = await simulate(journal, scenario);
-  const violations = judge(result);
-  const { verdict, sandbox } = verdictOf(violations, result, again.traceHash !== result.traceHash);
-  print(`replay of ${options.file} · journal ${journal.name} · trace ${result.traceHash.slice(0, 16)}`);
-  if (options.mode === 'explain') print(explainText(result, violations));
-  else {
-    for (const entry of result.trace) print(formatTraceEntry(entry));
-    print(violations.length === 0 ? 'verdict: no violation' : `verdict: ${violations.length} violation(s)`);
-    for (const v of violations) print(`  ${describeViolation(v)}`);
+  if (options.reportDir) checkOutputFolder(options.reportDir, '--report-dir');
+  const ref = journalRefOf(options.journal);
+  const pool = poolOf({ ...options, workers: Math.min(2, options.workers ?? 2) });
+  try {
+    const loaded = await loadOrEscape(pool, ref, print);
+    if (typeof loaded === 'number') return loaded;
+    const started = wallMs();
+    const found = await pool.run(loaded.journalId, scenario, 'summary');
+    const confirmed = await confirmCounterexample(pool, loaded.journalId, scenario, found);
+    if (confirmed.harness) return reportHarnessFailure(confirmed.harness.message, scenario, options.reportDir ?? 'durasim-report', print);
+    const { summary, result } = confirmed;
+    const violations = summary.violations;
+    const { verdict, sandbox } = verdictOf(violations, summary, confirmed.nondeterminism ?? false);
+    print(`replay of ${options.file} · journal ${loaded.name}${result ? ` · trace ${result.traceHash.slice(0, 16)}` : ''}`);
+    for (const error of summary.journalErrors) print(`journal: ${error}`);
+    if (result && options.mode === 'explain') print(explainText(result, violations));
+    else {
+      for (const entry of result?.trace ?? []) print(formatTraceEntry(entry));
+      if (summary.outcome.kind !== 'completed' && !result) print(`outcome: ${summary.outcome.kind} (${summary.outcome.detail})`);
+      print(violations.length === 0 ? 'verdict: no violation' : `verdict: ${violations.length} violation(s)`);
+      for (const v of violations) print(`  ${describeViolation(v)}`);
+    }
+    if (sandbox) print(`sandbox: ${sandbox}`);
+    const exitCode = exitCodeOf(verdict);
+    if (options.reportDir) {
+      const report: RunReport = { command: 'replay', journal: loaded.name, journalSpec: ref.spec, runsExecuted: 1, elapsedMs: wallMs() - started, verdict, exitCode, violations, counterexample: scenario, journalErrors: summary.journalErrors };
+      if (result) report.result = result;
+      if (sandbox) report.sandbox = sandbox;
+      print(`reports: ${Object.values(writeReports(options.reportDir, report)).join(', ')}`);
+    }
+    return exitCode;
+  } finally {
+    await pool.close();
   }
-  if (sandbox) print(`sandbox: ${sandbox}`);
-  for (const error of journalErrors(result)) print(`journal: ${error}`);
-  const exitCode = exitCodeOf(verdict);
-  if (options.reportDir) {
-    const report: RunReport = { command: 'replay', journal: journal.name, journalSpec: spec, runsExecuted: 1, elapsedMs: performance.now() - started, verdict, exitCode, violations, counterexample: scenario, result };
-    if (sandbox) report.sandbox = sandbox;
-    print(`reports: ${Object.values(writeReports(options.reportDir, report)).join(', ')}`);
-  }
-  return exitCode;
 }

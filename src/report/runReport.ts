@@ -4,7 +4,7 @@
 import type { Violation } from '../../model/violation.js';
 import type { Scenario } from '../../simulator/scenario.js';
 import type { SimulationResult } from '../../simulator/simulate.js';
-import type { RunVerdict } from '../cli/exitCodes.js';
+import type { RunVerdict } from '../runner/runVerdict.js';
 
 export interface RunReport {
   command: 'check' | 'replay';
@@ -20,6 +20,15 @@ export interface RunReport {
   verdict: RunVerdict;
   exitCode: number;
   violations: Violation[];
+  /** Worker threads the runs used. */
+  workers?: number;
+  /** Clean runs re-run to check determinism. */
+  determinismChecks?: number;
+  /** How the counterexample was shrunk, or why it was not. */
+  shrink?: { attempts: number; steps: number; exhausted: boolean; ms: number; fromFaults: number };
+  notShrunk?: string;
+  /** What the journal reported going wrong, shown before the violations. */
+  journalErrors?: string[];
   /** Why the run counts as a sandbox failure (nondeterminism or an escape), when it does. */
   sandbox?: string;
   counterexample?: Scenario;
@@ -50,11 +59,16 @@ export function journalErrors(result: SimulationResult): string[] {
   ];
 }
 
-export function verdictOf(violations: readonly Violation[], result: SimulationResult | undefined, nondeterministic: boolean): { verdict: RunVerdict; sandbox?: string } {
-  if (nondeterministic) return { verdict: 'sandbox', sandbox: 'the same scenario gave two different traces' };
+/** Who escaped: worker-<pid>#<incarnation>, or inspect() (pid -1). */
+export function escapeWho(escape: { pid: number; incarnation: number }): string {
+  return escape.pid < 0 ? 'inspect()' : `worker-${escape.pid}#${escape.incarnation}`;
+}
+
+export function verdictOf(violations: readonly Violation[], result: { escapes: SimulationResult['escapes'] } | undefined, nondeterministic: string | false): { verdict: RunVerdict; sandbox?: string } {
+  if (nondeterministic) return { verdict: 'sandbox', sandbox: nondeterministic };
   if (result && result.escapes.length > 0) {
-    const first = result.escapes[0];
-    return { verdict: 'sandbox', sandbox: `worker-${first?.pid}#${first?.incarnation} ${first?.message} (${first?.api})` };
+    const first = result.escapes[0] as SimulationResult['escapes'][number];
+    return { verdict: 'sandbox', sandbox: `${escapeWho(first)} ${first.message} (${first.api})` };
   }
   if (violations.some((v) => v.code !== 'convergence')) return { verdict: 'safety' };
   if (violations.length > 0) return { verdict: 'liveness' };

@@ -1,0 +1,105 @@
+/**
+ * Why each guarded API is outside the simulated world, and what a journal calls instead. One
+ * table, by family, so every escape message reads the same way:
+ * `Failed to run the journal under simulation: it called <api>, which <reason>. <fix>`.
+ */
+
+type Family = 'clock' | 'random' | 'timer' | 'disk' | 'network' | 'process' | 'machine' | 'code' | 'signal';
+
+const REASONS: Record<Family, string> = {
+  clock: 'reads the real clock',
+  random: 'draws real randomness',
+  timer: 'waits on real time',
+  disk: 'touches the real disk',
+  network: 'would reach the real network',
+  process: 'starts work outside the simulated process, where crashes cannot reach it',
+  machine: 'reads the real machine, which differs from run to run',
+  code: 'runs code outside the sandbox',
+  signal: 'acts on real processes',
+};
+
+const FIXES: Record<Family, string> = {
+  clock: 'Use await env.clock.now() instead (new Date(await env.clock.now()) for a Date).',
+  random: 'Use await env.random() instead, or derive ids from the task and operation keys.',
+  timer: 'Use await env.clock.sleep(ms), or env.clock.timeout(ms) for an AbortSignal.',
+  disk: 'Use env.fs instead: under simulation the disk is virtual and crash-consistent.',
+  network: 'Call env.fetch(url, init) instead: under simulation the only network is the fake service.',
+  process: 'Do the work inside the journal, through env: under simulation a worker is one process.',
+  machine: 'Do not branch on the machine: under simulation it is not part of the world.',
+  code: 'Run the code in the journal itself, where the sandbox sees it.',
+  signal: 'Let the scenario start and kill processes: under simulation crashes are faults it places.',
+};
+
+/** Fixes worded for one API, where the family's wording would mislead. */
+const SPECIFIC_FIXES: Record<string, string> = {
+  'Math.random': 'Use await env.random() instead.',
+  'crypto.randomUUID': 'Derive ids from the task and operation keys, or from await env.random().',
+  setInterval: 'Use a loop around await env.clock.sleep(ms).', // allow-ambient: names what it guards
+  setImmediate: 'Await an env call instead of waiting on the event loop.', // allow-ambient: names what it guards
+  'AbortSignal.timeout': 'Use await env.clock.timeout(ms) instead.',
+  'timers.promises.setTimeout': 'Use await env.clock.sleep(ms) instead.', // allow-ambient: names what it guards
+};
+
+const PREFIXES: [string, Family][] = [
+  ['fs.', 'disk'],
+  ['fetch', 'network'],
+  ['http.', 'network'],
+  ['https.', 'network'],
+  ['http2.', 'network'],
+  ['net.', 'network'],
+  ['tls.', 'network'],
+  ['dgram.', 'network'],
+  ['dns.', 'network'],
+  ['WebSocket', 'network'],
+  ['child_process.', 'process'],
+  ['worker_threads.', 'process'],
+  ['cluster.', 'process'],
+  ['Date', 'clock'],
+  ['new Date', 'clock'],
+  ['performance.', 'clock'],
+  ['perf_hooks.', 'clock'],
+  ['process.hrtime', 'clock'],
+  ['process.uptime', 'clock'],
+  ['Intl.', 'clock'],
+  ['Math.random', 'random'],
+  ['crypto.', 'random'],
+  ['set', 'timer'],
+  ['AbortSignal.timeout', 'timer'],
+  ['timers', 'timer'],
+  ['os.', 'machine'],
+  ['v8.', 'machine'],
+  ['process.memoryUsage', 'machine'],
+  ['process.cpuUsage', 'machine'],
+  ['process.resourceUsage', 'machine'],
+  ['process.report', 'machine'],
+  ['process.constrainedMemory', 'machine'],
+  ['process.availableMemory', 'machine'],
+  ['process.getActiveResourcesInfo', 'machine'],
+  ['process.kill', 'signal'],
+  ['process.abort', 'signal'],
+  ['process.chdir', 'signal'],
+  ['process.set', 'signal'],
+  ['process.init', 'signal'],
+  ['vm.', 'code'],
+  ['inspector.', 'code'],
+  ['module.', 'code'],
+  ['repl.', 'code'],
+  ['wasi.', 'code'],
+  ['process.binding', 'code'],
+  ['process._linkedBinding', 'code'],
+  ['process.dlopen', 'code'],
+];
+
+function familyOf(api: string): Family {
+  for (const [prefix, family] of PREFIXES) if (api.startsWith(prefix)) return family;
+  return 'code';
+}
+
+export function escapeReason(api: string): string {
+  if (api === 'fetch') return 'it called the global fetch, which would reach the real network';
+  return `it called ${api}, which ${REASONS[familyOf(api)]}`;
+}
+
+export function escapeFix(api: string): string {
+  return SPECIFIC_FIXES[api] ?? FIXES[familyOf(api)];
+}

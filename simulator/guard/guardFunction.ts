@@ -1,0 +1,72 @@
+/**
+ * Guarded stand-ins for real functions and classes: while a journal holds the turn a call is
+ * refused (the escape recorded, a house-style error thrown); otherwise the original runs. Own
+ * function-valued properties are guarded too (process.hrtime.bigint, fs.realpath.native, the
+ * promisify.custom of setTimeout), so no path around the guard is one property away.
+ */
+import { DurasimError } from '../../src/failure.js';
+import { escapeFix } from './escapeCatalog.js';
+import { turnHolder, type TurnHolder } from './turn.js';
+
+/** Records the escape on the holder and throws the error the journal sees. */
+export function refuse(holder: TurnHolder, api: string): never {
+  const escape = holder.onEscape(api);
+  throw new DurasimError('run the journal under simulation', escape.message, escapeFix(api));
+}
+
+type AnyFunction = (...args: unknown[]) => unknown;
+
+const guarded = new WeakSet<object>();
+
+export function isGuarded(value: unknown): boolean {
+  return typeof value === 'function' && guarded.has(value);
+}
+
+/** A Proxy of `fn` (function or class) refused under a journal's turn. */
+export function guardFunction<T>(fn: T, api: string): T {
+  if (typeof fn !== 'function' || guarded.has(fn)) return fn;
+  const nested = new Map<PropertyKey, unknown>();
+  const proxy: AnyFunction = new Proxy(fn as unknown as AnyFunction, {
+    apply(target, thisArg, args) {
+      const holder = turnHolder();
+      if (holder !== null) refuse(holder, api);
+      return Reflect.apply(target, thisArg, args);
+    },
+    construct(target, args, newTarget): object {
+      const holder = turnHolder();
+      if (holder !== null) refuse(holder, api);
+      return Reflect.construct(target, args, newTarget) as object;
+    },
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof value !== 'function' || property === 'prototype' || property === 'constructor' || !Object.prototype.hasOwnProperty.call(target, property)) return value;
+      let wrapped = nested.get(property);
+      if (wrapped === undefined) {
+        const name = typeof property === 'symbol' ? `[${property.description ?? 'symbol'}]` : String(property);
+        wrapped = guardFunction(value, `${api}.${name}`);
+        nested.set(property, wrapped);
+      }
+      return wrapped;
+    },
+  });
+  guarded.add(proxy);
+  return proxy as unknown as T;
+}
+
+/**
+ * Replaces `target[name]` with a guarded stand-in when it is a function; returns a restore
+ * callback (or undefined when nothing was replaced). Getter-backed properties are left alone.
+ */
+export function guardProperty(target: object, name: string, api: string): (() => void) | undefined {
+  const descriptor = Object.getOwnPropertyDescriptor(target, name);
+  if (!descriptor || !('value' in descriptor) || typeof descriptor.value !== 'function' || guarded.has(descriptor.value as object)) return undefined;
+  const original = descriptor.value as unknown;
+  const replacement = guardFunction(original, api);
+  if (descriptor.writable) (target as Record<string, unknown>)[name] = replacement;
+  else if (descriptor.configurable) Object.defineProperty(target, name, { ...descriptor, value: replacement });
+  else return undefined;
+  return () => {
+    if (descriptor.writable) (target as Record<string, unknown>)[name] = original;
+    else Object.defineProperty(target, name, descriptor);
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * Node's modules that reach outside the simulated world, guarded whole: every function and class
+ * they export (not a hand-kept list of calls), and the function-valued members of their
+ * sub-objects (fs.promises, dns.promises, timers/promises' scheduler). Guarded once per thread,
+ * forever, and before any journal module is evaluated, so references a journal captures at import
+ * time are the guarded ones. Outside a journal's turn every call passes straight through.
+ */
+import { createRequire, syncBuiltinESMExports } from 'node:module';
+import { guardProperty } from './guardFunction.js';
+
+interface ModuleGuard {
+  /** The builtin, as require() names it. */
+  module: string;
+  /** Only these exports (default: every function). */
+  only?: readonly string[];
+  /** Every function but these (pure helpers that read nothing of the world). */
+  except?: readonly string[];
+  /** Sub-objects whose functions are guarded too. */
+  nested?: readonly string[];
+}
+
+const RANDOM = [
+  'randomBytes', 'randomFill', 'randomFillSync', 'randomInt', 'randomUUID', 'getRandomValues', 'pseudoRandomBytes', 'prng', 'rng',
+  'generateKey', 'generateKeySync', 'generateKeyPair', 'generateKeyPairSync', 'generatePrime', 'generatePrimeSync', 'createDiffieHellman', 'createECDH',
+];
+
+export const MODULE_GUARDS: readonly ModuleGuard[] = [
+  { module: 'fs', nested: ['promises'] },
+  { module: 'fs/promises' },
+  { module: 'child_process' },
+  { module: 'cluster' },
+  { module: 'worker_threads', only: ['Worker', 'BroadcastChannel', 'setEnvironmentData'] },
+  { module: 'dns', nested: ['promises'] },
+  { module: 'dns/promises' },
+  { module: 'net', except: ['isIP', 'isIPv4', 'isIPv6', 'BlockList', 'SocketAddress'] },
+  { module: 'tls', except: ['checkServerIdentity', 'getCiphers'] },
+  { module: 'http', except: ['validateHeaderName', 'validateHeaderValue'] },
+  { module: 'https' },
+  { module: 'http2', except: ['getDefaultSettings', 'getPackedSettings', 'getUnpackedSettings'] },
+  { module: 'dgram' },
+  { module: 'os' },
+  { module: 'timers', only: ['setTimeout', 'setInterval', 'setImmediate'] },
+  { module: 'timers/promises', nested: ['scheduler'] },
+  { module: 'perf_hooks', only: ['monitorEventLoopDelay', 'PerformanceObserver', 'createHistogram'] },
+  { module: 'vm' },
+  { module: 'inspector' },
+  { module: 'v8', only: ['getHeapStatistics', 'getHeapSpaceStatistics', 'getHeapSnapshot', 'writeHeapSnapshot', 'getHeapCodeStatistics', 'setFlagsFromString', 'takeCoverage', 'stopCoverage', 'setHeapSnapshotNearHeapLimit', 'queryObjects'] },
+  { module: 'crypto', only: RANDOM },
+];
+
+let installed = false;
+
+/** Guards every module of MODULE_GUARDS in this thread (idempotent). Returns how many functions were guarded. */
+export function guardModules(): number {
+  if (installed) return 0;
+  installed = true;
+  const load = createRequire(import.meta.url);
+  let count = 0;
+  const guardObject = (target: object, prefix: string, spec: ModuleGuard): void => {
+    for (const name of Object.keys(target)) {
+      if (spec.only && !spec.only.includes(name)) continue;
+      if (spec.except?.includes(name)) continue;
+      if (guardProperty(target, name, `${prefix}.${name}`)) count++;
+    }
+  };
+  for (const spec of MODULE_GUARDS) {
+    let module: Record<string, unknown>;
+    try {
+      module = load(`node:${spec.module}`) as Record<string, unknown>; // allow-ambient: loaded to be guarded
+    } catch {
+      continue; // not in this Node version
+    }
+    const prefix = spec.module.replace('/promises', '.promises');
+    guardObject(module, prefix, spec);
+    for (const name of spec.nested ?? []) {
+      const inner = module[name];
+      if (typeof inner === 'object' && inner !== null) guardObject(inner, `${prefix}.${name}`, { module: spec.module });
+    }
+  }
+  syncBuiltinESMExports();
+  return count;
+}

@@ -1,0 +1,108 @@
+/**
+ * The process object as a journal sees it. Under a journal's turn:
+ * - served by the simulated process: pid and ppid (a pid per incarnation), env (the scenario's
+ *   environment, writes kept per incarnation), cwd() (the work dir), exit(code) (the incarnation
+ *   ends, like a real exit), and process.on(...) and friends (accepted; a simulated process gets
+ *   no signals, and crashes run no handlers);
+ * - refused: the real clock (hrtime, uptime), the machine (memoryUsage, cpuUsage, resourceUsage,
+ *   report, available memory, active resources), signals and process control (kill, abort, chdir,
+ *   set*id), native code (binding, dlopen).
+ * Outside a turn every call and read is the real one. Returns restore callbacks.
+ */
+import { guardProperty } from './guardFunction.js';
+import { turnHolder } from './turn.js';
+
+type Restore = () => void;
+
+const REFUSED = [
+  'hrtime', 'uptime', 'memoryUsage', 'cpuUsage', 'resourceUsage', 'constrainedMemory', 'availableMemory', 'getActiveResourcesInfo',
+  'kill', 'abort', 'chdir', 'setuid', 'setgid', 'seteuid', 'setegid', 'setgroups', 'initgroups', 'binding', '_linkedBinding', 'dlopen',
+];
+const LISTENER_METHODS = ['on', 'once', 'addListener', 'prependListener', 'prependOnceListener', 'off', 'removeListener', 'removeAllListeners'];
+
+/** Thrown into the journal by a served process.exit(): the incarnation has ended; nothing after it counts. */
+export class SimulatedExit extends Error {
+  constructor(readonly code: number) {
+    super(`process.exit(${code}): the simulated process has ended`);
+    this.name = 'SimulatedExit';
+  }
+}
+
+function serveValue(name: 'pid' | 'ppid', simulated: (pid: number) => number): Restore | undefined {
+  const descriptor = Object.getOwnPropertyDescriptor(process, name);
+  if (!descriptor?.configurable || !('value' in descriptor)) return undefined;
+  const real = descriptor.value as number;
+  Object.defineProperty(process, name, {
+    configurable: true,
+    enumerable: descriptor.enumerable ?? true,
+    get: () => {
+      const holder = turnHolder();
+      return holder === null ? real : simulated(holder.simulated.pid);
+    },
+  });
+  return () => Object.defineProperty(process, name, descriptor);
+}
+
+function serveMethod(name: string, served: (...args: unknown[]) => unknown): Restore | undefined {
+  const record = process as unknown as Record<string, unknown>;
+  const original = record[name];
+  if (typeof original !== 'function') return undefined;
+  record[name] = Object.assign(function processMethod(this: unknown, ...args: unknown[]) {
+    return turnHolder() === null ? (original as (...a: unknown[]) => unknown).apply(this, args) : served(...args);
+  }, original);
+  return () => {
+    record[name] = original;
+  };
+}
+
+function serveEnv(): Restore {
+  const real = process.env;
+  const env = new Proxy(real, {
+    get: (target, key) => (turnHolder()?.simulated.env ?? target)[key as string],
+    set: (target, key, value) => {
+      const holder = turnHolder();
+      if (holder === null) return Reflect.set(target, key, value);
+      holder.simulated.env[key as string] = String(value);
+      return true;
+    },
+    has: (target, key) => key in (turnHolder()?.simulated.env ?? target),
+    deleteProperty: (target, key) => {
+      const holder = turnHolder();
+      if (holder === null) return Reflect.deleteProperty(target, key);
+      delete holder.simulated.env[key as string];
+      return true;
+    },
+    ownKeys: (target) => {
+      const holder = turnHolder();
+      return holder === null ? Reflect.ownKeys(target) : Object.keys(holder.simulated.env);
+    },
+    getOwnPropertyDescriptor: (target, key) => {
+      const holder = turnHolder();
+      if (holder === null) return Reflect.getOwnPropertyDescriptor(target, key);
+      const value = holder.simulated.env[key as string];
+      return value === undefined ? undefined : { value, writable: true, enumerable: true, configurable: true };
+    },
+  });
+  process.env = env;
+  return () => {
+    process.env = real;
+  };
+}
+
+export function guardProcess(): Restore[] {
+  const restores: Restore[] = [];
+  const add = (restore: Restore | undefined): void => void (restore && restores.push(restore));
+  for (const name of REFUSED) add(guardProperty(process, name, `process.${name}`));
+  add(serveValue('pid', (pid) => pid));
+  add(serveValue('ppid', () => 1));
+  add(serveMethod('cwd', () => turnHolder()?.simulated.cwd));
+  add(serveMethod('exit', (code) => {
+    const holder = turnHolder();
+    const status = typeof code === 'number' ? code : Number(code ?? process.exitCode ?? 0) || 0;
+    holder?.exit(status);
+    throw new SimulatedExit(status);
+  }));
+  for (const name of LISTENER_METHODS) add(serveMethod(name, () => process));
+  restores.push(serveEnv());
+  return restores;
+}

@@ -1,0 +1,51 @@
+/**
+ * Output problems are found before the first run, so a long check never ends unable to save what
+ * it found: a report folder that is a file, a JUnit file whose folder is missing, a folder that
+ * cannot be written. Nothing is written by the checks but a probe file, removed at once.
+ */
+import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { DurasimError } from '../failure.js';
+
+const fail = (reason: string, fix: string): never => {
+  throw new DurasimError('prepare the outputs', reason, fix);
+};
+
+/** The nearest folder on the way up that exists (a file in the way is an error). */
+function nearestExisting(path: string, flag: string, given: string): string {
+  let current = resolve(path);
+  for (;;) {
+    if (existsSync(current)) {
+      if (!statSync(current).isDirectory()) fail(`${flag} ${given} cannot be a folder: ${current} is a file`, `Pass a folder path for ${flag}`);
+      return current;
+    }
+    const parent = dirname(current);
+    if (parent === current) return current;
+    current = parent;
+  }
+}
+
+function probeWritable(folder: string, flag: string, given: string): void {
+  const probe = join(folder, `.durasim-probe-${process.pid}`);
+  try {
+    writeFileSync(probe, '');
+    rmSync(probe, { force: true });
+  } catch (error) {
+    fail(`${flag} ${given} cannot be written (${(error as NodeJS.ErrnoException).code ?? String(error)} in ${folder})`, `Pass a folder you can write to for ${flag}`);
+  }
+}
+
+/** A folder durasim will create if missing and write into. */
+export function checkOutputFolder(path: string, flag: string): void {
+  probeWritable(nearestExisting(path, flag, path), flag, path);
+}
+
+/** A file durasim will write: its folder must exist and be writable, and the path must not be a folder. */
+export function checkOutputFile(path: string, flag: string): void {
+  const absolute = resolve(path);
+  if (existsSync(absolute) && statSync(absolute).isDirectory()) fail(`${flag} ${path} is a folder`, `Pass a file path for ${flag}, e.g. ${join(path, 'durasim.xml')}`);
+  const folder = dirname(absolute);
+  if (!existsSync(folder)) fail(`${flag} ${path} is in a folder that does not exist (${folder})`, `Create the folder first, or pass a path in an existing one`);
+  if (!statSync(folder).isDirectory()) fail(`${flag} ${path} is in ${folder}, which is a file`, `Pass a path in a folder`);
+  probeWritable(folder, flag, path);
+}

@@ -1,0 +1,99 @@
+/**
+ * Bundles a journal's module graph into one function body that can be evaluated afresh for every
+ * incarnation, as a restarted process loads its modules afresh (esbuild, once per run of durasim).
+ *
+ * Rules:
+ * - Bundled (fresh every time): the journal's own files and everything they import from
+ *   node_modules.
+ * - Shared (loaded once): Node's builtins (guarded by the sandbox) and durasim itself — the
+ *   package `durasim` and durasim's own src/, model/ and simulator/ folders, except its bundled
+ *   journals (src/journals/), which are journals like any other.
+ * - import.meta.url, .dirname and .filename keep their real values in every file.
+ * - Top-level await cannot run afresh synchronously: such a journal is refused with a fix.
+ */
+import { readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, extname, join, relative, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build, type Plugin } from 'esbuild';
+import { DurasimError } from '../failure.js';
+import type { JournalRef } from './journalRef.js';
+
+/** What a worker needs to evaluate a journal: the bundle, and the shared modules it requires. */
+export interface JournalBundle {
+  ref: JournalRef;
+  code: string;
+  /** Module ids the bundle requires that are durasim's own (absolute paths, or "durasim"). */
+  shared: string[];
+}
+
+export const DURASIM_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SHARED_FOLDERS = ['src', 'model', 'simulator'].map((folder) => join(DURASIM_ROOT, folder) + sep);
+const OWN_JOURNALS = join(DURASIM_ROOT, 'src', 'journals') + sep;
+const BUILTINS = new Set(builtinModules);
+
+/** durasim's own code, shared by every instance (its bundled journals excepted). */
+export function isDurasimOwn(path: string): boolean {
+  return SHARED_FOLDERS.some((folder) => path.startsWith(folder)) && !path.startsWith(OWN_JOURNALS) && !path.includes(`${sep}node_modules${sep}`);
+}
+
+const LOADERS: Record<string, 'ts' | 'tsx' | 'js' | 'jsx'> = { '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.tsx': 'tsx', '.jsx': 'jsx' };
+
+function sharing(): Plugin {
+  return {
+    name: 'durasim-sharing',
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.kind === 'entry-point' || args.pluginData === 'resolving') return undefined;
+        if (args.path.startsWith('node:') || BUILTINS.has(args.path)) return { path: args.path, external: true };
+        if (args.path === 'durasim' || args.path.startsWith('durasim/')) return { path: 'durasim', external: true };
+        const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'resolving' });
+        if (resolved.errors.length > 0) return { errors: resolved.errors };
+        if (resolved.path.endsWith('.node')) return { path: resolved.path, external: true };
+        if (isDurasimOwn(resolved.path)) return { path: resolved.path, external: true };
+        return { path: resolved.path, ...(resolved.sideEffects === false ? { sideEffects: false } : {}) };
+      });
+      // import.meta has no meaning in one bundle: give every file its own real values.
+      build.onLoad({ filter: /\.(m|c)?(t|j)sx?$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        if (!text.includes('import.meta')) return undefined;
+        const contents = text
+          .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href))
+          .replaceAll('import.meta.dirname', JSON.stringify(dirname(args.path)))
+          .replaceAll('import.meta.filename', JSON.stringify(args.path));
+        return { contents, loader: LOADERS[extname(args.path)] ?? 'js', resolveDir: dirname(args.path) };
+      });
+    },
+  };
+}
+
+export async function bundleJournal(ref: JournalRef): Promise<JournalBundle> {
+  let output;
+  try {
+    output = await build({
+      entryPoints: [ref.file],
+      bundle: true,
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      plugins: [sharing()],
+    });
+  } catch (error) {
+    const messages = (error as { errors?: { text: string; location?: { file: string; line: number } | null }[] }).errors ?? [];
+    const first = messages[0];
+    if (first?.text.includes('Top-level await')) {
+      throw new DurasimError('load the journal', `${first.location?.file ?? ref.spec} uses top-level await, which cannot run afresh for every incarnation`, 'Move the awaited setup into run(), or behind a function the journal calls');
+    }
+    const where = first?.location ? ` (${relative(process.cwd(), first.location.file)}:${first.location.line})` : '';
+    throw new DurasimError('load the journal', `bundling ${ref.spec} failed: ${first?.text ?? String(error)}${where}`, 'Fix the module so it compiles');
+  }
+  const code = output.outputFiles[0]?.text ?? '';
+  const shared = new Set<string>();
+  for (const input of Object.values(output.metafile.inputs)) {
+    for (const imported of input.imports) if (imported.external && !imported.path.startsWith('node:') && !BUILTINS.has(imported.path)) shared.add(imported.path);
+  }
+  return { ref, code, shared: [...shared].sort() };
+}

@@ -1,0 +1,78 @@
+/**
+ * Fresh instances of a bundled journal: the bundle is compiled once, and every call of `fresh()`
+ * evaluates it anew — new module-level variables, new classes, new caches — as a restarted
+ * process would. What the journal left on globalThis is taken away first: process memory dies
+ * with the process. durasim's own modules and Node's builtins are shared (see bundleJournal).
+ */
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { compileFunction } from 'node:vm';
+import type { JournalAdapter } from '../contract.js';
+import { DurasimError } from '../failure.js';
+import type { JournalBundle } from './bundleJournal.js';
+
+export interface JournalInstances {
+  /** A new instance of the journal's modules. */
+  fresh(): JournalAdapter;
+}
+
+type ModuleBody = (exports: object, require: (id: string) => unknown, module: { exports: Record<string, unknown> }, __filename: string, __dirname: string) => void;
+
+export function isJournalAdapter(value: unknown): value is JournalAdapter {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Record<string, unknown>;
+  return typeof candidate.name === 'string' && candidate.name.length > 0 && typeof candidate.run === 'function' && typeof candidate.inspect === 'function';
+}
+
+function describeShape(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return typeof value;
+  const keys = Object.keys(value);
+  return keys.length === 0 ? 'an empty object' : `an object with ${keys.join(', ')}`;
+}
+
+/** The adapter among a module's exports, or a house-style error saying what was found instead. */
+export function adapterOf(exports: Record<string, unknown>, spec: string, exportName?: string): JournalAdapter {
+  const candidates = exportName !== undefined ? [exports[exportName]] : [exports.default, exports.journal];
+  for (const candidate of candidates) if (isJournalAdapter(candidate)) return candidate;
+  const names = Object.keys(exports).filter((k) => k !== '__esModule');
+  const found = names.length === 0 ? 'no exports' : `exports ${names.map((k) => `${k} (${describeShape(exports[k])})`).join(', ')}`;
+  throw new DurasimError(
+    'load the journal',
+    `${spec} has ${found}, but no JournalAdapter`,
+    'Export one as the default export or as "journal": an object with name (string), run(env, task) and inspect(disk)',
+  );
+}
+
+/**
+ * The enumerable keys of globalThis when the journal was compiled: any added later (an assignment
+ * to globalThis, string- or symbol-keyed) is the journal's process memory. Enumerable keys only:
+ * listing every key of the global object costs seven times as much.
+ */
+function globalKeys(): PropertyKey[] {
+  return [...Object.keys(globalThis), ...Object.getOwnPropertySymbols(globalThis)];
+}
+
+function forgetAddedGlobals(baseline: Set<PropertyKey>): void {
+  for (const key of globalKeys()) if (!baseline.has(key)) Reflect.deleteProperty(globalThis, key);
+}
+
+/** Compiles a bundle in this thread; the shared modules are imported once, here. */
+export async function compileJournal(bundle: JournalBundle, durasimIndex: string): Promise<JournalInstances> {
+  const nodeRequire = createRequire(bundle.ref.file);
+  const shared = new Map<string, unknown>();
+  for (const id of bundle.shared) {
+    const namespace = (await import(id === 'durasim' ? pathToFileURL(durasimIndex).href : pathToFileURL(id).href)) as Record<string, unknown>;
+    shared.set(id, Object.assign(Object.create(null) as object, namespace, { __esModule: true }));
+  }
+  const require = (id: string): unknown => (shared.has(id) ? shared.get(id) : nodeRequire(id));
+  const body = compileFunction(bundle.code, ['exports', 'require', 'module', '__filename', '__dirname'], { filename: bundle.ref.file }) as unknown as ModuleBody;
+  const baseline = new Set(globalKeys());
+  const dir = bundle.ref.file.slice(0, bundle.ref.file.lastIndexOf('/'));
+  const fresh = (): JournalAdapter => {
+    forgetAddedGlobals(baseline);
+    const module = { exports: {} as Record<string, unknown> };
+    body(module.exports, require, module, bundle.ref.file, dir);
+    return adapterOf(module.exports, bundle.ref.spec, bundle.ref.exportName);
+  };
+  return { fresh };
+}

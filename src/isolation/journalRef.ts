@@ -1,0 +1,47 @@
+/**
+ * A journal named so that any thread can load it: the module file and the export that holds the
+ * adapter. Bundled journals (the reference and the mutants) are named by their journal name.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DurasimError } from '../failure.js';
+
+export interface JournalRef {
+  /** Absolute path of the module whose export is the JournalAdapter. */
+  file: string;
+  /** The export to use; default: the default export, else `journal`. */
+  exportName?: string;
+  /** How the user named it (a bundled name or the path given), for the replay command. */
+  spec: string;
+}
+
+export const MUTANT_NAMES = [
+  'send-before-dispatched', 'no-fsync', 'timeout-means-failed', 'conflict-as-success', 'trust-any-receipt', 'blind-overwrite',
+  'new-process-args', 'succeeded-before-receipt', 'resend-instead-of-query', 'torn-tail-fatal', 'retry-unsafe-write', 'accepted-as-success',
+] as const;
+
+/** A source file next to this one: the .ts under tsx, the .js once compiled. */
+function sourceFile(relative: string): string {
+  const ts = fileURLToPath(new URL(`${relative}.ts`, import.meta.url));
+  return existsSync(ts) ? ts : fileURLToPath(new URL(`${relative}.js`, import.meta.url));
+}
+
+const camel = (name: string): string => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** The bundled journal of that name, if there is one. */
+export function bundledJournal(name: string): JournalRef | undefined {
+  if (name === 'reference') return { file: sourceFile('../journals/reference'), exportName: 'referenceJournal', spec: name };
+  if ((MUTANT_NAMES as readonly string[]).includes(name)) return { file: sourceFile(`../journals/mutants/${camel(name)}`), exportName: 'journal', spec: name };
+  return undefined;
+}
+
+/** The journal a command line names: a path to a module, "reference" (the default), or a mutant's name. */
+export function journalRefOf(spec: string | undefined): JournalRef {
+  const name = spec ?? 'reference';
+  const path = resolve(name);
+  if (existsSync(path)) return { file: path, spec: name };
+  const bundled = bundledJournal(name);
+  if (bundled) return bundled;
+  throw new DurasimError('load the journal', `no file at ${path}, and "${name}" is not a bundled journal`, `Pass a path to your adapter module, "reference", or one of the mutants: ${MUTANT_NAMES.join(', ')}`);
+}

@@ -1,0 +1,71 @@
+/**
+ * A worker's sign of life, in memory shared with the main thread: the worker writes at every
+ * scheduling decision of the simulation it runs; the watchdog reads without waiting for the worker
+ * (which may be stuck in a journal's endless loop). Where it stopped is named from the same cells.
+ */
+export const HEARTBEAT_CELLS = 8;
+const BEATS = 0;
+const GLOBAL_STEP = 1;
+const PID = 2;
+const INCARNATION = 3;
+const OP = 4;
+const BUSY = 5;
+
+/** The ops a step can be, so a blocked step can be named from an integer cell. */
+const OPS = [
+  'fs.open', 'fs.appendFile', 'fs.writeFile', 'fs.readFile', 'fs.rename', 'fs.link', 'fs.unlink', 'fs.mkdir', 'fs.readdir', 'fs.stat',
+  'fh.appendFile', 'fh.writeFile', 'fh.readFile', 'fh.sync', 'fh.close', 'fetch', 'clock.now', 'clock.sleep', 'clock.timeout', 'random',
+  'start', 'inspect',
+];
+
+export interface BlockedAt {
+  globalStep: number;
+  /** worker-<pid>#<incarnation>, or undefined when it blocked before any step. */
+  worker?: string;
+  op?: string;
+}
+
+export function newHeartbeat(): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(HEARTBEAT_CELLS * Int32Array.BYTES_PER_ELEMENT));
+}
+
+/** Worker side: a beat, with the step about to run (pid -1: the scheduler itself). */
+export function beat(cells: Int32Array, globalStep: number, pid: number, incarnation: number, op: string): void {
+  Atomics.store(cells, GLOBAL_STEP, globalStep);
+  Atomics.store(cells, PID, pid);
+  Atomics.store(cells, INCARNATION, incarnation);
+  Atomics.store(cells, OP, OPS.indexOf(op));
+  Atomics.add(cells, BEATS, 1);
+}
+
+export function setBusy(cells: Int32Array, busy: boolean): void {
+  if (busy) {
+    Atomics.store(cells, PID, -1);
+    Atomics.store(cells, OP, -1);
+    Atomics.store(cells, GLOBAL_STEP, 0);
+  }
+  Atomics.store(cells, BUSY, busy ? 1 : 0);
+  Atomics.add(cells, BEATS, 1);
+}
+
+/** Main side. */
+export function beats(cells: Int32Array): number {
+  return Atomics.load(cells, BEATS);
+}
+
+export function blockedAt(cells: Int32Array): BlockedAt {
+  const pid = Atomics.load(cells, PID);
+  const op = OPS[Atomics.load(cells, OP)];
+  const at: BlockedAt = { globalStep: Atomics.load(cells, GLOBAL_STEP) };
+  if (pid >= 0) at.worker = `worker-${pid}#${Atomics.load(cells, INCARNATION)}`;
+  if (op !== undefined) at.op = op;
+  return at;
+}
+
+/** "worker-0#1 after step 17 (fs.appendFile)", or where it blocked before any step. */
+export function describeBlockedAt(at: BlockedAt): string {
+  if (at.op === 'inspect') return `in inspect(), after global step ${at.globalStep}`;
+  if (at.worker === undefined) return at.globalStep === 0 ? 'before its first step' : `after global step ${at.globalStep}`;
+  if (at.op === 'start') return `${at.worker} while starting (loading its modules or in run() before its first env call)`;
+  return `${at.worker} after global step ${at.globalStep}${at.op ? ` (${at.op})` : ''}`;
+}

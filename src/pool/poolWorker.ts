@@ -1,0 +1,122 @@
+/**
+ * A worker thread of the pool: it guards this thread first (before any journal code is
+ * evaluated), then loads journals as bundles and runs scenarios one at a time: simulate with a
+ * fresh instance of the journal's modules per incarnation, judge, and post the result. It writes a
+ * heartbeat at every step for the watchdog, and stops a run whose memory passes the limit.
+ */
+import { getHeapStatistics } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { setFlagsFromString } from 'node:v8';
+import { parentPort, workerData } from 'node:worker_threads';
+import { judge } from '../../model/judge.js';
+import { installAmbientGuard, setTurn, type Escape, type TurnHolder } from '../../simulator/ambientGuard.js';
+import { escapeReason } from '../../simulator/guard/escapeCatalog.js';
+import { reportUncaught, simulate } from '../../simulator/simulate.js';
+import { WORK_DIR } from '../../simulator/scenario.js';
+import type { JournalAdapter } from '../contract.js';
+import { DurasimError } from '../failure.js';
+import { compileJournal, type JournalInstances } from '../isolation/journalInstances.js';
+import { journalErrors } from '../report/runReport.js';
+import { beat, setBusy } from './heartbeat.js';
+import type { FromWorker, RunSummary, ToWorker, WorkerData } from './protocol.js';
+
+installAmbientGuard({ permanent: true });
+
+const { heartbeat, maxHeapMb, durasimIndex } = workerData as WorkerData;
+const port = parentPort;
+if (!port) throw new Error('poolWorker runs only in a worker thread');
+const post = (message: FromWorker): void => port.postMessage(message);
+
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
+
+class JournalOutOfMemory extends Error {}
+
+const MB = 1024 * 1024;
+/** The journal's memory now (heap in use and buffers), MB; after a full collection when it looks over the limit. */
+function memoryMb(collect: boolean): number {
+  if (collect) collectGarbage();
+  const stats = getHeapStatistics();
+  return (stats.used_heap_size + stats.external_memory) / MB;
+}
+
+let beats = 0;
+function onBeat(globalStep: number, proc: { pid: number; incarnation: number } | undefined, op: string): void {
+  beat(heartbeat, globalStep, proc?.pid ?? -1, proc?.incarnation ?? 0, op);
+  if ((++beats & 63) !== 0 || memoryMb(false) < maxHeapMb) return;
+  const retained = memoryMb(true);
+  if (retained >= maxHeapMb) throw new JournalOutOfMemory(`the journal held ${retained.toFixed(0)} MB (heap and buffers) at global step ${globalStep}, over the ${maxHeapMb} MB limit (--max-heap)`);
+}
+
+const journals = new Map<number, { instances: JournalInstances; first: JournalAdapter }>();
+
+/** The journal's module evaluated once at load, under a turn: what its top-level code reaches is caught. */
+function loadTurn(escapes: Escape[]): TurnHolder {
+  return {
+    simulated: { pid: 1, cwd: WORK_DIR, env: {} },
+    onEscape: (api) => {
+      const escape: Escape = { api, pid: -1, incarnation: 0, message: escapeReason(api) };
+      escapes.push(escape);
+      return escape;
+    },
+    exit: () => {},
+  };
+}
+
+async function load(message: Extract<ToWorker, { type: 'load' }>): Promise<void> {
+  const escapes: Escape[] = [];
+  try {
+    const instances = await compileJournal(message.bundle, durasimIndex);
+    setTurn(loadTurn(escapes));
+    let first: JournalAdapter;
+    try {
+      first = instances.fresh();
+    } finally {
+      setTurn(null);
+    }
+    journals.set(message.journalId, { instances, first });
+    post({ type: 'loaded', journalId: message.journalId, name: first.name, escapes });
+  } catch (error) {
+    const failure = error instanceof DurasimError ? { action: error.action, reason: error.reason, fix: error.fix } : undefined;
+    post({ type: 'load-failed', journalId: message.journalId, message: error instanceof Error ? `${error.name}: ${error.message}` : String(error), ...(failure ? { failure } : {}), escapes });
+  }
+}
+
+async function run(message: Extract<ToWorker, { type: 'run' }>): Promise<void> {
+  const journal = journals.get(message.journalId);
+  if (!journal) {
+    post({ type: 'harness-error', id: message.id, message: `journal ${message.journalId} was never loaded in this worker` });
+    return;
+  }
+  setBusy(heartbeat, true);
+  try {
+    const result = await simulate(journal.first, message.scenario, { fresh: journal.instances.fresh, beat: onBeat });
+    const summary: RunSummary = {
+      outcome: result.outcome,
+      violations: judge(result),
+      escapes: result.escapes,
+      stats: result.stats,
+      journalErrors: journalErrors(result),
+    };
+    if (message.detail !== 'summary') summary.traceHash = result.traceHash;
+    if (message.detail === 'trace') summary.trace = result.trace;
+    setBusy(heartbeat, false);
+    post({ type: 'result', id: message.id, summary, ...(message.detail === 'full' ? { result: { ...result, traceHash: result.traceHash } } : {}), heapMb: memoryMb(false) });
+  } catch (error) {
+    setBusy(heartbeat, false);
+    if (error instanceof JournalOutOfMemory) {
+      post({ type: 'out-of-memory', id: message.id, detail: error.message });
+      process.exit(0); // the memory goes with the thread; the pool starts a new one
+    }
+    post({ type: 'harness-error', id: message.id, message: error instanceof Error ? `${error.name}: ${error.message}` : String(error), ...(error instanceof Error && error.stack ? { stack: error.stack } : {}) });
+  }
+}
+
+// A rejection or exception the journal left unhandled ends the incarnation that last ran, as it ends a process.
+process.on('unhandledRejection', (reason) => void reportUncaught(reason));
+process.on('uncaughtException', (error) => void reportUncaught(error));
+
+let queue: Promise<void> = Promise.resolve();
+port.on('message', (message: ToWorker) => {
+  queue = queue.then(() => (message.type === 'load' ? load(message) : run(message)));
+});

@@ -1,0 +1,47 @@
+/**
+ * The messages between the worker pool (main thread) and its worker threads, and what one run
+ * reports back. Everything here is plain data (structured-clone safe).
+ */
+import type { Violation } from '../../model/violation.js';
+import type { Escape } from '../../simulator/ambientGuard.js';
+import type { StopReason } from '../../simulator/runRecords.js';
+import type { SimulationResult } from '../../simulator/simulate.js';
+import type { TraceEntry } from '../../simulator/trace.js';
+import type { JournalBundle } from '../isolation/bundleJournal.js';
+
+/** How much of a run comes back: the verdict's facts, plus the trace (determinism samples), or everything (reports). */
+export type RunDetail = 'summary' | 'trace' | 'full';
+
+export interface RunSummary {
+  outcome: StopReason;
+  violations: Violation[];
+  escapes: Escape[];
+  /** Only for detail 'trace' and 'full': hashing costs about 5% of a run. */
+  traceHash?: string;
+  stats: SimulationResult['stats'];
+  /** What the journal reported going wrong (failed incarnations, inspect() errors). */
+  journalErrors: string[];
+  trace?: TraceEntry[];
+}
+
+export interface WorkerData {
+  heartbeat: Int32Array;
+  /** The journal's memory limit (heap and buffers), MB. */
+  maxHeapMb: number;
+  /** durasim's public entry, for journals that import "durasim". */
+  durasimIndex: string;
+}
+
+export type ToWorker =
+  | { type: 'load'; journalId: number; bundle: JournalBundle }
+  | { type: 'run'; id: number; journalId: number; scenario: unknown; detail: RunDetail };
+
+export type FromWorker =
+  | { type: 'loaded'; journalId: number; name: string; escapes: Escape[] }
+  /** `failure`: the house-style parts when the error was durasim's own message about the journal. */
+  | { type: 'load-failed'; journalId: number; message: string; failure?: { action: string; reason: string; fix: string }; escapes: Escape[] }
+  | { type: 'result'; id: number; summary: RunSummary; result?: SimulationResult; heapMb: number }
+  /** The run passed the memory limit; the worker exits after sending this. */
+  | { type: 'out-of-memory'; id: number; detail: string }
+  /** durasim itself failed (a broken simulator invariant, a bug): never the journal's finding. */
+  | { type: 'harness-error'; id: number; message: string; stack?: string };

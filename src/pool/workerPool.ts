@@ -1,0 +1,285 @@
+/**
+ * WorkerPool: simulations run in worker threads, never in the caller's thread, so a journal that
+ * loops forever, eats memory or leaves state behind cannot take durasim with it.
+ *
+ * - Each worker guards its thread, loads journals as bundles (a fresh instance of their modules
+ *   per incarnation) and runs one scenario at a time.
+ * - Watchdog: a busy worker whose heartbeat does not move for `hangTimeoutMs` of wall time is
+ *   terminated; its run ends as `journal-blocked`, naming where it stopped. A worker that passes
+ *   its memory limit (`maxHeapMb`: V8's heap limit, and a check of heap and buffers every 64
+ *   steps) ends its run as `journal-out-of-memory`. Either way a new worker takes its place.
+ * - Workers are recycled after `recycleAfterRuns` runs, or when they hold more than half their
+ *   limit between runs, so memory stays flat over long checks.
+ * - A run's outcome never depends on which worker ran it or how many there are.
+ */
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { SimulationResult } from '../../simulator/simulate.js';
+import { DurasimError } from '../failure.js';
+import { bundleJournal, type JournalBundle } from '../isolation/bundleJournal.js';
+import type { JournalRef } from '../isolation/journalRef.js';
+import { beats, blockedAt, describeBlockedAt, newHeartbeat, type BlockedAt } from './heartbeat.js';
+import type { Escape } from '../../simulator/ambientGuard.js';
+import type { FromWorker, RunDetail, RunSummary, ToWorker, WorkerData } from './protocol.js';
+
+export interface PoolOptions {
+  /** Worker threads (default: the machine's available parallelism). */
+  workers?: number;
+  /** The journal's memory limit per worker, MB (default 512). */
+  maxHeapMb?: number;
+  /** Wall time a busy worker may go without a heartbeat before it is terminated (default 5000 ms). */
+  hangTimeoutMs?: number;
+  /** Runs before a worker is replaced by a fresh one (default 2000). */
+  recycleAfterRuns?: number;
+}
+
+export type RunOutcome =
+  | { kind: 'simulated'; summary: RunSummary; result?: SimulationResult }
+  | { kind: 'journal-blocked'; at: BlockedAt; detail: string }
+  | { kind: 'journal-out-of-memory'; detail: string }
+  | { kind: 'harness-error'; message: string; stack?: string };
+
+export interface LoadedJournal {
+  journalId: number;
+  name: string;
+  /** Escapes made by the journal's module code at load (its top level). */
+  loadEscapes: Escape[];
+}
+
+interface PendingRun {
+  id: number;
+  journalId: number;
+  scenario: unknown;
+  detail: RunDetail;
+  resolve: (outcome: RunOutcome) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  heartbeat: Int32Array;
+  loaded: Set<number>;
+  /** Runs sent to this worker, the first being the one it runs now (a second waits, so the worker never idles). */
+  sent: PendingRun[];
+  runs: number;
+  lastBeats: number;
+  lastBeatAtMs: number;
+  heapMb: number;
+  exiting: boolean;
+}
+
+const BOOT = fileURLToPath(new URL('./poolBoot.mjs', import.meta.url));
+const DURASIM_INDEX = fileURLToPath(new URL('../index.ts', import.meta.url));
+const WATCHDOG_MS = 100;
+/** Runs sent ahead to each worker, so it never waits for the main thread between two runs. */
+const PIPELINE = 2;
+const wallMs = (): number => performance.now(); // the harness's own clock: the simulation never reads it
+
+export class WorkerPool {
+  readonly size: number;
+  readonly maxHeapMb: number;
+  readonly hangTimeoutMs: number;
+  private readonly recycleAfterRuns: number;
+  private readonly slots: Slot[] = [];
+  private readonly queue: PendingRun[] = [];
+  private readonly bundles = new Map<number, JournalBundle>();
+  private readonly loads = new Map<number, { resolve: (loaded: LoadedJournal) => void; reject: (error: Error) => void }>();
+  private nextId = 0;
+  private nextJournal = 0;
+  private closed = false;
+  private readonly watchdog: ReturnType<typeof setInterval>;
+
+  constructor(options: PoolOptions = {}) {
+    this.size = Math.max(1, options.workers ?? availableParallelism());
+    this.maxHeapMb = options.maxHeapMb ?? 512;
+    this.hangTimeoutMs = options.hangTimeoutMs ?? 5000;
+    this.recycleAfterRuns = options.recycleAfterRuns ?? 2000;
+    for (let i = 0; i < this.size; i++) this.slots.push(this.spawn());
+    this.watchdog = setInterval(() => this.watch(), WATCHDOG_MS);
+    this.watchdog.unref();
+  }
+
+  /** Bundles the journal, loads it in a worker, and returns its name (DurasimError when it cannot load). */
+  async load(ref: JournalRef): Promise<LoadedJournal> {
+    const bundle = await bundleJournal(ref);
+    const journalId = this.nextJournal++;
+    this.bundles.set(journalId, bundle);
+    const slot = this.slots[0] as Slot;
+    return new Promise<LoadedJournal>((resolve, reject) => {
+      this.loads.set(journalId, { resolve, reject });
+      this.ensureLoaded(slot, journalId);
+    });
+  }
+
+  /** Runs one scenario in the first free worker. */
+  run(journalId: number, scenario: unknown, detail: RunDetail = 'summary'): Promise<RunOutcome> {
+    if (this.closed) return Promise.resolve({ kind: 'harness-error', message: 'the worker pool is closed' });
+    return new Promise<RunOutcome>((resolve) => {
+      this.queue.push({ id: this.nextId++, journalId, scenario, detail, resolve });
+      this.dispatch();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.watchdog);
+    for (const run of this.queue.splice(0)) run.resolve({ kind: 'harness-error', message: 'the worker pool was closed' });
+    await Promise.all(this.slots.map((slot) => {
+      slot.exiting = true;
+      return slot.worker.terminate();
+    }));
+  }
+
+  private spawn(): Slot {
+    const heartbeat = newHeartbeat();
+    const data: WorkerData = { heartbeat, maxHeapMb: this.maxHeapMb, durasimIndex: DURASIM_INDEX };
+    const worker = new Worker(BOOT, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb + 64 }, stdout: true, stderr: true });
+    // What journals print is not durasim's output; their behaviour is in the trace.
+    worker.stdout.resume();
+    worker.stderr.resume();
+    const slot: Slot = { worker, heartbeat, loaded: new Set(), sent: [], runs: 0, lastBeats: 0, lastBeatAtMs: wallMs(), heapMb: 0, exiting: false };
+    worker.on('message', (message: FromWorker) => this.onMessage(slot, message));
+    worker.on('error', (error: Error & { code?: string }) => this.onWorkerGone(slot, error));
+    worker.on('exit', () => this.onWorkerGone(slot, undefined));
+    return slot;
+  }
+
+  private ensureLoaded(slot: Slot, journalId: number): void {
+    if (slot.loaded.has(journalId)) return;
+    const bundle = this.bundles.get(journalId);
+    if (!bundle) return;
+    slot.loaded.add(journalId);
+    slot.worker.postMessage({ type: 'load', journalId, bundle } satisfies ToWorker);
+  }
+
+  private dispatch(): void {
+    for (let depth = 1; depth <= PIPELINE; depth++) {
+      for (const slot of this.slots) {
+        if (this.queue.length === 0) return;
+        if (slot.sent.length >= depth || slot.exiting) continue;
+        const run = this.queue.shift() as PendingRun;
+        if (slot.sent.length === 0) {
+          slot.lastBeats = beats(slot.heartbeat);
+          slot.lastBeatAtMs = wallMs();
+        }
+        slot.sent.push(run);
+        this.ensureLoaded(slot, run.journalId);
+        slot.worker.postMessage({ type: 'run', id: run.id, journalId: run.journalId, scenario: run.scenario, detail: run.detail } satisfies ToWorker);
+      }
+    }
+  }
+
+  /** The worker's current run ended; runs it was sent but never started go back to the queue when it is replaced. */
+  private finish(slot: Slot, outcome: RunOutcome): void {
+    const run = slot.sent.shift();
+    slot.runs++;
+    slot.lastBeats = beats(slot.heartbeat);
+    slot.lastBeatAtMs = wallMs();
+    run?.resolve(outcome);
+    if (!slot.exiting && (slot.runs >= this.recycleAfterRuns || slot.heapMb > this.maxHeapMb / 2)) this.replace(slot);
+    this.dispatch();
+  }
+
+  private onMessage(slot: Slot, message: FromWorker): void {
+    switch (message.type) {
+      case 'loaded': {
+        const waiting = this.loads.get(message.journalId);
+        this.loads.delete(message.journalId);
+        waiting?.resolve({ journalId: message.journalId, name: message.name, loadEscapes: message.escapes });
+        return;
+      }
+      case 'load-failed': {
+        const waiting = this.loads.get(message.journalId);
+        this.loads.delete(message.journalId);
+        if (waiting) {
+          const error = message.failure && message.escapes.length === 0
+            ? new DurasimError(message.failure.action, message.failure.reason, message.failure.fix)
+            : new DurasimError('load the journal', `evaluating ${this.bundles.get(message.journalId)?.ref.spec} threw ${message.message}`, 'Fix the module so it evaluates on its own');
+          waiting.reject(message.escapes.length > 0 ? Object.assign(error, { escapes: message.escapes }) : error);
+        } else if (slot.sent[0]?.journalId === message.journalId) {
+          this.finish(slot, { kind: 'harness-error', message: `the journal loaded once and then failed to load in another worker: ${message.message}` });
+        }
+        return;
+      }
+      case 'result':
+        if (slot.sent[0]?.id !== message.id) return;
+        slot.heapMb = message.heapMb;
+        this.finish(slot, message.result ? { kind: 'simulated', summary: message.summary, result: message.result } : { kind: 'simulated', summary: message.summary });
+        return;
+      case 'out-of-memory':
+        if (slot.sent[0]?.id !== message.id) return;
+        this.abandon(slot, { kind: 'journal-out-of-memory', detail: message.detail });
+        return;
+      case 'harness-error':
+        if (slot.sent[0]?.id !== message.id) return;
+        this.finish(slot, message.stack ? { kind: 'harness-error', message: message.message, stack: message.stack } : { kind: 'harness-error', message: message.message });
+        return;
+    }
+  }
+
+  /** A worker ended: by our hand (recycled, terminated by the watchdog), by V8's heap limit, or by a crash. */
+  private onWorkerGone(slot: Slot, error: (Error & { code?: string }) | undefined): void {
+    const index = this.slots.indexOf(slot);
+    if (index !== -1 && !this.closed) {
+      slot.exiting = true;
+      this.slots[index] = this.spawn();
+    }
+    const run = slot.sent.shift();
+    this.queue.unshift(...slot.sent.splice(0));
+    if (run && error?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+      run.resolve({ kind: 'journal-out-of-memory', detail: `the journal's heap passed V8's limit of ${this.maxHeapMb + 64} MB (--max-heap ${this.maxHeapMb})` });
+    } else if (run) {
+      run.resolve({ kind: 'harness-error', message: `a worker thread ended unexpectedly${error ? `: ${error.message}` : ''}` });
+    }
+    this.dispatch();
+  }
+
+  /**
+   * The last line against a journal that fills memory outside V8's heap (buffers) inside one
+   * step, where the in-worker check never runs: past the process budget, the busy worker that has
+   * not beaten since the last look is stopped as out of memory.
+   */
+  private watchMemory(now: number): void {
+    const budgetMb = this.size * (this.maxHeapMb + 64) * 2 + 1024;
+    if (process.memoryUsage.rss() / (1024 * 1024) < budgetMb) return;
+    for (const slot of this.slots) {
+      if (slot.sent.length === 0 || slot.exiting || beats(slot.heartbeat) !== slot.lastBeats || now - slot.lastBeatAtMs < WATCHDOG_MS) continue;
+      this.abandon(slot, { kind: 'journal-out-of-memory', detail: `durasim's process passed ${budgetMb} MB while the journal's code held the thread ${describeBlockedAt(blockedAt(slot.heartbeat))} (buffers allocated in a loop?)` });
+    }
+  }
+
+  /** Terminates a worker; every run still sent to it goes back to the front of the queue. */
+  private replace(slot: Slot): void {
+    if (slot.exiting) return;
+    slot.exiting = true;
+    this.queue.unshift(...slot.sent.splice(0));
+    void slot.worker.terminate();
+  }
+
+  /** Ends the worker's current run with `outcome` and replaces the worker. */
+  private abandon(slot: Slot, outcome: RunOutcome): void {
+    const run = slot.sent.shift();
+    this.replace(slot);
+    run?.resolve(outcome);
+    this.dispatch();
+  }
+
+  private watch(): void {
+    const now = wallMs();
+    this.watchMemory(now);
+    for (const slot of this.slots) {
+      if (slot.sent.length === 0 || slot.exiting) continue;
+      const seen = beats(slot.heartbeat);
+      if (seen !== slot.lastBeats) {
+        slot.lastBeats = seen;
+        slot.lastBeatAtMs = now;
+        continue;
+      }
+      if (now - slot.lastBeatAtMs < this.hangTimeoutMs) continue;
+      const at = blockedAt(slot.heartbeat);
+      const seconds = (this.hangTimeoutMs / 1000).toFixed(this.hangTimeoutMs % 1000 === 0 ? 0 : 1);
+      const detail = `the journal's code kept the thread ${describeBlockedAt(at)} for ${seconds} s of wall time without returning to the event loop (an endless loop, or a promise chain that never yields?)`;
+      this.abandon(slot, { kind: 'journal-blocked', at, detail });
+    }
+  }
+}

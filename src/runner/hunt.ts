@@ -1,0 +1,118 @@
+/**
+ * Hunting a journal's bugs in the worker pool: its stored regressions first, then the seed's
+ * generated scenarios (explore), then the first failure shrunk to a small counterexample that
+ * fails the same way (same verdict). Used by `durasim check`, `checkJournal` and the mutant corpus.
+ *
+ * Not shrunk, saved as found: a run the pool had to stop (each attempt would cost the hang
+ * timeout or a worker's memory), a nondeterministic run (it may not fail twice), and a harness error.
+ */
+import type fc from 'fast-check';
+import type { Scenario } from '../../simulator/scenario.js';
+import { scenarioArbitrary, type ScenarioArbitraryOptions } from '../arbitraries.js';
+import type { RunOutcome, WorkerPool } from '../pool/workerPool.js';
+import type { Regression } from '../regressions.js';
+import { explore, type Nondeterminism } from './explore.js';
+import { outcomeVerdict, type RunVerdict } from './runVerdict.js';
+import { shrinkScenario } from './shrinkScenario.js';
+
+export interface HuntOptions {
+  pool: WorkerPool;
+  journalId: number;
+  seed: number;
+  runs: number;
+  arbitrary?: ScenarioArbitraryOptions;
+  shard?: { index: number; count: number };
+  timeBudgetMs?: number;
+  regressions?: readonly Regression[];
+  determinismEvery?: number;
+  /** Shrink attempts at most (default 3000). */
+  maxShrinkAttempts?: number;
+  onProgress?: (runsDone: number) => void;
+}
+
+export interface Finding {
+  verdict: Exclude<RunVerdict, 'clean'>;
+  /** The counterexample: shrunk where that was possible. */
+  scenario: Scenario;
+  /** The outcome of the counterexample's run. */
+  outcome: RunOutcome;
+  /** Where it came from: a stored regression file, or the run of that index in the seed's sequence. */
+  origin: { regression: string } | { index: number };
+  shrink?: { attempts: number; steps: number; exhausted: boolean; ms: number; fromFaults: number };
+  notShrunk?: string;
+  nondeterminism?: Nondeterminism;
+}
+
+export interface HuntResult {
+  runsExecuted: number;
+  timeBudgetHit: boolean;
+  determinismChecks: number;
+  finding?: Finding;
+  msToFinding?: number;
+  elapsedMs: number;
+}
+
+const wallMs = (): number => performance.now(); // the harness's clock: reported, never simulated
+
+export async function hunt(options: HuntOptions): Promise<HuntResult> {
+  const started = wallMs();
+  const { pool, journalId } = options;
+  let runsExecuted = 0;
+  for (const stored of options.regressions ?? []) {
+    runsExecuted++;
+    const outcome = await pool.run(journalId, stored.scenario);
+    const verdict = outcomeVerdict(outcome);
+    if (verdict !== 'clean') {
+      return { runsExecuted, timeBudgetHit: false, determinismChecks: 0, finding: { verdict, scenario: stored.scenario, outcome, origin: { regression: stored.file }, notShrunk: 'a stored regression is replayed as saved' }, msToFinding: wallMs() - started, elapsedMs: wallMs() - started };
+    }
+  }
+  const arbitrary = scenarioArbitrary(options.arbitrary);
+  const explored = await explore({
+    pool,
+    journalId,
+    arbitrary,
+    seed: options.seed,
+    runs: options.runs,
+    ...(options.shard ? { shard: options.shard } : {}),
+    ...(options.timeBudgetMs !== undefined ? { timeBudgetMs: options.timeBudgetMs } : {}),
+    ...(options.determinismEvery !== undefined ? { determinismEvery: options.determinismEvery } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+  runsExecuted += explored.runsExecuted;
+  const base = { runsExecuted, timeBudgetHit: explored.timeBudgetHit, determinismChecks: explored.determinismChecks };
+  const failure = explored.failure;
+  if (!failure) return { ...base, elapsedMs: wallMs() - started };
+  const msToFinding = explored.msToFailure ?? 0;
+  const origin = { index: failure.index };
+  const unshrinkable = failure.nondeterminism
+    ? 'a nondeterministic run may not fail twice'
+    : failure.outcome.kind === 'journal-blocked' || failure.outcome.kind === 'journal-out-of-memory'
+      ? 'every attempt would cost the hang timeout or a worker'
+      : failure.verdict === 'harness'
+        ? 'durasim itself failed'
+        : undefined;
+  if (unshrinkable !== undefined) {
+    const finding: Finding = { verdict: failure.verdict, scenario: failure.value.value_, outcome: failure.outcome, origin, notShrunk: unshrinkable };
+    if (failure.nondeterminism) finding.nondeterminism = failure.nondeterminism;
+    return { ...base, finding, msToFinding, elapsedMs: wallMs() - started };
+  }
+  const shrinkStarted = wallMs();
+  const stillFails = async (scenario: Scenario): Promise<boolean> => {
+    const outcome = await pool.run(journalId, scenario);
+    return outcome.kind === 'simulated' && outcomeVerdict(outcome) === failure.verdict;
+  };
+  const shrunk = await shrinkScenario(arbitrary, failure.value as fc.Value<Scenario>, stillFails, { parallel: pool.size, maxAttempts: options.maxShrinkAttempts ?? 3000 });
+  const outcome = shrunk.steps === 0 ? failure.outcome : await pool.run(journalId, shrunk.value.value_);
+  return {
+    ...base,
+    finding: {
+      verdict: failure.verdict,
+      scenario: shrunk.value.value_,
+      outcome,
+      origin,
+      shrink: { attempts: shrunk.attempts, steps: shrunk.steps, exhausted: shrunk.exhausted, ms: wallMs() - shrinkStarted, fromFaults: failure.value.value_.faults.length },
+    },
+    msToFinding,
+    elapsedMs: wallMs() - started,
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * What one run's outcome means for the verdict. A run that the pool stopped (blocked, out of
+ * memory) is a liveness failure of the journal; a harness error is durasim's own, never a finding.
+ */
+import type { Violation } from '../../model/violation.js';
+import type { RunOutcome } from '../pool/workerPool.js';
+import type { RunSummary } from '../pool/protocol.js';
+
+export type RunVerdict = 'clean' | 'safety' | 'liveness' | 'sandbox' | 'harness';
+
+/** Worst first: the order in which verdicts of several runs (shards) combine. */
+export const VERDICT_SEVERITY: readonly RunVerdict[] = ['harness', 'sandbox', 'safety', 'liveness', 'clean'];
+
+export function summaryVerdict(summary: RunSummary): RunVerdict {
+  if (summary.escapes.length > 0) return 'sandbox';
+  if (summary.violations.some((v) => v.code !== 'convergence')) return 'safety';
+  if (summary.violations.length > 0) return 'liveness';
+  return 'clean';
+}
+
+/** A run the pool stopped, as the judge would have reported it: a convergence violation. */
+export function stoppedSummary(kind: 'journal-blocked' | 'journal-out-of-memory', detail: string): RunSummary {
+  const violation: Violation = {
+    code: 'convergence',
+    key: '',
+    step: 0,
+    expected: 'the run to complete within its bounds',
+    actual: `${kind}: ${detail}`,
+    evidence: { outcome: { kind, detail } },
+  };
+  return { outcome: { kind, detail }, violations: [violation], escapes: [], stats: { steps: 0, incarnations: 0, virtualTimeMs: 0, traceEntries: 0 }, journalErrors: [] };
+}
+
+/** The summary of any outcome (undefined for a harness error). */
+export function summaryOf(outcome: RunOutcome): RunSummary | undefined {
+  if (outcome.kind === 'simulated') return outcome.summary;
+  if (outcome.kind === 'harness-error') return undefined;
+  return stoppedSummary(outcome.kind, outcome.detail);
+}
+
+export function outcomeVerdict(outcome: RunOutcome): RunVerdict {
+  const summary = summaryOf(outcome);
+  return summary === undefined ? 'harness' : summaryVerdict(summary);
+}

@@ -1,0 +1,26 @@
+/**
+ * The i-th generated scenario of a seed, on its own: every run has a random stream of its own,
+ * derived from (seed, i), so runs can be generated in any order, on any shard, and the same seed
+ * always gives the same scenarios — whatever the worker count. Values keep fast-check's shrink
+ * context, so a failing one can be shrunk.
+ */
+import fc from 'fast-check';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import type { Scenario } from '../../simulator/scenario.js';
+
+/** A 32-bit mix of the seed and the run index (the splitmix32 finaliser). */
+export function runSeed(seed: number, index: number): number {
+  let x = (seed ^ Math.imul(index + 1, 0x9e3779b9)) >>> 0;
+  x = Math.imul(x ^ (x >>> 16), 0x85ebca6b) >>> 0;
+  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35) >>> 0;
+  return (x ^ (x >>> 16)) >>> 0;
+}
+
+/** fast-check's bias schedule: early runs lean toward small values, later ones less so. */
+function biasFactor(index: number): number {
+  return 2 + Math.floor(Math.log10(index + 1));
+}
+
+export function scenarioAt(arbitrary: fc.Arbitrary<Scenario>, seed: number, index: number): fc.Value<Scenario> {
+  return arbitrary.generate(new fc.Random(xoroshiro128plus(runSeed(seed, index))), biasFactor(index));
+}
