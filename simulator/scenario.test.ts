@@ -43,6 +43,16 @@ describe('parseScenario', () => {
       { ...minimal, files: { '../etc/passwd': 'x' } },
       'Failed to load scenario: files key "../etc/passwd" must stay inside the work dir (no ".."), found "../etc/passwd". Use a relative path such as "article.txt" or "docs/notes.md".',
     ],
+    [{ ...minimal, files: { a: 'x', 'a/b': 'y' } }, 'Failed to load scenario: files name "a" both as a file and as the folder of "a/b". Give every file a path that is not another file\'s folder.'],
+    [{ ...minimal, files: { '.': 'x' } }, 'Failed to load scenario: files key "." must be a plain relative path (no "." segment, empty segment or trailing "/"), found ".". Use a relative path such as "article.txt" or "docs/notes.md".'],
+    [{ ...minimal, files: { './': 'x' } }, 'Failed to load scenario: files key "./" must be a plain relative path (no "." segment, empty segment or trailing "/"), found "./". Use a relative path such as "article.txt" or "docs/notes.md".'],
+    [{ ...minimal, files: { 'a\u0000b': 'x' } }, 'Failed to load scenario: files key "a\\u0000b" must not contain a NUL byte, found "a\\u0000b". Use a relative path such as "article.txt" or "docs/notes.md".'],
+    [{ ...minimal, fault: [] }, 'Failed to load scenario: fault is not a known field. Did you mean "faults"?'],
+    [{ ...minimal, faults: [{ fault: 'crash', process: 0, step: 1, when: 'before' }] }, 'Failed to load scenario: faults[0].fault is not a known field. Did you mean "kind"?'],
+    [{ ...minimal, faults: [{ kind: 'crash', process: 0, step: 1, when: 'before', mdoe: 'lose-unsynced' }] }, 'Failed to load scenario: faults[0].mdoe is not a known field. Did you mean "mode"?'],
+    [{ ...minimal, service: { querry: false } }, 'Failed to load scenario: service.querry is not a known field. Did you mean "query"?'],
+    [{ ...minimal, bounds: { steps: 5 } }, 'Failed to load scenario: bounds.steps is not a known field. Did you mean "maxSteps"?'],
+    [{ ...minimal, task: { id: 't', operations: [{ kind: 'publish', key: 'a', body: 'x', retrysafe: true }] } }, 'Failed to load scenario: task.operations[0].retrysafe is not a known field. Did you mean "retrySafe"?'],
     [{ ...minimal, random: [1.5] }, 'Failed to load scenario: random[0] must be a number in [0, 1), found 1.5. Fix the scenario file, or regenerate it with durasim.'],
     [{ ...minimal, schedule: [-1] }, 'Failed to load scenario: schedule[0] must be an integer >= 0, found -1. Fix the scenario file, or regenerate it with durasim.'],
   ])('rejects a malformed scenario with a house-style message (%#)', (input, message) => {
@@ -51,5 +61,23 @@ describe('parseScenario', () => {
 
   test('bad JSON text gets the same style', () => {
     expect(() => parseScenarioText('{ nope')).toThrow(/^Failed to load scenario: the file is not valid JSON \(.+\)\. Fix the scenario file, or regenerate it with durasim\.$/);
+  });
+});
+
+describe('saved scenarios stay loadable', () => {
+  test('every committed scenario file parses under the strict fields', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const root = new URL('../reports/', import.meta.url).pathname;
+    const files: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        if (entry.isDirectory()) walk(join(dir, entry.name));
+        else if (entry.name.endsWith('.json') && !['bench.json', 'mutants.json'].includes(entry.name) && !dir.endsWith('/out')) files.push(join(dir, entry.name));
+      }
+    };
+    walk(root);
+    expect(files.length).toBeGreaterThan(40);
+    for (const file of files.filter((f) => !f.includes('/out/'))) expect(() => parseScenarioText(readFileSync(file, 'utf8')), file).not.toThrow();
   });
 });

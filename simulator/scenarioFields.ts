@@ -22,10 +22,12 @@ export function editDistance(a: string, b: string): number {
 
 /**
  * The field `unknown` was probably meant to be: a required field that is missing (the likeliest
- * misspelling), else the nearest known field within a third of its length. Undefined when none is close.
+ * misspelling), else the nearest known field within a third of its length (or one that contains
+ * it: "steps" for "maxSteps"). Undefined when none is close.
  */
 export function suggestField(unknown: string, known: readonly string[], missing: readonly string[] = []): string | undefined {
-  const near = (field: string): boolean => editDistance(unknown, field) <= Math.max(2, Math.floor(field.length / 3));
+  const near = (field: string): boolean =>
+    editDistance(unknown, field) <= Math.max(2, Math.floor(field.length / 3)) || (unknown.length >= 4 && field.toLowerCase().includes(unknown.toLowerCase()));
   const missingNear = missing.find(near);
   if (missingNear !== undefined) return missingNear;
   if (missing.length === 1) return missing[0];

@@ -269,3 +269,75 @@ describe('real I/O from a journal', () => {
     expect(readFileSync(new URL(import.meta.url), 'utf8').length).toBeGreaterThan(0);
   });
 });
+
+describe('the simulated process', () => {
+  test('process.exit(1) ends the incarnation as a failure and the supervisor restarts it; code after it never runs', async () => {
+    let afterExit = 0;
+    const result = await simulate(
+      journal('exits', async (env) => {
+        await env.clock.now();
+        if (env.incarnation === 0) {
+          try {
+            process.exit(1);
+          } catch {
+            // a journal that swallows it still ends: its later env calls are refused
+          }
+          await env.clock.now();
+          afterExit++;
+        }
+      }),
+      scenario(),
+    );
+    expect(afterExit).toBe(0);
+    expect(result.exits).toEqual([{ pid: 0, incarnation: 0, error: 'Error: process.exit(1)' }, { pid: 0, incarnation: 1 }]);
+    expect(result.escapes).toEqual([]);
+  });
+
+  test('pid, environment and working directory are the simulated ones, per incarnation', async () => {
+    const seen: unknown[] = [];
+    await simulate(
+      journal('identity', async (env) => {
+        await env.clock.now();
+        seen.push([process.pid, process.cwd(), process.env.GREETING, Object.keys(process.env)]);
+        process.env.GREETING = 'changed in this incarnation';
+        if (env.incarnation === 0) throw new Error('restart me');
+      }),
+      scenario([], { environment: { GREETING: 'hello' } }),
+    );
+    expect(seen).toEqual([
+      [1000, '/work', 'hello', ['GREETING']],
+      [1001, '/work', 'hello', ['GREETING']],
+    ]);
+    expect(process.env.GREETING).toBeUndefined();
+  });
+});
+
+describe('a broken simulator invariant', () => {
+  test('stops the run and is rethrown; the journal never sees it as an fs error', async () => {
+    const { Disk } = await import('./disk.js');
+    const { SimulatorInvariantError } = await import('./invariant.js');
+    const original = Disk.prototype.handleSync;
+    Disk.prototype.handleSync = () => {
+      throw new SimulatorInvariantError('a test breaks it');
+    };
+    const seen: unknown[] = [];
+    try {
+      await expect(
+        simulate(
+          journal('swallows', async (env) => {
+            const handle = await env.fs.open('log', 'a');
+            try {
+              await handle.sync();
+            } catch (error) {
+              seen.push(error);
+            }
+          }),
+          scenario(),
+        ),
+      ).rejects.toThrow('durasim internal invariant broken: a test breaks it');
+    } finally {
+      Disk.prototype.handleSync = original;
+    }
+    expect(seen).toEqual([]);
+  });
+});

@@ -8,11 +8,6 @@
 const realSetImmediate = globalThis.setImmediate; // allow-ambient: captured before the ambient guard wraps it
 const realClearImmediate = globalThis.clearImmediate; // allow-ambient: pairs with the above
 
-/** Resolves after one real event-loop turn: by then every queued microtask has run. */
-export function nextEventLoopTurn(): Promise<void> {
-  return new Promise((resolve) => void realSetImmediate(resolve));
-}
-
 export class StallWatch {
   private handle: ReturnType<typeof realSetImmediate> | undefined;
   private watchedWait = -1;
@@ -23,6 +18,8 @@ export class StallWatch {
     private readonly currentWait: () => number | null,
     private readonly onStall: () => void,
     private readonly limit: number,
+    /** Called at every real event-loop turn the watch sees while something waits. */
+    private readonly onTurn: () => void = () => {},
   ) {}
 
   arm(): void {
@@ -31,6 +28,7 @@ export class StallWatch {
       this.handle = undefined;
       const wait = this.currentWait();
       if (wait === null) return;
+      this.onTurn();
       if (wait !== this.watchedWait) {
         this.watchedWait = wait;
         this.turns = 0;

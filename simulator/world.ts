@@ -20,7 +20,7 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import type { DiskView, Env, JournalAdapter, JournalRecords } from '../src/contract.js';
-import { escapeReason, outsideTurn, setTurn, type Escape, type TurnHolder } from './ambientGuard.js';
+import { escapeReason, guardIsPermanent, outsideTurn, setTurn, type Escape, type TurnHolder } from './ambientGuard.js';
 import { VirtualClock, type Timer } from './clock.js';
 import { Disk } from './disk.js';
 import { SimulatorInvariantError } from './invariant.js';
@@ -30,11 +30,13 @@ import { describeLoss, type CrashRecord, type ExitRecord, type StopReason } from
 import { ScenarioEvents } from './scenarioEvents.js';
 import { SERVICE_URL, taskFor, WORK_DIR, type CrashFault, type Fault, type Scenario } from './scenario.js';
 import { ServiceCore, type ServiceEvent } from './service.js';
-import { nextEventLoopTurn, StallWatch } from './stallWatch.js';
+import { StallWatch } from './stallWatch.js';
 import { errorCode, preview, rel, type TraceEntry } from './trace.js';
 
 /** Event-loop turns a worker may spend awaiting something outside env before the run is stopped. */
 export const STALL_TURNS = 10_000;
+/** Microtasks a journal's abort listener may chain before the world takes the turn back. */
+const LISTENER_TICKS = 64;
 
 export interface WorldOptions {
   transport: Transport;
@@ -73,7 +75,11 @@ export class World {
   private running = 0;
   private waiter: (() => void) | null = null;
   private waitId = 0;
-  private readonly stallWatch = new StallWatch(() => (this.waiter === null ? null : this.waitId), () => this.stalled(), STALL_TURNS);
+  private readonly stallWatch = new StallWatch(() => (this.waiter === null ? null : this.waitId), () => this.stalled(), STALL_TURNS, () => {
+    // Each real event-loop turn may run other code of this thread: unless the thread is the
+    // simulation's alone (a pool worker), it must not run under the journal's turn.
+    if (!guardIsPermanent()) setTurn(null);
+  });
   private readonly events: ScenarioEvents;
   private readonly inspector: JournalAdapter;
   private readonly inspectTurn: TurnHolder;
@@ -206,15 +212,16 @@ export class World {
   }
 
   /**
-   * After an abort reached the journal's own listeners: the promise chains they started run to
-   * their end (one real event-loop turn drains every microtask) under that worker's turn.
+   * After an abort reached the journal's own listeners: the promise chains they started run on
+   * (up to LISTENER_TICKS microtasks deep) under that worker's turn. Microtasks only: a real
+   * event-loop turn would let other code of this thread run under the journal's turn.
    */
   private async drainListeners(): Promise<void> {
     const proc = this.listenersOf;
     if (proc === null) return;
     this.listenersOf = null;
     setTurn(proc);
-    await nextEventLoopTurn();
+    for (let tick = 0; tick < LISTENER_TICKS; tick++) await null;
     setTurn(null);
   }
 
@@ -244,6 +251,8 @@ export class World {
     const complete = (outcome: Outcome<unknown>): void => {
       if (completed) return;
       completed = true;
+      // The world's own work (a crash after the step) is not the journal's, even when an abort listener got here.
+      setTurn(null);
       proc.inFlight.delete(step);
       if (!proc.alive || proc.done || this.internalError) return;
       if (outcome.note !== undefined) {

@@ -22,7 +22,7 @@ import { WorkerPool } from './pool/workerPool.js';
 import { loadRegressions, REGRESSIONS_DIR, saveRegression } from './regressions.js';
 import { explainText } from './report/explain.js';
 import { escapeWho } from './report/runReport.js';
-import { confirmCounterexample } from './runner/confirm.js';
+import { confirmCounterexample, describeDivergence } from './runner/confirm.js';
 import { hunt } from './runner/hunt.js';
 
 export interface CheckJournalOptions {
@@ -80,7 +80,7 @@ export async function checkJournal(journal: string | URL | JournalAdapter, optio
       ...confirmed.summary.journalErrors.map((e) => `  journal: ${e}`),
       ...confirmed.summary.violations.map((v) => `  ${describeViolation(v)}`),
       ...confirmed.summary.escapes.map((e) => `  sandbox: ${escapeWho(e)} ${e.message} (${e.api})`),
-      ...(confirmed.nondeterminism ? [`  sandbox: ${confirmed.nondeterminism}`] : []),
+      ...(finding.divergence ? [`  sandbox: ${describeDivergence(finding.divergence)}`] : confirmed.sandbox ? [`  sandbox: ${confirmed.sandbox}`] : []),
       `replay: npx durasim replay ${file} --journal ${options.journalSpec ?? ref.spec}`,
     ];
     if (confirmed.result) lines.push('', explainText(confirmed.result, confirmed.summary.violations));

@@ -61,8 +61,9 @@ export function loadRegressions(journal: string, root = REGRESSIONS_DIR): Regres
       const file = join(dir, name);
       try {
         const text = readFileSync(file, 'utf8');
+        const scenario = parseScenarioText(text);
         const raw = JSON.parse(text) as { regression?: RegressionInfo };
-        return { file, scenario: parseScenarioText(text), info: raw.regression ?? { journal, invariants: [] } };
+        return { file, scenario, info: raw.regression ?? { journal, invariants: [] } };
       } catch (error) {
         const reason = error instanceof DurasimError ? error.reason : error instanceof Error ? error.message : String(error);
         throw new DurasimError('load the regression corpus', `${file} is not a valid scenario (${reason})`, 'Fix or delete the file, or pass another folder with --regressions');

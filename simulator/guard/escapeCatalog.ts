@@ -77,6 +77,8 @@ const PREFIXES: [string, Family][] = [
   ['process.getActiveResourcesInfo', 'machine'],
   ['process.kill', 'signal'],
   ['process.abort', 'signal'],
+  ['process.reallyExit', 'signal'],
+  ['process._kill', 'signal'],
   ['process.chdir', 'signal'],
   ['process.set', 'signal'],
   ['process.init', 'signal'],

@@ -16,7 +16,7 @@ type Restore = () => void;
 
 const REFUSED = [
   'hrtime', 'uptime', 'memoryUsage', 'cpuUsage', 'resourceUsage', 'constrainedMemory', 'availableMemory', 'getActiveResourcesInfo',
-  'kill', 'abort', 'chdir', 'setuid', 'setgid', 'seteuid', 'setegid', 'setgroups', 'initgroups', 'binding', '_linkedBinding', 'dlopen',
+  'kill', 'abort', 'reallyExit', '_kill', 'chdir', 'setuid', 'setgid', 'seteuid', 'setegid', 'setgroups', 'initgroups', 'binding', '_linkedBinding', 'dlopen',
 ];
 const LISTENER_METHODS = ['on', 'once', 'addListener', 'prependListener', 'prependOnceListener', 'off', 'removeListener', 'removeAllListeners'];
 

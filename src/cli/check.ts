@@ -12,7 +12,7 @@ import { WorkerPool, type LoadedJournal } from '../pool/workerPool.js';
 import { loadRegressions, saveRegression } from '../regressions.js';
 import { verdictOf, type RunReport } from '../report/runReport.js';
 import { writeReports } from '../report/writeReports.js';
-import { confirmCounterexample } from '../runner/confirm.js';
+import { confirmCounterexample, describeDivergence } from '../runner/confirm.js';
 import { hunt } from '../runner/hunt.js';
 import { EXIT, exitCodeOf } from './exitCodes.js';
 import { reportHarnessFailure } from './harnessFailure.js';
@@ -127,14 +127,15 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       violations: [],
       workers: pool.size,
       determinismChecks: hunted.determinismChecks,
+      independenceChecks: hunted.independenceChecks,
     };
     if (options.shard) report.shard = options.shard;
     if (finding) {
       if (finding.verdict === 'harness' && finding.outcome.kind === 'harness-error') return reportHarnessFailure(finding.outcome.message, finding.scenario, options.reportDir, print);
       const confirmed = await confirmCounterexample(pool, loaded.journalId, finding.scenario, finding.outcome);
       if (confirmed.harness) return reportHarnessFailure(confirmed.harness.message, finding.scenario, options.reportDir, print);
-      const nondeterministic = finding.nondeterminism ? `the same scenario gave two different traces, parting at #${finding.nondeterminism.divergesAt}` : (confirmed.nondeterminism ?? false);
-      const { verdict, sandbox } = verdictOf(confirmed.summary.violations, confirmed.summary, nondeterministic);
+      const difference = finding.divergence ? describeDivergence(finding.divergence) : (confirmed.sandbox ?? false);
+      const { verdict, sandbox } = verdictOf(confirmed.summary.violations, confirmed.summary, difference);
       Object.assign(report, { counterexample: finding.scenario, violations: confirmed.summary.violations, verdict, exitCode: exitCodeOf(verdict), journalErrors: confirmed.summary.journalErrors });
       if (confirmed.result) report.result = confirmed.result;
       if (sandbox) report.sandbox = sandbox;
@@ -151,7 +152,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       return report.exitCode;
     }
     const rate = report.runsExecuted / Math.max(0.001, report.elapsedMs / 1000);
-    print(`${report.runsExecuted} runs in ${(report.elapsedMs / 1000).toFixed(2)} s (${rate.toFixed(0)}/s)${hunted.timeBudgetHit ? ', stopped by the time budget' : ''}, ${hunted.determinismChecks} re-run for determinism: ${report.verdict}`);
+    print(`${report.runsExecuted} runs in ${(report.elapsedMs / 1000).toFixed(2)} s (${rate.toFixed(0)}/s)${hunted.timeBudgetHit ? ', stopped by the time budget' : ''}; re-run ${hunted.determinismChecks} for determinism, ${hunted.independenceChecks} with fresh modules: ${report.verdict}`);
     for (const line of findingLines(report)) print(`  ${line}`);
     if (report.notShrunk) print(`  not shrunk: ${report.notShrunk}`);
     print(`reports: ${Object.values(files).join(', ')}`);

@@ -48,7 +48,7 @@ describe('durasim check', () => {
     const summary = JSON.parse(readFileSync(report('summary.json'), 'utf8')) as { runsExecuted: number; timeBudgetHit: boolean };
     expect(summary.timeBudgetHit).toBe(true);
     expect(summary.runsExecuted).toBeLessThan(100000);
-    expect(out.at(-2)).toMatch(/^\d+ runs in [\d.]+ s \(\d+\/s\), stopped by the time budget, \d+ re-run for determinism: clean$/);
+    expect(out.at(-2)).toMatch(/^\d+ runs in [\d.]+ s \(\d+\/s\), stopped by the time budget; re-run \d+ for determinism, \d+ with fresh modules: clean$/);
   });
 
   test('shards split the runs deterministically', async () => {

@@ -42,12 +42,12 @@ export async function runReplay(options: ReplayOptions, print: (line: string) =>
     const loaded = await loadOrEscape(pool, ref, print);
     if (typeof loaded === 'number') return loaded;
     const started = wallMs();
-    const found = await pool.run(loaded.journalId, scenario, 'summary');
+    const found = await pool.run(loaded.journalId, scenario);
     const confirmed = await confirmCounterexample(pool, loaded.journalId, scenario, found);
     if (confirmed.harness) return reportHarnessFailure(confirmed.harness.message, scenario, options.reportDir ?? 'durasim-report', print);
     const { summary, result } = confirmed;
     const violations = summary.violations;
-    const { verdict, sandbox } = verdictOf(violations, summary, confirmed.nondeterminism ?? false);
+    const { verdict, sandbox } = verdictOf(violations, summary, confirmed.sandbox ?? false);
     print(`replay of ${options.file} · journal ${loaded.name}${result ? ` · trace ${result.traceHash.slice(0, 16)}` : ''}`);
     for (const error of summary.journalErrors) print(`journal: ${error}`);
     if (result && options.mode === 'explain') print(explainText(result, violations));

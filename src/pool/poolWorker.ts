@@ -1,7 +1,7 @@
 /**
  * A worker thread of the pool: it guards this thread first (before any journal code is
- * evaluated), then loads journals as bundles and runs scenarios one at a time: simulate with a
- * fresh instance of the journal's modules per incarnation, judge, and post the result. It writes a
+ * evaluated), then loads journals as bundles and runs scenarios one at a time: simulate (with the
+ * journal's modules shared, or fresh per incarnation), judge, and post the result. It writes a
  * heartbeat at every step for the watchdog, and stops a run whose memory passes the limit.
  */
 import { getHeapStatistics } from 'node:v8';
@@ -11,14 +11,15 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { judge } from '../../model/judge.js';
 import { installAmbientGuard, setTurn, type Escape, type TurnHolder } from '../../simulator/ambientGuard.js';
 import { escapeReason } from '../../simulator/guard/escapeCatalog.js';
-import { reportUncaught, simulate } from '../../simulator/simulate.js';
+import { reportUncaught, simulate, type SimulationResult } from '../../simulator/simulate.js';
+import { SimulatorInvariantError } from '../../simulator/invariant.js';
 import { WORK_DIR } from '../../simulator/scenario.js';
 import type { JournalAdapter } from '../contract.js';
 import { DurasimError } from '../failure.js';
 import { compileJournal, type JournalInstances } from '../isolation/journalInstances.js';
 import { journalErrors } from '../report/runReport.js';
 import { beat, setBusy } from './heartbeat.js';
-import type { FromWorker, RunSummary, ToWorker, WorkerData } from './protocol.js';
+import type { FromWorker, ModuleMode, RunSummary, ToWorker, WorkerData } from './protocol.js';
 
 installAmbientGuard({ permanent: true });
 
@@ -82,7 +83,27 @@ async function load(message: Extract<ToWorker, { type: 'load' }>): Promise<void>
   }
 }
 
-async function run(message: Extract<ToWorker, { type: 'run' }>): Promise<void> {
+type RunMessage = Extract<ToWorker, { type: 'run' }>;
+
+async function simulateOnce(journal: { instances: JournalInstances; first: JournalAdapter }, message: RunMessage, modules: ModuleMode): Promise<{ summary: RunSummary; result?: SimulationResult; crashed: boolean }> {
+  const result = await simulate(journal.first, message.scenario, modules === 'fresh' ? { fresh: journal.instances.fresh, beat: onBeat } : { beat: onBeat });
+  const summary: RunSummary = {
+    outcome: result.outcome,
+    violations: judge(result),
+    escapes: result.escapes,
+    stats: result.stats,
+    journalErrors: journalErrors(result),
+  };
+  if (message.detail !== 'summary') summary.traceHash = result.traceHash;
+  if (message.detail === 'trace') summary.trace = result.trace;
+  const crashed = result.crashes.length > 0;
+  return message.detail === 'full' ? { summary, result: { ...result, traceHash: result.traceHash }, crashed } : { summary, crashed };
+}
+
+/** A failpoint for durasim's own tests: the harness-failure path (exit 5) must be provable end to end. */
+const FAILPOINT = process.env.DURASIM_FAILPOINT;
+
+async function run(message: RunMessage): Promise<void> {
   const journal = journals.get(message.journalId);
   if (!journal) {
     post({ type: 'harness-error', id: message.id, message: `journal ${message.journalId} was never loaded in this worker` });
@@ -90,18 +111,13 @@ async function run(message: Extract<ToWorker, { type: 'run' }>): Promise<void> {
   }
   setBusy(heartbeat, true);
   try {
-    const result = await simulate(journal.first, message.scenario, { fresh: journal.instances.fresh, beat: onBeat });
-    const summary: RunSummary = {
-      outcome: result.outcome,
-      violations: judge(result),
-      escapes: result.escapes,
-      stats: result.stats,
-      journalErrors: journalErrors(result),
-    };
-    if (message.detail !== 'summary') summary.traceHash = result.traceHash;
-    if (message.detail === 'trace') summary.trace = result.trace;
+    if (FAILPOINT === 'simulator-invariant') throw new SimulatorInvariantError('the DURASIM_FAILPOINT test failpoint is set');
+    const first = await simulateOnce(journal, message, message.modules);
+    // With fresh modules only where they can differ: the run restarted a worker after a crash.
+    const rerun = message.then === 'same' || (message.then === 'fresh' && first.crashed);
+    const again = rerun ? await simulateOnce(journal, message, message.then === 'fresh' ? 'fresh' : message.modules) : undefined;
     setBusy(heartbeat, false);
-    post({ type: 'result', id: message.id, summary, ...(message.detail === 'full' ? { result: { ...result, traceHash: result.traceHash } } : {}), heapMb: memoryMb(false) });
+    post({ type: 'result', id: message.id, summary: first.summary, ...(first.result ? { result: first.result } : {}), ...(again ? { again: { summary: again.summary, ...(again.result ? { result: again.result } : {}) } } : {}), heapMb: memoryMb(false) });
   } catch (error) {
     setBusy(heartbeat, false);
     if (error instanceof JournalOutOfMemory) {

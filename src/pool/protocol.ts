@@ -12,6 +12,25 @@ import type { JournalBundle } from '../isolation/bundleJournal.js';
 /** How much of a run comes back: the verdict's facts, plus the trace (determinism samples), or everything (reports). */
 export type RunDetail = 'summary' | 'trace' | 'full';
 
+/**
+ * How the journal's modules meet the run: `shared`, one instance for the worker's lifetime (fast:
+ * its code stays warm); `fresh`, evaluated afresh at every incarnation's start and for inspect(),
+ * as a restarted process loads them (faithful, and slower: new classes every time defeat V8's caches).
+ */
+export type ModuleMode = 'shared' | 'fresh';
+
+/**
+ * Run it again right after, in the same worker: `same` to compare (determinism); `fresh` to compare
+ * with fresh modules (independence), done only when a crash fired (otherwise there is no `again`).
+ */
+export type Rerun = 'same' | 'fresh';
+
+export interface RunRequest {
+  detail: RunDetail;
+  modules: ModuleMode;
+  then?: Rerun;
+}
+
 export interface RunSummary {
   outcome: StopReason;
   violations: Violation[];
@@ -34,13 +53,13 @@ export interface WorkerData {
 
 export type ToWorker =
   | { type: 'load'; journalId: number; bundle: JournalBundle }
-  | { type: 'run'; id: number; journalId: number; scenario: unknown; detail: RunDetail };
+  | ({ type: 'run'; id: number; journalId: number; scenario: unknown } & RunRequest);
 
 export type FromWorker =
   | { type: 'loaded'; journalId: number; name: string; escapes: Escape[] }
   /** `failure`: the house-style parts when the error was durasim's own message about the journal. */
   | { type: 'load-failed'; journalId: number; message: string; failure?: { action: string; reason: string; fix: string }; escapes: Escape[] }
-  | { type: 'result'; id: number; summary: RunSummary; result?: SimulationResult; heapMb: number }
+  | { type: 'result'; id: number; summary: RunSummary; result?: SimulationResult; again?: { summary: RunSummary; result?: SimulationResult }; heapMb: number }
   /** The run passed the memory limit; the worker exits after sending this. */
   | { type: 'out-of-memory'; id: number; detail: string }
   /** durasim itself failed (a broken simulator invariant, a bug): never the journal's finding. */

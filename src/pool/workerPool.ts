@@ -21,7 +21,7 @@ import { bundleJournal, type JournalBundle } from '../isolation/bundleJournal.js
 import type { JournalRef } from '../isolation/journalRef.js';
 import { beats, blockedAt, describeBlockedAt, newHeartbeat, type BlockedAt } from './heartbeat.js';
 import type { Escape } from '../../simulator/ambientGuard.js';
-import type { FromWorker, RunDetail, RunSummary, ToWorker, WorkerData } from './protocol.js';
+import type { FromWorker, RunRequest, RunSummary, ToWorker, WorkerData } from './protocol.js';
 
 export interface PoolOptions {
   /** Worker threads (default: the machine's available parallelism). */
@@ -35,7 +35,9 @@ export interface PoolOptions {
 }
 
 export type RunOutcome =
-  | { kind: 'simulated'; summary: RunSummary; result?: SimulationResult }
+  /** Taken off the queue before it ran (see cancel). */
+  | { kind: 'cancelled' }
+  | { kind: 'simulated'; summary: RunSummary; result?: SimulationResult; again?: { summary: RunSummary; result?: SimulationResult } }
   | { kind: 'journal-blocked'; at: BlockedAt; detail: string }
   | { kind: 'journal-out-of-memory'; detail: string }
   | { kind: 'harness-error'; message: string; stack?: string };
@@ -51,7 +53,9 @@ interface PendingRun {
   id: number;
   journalId: number;
   scenario: unknown;
-  detail: RunDetail;
+  request: RunRequest;
+  /** The caller's label for the run (explore: the run's index), for cancel. */
+  tag: number;
   resolve: (outcome: RunOutcome) => void;
 }
 
@@ -104,20 +108,33 @@ export class WorkerPool {
     const bundle = await bundleJournal(ref);
     const journalId = this.nextJournal++;
     this.bundles.set(journalId, bundle);
-    const slot = this.slots[0] as Slot;
     return new Promise<LoadedJournal>((resolve, reject) => {
       this.loads.set(journalId, { resolve, reject });
-      this.ensureLoaded(slot, journalId);
+      this.ensureLoaded(this.slots.find((slot) => !slot.exiting) as Slot, journalId);
     });
   }
 
-  /** Runs one scenario in the first free worker. */
-  run(journalId: number, scenario: unknown, detail: RunDetail = 'summary'): Promise<RunOutcome> {
+  /**
+   * Runs one scenario in the first free worker: with the journal's modules shared (default) or
+   * fresh per incarnation; `then` runs it again right after in the same worker (see Rerun).
+   */
+  run(journalId: number, scenario: unknown, request: Partial<RunRequest> = {}, tag = -1): Promise<RunOutcome> {
     if (this.closed) return Promise.resolve({ kind: 'harness-error', message: 'the worker pool is closed' });
+    const full: RunRequest = { detail: request.detail ?? 'summary', modules: request.modules ?? 'shared', ...(request.then ? { then: request.then } : {}) };
     return new Promise<RunOutcome>((resolve) => {
-      this.queue.push({ id: this.nextId++, journalId, scenario, detail, resolve });
+      this.queue.push({ id: this.nextId++, journalId, scenario, request: full, tag, resolve });
       this.dispatch();
     });
+  }
+
+  /** Takes the runs whose tag matches off the queue (not those a worker already has); they resolve as cancelled. */
+  cancel(matches: (tag: number) => boolean): void {
+    for (let i = this.queue.length - 1; i >= 0; i--) {
+      const run = this.queue[i] as PendingRun;
+      if (!matches(run.tag)) continue;
+      this.queue.splice(i, 1);
+      run.resolve({ kind: 'cancelled' });
+    }
   }
 
   async close(): Promise<void> {
@@ -136,11 +153,13 @@ export class WorkerPool {
     const worker = new Worker(BOOT, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb + 64 }, stdout: true, stderr: true });
     // What journals print is not durasim's output; their behaviour is in the trace.
     worker.stdout.resume();
-    worker.stderr.resume();
+    if (process.env.DURASIM_DEBUG_WORKERS) worker.stderr.pipe(process.stderr); else worker.stderr.resume();
     const slot: Slot = { worker, heartbeat, loaded: new Set(), sent: [], runs: 0, lastBeats: 0, lastBeatAtMs: wallMs(), heapMb: 0, exiting: false };
     worker.on('message', (message: FromWorker) => this.onMessage(slot, message));
     worker.on('error', (error: Error & { code?: string }) => this.onWorkerGone(slot, error));
     worker.on('exit', () => this.onWorkerGone(slot, undefined));
+    // A journal still loading when the worker it was sent to went away is sent again here.
+    for (const journalId of this.loads.keys()) this.ensureLoaded(slot, journalId);
     return slot;
   }
 
@@ -164,7 +183,7 @@ export class WorkerPool {
         }
         slot.sent.push(run);
         this.ensureLoaded(slot, run.journalId);
-        slot.worker.postMessage({ type: 'run', id: run.id, journalId: run.journalId, scenario: run.scenario, detail: run.detail } satisfies ToWorker);
+        slot.worker.postMessage({ type: 'run', id: run.id, journalId: run.journalId, scenario: run.scenario, ...run.request } satisfies ToWorker);
       }
     }
   }
@@ -204,7 +223,7 @@ export class WorkerPool {
       case 'result':
         if (slot.sent[0]?.id !== message.id) return;
         slot.heapMb = message.heapMb;
-        this.finish(slot, message.result ? { kind: 'simulated', summary: message.summary, result: message.result } : { kind: 'simulated', summary: message.summary });
+        this.finish(slot, { kind: 'simulated', summary: message.summary, ...(message.result ? { result: message.result } : {}), ...(message.again ? { again: message.again } : {}) });
         return;
       case 'out-of-memory':
         if (slot.sent[0]?.id !== message.id) return;
@@ -217,15 +236,11 @@ export class WorkerPool {
     }
   }
 
-  /** A worker ended: by our hand (recycled, terminated by the watchdog), by V8's heap limit, or by a crash. */
+  /** A worker ended: by our hand (recycled, terminated by the watchdog: already replaced), by V8's heap limit, or by a crash. */
   private onWorkerGone(slot: Slot, error: (Error & { code?: string }) | undefined): void {
-    const index = this.slots.indexOf(slot);
-    if (index !== -1 && !this.closed) {
-      slot.exiting = true;
-      this.slots[index] = this.spawn();
-    }
     const run = slot.sent.shift();
     this.queue.unshift(...slot.sent.splice(0));
+    if (this.slots.includes(slot) && !this.closed) this.replace(slot);
     if (run && error?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
       run.resolve({ kind: 'journal-out-of-memory', detail: `the journal's heap passed V8's limit of ${this.maxHeapMb + 64} MB (--max-heap ${this.maxHeapMb})` });
     } else if (run) {
@@ -248,8 +263,10 @@ export class WorkerPool {
     }
   }
 
-  /** Terminates a worker; every run still sent to it goes back to the front of the queue. */
+  /** Terminates a worker and puts a fresh one in its place; every run still sent to it goes back to the front of the queue. */
   private replace(slot: Slot): void {
+    const index = this.slots.indexOf(slot);
+    if (index !== -1 && !this.closed) this.slots[index] = this.spawn();
     if (slot.exiting) return;
     slot.exiting = true;
     this.queue.unshift(...slot.sent.splice(0));

@@ -22,8 +22,9 @@ export interface RunReport {
   violations: Violation[];
   /** Worker threads the runs used. */
   workers?: number;
-  /** Clean runs re-run to check determinism. */
+  /** Clean runs re-run to check determinism, and with fresh modules to check independence from module memory. */
   determinismChecks?: number;
+  independenceChecks?: number;
   /** How the counterexample was shrunk, or why it was not. */
   shrink?: { attempts: number; steps: number; exhausted: boolean; ms: number; fromFaults: number };
   notShrunk?: string;

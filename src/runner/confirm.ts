@@ -1,34 +1,41 @@
 /**
- * The counterexample, run once more for the reports: twice in full (in two workers where there
- * are two), so a journal that is nondeterministic is told so instead of judged on one of its
- * traces. A run the pool had to stop is re-run with its step bound set just before the point
- * where it stopped, which gives the trace up to there.
+ * The counterexample, run once more for the reports — faithfully: with the journal's modules
+ * loaded afresh at every incarnation (as a restarted process loads them), twice in a row in one
+ * worker. So a journal that is nondeterministic is told so; and a failure that appeared only while
+ * its modules were shared (module state that outlived a crash, or a run) is told so too, instead
+ * of being judged as if it were the journal's behaviour in production. A run the pool had to stop
+ * is re-run with its step bound set just before where it stopped, which gives the trace up to there.
  */
-import { describeViolation } from '../../model/violation.js';
 import type { Scenario } from '../../simulator/scenario.js';
 import type { SimulationResult } from '../../simulator/simulate.js';
-import { formatTraceEntry } from '../../simulator/trace.js';
+import { formatTraceEntry, type TraceEntry } from '../../simulator/trace.js';
 import type { RunSummary } from '../pool/protocol.js';
 import type { RunOutcome, WorkerPool } from '../pool/workerPool.js';
-import { firstDivergence } from './explore.js';
-import { summaryOf } from './runVerdict.js';
+import { divergenceOf, firstDivergence, type Divergence } from './explore.js';
+import { outcomeVerdict, summaryOf } from './runVerdict.js';
 
 export interface Confirmed {
   summary: RunSummary;
   /** The full result (for blocked or out-of-memory runs: the run up to where it stopped), when there is one. */
   result?: SimulationResult;
-  /** How two runs of the same scenario differed, when they did. */
-  nondeterminism?: string;
+  /** Why the verdict is a sandbox one: two runs of the scenario differed, or the failure needs shared module state. */
+  sandbox?: string;
   /** durasim's own failure while confirming. */
   harness?: { message: string; stack?: string };
 }
 
-export function describeDivergence(first: SimulationResult['trace'], second: SimulationResult['trace']): string {
+function parting(first: readonly TraceEntry[], second: readonly TraceEntry[]): string {
   const at = firstDivergence(first, second);
   const a = first[at];
   const b = second[at];
-  if (a === undefined && b === undefined) return 'the same scenario gave the same steps but wrote different bytes';
-  return `the same scenario gave two different traces, parting at #${at}: ${a ? formatTraceEntry(a).trim() : '(ended)'} | ${b ? formatTraceEntry(b).trim() : '(ended)'}`;
+  if (a === undefined && b === undefined) return 'took the same steps but wrote different bytes';
+  return `parts at #${at}: ${a ? formatTraceEntry(a).trim() : '(ended)'} | ${b ? formatTraceEntry(b).trim() : '(ended)'}`;
+}
+
+/** What a divergence means, in one line. */
+export function describeDivergence(divergence: Pick<Divergence, 'rerun' | 'first' | 'second'>): string {
+  if (divergence.rerun === 'same') return `the same scenario run twice ${parting(divergence.first, divergence.second)}`;
+  return `module state survived a crash: with the journal's modules loaded afresh at every incarnation, as a restarted process loads them, the run ${parting(divergence.first, divergence.second)}`;
 }
 
 export async function confirmCounterexample(pool: WorkerPool, journalId: number, scenario: Scenario, found: RunOutcome): Promise<Confirmed> {
@@ -37,19 +44,17 @@ export async function confirmCounterexample(pool: WorkerPool, journalId: number,
     const summary = summaryOf(found) as RunSummary;
     const upTo = found.kind === 'journal-blocked' ? found.at.globalStep : 0;
     if (upTo < 1) return { summary };
-    const partial = await pool.run(journalId, { ...scenario, bounds: { ...scenario.bounds, maxSteps: upTo } }, 'full');
+    const partial = await pool.run(journalId, { ...scenario, bounds: { ...scenario.bounds, maxSteps: upTo } }, { detail: 'full' });
     return partial.kind === 'simulated' && partial.result ? { summary, result: partial.result } : { summary };
   }
-  const [first, second] = await Promise.all([pool.run(journalId, scenario, 'full'), pool.run(journalId, scenario, 'full')]);
-  for (const outcome of [first, second]) if (outcome.kind === 'harness-error') return { summary: found.summary, harness: outcome };
-  if (first.kind !== 'simulated' || !first.result) return { summary: summaryOf(first) ?? found.summary };
-  const confirmed: Confirmed = { summary: first.summary, result: first.result };
-  if (second.kind === 'simulated' && second.result && second.result.traceHash !== first.result.traceHash) confirmed.nondeterminism = describeDivergence(first.result.trace, second.result.trace);
-  else if (second.kind !== 'simulated') confirmed.nondeterminism = `the same scenario ran to completion once and then ended as ${second.kind}`;
+  const faithful = await pool.run(journalId, scenario, { detail: 'full', modules: 'fresh', then: 'same' });
+  if (faithful.kind === 'harness-error') return { summary: summaryOf(found) ?? (faithful as never), harness: faithful };
+  if (faithful.kind !== 'simulated' || !faithful.result) return { summary: summaryOf(faithful) ?? (summaryOf(found) as RunSummary) };
+  const confirmed: Confirmed = { summary: faithful.summary, result: faithful.result };
+  const twice = divergenceOf(faithful, 'same');
+  if (twice) confirmed.sandbox = describeDivergence(twice);
+  else if (found.kind === 'simulated' && outcomeVerdict(found) !== 'clean' && outcomeVerdict(faithful) === 'clean') {
+    confirmed.sandbox = `module state outlived an incarnation or a run: the failure shows only while the journal's modules are shared; with them loaded afresh at every incarnation the scenario passes`;
+  }
   return confirmed;
-}
-
-/** One line per violation, for terminals. */
-export function violationLines(summary: RunSummary): string[] {
-  return summary.violations.map(describeViolation);
 }

@@ -11,7 +11,7 @@ import type { Scenario } from '../../simulator/scenario.js';
 import { scenarioArbitrary, type ScenarioArbitraryOptions } from '../arbitraries.js';
 import type { RunOutcome, WorkerPool } from '../pool/workerPool.js';
 import type { Regression } from '../regressions.js';
-import { explore, type Nondeterminism } from './explore.js';
+import { divergenceOf, explore, type Divergence } from './explore.js';
 import { outcomeVerdict, type RunVerdict } from './runVerdict.js';
 import { shrinkScenario } from './shrinkScenario.js';
 
@@ -40,13 +40,15 @@ export interface Finding {
   origin: { regression: string } | { index: number };
   shrink?: { attempts: number; steps: number; exhausted: boolean; ms: number; fromFaults: number };
   notShrunk?: string;
-  nondeterminism?: Nondeterminism;
+  /** For a finding that is a difference between two runs: the runs and where they part. */
+  divergence?: Divergence;
 }
 
 export interface HuntResult {
   runsExecuted: number;
   timeBudgetHit: boolean;
   determinismChecks: number;
+  independenceChecks: number;
   finding?: Finding;
   msToFinding?: number;
   elapsedMs: number;
@@ -63,7 +65,7 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
     const outcome = await pool.run(journalId, stored.scenario);
     const verdict = outcomeVerdict(outcome);
     if (verdict !== 'clean') {
-      return { runsExecuted, timeBudgetHit: false, determinismChecks: 0, finding: { verdict, scenario: stored.scenario, outcome, origin: { regression: stored.file }, notShrunk: 'a stored regression is replayed as saved' }, msToFinding: wallMs() - started, elapsedMs: wallMs() - started };
+      return { runsExecuted, timeBudgetHit: false, determinismChecks: 0, independenceChecks: 0, finding: { verdict, scenario: stored.scenario, outcome, origin: { regression: stored.file }, notShrunk: 'a stored regression is replayed as saved' }, msToFinding: wallMs() - started, elapsedMs: wallMs() - started };
     }
   }
   const arbitrary = scenarioArbitrary(options.arbitrary);
@@ -79,12 +81,12 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
   runsExecuted += explored.runsExecuted;
-  const base = { runsExecuted, timeBudgetHit: explored.timeBudgetHit, determinismChecks: explored.determinismChecks };
+  const base = { runsExecuted, timeBudgetHit: explored.timeBudgetHit, determinismChecks: explored.determinismChecks, independenceChecks: explored.independenceChecks };
   const failure = explored.failure;
   if (!failure) return { ...base, elapsedMs: wallMs() - started };
   const msToFinding = explored.msToFailure ?? 0;
   const origin = { index: failure.index };
-  const unshrinkable = failure.nondeterminism
+  const unshrinkable = failure.divergence?.rerun === 'same'
     ? 'a nondeterministic run may not fail twice'
     : failure.outcome.kind === 'journal-blocked' || failure.outcome.kind === 'journal-out-of-memory'
       ? 'every attempt would cost the hang timeout or a worker'
@@ -93,19 +95,23 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
         : undefined;
   if (unshrinkable !== undefined) {
     const finding: Finding = { verdict: failure.verdict, scenario: failure.value.value_, outcome: failure.outcome, origin, notShrunk: unshrinkable };
-    if (failure.nondeterminism) finding.nondeterminism = failure.nondeterminism;
+    if (failure.divergence) finding.divergence = failure.divergence;
     return { ...base, finding, msToFinding, elapsedMs: wallMs() - started };
   }
   const shrinkStarted = wallMs();
+  // Smaller scenarios must fail the same way: the same verdict, or (module state that survived a crash) the same difference.
   const stillFails = async (scenario: Scenario): Promise<boolean> => {
+    if (failure.divergence) return divergenceOf(await pool.run(journalId, scenario, { detail: 'trace', then: 'fresh' }), 'fresh') !== undefined;
     const outcome = await pool.run(journalId, scenario);
     return outcome.kind === 'simulated' && outcomeVerdict(outcome) === failure.verdict;
   };
   const shrunk = await shrinkScenario(arbitrary, failure.value as fc.Value<Scenario>, stillFails, { parallel: pool.size, maxAttempts: options.maxShrinkAttempts ?? 3000 });
-  const outcome = shrunk.steps === 0 ? failure.outcome : await pool.run(journalId, shrunk.value.value_);
+  const outcome = shrunk.steps === 0 ? failure.outcome : await pool.run(journalId, shrunk.value.value_, failure.divergence ? { detail: 'trace', then: 'fresh' } : {});
+  const divergence = failure.divergence ? (divergenceOf(outcome, 'fresh') ?? failure.divergence) : undefined;
   return {
     ...base,
     finding: {
+      ...(divergence ? { divergence } : {}),
       verdict: failure.verdict,
       scenario: shrunk.value.value_,
       outcome,

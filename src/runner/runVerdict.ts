@@ -31,14 +31,15 @@ export function stoppedSummary(kind: 'journal-blocked' | 'journal-out-of-memory'
   return { outcome: { kind, detail }, violations: [violation], escapes: [], stats: { steps: 0, incarnations: 0, virtualTimeMs: 0, traceEntries: 0 }, journalErrors: [] };
 }
 
-/** The summary of any outcome (undefined for a harness error). */
+/** The summary of any outcome (undefined for a harness error, or a run cancelled before it ran). */
 export function summaryOf(outcome: RunOutcome): RunSummary | undefined {
   if (outcome.kind === 'simulated') return outcome.summary;
-  if (outcome.kind === 'harness-error') return undefined;
+  if (outcome.kind === 'harness-error' || outcome.kind === 'cancelled') return undefined;
   return stoppedSummary(outcome.kind, outcome.detail);
 }
 
 export function outcomeVerdict(outcome: RunOutcome): RunVerdict {
+  if (outcome.kind === 'cancelled') return 'clean'; // it never ran: nothing was found
   const summary = summaryOf(outcome);
   return summary === undefined ? 'harness' : summaryVerdict(summary);
 }

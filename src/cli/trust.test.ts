@@ -1,0 +1,118 @@
+/**
+ * Verdicts a user can trust from the command line: a journal that blocks or eats memory ends in
+ * seconds with exit 3 and a saved scenario; output problems are found before the first run (exit
+ * 2, nothing written); bad seeds, summaries, regression files and scenario fields are refused with
+ * the house style; and durasim's own failure is exit 5, never a finding.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { main } from './main.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const fixture = (name: string): string => join(ROOT, 'src/pool/fixtures', `${name}.ts`);
+let dir = '';
+let out: string[] = [];
+let err: string[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'durasim-trust-'));
+  out = [];
+  err = [];
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    err.push(String(chunk));
+    return true;
+  });
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  delete process.env.DURASIM_FAILPOINT;
+});
+
+const run = (...argv: string[]) => main(argv, (line) => out.push(line));
+const outputs = () => ['--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'];
+const wallMs = (): number => performance.now();
+
+describe('a journal that would hang or exhaust durasim', () => {
+  test('an endless loop ends in under 10 s with exit 3, a saved scenario, and a replay that says the same', async () => {
+    const started = wallMs();
+    expect(await run('check', '--journal', fixture('blocksSync'), '--runs', '50', '--seed', '1', ...outputs())).toBe(3);
+    expect(wallMs() - started).toBeLessThan(10_000);
+    expect(out.join('\n')).toMatch(/journal-blocked: the journal's code kept the thread worker-0#0 after global step 0 \(fs\.writeFile\) for 5 s of wall time/);
+    expect(out.join('\n')).toContain('not shrunk: every attempt would cost the hang timeout or a worker');
+    expect(existsSync(join(dir, 'report', 'counterexample.json'))).toBe(true);
+    expect(readdirSync(join(dir, 'regressions', 'blocks-sync'))).toHaveLength(1);
+    out = [];
+    expect(await run('replay', join(dir, 'report', 'counterexample.json'), '--journal', fixture('blocksSync'), '--hang-timeout', '1s')).toBe(3);
+    expect(out.join('\n')).toContain('journal-blocked');
+  }, 60_000);
+
+  test('memory kept per step ends in under 10 s with exit 3 and a saved scenario', async () => {
+    const started = wallMs();
+    expect(await run('check', '--journal', fixture('buffersPerStep'), '--runs', '50', '--seed', '1', ...outputs())).toBe(3);
+    expect(wallMs() - started).toBeLessThan(10_000);
+    expect(out.join('\n')).toMatch(/journal-out-of-memory: the journal held \d+ MB \(heap and buffers\) at global step \d+, over the 512 MB limit \(--max-heap\)/);
+    expect(existsSync(join(dir, 'report', 'counterexample.json'))).toBe(true);
+  }, 60_000);
+});
+
+describe('output problems are found before the first run: exit 2, nothing written', () => {
+  test('a report folder that is a file', async () => {
+    writeFileSync(join(dir, 'taken'), 'a file');
+    expect(await run('check', '--runs', '5', '--report-dir', join(dir, 'taken'), '--regressions', join(dir, 'regressions'), '--no-progress')).toBe(2);
+    expect(err.join('')).toBe(`Failed to prepare the outputs: --report-dir ${join(dir, 'taken')} cannot be a folder: ${join(dir, 'taken')} is a file. Pass a folder path for --report-dir.\n`);
+    expect(readdirSync(dir)).toEqual(['taken']);
+  });
+
+  test('a JUnit file in a folder that does not exist', async () => {
+    expect(await run('check', '--runs', '5', '--junit', join(dir, 'missing', 'junit.xml'), ...outputs())).toBe(2);
+    expect(err.join('')).toBe(`Failed to prepare the outputs: --junit ${join(dir, 'missing', 'junit.xml')} is in a folder that does not exist (${join(dir, 'missing')}). Create the folder first, or pass a path in an existing one.\n`);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  test('a regression folder that is a file', async () => {
+    writeFileSync(join(dir, 'regressions'), 'a file');
+    expect(await run('check', '--runs', '5', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress')).toBe(2);
+    expect(err.join('')).toContain('Failed to prepare the outputs: --regressions');
+    expect(readdirSync(dir)).toEqual(['regressions']);
+  });
+});
+
+describe('bad input is refused, never reinterpreted', () => {
+  test('a seed outside [0, 2^32) is refused, not wrapped', async () => {
+    expect(await run('check', '--seed', '4294967296', ...outputs())).toBe(2);
+    expect(err.join('')).toBe('Failed to read the command line: --seed must be a whole number from 0 to 4294967295, found "4294967296". Pass the seed a run printed first, e.g. --seed 42.\n');
+  });
+
+  test('a malformed summary given to merge is named', async () => {
+    const file = join(dir, 'summary.json');
+    writeFileSync(file, JSON.stringify({ journal: 'x', runsExecuted: 'many' }));
+    expect(await run('merge', file)).toBe(2);
+    expect(err.join('')).toBe(`Failed to merge summaries: ${file} is not a durasim summary: it has no "runsExecuted" or "elapsedMs" count. Pass the summary.json files that durasim check wrote.\n`);
+  });
+
+  test('a corrupt regression file is named', async () => {
+    mkdirSync(join(dir, 'regressions', 'reference'), { recursive: true });
+    writeFileSync(join(dir, 'regressions', 'reference', 'bad.json'), '{ "format": "durasim.scenario", ');
+    expect(await run('check', '--runs', '5', ...outputs())).toBe(2);
+    expect(err.join('')).toMatch(new RegExp(`^Failed to load the regression corpus: ${join(dir, 'regressions', 'reference', 'bad.json')} is not a valid scenario \\(the file is not valid JSON .+\\)\\. Fix or delete the file, or pass another folder with --regressions\\.\\n$`));
+  });
+
+  test('an unknown scenario field is refused with its path and a suggestion', async () => {
+    const file = join(dir, 'typo.json');
+    writeFileSync(file, JSON.stringify({ format: 'durasim.scenario', version: 1, task: { id: 't', operations: [] }, faults: [{ fault: 'crash', process: 0, step: 1, when: 'before' }] }));
+    expect(await run('replay', file)).toBe(2);
+    expect(err.join('')).toBe('Failed to load scenario: faults[0].fault is not a known field. Did you mean "kind"?\n');
+  });
+});
+
+describe("durasim's own failure", () => {
+  test('is exit 5 with the scenario saved to report, never exit 1', async () => {
+    process.env.DURASIM_FAILPOINT = 'simulator-invariant';
+    expect(await run('check', '--runs', '5', '--seed', '1', ...outputs())).toBe(5);
+    const file = join(dir, 'report', 'harness-failure.json');
+    expect(out.at(-1)).toBe(`durasim failed: SimulatorInvariantError: durasim internal invariant broken: the DURASIM_FAILPOINT test failpoint is set. Please report it with the scenario file. Please report it with this scenario: ${file}`);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'durasim.scenario' });
+  }, 30_000);
+});

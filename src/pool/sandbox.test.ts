@@ -1,0 +1,172 @@
+/**
+ * The sandbox, probed as a journal would reach around env: one probe journal per API, run in the
+ * worker pool exactly as `durasim check` runs a journal (bundled, fresh per incarnation, in a
+ * guarded worker thread). Each probe is either caught (the escape recorded, with the message
+ * naming what to call instead) or served by the simulated world (and then deterministic). None
+ * passes silently, and none touches the real disk or network.
+ */
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { journalRefOf } from '../isolation/journalRef.js';
+import { WorkerPool } from './workerPool.js';
+
+type Probe = { name: string; code: string } & ({ api: string } | { served: (value: string) => boolean });
+
+const dir = mkdtempSync(join(tmpdir(), 'durasim-probes-'));
+const realDir = mkdtempSync(join(tmpdir(), 'durasim-probe-target-'));
+const target = (name: string): string => JSON.stringify(join(realDir, name));
+let server: Server;
+let port = 0;
+let connections = 0;
+
+const PROBES: Probe[] = [
+  { name: 'Date.now', code: 'Date.now()', api: 'Date.now' },
+  { name: 'new Date()', code: 'new Date()', api: 'new Date()' },
+  { name: 'Date()', code: 'Date()', api: 'Date()' },
+  { name: 'new Date(0) is deterministic', code: 'new Date(0).toISOString()', served: (v) => v === '1970-01-01T00:00:00.000Z' },
+  { name: 'performance.now', code: 'performance.now()', api: 'performance.now' },
+  { name: 'performance.timeOrigin', code: 'performance.timeOrigin', api: 'performance.timeOrigin' },
+  { name: 'performance.mark', code: "performance.mark('x')", api: 'performance.mark' },
+  { name: 'process.hrtime', code: 'process.hrtime()', api: 'process.hrtime' },
+  { name: 'process.hrtime.bigint', code: 'process.hrtime.bigint()', api: 'process.hrtime.bigint' },
+  { name: 'process.uptime', code: 'process.uptime()', api: 'process.uptime' },
+  { name: 'Intl date formatting of now', code: "new Intl.DateTimeFormat('en-US').format()", api: 'Intl.DateTimeFormat.format' },
+  { name: 'Math.random', code: 'Math.random()', api: 'Math.random' },
+  { name: 'global crypto.randomUUID', code: 'crypto.randomUUID()', api: 'crypto.randomUUID' },
+  { name: 'global crypto.getRandomValues', code: 'crypto.getRandomValues(new Uint8Array(4))', api: 'crypto.getRandomValues' },
+  { name: 'crypto.subtle.generateKey', code: "crypto.subtle.generateKey({ name: 'HMAC', hash: 'SHA-256' }, true, ['sign'])", api: 'crypto.subtle.generateKey' },
+  { name: 'node:crypto randomUUID', code: 'nodeCrypto.randomUUID()', api: 'crypto.randomUUID' },
+  { name: 'node:crypto randomBytes', code: 'nodeCrypto.randomBytes(8)', api: 'crypto.randomBytes' },
+  { name: 'node:crypto randomInt', code: 'nodeCrypto.randomInt(10)', api: 'crypto.randomInt' },
+  { name: 'node:crypto createHash is deterministic', code: "nodeCrypto.createHash('sha256').update('a').digest('hex').slice(0, 8)", served: (v) => v === 'ca978112' },
+  { name: 'setTimeout', code: 'setTimeout(() => {}, 1)', api: 'setTimeout' },
+  { name: 'setInterval', code: 'setInterval(() => {}, 1)', api: 'setInterval' },
+  { name: 'setImmediate', code: 'setImmediate(() => {})', api: 'setImmediate' },
+  { name: 'AbortSignal.timeout', code: 'AbortSignal.timeout(10)', api: 'AbortSignal.timeout' },
+  { name: 'node:timers setTimeout', code: 'timers.setTimeout(() => {}, 1)', api: 'timers.setTimeout' },
+  { name: 'timers/promises setTimeout', code: 'timersPromises.setTimeout(1)', api: 'timers.promises.setTimeout' },
+  { name: 'global fetch', code: "fetch('http://127.0.0.1:' + PORT + '/')", api: 'fetch' },
+  { name: 'http.request', code: "http.request('http://127.0.0.1:' + PORT + '/').end()", api: 'http.request' },
+  { name: 'https.get', code: "https.get('https://127.0.0.1:' + PORT + '/')", api: 'https.get' },
+  { name: 'net.connect', code: 'net.connect(PORT, "127.0.0.1")', api: 'net.connect' },
+  { name: 'new net.Socket().connect', code: 'new net.Socket().connect(PORT, "127.0.0.1")', api: 'net.Socket' },
+  { name: 'dns.lookup', code: "dns.lookup('localhost', () => {})", api: 'dns.lookup' },
+  { name: 'dns.promises.resolve', code: "dns.promises.resolve('localhost')", api: 'dns.promises.resolve' },
+  { name: 'tls.connect', code: 'tls.connect(PORT, "127.0.0.1")', api: 'tls.connect' },
+  { name: 'dgram.createSocket', code: "dgram.createSocket('udp4')", api: 'dgram.createSocket' },
+  { name: 'child_process.execSync', code: `childProcess.execSync('touch ' + ${target('exec')})`, api: 'child_process.execSync' },
+  { name: 'child_process.spawn', code: "childProcess.spawn('true')", api: 'child_process.spawn' },
+  { name: 'new worker_threads.Worker', code: "new workerThreads.Worker('0', { eval: true })", api: 'worker_threads.Worker' },
+  { name: 'fs.writeFileSync', code: `fs.writeFileSync(${target('sync')}, 'x')`, api: 'fs.writeFileSync' },
+  { name: 'fs.opendirSync', code: 'fs.opendirSync("/")', api: 'fs.opendirSync' },
+  { name: 'fs.promises.opendir', code: 'fs.promises.opendir("/")', api: 'fs.promises.opendir' },
+  { name: 'node:fs/promises writeFile', code: `fsPromises.writeFile(${target('promises')}, 'x')`, api: 'fs.promises.writeFile' },
+  { name: 'fs.rmdirSync', code: `fs.rmdirSync(${target('none')})`, api: 'fs.rmdirSync' },
+  { name: 'fs.createWriteStream', code: `fs.createWriteStream(${target('stream')})`, api: 'fs.createWriteStream' },
+  { name: 'fs.realpath.native', code: 'fs.realpath.native("/", () => {})', api: 'fs.realpath.native' },
+  { name: 'an fs function captured at module load', code: `captured(${target('captured')}, 'x')`, api: 'fs.writeFileSync' },
+  { name: 'os.freemem', code: 'os.freemem()', api: 'os.freemem' },
+  { name: 'os.hostname', code: 'os.hostname()', api: 'os.hostname' },
+  { name: 'process.memoryUsage', code: 'process.memoryUsage()', api: 'process.memoryUsage' },
+  { name: 'process.cpuUsage', code: 'process.cpuUsage()', api: 'process.cpuUsage' },
+  { name: 'process.kill', code: 'process.kill(process.pid, 0)', api: 'process.kill' },
+  { name: 'process.reallyExit', code: 'process.reallyExit(0)', api: 'process.reallyExit' },
+  { name: 'v8.getHeapStatistics', code: 'v8.getHeapStatistics()', api: 'v8.getHeapStatistics' },
+  { name: 'vm.runInNewContext (a context with the real clock)', code: "vm.runInNewContext('Date.now()')", api: 'vm.runInNewContext' },
+  { name: 'process.env is the scenario environment', code: 'JSON.stringify([process.env.HOME, process.env.DURASIM_PROBE, Object.keys(process.env)])', served: (v) => v === '[null,"set by the scenario",["DURASIM_PROBE"]]' },
+  { name: 'process.pid is the simulated pid', code: 'process.pid', served: (v) => v === '1000' },
+  { name: 'process.cwd() is the work dir', code: 'process.cwd()', served: (v) => v === '/work' },
+  { name: 'Buffer.allocUnsafe is zero-filled', code: "Buffer.allocUnsafe(64).toString('hex')", served: (v) => v === '0'.repeat(128) },
+];
+
+function probeModule(probe: Probe, index: number): string {
+  return `import * as fs from 'node:fs';
+import * as fsPromises from 'node:fs/promises';
+import * as nodeCrypto from 'node:crypto';
+import * as http from 'node:http';
+import * as https from 'node:https';
+import * as net from 'node:net';
+import * as dns from 'node:dns';
+import * as tls from 'node:tls';
+import * as dgram from 'node:dgram';
+import * as childProcess from 'node:child_process';
+import * as workerThreads from 'node:worker_threads';
+import * as os from 'node:os';
+import * as timers from 'node:timers';
+import * as timersPromises from 'node:timers/promises';
+import * as vm from 'node:vm';
+import * as v8 from 'node:v8';
+const captured = fs.writeFileSync;
+const PORT = ${port};
+export default {
+  name: 'probe-${index}',
+  async run(env) {
+    await env.clock.now();
+    let value;
+    try {
+      value = await (${probe.code});
+    } catch (error) {
+      value = 'threw ' + (error && error.message);
+    }
+    await env.fs.writeFile('probe.txt', String(value));
+  },
+  inspect(disk) {
+    const text = disk.readFile('probe.txt');
+    return text === undefined ? {} : { probe: { kind: 'operation', history: [], digest: text } };
+  },
+};
+`;
+}
+
+const scenario = { format: 'durasim.scenario', version: 1, task: { id: 't', operations: [] }, environment: { DURASIM_PROBE: 'set by the scenario' } };
+let pool: WorkerPool;
+
+beforeAll(async () => {
+  server = createServer((socket) => {
+    connections++;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as { port: number }).port;
+  pool = new WorkerPool({ workers: 2 });
+});
+
+afterAll(async () => {
+  await pool.close();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+describe('the sandbox', () => {
+  test(`has at least 40 probes (${PROBES.length})`, () => {
+    expect(PROBES.length).toBeGreaterThanOrEqual(40);
+  });
+
+  test.each(PROBES.map((probe, index) => [probe.name, probe, index] as const))('%s', async (_name, probe, index) => {
+    const file = join(dir, `probe-${index}.ts`);
+    writeFileSync(file, probeModule(probe, index));
+    const loaded = await pool.load(journalRefOf(file));
+    expect(loaded.loadEscapes).toEqual([]);
+    const outcome = await pool.run(loaded.journalId, scenario, { detail: 'full', modules: 'fresh', then: 'same' });
+    const first = outcome.kind === 'simulated' ? outcome : undefined;
+    const second = first?.again;
+    if (!first?.result || !second?.result) throw new Error(`the probe did not run: ${JSON.stringify(outcome).slice(0, 300)}`);
+    const written = (first.result.final.visible.probe as { digest?: string } | undefined)?.digest;
+    if ('api' in probe) {
+      expect(first.result.escapes.map((e) => e.api)).toEqual([probe.api]);
+      expect(written).toMatch(/^threw Failed to run the journal under simulation: it called .+, which .+\. (Use|Call|Do|Derive|Await|Let|Run) /);
+    } else {
+      expect(first.result.escapes).toEqual([]);
+      expect(probe.served(written ?? ''), `served ${written}`).toBe(true);
+    }
+    expect(second.result.traceHash).toBe(first.result.traceHash);
+  });
+
+  test('no probe touched the real disk or the network', () => {
+    expect(readdirSync(realDir)).toEqual([]);
+    expect(connections).toBe(0);
+    expect(existsSync(join(realDir, 'captured'))).toBe(false);
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * The worker pool keeps a journal from taking durasim with it: blocked and memory-hungry journals
+ * end their run (a liveness outcome naming where they stopped) within seconds; module memory dies
+ * with every crash; a journal that is nondeterministic is caught on clean runs; and what a check
+ * finds does not depend on how many workers ran it.
+ */
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, test } from 'vitest';
+import { simulate } from '../../simulator/simulate.js';
+import { scenarioArbitrary } from '../arbitraries.js';
+import { journalRefOf } from '../isolation/journalRef.js';
+import { hunt } from '../runner/hunt.js';
+import { scenarioAt } from '../runner/scenarioSource.js';
+import { outcomeVerdict } from '../runner/runVerdict.js';
+import { journal as moduleMemory } from './fixtures/moduleMemory.js';
+import { WorkerPool } from './workerPool.js';
+
+const fixture = (name: string) => journalRefOf(fileURLToPath(new URL(`./fixtures/${name}.ts`, import.meta.url)));
+const simple = { format: 'durasim.scenario', version: 1, task: { id: 't', operations: [] } };
+const pools: WorkerPool[] = [];
+const poolOf = (options: ConstructorParameters<typeof WorkerPool>[0]): WorkerPool => {
+  const pool = new WorkerPool(options);
+  pools.push(pool);
+  return pool;
+};
+afterAll(() => Promise.all(pools.map((pool) => pool.close())));
+const wallMs = (): number => performance.now();
+
+describe('a journal that never gives its thread back', () => {
+  test.each([
+    ['a synchronous loop', 'blocksSync', /worker-0#0 after global step 0 \(fs\.writeFile\) for 1 s of wall time/],
+    ['an endless chain of microtasks', 'blocksMicrotasks', /worker-0#0 after global step 0 \(clock\.now\) for 1 s of wall time/],
+  ])('%s ends as journal-blocked, naming the step, and the worker is replaced', async (_what, name, where) => {
+    const pool = poolOf({ workers: 1, hangTimeoutMs: 1000 });
+    const loaded = await pool.load(fixture(name));
+    const started = wallMs();
+    const outcome = await pool.run(loaded.journalId, simple);
+    expect(wallMs() - started).toBeLessThan(5000);
+    expect(outcome).toMatchObject({ kind: 'journal-blocked' });
+    expect(outcome.kind === 'journal-blocked' ? outcome.detail : '').toMatch(where);
+    expect(outcomeVerdict(outcome)).toBe('liveness');
+    const reference = await pool.load(journalRefOf('reference'));
+    expect((await pool.run(reference.journalId, simple)).kind).toBe('simulated');
+  }, 30_000);
+});
+
+describe('a journal that eats memory', () => {
+  test.each([
+    ['a synchronous allocation loop (V8 heap limit)', 'allocatesSync', /heap passed V8's limit/],
+    ['an 8 MB buffer kept per step (checked every 64 steps)', 'buffersPerStep', /the journal held \d+ MB \(heap and buffers\) at global step \d+, over the 128 MB limit/],
+  ])('%s ends as journal-out-of-memory, and the worker is replaced', async (_what, name, detail) => {
+    const pool = poolOf({ workers: 1, maxHeapMb: 128 });
+    const loaded = await pool.load(fixture(name));
+    const started = wallMs();
+    const outcome = await pool.run(loaded.journalId, simple);
+    expect(wallMs() - started).toBeLessThan(10_000);
+    expect(outcome.kind).toBe('journal-out-of-memory');
+    expect(outcome.kind === 'journal-out-of-memory' ? outcome.detail : '').toMatch(detail);
+    const reference = await pool.load(journalRefOf('reference'));
+    expect((await pool.run(reference.journalId, simple)).kind).toBe('simulated');
+  }, 60_000);
+});
+
+describe('module memory dies with a crash', () => {
+  test.each([1, 2, 3])('a journal that trusts a module-level Set across a crash is caught within 1,000 runs (seed %i)', async (seed) => {
+    const pool = poolOf({ workers: 2 });
+    const loaded = await pool.load(fixture('moduleMemory'));
+    const found = await hunt({ pool, journalId: loaded.journalId, seed, runs: 1000 });
+    expect(found.finding?.verdict).toBe('sandbox');
+    expect(found.finding?.divergence?.rerun).toBe('fresh');
+    expect(found.runsExecuted).toBeLessThanOrEqual(1000);
+    // The same scenario passes when the journal's modules outlive the crash, as they did before:
+    // the isolation, not the scenario alone, is what exposes it.
+    const scenario = found.finding?.scenario;
+    expect(scenario).toBeDefined();
+    const { judge } = await import('../../model/judge.js');
+    expect(judge(await simulate(moduleMemory, scenario))).toEqual([]);
+  }, 120_000);
+});
+
+describe('determinism is checked on clean runs', () => {
+  test('a journal whose runs differ only past the trace preview is caught on the first run (exit 4)', async () => {
+    const pool = poolOf({ workers: 2 });
+    const loaded = await pool.load(fixture('hiddenCounter'));
+    const found = await hunt({ pool, journalId: loaded.journalId, seed: 3, runs: 10 });
+    expect(found.finding).toMatchObject({ verdict: 'sandbox', origin: { index: 0 }, notShrunk: 'a nondeterministic run may not fail twice' });
+    // The two runs took the same steps; only the bytes written past the preview differ.
+    const divergence = found.finding?.divergence;
+    expect(divergence?.rerun).toBe('same');
+    expect(divergence?.second).toEqual(divergence?.first);
+    expect(divergence?.divergesAt).toBe(divergence?.first.length);
+  }, 60_000);
+});
+
+describe('results do not depend on the worker count', () => {
+  test.each([
+    ['a clean journal', 'reference', 300],
+    ['a journal with a bug', 'blind-overwrite', 600],
+  ])('%s: the same first counterexample and the same counts with 1, 2 and 4 workers', async (_what, name, runs) => {
+    const results = [];
+    for (const workers of [1, 2, 4]) {
+      const pool = poolOf({ workers });
+      const loaded = await pool.load(journalRefOf(name));
+      const found = await hunt({ pool, journalId: loaded.journalId, seed: 77, runs });
+      results.push({ runs: found.runsExecuted, checks: found.determinismChecks, verdict: found.finding?.verdict, origin: found.finding?.origin, scenario: found.finding && JSON.stringify(found.finding.scenario) });
+      await pool.close();
+    }
+    expect(results[1]).toEqual(results[0]);
+    expect(results[2]).toEqual(results[0]);
+  }, 240_000);
+
+  test('a run is generated from its seed and index alone', () => {
+    const arbitrary = scenarioArbitrary();
+    expect(JSON.stringify(scenarioAt(arbitrary, 5, 17).value)).toBe(JSON.stringify(scenarioAt(arbitrary, 5, 17).value));
+    expect(JSON.stringify(scenarioAt(arbitrary, 5, 17).value)).not.toBe(JSON.stringify(scenarioAt(arbitrary, 5, 18).value));
+  });
+});
