@@ -13,8 +13,8 @@
  *   of NUL bytes, and no file may be another one's folder.
  */
 import type { Operation, Task } from '../src/contract.js';
-import { DurasimError } from '../src/failure.js';
-import { pathClash, pathProblem, unknownField } from './scenarioFields.js';
+import { pathClash } from './scenarioFields.js';
+import { arr, bool, describe, fail, int, isRecord, misnamedKind, nonEmptyStr, oneOf, optional, relativePath, str, strict, type Json } from './scenarioValidators.js';
 
 export const SCENARIO_FORMAT = 'durasim.scenario';
 export const SCENARIO_VERSION = 1;
@@ -141,63 +141,6 @@ export const DEFAULT_SERVICE: ScenarioService = {
 export const DEFAULT_BOUNDS: ScenarioBounds = { maxSteps: 5000, maxIncarnations: 12, maxVirtualTimeMs: 3_600_000 };
 export const DEFAULT_RESTART_DELAY_MS = 100;
 
-type Json = unknown;
-const FIX = 'Fix the scenario file, or regenerate it with durasim.';
-
-function fail(field: string, problem: string, fix = FIX): never {
-  throw new DurasimError('load scenario', `${field} ${problem}`, fix);
-}
-function isRecord(value: Json): value is Record<string, Json> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-function str(value: Json, field: string): string {
-  if (typeof value !== 'string') fail(field, `must be a string, found ${describe(value)}`);
-  return value;
-}
-function nonEmptyStr(value: Json, field: string): string {
-  const text = str(value, field);
-  if (text.length === 0) fail(field, 'must not be empty');
-  return text;
-}
-function int(value: Json, field: string, min = 0): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-    fail(field, `must be an integer >= ${min}, found ${describe(value)}`);
-  }
-  return value;
-}
-function bool(value: Json, field: string): boolean {
-  if (typeof value !== 'boolean') fail(field, `must be true or false, found ${describe(value)}`);
-  return value;
-}
-function oneOf<T extends string>(value: Json, allowed: readonly T[], field: string): T {
-  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
-    fail(field, `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}, found ${describe(value)}`);
-  }
-  return value as T;
-}
-function arr(value: Json, field: string): Json[] {
-  if (!Array.isArray(value)) fail(field, `must be an array, found ${describe(value)}`);
-  return value;
-}
-function describe(value: Json): string {
-  if (value === undefined) return 'nothing';
-  if (Array.isArray(value)) return 'an array';
-  if (value === null) return 'null';
-  if (typeof value === 'object') return 'an object';
-  return JSON.stringify(value);
-}
-function optional<T>(record: Record<string, Json>, key: string, parse: (v: Json) => T, fallback: T): T {
-  return record[key] === undefined ? fallback : parse(record[key]);
-}
-
-/** Refuses a field the format does not know, naming the one it was probably meant to be. */
-function strict(record: Record<string, Json>, field: string, known: readonly string[], required: readonly string[] = []): void {
-  const unknown = unknownField(record, known, required);
-  if (unknown === undefined) return;
-  const at = field === '' ? unknown.field : `${field}.${unknown.field}`;
-  fail(at, 'is not a known field', unknown.suggestion !== undefined ? `Did you mean ${JSON.stringify(unknown.suggestion)}?` : `Known fields here: ${known.join(', ')}.`);
-}
-
 const OPERATION_FIELDS = { publish: ['kind', 'key', 'body', 'retrySafe'], lookup: ['kind', 'key', 'resource'], edit: ['kind', 'key', 'path', 'append'] } as const;
 const FAULT_FIELDS = {
   crash: ['kind', 'process', 'incarnation', 'step', 'when', 'mode', 'tornKeepBytes'],
@@ -208,13 +151,6 @@ const FAULT_FIELDS = {
 } as const;
 const FAULT_REQUIRED = { crash: ['kind', 'process', 'step', 'when'], response: ['kind', 'request', 'fault'], 'user-edit': ['kind', 'path', 'text'], 'duplicate-delivery': ['kind', 'atStep'], 'service-restart': ['kind', 'atStep'] } as const;
 const TOP_FIELDS = ['format', 'version', 'name', 'description', 'task', 'taskAfterRestart', 'files', 'service', 'faults', 'schedule', 'random', 'environment', 'restartDelayMs', 'bounds', 'regression'];
-
-/** A record whose kind is missing but whose other field holds a kind's name: that field was meant to be "kind". */
-function misnamedKind(value: Record<string, Json>, kinds: readonly string[], field: string): void {
-  if (value.kind !== undefined) return;
-  const misnamed = Object.keys(value).find((key) => typeof value[key] === 'string' && kinds.includes(value[key] as string));
-  if (misnamed !== undefined) fail(`${field}.${misnamed}`, 'is not a known field', 'Did you mean "kind"?');
-}
 
 function parseOperation(value: Json, field: string): Operation {
   if (!isRecord(value)) fail(field, `must be an object, found ${describe(value)}`);
@@ -234,13 +170,6 @@ function parseOperation(value: Json, field: string): Operation {
     case 'edit':
       return { kind, key, path: relativePath(value.path, `${field}.path`), append: str(value.append, `${field}.append`) };
   }
-}
-
-function relativePath(value: Json, field: string): string {
-  const path = str(value, field);
-  const problem = pathProblem(path);
-  if (problem !== undefined) fail(field, `${problem}, found ${JSON.stringify(path)}`, 'Use a relative path such as "article.txt" or "docs/notes.md".');
-  return path;
 }
 
 function parseOperations(value: Json, field: string): Operation[] {

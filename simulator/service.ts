@@ -192,6 +192,16 @@ export class ServiceCore {
   }
 }
 
+/** The trace line of a service event: a commit, or a restart and what it forgot. */
+export function describeServiceEvent(event: ServiceEvent, memory: ScenarioService['idempotencyMemory']): { op: string; detail: string } {
+  if (event.kind === 'commit') {
+    const { effect } = event;
+    return { op: 'commit', detail: `${effect.key} digest ${effect.digest.slice(0, 12)} receipt ${effect.receipt}${effect.requestIndex === null ? ' (before the run)' : ''}` };
+  }
+  if (memory === 'volatile') return { op: 'restart', detail: event.forgotKeys > 0 ? `forgot ${event.forgotKeys} idempotency key(s)` : 'nothing to forget yet' };
+  return { op: 'restart', detail: 'idempotency memory kept (durable)' };
+}
+
 /** Maps a method and path onto the service's routes (the direct transport; msw matches the same paths). */
 export function routeOf(method: string, pathname: string): ServiceRoute {
   const match = /^\/(operations|resources)\/([^/]+)$/.exec(pathname);

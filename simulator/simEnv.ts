@@ -126,7 +126,7 @@ export function simulatedEnv(world: World, proc: Proc): Env {
       sync('clock.timeout', `${ms}ms`, () => {
         const controller = new AbortController();
         // The abort runs the journal's own listeners: under its turn, so what they reach is seen.
-        world.procTimer(proc, ms, 'timeout', () => world.asTurnOf(proc, () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'))));
+        world.procTimer(proc, ms, 'timeout', () => world.turns.asTurnOf(proc, () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'))));
         return controller.signal;
       }),
   };

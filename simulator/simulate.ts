@@ -10,7 +10,7 @@ import type { Proc } from './proc.js';
 import { parseScenario, type Scenario } from './scenario.js';
 import type { Effect, ServiceRequestRecord } from './service.js';
 import { simulatedEnv } from './simEnv.js';
-import { traceHash, type TraceEntry } from './trace.js';
+import { payloadDigest, traceHash, type TraceEntry } from './trace.js';
 import type { CrashRecord, ExitRecord, StopReason } from './runRecords.js';
 import { World } from './world.js';
 
@@ -93,8 +93,7 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
   const live = world.disk.liveView();
   const files: Record<string, string | undefined> = {};
   for (const path of [...paths].sort()) files[path] = live.readFile(path);
-  const payload = world.payload.digest('hex');
-  const result: Omit<SimulationResult, 'traceHash'> = {
+  const result: Omit<SimulationResult, 'traceHash' | 'payloadDigest'> = {
     journal: journal.name,
     scenario,
     outcome,
@@ -111,9 +110,11 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
     final: { durable: world.inspect('durable'), visible: world.inspect('visible'), files },
     inspectErrors: world.inspectErrors,
     stats: { steps: world.globalStep, incarnations: world.incarnationsStarted, virtualTimeMs: world.clock.nowMs, traceEntries: world.trace.length },
-    payloadDigest: payload,
   };
-  // Hashing the trace costs about 5% of a simulation; most callers never read it, so it is computed on first read.
+  // Hashing costs about 5% of a simulation; most callers never read it, so both hashes are computed on first read.
+  let payload: string | undefined;
   let hash: string | undefined;
-  return Object.defineProperty(result, 'traceHash', { enumerable: true, get: () => (hash ??= traceHash(world.trace, payload)) }) as SimulationResult;
+  const digest = (): string => (payload ??= payloadDigest(world.payload));
+  Object.defineProperty(result, 'payloadDigest', { enumerable: true, get: digest });
+  return Object.defineProperty(result, 'traceHash', { enumerable: true, get: () => (hash ??= traceHash(world.trace, digest())) }) as SimulationResult;
 }

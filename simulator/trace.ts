@@ -26,6 +26,13 @@ export interface TraceEntry {
  * The fingerprint of a run: every trace entry, and the digest of every byte the journal wrote or
  * sent (the trace itself shows previews of data, cut at 60 characters).
  */
+/** SHA-256 of what the journal wrote and sent, in order (see World.notePayload). */
+export function payloadDigest(payload: readonly (string | Uint8Array)[]): string {
+  const hash = createHash('sha256');
+  for (const chunk of payload) hash.update(chunk);
+  return hash.digest('hex');
+}
+
 export function traceHash(trace: readonly TraceEntry[], payloadDigest = ''): string {
   const hash = createHash('sha256');
   for (const entry of trace) hash.update(`${JSON.stringify(entry)}\n`);

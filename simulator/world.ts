@@ -3,7 +3,7 @@
  *
  * - Workers are async tasks. Every env call is a step, queued until the scheduler grants it; among
  *   ready workers (by pid) the scenario's schedule choices pick, a missing choice the lowest pid.
- * - After a grant the worker holds the turn until its next env call, its exit, or a wait on time.
+ * - After a grant the worker holds the turn (turns.ts) until its next env call or its exit.
  *   Virtual time advances only when no worker is ready (discrete events).
  * - A crash { process, incarnation, step, when } kills that incarnation before or after the step:
  *   its pending promises never settle and its later calls are refused (they never settle either).
@@ -11,32 +11,25 @@
  *   and drop volatile disk state. Killed workers restart after restartDelayMs as fresh
  *   incarnations; a worker that exits with an error (or process.exit(n), n ≠ 0) restarts the same way.
  * - Every incarnation may get a fresh instance of the journal's modules (`fresh`), as a restarted
- *   process would; inspect() reads through an instance of its own, under a turn of its own.
- * - Bounds: global steps, incarnations per worker, virtual time. Running out stops the run with a
- *   liveness outcome, never a hang; so does a deadlock (workers waiting on nothing that will
- *   come) and a stall (a worker awaiting something outside env for STALL_TURNS event-loop turns).
- * - A broken simulator invariant stops the run and is rethrown by run(): it never reaches the
- *   journal as an ordinary error.
+ *   process would; inspect() reads through its own (inspection.ts).
+ * - Bounds: global steps, incarnations per worker, virtual time. Running out is a liveness outcome,
+ *   never a hang; so is a deadlock, and a stall (awaiting something outside env).
+ * - A broken simulator invariant stops the run and is rethrown by run(), never seen by the journal.
  */
-import { createHash, type Hash } from 'node:crypto';
-import type { DiskView, Env, JournalAdapter, JournalRecords } from '../src/contract.js';
-import { escapeReason, guardIsPermanent, outsideTurn, setTurn, type Escape, type TurnHolder } from './ambientGuard.js';
+import type { Env, JournalAdapter, JournalRecords } from '../src/contract.js';
+import { escapeReason, setTurn, type Escape } from './ambientGuard.js';
 import { VirtualClock, type Timer } from './clock.js';
 import { Disk } from './disk.js';
+import { Inspection } from './inspection.js';
 import { SimulatorInvariantError } from './invariant.js';
 import { Network, type Transport } from './network.js';
 import { Proc, type Outcome, type PendingStep } from './proc.js';
 import { describeLoss, type CrashRecord, type ExitRecord, type StopReason } from './runRecords.js';
 import { ScenarioEvents } from './scenarioEvents.js';
 import { SERVICE_URL, taskFor, WORK_DIR, type CrashFault, type Fault, type Scenario } from './scenario.js';
-import { ServiceCore, type ServiceEvent } from './service.js';
-import { StallWatch } from './stallWatch.js';
+import { describeServiceEvent, ServiceCore, type ServiceEvent } from './service.js';
+import { STALL_TURNS_TEXT, Turns } from './turns.js';
 import { errorCode, preview, rel, type TraceEntry } from './trace.js';
-
-/** Event-loop turns a worker may spend awaiting something outside env before the run is stopped. */
-export const STALL_TURNS = 10_000;
-/** Microtasks a journal's abort listener may chain before the world takes the turn back. */
-const LISTENER_TICKS = 64;
 
 export interface WorldOptions {
   transport: Transport;
@@ -58,31 +51,19 @@ export class World {
   readonly exits: ExitRecord[] = [];
   readonly escapes: Escape[] = [];
   readonly userEdits: { seq: number; timeMs: number; path: string; text: string }[] = [];
-  readonly inspectErrors: string[] = [];
   readonly arrivals = new Map<number, JournalRecords>();
-  /** Every byte the journal wrote or sent, in order: the trace shows previews, its hash covers this. */
-  readonly payload: Hash = createHash('sha256');
+  /** Every byte the journal wrote or sent, tagged with its trace position (the trace shows previews; its hash covers these). */
+  readonly payload: (string | Uint8Array)[] = [];
   stop: StopReason | null = null;
   /** A broken simulator invariant: the run stops and run() rethrows it. */
   internalError: Error | null = null;
   globalStep = 0;
   randomDraws = 0;
   incarnationsStarted = 0;
-  /** The incarnation that last held the turn: where an unhandled rejection comes from. */
-  lastRunner: Proc | null = null;
-  private listenersOf: Proc | null = null;
   private decisions = 0;
-  private running = 0;
-  private waiter: (() => void) | null = null;
-  private waitId = 0;
-  private readonly stallWatch = new StallWatch(() => (this.waiter === null ? null : this.waitId), () => this.stalled(), STALL_TURNS, () => {
-    // Each real event-loop turn may run other code of this thread: unless the thread is the
-    // simulation's alone (a pool worker), it must not run under the journal's turn.
-    if (!guardIsPermanent()) setTurn(null);
-  });
+  readonly turns = new Turns(this.procs, () => this.stalled());
   private readonly events: ScenarioEvents;
-  private readonly inspector: JournalAdapter;
-  private readonly inspectTurn: TurnHolder;
+  private readonly inspection: Inspection;
 
   constructor(
     readonly journal: JournalAdapter,
@@ -98,22 +79,22 @@ export class World {
     );
     this.network = new Network(this.service, SERVICE_URL, options.transport);
     this.events = new ScenarioEvents(scenario.faults);
-    this.inspectTurn = {
-      simulated: { pid: 1, cwd: WORK_DIR, env: { ...scenario.environment } },
-      onEscape: (api) => this.recordEscape(null, api),
-      exit: () => {},
-    };
-    this.inspector = options.fresh ? this.freshInspector(options.fresh) : journal;
+    this.inspection = new Inspection(journal, options.fresh, this.disk, scenario.environment, (api) => this.recordEscape(null, api));
+  }
+
+  /** Errors thrown by the journal's inspect(). */
+  get inspectErrors(): string[] {
+    return this.inspection.errors;
   }
 
   async run(): Promise<StopReason> {
     this.spawn(0, 0);
-    await this.quiesce();
+    await this.turns.quiesce();
     while (this.stop === null) {
       this.options.beat?.(this.globalStep, undefined, '');
       this.fireEventsDue();
       if (this.stop !== null) break;
-      if (this.running > 0) await this.quiesce();
+      if (this.turns.anyRunning) await this.turns.quiesce();
       const ready = this.procs.filter((p) => p.alive && !p.done && p.pending.length > 0);
       if (ready.length > 0) {
         if (this.globalStep >= this.scenario.bounds.maxSteps) {
@@ -133,8 +114,8 @@ export class World {
         for (const timer of this.clock.advance()) {
           setTurn(null);
           timer.fire();
-          await this.drainListeners();
-          await this.quiesce();
+          await this.turns.drainListeners();
+          await this.turns.quiesce();
           if (this.stop !== null) break;
         }
         continue;
@@ -142,7 +123,7 @@ export class World {
       const leftOver = this.events.nextLeftOver();
       if (leftOver) {
         this.fireEvent(leftOver);
-        await this.quiesce();
+        await this.turns.quiesce();
         continue;
       }
       const waiting = this.procs.filter((p) => p.alive && !p.done);
@@ -152,8 +133,7 @@ export class World {
         this.halt({ kind: 'deadlock', detail: `${what}, and nothing is left that could wake it (a lost response with no timeout?)` });
       }
     }
-    setTurn(null);
-    this.stallWatch.clear();
+    this.turns.close();
     if (this.internalError) throw this.internalError;
     return this.stop as StopReason;
   }
@@ -170,7 +150,7 @@ export class World {
     const promise = new Promise<T>((resolve, reject) => {
       proc.pending.push({ op, detail, start, resolve: resolve as (value: unknown) => void, reject });
     });
-    this.yielded(proc);
+    this.turns.yielded(proc);
     return promise;
   }
 
@@ -198,39 +178,12 @@ export class World {
     return timer;
   }
 
-  /** Runs journal-facing code (an abort dispatched to the journal's listeners) under `proc`'s turn; the world's own code runs under none. */
-  asTurnOf(proc: Proc, dispatch: () => void): void {
-    if (!proc.alive || proc.done) return;
-    setTurn(proc);
-    this.lastRunner = proc;
-    this.listenersOf = proc;
-    try {
-      dispatch();
-    } finally {
-      setTurn(null); // if a listener woke the worker, it gets the turn back when the world waits for it
-    }
-  }
-
-  /**
-   * After an abort reached the journal's own listeners: the promise chains they started run on
-   * (up to LISTENER_TICKS microtasks deep) under that worker's turn. Microtasks only: a real
-   * event-loop turn would let other code of this thread run under the journal's turn.
-   */
-  private async drainListeners(): Promise<void> {
-    const proc = this.listenersOf;
-    if (proc === null) return;
-    this.listenersOf = null;
-    setTurn(proc);
-    for (let tick = 0; tick < LISTENER_TICKS; tick++) await null;
-    setTurn(null);
-  }
-
   /** A simulator invariant broke: stop the run; run() rethrows it. The journal never sees it. */
   fail(error: SimulatorInvariantError): void {
     this.internalError ??= error;
     this.halt({ kind: 'deadlock', detail: 'the simulator stopped: an internal invariant broke' });
     for (const proc of this.procs) if (proc.alive && !proc.done) this.kill(proc);
-    this.wakeWaiter();
+    this.turns.stopAll();
   }
 
   private async grant(proc: Proc): Promise<void> {
@@ -263,12 +216,11 @@ export class World {
         this.crash(proc, after);
         return;
       }
-      if (proc.pending.length === 0 && proc.inFlight.size === 0 && !proc.running) {
-        proc.running = true;
-        this.running++;
+      if (proc.pending.length === 0 && proc.inFlight.size === 0) this.turns.resume(proc);
+      else {
+        setTurn(proc);
+        this.turns.lastRunner = proc;
       }
-      setTurn(proc);
-      this.lastRunner = proc;
       if (outcome.ok) request.resolve(outcome.value);
       else request.reject(outcome.error);
     };
@@ -279,49 +231,16 @@ export class World {
       else complete({ ok: false, error, note: errorCode(error) });
     }
     // The worker now holds the turn until its next env call, even across its own awaits.
-    await this.quiesce();
-  }
-
-  private yielded(proc: Proc): void {
-    if (!proc.running) return;
-    proc.running = false;
-    this.running--;
-    if (this.running === 0) this.wakeWaiter();
-  }
-
-  private wakeWaiter(): void {
-    const wake = this.waiter;
-    this.waiter = null;
-    wake?.();
-  }
-
-  /**
-   * Waits until no worker holds the turn; stops the run if one stalls outside env. While it waits,
-   * the running worker holds the turn (its code runs now); the world's own code never does.
-   */
-  private async quiesce(): Promise<void> {
-    if (this.running > 0) {
-      setTurn(this.procs.find((p) => p.running) ?? this.lastRunner);
-      await new Promise<void>((resolve) => {
-        this.waitId++;
-        this.waiter = resolve;
-        this.stallWatch.arm();
-      });
-    }
-    setTurn(null);
+    await this.turns.quiesce();
   }
 
   /** A worker awaited something outside env for STALL_TURNS event-loop turns: stop the run. */
   private stalled(): void {
     setTurn(null);
     const stuck = this.procs.filter((p) => p.running);
-    this.halt({
-      kind: 'stalled',
-      detail: `${stuck.map((p) => p.name).join(', ')} awaited something outside env for ${String(STALL_TURNS).replace(/\B(?=(\d{3})+$)/g, ',')} event-loop turns: a promise that never settles?`,
-    });
+    this.halt({ kind: 'stalled', detail: `${stuck.map((p) => p.name).join(', ')} awaited something outside env for ${STALL_TURNS_TEXT} event-loop turns: a promise that never settles?` });
     for (const proc of stuck) this.kill(proc);
-    this.running = 0;
-    this.wakeWaiter();
+    this.turns.stopAll();
   }
 
   spawn(pid: number, incarnation: number): void {
@@ -331,10 +250,7 @@ export class World {
     this.record({ actor: 'supervisor', op: 'start', detail: proc.name });
     this.options.beat?.(this.globalStep, proc, 'start');
     const task = taskFor(this.scenario, incarnation);
-    proc.running = true;
-    this.running++;
-    setTurn(proc);
-    this.lastRunner = proc;
+    this.turns.resume(proc);
     let result: Promise<void>;
     try {
       // A fresh process loads its modules afresh: module-level state dies with every crash.
@@ -356,7 +272,7 @@ export class World {
     proc.done = true;
     for (const timer of proc.timers) this.clock.cancel(timer);
     proc.timers.clear();
-    this.yielded(proc);
+    this.turns.yielded(proc);
     this.disk.closeOwnedBy(proc.pid);
     if (error === undefined) {
       this.exits.push({ pid: proc.pid, incarnation: proc.incarnation });
@@ -376,7 +292,7 @@ export class World {
 
   /** An unhandled rejection or uncaught exception: it ends the incarnation that last ran, as it would end a process. */
   uncaught(error: unknown): void {
-    const proc = this.lastRunner;
+    const proc = this.turns.lastRunner;
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     if (proc && proc.alive && !proc.done) this.exit(proc, new Error(`unhandled: ${message}`));
     else this.record({ actor: 'supervisor', op: 'unhandled', detail: message });
@@ -384,10 +300,7 @@ export class World {
 
   private kill(proc: Proc): void {
     proc.alive = false;
-    if (proc.running) {
-      proc.running = false;
-      this.running--;
-    }
+    this.turns.yielded(proc);
     proc.pending.length = 0;
     proc.inFlight.clear();
     for (const timer of proc.timers) this.clock.cancel(timer);
@@ -458,25 +371,17 @@ export class World {
   }
 
   private onServiceEvent(event: ServiceEvent): void {
-    if (event.kind === 'commit') {
-      const { effect } = event;
-      effect.seq = this.trace.length;
-      this.record({ actor: 'service', op: 'commit', detail: `${effect.key} digest ${effect.digest.slice(0, 12)} receipt ${effect.receipt}${effect.requestIndex === null ? ' (before the run)' : ''}` });
-    } else if (this.scenario.service.idempotencyMemory === 'volatile') {
-      this.record({ actor: 'service', op: 'restart', detail: event.forgotKeys > 0 ? `forgot ${event.forgotKeys} idempotency key(s)` : 'nothing to forget yet' });
-    } else {
-      this.record({ actor: 'service', op: 'restart', detail: 'idempotency memory kept (durable)' });
-    }
+    if (event.kind === 'commit') event.effect.seq = this.trace.length;
+    this.record({ actor: 'service', ...describeServiceEvent(event, this.scenario.service.idempotencyMemory) });
   }
 
   record(entry: Omit<TraceEntry, 'seq' | 'timeMs'>): void {
     this.trace.push({ seq: this.trace.length, timeMs: this.clock.nowMs, ...entry });
   }
 
-  /** Feeds bytes the journal wrote or sent into the payload hash, tagged with the trace position. */
+  /** Keeps the bytes the journal wrote or sent for the payload hash, tagged with the trace position. */
   notePayload(data: string | Uint8Array): void {
-    this.payload.update(`${this.trace.length}:`);
-    this.payload.update(data);
+    this.payload.push(`${this.trace.length}:`, data);
   }
 
   recordEscape(proc: Proc | null, api: string): Escape {
@@ -487,35 +392,9 @@ export class World {
     return escape;
   }
 
-  /** inspect() gets an instance of its own: it must read the disk, not what run() keeps in memory. */
-  private freshInspector(fresh: () => JournalAdapter): JournalAdapter {
-    try {
-      return this.underInspectTurn(fresh);
-    } catch (error) {
-      return { name: this.journal.name, run: async () => {}, inspect: () => { throw error; } };
-    }
-  }
-
-  private underInspectTurn<T>(read: () => T): T {
-    setTurn(this.inspectTurn);
-    try {
-      return read();
-    } finally {
-      setTurn(null);
-    }
-  }
-
   /** The journal's records as its inspect() reads them from the durable or the visible image. */
   inspect(image: 'durable' | 'visible'): JournalRecords {
-    const disk = image === 'durable' ? this.disk.durableView() : this.disk.liveView();
-    // The view's reads are the simulator's work (memfs stamps access times), not the journal's.
-    const view: DiskView = { dir: disk.dir, readFile: (path) => outsideTurn(() => disk.readFile(path)), readdir: (path) => outsideTurn(() => disk.readdir(path)) };
     this.options.beat?.(this.globalStep, undefined, 'inspect');
-    try {
-      return this.underInspectTurn(() => this.inspector.inspect(view));
-    } catch (error) {
-      this.inspectErrors.push(error instanceof Error ? error.message : String(error));
-      return {};
-    }
+    return this.inspection.read(image);
   }
 }

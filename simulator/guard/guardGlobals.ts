@@ -28,18 +28,30 @@ function guardDate(): Restore[] {
   const now = guardProperty(RealDate, 'now', 'Date.now'); // allow-ambient: names what it guards
   if (now) restores.push(now);
   const make = RealDate as unknown as new (...args: unknown[]) => Date;
-  function GuardedDate(this: unknown, ...args: unknown[]): Date | string {
+  // Explicit parameters, no rest array: this runs on every memfs operation.
+  function GuardedDate(this: unknown, a?: unknown, b?: unknown, c?: unknown, d?: unknown, e?: unknown, f?: unknown, g?: unknown): Date | string {
+    const count = arguments.length;
+    if (new.target === GuardedDate) {
+      if (count === 0) {
+        const holder = turnHolder();
+        if (holder !== null) refuse(holder, 'new Date()'); // allow-ambient: names what it guards
+        return new RealDate(); // allow-ambient: the guard's pass-through
+      }
+      // Exactly as many arguments as given: new Date(2020, 1) is not new Date(2020, 1, undefined).
+      switch (count) {
+        case 1: return new make(a);
+        case 2: return new make(a, b);
+        case 3: return new make(a, b, c);
+        case 4: return new make(a, b, c, d);
+        case 5: return new make(a, b, c, d, e);
+        case 6: return new make(a, b, c, d, e, f);
+        default: return new make(a, b, c, d, e, f, g);
+      }
+    }
+    if (new.target !== undefined) return Reflect.construct(RealDate, Array.prototype.slice.call(arguments), new.target) as Date;
     const holder = turnHolder();
-    if (new.target === undefined) {
-      if (holder !== null) refuse(holder, 'Date()');
-      return (RealDate as unknown as () => string)();
-    }
-    if (args.length === 0) {
-      if (holder !== null) refuse(holder, 'new Date()'); // allow-ambient: names what it guards
-      if (new.target === GuardedDate) return new RealDate(); // allow-ambient: the guard's pass-through
-    }
-    if (new.target !== GuardedDate) return Reflect.construct(RealDate, args, new.target) as Date;
-    return args.length === 1 ? new make(args[0]) : new make(...args);
+    if (holder !== null) refuse(holder, 'Date()');
+    return (RealDate as unknown as () => string)();
   }
   Object.defineProperties(GuardedDate, Object.getOwnPropertyDescriptors(RealDate));
   restores.push(replace(globalThis, 'Date', GuardedDate));

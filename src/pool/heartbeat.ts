@@ -29,13 +29,18 @@ export function newHeartbeat(): Int32Array {
   return new Int32Array(new SharedArrayBuffer(HEARTBEAT_CELLS * Int32Array.BYTES_PER_ELEMENT));
 }
 
-/** Worker side: a beat, with the step about to run (pid -1: the scheduler itself). */
+const OP_INDEX = new Map(OPS.map((op, i) => [op, i]));
+
+/**
+ * Worker side: a beat, with the step about to run (pid -1: the scheduler itself). Plain writes:
+ * this runs at every step, and the watchdog needs them visible within its 100 ms, not ordered.
+ */
 export function beat(cells: Int32Array, globalStep: number, pid: number, incarnation: number, op: string): void {
-  Atomics.store(cells, GLOBAL_STEP, globalStep);
-  Atomics.store(cells, PID, pid);
-  Atomics.store(cells, INCARNATION, incarnation);
-  Atomics.store(cells, OP, OPS.indexOf(op));
-  Atomics.add(cells, BEATS, 1);
+  cells[GLOBAL_STEP] = globalStep;
+  cells[PID] = pid;
+  cells[INCARNATION] = incarnation;
+  cells[OP] = OP_INDEX.get(op) ?? -1;
+  cells[BEATS] = (cells[BEATS] as number) + 1;
 }
 
 export function setBusy(cells: Int32Array, busy: boolean): void {

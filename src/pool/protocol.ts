@@ -9,8 +9,8 @@ import type { SimulationResult } from '../../simulator/simulate.js';
 import type { TraceEntry } from '../../simulator/trace.js';
 import type { JournalBundle } from '../isolation/bundleJournal.js';
 
-/** How much of a run comes back: the verdict's facts, plus the trace (determinism samples), or everything (reports). */
-export type RunDetail = 'summary' | 'trace' | 'full';
+/** How much of a run comes back: the verdict's facts; plus the trace hash (re-run checks); plus the trace (a difference found); or everything (reports). */
+export type RunDetail = 'summary' | 'hash' | 'trace' | 'full';
 
 /**
  * How the journal's modules meet the run: `shared`, one instance for the worker's lifetime (fast:
@@ -35,7 +35,7 @@ export interface RunSummary {
   outcome: StopReason;
   violations: Violation[];
   escapes: Escape[];
-  /** Only for detail 'trace' and 'full': hashing costs about 5% of a run. */
+  /** Only for detail 'hash', 'trace' and 'full': hashing costs about 5% of a run. */
   traceHash?: string;
   stats: SimulationResult['stats'];
   /** What the journal reported going wrong (failed incarnations, inspect() errors). */

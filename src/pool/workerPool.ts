@@ -150,7 +150,7 @@ export class WorkerPool {
   private spawn(): Slot {
     const heartbeat = newHeartbeat();
     const data: WorkerData = { heartbeat, maxHeapMb: this.maxHeapMb, durasimIndex: DURASIM_INDEX };
-    const worker = new Worker(BOOT, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb + 64 }, stdout: true, stderr: true });
+    const worker = new Worker(BOOT, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb + 64, maxYoungGenerationSizeMb: 48 }, stdout: true, stderr: true });
     // What journals print is not durasim's output; their behaviour is in the trace.
     worker.stdout.resume();
     if (process.env.DURASIM_DEBUG_WORKERS) worker.stderr.pipe(process.stderr); else worker.stderr.resume();

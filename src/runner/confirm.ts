@@ -45,7 +45,12 @@ export async function confirmCounterexample(pool: WorkerPool, journalId: number,
     const upTo = found.kind === 'journal-blocked' ? found.at.globalStep : 0;
     if (upTo < 1) return { summary };
     const partial = await pool.run(journalId, { ...scenario, bounds: { ...scenario.bounds, maxSteps: upTo } }, { detail: 'full' });
-    return partial.kind === 'simulated' && partial.result ? { summary, result: partial.result } : { summary };
+    if (partial.kind !== 'simulated' || !partial.result) return { summary };
+    // The run up to the step where the journal blocked; its end is what the pool saw, not the step bound that stopped the re-run.
+    const trace = partial.result.trace.filter((entry) => !(entry.actor === 'supervisor' && entry.op === 'stop'));
+    const last = trace.at(-1);
+    trace.push({ seq: trace.length, timeMs: last?.timeMs ?? 0, actor: 'supervisor', op: 'stop', detail: `${found.kind}: ${found.detail}` });
+    return { summary, result: { ...partial.result, outcome: summary.outcome, trace } };
   }
   const faithful = await pool.run(journalId, scenario, { detail: 'full', modules: 'fresh', then: 'same' });
   if (faithful.kind === 'harness-error') return { summary: summaryOf(found) ?? (faithful as never), harness: faithful };

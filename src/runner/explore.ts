@@ -104,7 +104,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   const independenceEvery = options.independenceEvery ?? 3;
   const owned = (i: number): boolean => options.shard === undefined || i % options.shard.count === options.shard.index - 1;
   const started = wallMs();
-  const window = pool.size * 3;
+  const window = pool.size * 8;
   let next = 0;
   let ownedSoFar = 0;
   let stopAt = Number.POSITIVE_INFINITY;
@@ -125,10 +125,12 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   };
 
   const runOne = async (index: number, value: fc.Value<Scenario>, rerun: Rerun | undefined): Promise<void> => {
-    const outcome = await pool.run(journalId, value.value_, rerun ? { detail: 'trace', then: rerun } : {}, index);
+    const outcome = await pool.run(journalId, value.value_, rerun ? { detail: 'hash', then: rerun } : {}, index);
     if (outcome.kind === 'cancelled') return;
     if (rerun && outcome.kind === 'simulated' && outcome.again) checked.push({ index, rerun });
-    const divergence = rerun ? divergenceOf(outcome, rerun) : undefined;
+    let divergence = rerun ? divergenceOf(outcome, rerun) : undefined;
+    // The hashes differ: run the pair again for the two traces (only hashes travel back on every check).
+    if (divergence && rerun) divergence = divergenceOf(await pool.run(journalId, value.value_, { detail: 'trace', then: rerun }, index), rerun) ?? divergence;
     if (divergence) fail({ index, value, outcome, verdict: 'sandbox', divergence });
     else {
       const verdict = outcomeVerdict(outcome);

@@ -101,7 +101,7 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
   const shrinkStarted = wallMs();
   // Smaller scenarios must fail the same way: the same verdict, or (module state that survived a crash) the same difference.
   const stillFails = async (scenario: Scenario): Promise<boolean> => {
-    if (failure.divergence) return divergenceOf(await pool.run(journalId, scenario, { detail: 'trace', then: 'fresh' }), 'fresh') !== undefined;
+    if (failure.divergence) return divergenceOf(await pool.run(journalId, scenario, { detail: 'hash', then: 'fresh' }), 'fresh') !== undefined;
     const outcome = await pool.run(journalId, scenario);
     return outcome.kind === 'simulated' && outcomeVerdict(outcome) === failure.verdict;
   };
