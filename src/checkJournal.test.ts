@@ -21,4 +21,10 @@ describe('checkJournal (the vitest helper)', () => {
     expect(readdirSync(join(dir, 'no-fsync'))).toHaveLength(1);
     await expect(checkJournal(noFsync, { runs: 1, seed: 99, regressionsDir: dir })).rejects.toThrow(/\(stored regression .+\.json\)/);
   });
+
+  test('refuses a journal object it cannot run in a worker, and a seed it would have to wrap', async () => {
+    const mine = { name: 'mine', run: async () => {}, inspect: () => ({}) };
+    await expect(checkJournal(mine)).rejects.toThrow('Failed to check the journal: checkJournal was given the object of journal "mine", but it runs journals in worker threads with fresh modules per incarnation, so it needs the module. Pass the module instead: checkJournal(new URL(\'./my-journal.ts\', import.meta.url)).');
+    await expect(checkJournal(referenceJournal, { seed: 2 ** 32 })).rejects.toThrow('Failed to check the journal: the seed must be a whole number from 0 to 4294967295, found 4294967296.');
+  });
 });

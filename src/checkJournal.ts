@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { describeViolation } from '../model/violation.js';
 import { FAULT_KINDS, type FaultKind } from './arbitraries.js';
 import type { JournalAdapter } from './contract.js';
+import { SEED_LIMIT } from './cli/args.js';
 import { DurasimError } from './failure.js';
 import { bundledJournal, journalRefOf, type JournalRef } from './isolation/journalRef.js';
 import { MUTANTS } from './journals/mutants/index.js';
@@ -56,6 +57,9 @@ function refOf(journal: string | URL | JournalAdapter): JournalRef {
 
 export async function checkJournal(journal: string | URL | JournalAdapter, options: CheckJournalOptions = {}): Promise<void> {
   const ref = refOf(journal);
+  if (options.seed !== undefined && !(Number.isSafeInteger(options.seed) && options.seed >= 0 && options.seed < SEED_LIMIT)) {
+    throw new DurasimError('check the journal', `the seed must be a whole number from 0 to ${SEED_LIMIT - 1}, found ${options.seed}`, 'Pass the seed a failure printed, e.g. { seed: 42 }');
+  }
   const dir = options.regressionsDir ?? REGRESSIONS_DIR;
   // allow-ambient: a fresh seed when none is given; it is printed in any failure.
   const seed = options.seed ?? Date.now() % 2_147_483_647;

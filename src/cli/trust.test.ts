@@ -57,6 +57,17 @@ describe('a journal that would hang or exhaust durasim', () => {
   }, 60_000);
 });
 
+describe('module memory', () => {
+  test('a journal that trusts module memory across a crash is exit 4, saved, and fails again from the corpus', async () => {
+    expect(await run('check', '--journal', fixture('moduleMemory'), '--runs', '1000', '--seed', '3', ...outputs())).toBe(4);
+    expect(out.join('\n')).toMatch(/ {2}sandbox: module state survived a crash: with the journal's modules loaded afresh at every incarnation, as a restarted process loads them, the run parts at #\d+: /);
+    expect(readdirSync(join(dir, 'regressions', 'module-memory'))).toHaveLength(1);
+    out = [];
+    expect(await run('check', '--journal', fixture('moduleMemory'), '--runs', '1', '--seed', '99', ...outputs())).toBe(4);
+    expect(out.join('\n')).toMatch(/stored regression .+\.json fails again/);
+  }, 120_000);
+});
+
 describe('output problems are found before the first run: exit 2, nothing written', () => {
   test('a report folder that is a file', async () => {
     writeFileSync(join(dir, 'taken'), 'a file');

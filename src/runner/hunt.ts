@@ -60,12 +60,16 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
   const started = wallMs();
   const { pool, journalId } = options;
   let runsExecuted = 0;
+  // Stored regressions are few: each is also compared with a run on fresh modules, so a stored case of module state that survived a crash fails again.
   for (const stored of options.regressions ?? []) {
     runsExecuted++;
-    const outcome = await pool.run(journalId, stored.scenario);
-    const verdict = outcomeVerdict(outcome);
+    const outcome = await pool.run(journalId, stored.scenario, { detail: 'hash', then: 'fresh' });
+    const divergence = divergenceOf(outcome, 'fresh');
+    const verdict = divergence ? 'sandbox' : outcomeVerdict(outcome);
     if (verdict !== 'clean') {
-      return { runsExecuted, timeBudgetHit: false, determinismChecks: 0, independenceChecks: 0, finding: { verdict, scenario: stored.scenario, outcome, origin: { regression: stored.file }, notShrunk: 'a stored regression is replayed as saved' }, msToFinding: wallMs() - started, elapsedMs: wallMs() - started };
+      const finding: Finding = { verdict, scenario: stored.scenario, outcome, origin: { regression: stored.file }, notShrunk: 'a stored regression is replayed as saved' };
+      if (divergence) finding.divergence = divergenceOf(await pool.run(journalId, stored.scenario, { detail: 'trace', then: 'fresh' }), 'fresh') ?? divergence;
+      return { runsExecuted, timeBudgetHit: false, determinismChecks: 0, independenceChecks: 0, finding, msToFinding: wallMs() - started, elapsedMs: wallMs() - started };
     }
   }
   const arbitrary = scenarioArbitrary(options.arbitrary);
