@@ -63,11 +63,7 @@ export async function checkJournal(journal: string | URL | JournalAdapter, optio
   const dir = options.regressionsDir ?? REGRESSIONS_DIR;
   // allow-ambient: a fresh seed when none is given; it is printed in any failure.
   const seed = options.seed ?? Date.now() % 2_147_483_647;
-  const pool = new WorkerPool({
-    ...(options.workers !== undefined ? { workers: options.workers } : {}),
-    ...(options.maxHeapMb !== undefined ? { maxHeapMb: options.maxHeapMb } : {}),
-    ...(options.hangTimeoutMs !== undefined ? { hangTimeoutMs: options.hangTimeoutMs } : {}),
-  });
+  const pool = new WorkerPool(options);
   try {
     const loaded = await pool.load(ref);
     if (loaded.loadEscapes.length > 0) throw new Error(`durasim found a failure in journal "${loaded.name}": its module, at load, ${loaded.loadEscapes[0]?.message} (${loaded.loadEscapes[0]?.api})`);

@@ -19,7 +19,7 @@ const REASONS: Record<Family, string> = {
 };
 
 const FIXES: Record<Family, string> = {
-  clock: 'Use await env.clock.now() instead (new Date(await env.clock.now()) for a Date).',
+  clock: 'Use await env.clock.now() instead (new Date(await env.clock.now()) for a Date).', // allow-ambient: names what it guards
   random: 'Use await env.random() instead, or derive ids from the task and operation keys.',
   timer: 'Use await env.clock.sleep(ms), or env.clock.timeout(ms) for an AbortSignal.',
   disk: 'Use env.fs instead: under simulation the disk is virtual and crash-consistent.',
@@ -32,8 +32,8 @@ const FIXES: Record<Family, string> = {
 
 /** Fixes worded for one API, where the family's wording would mislead. */
 const SPECIFIC_FIXES: Record<string, string> = {
-  'Math.random': 'Use await env.random() instead.',
-  'crypto.randomUUID': 'Derive ids from the task and operation keys, or from await env.random().',
+  'Math.random': 'Use await env.random() instead.', // allow-ambient: names what it guards
+  'crypto.randomUUID': 'Derive ids from the task and operation keys, or from await env.random().', // allow-ambient: names what it guards
   setInterval: 'Use a loop around await env.clock.sleep(ms).', // allow-ambient: names what it guards
   setImmediate: 'Await an env call instead of waiting on the event loop.', // allow-ambient: names what it guards
   'AbortSignal.timeout': 'Use await env.clock.timeout(ms) instead.',
@@ -61,7 +61,7 @@ const PREFIXES: [string, Family][] = [
   ['process.hrtime', 'clock'],
   ['process.uptime', 'clock'],
   ['Intl.', 'clock'],
-  ['Math.random', 'random'],
+  ['Math.random', 'random'], // allow-ambient: names what it guards
   ['crypto.', 'random'],
   ['set', 'timer'],
   ['AbortSignal.timeout', 'timer'],

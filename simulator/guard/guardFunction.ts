@@ -2,7 +2,7 @@
  * Guarded stand-ins for real functions and classes: while a journal holds the turn a call is
  * refused (the escape recorded, a house-style error thrown); otherwise the original runs. Own
  * function-valued properties are guarded too (process.hrtime.bigint, fs.realpath.native, the
- * promisify.custom of setTimeout), so no path around the guard is one property away.
+ * promisify.custom of setTimeout), so no path around the guard is one property away. (allow-ambient: names what it guards)
  */
 import { DurasimError } from '../../src/failure.js';
 import { escapeFix } from './escapeCatalog.js';

@@ -1,6 +1,6 @@
 /**
  * The globals a journal can reach without importing anything: the real clock (Date, performance,
- * Intl's "now"), randomness (Math.random, Web Crypto), timers, the global fetch. Each is refused
+ * Intl's "now"), randomness (Math.random, Web Crypto), timers, the global fetch. Each is refused (allow-ambient: names what it guards)
  * while a journal holds the turn. Buffer.allocUnsafe is served zero-filled under the turn, so a
  * journal that writes unfilled bytes writes the same bytes every run. Returns restore callbacks.
  */
@@ -19,7 +19,7 @@ function replace(target: object, name: string, value: unknown): Restore {
 }
 
 /**
- * new Date() and Date() read the clock; new Date(value) does not. A plain function rather than a
+ * new Date() and Date() read the clock; new Date(value) does not. A plain function rather than a (allow-ambient: names what it guards)
  * Proxy: memfs makes a Date on every file operation, and a Proxy's construct trap is slow.
  */
 function guardDate(): Restore[] {
@@ -37,7 +37,7 @@ function guardDate(): Restore[] {
         if (holder !== null) refuse(holder, 'new Date()'); // allow-ambient: names what it guards
         return new RealDate(); // allow-ambient: the guard's pass-through
       }
-      // Exactly as many arguments as given: new Date(2020, 1) is not new Date(2020, 1, undefined).
+      // Exactly as many arguments as given: new Date(2020, 1) is not new Date(2020, 1, undefined). (allow-ambient: names what it guards)
       switch (count) {
         case 1: return new make(a);
         case 2: return new make(a, b);
@@ -124,7 +124,7 @@ function guardWebCrypto(): Restore[] {
   const webCrypto = globalThis.crypto as unknown as Record<string, unknown> | undefined;
   if (!webCrypto) return [];
   const restores: Restore[] = [];
-  for (const name of ['randomUUID', 'getRandomValues']) {
+  for (const name of ['randomUUID', 'getRandomValues']) { // allow-ambient: names what it guards
     const original = webCrypto[name];
     if (typeof original === 'function') restores.push(replace(webCrypto, name, guardFunction((original as (...a: unknown[]) => unknown).bind(webCrypto), `crypto.${name}`)));
   }

@@ -20,7 +20,7 @@ interface ModuleGuard {
 }
 
 const RANDOM = [
-  'randomBytes', 'randomFill', 'randomFillSync', 'randomInt', 'randomUUID', 'getRandomValues', 'pseudoRandomBytes', 'prng', 'rng',
+  'randomBytes', 'randomFill', 'randomFillSync', 'randomInt', 'randomUUID', 'getRandomValues', 'pseudoRandomBytes', 'prng', 'rng', // allow-ambient: names what it guards
   'generateKey', 'generateKeySync', 'generateKeyPair', 'generateKeyPairSync', 'generatePrime', 'generatePrimeSync', 'createDiffieHellman', 'createECDH',
 ];
 
@@ -39,7 +39,7 @@ export const MODULE_GUARDS: readonly ModuleGuard[] = [
   { module: 'http2', except: ['getDefaultSettings', 'getPackedSettings', 'getUnpackedSettings'] },
   { module: 'dgram' },
   { module: 'os' },
-  { module: 'timers', only: ['setTimeout', 'setInterval', 'setImmediate'] },
+  { module: 'timers', only: ['setTimeout', 'setInterval', 'setImmediate'] }, // allow-ambient: names what it guards
   { module: 'timers/promises', nested: ['scheduler'] },
   { module: 'perf_hooks', only: ['monitorEventLoopDelay', 'PerformanceObserver', 'createHistogram'] },
   { module: 'vm' },

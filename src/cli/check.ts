@@ -8,7 +8,7 @@ import type { Escape } from '../../simulator/ambientGuard.js';
 import type { FaultKind } from '../arbitraries.js';
 import { DurasimError } from '../failure.js';
 import { journalRefOf, type JournalRef } from '../isolation/journalRef.js';
-import { WorkerPool, type LoadedJournal } from '../pool/workerPool.js';
+import { WorkerPool, type LoadedJournal, type PoolOptions } from '../pool/workerPool.js';
 import { loadRegressions, saveRegression } from '../regressions.js';
 import { verdictOf, type RunReport } from '../report/runReport.js';
 import { writeReports } from '../report/writeReports.js';
@@ -19,11 +19,8 @@ import { reportHarnessFailure } from './harnessFailure.js';
 import { checkOutputFile, checkOutputFolder } from './preflight.js';
 import { Progress } from './progress.js';
 
-export interface PoolFlags {
-  workers?: number;
-  maxHeapMb?: number;
-  hangTimeoutMs?: number;
-}
+/** The pool's flags: --workers, --max-heap, --hang-timeout. */
+export type PoolFlags = Pick<PoolOptions, 'workers' | 'maxHeapMb' | 'hangTimeoutMs'>;
 
 export interface CheckOptions extends PoolFlags {
   journal?: string;
@@ -52,14 +49,6 @@ export function findingLines(report: RunReport): string[] {
   ];
 }
 
-export function poolOf(flags: PoolFlags): WorkerPool {
-  return new WorkerPool({
-    ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
-    ...(flags.maxHeapMb !== undefined ? { maxHeapMb: flags.maxHeapMb } : {}),
-    ...(flags.hangTimeoutMs !== undefined ? { hangTimeoutMs: flags.hangTimeoutMs } : {}),
-  });
-}
-
 function loadEscapeLine(escapes: readonly Escape[]): string {
   const first = escapes[0] as Escape;
   return `the journal's module, at load: ${first.message} (${first.api})`;
@@ -86,7 +75,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
   checkOutputFolder(options.regressionsDir, '--regressions');
   if (options.junit !== undefined) checkOutputFile(options.junit, '--junit');
   const ref = journalRefOf(options.journal);
-  const pool = poolOf(options);
+  const pool = new WorkerPool(options);
   try {
     const loaded = await loadOrEscape(pool, ref, print);
     if (typeof loaded === 'number') return loaded;

@@ -8,7 +8,7 @@ import { FAULT_KINDS, type FaultKind } from '../arbitraries.js';
 import { runMutants } from '../mutantsMain.js';
 import { REGRESSIONS_DIR } from '../regressions.js';
 import { parseArgs, usageError } from './args.js';
-import { runCheck } from './check.js';
+import { runCheck, type PoolFlags } from './check.js';
 import { EXIT } from './exitCodes.js';
 import { reportHarnessFailure } from './harnessFailure.js';
 import { mergeSummaries } from './merge.js';
@@ -35,12 +35,8 @@ exit codes: 0 clean · 1 safety violation · 2 bad usage or input · 3 liveness 
 
 const POOL_FLAGS = { workers: 'positive', 'max-heap': 'positive', 'hang-timeout': 'duration' } as const;
 
-function poolFlags(flags: Record<string, unknown>): { workers?: number; maxHeapMb?: number; hangTimeoutMs?: number } {
-  return {
-    ...(flags.workers !== undefined ? { workers: flags.workers as number } : {}),
-    ...(flags['max-heap'] !== undefined ? { maxHeapMb: flags['max-heap'] as number } : {}),
-    ...(flags['hang-timeout'] !== undefined ? { hangTimeoutMs: flags['hang-timeout'] as number } : {}),
-  };
+function poolFlags(flags: Record<string, unknown>): PoolFlags {
+  return { workers: flags.workers as number | undefined, maxHeapMb: flags['max-heap'] as number | undefined, hangTimeoutMs: flags['hang-timeout'] as number | undefined };
 }
 
 export async function main(argv: string[], print: (line: string) => void = (line) => console.log(line)): Promise<number> {

@@ -13,7 +13,8 @@ import { explainText } from '../report/explain.js';
 import { verdictOf, type RunReport } from '../report/runReport.js';
 import { writeReports } from '../report/writeReports.js';
 import { confirmCounterexample } from '../runner/confirm.js';
-import { loadOrEscape, poolOf, type PoolFlags } from './check.js';
+import { WorkerPool } from '../pool/workerPool.js';
+import { loadOrEscape, type PoolFlags } from './check.js';
 import { exitCodeOf } from './exitCodes.js';
 import { reportHarnessFailure } from './harnessFailure.js';
 import { checkOutputFolder } from './preflight.js';
@@ -37,7 +38,7 @@ export async function runReplay(options: ReplayOptions, print: (line: string) =>
   const scenario = parseScenarioText(text);
   if (options.reportDir) checkOutputFolder(options.reportDir, '--report-dir');
   const ref = journalRefOf(options.journal);
-  const pool = poolOf({ ...options, workers: Math.min(2, options.workers ?? 2) });
+  const pool = new WorkerPool({ ...options, workers: Math.min(2, options.workers ?? 2) });
   try {
     const loaded = await loadOrEscape(pool, ref, print);
     if (typeof loaded === 'number') return loaded;

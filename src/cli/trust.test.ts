@@ -57,6 +57,15 @@ describe('a journal that would hang or exhaust durasim', () => {
   }, 60_000);
 });
 
+describe('a module that escapes while it loads', () => {
+  test('is exit 4, said before any run', async () => {
+    const file = join(dir, 'loads-the-clock.ts');
+    writeFileSync(file, "const startedAt = Date.now();\nexport default { name: 'loads-the-clock', async run(env) { await env.clock.now(); }, inspect: () => ({ startedAt }) };\n");
+    expect(await run('check', '--journal', file, '--runs', '5', ...outputs())).toBe(4);
+    expect(out).toContain("sandbox: the journal's module, at load: it called Date.now, which reads the real clock (Date.now)");
+  });
+});
+
 describe('module memory', () => {
   test('a journal that trusts module memory across a crash is exit 4, saved, and fails again from the corpus', async () => {
     expect(await run('check', '--journal', fixture('moduleMemory'), '--runs', '1000', '--seed', '3', ...outputs())).toBe(4);
