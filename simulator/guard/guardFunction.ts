@@ -18,10 +18,6 @@ type AnyFunction = (...args: unknown[]) => unknown;
 
 const guarded = new WeakSet<object>();
 
-export function isGuarded(value: unknown): boolean {
-  return typeof value === 'function' && guarded.has(value);
-}
-
 /** A Proxy of `fn` (function or class) refused under a journal's turn. */
 export function guardFunction<T>(fn: T, api: string): T {
   if (typeof fn !== 'function' || guarded.has(fn)) return fn;

@@ -8,9 +8,6 @@ import type { RunSummary } from '../pool/protocol.js';
 
 export type RunVerdict = 'clean' | 'safety' | 'liveness' | 'sandbox' | 'harness';
 
-/** Worst first: the order in which verdicts of several runs (shards) combine. */
-export const VERDICT_SEVERITY: readonly RunVerdict[] = ['harness', 'sandbox', 'safety', 'liveness', 'clean'];
-
 export function summaryVerdict(summary: RunSummary): RunVerdict {
   if (summary.escapes.length > 0) return 'sandbox';
   if (summary.violations.some((v) => v.code !== 'convergence')) return 'safety';
