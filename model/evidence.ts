@@ -9,11 +9,15 @@ export interface OperationSpec {
   retrySafe?: boolean;
   resource?: string;
   path?: string;
+  append?: string;
 }
 
 export interface OperationHistory {
   kind: 'operation';
+  /** The states the journal recorded, in order; [state] when it reported its current state only. */
   history: string[];
+  /** 'state': the journal reported only its current state (see observed histories). */
+  reported?: 'state';
   digest?: string;
   receipt?: string;
 }
@@ -22,6 +26,7 @@ export interface FileHistory {
   kind: 'file';
   path: string;
   history: string[];
+  reported?: 'state';
   preserved: string[];
 }
 
@@ -49,6 +54,8 @@ export interface RequestEvidence {
   seq?: number;
   /** The incarnation that sent it, as worker-<pid>#<incarnation>. */
   sender?: string;
+  /** Trace position where its sender stopped waiting for it (answered, gave up, or died); absent while it waits. */
+  doneSeq?: number;
   recordsAtArrival?: Records;
 }
 
@@ -61,14 +68,29 @@ export interface CrashEvidence {
   visible: Records;
   /** Workers still running after the crash; their records continue without any recovery. */
   survivors: string[];
+  /** The task's files on the durable image right after the crash (undefined: missing). */
+  files?: Record<string, string | undefined>;
 }
+
+/** One state of a key as durasim observed it: on the durable image after it changed, or on what the next incarnation read. */
+export interface ObservedState {
+  /** A state of the vocabulary, or 'absent' once a record that existed is gone. */
+  state: string;
+  /** Trace position of the observation. */
+  seq: number;
+  image: 'durable' | 'visible';
+}
+/** Per key, every state observed, in order (consecutive repeats folded). */
+export type ObservedHistories = Record<string, ObservedState[]>;
 
 export interface JudgeInput {
   scenario: {
     task: { operations: OperationSpec[] };
     taskAfterRestart?: { operations: OperationSpec[] };
-    service: { idempotencyMemory: 'durable' | 'volatile'; query: boolean; resources: Record<string, string> };
+    service: { idempotencyMemory: 'durable' | 'volatile' | 'none'; query: boolean; resources: Record<string, string> };
     faults: { kind: string }[];
+    /** The files as they were before the run. */
+    files?: Record<string, string>;
   };
   outcome: { kind: string; detail?: string; bound?: string };
   trace: readonly TraceLine[];
@@ -76,7 +98,10 @@ export interface JudgeInput {
   requests: RequestEvidence[];
   crashes: CrashEvidence[];
   userEdits: { seq: number; timeMs: number; path: string; text: string }[];
-  final: { durable: Records; visible: Records; files: Record<string, string | undefined> };
+  /** The end: records on both images; the task's files as processes see them, and on the durable image. */
+  final: { durable: Records; visible: Records; files: Record<string, string | undefined>; durableFiles?: Record<string, string | undefined> };
+  /** The sequence of states durasim observed per key (built by observedHistory.ts). */
+  observed: ObservedHistories;
 }
 
 export interface TraceLine {
@@ -127,4 +152,14 @@ export function effectsUpTo(input: JudgeInput, seq: number): EffectEvidence[] {
 /** The keys the journal was asked to run, in either incarnation's task. */
 export function taskKeys(input: JudgeInput): Set<string> {
   return new Set([...input.scenario.task.operations, ...(input.scenario.taskAfterRestart?.operations ?? [])].map((op) => op.key));
+}
+
+/** The states observed for `key` up to trace position `seq` (inclusive). */
+export function observedUpTo(input: JudgeInput, key: string, seq: number): string[] {
+  return (input.observed[key] ?? []).filter((o) => o.seq <= seq).map((o) => o.state);
+}
+
+/** Whether `key` was ever in `state` by trace position `seq`: in what was observed, or in the recorded history. */
+export function everIn(input: JudgeInput, key: string, state: string, seq: number, record?: OperationHistory | FileHistory): boolean {
+  return (record?.history.includes(state) ?? false) || observedUpTo(input, key, seq).includes(state);
 }

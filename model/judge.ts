@@ -5,20 +5,24 @@
 import type { JudgeInput } from './evidence.js';
 import { checkCompletedReplayed } from './invariants/completedReplayed.js';
 import { checkConvergence } from './invariants/convergence.js';
+import { checkFileTruth } from './invariants/fileTruth.js';
 import { checkNoBlindRetry } from './invariants/noBlindRetry.js';
 import { checkNoSilentOverwrite } from './invariants/noSilentOverwrite.js';
 import { checkNoStateSkip } from './invariants/noStateSkip.js';
 import { checkOneEffectPerKey } from './invariants/oneEffectPerKey.js';
 import { checkRecordedIntentWins } from './invariants/recordedIntentWins.js';
 import { checkRetrySafeOnly } from './invariants/retrySafeOnly.js';
+import { checkSingleFlight } from './invariants/singleFlight.js';
 import { checkTruthfulOutcome } from './invariants/truthfulOutcome.js';
 import { checkWriteAhead } from './invariants/writeAhead.js';
 import { invariantKind, type InvariantCode, type Violation } from './violation.js';
 
 export const CHECKS: Record<InvariantCode, (input: JudgeInput) => Violation[]> = {
   'one-effect-per-key': checkOneEffectPerKey,
+  'single-flight': checkSingleFlight,
   'no-silent-overwrite': checkNoSilentOverwrite,
   'no-state-skip': checkNoStateSkip,
+  'file-truth': checkFileTruth,
   'write-ahead': checkWriteAhead,
   'truthful-outcome': checkTruthfulOutcome,
   'recorded-intent-wins': checkRecordedIntentWins,

@@ -61,14 +61,27 @@ export function allowedFile(from: FileState, to: FileState): boolean {
   return FILE_TRANSITIONS[from].includes(to);
 }
 
-/** The first place a history leaves the model, or undefined when it is a path in it. */
+/** The terminal states of a file delivery: applied, or a conflict left for the user. */
+export const TERMINAL_FILE_STATES: readonly FileState[] = ['applied', 'conflict'];
+
+/**
+ * The first place a history leaves the model, or undefined when it is a path in it. An observed
+ * history may hold 'absent' (the record was deleted): allowed after a terminal state, and nothing
+ * may follow it.
+ */
 export function firstSkip(kind: 'operation' | 'file', history: readonly string[]): { index: number; from: string | null; to: string } | undefined {
   const start = kind === 'operation' ? OPERATION_START : FILE_START;
   const known = kind === 'operation' ? isOperationState : isFileState;
   const step = kind === 'operation' ? allowed : allowedFile;
+  const terminal: readonly string[] = kind === 'operation' ? TERMINAL_OPERATION_STATES : TERMINAL_FILE_STATES;
   for (let i = 0; i < history.length; i++) {
     const to = history[i] as string;
     const from = i === 0 ? null : (history[i - 1] as string);
+    if (from === 'absent') return { index: i, from, to };
+    if (to === 'absent') {
+      if (from === null || !terminal.includes(from)) return { index: i, from, to };
+      continue;
+    }
     if (!known(to)) return { index: i, from, to };
     if (from === null) {
       if (to !== start) return { index: i, from, to };

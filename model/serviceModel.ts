@@ -6,8 +6,10 @@
  * - GET(key): 200 with the stored digest, or 404 (also while an accepted commit is pending).
  * - restart(): volatile memory forgets every key; durable memory keeps them. Effects are never
  *   forgotten, so a replay after a volatile restart is a second effect.
+ * - 'none': no idempotency keys at all. Every POST commits a new effect (never 200-replay, never
+ *   409); GET answers the latest committed effect under the key.
  */
-export type Memory = 'durable' | 'volatile';
+export type Memory = 'durable' | 'volatile' | 'none';
 
 export interface ModelEffect {
   key: string;
@@ -23,12 +25,12 @@ export class ServiceModel {
 
   post(key: string, digest: string, options: { commit: 'now' | 'later' | 'never' } = { commit: 'now' }): number {
     if (options.commit === 'never') return 500;
-    const stored = this.memory.get(key);
+    const stored = this.mode === 'none' ? undefined : this.memory.get(key);
     if (stored && stored.digest !== digest) return 409;
     if (stored?.pending) return 202;
     if (stored) return 200;
     if (options.commit === 'later') {
-      this.memory.set(key, { digest, pending: true });
+      if (this.mode !== 'none' || this.memory.get(key)?.pending !== false) this.memory.set(key, { digest, pending: true });
       this.accepted.push({ key, digest });
       return 202;
     }

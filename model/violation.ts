@@ -3,8 +3,10 @@
  */
 export const INVARIANTS = [
   { code: 'one-effect-per-key', kind: 'safety', summary: 'the service holds at most one effect per key, and none whose digest differs from the authorized intent' },
+  { code: 'single-flight', kind: 'safety', summary: 'at most one write per key is in flight at the service at any moment, whatever its idempotency (two owners of one key)' },
   { code: 'no-silent-overwrite', kind: 'safety', summary: "every user edit survives in the final file, or a conflict was recorded with the user's text preserved" },
-  { code: 'no-state-skip', kind: 'safety', summary: 'every recorded history is a path in the model; recovery from an in-doubt state passes through reconciling' },
+  { code: 'no-state-skip', kind: 'safety', summary: 'the states of every key, as recorded and as observed on the durable image after each change, are a path in the model; recovery from dispatched or outcome_unknown passes through reconciling' },
+  { code: 'file-truth', kind: 'safety', summary: "a file recorded applied holds its base plus the edit, unless the user saved it later; a delivery never leaves a file empty, torn or without its original text (durable image after every crash, and at the end)" },
   { code: 'write-ahead', kind: 'safety', summary: 'when a request reaches the service, the durable records already hold authorized and dispatched for it, with its digest' },
   { code: 'truthful-outcome', kind: 'safety', summary: 'succeeded, conflict and never-dispatched claims match the service and the files, after every crash and at the end' },
   { code: 'recorded-intent-wins', kind: 'safety', summary: "receipts are judged against the journal's recorded digest, never a later incarnation's arguments" },

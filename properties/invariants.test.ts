@@ -13,9 +13,9 @@ import { simulate } from '../simulator/simulate.js';
 import { PROPERTY_TIMEOUT_MS, runs, seed } from './budgets.js';
 
 export const FAMILIES: { name: string; codes: InvariantCode[]; faults: readonly FaultKind[]; seed: number }[] = [
-  { name: 'exactly once', codes: ['one-effect-per-key', 'no-blind-retry', 'completed-replayed', 'retry-safe-only'], faults: ['crash', 'disk', 'response', 'duplicate', 'service-restart', 'intent'], seed: 101 },
+  { name: 'exactly once', codes: ['one-effect-per-key', 'single-flight', 'no-blind-retry', 'completed-replayed', 'retry-safe-only'], faults: ['crash', 'disk', 'response', 'duplicate', 'service-restart', 'intent'], seed: 101 },
   { name: 'records tell the truth', codes: ['no-state-skip', 'write-ahead', 'truthful-outcome', 'recorded-intent-wins'], faults: FAULT_KINDS, seed: 202 },
-  { name: 'user edits survive', codes: ['no-silent-overwrite'], faults: ['user', 'crash', 'disk', 'duplicate'], seed: 303 },
+  { name: 'files tell the truth, user edits survive', codes: ['file-truth', 'no-silent-overwrite'], faults: ['user', 'crash', 'disk', 'duplicate'], seed: 303 },
   { name: 'convergence (liveness)', codes: ['convergence'], faults: FAULT_KINDS, seed: 404 },
 ];
 

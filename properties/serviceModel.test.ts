@@ -80,7 +80,7 @@ const commands = [
 ];
 
 describe('the fake service against its reference model', () => {
-  test.prop([fc.constantFrom<Memory>('durable', 'volatile'), fc.commands(commands, { maxCommands: 40 })], { numRuns: runs(1000), seed: seed(5150) })(
+  test.prop([fc.constantFrom<Memory>('durable', 'volatile', 'none'), fc.commands(commands, { maxCommands: 40 })], { numRuns: runs(1000), seed: seed(5150) })(
     'answers and effects agree after every command, restarts and faults included',
     (memory, cmds) => {
       const clock = new VirtualClock();

@@ -19,7 +19,10 @@ import { Volume } from 'memfs';
 import { posix } from 'node:path';
 import type { DiskView } from '../src/contract.js';
 import { invariant } from './invariant.js';
+import type { CrashDiskReport } from './runRecords.js';
 import type { CrashMode } from './scenario.js';
+
+export type { CrashDiskReport } from './runRecords.js';
 
 type Pending = { appends: Buffer[] } | 'rewrite';
 
@@ -32,18 +35,6 @@ interface OpenFile {
   owner: number;
 }
 
-/** What a crash did to the disk: paths whose data or entries fell back to the durable image. */
-export interface CrashDiskReport {
-  mode: CrashMode;
-  /** Unsynced data that was dropped, per path, in bytes (torn-tail: bytes dropped from the tail). */
-  lostData: { path: string; bytes: number }[];
-  /** Directory entries that were never made durable and vanished (created or renamed in). */
-  lostEntries: string[];
-  /** Entries that came back because their removal was never made durable (unlinked or renamed away). */
-  restoredEntries: string[];
-  /** Torn appends: the prefix that survived. */
-  torn: { path: string; keptBytes: number; ofBytes: number }[];
-}
 
 export class Disk {
   private vol = new Volume();
@@ -55,6 +46,8 @@ export class Disk {
   private dirty = new Map<number, Pending>();
   private open = new Map<number, OpenFile>();
   private rootIno = 0;
+  /** Bumped whenever the durable image changes (an fsync that wrote something, a directory fsync that changed entries, a user save, a crash). */
+  durableVersion = 0;
 
   constructor(readonly dir: string, files: Record<string, string>) {
     const image = new Map<string, Buffer>();
@@ -119,6 +112,7 @@ export class Disk {
     }
     const pending = this.dirty.get(file.ino);
     if (pending === undefined) return;
+    this.durableVersion++;
     if (pending === 'rewrite') {
       this.durableData.set(file.ino, [this.handleRead(fd)]);
     } else {
@@ -206,6 +200,7 @@ export class Disk {
     const ino = creates ? this.fresh(Number(this.vol.statSync(abs).ino)) : this.id(Number(this.vol.statSync(abs).ino));
     this.kinds.set(ino, 'file');
     this.durableData.set(ino, [Buffer.from(text)]);
+    this.durableVersion++;
     this.dirty.delete(ino);
     this.syncDirectory(this.id(Number(this.vol.statSync(dir).ino)), dir);
   }
@@ -334,6 +329,8 @@ export class Disk {
       entries.set(String(name), child);
       if (!this.kinds.has(child)) this.kinds.set(child, stats.isDirectory() ? 'dir' : 'file');
     }
+    const before = this.durableEntries.get(ino);
+    if (before === undefined || before.size !== entries.size || [...entries].some(([name, child]) => before.get(name) !== child)) this.durableVersion++;
     this.durableEntries.set(ino, entries);
   }
 
@@ -370,6 +367,7 @@ export class Disk {
 
   /** Replaces the volume with `image`, all of it durable. */
   private install(image: Map<string, Buffer>, dirs: string[]): void {
+    this.durableVersion++;
     this.vol = new Volume();
     this.ids.clear();
     this.durableEntries.clear();
@@ -396,3 +394,4 @@ export class Disk {
     record('/', this.rootIno);
   }
 }
+

@@ -3,8 +3,13 @@
  * sees them. inspect() runs under a turn of its own (what it reaches around the disk view is an
  * escape, charged to "inspect"); with fresh modules it gets an instance of its own, so it reads
  * the disk, not what run() keeps in memory. The view's reads are the simulator's own work.
+ * Its answer is normalized (model/records.ts); the durable image's is cached by the disk's durable
+ * version, so asking again before anything became durable costs nothing.
  */
-import type { DiskView, JournalAdapter, JournalRecords } from '../src/contract.js';
+import type { Records } from '../model/evidence.js';
+import { HistoryObserver } from '../model/observedHistory.js';
+import { normalizeRecords } from '../model/records.js';
+import type { DiskView, JournalAdapter } from '../src/contract.js';
 import { outsideTurn, setTurn, type Escape, type TurnHolder } from './ambientGuard.js';
 import type { Disk } from './disk.js';
 import { WORK_DIR } from './scenario.js';
@@ -12,6 +17,12 @@ import { WORK_DIR } from './scenario.js';
 export class Inspection {
   /** Errors thrown by the journal's inspect(), which are journal bugs too. */
   readonly errors: string[] = [];
+  /** Whether the last read failed (inspect() threw): its empty answer is no observation. */
+  failed = false;
+  private cached: { version: number; records: Records; failed: boolean } | undefined;
+  /** Builds each key's observed states from the durable image after every change (model/observedHistory.ts). */
+  readonly observer = new HistoryObserver();
+  private observedVersion = -1;
   private readonly turn: TurnHolder;
   private readonly inspector: JournalAdapter;
 
@@ -33,17 +44,47 @@ export class Inspection {
     }
   }
 
+  /** Reads the durable image when it changed since the last look (at trace position `seq`), feeding the observed histories. */
+  observeDurable(seq: number): Records {
+    const records = this.read('durable');
+    if (this.disk.durableVersion !== this.observedVersion) {
+      this.observedVersion = this.disk.durableVersion;
+      if (!this.failed) this.observer.observe(records, seq, 'durable');
+    }
+    return records;
+  }
+
+  /** Both images, observed: after a crash (a machine crash first takes back what was only visible) or at the end. */
+  observeBoth(seq: number, machineCrash: boolean): { durable: Records; visible: Records } {
+    if (machineCrash) this.observer.machineCrash();
+    const durable = this.observeDurable(seq);
+    if (machineCrash) return { durable, visible: durable };
+    const visible = this.read('visible');
+    if (!this.failed) this.observer.observe(visible, seq, 'visible');
+    return { durable, visible };
+  }
+
   /** The journal's records as its inspect() reads them from the durable or the visible image. */
-  read(image: 'durable' | 'visible'): JournalRecords {
+  read(image: 'durable' | 'visible'): Records {
+    if (image === 'durable' && this.cached?.version === this.disk.durableVersion) {
+      this.failed = this.cached.failed;
+      return this.cached.records;
+    }
     const disk = image === 'durable' ? this.disk.durableView() : this.disk.liveView();
     // memfs stamps access times on a read: the simulator's work, not the journal's.
     const view: DiskView = { dir: disk.dir, readFile: (path) => outsideTurn(() => disk.readFile(path)), readdir: (path) => outsideTurn(() => disk.readdir(path)) };
+    let records: Records = {};
+    this.failed = false;
     try {
-      return this.underTurn(() => this.inspector.inspect(view));
+      const { records: normalized, problems } = normalizeRecords(this.underTurn(() => this.inspector.inspect(view)));
+      records = normalized;
+      for (const problem of problems) if (!this.errors.includes(problem)) this.errors.push(problem);
     } catch (error) {
       this.errors.push(error instanceof Error ? error.message : String(error));
-      return {};
+      this.failed = true;
     }
+    if (image === 'durable') this.cached = { version: this.disk.durableVersion, records, failed: this.failed };
+    return records;
   }
 
   private underTurn<T>(read: () => T): T {
@@ -54,4 +95,9 @@ export class Inspection {
       setTurn(null);
     }
   }
+}
+
+/** The contents of `paths` on a disk view (undefined: missing). */
+export function filesOn(view: DiskView, paths: readonly string[]): Record<string, string | undefined> {
+  return Object.fromEntries(paths.map((path) => [path, view.readFile(path)]));
 }

@@ -2,9 +2,21 @@
  * What a run leaves behind besides its trace: why it stopped, each crash (with what the disk kept
  * and lost, and the journal's records right after it), and how each incarnation exited.
  */
-import type { JournalRecords } from '../src/contract.js';
-import type { CrashDiskReport } from './disk.js';
-import type { CrashFault } from './scenario.js';
+import type { Records } from '../model/evidence.js';
+import type { CrashFault, CrashMode } from './scenario.js';
+
+/** What a crash did to the disk: paths whose data or entries fell back to the durable image. */
+export interface CrashDiskReport {
+  mode: CrashMode;
+  /** Unsynced data that was dropped, per path, in bytes (torn-tail: bytes dropped from the tail). */
+  lostData: { path: string; bytes: number }[];
+  /** Directory entries that were never made durable and vanished (created or renamed in). */
+  lostEntries: string[];
+  /** Entries that came back because their removal was never made durable (unlinked or renamed away). */
+  restoredEntries: string[];
+  /** Torn appends: the prefix that survived. */
+  torn: { path: string; keptBytes: number; ofBytes: number }[];
+}
 
 export type StopReason =
   | { kind: 'completed' }
@@ -26,9 +38,11 @@ export interface CrashRecord {
   survivors: string[];
   disk: CrashDiskReport;
   /** The journal's records on the durable image right after the crash. */
-  records: JournalRecords;
+  records: Records;
   /** The records the next incarnation will read (for keep-all, the page cache survives). */
-  visible: JournalRecords;
+  visible: Records;
+  /** The task's files on the durable image right after the crash (undefined: missing). */
+  files: Record<string, string | undefined>;
 }
 
 export interface ExitRecord {

@@ -91,8 +91,12 @@ export interface ServiceRestartFault {
 export type Fault = CrashFault | ResponseFault | UserEditFault | DuplicateDeliveryFault | ServiceRestartFault;
 
 export interface ScenarioService {
-  /** durable: keys survive a service restart. volatile: a restart forgets them (replays make new effects). */
-  idempotencyMemory: 'durable' | 'volatile';
+  /**
+   * durable: keys survive a service restart. volatile: a restart forgets them (replays make new
+   * effects). none: the service keeps no idempotency keys at all — every POST is a new effect (a
+   * downstream with no idempotency support); queries still find effects by key.
+   */
+  idempotencyMemory: 'durable' | 'volatile' | 'none';
   /** Whether GET /operations/:key is offered. */
   query: boolean;
   /** Virtual milliseconds between a request and its response. */
@@ -231,7 +235,7 @@ function parseService(value: Json): ScenarioService {
   if (!isRecord(value)) fail('service', `must be an object, found ${describe(value)}`);
   strict(value, 'service', ['idempotencyMemory', 'query', 'latencyMs', 'existing', 'resources']);
   return {
-    idempotencyMemory: optional(value, 'idempotencyMemory', (v) => oneOf(v, ['durable', 'volatile'] as const, 'service.idempotencyMemory'), DEFAULT_SERVICE.idempotencyMemory),
+    idempotencyMemory: optional(value, 'idempotencyMemory', (v) => oneOf(v, ['durable', 'volatile', 'none'] as const, 'service.idempotencyMemory'), DEFAULT_SERVICE.idempotencyMemory),
     query: optional(value, 'query', (v) => bool(v, 'service.query'), DEFAULT_SERVICE.query),
     latencyMs: optional(value, 'latencyMs', (v) => int(v, 'service.latencyMs'), DEFAULT_SERVICE.latencyMs),
     existing: optional(value, 'existing', (v) => arr(v, 'service.existing').map((e, i) => {
@@ -353,4 +357,12 @@ export function taskFor(scenario: Scenario, incarnation: number): Task {
     operations: operations.map((op) => ({ ...op })),
     service: { url: SERVICE_URL, query: scenario.service.query, idempotentReplay: scenario.service.idempotencyMemory === 'durable' },
   };
+}
+
+/** The files the task edits or the user saves, sorted: the judge reads them at every crash and at the end. */
+export function taskPaths(scenario: Scenario): string[] {
+  const paths = new Set<string>();
+  for (const op of [...scenario.task.operations, ...(scenario.taskAfterRestart?.operations ?? [])]) if (op.kind === 'edit') paths.add(op.path);
+  for (const fault of scenario.faults) if (fault.kind === 'user-edit') paths.add(fault.path);
+  return [...paths].sort();
 }

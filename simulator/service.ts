@@ -8,8 +8,10 @@
  * - GET /operations/:key answers 200 with the stored receipt, or 404 (also while an accepted
  *   commit has not landed); 405 when the scenario offers no query. GET /resources/:name serves
  *   the scenario's resources.
- * - Idempotency memory is 'durable' (survives a restart) or 'volatile' (a restart forgets every
- *   key, so a replay after it makes a second effect). Effects themselves are never forgotten.
+ * - Idempotency memory is 'durable' (survives a restart), 'volatile' (a restart forgets every
+ *   key, so a replay after it makes a second effect) or 'none' (no deduplication at all: every
+ *   POST commits a new effect, never 409; GET finds the latest effect under the key). Effects
+ *   themselves are never forgotten.
  * Faults apply to the n-th request received (0-based): lost response after commit, 500 before or
  * after commit, 202 with the commit landing later, a mangled body (malformed, null, wrong key,
  * wrong digest, empty receipt, pending state, cut mid-read) or a delayed response.
@@ -53,6 +55,8 @@ export interface ServiceRequestRecord {
   seq?: number;
   /** The incarnation that sent it, as worker-<pid>#<incarnation> (set by the world). */
   sender?: string;
+  /** Trace position where the sender stopped waiting for it: the response arrived, it gave up, or it died (set by the world). */
+  doneSeq?: number;
 }
 
 export type ServiceEvent =
@@ -117,7 +121,7 @@ export class ServiceCore {
     switch (route.kind) {
       case 'publish': {
         const digest = record.digest as string;
-        const stored = this.memory.get(route.key);
+        const stored = this.config.idempotencyMemory === 'none' ? undefined : this.memory.get(route.key);
         if (stored && stored.digest !== digest) return this.reply(409, { error: 'fingerprint_conflict' }, fault);
         if (stored?.state === 'pending') return this.reply(202, { key: route.key, digest, state: 'pending' }, fault);
         if (stored) {
@@ -126,7 +130,7 @@ export class ServiceCore {
           return this.reply(200, this.receiptBody(route.key, stored), fault);
         }
         if (kind === 'accept-later') {
-          this.memory.set(route.key, { digest, receipt: '', state: 'pending' });
+          if (this.config.idempotencyMemory !== 'none' || this.memory.get(route.key)?.state !== 'committed') this.memory.set(route.key, { digest, receipt: '', state: 'pending' });
           this.clock.at(fault?.commitDelayMs ?? 50, `service commits ${route.key}`, () => this.commit(route.key, digest, record.index));
           return this.reply(202, { key: route.key, digest, state: 'pending' }, fault);
         }
@@ -199,6 +203,7 @@ export function describeServiceEvent(event: ServiceEvent, memory: ScenarioServic
     return { op: 'commit', detail: `${effect.key} digest ${effect.digest.slice(0, 12)} receipt ${effect.receipt}${effect.requestIndex === null ? ' (before the run)' : ''}` };
   }
   if (memory === 'volatile') return { op: 'restart', detail: event.forgotKeys > 0 ? `forgot ${event.forgotKeys} idempotency key(s)` : 'nothing to forget yet' };
+  if (memory === 'none') return { op: 'restart', detail: 'no idempotency keys to keep or lose' };
   return { op: 'restart', detail: 'idempotency memory kept (durable)' };
 }
 

@@ -102,13 +102,18 @@ export function simulatedEnv(world: World, proc: Proc): Env {
         detail: `#${record?.index} ${method} ${where} → ${reply.status}${record?.fault ? ` [${record.fault}]` : ''}${reply.deliver === 'drop' ? ' (response dropped)' : ''}`,
       });
       let timer: Timer | undefined;
+      const done = (): void => {
+        if (record) record.doneSeq ??= world.trace.length;
+      };
       const onAbort = (): void => {
         if (timer) world.clock.cancel(timer);
+        done();
         complete({ ok: false, error: signal?.reason, note: 'aborted: timeout' });
       };
       if (reply.deliver === 'respond') {
         timer = world.procTimer(proc, world.scenario.service.latencyMs + reply.delayMs, 'response', () => {
           signal?.removeEventListener('abort', onAbort);
+          done();
           complete({ ok: true, value: responseOf(reply), note: `${reply.status}${reply.cut ? ' (body will be cut)' : ''}` } as Outcome<unknown>);
         });
       }

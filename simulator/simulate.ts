@@ -3,13 +3,15 @@
  * scenario and returns everything a judge needs. It depends on nothing but its arguments: the
  * same journal and scenario give the same trace, every time.
  */
-import type { JournalAdapter, JournalRecords } from '../src/contract.js';
+import type { ObservedHistories, Records } from '../model/evidence.js';
+import type { JournalAdapter } from '../src/contract.js';
 import { installAmbientGuard, uninstallAmbientGuard, type Escape } from './ambientGuard.js';
 import type { Transport } from './network.js';
 import type { Proc } from './proc.js';
 import { parseScenario, type Scenario } from './scenario.js';
 import type { Effect, ServiceRequestRecord } from './service.js';
 import { simulatedEnv } from './simEnv.js';
+import { filesOn } from './inspection.js';
 import { payloadDigest, traceHash, type TraceEntry } from './trace.js';
 import type { CrashRecord, ExitRecord, StopReason } from './runRecords.js';
 import { World } from './world.js';
@@ -29,7 +31,7 @@ export interface SimulateOptions {
 
 export interface ServiceRequest extends ServiceRequestRecord {
   /** For POSTs and resource reads: the journal's records on the durable image when the request arrived. */
-  recordsAtArrival?: JournalRecords;
+  recordsAtArrival?: Records;
 }
 
 export interface SimulationResult {
@@ -51,12 +53,16 @@ export interface SimulationResult {
   userEdits: { seq: number; timeMs: number; path: string; text: string }[];
   final: {
     /** Records on the durable image at the end. */
-    durable: JournalRecords;
+    durable: Records;
     /** Records on what processes saw at the end (page cache included). */
-    visible: JournalRecords;
+    visible: Records;
     /** Final visible content of every file the task edits or the user touched (undefined: missing). */
     files: Record<string, string | undefined>;
+    /** The same files on the durable image at the end. */
+    durableFiles: Record<string, string | undefined>;
   };
+  /** Per key, the states durasim observed on the durable image after every change (and at crashes and the end). */
+  observed: ObservedHistories;
   /** Errors thrown by the journal's inspect(), which are journal bugs too. */
   inspectErrors: string[];
   stats: { steps: number; incarnations: number; virtualTimeMs: number; traceEntries: number };
@@ -87,12 +93,6 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
     running = null;
     uninstallAmbientGuard();
   }
-  const paths = new Set<string>();
-  for (const op of [...scenario.task.operations, ...(scenario.taskAfterRestart?.operations ?? [])]) if (op.kind === 'edit') paths.add(op.path);
-  for (const edit of world.userEdits) paths.add(edit.path);
-  const live = world.disk.liveView();
-  const files: Record<string, string | undefined> = {};
-  for (const path of [...paths].sort()) files[path] = live.readFile(path);
   const result: Omit<SimulationResult, 'traceHash' | 'payloadDigest'> = {
     journal: journal.name,
     scenario,
@@ -107,8 +107,9 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
     exits: world.exits,
     escapes: world.escapes,
     userEdits: world.userEdits,
-    final: { durable: world.inspect('durable'), visible: world.inspect('visible'), files },
-    inspectErrors: world.inspectErrors,
+    final: { ...world.inspection.observeBoth(world.trace.length - 1, false), files: filesOn(world.disk.liveView(), world.paths), durableFiles: filesOn(world.disk.durableView(), world.paths) },
+    observed: world.inspection.observer.observed,
+    inspectErrors: world.inspection.errors,
     stats: { steps: world.globalStep, incarnations: world.incarnationsStarted, virtualTimeMs: world.clock.nowMs, traceEntries: world.trace.length },
   };
   // Hashing costs about 5% of a simulation; most callers never read it, so both hashes are computed on first read.

@@ -11,22 +11,24 @@
  *   and drop volatile disk state. Killed workers restart after restartDelayMs as fresh
  *   incarnations; a worker that exits with an error (or process.exit(n), n ≠ 0) restarts the same way.
  * - Every incarnation may get a fresh instance of the journal's modules (`fresh`), as a restarted
- *   process would; inspect() reads through its own (inspection.ts).
+ *   process would; inspect() reads through its own (inspection.ts), on the durable image after
+ *   every step that changed it, at every crash and at the end (the observed histories).
  * - Bounds: global steps, incarnations per worker, virtual time. Running out is a liveness outcome,
  *   never a hang; so is a deadlock, and a stall (awaiting something outside env).
  * - A broken simulator invariant stops the run and is rethrown by run(), never seen by the journal.
  */
-import type { Env, JournalAdapter, JournalRecords } from '../src/contract.js';
+import type { Records } from '../model/evidence.js';
+import type { Env, JournalAdapter } from '../src/contract.js';
 import { escapeReason, setTurn, type Escape } from './ambientGuard.js';
 import { VirtualClock, type Timer } from './clock.js';
 import { Disk } from './disk.js';
-import { Inspection } from './inspection.js';
+import { filesOn, Inspection } from './inspection.js';
 import { SimulatorInvariantError } from './invariant.js';
 import { Network, type Transport } from './network.js';
 import { Proc, type Outcome, type PendingStep } from './proc.js';
 import { describeLoss, type CrashRecord, type ExitRecord, type StopReason } from './runRecords.js';
 import { ScenarioEvents } from './scenarioEvents.js';
-import { SERVICE_URL, taskFor, WORK_DIR, type CrashFault, type Fault, type Scenario } from './scenario.js';
+import { SERVICE_URL, taskFor, taskPaths, WORK_DIR, type CrashFault, type Fault, type Scenario } from './scenario.js';
 import { describeServiceEvent, ServiceCore, type ServiceEvent } from './service.js';
 import { STALL_TURNS_TEXT, Turns } from './turns.js';
 import { errorCode, preview, rel, type TraceEntry } from './trace.js';
@@ -51,7 +53,7 @@ export class World {
   readonly exits: ExitRecord[] = [];
   readonly escapes: Escape[] = [];
   readonly userEdits: { seq: number; timeMs: number; path: string; text: string }[] = [];
-  readonly arrivals = new Map<number, JournalRecords>();
+  readonly arrivals = new Map<number, Records>();
   /** Every byte the journal wrote or sent, tagged with its trace position (the trace shows previews; its hash covers these). */
   readonly payload: (string | Uint8Array)[] = [];
   stop: StopReason | null = null;
@@ -63,7 +65,10 @@ export class World {
   private decisions = 0;
   readonly turns = new Turns(this.procs, () => this.stalled());
   private readonly events: ScenarioEvents;
-  private readonly inspection: Inspection;
+  /** The journal's inspect() on the disk's images, and the observed histories built from them. */
+  readonly inspection: Inspection;
+  /** The files the task edits or the user saves: the judge reads them at every crash and at the end. */
+  readonly paths: string[];
 
   constructor(
     readonly journal: JournalAdapter,
@@ -71,6 +76,7 @@ export class World {
     private readonly options: WorldOptions,
   ) {
     this.disk = new Disk(WORK_DIR, scenario.files);
+    this.paths = taskPaths(scenario);
     this.service = new ServiceCore(
       scenario.service,
       scenario.faults.filter((f) => f.kind === 'response'),
@@ -82,16 +88,12 @@ export class World {
     this.inspection = new Inspection(journal, options.fresh, this.disk, scenario.environment, (api) => this.recordEscape(null, api));
   }
 
-  /** Errors thrown by the journal's inspect(). */
-  get inspectErrors(): string[] {
-    return this.inspection.errors;
-  }
-
   async run(): Promise<StopReason> {
     this.spawn(0, 0);
     await this.turns.quiesce();
     while (this.stop === null) {
       this.options.beat?.(this.globalStep, undefined, '');
+      this.inspection.observeDurable(this.trace.length - 1);
       this.fireEventsDue();
       if (this.stop !== null) break;
       if (this.turns.anyRunning) await this.turns.quiesce();
@@ -270,6 +272,7 @@ export class World {
   private exit(proc: Proc, error: unknown): void {
     if (!proc.alive || proc.done) return;
     proc.done = true;
+    for (const request of this.service.requests) if (request.sender === proc.name) request.doneSeq ??= this.trace.length;
     for (const timer of proc.timers) this.clock.cancel(timer);
     proc.timers.clear();
     this.turns.yielded(proc);
@@ -300,6 +303,7 @@ export class World {
 
   private kill(proc: Proc): void {
     proc.alive = false;
+    for (const request of this.service.requests) if (request.sender === proc.name) request.doneSeq ??= this.trace.length;
     this.turns.yielded(proc);
     proc.pending.length = 0;
     proc.inFlight.clear();
@@ -322,7 +326,8 @@ export class World {
       const lost = describeLoss(disk, rel);
       this.record({ actor: 'disk', op: 'crash', detail: lost.length > 0 ? lost.join('; ') : 'nothing unsynced was lost' });
     }
-    const records = this.inspect('durable');
+    this.options.beat?.(this.globalStep, undefined, 'inspect');
+    const { durable: records, visible } = this.inspection.observeBoth(this.trace.length - 1, machine);
     this.crashes.push({
       seq: this.trace.length - 1,
       timeMs: this.clock.nowMs,
@@ -331,7 +336,8 @@ export class World {
       survivors: this.procs.filter((p) => p.alive && !p.done).map((p) => p.name),
       disk,
       records,
-      visible: machine ? records : this.inspect('visible'),
+      visible,
+      files: filesOn(this.disk.durableView(), this.paths),
     });
     for (const victim of victims) this.scheduleRestart(victim);
   }
@@ -393,7 +399,7 @@ export class World {
   }
 
   /** The journal's records as its inspect() reads them from the durable or the visible image. */
-  inspect(image: 'durable' | 'visible'): JournalRecords {
+  inspect(image: 'durable' | 'visible'): Records {
     this.options.beat?.(this.globalStep, undefined, 'inspect');
     return this.inspection.read(image);
   }

@@ -117,7 +117,11 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       userEdits: list('user', userEdit, options.maxUserEdits ?? 2),
       duplicateAt: fc.nat({ max: stepHorizon }),
       restartAt: fc.nat({ max: stepHorizon }),
-      memory: has('service-restart') ? fc.constantFrom('durable' as const, 'volatile' as const) : fc.constant('durable' as const),
+      // Drawn on its own, not only with a restart: a volatile service may forget a key at any restart, and a
+      // service with no idempotency keys ('none') turns every duplicate send into a second effect.
+      memory: has('service-restart')
+        ? fc.oneof({ arbitrary: fc.constant('durable' as const), weight: 2 }, { arbitrary: fc.constantFrom('volatile' as const, 'none' as const), weight: 2 })
+        : fc.constant('durable' as const),
       query: fc.constantFrom(true, false),
       /** With a changed intent: another writer already registered the new body under the first key. */
       newIntentExists: fc.boolean(),
@@ -154,7 +158,7 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       if (draw.mix.duplicate) faults.push({ kind: 'duplicate-delivery', atStep: draw.duplicateAt });
       if (draw.mix.restart) faults.push({ kind: 'service-restart', atStep: draw.restartAt });
       scenario.faults = faults;
-      scenario.service.idempotencyMemory = draw.mix.restart ? draw.memory : 'durable';
+      scenario.service.idempotencyMemory = draw.memory;
       scenario.service.query = draw.query;
       if (draw.mix.intent) {
         const changed = draw.operations.map((op) => (op.kind === 'publish' ? { ...op, body: op.body.replace('v1', 'v2') } : { ...op }));

@@ -118,10 +118,17 @@ export interface DiskView {
   readdir(path: string): string[];
 }
 
+/**
+ * A key's record. Report `state` (the current state) or `history` (every state recorded, in
+ * order), or both: durasim reads the durable image after every change and observes the sequence
+ * of states itself, so a journal that keeps only the current state is judged fairly.
+ */
 export interface OperationRecord {
   kind: 'operation';
+  /** The state the record holds now. */
+  state?: OperationState;
   /** Every state the journal recorded for this key, in order. */
-  history: OperationState[];
+  history?: OperationState[];
   /** The argument digest recorded with the intent (authorized). */
   digest?: string;
   /** The receipt recorded with succeeded. */
@@ -131,7 +138,8 @@ export interface OperationRecord {
 export interface FileRecord {
   kind: 'file';
   path: string;
-  history: FileState[];
+  state?: FileState;
+  history?: FileState[];
   /** Texts the journal preserved when it recorded a conflict (the user's version). */
   preserved: string[];
 }

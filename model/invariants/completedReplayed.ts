@@ -12,7 +12,11 @@ export function checkCompletedReplayed(input: JudgeInput): Violation[] {
     if (request.route.kind === 'resource') {
       keys = input.scenario.task.operations.filter((op) => op.kind === 'lookup' && op.resource === request.route.name).map((op) => op.key);
     }
-    if (keys.length === 0 || !keys.every((key) => records[key]?.history.includes('succeeded'))) continue;
+    const seq = request.seq ?? 0;
+    // succeeded durable at arrival, or observed durable earlier (a record deleted since counts too).
+    const durablySucceeded = (key: string): boolean =>
+      records[key]?.history.includes('succeeded') === true || (input.observed[key] ?? []).some((o) => o.state === 'succeeded' && o.image === 'durable' && o.seq <= seq);
+    if (keys.length === 0 || !keys.every(durablySucceeded)) continue;
     const key = keys[0] as string;
     violations.push({
       code: 'completed-replayed',

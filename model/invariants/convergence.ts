@@ -1,4 +1,4 @@
-import { endStep, operationSpec, type JudgeInput } from '../evidence.js';
+import { endStep, everIn, operationSpec, type JudgeInput } from '../evidence.js';
 import { TERMINAL_OPERATION_STATES } from '../lifecycle.js';
 import type { Violation } from '../violation.js';
 
@@ -6,7 +6,7 @@ import type { Violation } from '../violation.js';
  * convergence (liveness): the run completes within its bounds and every operation ends terminal
  * (succeeded, conflict, failed, blocked; a file applied or conflict). blocked or outcome_unknown
  * is allowed only where the service offers no way to learn the outcome: no query, or volatile
- * idempotency memory (a 404 may be a forgotten key and a re-send may commit twice), or an intent
+ * or no idempotency memory (a 404 may be a forgotten key and a re-send may commit twice), or an intent
  * that changed before it was ever sent.
  */
 export function checkConvergence(input: JudgeInput): Violation[] {
@@ -37,7 +37,7 @@ export function checkConvergence(input: JudgeInput): Violation[] {
       if (last !== 'applied' && last !== 'conflict') fail(`the delivery stopped at ${last}`);
       continue;
     }
-    const unlearnable = !service.query || service.idempotencyMemory === 'volatile' || (intentChanged(input, op.key) && !record.history.includes('dispatched'));
+    const unlearnable = !service.query || service.idempotencyMemory !== 'durable' || (intentChanged(input, op.key) && !everIn(input, op.key, 'dispatched', end, record));
     if (last === 'blocked' || last === 'outcome_unknown') {
       if (!unlearnable) fail(`${last}, though the service offers a query and idempotent replay to learn the outcome`);
       continue;

@@ -1,4 +1,5 @@
 /** Hand-built evidence for the invariant tests: a small run of one publish key 'a'. */
+import { HistoryObserver } from '../observedHistory.js';
 import type { CrashEvidence, EffectEvidence, JudgeInput, OperationHistory, OperationSpec, Records, RequestEvidence } from '../evidence.js';
 
 export const D1 = 'a1'.repeat(32);
@@ -43,8 +44,22 @@ export function run(patch: Partial<Omit<JudgeInput, 'scenario'>> & { operations?
     crashes: [],
     userEdits: [],
     final: { durable: {}, visible: {}, files: {} },
+    observed: {},
     ...rest,
   };
+}
+
+/** A run whose observed histories are derived from its crash and final images, as the world would observe them. */
+export function observedRun(patch: Parameters<typeof run>[0] = {}): JudgeInput {
+  const input = run(patch);
+  const observer = new HistoryObserver();
+  for (const c of input.crashes) {
+    observer.observe(c.records, c.seq, 'durable');
+    observer.observe(c.visible, c.seq, 'visible');
+  }
+  observer.observe(input.final.durable, input.trace.length - 1, 'durable');
+  observer.observe(input.final.visible, input.trace.length - 1, 'visible');
+  return { ...input, observed: observer.observed };
 }
 
 /** Both final images set to the same records. */

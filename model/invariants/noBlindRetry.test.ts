@@ -11,7 +11,7 @@ describe('no-blind-retry', () => {
 
   test('fires on a second send to a service that promises no replay', () => {
     const violations = checkNoBlindRetry(run({ service: { idempotencyMemory: 'volatile' }, requests: [post(0, 'a', D1, 5), post(1, 'a', D1, 9)] }));
-    expect(violations).toEqual([expect.objectContaining({ code: 'no-blind-retry', key: 'a', step: 9, actual: 'request #1 is send number 2 of a' })]);
+    expect(violations).toEqual([expect.objectContaining({ code: 'no-blind-retry', key: 'a', step: 9, actual: "request #1 is send number 2 of a: the service's idempotency memory is volatile: had it restarted after request #0, this re-send would have made a second effect" })]);
   });
 
   test('holds for a re-send the service promises to replay, or of a retry-safe write', () => {
@@ -21,5 +21,17 @@ describe('no-blind-retry', () => {
       service: { idempotencyMemory: 'volatile' },
       requests: [post(0, 'a', D1, 5), post(1, 'a', D1, 9)],
     }))).toEqual([]);
+  });
+});
+
+describe('no-blind-retry against a service without idempotency keys', () => {
+  test('fires on a second send, and says the service made a second effect when it did', () => {
+    const violations = checkNoBlindRetry(run({
+      service: { idempotencyMemory: 'none' },
+      requests: [post(0, 'a', D1, 5), post(1, 'a', D1, 9)],
+      effects: [{ key: 'a', digest: D1, receipt: 'r1', atMs: 0, requestIndex: 0, seq: 5 }, { key: 'a', digest: D1, receipt: 'r2', atMs: 0, requestIndex: 1, seq: 9 }],
+    }));
+    expect(violations).toEqual([expect.objectContaining({ code: 'no-blind-retry', key: 'a', step: 9 })]);
+    expect(violations[0]?.actual).toBe('request #1 is send number 2 of a: the service keeps no idempotency keys, so it commits again unless request #0 never committed (here it did: 2 effects)');
   });
 });

@@ -9,6 +9,7 @@ export function checkNoBlindRetry(input: JudgeInput): Violation[] {
   const violations: Violation[] = [];
   const keys = taskKeys(input);
   const sent = new Map<string, number>();
+  const first = new Map<string, number>();
   for (const request of input.requests) {
     if (request.route.kind !== 'publish' || request.route.key === undefined) continue;
     const key = request.route.key;
@@ -25,14 +26,20 @@ export function checkNoBlindRetry(input: JudgeInput): Violation[] {
     }
     const count = (sent.get(key) ?? 0) + 1;
     sent.set(key, count);
-    if (count < 2 || operationSpec(input, key)?.retrySafe === true || input.scenario.service.idempotencyMemory === 'durable') continue;
+    if (!first.has(key)) first.set(key, request.index);
+    const memory = input.scenario.service.idempotencyMemory;
+    if (count < 2 || operationSpec(input, key)?.retrySafe === true || memory === 'durable') continue;
+    const effects = input.effects.filter((e) => e.key === key && e.requestIndex !== null).length;
+    const risk = memory === 'none'
+      ? `the service keeps no idempotency keys, so it commits again unless request #${first.get(key)} never committed`
+      : `the service's idempotency memory is volatile: had it restarted after request #${first.get(key)}, this re-send would have made a second effect`;
     violations.push({
       code: 'no-blind-retry',
       key,
       step: request.seq ?? 0,
       expected: 'no second send of a non-retry-safe write to a service that promises no idempotent replay',
-      actual: `request #${request.index} is send number ${count} of ${key}`,
-      evidence: { request: { index: request.index, digest: request.digest }, idempotencyMemory: input.scenario.service.idempotencyMemory },
+      actual: `request #${request.index} is send number ${count} of ${key}: ${risk}${effects > 1 ? ` (here it did: ${effects} effects)` : ''}`,
+      evidence: { request: { index: request.index, digest: request.digest }, firstRequest: first.get(key), idempotencyMemory: memory, effects },
     });
   }
   return violations;

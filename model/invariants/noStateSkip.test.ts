@@ -1,6 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { checkNoStateSkip } from './noStateSkip.js';
-import { crash, finalRecords, op, run } from './fixtures.js';
+import { crash, finalRecords, observedRun, op, run } from './fixtures.js';
+
+const state = (s: string) => ({ kind: 'operation' as const, history: [s], reported: 'state' as const, digest: 'd' });
+const seen = (...states: [string, number][]) => states.map(([s, seq]) => ({ state: s, seq, image: 'durable' as const }));
 
 describe('no-state-skip', () => {
   test('fires on succeeded without dispatched', () => {
@@ -15,21 +18,52 @@ describe('no-state-skip', () => {
     ]);
   });
 
-  test('fires when recovery from dispatched skips reconciling after a crash', () => {
+  test('fires when recovery from dispatched skips reconciling after a crash, marked where the skip shows', () => {
     const atCrash = { a: op(['authorized', 'dispatched']) };
-    const violations = checkNoStateSkip(run({ crashes: [crash(40, atCrash)], final: finalRecords({ a: op(['authorized', 'dispatched', 'succeeded']) }) }));
-    expect(violations).toEqual([expect.objectContaining({ code: 'no-state-skip', key: 'a', step: 40, actual: 'dispatched → succeeded' })]);
+    const violations = checkNoStateSkip(observedRun({ crashes: [crash(40, atCrash)], final: finalRecords({ a: op(['authorized', 'dispatched', 'succeeded']) }) }));
+    expect(violations).toEqual([expect.objectContaining({ code: 'no-state-skip', key: 'a', step: 99, actual: 'dispatched → succeeded' })]);
   });
 
   test('holds for a recovery through reconciling, and when a surviving worker simply went on', () => {
     const atCrash = { a: op(['authorized', 'dispatched']) };
-    expect(checkNoStateSkip(run({ crashes: [crash(40, atCrash)], final: finalRecords({ a: op(['authorized', 'dispatched', 'reconciling', 'succeeded']) }) }))).toEqual([]);
-    expect(checkNoStateSkip(run({ crashes: [crash(40, atCrash, atCrash, ['worker-1#0'])], final: finalRecords({ a: op(['authorized', 'dispatched', 'succeeded']) }) }))).toEqual([]);
+    expect(checkNoStateSkip(observedRun({ crashes: [crash(40, atCrash)], final: finalRecords({ a: op(['authorized', 'dispatched', 'reconciling', 'succeeded']) }) }))).toEqual([]);
+    expect(checkNoStateSkip(observedRun({ crashes: [crash(40, atCrash, atCrash, ['worker-1#0'])], final: finalRecords({ a: op(['authorized', 'dispatched', 'succeeded']) }) }))).toEqual([]);
   });
 
   test('checks file histories too', () => {
     expect(checkNoStateSkip(run({ final: finalRecords({ e: { kind: 'file', path: 'n', history: ['applied'], preserved: [] } }) }))).toEqual([
       expect.objectContaining({ code: 'no-state-skip', key: 'e' }),
     ]);
+  });
+
+  describe('on observed histories (a journal that reports its current state only)', () => {
+    test('holds for a current-state journal that walks the model one durable state at a time', () => {
+      const observed = { a: seen(['authorized', 3], ['dispatched', 5], ['succeeded', 9]) };
+      expect(checkNoStateSkip(run({ observed, final: finalRecords({ a: state('succeeded') }) }))).toEqual([]);
+    });
+
+    test('fires when a durable state jumps over one, at the step where the jump became durable', () => {
+      const observed = { a: seen(['authorized', 3], ['succeeded', 9]) };
+      expect(checkNoStateSkip(run({ observed, final: finalRecords({ a: state('succeeded') }) }))).toEqual([
+        expect.objectContaining({ code: 'no-state-skip', key: 'a', step: 9, actual: 'authorized → succeeded' }),
+      ]);
+    });
+
+    test('fires when recovery after a crash goes from dispatched straight to succeeded', () => {
+      const observed = { a: seen(['authorized', 3], ['dispatched', 5], ['succeeded', 60]) };
+      const violations = checkNoStateSkip(run({ observed, crashes: [crash(40, { a: state('dispatched') })], final: finalRecords({ a: state('succeeded') }) }));
+      expect(violations).toEqual([expect.objectContaining({ code: 'no-state-skip', key: 'a', step: 60, actual: 'dispatched → succeeded' })]);
+      expect(violations[0]?.expected).toBe('recovery from dispatched after crash 1 to pass through reconciling');
+    });
+
+    test('a record deleted after a terminal state is allowed; deleted while in doubt, or anything after deletion, is a skip', () => {
+      expect(checkNoStateSkip(run({ observed: { a: seen(['authorized', 1], ['dispatched', 2], ['succeeded', 3], ['absent', 4]) } }))).toEqual([]);
+      expect(checkNoStateSkip(run({ observed: { a: seen(['authorized', 1], ['dispatched', 2], ['absent', 4]) } }))).toEqual([
+        expect.objectContaining({ key: 'a', step: 4, actual: 'dispatched → absent (the record was deleted)' }),
+      ]);
+      expect(checkNoStateSkip(run({ observed: { a: seen(['authorized', 1], ['failed', 2], ['absent', 4], ['authorized', 7]) } }))).toEqual([
+        expect.objectContaining({ key: 'a', step: 7, actual: 'absent → authorized' }),
+      ]);
+    });
   });
 });

@@ -1,50 +1,83 @@
-import { checkpoints, type JudgeInput } from '../evidence.js';
+import { checkpoints, type JudgeInput, type ObservedState } from '../evidence.js';
 import { firstSkip, IN_DOUBT_STATES } from '../lifecycle.js';
 import type { Violation } from '../violation.js';
 
 /**
- * no-state-skip: every recorded history is a path in the model, and recovery from an in-doubt
- * state (dispatched, outcome_unknown, reconciling) passes through reconciling.
+ * no-state-skip: the states of every key are a path in the model, and recovery from an in-doubt
+ * state (dispatched, outcome_unknown) passes through reconciling. Judged on the
+ * sequence durasim observed (observedHistory.ts), so a journal may report only its current state,
+ * and on every history a journal recorded, where it reports one. The step marked is where the
+ * offending state was first seen.
  */
 export function checkNoStateSkip(input: JudgeInput): Violation[] {
   const violations: Violation[] = [];
   const reported = new Set<string>();
+  const kinds = new Map<string, 'operation' | 'file'>();
   const images = [...input.crashes.map((c, i) => ({ label: `records after crash ${i + 1}`, seq: c.seq, records: c.visible })), ...checkpoints(input)];
+  for (const image of images) for (const [key, record] of Object.entries(image.records)) kinds.set(key, record.kind);
+  const kindOf = (key: string): 'operation' | 'file' =>
+    kinds.get(key) ?? (input.scenario.task.operations.find((op) => op.key === key)?.kind === 'edit' ? 'file' : 'operation');
+  const seen = (key: string, state: string, upTo: number): number | undefined => input.observed[key]?.find((o) => o.state === state && o.seq <= upTo)?.seq;
+
+  for (const [key, states] of Object.entries(input.observed)) {
+    const skip = firstSkip(kindOf(key), states.map((o) => o.state));
+    if (!skip) continue;
+    reported.add(key);
+    const at = states[skip.index] as ObservedState;
+    violations.push({
+      code: 'no-state-skip',
+      key,
+      step: at.seq,
+      ...wording(kindOf(key), skip),
+      evidence: { observed: states.map(describeObserved), index: skip.index },
+    });
+  }
   for (const image of images) {
     for (const [key, record] of Object.entries(image.records)) {
+      if (record.reported === 'state' || reported.has(key)) continue;
       const skip = firstSkip(record.kind, record.history);
-      if (!skip || reported.has(key)) continue;
+      if (!skip) continue;
       reported.add(key);
       violations.push({
         code: 'no-state-skip',
         key,
-        step: image.seq,
-        expected: skip.from === null ? `the history to start at ${record.kind === 'operation' ? 'authorized' : 'read'}` : `a transition the model allows from ${skip.from}`,
-        actual: skip.from === null ? `it starts at ${skip.to}` : `${skip.from} → ${skip.to}`,
+        step: seen(key, skip.to, image.seq) ?? image.seq,
+        ...wording(record.kind, skip),
         evidence: { history: record.history, at: image.label, index: skip.index },
       });
     }
   }
   input.crashes.forEach((crash, i) => {
     if (crash.survivors.length > 0) return; // a surviving worker may go on without recovering
-    for (const [key, before] of Object.entries(crash.visible)) {
-      const last = before.history.at(-1);
-      if (before.kind !== 'operation' || last === undefined || !(IN_DOUBT_STATES as readonly string[]).includes(last) || reported.has(key)) continue;
-      // What followed this crash, up to the next one (which may have taken records away again).
-      const after = (input.crashes[i + 1]?.visible ?? input.final.visible)[key]?.history ?? [];
-      const continues = before.history.every((state, j) => after[j] === state);
-      const next = after[before.history.length];
-      if (!continues || next === undefined || next === 'reconciling') continue;
+    const until = input.crashes[i + 1]?.seq ?? Number.POSITIVE_INFINITY;
+    for (const [key, states] of Object.entries(input.observed)) {
+      if (reported.has(key)) continue;
+      const before = states.filter((o) => o.seq <= crash.seq).at(-1);
+      // From reconciling, recovery is reconciling again: a current state cannot show the re-entry, and the path check judges what follows.
+      if (before === undefined || before.state === 'reconciling' || !(IN_DOUBT_STATES as readonly string[]).includes(before.state)) continue;
+      const next = states.find((o) => o.seq > crash.seq && o.seq <= until);
+      if (next === undefined || next.state === 'reconciling') continue;
       reported.add(key);
       violations.push({
         code: 'no-state-skip',
         key,
-        step: crash.seq,
-        expected: `recovery from ${last} after crash ${i + 1} to pass through reconciling`,
-        actual: `${last} → ${next}`,
-        evidence: { beforeCrash: before.history, atEnd: after },
+        step: next.seq,
+        expected: `recovery from ${before.state} after crash ${i + 1} to pass through reconciling`,
+        actual: `${before.state} → ${next.state}`,
+        evidence: { observed: states.map(describeObserved), crash: i + 1, crashStep: crash.seq },
       });
     }
   });
   return violations;
+}
+
+function wording(kind: 'operation' | 'file', skip: { from: string | null; to: string }): { expected: string; actual: string } {
+  if (skip.from === null) return { expected: `the history to start at ${kind === 'operation' ? 'authorized' : 'read'}`, actual: `it starts at ${skip.to}` };
+  if (skip.from === 'absent') return { expected: 'nothing after the record was deleted', actual: `absent → ${skip.to}` };
+  if (skip.to === 'absent') return { expected: `the record kept until a terminal state, not deleted at ${skip.from}`, actual: `${skip.from} → absent (the record was deleted)` };
+  return { expected: `a transition the model allows from ${skip.from}`, actual: `${skip.from} → ${skip.to}` };
+}
+
+function describeObserved(o: ObservedState): string {
+  return `${o.state} at #${o.seq}${o.image === 'visible' ? ' (page cache, read by the next incarnation)' : ''}`;
 }

@@ -1,4 +1,4 @@
-import { checkpoints, effectsUpTo, operationSpec, short, type JudgeInput } from '../evidence.js';
+import { checkpoints, effectsUpTo, everIn, operationSpec, short, type JudgeInput } from '../evidence.js';
 import type { Violation } from '../violation.js';
 
 /**
@@ -51,7 +51,7 @@ export function checkTruthfulOutcome(input: JudgeInput): Violation[] {
           evidence: { at: cp.label, history: record.history, effects: held },
         }, 'conflict');
       }
-      if (spec?.kind === 'publish' && !record.history.includes('dispatched')) {
+      if (spec?.kind === 'publish' && !everIn(input, key, 'dispatched', cp.seq, record)) {
         const made = held.filter((e) => e.requestIndex !== null);
         if (made.length > 0) {
           report({ key, step: cp.seq, expected: 'no effect for a key never recorded dispatched', actual: `${made.length} effect(s), history [${record.history.join(', ')}]`, evidence: { at: cp.label, history: record.history, effects: made } }, 'never-dispatched');

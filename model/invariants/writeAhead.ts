@@ -1,4 +1,4 @@
-import { short, type JudgeInput } from '../evidence.js';
+import { everIn, short, type JudgeInput } from '../evidence.js';
 import type { Violation } from '../violation.js';
 
 /** write-ahead: a request reaches the service only after authorized and dispatched are durable, with its digest. */
@@ -10,7 +10,9 @@ export function checkWriteAhead(input: JudgeInput): Violation[] {
     const record = request.recordsAtArrival[key];
     const history = record?.kind === 'operation' ? record.history : [];
     const digest = record?.kind === 'operation' ? record.digest : undefined;
-    const ok = history.includes('authorized') && history.at(-1) === 'dispatched' && digest === request.digest;
+    // authorized may have been observed earlier, when the journal keeps only its current state.
+    const authorized = record?.kind === 'operation' && everIn(input, key, 'authorized', request.seq ?? 0, record);
+    const ok = authorized && history.at(-1) === 'dispatched' && digest === request.digest;
     if (ok) continue;
     violations.push({
       code: 'write-ahead',

@@ -4,8 +4,9 @@
  */
 import { DurasimError } from '../failure.js';
 import { FAULT_KINDS, type FaultKind } from '../arbitraries.js';
+import { INVARIANT_CODES, type InvariantCode } from '../../model/violation.js';
 
-export type FlagKind = 'string' | 'int' | 'positive' | 'seed' | 'boolean' | 'duration' | 'shard' | 'faults';
+export type FlagKind = 'string' | 'int' | 'positive' | 'seed' | 'boolean' | 'duration' | 'shard' | 'faults' | 'invariants';
 
 /** Seeds are 32-bit: a larger one is refused, never silently wrapped. */
 export const SEED_LIMIT = 2 ** 32;
@@ -96,6 +97,12 @@ function convert(name: string, kind: FlagKind, raw: string): unknown {
       const value = parseFaults(raw);
       if (!value) throw usageError(`--${name} must be a comma-separated list of ${FAULT_KINDS.join(', ')}, found ${JSON.stringify(raw)}`, `Pass e.g. --${name} crash,response`);
       return value;
+    }
+    case 'invariants': {
+      const codes = raw.split(',').map((c) => c.trim()).filter(Boolean);
+      const unknown = codes.find((c) => !(INVARIANT_CODES as readonly string[]).includes(c));
+      if (codes.length === 0 || unknown !== undefined) throw usageError(`--${name} must be a comma-separated list of invariants, found ${JSON.stringify(unknown ?? raw)}`, `Use any of ${INVARIANT_CODES.join(', ')}`);
+      return [...new Set(codes)] as InvariantCode[];
     }
     default:
       return raw;

@@ -3,7 +3,7 @@
  * worker pool until the first failure (shrunk) or the budget; the counterexample confirmed (run
  * twice), reported and saved to the regression corpus. Outputs are checked before the first run.
  */
-import { describeViolation } from '../../model/violation.js';
+import { describeViolation, INVARIANT_CODES, invariantKind, type InvariantCode } from '../../model/violation.js';
 import type { Escape } from '../../simulator/ambientGuard.js';
 import type { FaultKind } from '../arbitraries.js';
 import { DurasimError } from '../failure.js';
@@ -14,6 +14,7 @@ import { verdictOf, type RunReport } from '../report/runReport.js';
 import { writeReports } from '../report/writeReports.js';
 import { confirmCounterexample, describeDivergence } from '../runner/confirm.js';
 import { hunt } from '../runner/hunt.js';
+import { judgedViolations, type Judged } from '../runner/runVerdict.js';
 import { EXIT, exitCodeOf } from './exitCodes.js';
 import { reportHarnessFailure } from './harnessFailure.js';
 import { checkOutputFile, checkOutputFolder } from './preflight.js';
@@ -34,7 +35,23 @@ export interface CheckOptions extends PoolFlags {
   json: boolean;
   regressionsDir: string;
   progress: boolean;
+  /** Judge only these invariants (--invariants). */
+  invariants?: InvariantCode[];
+  /** Ignore liveness (--safety-only). */
+  safetyOnly?: boolean;
+  /** Run the whole budget and count failing runs per invariant (--tally). */
+  tally?: boolean;
 }
+
+/** The invariants judged: --invariants, less convergence under --safety-only; undefined for all. */
+export function judgedCodes(options: Pick<CheckOptions, 'invariants' | 'safetyOnly'>): Judged {
+  if (options.invariants === undefined && !options.safetyOnly) return undefined;
+  return (options.invariants ?? INVARIANT_CODES).filter((code) => !options.safetyOnly || invariantKind(code) === 'safety');
+}
+
+/** The worst of several exit codes: durasim's failure, then an escape, a safety violation, liveness. */
+const SEVERITY: readonly number[] = [EXIT.clean, EXIT.liveness, EXIT.safety, EXIT.sandbox, EXIT.harness];
+const worst = (codes: readonly number[]): number => codes.reduce<number>((a, b) => (SEVERITY.indexOf(b) > SEVERITY.indexOf(a) ? b : a), EXIT.clean);
 
 const wallMs = (): number => performance.now(); // the harness's clock, for the report only
 
@@ -47,6 +64,16 @@ export function findingLines(report: RunReport): string[] {
     ...(report.journalErrors ?? []).map((error) => `journal: ${error}`),
     ...report.violations.map(describeViolation),
   ];
+}
+
+/** The tally, one line per invariant that failed: how many runs broke it, and the command that replays its counterexample. */
+export function tallyLines(report: RunReport): string[] {
+  const counts = Object.entries(report.tally ?? {});
+  if (counts.length === 0) return ['no invariant was broken'];
+  return counts.flatMap(([code, runs]) => {
+    const example = report.counterexamples?.find((c) => c.invariant === code);
+    return [`${code}: ${runs} failing run${runs === 1 ? '' : 's'}${example ? ` · shrunk to ${example.faults} fault${example.faults === 1 ? '' : 's'}` : ''}`, ...(example ? [`  replay: ${example.replayCommand}`] : [])];
+  });
 }
 
 function loadEscapeLine(escapes: readonly Escape[]): string {
@@ -79,8 +106,10 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
   try {
     const loaded = await loadOrEscape(pool, ref, print);
     if (typeof loaded === 'number') return loaded;
+    const judged = judgedCodes(options);
     const shardText = options.shard ? ` · shard ${options.shard.index}/${options.shard.count}` : '';
-    const first = `seed ${options.seed} · faults ${options.faults.join(',')} (each run draws its own mix) · journal ${loaded.name} · ${options.runs} runs${shardText} · ${pool.size} worker${pool.size === 1 ? '' : 's'}`;
+    const judgedText = judged === undefined ? '' : ` · judging ${judged.join(', ')}`;
+    const first = `seed ${options.seed} · faults ${options.faults.join(',')} (each run draws its own mix) · journal ${loaded.name} · ${options.runs} runs${shardText}${options.tally ? ' · tally' : ''}${judgedText} · ${pool.size} worker${pool.size === 1 ? '' : 's'}`;
     if (options.json) process.stderr.write(`${first}\n`);
     else print(first);
     const started = wallMs();
@@ -93,13 +122,16 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       runs: options.runs,
       arbitrary: { faults: options.faults },
       regressions,
-      onProgress: (done) => progress.update(done, 0),
+      onProgress: (done, failing) => progress.update(done, failing),
       ...(options.shard ? { shard: options.shard } : {}),
       ...(options.timeBudgetMs !== undefined ? { timeBudgetMs: options.timeBudgetMs } : {}),
+      ...(judged ? { judged } : {}),
+      ...(options.tally ? { tally: true } : {}),
     });
     progress.done();
-    const finding = hunted.finding;
-    if (finding && 'regression' in finding.origin && !options.json) print(`stored regression ${finding.origin.regression} fails again`);
+    const findings = hunted.tally ? hunted.tally.findings : hunted.finding ? [hunted.finding] : [];
+    if (regressions.length > 0 && !options.json) print(`${regressions.length} stored regression${regressions.length === 1 ? '' : 's'} replayed first (counted in the runs)`);
+    for (const finding of findings) if ('regression' in finding.origin && !options.json) print(`stored regression ${finding.origin.regression} fails again`);
 
     const report: RunReport = {
       command: 'check',
@@ -119,21 +151,33 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       independenceChecks: hunted.independenceChecks,
     };
     if (options.shard) report.shard = options.shard;
-    if (finding) {
+    if (judged) report.invariantsJudged = [...judged];
+    if (hunted.tally) report.tally = hunted.tally.counts;
+    const exits: number[] = [];
+    for (const [i, finding] of findings.entries()) {
       if (finding.verdict === 'harness' && finding.outcome.kind === 'harness-error') return reportHarnessFailure(finding.outcome.message, finding.scenario, options.reportDir, print);
       const confirmed = await confirmCounterexample(pool, loaded.journalId, finding.scenario, finding.outcome);
       if (confirmed.harness) return reportHarnessFailure(confirmed.harness.message, finding.scenario, options.reportDir, print);
       const difference = finding.divergence ? describeDivergence(finding.divergence) : (confirmed.sandbox ?? false);
-      const { verdict, sandbox } = verdictOf(confirmed.summary.violations, confirmed.summary, difference);
-      Object.assign(report, { counterexample: finding.scenario, violations: confirmed.summary.violations, verdict, exitCode: exitCodeOf(verdict), journalErrors: confirmed.summary.journalErrors });
+      const violations = judgedViolations(confirmed.summary.violations, judged);
+      const { verdict, sandbox } = verdictOf(violations, confirmed.summary, difference);
+      const regressionFile = 'regression' in finding.origin
+        ? finding.origin.regression
+        : saveRegression(finding.scenario, { journal: loaded.name, invariants: [...new Set(violations.map((v) => v.code))], seed: options.seed }, options.regressionsDir).file;
+      // The replay command names the regression file: the report folder is overwritten by the next check.
+      const replayCommand = `npx durasim replay ${regressionFile} --journal ${ref.spec}`;
+      exits.push(exitCodeOf(verdict));
+      if (finding.invariant !== undefined) {
+        (report.counterexamples ??= []).push({ invariant: finding.invariant, verdict, violations: violations.map(describeViolation), regressionFile, replayCommand, faults: finding.scenario.faults.length });
+      }
+      if (i > 0) continue; // the reports show the first counterexample in full; the others are in the regression corpus
+      Object.assign(report, { counterexample: finding.scenario, violations, verdict, journalErrors: confirmed.summary.journalErrors, replayCommand, regressionFile });
       if (confirmed.result) report.result = confirmed.result;
       if (sandbox) report.sandbox = sandbox;
       if (finding.shrink) report.shrink = finding.shrink;
       if (finding.notShrunk) report.notShrunk = finding.notShrunk;
-      report.replayCommand = `npx durasim replay ${options.reportDir}/counterexample.json --journal ${ref.spec}`;
-      if ('regression' in finding.origin) report.regressionFile = finding.origin.regression;
-      else report.regressionFile = saveRegression(finding.scenario, { journal: loaded.name, invariants: [...new Set(confirmed.summary.violations.map((v) => v.code))], seed: options.seed }, options.regressionsDir).file;
     }
+    report.exitCode = worst(exits);
     report.elapsedMs = wallMs() - started;
     const files = writeReports(options.reportDir, report, options.junit);
     if (options.json) {
@@ -142,11 +186,12 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
     }
     const rate = report.runsExecuted / Math.max(0.001, report.elapsedMs / 1000);
     print(`${report.runsExecuted} runs in ${(report.elapsedMs / 1000).toFixed(2)} s (${rate.toFixed(0)}/s)${hunted.timeBudgetHit ? ', stopped by the time budget' : ''}; re-run ${hunted.determinismChecks} for determinism, ${hunted.independenceChecks} with fresh modules: ${report.verdict}`);
-    for (const line of findingLines(report)) print(`  ${line}`);
+    if (report.tally) for (const line of tallyLines(report)) print(`  ${line}`);
+    else for (const line of findingLines(report)) print(`  ${line}`);
     if (report.notShrunk) print(`  not shrunk: ${report.notShrunk}`);
     print(`reports: ${Object.values(files).join(', ')}`);
-    if (report.regressionFile) print(`regression: ${report.regressionFile}`);
-    if (report.replayCommand) print(`replay: ${report.replayCommand}`);
+    if (report.regressionFile && !report.tally) print(`regression: ${report.regressionFile}`);
+    if (report.replayCommand && !report.tally) print(`replay: ${report.replayCommand}`);
     return report.exitCode;
   } finally {
     await pool.close();

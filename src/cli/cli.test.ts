@@ -35,7 +35,8 @@ describe('durasim check', () => {
 
   test('a safety violation exits 1 and ends with the one command that replays it', async () => {
     expect(await run('check', '--journal', 'send-before-dispatched', '--runs', '50', '--seed', '5', ...common())).toBe(1);
-    expect(out.at(-1)).toBe(`replay: npx durasim replay ${join(dir, 'report')}/counterexample.json --journal send-before-dispatched`);
+    // The replay names the saved regression, which the next check does not overwrite.
+    expect(out.at(-1)).toMatch(new RegExp(`^replay: npx durasim replay ${join(dir, 'regressions')}/send-before-dispatched/[0-9a-f]{16}\\.json --journal send-before-dispatched$`));
     for (const file of ['counterexample.json', 'timeline.html', 'report.md', 'junit.xml', 'summary.json']) expect(existsSync(report(file)), file).toBe(true);
     expect(readFileSync(report('junit.xml'), 'utf8')).toContain('<testcase classname="durasim.send-before-dispatched" name="write-ahead" time="0"><failure');
     out = [];
@@ -60,6 +61,40 @@ describe('durasim check', () => {
     out = [];
     expect(await run('merge', report('summary.json'), join(second, 'summary.json'))).toBe(0);
     expect(JSON.parse(out.join('\n'))).toMatchObject({ runsExecuted: 20, exitCode: 0, shards: ['1/2', '2/2'] });
+  });
+});
+
+describe('check --tally, --invariants, --safety-only', () => {
+  test('--tally runs the whole budget, counts failing runs per invariant and saves one counterexample of each', async () => {
+    expect(await run('check', '--journal', 'no-fsync', '--tally', '--runs', '120', '--seed', '5', ...common())).toBe(1);
+    const summary = JSON.parse(readFileSync(report('summary.json'), 'utf8')) as { runsExecuted: number; tally: Record<string, number>; counterexamples: { invariant: string; regressionFile: string }[] };
+    expect(summary.runsExecuted).toBe(120);
+    expect(summary.tally['write-ahead']).toBeGreaterThan(50);
+    expect(summary.counterexamples.map((c) => c.invariant).sort()).toEqual(Object.keys(summary.tally).sort());
+    for (const c of summary.counterexamples) expect(existsSync(c.regressionFile), c.regressionFile).toBe(true);
+    expect(out.join('\n')).toMatch(/^ {2}write-ahead: \d+ failing runs · shrunk to 0 faults$/m);
+  });
+
+  test('the tally is the same for one worker and for two', async () => {
+    const tally = async (workers: string, folder: string) => {
+      expect(await run('check', '--journal', 'no-fsync', '--tally', '--runs', '60', '--seed', '8', '--workers', workers, '--report-dir', join(dir, folder), '--regressions', join(dir, `${folder}-reg`), '--no-progress')).toBe(1);
+      return (JSON.parse(readFileSync(join(dir, folder, 'summary.json'), 'utf8')) as { tally: Record<string, number> }).tally;
+    };
+    expect(await tally('1', 'one')).toEqual(await tally('2', 'two'));
+  });
+
+  test('--invariants judges only those named; --safety-only ignores liveness', async () => {
+    expect(await run('check', '--journal', 'send-before-dispatched', '--invariants', 'no-silent-overwrite', '--runs', '40', '--seed', '5', ...common())).toBe(0);
+    expect(out[0]).toContain('· judging no-silent-overwrite ·');
+    expect(await run('check', '--journal', 'torn-tail-fatal', '--safety-only', '--runs', '600', '--seed', '5', ...common())).toBe(0);
+    expect(await run('check', '--journal', 'torn-tail-fatal', '--runs', '600', '--seed', '5', ...common())).toBe(3);
+  });
+
+  test('an unknown invariant, or nothing left to judge, is bad usage', async () => {
+    expect(await run('check', '--invariants', 'one-effect', ...common())).toBe(2);
+    expect(err.join('')).toContain('Failed to read the command line: --invariants must be a comma-separated list of invariants, found "one-effect". Use any of one-effect-per-key,');
+    expect(await run('check', '--invariants', 'convergence', '--safety-only', ...common())).toBe(2);
+    expect(err.join('')).toContain('Failed to read the command line: --safety-only leaves none of the --invariants to judge. Drop --safety-only, or name a safety invariant');
   });
 });
 

@@ -3,6 +3,7 @@
  * 3 liveness (bounds ran out, or the journal blocked or ran out of memory); 4 nondeterminism or a
  * sandbox escape by the journal under test; 5 durasim itself failed.
  */
+import { invariantKind, type InvariantCode } from '../../model/violation.js';
 import { DurasimError } from '../failure.js';
 import { FAULT_KINDS, type FaultKind } from '../arbitraries.js';
 import { runMutants } from '../mutantsMain.js';
@@ -21,6 +22,7 @@ usage:
                   [--faults ${FAULT_KINDS.join(',')}]
                   [--shard i/n] [--report-dir <dir>] [--junit <file>] [--json] [--regressions <dir>]
                   [--workers N] [--max-heap MB] [--hang-timeout 5s]
+                  [--tally] [--invariants a,b] [--safety-only]
   durasim replay  <scenario.json> [--journal <module>] [--report-dir <dir>] [--max-heap MB] [--hang-timeout 5s]
   durasim explain <scenario.json> [--journal <module>]
   durasim mutants [--runs N] [--out <dir>] [--workers N]
@@ -31,6 +33,9 @@ as is), or a bundled journal: "reference" (the default) or a mutant's name.
 Runs go to worker threads (--workers, default: the machine's cores); a journal that holds its
 thread for --hang-timeout (default 5s) or passes --max-heap (default 512 MB) ends that run as a
 liveness failure.
+check stops at the first failing run; --tally runs the whole budget, counts failing runs per
+invariant and saves one shrunk counterexample of each. --invariants judges only those named;
+--safety-only ignores liveness (convergence, runs that hang or run out of memory).
 exit codes: 0 clean · 1 safety violation · 2 bad usage or input · 3 liveness · 4 nondeterminism or sandbox escape · 5 durasim failed`;
 
 const POOL_FLAGS = { workers: 'positive', 'max-heap': 'positive', 'hang-timeout': 'duration' } as const;
@@ -44,7 +49,7 @@ export async function main(argv: string[], print: (line: string) => void = (line
   try {
     switch (command) {
       case 'check': {
-        const { positional, flags } = parseArgs(rest, { journal: 'string', runs: 'int', seed: 'seed', 'time-budget': 'duration', faults: 'faults', shard: 'shard', 'report-dir': 'string', junit: 'string', json: 'boolean', regressions: 'string', 'no-progress': 'boolean', ...POOL_FLAGS }, 'check');
+        const { positional, flags } = parseArgs(rest, { journal: 'string', runs: 'int', seed: 'seed', 'time-budget': 'duration', faults: 'faults', shard: 'shard', 'report-dir': 'string', junit: 'string', json: 'boolean', regressions: 'string', 'no-progress': 'boolean', tally: 'boolean', invariants: 'invariants', 'safety-only': 'boolean', ...POOL_FLAGS }, 'check');
         if (positional.length > 0) throw usageError(`check takes no positional argument, found ${JSON.stringify(positional[0])}`, 'Pass the journal with --journal <module>');
         // allow-ambient: a fresh seed when none is given; it is printed first, so the run can be repeated.
         const seed = (flags.seed as number | undefined) ?? Date.now() % 2_147_483_647;
@@ -61,7 +66,13 @@ export async function main(argv: string[], print: (line: string) => void = (line
           ...(flags['time-budget'] !== undefined ? { timeBudgetMs: flags['time-budget'] as number } : {}),
           ...(flags.shard !== undefined ? { shard: flags.shard as { index: number; count: number } } : {}),
           ...(flags.junit !== undefined ? { junit: flags.junit as string } : {}),
+          ...(flags.invariants !== undefined ? { invariants: flags.invariants as InvariantCode[] } : {}),
+          ...(flags['safety-only'] === true ? { safetyOnly: true } : {}),
+          ...(flags.tally === true ? { tally: true } : {}),
         };
+        if (options.safetyOnly && options.invariants?.every((code) => invariantKind(code) === 'liveness')) {
+          throw usageError('--safety-only leaves none of the --invariants to judge', 'Drop --safety-only, or name a safety invariant');
+        }
         if (options.runs < 1) throw usageError('--runs must be at least 1', 'Pass e.g. --runs 1000');
         return await runCheck(options, print);
       }

@@ -154,13 +154,13 @@ export function recordsFromLog(disk: DiskView, file = LOG_FILE): JournalRecords 
   const records: JournalRecords = {};
   for (const line of parseLog(disk.readFile(file) ?? '')) {
     if (line.path !== undefined) {
-      const entry = (records[line.key] ??= { kind: 'file', path: line.path ?? '', history: [], preserved: [] }) as FileRecord;
+      const entry = (records[line.key] ??= { kind: 'file', path: line.path ?? '', history: [], preserved: [] }) as FileRecord & { history: FileState[] };
       entry.history.push(line.state as FileState);
       if (line.path !== undefined) entry.path = line.path;
       if (line.preserved !== undefined) entry.preserved.push(line.preserved);
       continue;
     }
-    const entry = (records[line.key] ??= { kind: 'operation', history: [] }) as OperationRecord;
+    const entry = (records[line.key] ??= { kind: 'operation', history: [] }) as OperationRecord & { history: OperationState[] };
     entry.history.push(line.state as OperationState);
     if (line.state === 'authorized' && line.digest !== undefined) entry.digest = line.digest;
     if (line.state === 'succeeded' && line.receipt !== undefined) entry.receipt = line.receipt;

@@ -37,6 +37,12 @@ export interface RunReport {
   /** The one command that replays the counterexample. */
   replayCommand?: string;
   regressionFile?: string;
+  /** The invariants judged, when not all of them (--invariants, --safety-only). */
+  invariantsJudged?: string[];
+  /** --tally: failing runs per invariant ('sandbox' for escapes and differences). */
+  tally?: Record<string, number>;
+  /** --tally: one shrunk counterexample per invariant, saved in the regression corpus. */
+  counterexamples?: { invariant: string; verdict: RunVerdict; violations: string[]; regressionFile: string; replayCommand: string; faults: number }[];
 }
 
 /**

@@ -14,6 +14,9 @@
  *   every incarnation, as a restarted process loads them; any difference is module state that
  *   survived a crash.
  * - A shard owns the indices i with i mod count = index - 1.
+ * - Tally mode runs the whole budget: each failing run counts once toward every invariant it
+ *   broke, and the failing run of lowest index is kept per invariant (only durasim's own failure
+ *   stops it). The counts are the same for any number of workers.
  */
 import type fc from 'fast-check';
 import type { Scenario } from '../../simulator/scenario.js';
@@ -21,7 +24,7 @@ import type { TraceEntry } from '../../simulator/trace.js';
 import type { Rerun } from '../pool/protocol.js';
 import type { RunOutcome, WorkerPool } from '../pool/workerPool.js';
 import { scenarioAt } from './scenarioSource.js';
-import { outcomeVerdict, type RunVerdict } from './runVerdict.js';
+import { outcomeVerdict, tallyCodes, type Judged, type RunVerdict } from './runVerdict.js';
 
 export interface ExploreOptions {
   pool: WorkerPool;
@@ -36,7 +39,11 @@ export interface ExploreOptions {
   determinismEvery?: number;
   /** Re-run every n-th run that crashes a worker with fresh modules (default 3; 0: never). */
   independenceEvery?: number;
-  onProgress?: (runsDone: number) => void;
+  onProgress?: (runsDone: number, failing: number) => void;
+  /** The invariants judged (default: all). */
+  judged?: Judged;
+  /** Run the whole budget and count the failures per invariant instead of stopping at the first. */
+  tally?: boolean;
 }
 
 /** Two runs of one scenario that should have been the same, and where they part. */
@@ -68,6 +75,8 @@ export interface ExploreResult {
   failure?: ExploreFailure;
   /** Wall time until the first failure's run came back, ms. */
   msToFailure?: number;
+  /** Tally mode: failing runs per invariant ('sandbox' for escapes and differences), and the first of each. */
+  tally?: { counts: Record<string, number>; firsts: Record<string, ExploreFailure> };
 }
 
 /** The index of the first differing entry of two traces. */
@@ -115,6 +124,22 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   let msToFailure: number | undefined;
   const ordinal = new Map<number, number>();
   const inFlight = new Map<Promise<void>, number>();
+  const counts: Record<string, number> = {};
+  const firsts: Record<string, ExploreFailure> = {};
+  let failing = 0;
+
+  /** A failing run: the first failure stops the exploration; in tally mode, it is counted and kept per invariant. */
+  const found = (candidate: ExploreFailure, codes: readonly string[]): void => {
+    if (!options.tally || candidate.verdict === 'harness') {
+      fail(candidate);
+      return;
+    }
+    failing++;
+    for (const code of codes) {
+      counts[code] = (counts[code] ?? 0) + 1;
+      if ((firsts[code]?.index ?? Number.POSITIVE_INFINITY) > candidate.index) firsts[code] = candidate;
+    }
+  };
 
   const fail = (candidate: ExploreFailure): void => {
     if (candidate.index > stopAt) return;
@@ -131,13 +156,13 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
     let divergence = rerun ? divergenceOf(outcome, rerun) : undefined;
     // The hashes differ: run the pair again for the two traces (only hashes travel back on every check).
     if (divergence && rerun) divergence = divergenceOf(await pool.run(journalId, value.value_, { detail: 'trace', then: rerun }, index), rerun) ?? divergence;
-    if (divergence) fail({ index, value, outcome, verdict: 'sandbox', divergence });
+    if (divergence) found({ index, value, outcome, verdict: 'sandbox', divergence }, ['sandbox']);
     else {
-      const verdict = outcomeVerdict(outcome);
-      if (verdict !== 'clean') fail({ index, value, outcome, verdict });
+      const verdict = outcomeVerdict(outcome, options.judged);
+      if (verdict !== 'clean') found({ index, value, outcome, verdict }, tallyCodes(outcome, options.judged));
     }
     done++;
-    if (failure === undefined) options.onProgress?.(done);
+    if (failure === undefined) options.onProgress?.(done, failing);
   };
 
   while (next < options.runs && next <= stopAt) {
@@ -169,5 +194,6 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
     determinismChecks: upTo.filter((c) => c.rerun === 'same').length,
     independenceChecks: upTo.filter((c) => c.rerun === 'fresh').length,
     ...(failure ? { failure, msToFailure } : {}),
+    ...(options.tally ? { tally: { counts, firsts } } : {}),
   };
 }

@@ -11,8 +11,8 @@ import type { Scenario } from '../../simulator/scenario.js';
 import { scenarioArbitrary, type ScenarioArbitraryOptions } from '../arbitraries.js';
 import type { RunOutcome, WorkerPool } from '../pool/workerPool.js';
 import type { Regression } from '../regressions.js';
-import { divergenceOf, explore, type Divergence } from './explore.js';
-import { outcomeVerdict, type RunVerdict } from './runVerdict.js';
+import { divergenceOf, explore, type Divergence, type ExploreFailure } from './explore.js';
+import { outcomeVerdict, tallyCodes, type Judged, type RunVerdict } from './runVerdict.js';
 import { shrinkScenario } from './shrinkScenario.js';
 
 export interface HuntOptions {
@@ -27,7 +27,11 @@ export interface HuntOptions {
   determinismEvery?: number;
   /** Shrink attempts at most (default 3000). */
   maxShrinkAttempts?: number;
-  onProgress?: (runsDone: number) => void;
+  onProgress?: (runsDone: number, failing: number) => void;
+  /** The invariants judged (default: all). */
+  judged?: Judged;
+  /** Run the whole budget, count failing runs per invariant, and shrink the first of each. */
+  tally?: boolean;
 }
 
 export interface Finding {
@@ -42,6 +46,8 @@ export interface Finding {
   notShrunk?: string;
   /** For a finding that is a difference between two runs: the runs and where they part. */
   divergence?: Divergence;
+  /** Tally mode: the invariant ('sandbox' for an escape or a difference) this counterexample breaks. */
+  invariant?: string;
 }
 
 export interface HuntResult {
@@ -52,6 +58,8 @@ export interface HuntResult {
   finding?: Finding;
   msToFinding?: number;
   elapsedMs: number;
+  /** Tally mode: failing runs per invariant (stored regressions included), and one counterexample per invariant, first found first. */
+  tally?: { counts: Record<string, number>; findings: Finding[] };
 }
 
 const wallMs = (): number => performance.now(); // the harness's clock: reported, never simulated
@@ -60,15 +68,24 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
   const started = wallMs();
   const { pool, journalId } = options;
   let runsExecuted = 0;
+  const counts: Record<string, number> = {};
+  const findings: Finding[] = [];
   // Stored regressions are few: each is also compared with a run on fresh modules, so a stored case of module state that survived a crash fails again.
   for (const stored of options.regressions ?? []) {
     runsExecuted++;
     const outcome = await pool.run(journalId, stored.scenario, { detail: 'hash', then: 'fresh' });
     const divergence = divergenceOf(outcome, 'fresh');
-    const verdict = divergence ? 'sandbox' : outcomeVerdict(outcome);
+    const verdict = divergence ? 'sandbox' : outcomeVerdict(outcome, options.judged);
     if (verdict !== 'clean') {
       const finding: Finding = { verdict, scenario: stored.scenario, outcome, origin: { regression: stored.file }, notShrunk: 'a stored regression is replayed as saved' };
       if (divergence) finding.divergence = divergenceOf(await pool.run(journalId, stored.scenario, { detail: 'trace', then: 'fresh' }), 'fresh') ?? divergence;
+      if (options.tally && verdict !== 'harness') {
+        for (const code of divergence ? ['sandbox'] : tallyCodes(outcome, options.judged)) {
+          counts[code] = (counts[code] ?? 0) + 1;
+          if (!findings.some((f) => f.invariant === code)) findings.push({ ...finding, invariant: code });
+        }
+        continue;
+      }
       return { runsExecuted, timeBudgetHit: false, determinismChecks: 0, independenceChecks: 0, finding, msToFinding: wallMs() - started, elapsedMs: wallMs() - started };
     }
   }
@@ -83,13 +100,31 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
     ...(options.timeBudgetMs !== undefined ? { timeBudgetMs: options.timeBudgetMs } : {}),
     ...(options.determinismEvery !== undefined ? { determinismEvery: options.determinismEvery } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.judged ? { judged: options.judged } : {}),
+    ...(options.tally ? { tally: true } : {}),
   });
   runsExecuted += explored.runsExecuted;
   const base = { runsExecuted, timeBudgetHit: explored.timeBudgetHit, determinismChecks: explored.determinismChecks, independenceChecks: explored.independenceChecks };
   const failure = explored.failure;
+  if (explored.tally && !failure) {
+    for (const [code, n] of Object.entries(explored.tally.counts)) counts[code] = (counts[code] ?? 0) + n;
+    // One counterexample per invariant, shrunk to still break that invariant, in the order first found.
+    const firsts = Object.entries(explored.tally.firsts).filter(([code]) => !findings.some((f) => f.invariant === code)).sort(([, a], [, b]) => a.index - b.index);
+    for (const [code, first] of firsts) findings.push(await findingOf(options, arbitrary, first, code));
+    const tally = { counts, findings };
+    return findings.length > 0 ? { ...base, finding: findings[0] as Finding, tally, elapsedMs: wallMs() - started } : { ...base, tally, elapsedMs: wallMs() - started };
+  }
   if (!failure) return { ...base, elapsedMs: wallMs() - started };
   const msToFinding = explored.msToFailure ?? 0;
+  const finding = await findingOf(options, arbitrary, failure, undefined);
+  return { ...base, finding, msToFinding, elapsedMs: wallMs() - started };
+}
+
+/** A failure as a finding: shrunk (to a scenario that still breaks `invariant`, or fails the same way), or saved as found when it cannot be. */
+async function findingOf(options: HuntOptions, arbitrary: fc.Arbitrary<Scenario>, failure: ExploreFailure, invariant: string | undefined): Promise<Finding> {
+  const { pool, journalId } = options;
   const origin = { index: failure.index };
+  const tag = invariant === undefined ? {} : { invariant };
   const unshrinkable = failure.divergence?.rerun === 'same'
     ? 'a nondeterministic run may not fail twice'
     : failure.outcome.kind === 'journal-blocked' || failure.outcome.kind === 'journal-out-of-memory'
@@ -98,31 +133,28 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
         ? 'durasim itself failed'
         : undefined;
   if (unshrinkable !== undefined) {
-    const finding: Finding = { verdict: failure.verdict, scenario: failure.value.value_, outcome: failure.outcome, origin, notShrunk: unshrinkable };
+    const finding: Finding = { ...tag, verdict: failure.verdict, scenario: failure.value.value_, outcome: failure.outcome, origin, notShrunk: unshrinkable };
     if (failure.divergence) finding.divergence = failure.divergence;
-    return { ...base, finding, msToFinding, elapsedMs: wallMs() - started };
+    return finding;
   }
   const shrinkStarted = wallMs();
-  // Smaller scenarios must fail the same way: the same verdict, or (module state that survived a crash) the same difference.
+  // Smaller scenarios must fail the same way: the same verdict (in a tally: the same invariant broken), or (module state that survived a crash) the same difference.
   const stillFails = async (scenario: Scenario): Promise<boolean> => {
     if (failure.divergence) return divergenceOf(await pool.run(journalId, scenario, { detail: 'hash', then: 'fresh' }), 'fresh') !== undefined;
     const outcome = await pool.run(journalId, scenario);
-    return outcome.kind === 'simulated' && outcomeVerdict(outcome) === failure.verdict;
+    if (outcome.kind !== 'simulated') return false;
+    return invariant === undefined ? outcomeVerdict(outcome, options.judged) === failure.verdict : tallyCodes(outcome, options.judged).includes(invariant);
   };
   const shrunk = await shrinkScenario(arbitrary, failure.value as fc.Value<Scenario>, stillFails, { parallel: pool.size, maxAttempts: options.maxShrinkAttempts ?? 3000 });
   const outcome = shrunk.steps === 0 ? failure.outcome : await pool.run(journalId, shrunk.value.value_, failure.divergence ? { detail: 'trace', then: 'fresh' } : {});
   const divergence = failure.divergence ? (divergenceOf(outcome, 'fresh') ?? failure.divergence) : undefined;
   return {
-    ...base,
-    finding: {
-      ...(divergence ? { divergence } : {}),
-      verdict: failure.verdict,
-      scenario: shrunk.value.value_,
-      outcome,
-      origin,
-      shrink: { attempts: shrunk.attempts, steps: shrunk.steps, exhausted: shrunk.exhausted, ms: wallMs() - shrinkStarted, fromFaults: failure.value.value_.faults.length },
-    },
-    msToFinding,
-    elapsedMs: wallMs() - started,
+    ...tag,
+    ...(divergence ? { divergence } : {}),
+    verdict: failure.verdict,
+    scenario: shrunk.value.value_,
+    outcome,
+    origin,
+    shrink: { attempts: shrunk.attempts, steps: shrunk.steps, exhausted: shrunk.exhausted, ms: wallMs() - shrinkStarted, fromFaults: failure.value.value_.faults.length },
   };
 }

@@ -2,16 +2,27 @@
  * What one run's outcome means for the verdict. A run that the pool stopped (blocked, out of
  * memory) is a liveness failure of the journal; a harness error is durasim's own, never a finding.
  */
-import type { Violation } from '../../model/violation.js';
+import type { InvariantCode, Violation } from '../../model/violation.js';
 import type { RunOutcome } from '../pool/workerPool.js';
 import type { RunSummary } from '../pool/protocol.js';
 
 export type RunVerdict = 'clean' | 'safety' | 'liveness' | 'sandbox' | 'harness';
 
-export function summaryVerdict(summary: RunSummary): RunVerdict {
+/**
+ * The invariants a check judges (`--invariants`, `--safety-only`); undefined: all of them. Sandbox
+ * escapes and durasim's own failures are judged whatever the list says.
+ */
+export type Judged = readonly InvariantCode[] | undefined;
+
+export function judgedViolations(violations: readonly Violation[], judged: Judged): Violation[] {
+  return judged === undefined ? [...violations] : violations.filter((v) => judged.includes(v.code));
+}
+
+export function summaryVerdict(summary: RunSummary, judged?: Judged): RunVerdict {
   if (summary.escapes.length > 0) return 'sandbox';
-  if (summary.violations.some((v) => v.code !== 'convergence')) return 'safety';
-  if (summary.violations.length > 0) return 'liveness';
+  const violations = judgedViolations(summary.violations, judged);
+  if (violations.some((v) => v.code !== 'convergence')) return 'safety';
+  if (violations.length > 0) return 'liveness';
   return 'clean';
 }
 
@@ -35,8 +46,16 @@ export function summaryOf(outcome: RunOutcome): RunSummary | undefined {
   return stoppedSummary(outcome.kind, outcome.detail);
 }
 
-export function outcomeVerdict(outcome: RunOutcome): RunVerdict {
+export function outcomeVerdict(outcome: RunOutcome, judged?: Judged): RunVerdict {
   if (outcome.kind === 'cancelled') return 'clean'; // it never ran: nothing was found
   const summary = summaryOf(outcome);
-  return summary === undefined ? 'harness' : summaryVerdict(summary);
+  return summary === undefined ? 'harness' : summaryVerdict(summary, judged);
+}
+
+/** What a run counts toward in a tally: each invariant it broke (judged), 'sandbox' for an escape; none when clean. */
+export function tallyCodes(outcome: RunOutcome, judged?: Judged): string[] {
+  const summary = summaryOf(outcome);
+  if (summary === undefined) return [];
+  if (summary.escapes.length > 0) return ['sandbox'];
+  return [...new Set(judgedViolations(summary.violations, judged).map((v) => v.code))];
 }

@@ -16,6 +16,7 @@ import { journal as succeededBeforeReceipt } from './succeededBeforeReceipt.js';
 import { journal as timeoutMeansFailed } from './timeoutMeansFailed.js';
 import { journal as tornTailFatal } from './tornTailFatal.js';
 import { journal as trustAnyReceipt } from './trustAnyReceipt.js';
+import { journal as unsyncedDelivery } from './unsyncedDelivery.js';
 
 export interface Mutant {
   journal: JournalAdapter;
@@ -37,6 +38,7 @@ export const MUTANTS: Mutant[] = [
   { journal: tornTailFatal, defect: 'recovery throws on a partial last line', breaks: ['convergence'] },
   { journal: retryUnsafeWrite, defect: 're-runs a started write whose retrySafe is false', breaks: ['retry-safe-only', 'no-state-skip'] },
   { journal: acceptedAsSuccess, defect: '202 recorded as succeeded', breaks: ['truthful-outcome'] },
+  { journal: unsyncedDelivery, defect: 'applied recorded before the delivered file is durable', breaks: ['file-truth'] },
 ];
 
 export function mutantNamed(name: string): Mutant | undefined {

@@ -1,0 +1,79 @@
+/**
+ * Observed histories: durasim reads the journal's records off the durable image after every step
+ * that changed it (and off what the next incarnation reads at a crash, and at the end), and
+ * builds each key's sequence of states itself, so a journal may keep only its current state.
+ *
+ * Rules:
+ * - An image's snapshot of a key contributes only when it differs from that image's previous
+ *   snapshot of the key (an unrelated fsync re-reads the same record and adds nothing).
+ * - A recorded history contributes the states past its common prefix with the key's previous
+ *   snapshot (of either image); a current state contributes itself. Consecutive repeats fold.
+ * - A record that existed and is gone contributes 'absent'.
+ * - A machine crash drops what was only ever visible (page cache) and never caught up with by a
+ *   durable snapshot: the disk took it back, not the journal.
+ */
+import type { ObservedHistories, ObservedState, Records } from './evidence.js';
+
+export const ABSENT = 'absent';
+type Image = ObservedState['image'];
+type Snapshot = readonly string[] | null;
+
+export class HistoryObserver {
+  readonly observed: ObservedHistories = {};
+  private readonly last: Record<Image, Map<string, Snapshot>> = { durable: new Map(), visible: new Map() };
+  private readonly lastAny = new Map<string, Snapshot>();
+  /** Per key, how many observed states a durable snapshot has caught up with (a machine crash cannot take those back). */
+  private readonly durableUpTo = new Map<string, number>();
+
+  /** Feeds one snapshot of an image, read at trace position `seq`. */
+  observe(records: Records, seq: number, image: Image): void {
+    const keys = new Set([...Object.keys(records), ...this.last[image].keys(), ...this.lastAny.keys()]);
+    for (const key of keys) {
+      const now: Snapshot = records[key]?.history ?? null;
+      const before = this.last[image].get(key);
+      if (before === undefined ? now === null : same(before, now)) continue;
+      this.last[image].set(key, now);
+      const previous = this.lastAny.get(key) ?? null;
+      this.lastAny.set(key, now);
+      if (now === null) {
+        if (previous !== null) this.push(key, ABSENT, seq, image);
+      } else {
+        const common = previous === null ? 0 : commonPrefix(previous, now);
+        for (const state of now.slice(common)) this.push(key, state, seq, image);
+        // A durable snapshot that holds all the key showed before (or supersedes a current state) confirms it.
+        const caughtUp = previous === null || common === previous.length || (now.length === 1 && previous.length === 1);
+        if (image === 'durable' && !caughtUp) continue;
+      }
+      if (image === 'durable') this.durableUpTo.set(key, this.observed[key]?.length ?? 0);
+    }
+  }
+
+  /** A machine crash: states seen only on the visible image since the last durable snapshot are gone. */
+  machineCrash(): void {
+    for (const [key, states] of Object.entries(this.observed)) {
+      while (states.length > (this.durableUpTo.get(key) ?? 0) && states.at(-1)?.image === 'visible') states.pop();
+      if (states.length === 0) delete this.observed[key];
+      const durable = this.last.durable.get(key);
+      if (durable === undefined) this.lastAny.delete(key);
+      else this.lastAny.set(key, durable);
+    }
+    this.last.visible.clear();
+  }
+
+  private push(key: string, state: string, seq: number, image: Image): void {
+    const states = (this.observed[key] ??= []);
+    if (states.at(-1)?.state === state) return;
+    states.push({ state, seq, image });
+  }
+}
+
+function same(a: Snapshot, b: Snapshot): boolean {
+  if (a === null || b === null) return a === b;
+  return a.length === b.length && a.every((s, i) => s === b[i]);
+}
+
+function commonPrefix(a: readonly string[], b: readonly string[]): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
