@@ -57,6 +57,8 @@ export interface RequestEvidence {
   /** Trace position where its sender stopped waiting for it (answered, gave up, or died); absent while it waits. */
   doneSeq?: number;
   recordsAtArrival?: Records;
+  /** For a write whose record was not durably dispatched: what only the page cache held then, per file. */
+  unsyncedAtArrival?: string[];
 }
 
 export interface CrashEvidence {

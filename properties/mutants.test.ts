@@ -1,14 +1,15 @@
 /**
  * The mutant corpus is durasim's own regression gate: every mutant must be killed within the
  * budget by the property suite, each for a reason its defect explains, and shrunk to a
- * counterexample close to the hand-minimal one (within one fault and 25% of the steps).
+ * counterexample close to the hand-minimal one (within one fault and 10% of the steps); over the
+ * corpus, the runs to detection are at most 20 at the median and 200 at worst.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, test } from 'vitest';
 import { judge } from '../model/judge.js';
 import { MUTANTS } from '../src/journals/mutants/index.js';
 import { referenceJournal } from '../src/journals/reference.js';
-import { MUTANT_BUDGET, mutantSeed } from '../src/mutantsMain.js';
+import { closeToMinimal, handMinimal, MUTANT_BUDGET, mutantSeed } from '../src/mutantsMain.js';
 import { bundledJournal } from '../src/isolation/journalRef.js';
 import { huntJournal } from '../src/mutation.js';
 import { WorkerPool } from '../src/pool/workerPool.js';
@@ -20,6 +21,7 @@ import { PROPERTY_TIMEOUT_MS } from './budgets.js';
 const pool = new WorkerPool({ workers: 2 });
 afterAll(() => pool.close());
 
+const runsToDetect: number[] = [];
 const minimal = (name: string) => parseScenarioText(readFileSync(new URL(`../reports/mutants/minimal/${name}.json`, import.meta.url), 'utf8'));
 
 describe('the mutant corpus', () => {
@@ -38,11 +40,17 @@ describe('the mutant corpus', () => {
     test(`is killed within ${MUTANT_BUDGET} runs and shrinks close to the hand-minimal scenario`, async () => {
       const result = await huntJournal(pool, bundledJournal(name)!, { numRuns: MUTANT_BUDGET, seed: mutantSeed(index) });
       expect(result.killed).toBe(true);
+      runsToDetect.push(result.runsToFailure ?? Number.POSITIVE_INFINITY);
       expect(mutant.breaks.filter((code) => result.invariants?.includes(code)), `fired: ${result.invariants?.join(', ')}`).not.toEqual([]);
-      const hand = minimal(name);
-      const handSteps = (await simulate(mutant.journal, hand)).stats.steps;
-      expect(result.faults).toBeLessThanOrEqual(hand.faults.length + 1);
-      expect(result.steps).toBeLessThanOrEqual(Math.ceil(handSteps * 1.25));
+      const hand = await handMinimal(name, mutant.journal);
+      expect(closeToMinimal({ ...result, ...hand }), `shrunk to ${result.faults} faults / ${result.steps} steps; hand-minimal ${hand.handFaults} / ${hand.handSteps}`).toBe(true);
     }, PROPERTY_TIMEOUT_MS);
+  });
+
+  test('is detected within 20 runs at the median and 200 at worst', () => {
+    expect(runsToDetect).toHaveLength(MUTANTS.length);
+    const sorted = [...runsToDetect].sort((a, b) => a - b);
+    expect(sorted[Math.floor((sorted.length - 1) / 2)], `runs to detection: ${sorted.join(', ')}`).toBeLessThanOrEqual(20);
+    expect(sorted.at(-1), `runs to detection: ${sorted.join(', ')}`).toBeLessThanOrEqual(200);
   });
 });

@@ -2,18 +2,16 @@
  * Disk: a crash-consistent virtual disk, memfs underneath.
  *
  * Durability rules (what survives a machine crash):
- * - memfs holds what processes see (the page cache). Written data is volatile until an fsync of
- *   a handle on that file; then the file's current bytes are durable.
- * - Directory entries (create, rename, link, unlink, mkdir) are volatile until an fsync of a handle
- *   opened on the parent directory; then that directory's current entries are durable.
- * - Crash modes: keep-all (a process kill: nothing is lost); lose-unsynced (the disk returns to
- *   its durable image); torn-tail (as lose-unsynced, but in each file whose unsynced changes are
- *   only appends, earlier appends survive and the last survives as a prefix of its bytes).
+ * - memfs holds what processes see (the page cache). Written data is volatile until an fsync of a
+ *   handle on that file; directory entries (create, rename, link, unlink, mkdir) until an fsync of
+ *   a handle on the parent directory. Then the file's bytes, or the directory's entries, are durable.
+ * - Crash modes: keep-all (a process kill: nothing is lost); lose-unsynced (the disk returns to its
+ *   durable image); torn-tail (as lose-unsynced, but in each file whose unsynced changes are only
+ *   appends, earlier appends survive and the last survives as a prefix of its bytes).
  * - The user's edits are saved in place and durably (an editor that fsyncs the file and its directory).
- * Durable state is kept incrementally (appended chunks, entry maps keyed by inode): nothing is
- * serialised per step; the image is materialised only at a crash or when a view is read.
- * Inodes are named by ids of our own, fresh at every creation: memfs reuses the numbers of deleted
- * inodes, and a durable entry may still name a deleted one.
+ * Durable state is kept incrementally (appended chunks, entry maps keyed by inode), materialised only
+ * at a crash or when a view is read. Inodes get ids of our own, fresh at every creation (memfs reuses
+ * deleted inodes' numbers, and a durable entry may still name a deleted one).
  */
 import { Volume } from 'memfs';
 import { posix } from 'node:path';
@@ -21,8 +19,6 @@ import type { DiskView } from '../src/contract.js';
 import { invariant } from './invariant.js';
 import type { CrashDiskReport } from './runRecords.js';
 import type { CrashMode } from './scenario.js';
-
-export type { CrashDiskReport } from './runRecords.js';
 
 type Pending = { appends: Buffer[] } | 'rewrite';
 
@@ -48,6 +44,8 @@ export class Disk {
   private rootIno = 0;
   /** Bumped whenever the durable image changes (an fsync that wrote something, a directory fsync that changed entries, a user save, a crash). */
   durableVersion = 0;
+  /** Per inode: the durable version at which its durable bytes last changed. */
+  private dataVersion = new Map<number, number>();
 
   constructor(readonly dir: string, files: Record<string, string>) {
     const image = new Map<string, Buffer>();
@@ -112,7 +110,7 @@ export class Disk {
     }
     const pending = this.dirty.get(file.ino);
     if (pending === undefined) return;
-    this.durableVersion++;
+    this.dataVersion.set(file.ino, ++this.durableVersion);
     if (pending === 'rewrite') {
       this.durableData.set(file.ino, [this.handleRead(fd)]);
     } else {
@@ -157,17 +155,10 @@ export class Disk {
     return this.vol.readFileSync(this.resolve(path)) as Buffer;
   }
 
-  rename(from: string, to: string): void {
-    this.vol.renameSync(this.resolve(from), this.resolve(to));
-  }
-
-  link(existing: string, to: string): void {
-    this.vol.linkSync(this.resolve(existing), this.resolve(to));
-  }
-
-  unlink(path: string): void {
-    this.vol.unlinkSync(this.resolve(path));
-  }
+  // Entries change in the page cache; they become durable at an fsync of the directory.
+  rename(from: string, to: string): void { this.vol.renameSync(this.resolve(from), this.resolve(to)); }
+  link(existing: string, to: string): void { this.vol.linkSync(this.resolve(existing), this.resolve(to)); }
+  unlink(path: string): void { this.vol.unlinkSync(this.resolve(path)); }
 
   mkdir(path: string, recursive: boolean): void {
     const abs = this.resolve(path);
@@ -200,7 +191,7 @@ export class Disk {
     const ino = creates ? this.fresh(Number(this.vol.statSync(abs).ino)) : this.id(Number(this.vol.statSync(abs).ino));
     this.kinds.set(ino, 'file');
     this.durableData.set(ino, [Buffer.from(text)]);
-    this.durableVersion++;
+    this.dataVersion.set(ino, ++this.durableVersion);
     this.dirty.delete(ino);
     this.syncDirectory(this.id(Number(this.vol.statSync(dir).ino)), dir);
   }
@@ -209,9 +200,20 @@ export class Disk {
 
   /** A machine crash: the disk falls back to its durable image (see the rules at the top). keep-all changes nothing. */
   crash(mode: CrashMode, tornKeepBytes: number | undefined): CrashDiskReport {
-    const report: CrashDiskReport = { mode, lostData: [], lostEntries: [], restoredEntries: [], torn: [] };
-    if (mode === 'keep-all') return report;
+    if (mode === 'keep-all') return { mode, lostData: [], lostEntries: [], restoredEntries: [], torn: [] };
     for (const fd of [...this.open.keys()]) this.handleClose(fd);
+    const { report, image, dirs } = this.imageAfterCrash(mode, tornKeepBytes);
+    this.install(image, dirs);
+    return report;
+  }
+
+  /** What a machine crash now would lose (nothing changes): the disk's own account of what is not yet durable. */
+  lossIfCrashedNow(): CrashDiskReport {
+    return this.imageAfterCrash('lose-unsynced', undefined).report;
+  }
+
+  private imageAfterCrash(mode: CrashMode, tornKeepBytes: number | undefined): { report: CrashDiskReport; image: Map<string, Buffer>; dirs: string[] } {
+    const report: CrashDiskReport = { mode, lostData: [], lostEntries: [], restoredEntries: [], torn: [] };
     const volatileFiles = this.walkVolatile();
     const image = new Map<string, Buffer>();
     const dirs: string[] = [];
@@ -236,8 +238,7 @@ export class Disk {
       else if (!after.equals(bytes)) report.lostData.push({ path, bytes: Math.max(0, bytes.length - after.length) });
     }
     for (const path of image.keys()) if (!volatileFiles.has(path)) report.restoredEntries.push(path);
-    this.install(image, dirs);
-    return report;
+    return { report, image, dirs };
   }
 
   // ---- views for inspect() and the judge ----
@@ -257,25 +258,24 @@ export class Disk {
     };
   }
 
+  /** What the durable image holds at `path`, as a stamp: equal stamps mean equal bytes (a file) or equal entries (a folder). */
+  durableStamp(path: string, kind: 'file' | 'dir'): string {
+    const ino = this.durableLookup(this.resolve(path));
+    if (ino === undefined) return '-';
+    if (kind === 'file') return `${ino}:${this.dataVersion.get(ino) ?? 0}`;
+    return [...(this.durableEntries.get(ino) ?? [])].map(([name, child]) => `${name}=${child}`).join('/');
+  }
+
   /** What processes see now (page cache included). */
   liveView(): DiskView {
-    return {
-      dir: this.dir,
-      readFile: (path) => {
-        try {
-          return this.vol.readFileSync(this.resolve(path), 'utf8') as string;
-        } catch {
-          return undefined;
-        }
-      },
-      readdir: (path) => {
-        try {
-          return this.readdir(path);
-        } catch {
-          return [];
-        }
-      },
+    const orElse = <T>(read: () => T, missing: T): T => {
+      try {
+        return read();
+      } catch {
+        return missing;
+      }
     };
+    return { dir: this.dir, readFile: (path) => orElse(() => this.vol.readFileSync(this.resolve(path), 'utf8') as string, undefined), readdir: (path) => orElse(() => this.readdir(path), []) };
   }
 
   // ---- internals ----

@@ -3,8 +3,11 @@
  * sees them. inspect() runs under a turn of its own (what it reaches around the disk view is an
  * escape, charged to "inspect"); with fresh modules it gets an instance of its own, so it reads
  * the disk, not what run() keeps in memory. The view's reads are the simulator's own work.
- * Its answer is normalized (model/records.ts); the durable image's is cached by the disk's durable
- * version, so asking again before anything became durable costs nothing.
+ * Its answer is normalized (model/records.ts). The durable image's answer is cached with what
+ * inspect() read (each file's durable stamp, each folder's entries): asking again costs nothing
+ * until one of those changed — an fsync of a lock file or a candidate does not re-run inspect().
+ * (inspect() must be a function of what it reads; a journal whose inspect() is not is judged on
+ * its first answer for the same bytes.)
  */
 import type { Records } from '../model/evidence.js';
 import { HistoryObserver } from '../model/observedHistory.js';
@@ -14,15 +17,21 @@ import { outsideTurn, setTurn, type Escape, type TurnHolder } from './ambientGua
 import type { Disk } from './disk.js';
 import { WORK_DIR } from './scenario.js';
 
+interface Read {
+  path: string;
+  kind: 'file' | 'dir';
+}
+
 export class Inspection {
   /** Errors thrown by the journal's inspect(), which are journal bugs too. */
   readonly errors: string[] = [];
   /** Whether the last read failed (inspect() threw): its empty answer is no observation. */
   failed = false;
-  private cached: { version: number; records: Records; failed: boolean } | undefined;
+  private cached: { version: number; reads: Read[]; stamps: string[]; records: Records; failed: boolean } | undefined;
   /** Builds each key's observed states from the durable image after every change (model/observedHistory.ts). */
   readonly observer = new HistoryObserver();
   private observedVersion = -1;
+  private lastObserved: Records | undefined;
   private readonly turn: TurnHolder;
   private readonly inspector: JournalAdapter;
 
@@ -49,7 +58,9 @@ export class Inspection {
     const records = this.read('durable');
     if (this.disk.durableVersion !== this.observedVersion) {
       this.observedVersion = this.disk.durableVersion;
-      if (!this.failed) this.observer.observe(records, seq, 'durable');
+      // The same answer as last time (nothing inspect() reads changed) adds nothing to observe.
+      if (!this.failed && records !== this.lastObserved) this.observer.observe(records, seq, 'durable');
+      this.lastObserved = records;
     }
     return records;
   }
@@ -66,13 +77,22 @@ export class Inspection {
 
   /** The journal's records as its inspect() reads them from the durable or the visible image. */
   read(image: 'durable' | 'visible'): Records {
-    if (image === 'durable' && this.cached?.version === this.disk.durableVersion) {
-      this.failed = this.cached.failed;
-      return this.cached.records;
+    if (image === 'durable' && this.cached !== undefined) {
+      const cached = this.cached;
+      if (cached.version === this.disk.durableVersion || cached.reads.every((read, i) => this.disk.durableStamp(read.path, read.kind) === cached.stamps[i])) {
+        cached.version = this.disk.durableVersion;
+        this.failed = cached.failed;
+        return cached.records;
+      }
     }
     const disk = image === 'durable' ? this.disk.durableView() : this.disk.liveView();
+    const reads: Read[] = [];
     // memfs stamps access times on a read: the simulator's work, not the journal's.
-    const view: DiskView = { dir: disk.dir, readFile: (path) => outsideTurn(() => disk.readFile(path)), readdir: (path) => outsideTurn(() => disk.readdir(path)) };
+    const view: DiskView = {
+      dir: disk.dir,
+      readFile: (path) => (reads.push({ path, kind: 'file' }), outsideTurn(() => disk.readFile(path))),
+      readdir: (path) => (reads.push({ path, kind: 'dir' }), outsideTurn(() => disk.readdir(path))),
+    };
     let records: Records = {};
     this.failed = false;
     try {
@@ -83,7 +103,7 @@ export class Inspection {
       this.errors.push(error instanceof Error ? error.message : String(error));
       this.failed = true;
     }
-    if (image === 'durable') this.cached = { version: this.disk.durableVersion, records, failed: this.failed };
+    if (image === 'durable') this.cached = { version: this.disk.durableVersion, reads, stamps: reads.map((read) => this.disk.durableStamp(read.path, read.kind)), records, failed: this.failed };
     return records;
   }
 

@@ -24,12 +24,25 @@ export const WORK_DIR = '/work';
 export const CRASH_MODES = ['keep-all', 'lose-unsynced', 'torn-tail'] as const;
 export type CrashMode = (typeof CRASH_MODES)[number];
 
-/** Kills one incarnation of a worker at its `step`-th env call (0-based, counted per incarnation). */
-export interface CrashFault {
+/**
+ * Kills one incarnation of a worker at one of its env calls: its `step`-th (0-based, counted per
+ * incarnation), or — anchored to the journal's own work, so it stays in its window when other
+ * operations come and go — its `at.occurrence`-th call whose trace line mentions `at.mentions`
+ * (an operation's key, or a file's path: the POST of post-b, the append recording it, the rename
+ * of notes.md). Exactly one of `step` and `at`.
+ */
+export type CrashFault = CrashFaultBase & ({ step: number; at?: never } | { at: CrashAnchor; step?: never });
+
+/** An anchor: the `occurrence`-th (0-based) step, or request, that names `mentions` (a key, a path, a resource). */
+export interface CrashAnchor {
+  mentions: string;
+  occurrence: number;
+}
+
+interface CrashFaultBase {
   kind: 'crash';
   process: number;
   incarnation: number;
-  step: number;
   /** before: the call never happens. after: it happened (the response arrived) but the process dies. */
   when: 'before' | 'after';
   /**
@@ -58,10 +71,16 @@ export const RESPONSE_FAULTS = [
 ] as const;
 export type ResponseFaultKind = (typeof RESPONSE_FAULTS)[number];
 
-/** Applies to the `request`-th request the service receives (0-based, GET and POST alike). */
-export interface ResponseFault {
+/**
+ * Applies to the `request`-th request the service receives (0-based, GET and POST alike), or —
+ * anchored, so it stays on its request when other operations come and go — to the
+ * `at.occurrence`-th request about `at.mentions` (an operation key, or a resource name).
+ * Exactly one of `request` and `at`.
+ */
+export type ResponseFault = ResponseFaultBase & ({ request: number; at?: never } | { at: CrashAnchor; request?: never });
+
+interface ResponseFaultBase {
   kind: 'response';
-  request: number;
   fault: ResponseFaultKind;
   /** delay: extra virtual milliseconds before the response arrives. Default 1000. */
   delayMs?: number;
@@ -147,13 +166,13 @@ export const DEFAULT_RESTART_DELAY_MS = 100;
 
 const OPERATION_FIELDS = { publish: ['kind', 'key', 'body', 'retrySafe'], lookup: ['kind', 'key', 'resource'], edit: ['kind', 'key', 'path', 'append'] } as const;
 const FAULT_FIELDS = {
-  crash: ['kind', 'process', 'incarnation', 'step', 'when', 'mode', 'tornKeepBytes'],
-  response: ['kind', 'request', 'fault', 'delayMs', 'commitDelayMs'],
+  crash: ['kind', 'process', 'incarnation', 'step', 'at', 'when', 'mode', 'tornKeepBytes'],
+  response: ['kind', 'request', 'at', 'fault', 'delayMs', 'commitDelayMs'],
   'user-edit': ['kind', 'path', 'text', 'atStep', 'afterAccess'],
   'duplicate-delivery': ['kind', 'atStep'],
   'service-restart': ['kind', 'atStep'],
 } as const;
-const FAULT_REQUIRED = { crash: ['kind', 'process', 'step', 'when'], response: ['kind', 'request', 'fault'], 'user-edit': ['kind', 'path', 'text'], 'duplicate-delivery': ['kind', 'atStep'], 'service-restart': ['kind', 'atStep'] } as const;
+const FAULT_REQUIRED = { crash: ['kind', 'process', 'when'], response: ['kind', 'fault'], 'user-edit': ['kind', 'path', 'text'], 'duplicate-delivery': ['kind', 'atStep'], 'service-restart': ['kind', 'atStep'] } as const;
 const TOP_FIELDS = ['format', 'version', 'name', 'description', 'task', 'taskAfterRestart', 'files', 'service', 'faults', 'schedule', 'random', 'environment', 'restartDelayMs', 'bounds', 'regression'];
 
 function parseOperation(value: Json, field: string): Operation {
@@ -193,23 +212,26 @@ function parseFault(value: Json, field: string): Fault {
   strict(value, field, FAULT_FIELDS[kind], FAULT_REQUIRED[kind]);
   switch (kind) {
     case 'crash': {
-      const fault: CrashFault = {
-        kind,
-        process: int(value.process, `${field}.process`),
-        incarnation: optional(value, 'incarnation', (v) => int(v, `${field}.incarnation`), 0),
-        step: int(value.step, `${field}.step`),
+      if ((value.step === undefined) === (value.at === undefined)) {
+        fail(field, 'needs exactly one of step and at', 'Say where the worker dies: "step": N (its N-th call), or "at": { "mentions": "post-a", "occurrence": N }.');
+      }
+      const who = { kind, process: int(value.process, `${field}.process`), incarnation: optional(value, 'incarnation', (v) => int(v, `${field}.incarnation`), 0) };
+      const how = {
         when: oneOf(value.when, ['before', 'after'] as const, `${field}.when`),
         mode: optional(value, 'mode', (v) => oneOf(v, CRASH_MODES, `${field}.mode`), 'keep-all' as CrashMode),
       };
+      const fault: CrashFault = value.step !== undefined ? { ...who, step: int(value.step, `${field}.step`), ...how } : { ...who, at: parseAnchor(value.at, `${field}.at`), ...how };
       if (value.tornKeepBytes !== undefined) fault.tornKeepBytes = int(value.tornKeepBytes, `${field}.tornKeepBytes`);
       return fault;
     }
     case 'response': {
-      const fault: ResponseFault = {
-        kind,
-        request: int(value.request, `${field}.request`),
-        fault: oneOf(value.fault, RESPONSE_FAULTS, `${field}.fault`),
-      };
+      if ((value.request === undefined) === (value.at === undefined)) {
+        fail(field, 'needs exactly one of request and at', 'Say which request it hits: "request": N (the N-th the service receives), or "at": { "mentions": "post-a", "occurrence": N }.');
+      }
+      const what = { fault: oneOf(value.fault, RESPONSE_FAULTS, `${field}.fault`) };
+      const fault: ResponseFault = value.request !== undefined
+        ? { kind, request: int(value.request, `${field}.request`), ...what }
+        : { kind, at: parseAnchor(value.at, `${field}.at`), ...what };
       if (value.delayMs !== undefined) fault.delayMs = int(value.delayMs, `${field}.delayMs`);
       if (value.commitDelayMs !== undefined) fault.commitDelayMs = int(value.commitDelayMs, `${field}.commitDelayMs`);
       return fault;
@@ -228,6 +250,12 @@ function parseFault(value: Json, field: string): Fault {
     case 'service-restart':
       return { kind, atStep: int(value.atStep, `${field}.atStep`) };
   }
+}
+
+function parseAnchor(value: Json, field: string): CrashAnchor {
+  if (!isRecord(value)) fail(field, `must be an object, found ${describe(value)}`);
+  strict(value, field, ['mentions', 'occurrence'], ['mentions', 'occurrence']);
+  return { mentions: nonEmptyStr(value.mentions, `${field}.mentions`), occurrence: int(value.occurrence, `${field}.occurrence`) };
 }
 
 function parseService(value: Json): ScenarioService {

@@ -1,6 +1,7 @@
 /**
  * ScenarioEvents: a scenario's faults as the run meets them. Crashes are looked up by
- * (worker, incarnation, step, when); the first fault listed for a point wins. The timed faults —
+ * (worker, incarnation, step, when), or for an anchored crash by the step's rank among that
+ * incarnation's steps that mention the anchor; the first fault listed for a point wins. The timed faults —
  * user edits, duplicate deliveries, service restarts — come in the order they come due. atStep faults come due at a global step; afterAccess user
  * edits come due after the workers' n-th step on their path (counted from the trace details).
  * Whatever never came due is handed out, in order, once every worker has finished.
@@ -12,12 +13,19 @@ export class ScenarioEvents {
   private readonly anchored: UserEditFault[];
   private readonly accesses = new Map<string, number>();
   private readonly crashes = new Map<string, CrashFault>();
+  private readonly anchoredCrashes: CrashFault[];
+  private readonly anchors: string[];
+  /** Per worker incarnation and anchor: how many of its steps mentioned the anchor so far. */
+  private readonly mentions = new Map<string, number>();
 
   constructor(faults: readonly Fault[]) {
     for (const fault of faults) {
-      const key = fault.kind === 'crash' ? `${fault.process}/${fault.incarnation}/${fault.step}/${fault.when}` : undefined;
-      if (fault.kind === 'crash' && key !== undefined && !this.crashes.has(key)) this.crashes.set(key, fault);
+      if (fault.kind !== 'crash' || fault.step === undefined) continue;
+      const key = `${fault.process}/${fault.incarnation}/${fault.step}/${fault.when}`;
+      if (!this.crashes.has(key)) this.crashes.set(key, fault);
     }
+    this.anchoredCrashes = faults.filter((f): f is CrashFault => f.kind === 'crash' && f.at !== undefined);
+    this.anchors = [...new Set(this.anchoredCrashes.map((f) => f.at?.mentions ?? ''))];
     this.anchored = faults.filter((f): f is UserEditFault => f.kind === 'user-edit' && f.afterAccess !== undefined);
     this.timed = faults
       .filter((f) => (f.kind === 'user-edit' && f.atStep !== undefined) || f.kind === 'duplicate-delivery' || f.kind === 'service-restart')
@@ -26,8 +34,35 @@ export class ScenarioEvents {
       .map(({ f }) => f);
   }
 
-  crashAt(pid: number, incarnation: number, step: number, when: 'before' | 'after'): CrashFault | undefined {
-    return this.crashes.size === 0 ? undefined : this.crashes.get(`${pid}/${incarnation}/${step}/${when}`);
+  /**
+   * The crashes due before and after a worker's step: by its number, or (anchored) by its rank
+   * among the incarnation's steps that mention the anchor. Call once per step, in order.
+   */
+  crashesAt(pid: number, incarnation: number, step: number, line: () => string): { before?: CrashFault; after?: CrashFault } {
+    if (this.crashes.size === 0 && this.anchors.length === 0) return NO_CRASH;
+    const found: { before?: CrashFault; after?: CrashFault } = {};
+    if (this.crashes.size > 0) {
+      const before = this.crashes.get(`${pid}/${incarnation}/${step}/before`);
+      const after = this.crashes.get(`${pid}/${incarnation}/${step}/after`);
+      if (before) found.before = before;
+      if (after) found.after = after;
+    }
+    if (this.anchors.length === 0) return found;
+    const text = line();
+    for (const fault of this.anchoredCrashes) {
+      const at = fault.at;
+      if (at === undefined || fault.process !== pid || fault.incarnation !== incarnation || !mentions(text, at.mentions)) continue;
+      const key = `${pid}/${incarnation}/${at.mentions}`;
+      const rank = this.mentions.get(key) ?? 0;
+      if (rank === at.occurrence) found[fault.when] ??= fault;
+    }
+    // Ranks advance once per step and anchor, after every fault for this step was looked at.
+    for (const mention of this.anchors) {
+      if (!mentions(text, mention)) continue;
+      const key = `${pid}/${incarnation}/${mention}`;
+      this.mentions.set(key, (this.mentions.get(key) ?? 0) + 1);
+    }
+    return found;
   }
 
   /** Counts a worker step on each path it names (the anchors of afterAccess user edits). */
@@ -56,3 +91,16 @@ export class ScenarioEvents {
 function stepOf(fault: Fault): number {
   return 'atStep' in fault && fault.atStep !== undefined ? fault.atStep : 0;
 }
+
+/** Whether a trace line names `anchor` as a whole word: a key or a path, not a longer name that starts with it. */
+export function mentions(line: string, anchor: string): boolean {
+  for (let at = line.indexOf(anchor); at !== -1; at = line.indexOf(anchor, at + 1)) {
+    const before = line[at - 1];
+    const after = line[at + anchor.length];
+    if ((before === undefined || !WORD.test(before)) && (after === undefined || !WORD.test(after))) return true;
+  }
+  return false;
+}
+
+const WORD = /[A-Za-z0-9._-]/;
+const NO_CRASH: { before?: CrashFault; after?: CrashFault } = Object.freeze({});

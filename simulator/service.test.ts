@@ -77,7 +77,7 @@ describe('ServiceCore semantics', () => {
 });
 
 describe('ServiceCore faults', () => {
-  const faulted = (fault: ResponseFault['fault'], extra: Partial<ResponseFault> = {}) => core({}, [{ kind: 'response', request: 0, fault, ...extra }]);
+  const faulted = (fault: ResponseFault['fault'], extra: { delayMs?: number; commitDelayMs?: number } = {}) => core({}, [{ kind: 'response', request: 0, fault, ...extra }]);
 
   test('500 before commit makes no effect; 500 after commit does', () => {
     const before = faulted('500-before-commit');
@@ -142,5 +142,16 @@ describe('routeOf', () => {
     expect(routeOf('GET', '/resources/config')).toEqual({ kind: 'resource', name: 'config' });
     expect(routeOf('DELETE', '/operations/a')).toEqual({ kind: 'unknown' });
     expect(routeOf('GET', '/elsewhere')).toEqual({ kind: 'unknown' });
+  });
+});
+
+describe('ServiceCore faults anchored to a key', () => {
+  test('hit the n-th request about that key, whatever other requests came before', () => {
+    const s = core({}, [{ kind: 'response', at: { mentions: 'b', occurrence: 1 }, fault: '500-before-commit' }]);
+    expect(post(s, 'a', 'x').status).toBe(201);
+    expect(s.receive('GET', { kind: 'query', key: 'b' }, '').status).toBe(404); // request #0 about b
+    expect(post(s, 'a', 'x').status).toBe(200);
+    expect(post(s, 'b', 'y').status).toBe(500); // request #1 about b
+    expect(post(s, 'b', 'y').status).toBe(201);
   });
 });

@@ -76,6 +76,9 @@ export class ServiceCore {
   readonly requests: ServiceRequestRecord[] = [];
   private memory = new Map<string, Stored>();
   private faults = new Map<number, ResponseFault>();
+  /** Faults anchored to the n-th request about a key or resource, and how many such requests came. */
+  private readonly anchored: ResponseFault[] = [];
+  private readonly about = new Map<string, number>();
 
   constructor(
     private readonly config: ScenarioService,
@@ -83,13 +86,16 @@ export class ServiceCore {
     private readonly clock: VirtualClock,
     private readonly onEvent: (event: ServiceEvent) => void = () => {},
   ) {
-    for (const fault of faults) if (!this.faults.has(fault.request)) this.faults.set(fault.request, fault);
+    for (const fault of faults) {
+      if (fault.request === undefined) this.anchored.push(fault);
+      else if (!this.faults.has(fault.request)) this.faults.set(fault.request, fault);
+    }
     for (const { key, body } of config.existing) this.commit(key, digestOf(body), null);
   }
 
   receive(method: string, route: ServiceRoute, body: string): ServiceReply {
     const index = this.requests.length;
-    const fault = this.faults.get(index);
+    const fault = this.faults.get(index) ?? this.anchoredFault(route);
     const record: ServiceRequestRecord = { index, atMs: this.clock.nowMs, method, route, status: 0, committed: false };
     if (fault) record.fault = fault.fault;
     this.requests.push(record);
@@ -99,9 +105,19 @@ export class ServiceCore {
   }
 
   /** Adds a fault for a request that has not arrived yet (the first fault for an index wins). */
-  scheduleFault(fault: ResponseFault): void {
+  scheduleFault(fault: ResponseFault & { request: number }): void {
     if (fault.request < this.requests.length) throw new Error(`request ${fault.request} has already arrived`);
     if (!this.faults.has(fault.request)) this.faults.set(fault.request, fault);
+  }
+
+  /** The first anchored fault for this request's rank among the requests about its key or resource; counts it. */
+  private anchoredFault(route: ServiceRoute): ResponseFault | undefined {
+    if (this.anchored.length === 0) return undefined;
+    const subject = route.kind === 'resource' ? route.name : route.kind === 'unknown' ? undefined : route.key;
+    if (subject === undefined) return undefined;
+    const rank = this.about.get(subject) ?? 0;
+    this.about.set(subject, rank + 1);
+    return this.anchored.find((f) => f.at?.mentions === subject && f.at.occurrence === rank);
   }
 
   restart(): void {

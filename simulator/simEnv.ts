@@ -14,6 +14,7 @@ import { responseOf, UnreachableHostError } from './network.js';
 import type { Timer } from './clock.js';
 import { preview, rel } from './trace.js';
 import type { Outcome, Proc } from './proc.js';
+import { describeLoss } from './runRecords.js';
 import type { World } from './world.js';
 
 /** 2026-01-01T00:00:00Z: where virtual time starts. */
@@ -88,7 +89,14 @@ export function simulatedEnv(world: World, proc: Proc): Env {
         complete({ ok: false, error: new UnreachableHostError(request.url, world.network.serviceUrl), note: 'unreachable host' });
         return;
       }
-      if (request.route.kind !== 'query') world.arrivals.set(world.service.requests.length, world.inspect('durable'));
+      if (request.route.kind !== 'query') {
+        const index = world.service.requests.length;
+        const records = world.inspect('durable');
+        // A write that arrives before its record is durable: what the disk holds only in its page cache explains why.
+        const key = request.route.kind === 'publish' ? request.route.key : undefined;
+        const early = key !== undefined && records[key]?.history.at(-1) !== 'dispatched';
+        world.arrivals.set(index, early ? { records, unsynced: describeLoss(world.disk.lossIfCrashedNow(), rel) } : { records });
+      }
       world.notePayload(`${request.method} ${request.url}\n${request.body}`);
       const reply = await world.network.send(request);
       const record = world.service.requests[world.service.requests.length - 1];

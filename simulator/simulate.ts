@@ -32,6 +32,8 @@ export interface SimulateOptions {
 export interface ServiceRequest extends ServiceRequestRecord {
   /** For POSTs and resource reads: the journal's records on the durable image when the request arrived. */
   recordsAtArrival?: Records;
+  /** For a POST whose record was not durably dispatched: what only the page cache held then (a machine crash would have lost it). */
+  unsyncedAtArrival?: string[];
 }
 
 export interface SimulationResult {
@@ -100,8 +102,8 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
     trace: world.trace,
     effects: world.service.effects,
     requests: world.service.requests.map((r) => {
-      const atArrival = world.arrivals.get(r.index);
-      return atArrival ? { ...r, recordsAtArrival: atArrival } : { ...r };
+      const arrival = world.arrivals.get(r.index);
+      return { ...r, ...(arrival ? { recordsAtArrival: arrival.records } : {}), ...(arrival?.unsynced ? { unsyncedAtArrival: arrival.unsynced } : {}) };
     }),
     crashes: world.crashes,
     exits: world.exits,

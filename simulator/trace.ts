@@ -24,7 +24,7 @@ export interface TraceEntry {
 
 /**
  * The fingerprint of a run: every trace entry, and the digest of every byte the journal wrote or
- * sent (the trace itself shows previews of data, cut at 60 characters).
+ * sent (the trace itself shows previews of data, cut at 120 characters).
  */
 /** SHA-256 of what the journal wrote and sent, in order (see World.notePayload). */
 export function payloadDigest(payload: readonly (string | Uint8Array)[]): string {
@@ -59,7 +59,7 @@ export function rel(path: string): string {
 }
 
 /** Data as the trace shows it: quoted, cut at `max` characters. */
-export function preview(text: string, max = 60): string {
+export function preview(text: string, max = 120): string {
   const flat = JSON.stringify(text);
   return flat.length > max ? `${flat.slice(0, max - 1)}…"` : flat;
 }

@@ -53,7 +53,8 @@ export class World {
   readonly exits: ExitRecord[] = [];
   readonly escapes: Escape[] = [];
   readonly userEdits: { seq: number; timeMs: number; path: string; text: string }[] = [];
-  readonly arrivals = new Map<number, Records>();
+  /** Per request index: the durable records when it arrived; for a write whose record was not durable yet, what only the page cache held. */
+  readonly arrivals = new Map<number, { records: Records; unsynced?: string[] }>();
   /** Every byte the journal wrote or sent, tagged with its trace position (the trace shows previews; its hash covers these). */
   readonly payload: (string | Uint8Array)[] = [];
   stop: StopReason | null = null;
@@ -196,7 +197,7 @@ export class World {
     this.options.beat?.(globalStep, proc, request.op);
     this.record({ actor: `worker-${proc.pid}`, incarnation: proc.incarnation, step, globalStep, op: request.op, detail: request.detail });
     this.events.countAccess(request.op, request.detail);
-    const before = this.events.crashAt(proc.pid, proc.incarnation, step, 'before');
+    const { before, after } = this.events.crashesAt(proc.pid, proc.incarnation, step, () => `${request.op} ${request.detail}`);
     if (before) {
       this.crash(proc, before);
       return;
@@ -213,7 +214,6 @@ export class World {
       if (outcome.note !== undefined) {
         this.record({ actor: `worker-${proc.pid}`, incarnation: proc.incarnation, step, op: `${request.op}:result`, detail: outcome.note });
       }
-      const after = this.events.crashAt(proc.pid, proc.incarnation, step, 'after');
       if (after) {
         this.crash(proc, after);
         return;
@@ -314,11 +314,8 @@ export class World {
   private crash(proc: Proc, fault: CrashFault): void {
     const machine = fault.mode !== 'keep-all';
     const victims = machine ? this.procs.filter((p) => p.alive && !p.done) : [proc];
-    this.record({
-      actor: 'supervisor',
-      op: 'crash',
-      detail: `${proc.name} ${fault.when} step ${fault.step} (${fault.mode}${machine ? ': machine crash' : ': process kill'}); killed ${victims.map((p) => p.name).join(', ')}`,
-    });
+    const where = fault.at ? `its call #${fault.at.occurrence} that mentions ${fault.at.mentions}` : `step ${fault.step}`;
+    this.record({ actor: 'supervisor', op: 'crash', detail: `${proc.name} ${fault.when} ${where} (${fault.mode}${machine ? ': machine crash' : ': process kill'}); killed ${victims.map((p) => p.name).join(', ')}` });
     for (const victim of victims) this.kill(victim);
     for (const victim of victims) this.disk.closeOwnedBy(victim.pid);
     const disk = this.disk.crash(fault.mode, fault.tornKeepBytes);
@@ -328,17 +325,9 @@ export class World {
     }
     this.options.beat?.(this.globalStep, undefined, 'inspect');
     const { durable: records, visible } = this.inspection.observeBoth(this.trace.length - 1, machine);
-    this.crashes.push({
-      seq: this.trace.length - 1,
-      timeMs: this.clock.nowMs,
-      fault,
-      killed: victims.map((p) => p.name),
-      survivors: this.procs.filter((p) => p.alive && !p.done).map((p) => p.name),
-      disk,
-      records,
-      visible,
-      files: filesOn(this.disk.durableView(), this.paths),
-    });
+    const survivors = this.procs.filter((p) => p.alive && !p.done).map((p) => p.name);
+    const files = filesOn(this.disk.durableView(), this.paths);
+    this.crashes.push({ seq: this.trace.length - 1, timeMs: this.clock.nowMs, fault, killed: victims.map((p) => p.name), survivors, disk, records, visible, files });
     for (const victim of victims) this.scheduleRestart(victim);
   }
 

@@ -77,29 +77,37 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
   const crashHorizon = options.crashStepHorizon ?? 60;
   const has = (kind: FaultKind): boolean => kinds.has(kind);
   const enabled = (kind: FaultKind): fc.Arbitrary<boolean> => (!has(kind) ? fc.constant(false) : options.swarm === false ? fc.constant(true) : fc.boolean());
-  const list = <T>(kind: FaultKind, item: fc.Arbitrary<T>, maxLength: number): fc.Arbitrary<T[]> => (has(kind) ? fc.array(item, { maxLength }) : fc.constant([]));
+  // A family switched on draws at least one fault (switching the family off is how a run has none).
+  const list = <T>(kind: FaultKind, item: fc.Arbitrary<T>, maxLength: number): fc.Arbitrary<T[]> => (has(kind) ? fc.array(item, { minLength: Math.min(1, maxLength), maxLength }) : fc.constant([]));
 
+  // Small numbers first: most windows are in the first incarnation, among the first requests and file accesses.
+  const mostlySmall = (small: number, max: number): fc.Arbitrary<number> => fc.oneof({ arbitrary: fc.nat({ max: small }), weight: 3 }, { arbitrary: fc.nat({ max }), weight: 1 });
   const crash = fc.record({
     process: fc.nat({ max: 1 }),
-    incarnation: fc.nat({ max: 2 }),
+    incarnation: mostlySmall(0, 2),
     step: fc.nat({ max: crashHorizon }),
+    // Mostly anchored to an operation's own calls (its key or its file), so removing other operations keeps the crash in its window.
+    anchor: fc.option(fc.record({ operation: fc.nat({ max: STANDARD_OPERATIONS.length - 1 }), byPath: fc.boolean(), occurrence: mostlySmall(3, 8) }), { freq: 3, nil: undefined }),
     when: fc.constantFrom('before' as const, 'after' as const),
     mode: has('disk') ? fc.constantFrom(...CRASH_MODES) : fc.constant('keep-all' as const),
     tornKeepBytes: fc.nat({ max: 40 }),
   });
   const response = fc.record({
-    request: fc.nat({ max: 10 }),
+    request: mostlySmall(3, 10),
+    // Mostly anchored to the n-th request about an operation's key (or its resource), as crashes are.
+    anchor: fc.option(fc.record({ operation: fc.nat({ max: STANDARD_OPERATIONS.length - 1 }), occurrence: mostlySmall(1, 5) }), { freq: 3, nil: undefined }),
     fault: fc.constantFrom(...RESPONSE_FAULTS),
     delayMs: fc.constantFrom(1000, 3000),
     commitDelayMs: fc.constantFrom(50, 500),
   });
   // Mostly anchored to the journal's own accesses to the file (the race windows), sometimes at any step.
   const when = fc.oneof(
-    { arbitrary: fc.record({ afterAccess: fc.nat({ max: 12 }) }), weight: 3 },
+    { arbitrary: fc.record({ afterAccess: mostlySmall(2, 12) }), weight: 3 },
     { arbitrary: fc.record({ atStep: fc.nat({ max: stepHorizon }) }), weight: 1 },
   );
   const userEdit = fc.record({ when, text: fc.constantFrom('# Notes\nuser line 1\n', '# Notes (edited)\n', 'user rewrote everything\n') });
 
+  type CrashDraw = typeof crash extends fc.Arbitrary<infer T> ? T : never;
   return fc
     .record({
       // One switch per operation, shrinking toward off (none on means the first alone).
@@ -113,6 +121,8 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
         intent: enabled('intent'),
       }),
       crashes: list('crash', crash, options.maxCrashes ?? 3),
+      /** A changed intent only matters after a restart: with no crash drawn, this one restarts worker 0. */
+      intentCrash: has('intent') ? crash : fc.constant(undefined),
       responses: list('response', response, options.maxResponseFaults ?? 3),
       userEdits: list('user', userEdit, options.maxUserEdits ?? 2),
       duplicateAt: fc.nat({ max: stepHorizon }),
@@ -120,30 +130,37 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       // Drawn on its own, not only with a restart: a volatile service may forget a key at any restart, and a
       // service with no idempotency keys ('none') turns every duplicate send into a second effect.
       memory: has('service-restart')
-        ? fc.oneof({ arbitrary: fc.constant('durable' as const), weight: 2 }, { arbitrary: fc.constantFrom('volatile' as const, 'none' as const), weight: 2 })
+        ? fc.constantFrom('durable' as const, 'volatile' as const, 'none' as const, 'durable' as const) // half durable; shrinks toward it
         : fc.constant('durable' as const),
-      query: fc.constantFrom(true, false),
+      // Most services answer a query by key; one that does not is the rarer case.
+      query: fc.constantFrom(true, false, true, true),
       /** With a changed intent: another writer already registered the new body under the first key. */
       newIntentExists: fc.boolean(),
       schedule: fc.array(fc.nat({ max: 3 }), { maxLength: 8 }),
       random: fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { maxLength: 3 }),
     })
     .map(({ include, ...rest }) => {
-      const chosen = STANDARD_OPERATIONS.filter((_, i) => include[i]);
+      // A user's save needs a file the task edits: with user edits on, the edit is in the workload.
+      const chosen = STANDARD_OPERATIONS.filter((op, i) => include[i] || (op.kind === 'edit' && rest.mix.user && rest.userEdits.length > 0));
       const draw = { ...rest, operations: options.allOperations ? [...STANDARD_OPERATIONS] : chosen.length > 0 ? chosen : STANDARD_OPERATIONS.slice(0, 1) };
       const scenario = baseScenario(draw.operations);
       const faults: Fault[] = [];
       const workers = draw.mix.duplicate ? 2 : 1;
-      if (draw.mix.crash) {
-        for (const c of draw.crashes) {
-          const fault: Fault = { kind: 'crash', process: c.process % workers, incarnation: c.incarnation, step: c.step, when: c.when, mode: c.mode };
-          if (c.mode === 'torn-tail') fault.tornKeepBytes = c.tornKeepBytes;
-          faults.push(fault);
-        }
-      }
+      const crashFault = (c: CrashDraw): Fault => {
+        const target = c.anchor && (draw.operations.find((op) => op.key === STANDARD_OPERATIONS[c.anchor?.operation ?? 0]?.key) ?? draw.operations[0]);
+        const where = c.anchor && target ? { at: { mentions: target.kind === 'edit' && c.anchor.byPath ? target.path : target.key, occurrence: c.anchor.occurrence } } : { step: c.step };
+        const fault: Fault = { kind: 'crash', process: c.process % workers, incarnation: c.incarnation, ...where, when: c.when, mode: c.mode };
+        if (c.mode === 'torn-tail') fault.tornKeepBytes = c.tornKeepBytes;
+        return fault;
+      };
+      if (draw.mix.crash) for (const c of draw.crashes) faults.push(crashFault(c));
+      if (draw.mix.intent && draw.intentCrash && !faults.some((f) => f.kind === 'crash')) faults.push(crashFault({ ...draw.intentCrash, process: 0, incarnation: 0 }));
       if (draw.mix.response) {
         for (const r of draw.responses) {
-          const fault: Fault = { kind: 'response', request: r.request, fault: r.fault };
+          const target = r.anchor && (draw.operations.find((op) => op.key === STANDARD_OPERATIONS[r.anchor?.operation ?? 0]?.key) ?? draw.operations[0]);
+          const subject = target?.kind === 'publish' ? target.key : target?.kind === 'lookup' ? target.resource : undefined;
+          const which = r.anchor && subject !== undefined ? { at: { mentions: subject, occurrence: r.anchor.occurrence } } : { request: r.request };
+          const fault: Fault = { kind: 'response', ...which, fault: r.fault };
           if (r.fault === 'delay') fault.delayMs = r.delayMs;
           if (r.fault === 'accept-later') fault.commitDelayMs = r.commitDelayMs;
           faults.push(fault);

@@ -5,7 +5,10 @@
  * Usage: npm run mutants [-- --runs N] [--out DIR] [--workers N]
  */
 import { join } from 'node:path';
-import { scenarioToJson } from '../simulator/scenario.js';
+import { readFileSync } from 'node:fs';
+import { parseScenarioText, scenarioToJson } from '../simulator/scenario.js';
+import { simulate } from '../simulator/simulate.js';
+import type { JournalAdapter } from './contract.js';
 import { makeDirDurably, writeFileDurably } from './durableFile.js';
 import { DurasimError, failureMessage } from './failure.js';
 import { bundledJournal } from './isolation/journalRef.js';
@@ -24,18 +27,33 @@ function option(args: string[], name: string, fallback: string): string {
   return value;
 }
 
-export function killTable(rows: (HuntResult & { defect: string; expected: string[] })[]): string {
+/** Whether a shrunk counterexample is close to the hand-minimal one: at most one fault more, at most 10% more steps. */
+export function closeToMinimal(r: { faults?: number; steps?: number; handFaults: number; handSteps: number }): boolean {
+  return r.faults !== undefined && r.steps !== undefined && r.faults <= r.handFaults + 1 && r.steps <= Math.ceil(r.handSteps * 1.1);
+}
+
+export function killTable(rows: (HuntResult & { defect: string; expected: string[]; handFaults: number; handSteps: number })[]): string {
   const fmt = (n: number | undefined): string => (n === undefined ? '—' : n.toFixed(0));
   const lines = [
-    '| mutant | defect | killed | invariant that fired | runs to first failure | ms to it | shrink ms | counterexample faults | counterexample steps |',
+    '| mutant | defect | killed | invariant that fired | runs to first failure | ms to it | shrink ms | counterexample faults / steps | hand-minimal faults / steps |',
     '|---|---|---|---|---|---|---|---|---|',
     ...rows.map((r) =>
-      `| \`${r.journal}\` | ${r.defect} | ${r.killed ? 'yes' : '**survived**'} | ${r.invariants?.map((c) => `\`${c}\``).join(', ') ?? '—'} | ${fmt(r.runsToFailure)} | ${fmt(r.msToFailure)} | ${fmt(r.shrinkMs)} | ${fmt(r.faults)} | ${fmt(r.steps)} |`),
+      `| \`${r.journal}\` | ${r.defect} | ${r.killed ? 'yes' : '**survived**'} | ${r.invariants?.map((c) => `\`${c}\``).join(', ') ?? '—'} | ${fmt(r.runsToFailure)} | ${fmt(r.msToFailure)} | ${fmt(r.shrinkMs)} | ${fmt(r.faults)} / ${fmt(r.steps)}${closeToMinimal(r) ? '' : ' **(far)**'} | ${r.handFaults} / ${r.handSteps} |`),
   ];
   const runs = rows.flatMap((r) => (r.runsToFailure === undefined ? [] : [r.runsToFailure])).sort((a, b) => a - b);
   const median = runs.length === 0 ? undefined : runs[Math.floor((runs.length - 1) / 2)];
-  lines.push('', `Killed ${rows.filter((r) => r.killed).length} of ${rows.length}. Runs to detection: median ${fmt(median)}, worst ${fmt(runs.at(-1))}.`);
+  lines.push(
+    '',
+    `Killed ${rows.filter((r) => r.killed).length} of ${rows.length}. Runs to detection: median ${fmt(median)}, worst ${fmt(runs.at(-1))}. ` +
+      `Shrunk within one fault and 10% of the steps of the hand-minimal scenario: ${rows.filter(closeToMinimal).length} of ${rows.length}.`,
+  );
   return lines.join('\n');
+}
+
+/** The hand-minimal scenario of a mutant (reports/mutants/minimal/), and its faults and steps. */
+export async function handMinimal(name: string, journal: JournalAdapter): Promise<{ handFaults: number; handSteps: number }> {
+  const scenario = parseScenarioText(readFileSync(new URL(`../reports/mutants/minimal/${name}.json`, import.meta.url), 'utf8'));
+  return { handFaults: scenario.faults.length, handSteps: (await simulate(journal, scenario)).stats.steps };
 }
 
 export async function runMutants(args: string[]): Promise<number> {
@@ -55,7 +73,7 @@ export async function runMutants(args: string[]): Promise<number> {
       const ref = bundledJournal(mutant.journal.name);
       if (!ref) throw new Error(`the mutant ${mutant.journal.name} has no module`);
       const result = await huntJournal(pool, ref, { numRuns: budget, seed: mutantSeed(i) });
-      const row = { ...result, defect: mutant.defect, expected: mutant.breaks };
+      const row = { ...result, defect: mutant.defect, expected: mutant.breaks, ...(await handMinimal(mutant.journal.name, mutant.journal)) };
       rows.push(row);
       console.log(`${mutant.journal.name.padEnd(26)} ${result.killed ? `killed by ${result.invariants?.join(', ')} after ${result.runsToFailure} runs (${result.msToFailure?.toFixed(0)} ms), shrunk to ${result.faults} fault(s), ${result.steps} steps` : 'SURVIVED'}`);
       if (result.counterexample) {

@@ -9,6 +9,7 @@ describe('retry-safe-only', () => {
     const violations = checkRetrySafeOnly(run({ crashes: [crash(20, atCrash)], requests: [post(0, 'a', D1, 10), post(1, 'a', D1, 30)] }));
     expect(violations).toEqual([expect.objectContaining({ code: 'retry-safe-only', key: 'a', step: 30 })]);
     expect(violations[0]?.evidence).toMatchObject({ historyAtCrash: ['authorized', 'dispatched'] });
+    expect(violations[0]?.actual).toBe('request #1 re-sent it without asking the service');
   });
 
   test('holds when the recovery queried first, or never re-sent', () => {
@@ -36,6 +37,7 @@ describe('retry-safe-only', () => {
     const recovering = { ...post(1, 'a', D1, 50), sender: 'worker-0#1' };
     const violations = checkRetrySafeOnly(run({ trace, crashes: [crashed], requests: [recovering] }));
     expect(violations).toEqual([expect.objectContaining({ code: 'retry-safe-only', key: 'a', step: 50 })]);
-    expect(violations[0]?.actual).toBe('request #1 from worker-0#1, which started after that crash, re-sent it without asking the service');
+    // No send of the key had left before it: the wording does not call it a re-send.
+    expect(violations[0]?.actual).toBe('request #1 from worker-0#1, which started after that crash, sent it without asking the service (no earlier send had left, which the journal could not know)');
   });
 });

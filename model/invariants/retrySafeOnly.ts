@@ -34,12 +34,13 @@ export function checkRetrySafeOnly(input: JudgeInput): Violation[] {
     const between = input.requests.filter((r) => (r.seq ?? 0) > crash.seq && (r.seq ?? 0) < seq && r.route.key === key);
     if (between.some((r) => r.route.kind === 'query' || r.route.kind === 'publish')) continue; // reconciled first, or already judged
     reported.add(key);
+    const firstSend = !input.requests.some((r) => r.route.kind === 'publish' && r.route.key === key && (r.seq ?? 0) < seq);
     violations.push({
       code: 'retry-safe-only',
       key,
       step: seq,
       expected: `after crash ${crashIndex + 1} left ${key} ${last}, a query for the key before any re-send, or blocked`,
-      actual: `request #${request.index}${request.sender ? ` from ${request.sender}, which started after that crash,` : ''} re-sent it without asking the service`,
+      actual: `request #${request.index}${request.sender ? ` from ${request.sender}, which started after that crash,` : ''} ${firstSend ? 'sent it without asking the service (no earlier send had left, which the journal could not know)' : 're-sent it without asking the service'}`,
       evidence: { historyAtCrash: record.history, resend: { index: request.index, digest: request.digest, sender: request.sender } },
     });
   }

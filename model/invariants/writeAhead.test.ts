@@ -18,3 +18,12 @@ describe('write-ahead', () => {
     expect(checkWriteAhead(run({ requests: [post(0, 'a', D1, 12, { a: op(['authorized', 'dispatched']) })] }))).toEqual([]);
   });
 });
+
+describe('write-ahead for a journal that reports its current state', () => {
+  test('holds when authorized was observed durable before dispatched, fires when it never was', () => {
+    const dispatched = { a: { kind: 'operation' as const, history: ['dispatched'], reported: 'state' as const, digest: D1 } };
+    const observed = { a: [{ state: 'authorized', seq: 2, image: 'durable' as const }, { state: 'dispatched', seq: 4, image: 'durable' as const }] };
+    expect(checkWriteAhead(run({ observed, requests: [post(0, 'a', D1, 6, dispatched)] }))).toEqual([]);
+    expect(checkWriteAhead(run({ observed: { a: [observed.a[1]!] }, requests: [post(0, 'a', D1, 6, dispatched)] }))).toEqual([expect.objectContaining({ code: 'write-ahead', key: 'a' })]);
+  });
+});

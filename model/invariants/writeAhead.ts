@@ -19,9 +19,14 @@ export function checkWriteAhead(input: JudgeInput): Violation[] {
       key,
       step: request.seq ?? 0,
       expected: `durable authorized and dispatched with digest ${short(request.digest)} before request #${request.index} arrived`,
-      actual: history.length === 0 ? 'no durable record of the key' : `durable history [${history.join(', ')}] with digest ${short(digest)}`,
-      evidence: { request: { index: request.index, method: request.method, digest: request.digest }, durableHistory: history, recordedDigest: digest },
+      actual: `${history.length === 0 ? 'no durable record of the key' : `durable history [${history.join(', ')}] with digest ${short(digest)}`}${omission(request.unsyncedAtArrival)}`,
+      evidence: { request: { index: request.index, method: request.method, digest: request.digest }, durableHistory: history, recordedDigest: digest, unsyncedAtArrival: request.unsyncedAtArrival ?? [] },
     });
   }
   return violations;
+}
+
+/** Why the records were not durable, from the disk's durability model: what a machine crash at that moment would have lost. */
+function omission(unsynced: readonly string[] | undefined): string {
+  return unsynced === undefined || unsynced.length === 0 ? '' : ` (only in the page cache: a machine crash here would lose ${unsynced.join('; ')})`;
 }

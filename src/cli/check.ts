@@ -3,7 +3,8 @@
  * worker pool until the first failure (shrunk) or the budget; the counterexample confirmed (run
  * twice), reported and saved to the regression corpus. Outputs are checked before the first run.
  */
-import { describeViolation, INVARIANT_CODES, invariantKind, type InvariantCode } from '../../model/violation.js';
+import { byCause } from '../../model/causes.js';
+import { describeViolation, INVARIANT_CODES, invariantKind, type InvariantCode, type Violation } from '../../model/violation.js';
 import type { Escape } from '../../simulator/ambientGuard.js';
 import type { FaultKind } from '../arbitraries.js';
 import { DurasimError } from '../failure.js';
@@ -55,6 +56,11 @@ const worst = (codes: readonly number[]): number => codes.reduce<number>((a, b) 
 
 const wallMs = (): number => performance.now(); // the harness's clock, for the report only
 
+/** Violations cause first: per key, the root cause, and what follows from it indented under it. */
+export function violationLines(violations: readonly Violation[]): string[] {
+  return byCause(violations).flatMap((group) => [describeViolation(group.root), ...group.derived.map((d) => `  ↳ ${describeViolation(d)}`)]);
+}
+
 /** What was found, cause first: the sandbox breach, then what the journal itself reported (a run() that threw), then the violations. */
 export function findingLines(report: RunReport): string[] {
   const escapes = report.result?.escapes ?? [];
@@ -62,7 +68,7 @@ export function findingLines(report: RunReport): string[] {
   return [
     ...(report.sandbox ? [`sandbox: ${report.sandbox}${escapes.length > 1 ? ` (and ${escapes.length - 1} more escape${escapes.length === 2 ? '' : 's'}: ${[...more].join(', ')})` : ''}`] : []),
     ...(report.journalErrors ?? []).map((error) => `journal: ${error}`),
-    ...report.violations.map(describeViolation),
+    ...violationLines(report.violations),
   ];
 }
 

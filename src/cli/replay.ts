@@ -4,7 +4,6 @@
  * the explained steps with the violating step marked (explain), and the verdict.
  */
 import { readFileSync } from 'node:fs';
-import { describeViolation } from '../../model/violation.js';
 import { parseScenarioText } from '../../simulator/scenario.js';
 import { formatTraceEntry } from '../../simulator/trace.js';
 import { DurasimError } from '../failure.js';
@@ -14,7 +13,7 @@ import { verdictOf, type RunReport } from '../report/runReport.js';
 import { writeReports } from '../report/writeReports.js';
 import { confirmCounterexample } from '../runner/confirm.js';
 import { WorkerPool } from '../pool/workerPool.js';
-import { loadOrEscape, type PoolFlags } from './check.js';
+import { loadOrEscape, violationLines, type PoolFlags } from './check.js';
 import { exitCodeOf } from './exitCodes.js';
 import { reportHarnessFailure } from './harnessFailure.js';
 import { checkOutputFolder } from './preflight.js';
@@ -56,7 +55,7 @@ export async function runReplay(options: ReplayOptions, print: (line: string) =>
       for (const entry of result?.trace ?? []) print(formatTraceEntry(entry));
       if (summary.outcome.kind !== 'completed' && !result) print(`outcome: ${summary.outcome.kind} (${summary.outcome.detail})`);
       print(violations.length === 0 ? 'verdict: no violation' : `verdict: ${violations.length} violation(s)`);
-      for (const v of violations) print(`  ${describeViolation(v)}`);
+      for (const line of violationLines(violations)) print(`  ${line}`);
     }
     if (sandbox) print(`sandbox: ${sandbox}`);
     const exitCode = exitCodeOf(verdict);

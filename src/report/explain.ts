@@ -10,9 +10,9 @@ import { formatTraceEntry } from '../../simulator/trace.js';
 export function describeFault(fault: Scenario['faults'][number]): string {
   switch (fault.kind) {
     case 'crash':
-      return `crash worker-${fault.process}#${fault.incarnation} ${fault.when} its step ${fault.step} (${fault.mode}${fault.tornKeepBytes !== undefined ? `, keep ${fault.tornKeepBytes} B` : ''})`;
+      return `crash worker-${fault.process}#${fault.incarnation} ${fault.when} ${fault.at ? `its call #${fault.at.occurrence} that mentions ${fault.at.mentions}` : `its step ${fault.step}`} (${fault.mode}${fault.tornKeepBytes !== undefined ? `, keep ${fault.tornKeepBytes} B` : ''})`;
     case 'response':
-      return `request #${fault.request}: ${fault.fault}${fault.delayMs !== undefined ? ` ${fault.delayMs} ms` : ''}${fault.commitDelayMs !== undefined ? ` (commit after ${fault.commitDelayMs} ms)` : ''}`;
+      return `${fault.at ? `request #${fault.at.occurrence} about ${fault.at.mentions}` : `request #${fault.request}`}: ${fault.fault}${fault.delayMs !== undefined ? ` ${fault.delayMs} ms` : ''}${fault.commitDelayMs !== undefined ? ` (commit after ${fault.commitDelayMs} ms)` : ''}`;
     case 'user-edit':
       return `user saves ${fault.path} ${fault.atStep !== undefined ? `before global step ${fault.atStep}` : `after the worker's access #${fault.afterAccess} to it`}: ${JSON.stringify(fault.text)}`;
     case 'duplicate-delivery':

@@ -14,6 +14,7 @@ import type { Regression } from '../regressions.js';
 import { divergenceOf, explore, type Divergence, type ExploreFailure } from './explore.js';
 import { outcomeVerdict, tallyCodes, type Judged, type RunVerdict } from './runVerdict.js';
 import { shrinkScenario } from './shrinkScenario.js';
+import { simplifyScenario } from './simplifyScenario.js';
 
 export interface HuntOptions {
   pool: WorkerPool;
@@ -139,22 +140,30 @@ async function findingOf(options: HuntOptions, arbitrary: fc.Arbitrary<Scenario>
   }
   const shrinkStarted = wallMs();
   // Smaller scenarios must fail the same way: the same verdict (in a tally: the same invariant broken), or (module state that survived a crash) the same difference.
-  const stillFails = async (scenario: Scenario): Promise<boolean> => {
-    if (failure.divergence) return divergenceOf(await pool.run(journalId, scenario, { detail: 'hash', then: 'fresh' }), 'fresh') !== undefined;
+  const measure = async (scenario: Scenario): Promise<number | undefined> => {
+    if (failure.divergence) {
+      const outcome = await pool.run(journalId, scenario, { detail: 'hash', then: 'fresh' });
+      return divergenceOf(outcome, 'fresh') !== undefined && outcome.kind === 'simulated' ? outcome.summary.stats.steps : undefined;
+    }
     const outcome = await pool.run(journalId, scenario);
-    if (outcome.kind !== 'simulated') return false;
-    return invariant === undefined ? outcomeVerdict(outcome, options.judged) === failure.verdict : tallyCodes(outcome, options.judged).includes(invariant);
+    if (outcome.kind !== 'simulated') return undefined;
+    const fails = invariant === undefined ? outcomeVerdict(outcome, options.judged) === failure.verdict : tallyCodes(outcome, options.judged).includes(invariant);
+    return fails ? outcome.summary.stats.steps : undefined;
   };
+  const stillFails = async (scenario: Scenario): Promise<boolean> => (await measure(scenario)) !== undefined;
   const shrunk = await shrinkScenario(arbitrary, failure.value as fc.Value<Scenario>, stillFails, { parallel: pool.size, maxAttempts: options.maxShrinkAttempts ?? 3000 });
-  const outcome = shrunk.steps === 0 ? failure.outcome : await pool.run(journalId, shrunk.value.value_, failure.divergence ? { detail: 'trace', then: 'fresh' } : {});
+  // Then the rewrites the shrink trees cannot make: two crashes merged into one machine crash, a fault dropped.
+  const simpler = await simplifyScenario(shrunk.value.value_, measure, { maxAttempts: 200 });
+  const steps = shrunk.steps + simpler.steps;
+  const outcome = steps === 0 ? failure.outcome : await pool.run(journalId, simpler.scenario, failure.divergence ? { detail: 'trace', then: 'fresh' } : {});
   const divergence = failure.divergence ? (divergenceOf(outcome, 'fresh') ?? failure.divergence) : undefined;
   return {
     ...tag,
     ...(divergence ? { divergence } : {}),
     verdict: failure.verdict,
-    scenario: shrunk.value.value_,
+    scenario: simpler.scenario,
     outcome,
     origin,
-    shrink: { attempts: shrunk.attempts, steps: shrunk.steps, exhausted: shrunk.exhausted, ms: wallMs() - shrinkStarted, fromFaults: failure.value.value_.faults.length },
+    shrink: { attempts: shrunk.attempts + simpler.attempts, steps, exhausted: shrunk.exhausted, ms: wallMs() - shrinkStarted, fromFaults: failure.value.value_.faults.length },
   };
 }

@@ -1,0 +1,71 @@
+import { describe, expect, test } from 'vitest';
+import { baseScenario, STANDARD_OPERATIONS } from '../arbitraries.js';
+import type { Fault, Scenario } from '../../simulator/scenario.js';
+import { gentlerScenarios, simplerScenarios, simplifyScenario } from './simplifyScenario.js';
+
+const kill: Fault = { kind: 'crash', process: 0, incarnation: 0, at: { mentions: 'post-a', occurrence: 2 }, when: 'after', mode: 'keep-all' };
+const machine: Fault = { kind: 'crash', process: 0, incarnation: 1, step: 4, when: 'before', mode: 'lose-unsynced' };
+const restart: Fault = { kind: 'service-restart', atStep: 0 };
+const withFaults = (faults: Fault[]): Scenario => ({ ...baseScenario(STANDARD_OPERATIONS.slice(0, 1)), faults });
+
+describe('simplifyScenario', () => {
+  test('offers each pair of crashes merged into one machine crash, then each fault dropped', () => {
+    const candidates = simplerScenarios(withFaults([kill, machine, restart])).map((s) => s.faults);
+    expect(candidates).toEqual([
+      [machine, restart],
+      [{ ...kill, mode: 'lose-unsynced' }, restart],
+      [machine, restart],
+      [kill, restart],
+      [kill, machine],
+    ]);
+  });
+
+  test('takes rewrites while the scenario still fails: a process kill and a machine crash become the machine crash alone', async () => {
+    const needsOneMachineCrash = async (s: Scenario) => (s.faults.some((f) => f.kind === 'crash' && f.mode !== 'keep-all') ? 40 : undefined);
+    const result = await simplifyScenario(withFaults([kill, machine, restart]), needsOneMachineCrash, { maxAttempts: 50 });
+    expect(result.scenario.faults).toEqual([machine]);
+    expect(result.steps).toBe(2);
+  });
+
+  test('keeps the scenario when no rewrite fails, and stops at the attempt budget', async () => {
+    const never = async () => undefined;
+    expect((await simplifyScenario(withFaults([kill, restart]), never, { maxAttempts: 50 })).scenario.faults).toEqual([kill, restart]);
+    expect((await simplifyScenario(withFaults([kill, machine, restart]), never, { maxAttempts: 2 })).attempts).toBe(2);
+  });
+});
+
+describe('gentler faults', () => {
+  test('a process kill on a key\'s work becomes the loss of its first response, taken only when the trace gets shorter', async () => {
+    const lost: Fault = { kind: 'response', at: { mentions: 'post-a', occurrence: 0 }, fault: 'drop-after-commit' };
+    expect(gentlerScenarios(withFaults([kill, machine])).map((s) => [s.service.idempotencyMemory, s.faults])).toEqual([
+      ['durable', [lost, machine]],
+      ['volatile', [lost, machine]],
+      ['none', [lost, machine]],
+    ]);
+    const steps = (s: Scenario) => (s.faults.length === 0 ? undefined : s.faults.some((f) => f.kind === 'response') ? 30 : 40);
+    expect((await simplifyScenario(withFaults([kill]), async (s) => steps(s), { maxAttempts: 50 })).scenario.faults).toEqual([lost]);
+    const longer = (s: Scenario) => (s.faults.some((f) => f.kind === 'response') ? 50 : 40);
+    expect((await simplifyScenario(withFaults([kill]), async (s) => (s.faults.length > 0 ? longer(s) : undefined), { maxAttempts: 50 })).scenario.faults).toEqual([kill]);
+  });
+});
+
+describe('dropping an operation', () => {
+  test('takes its anchored faults, its existing effects and its user edits with it', () => {
+    const scenario: Scenario = {
+      ...baseScenario(),
+      service: { ...baseScenario().service, existing: [{ key: 'post-b', body: 'x' }] },
+      faults: [
+        { kind: 'crash', process: 0, incarnation: 0, at: { mentions: 'post-b', occurrence: 1 }, when: 'after', mode: 'keep-all' },
+        { kind: 'response', at: { mentions: 'config', occurrence: 0 }, fault: 'delay' },
+        { kind: 'user-edit', afterAccess: 0, path: 'notes.md', text: 'mine' },
+        restart,
+      ],
+    };
+    const [, withoutB, , withoutLookup, withoutEdit] = simplerScenarios(scenario).slice(-5);
+    expect(withoutB?.task.operations.map((o) => o.key)).toEqual(['post-a', 'post-c', 'read-config', 'edit-notes']);
+    expect(withoutB?.service.existing).toEqual([]);
+    expect(withoutB?.faults.map((f) => f.kind)).toEqual(['response', 'user-edit', 'service-restart']);
+    expect(withoutLookup?.faults.map((f) => f.kind)).toEqual(['crash', 'user-edit', 'service-restart']);
+    expect(withoutEdit?.faults.map((f) => f.kind)).toEqual(['crash', 'response', 'service-restart']);
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * Simplifying a shrunk scenario with rewrites fast-check's shrink trees cannot make, because they
+ * change the shape of the draw:
+ * - two crashes merged into one machine crash (a process kill and a machine crash at nearby points
+ *   often fail the same way as the machine crash alone), and any fault dropped once others are gone;
+ * - an operation dropped with whatever names it (faults anchored to its key or path, effects
+ *   that existed under its key), which fast-check's positional shrinking stops retrying once it
+ *   has moved on to later fields;
+ * - toward the shortest story at the same number of faults: a crash anchored to an operation's key
+ *   replaced by the loss of the response to that key's first request (the journal meets the same
+ *   doubt without a restart), with the service's idempotency memory as it is or weaker, taken
+ *   only when the trace gets shorter.
+ * Every rewrite taken makes (faults, steps) smaller, so it ends; the first that still fails wins.
+ */
+import type { CrashFault, Fault, Scenario } from '../../simulator/scenario.js';
+
+export interface SimplifyResult {
+  scenario: Scenario;
+  attempts: number;
+  steps: number;
+}
+
+/** Steps of the scenario's run when it still fails the same way, undefined when it does not. */
+export type Measure = (scenario: Scenario) => Promise<number | undefined>;
+
+/** Scenarios with one fault fewer than `scenario`, most promising first. */
+export function simplerScenarios(scenario: Scenario): Scenario[] {
+  const faults = scenario.faults;
+  const without = (i: number, replace?: { at: number; fault: Fault }): Scenario => ({
+    ...scenario,
+    faults: faults.flatMap((f, k) => (k === i ? [] : replace && k === replace.at ? [replace.fault] : [f])),
+  });
+  const machine = (crash: CrashFault): CrashFault => (crash.mode === 'keep-all' ? { ...crash, mode: 'lose-unsynced' } : crash);
+  const out: Scenario[] = [];
+  const crashes = faults.flatMap((f, i) => (f.kind === 'crash' ? [i] : []));
+  for (const i of crashes) {
+    for (const j of crashes) {
+      if (i === j) continue;
+      // Keep crash j, as a machine crash, in place of both.
+      out.push(without(i, { at: j, fault: machine(faults[j] as CrashFault) }));
+    }
+  }
+  faults.forEach((_, i) => out.push(without(i)));
+  const operations = scenario.task.operations;
+  if (operations.length > 1) for (const op of operations) out.push(withoutOperation(scenario, op.key));
+  return out;
+}
+
+/** The scenario without one operation, and without the faults and effects that name it. */
+function withoutOperation(scenario: Scenario, key: string): Scenario {
+  const op = scenario.task.operations.find((o) => o.key === key);
+  const names = new Set([key, ...(op?.kind === 'edit' ? [op.path] : []), ...(op?.kind === 'lookup' ? [op.resource] : [])]);
+  const named = (f: Fault): boolean => (f.kind === 'crash' || f.kind === 'response') && f.at !== undefined && names.has(f.at.mentions);
+  const out: Scenario = {
+    ...scenario,
+    task: { ...scenario.task, operations: scenario.task.operations.filter((o) => o.key !== key) },
+    service: { ...scenario.service, existing: scenario.service.existing.filter((e) => e.key !== key) },
+    faults: scenario.faults.filter((f) => !named(f) && !(f.kind === 'user-edit' && op?.kind === 'edit' && f.path === op.path)),
+  };
+  if (scenario.taskAfterRestart) out.taskAfterRestart = { operations: scenario.taskAfterRestart.operations.filter((o) => o.key !== key) };
+  return out;
+}
+
+/** Scenarios with as many faults and perhaps a shorter trace: a keep-all crash on a key's work → the key's first response lost. */
+export function gentlerScenarios(scenario: Scenario): Scenario[] {
+  const keys = new Set([...scenario.task.operations, ...(scenario.taskAfterRestart?.operations ?? [])].filter((op) => op.kind === 'publish').map((op) => op.key));
+  const memories = [...new Set([scenario.service.idempotencyMemory, 'volatile', 'none'] as const)];
+  return scenario.faults.flatMap((fault, i) => {
+    if (fault.kind !== 'crash' || fault.mode !== 'keep-all' || fault.at === undefined || !keys.has(fault.at.mentions)) return [];
+    const lost: Fault = { kind: 'response', at: { mentions: fault.at.mentions, occurrence: 0 }, fault: 'drop-after-commit' };
+    const faults = scenario.faults.map((f, k) => (k === i ? lost : f));
+    return memories.map((idempotencyMemory) => ({ ...scenario, service: { ...scenario.service, idempotencyMemory }, faults }));
+  });
+}
+
+export async function simplifyScenario(scenario: Scenario, measure: Measure, options: { maxAttempts: number }): Promise<SimplifyResult> {
+  let current = scenario;
+  let currentSteps: number | undefined;
+  let attempts = 0;
+  let steps = 0;
+  for (;;) {
+    let next: Scenario | undefined;
+    for (const candidate of simplerScenarios(current)) {
+      if (attempts >= options.maxAttempts) return { scenario: current, attempts, steps };
+      attempts++;
+      if ((await measure(candidate)) !== undefined) {
+        next = candidate;
+        break;
+      }
+    }
+    if (next === undefined) {
+      for (const candidate of gentlerScenarios(current)) {
+        if (attempts >= options.maxAttempts) return { scenario: current, attempts, steps };
+        attempts++;
+        currentSteps ??= await measure(current);
+        const candidateSteps = await measure(candidate);
+        if (candidateSteps !== undefined && currentSteps !== undefined && candidateSteps < currentSteps) {
+          next = candidate;
+          break;
+        }
+      }
+    }
+    if (next === undefined) return { scenario: current, attempts, steps };
+    current = next;
+    currentSteps = undefined;
+    steps++;
+  }
+}
