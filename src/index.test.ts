@@ -7,7 +7,7 @@ describe('public API', () => {
       expect(durasim, name).toHaveProperty(name);
     }
     expect(durasim.INVARIANT_CODES).toEqual([
-      'one-effect-per-key', 'no-silent-overwrite', 'no-state-skip', 'write-ahead', 'truthful-outcome',
+      'one-effect-per-key', 'single-flight', 'no-silent-overwrite', 'no-state-skip', 'file-truth', 'write-ahead', 'truthful-outcome',
       'recorded-intent-wins', 'no-blind-retry', 'completed-replayed', 'retry-safe-only', 'convergence',
     ]);
   });

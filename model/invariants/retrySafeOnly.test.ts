@@ -9,7 +9,13 @@ describe('retry-safe-only', () => {
     const violations = checkRetrySafeOnly(run({ crashes: [crash(20, atCrash)], requests: [post(0, 'a', D1, 10), post(1, 'a', D1, 30)] }));
     expect(violations).toEqual([expect.objectContaining({ code: 'retry-safe-only', key: 'a', step: 30 })]);
     expect(violations[0]?.evidence).toMatchObject({ historyAtCrash: ['authorized', 'dispatched'] });
-    expect(violations[0]?.actual).toBe('request #1 re-sent it without asking the service');
+    expect(violations[0]?.actual).toBe('request #1 re-sent it without asking the service; this service kept the key, but one that forgets keys (or keeps none) would have committed it twice had the first send landed');
+  });
+
+  test('says the service committed it twice when it did', () => {
+    const effects = [{ key: 'a', digest: D1, receipt: 'r1', atMs: 0, requestIndex: 0, seq: 10 }, { key: 'a', digest: D1, receipt: 'r2', atMs: 0, requestIndex: 1, seq: 30 }];
+    const violations = checkRetrySafeOnly(run({ service: { idempotencyMemory: 'none' }, effects, crashes: [crash(20, atCrash)], requests: [post(0, 'a', D1, 10), post(1, 'a', D1, 30)] }));
+    expect(violations[0]?.actual).toBe('request #1 re-sent it without asking the service; the service committed it 2 times');
   });
 
   test('holds when the recovery queried first, or never re-sent', () => {
@@ -38,6 +44,6 @@ describe('retry-safe-only', () => {
     const violations = checkRetrySafeOnly(run({ trace, crashes: [crashed], requests: [recovering] }));
     expect(violations).toEqual([expect.objectContaining({ code: 'retry-safe-only', key: 'a', step: 50 })]);
     // No send of the key had left before it: the wording does not call it a re-send.
-    expect(violations[0]?.actual).toBe('request #1 from worker-0#1, which started after that crash, sent it without asking the service (no earlier send had left, which the journal could not know)');
+    expect(violations[0]?.actual).toBe('request #1 from worker-0#1, which started after that crash, sent it without asking the service (no earlier send had left, which the journal could not know); this service kept the key, but one that forgets keys (or keeps none) would have committed it twice had the first send landed');
   });
 });

@@ -35,12 +35,18 @@ export function checkRetrySafeOnly(input: JudgeInput): Violation[] {
     if (between.some((r) => r.route.kind === 'query' || r.route.kind === 'publish')) continue; // reconciled first, or already judged
     reported.add(key);
     const firstSend = !input.requests.some((r) => r.route.kind === 'publish' && r.route.key === key && (r.seq ?? 0) < seq);
+    const effects = input.effects.filter((e) => e.key === key && e.requestIndex !== null).length;
+    const risk = effects > 1
+      ? `; the service committed it ${effects} times`
+      : input.scenario.service.idempotencyMemory === 'durable'
+        ? '; this service kept the key, but one that forgets keys (or keeps none) would have committed it twice had the first send landed'
+        : '; this service promises no replay, so had the first send landed it would have committed twice';
     violations.push({
       code: 'retry-safe-only',
       key,
       step: seq,
       expected: `after crash ${crashIndex + 1} left ${key} ${last}, a query for the key before any re-send, or blocked`,
-      actual: `request #${request.index}${request.sender ? ` from ${request.sender}, which started after that crash,` : ''} ${firstSend ? 'sent it without asking the service (no earlier send had left, which the journal could not know)' : 're-sent it without asking the service'}`,
+      actual: `request #${request.index}${request.sender ? ` from ${request.sender}, which started after that crash,` : ''} ${firstSend ? 'sent it without asking the service (no earlier send had left, which the journal could not know)' : 're-sent it without asking the service'}${risk}`,
       evidence: { historyAtCrash: record.history, resend: { index: request.index, digest: request.digest, sender: request.sender } },
     });
   }
