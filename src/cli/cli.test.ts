@@ -73,6 +73,10 @@ describe('check --tally, --invariants, --safety-only', () => {
     expect(summary.counterexamples.map((c) => c.invariant).sort()).toEqual(Object.keys(summary.tally).sort());
     for (const c of summary.counterexamples) expect(existsSync(c.regressionFile), c.regressionFile).toBe(true);
     expect(out.join('\n')).toMatch(/^ {2}write-ahead: \d+ failing runs · shrunk to 0 faults$/m);
+    expect(readFileSync(report('report.md'), 'utf8')).toMatch(/## Failing runs per invariant\n\n\| invariant \| failing runs \| counterexample \| replay \|\n\|---\|---\|---\|---\|\n\| `write-ahead` \| \d+ \| 0 fault\(s\) \| `npx durasim replay /);
+    out = [];
+    expect(await run('merge', report('summary.json'), report('summary.json'))).toBe(1);
+    expect((JSON.parse(out.join('\n')) as { tally: Record<string, number> }).tally['write-ahead']).toBe(2 * (summary.tally['write-ahead'] ?? 0));
   });
 
   test('the tally is the same for one worker and for two', async () => {

@@ -11,6 +11,7 @@ interface ShardSummary {
   exitCode: number;
   violations: { code: string }[];
   replayCommand?: string;
+  tally?: Record<string, number>;
   shard?: { index: number; count: number };
 }
 
@@ -54,6 +55,14 @@ export function mergeSummaries(files: readonly string[]): { merged: Record<strin
     verdicts: summaries.map((s) => s.verdict),
     violations: summaries.flatMap((s) => s.violations.map((v) => v.code)),
     replayCommands: summaries.flatMap((s) => (s.replayCommand ? [s.replayCommand] : [])),
+    ...(summaries.some((s) => s.tally) ? { tally: sumTallies(summaries.map((s) => s.tally ?? {})) } : {}),
   };
   return { merged, exitCode };
+}
+
+/** Failing runs per invariant over the shards (--tally). */
+function sumTallies(tallies: readonly Record<string, number>[]): Record<string, number> {
+  const sum: Record<string, number> = {};
+  for (const tally of tallies) for (const [code, runs] of Object.entries(tally)) if (typeof runs === 'number') sum[code] = (sum[code] ?? 0) + runs;
+  return sum;
 }

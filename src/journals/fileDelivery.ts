@@ -8,7 +8,7 @@
  * version linked back, and the candidate rebuilt on the new base — at most editAttempts times.
  * A crash anywhere is resumed from the log and what the files show.
  */
-import type { EditOperation } from '../contract.js';
+import type { EditOperation, FileHandle } from '../contract.js';
 import { digestOf } from '../digest.js';
 import { JournalRun } from './journalRun.js';
 import { hasCode, syncDir, type LogRecord } from './jsonlLog.js';
@@ -62,7 +62,7 @@ export abstract class FileDeliveryRun extends JournalRun {
     const temp = this.candidatePath(op);
     const handle = await this.env.fs.open(temp, 'w');
     await handle.writeFile(candidate);
-    await handle.sync();
+    await this.makeDurable(handle);
     await handle.close();
     try {
       await this.env.fs.link(temp, op.path);
@@ -73,10 +73,16 @@ export abstract class FileDeliveryRun extends JournalRun {
       await this.cleanUp(op);
       return 'conflict';
     }
-    await syncDir(this.env);
+    await this.makeDurable();
     await this.record({ key: op.key, state: 'applied', path: op.path, digest: baseDigest, candidateDigest: digestOf(candidate) });
     await this.cleanUp(op);
     return 'applied';
+  }
+
+  /** fsync of the candidate (a handle), or of the directory that now links it into place (none). */
+  protected async makeDurable(handle?: FileHandle): Promise<void> {
+    if (handle) await handle.sync();
+    else await syncDir(this.env);
   }
 
   /** Records the conflict (the user's text preserved first), then puts their version back. */

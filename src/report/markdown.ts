@@ -1,4 +1,5 @@
 /** report.md: the verdict, the violations, the replay command and the explained trace. */
+import { byCause } from '../../model/causes.js';
 import { describeViolation } from '../../model/violation.js';
 import { explainText } from './explain.js';
 import { journalErrors, type RunReport } from './runReport.js';
@@ -15,8 +16,18 @@ export function reportMarkdown(report: RunReport): string {
   if (report.sandbox) lines.push(`- sandbox: ${report.sandbox}`);
   const errors = report.result ? journalErrors(report.result) : [];
   if (errors.length > 0) lines.push('', '## What the journal reported', '', ...errors.map((e) => `- ${e}`));
+  if (report.invariantsJudged) lines.push(`- invariants judged: ${report.invariantsJudged.join(', ')}`);
+  if (report.tally) {
+    lines.push('', '## Failing runs per invariant', '', '| invariant | failing runs | counterexample | replay |', '|---|---|---|---|');
+    for (const [code, runs] of Object.entries(report.tally)) {
+      const example = report.counterexamples?.find((c) => c.invariant === code);
+      lines.push(`| \`${code}\` | ${runs} | ${example ? `${example.faults} fault(s)` : '—'} | ${example ? `\`${example.replayCommand}\`` : '—'} |`);
+    }
+  }
   if (report.violations.length > 0) {
-    lines.push('', '## Violations', '', ...report.violations.map((v) => `- ${describeViolation(v)}`));
+    // Cause first: per key, the root cause, and what follows from it under it.
+    lines.push('', report.tally ? '## The first counterexample' : '## Violations', '');
+    for (const group of byCause(report.violations)) lines.push(`- ${describeViolation(group.root)}`, ...group.derived.map((d) => `  - then: ${describeViolation(d)}`));
   }
   if (report.replayCommand) lines.push('', '## Replay', '', '```sh', report.replayCommand, '```');
   if (report.result) lines.push('', '## What happened', '', '```text', explainText(report.result, report.violations), '```');
