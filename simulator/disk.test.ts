@@ -64,7 +64,7 @@ describe('Disk durability', () => {
 
   test('a rename is lost without a directory fsync, and kept with one', () => {
     const lost = fresh();
-    lost.writeFile('tmp.txt', text('candidate\n'), 'w', 0);
+    lost.writeWhole('tmp.txt', text('candidate\n'), 'w', 0);
     const tmp = lost.openFile('tmp.txt', 'r', 0);
     lost.handleSync(tmp.fd);
     lost.handleClose(tmp.fd);
@@ -77,7 +77,7 @@ describe('Disk durability', () => {
     expect(report.lostData.map((d) => d.path)).toEqual(['/work/a.txt']);
 
     const kept = fresh();
-    kept.writeFile('tmp.txt', text('candidate\n'), 'w', 0);
+    kept.writeWhole('tmp.txt', text('candidate\n'), 'w', 0);
     const handle = kept.openFile('tmp.txt', 'r', 0);
     kept.handleSync(handle.fd);
     kept.handleClose(handle.fd);
@@ -118,7 +118,7 @@ describe('Disk durability', () => {
 
   test('a rewrite is not torn: it falls back to the durable bytes', () => {
     const disk = fresh();
-    disk.writeFile('a.txt', text('rewritten\n'), 'w', 0);
+    disk.writeWhole('a.txt', text('rewritten\n'), 'w', 0);
     disk.crash('torn-tail', 3);
     expect(disk.liveView().readFile('a.txt')).toBe('original\n');
   });
@@ -165,5 +165,67 @@ describe('Disk inode identity', () => {
     disk.crash('lose-unsynced', undefined);
     expect(disk.liveView().readFile('target')).toBe('new\n');
     expect(disk.liveView().readFile('candidate')).toBe('new\n');
+  });
+});
+
+describe('model defects found by probing (issue 14), each pinned', () => {
+  const syncFolder = (disk: Disk, path: string): void => {
+    const dir = disk.openFile(path, 'r', 0);
+    disk.handleSync(dir.fd);
+    disk.handleClose(dir.fd);
+  };
+
+  test('a rename across folders is one atomic change: fsyncing the destination folder makes the source entry go too', () => {
+    const disk = new Disk('/work', { 'a/x.txt': 'data\n', 'b/keep.txt': 'k\n' });
+    disk.rename('a/x.txt', 'b/x.txt');
+    syncFolder(disk, '/work/b');
+    disk.crash('lose-unsynced', undefined);
+    expect(disk.liveView().readdir('a')).toEqual([]);
+    expect(disk.liveView().readdir('b')).toEqual(['keep.txt', 'x.txt']);
+    expect(disk.liveView().readFile('b/x.txt')).toBe('data\n');
+  });
+
+  test('fsyncing the source folder makes the rename durable on both sides as well', () => {
+    const disk = new Disk('/work', { 'a/x.txt': 'data\n', 'b/keep.txt': 'k\n' });
+    disk.rename('a/x.txt', 'b/x.txt');
+    syncFolder(disk, '/work/a');
+    disk.crash('lose-unsynced', undefined);
+    expect(disk.liveView().readdir('a')).toEqual([]);
+    expect(disk.liveView().readFile('b/x.txt')).toBe('data\n');
+  });
+
+  test('an unsynced rename is lost whole: the file stays where it was', () => {
+    const disk = new Disk('/work', { 'a/x.txt': 'data\n', 'b/keep.txt': 'k\n' });
+    disk.rename('a/x.txt', 'b/x.txt');
+    disk.crash('lose-unsynced', undefined);
+    expect(disk.liveView().readdir('a')).toEqual(['x.txt']);
+    expect(disk.liveView().readdir('b')).toEqual(['keep.txt']);
+  });
+
+  test("reopening a never-synced file with 'w' drops its unsynced appends: an append and an fsync then hold exactly the file", () => {
+    const disk = fresh();
+    const first = disk.openFile('new.txt', 'w', 0);
+    disk.handleWrite(first.fd, text('abc'), 'append');
+    disk.handleClose(first.fd);
+    syncDir(disk);
+    const again = disk.openFile('new.txt', 'w', 0);
+    disk.handleWrite(again.fd, text('xy'), 'append');
+    expect(() => disk.handleSync(again.fd)).not.toThrow();
+    disk.handleClose(again.fd);
+    disk.crash('lose-unsynced', undefined);
+    expect(disk.liveView().readFile('new.txt')).toBe('xy');
+  });
+
+  test("a torn-tail crash never brings back bytes a reopen with 'w' truncated", () => {
+    const disk = fresh();
+    const first = disk.openFile('new.txt', 'w', 0);
+    disk.handleWrite(first.fd, text('abcdef'), 'append');
+    disk.handleClose(first.fd);
+    syncDir(disk);
+    const again = disk.openFile('new.txt', 'w', 0);
+    disk.handleWrite(again.fd, text('xy'), 'append');
+    disk.handleClose(again.fd);
+    disk.crash('torn-tail', 1);
+    expect(disk.liveView().readFile('new.txt')).toBe('x');
   });
 });

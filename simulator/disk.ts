@@ -5,19 +5,21 @@
  * - memfs holds what processes see (the page cache). Written data is volatile until an fsync of a
  *   handle on that file; directory entries (create, rename, link, unlink, mkdir) until an fsync of
  *   a handle on the parent directory. Then the file's bytes, or the directory's entries, are durable.
+ *   A rename across folders is atomic: an fsync of either folder makes it durable on both sides.
+ *   Opening with 'w' truncates: the file's unsynced appends are gone, not just hidden.
  * - Crash modes: keep-all (a process kill: nothing is lost); lose-unsynced (the disk returns to its
  *   durable image); torn-tail (as lose-unsynced, but in each file whose unsynced changes are only
  *   appends, earlier appends survive and the last survives as a prefix of its bytes).
  * - The user's edits are saved in place and durably (an editor that fsyncs the file and its directory).
- * Durable state is kept incrementally (appended chunks, entry maps keyed by inode), materialised only
- * at a crash or when a view is read. Inodes get ids of our own, fresh at every creation (memfs reuses
- * deleted inodes' numbers, and a durable entry may still name a deleted one).
+ * Durable state is kept incrementally (chunks, entry maps keyed by inode ids of our own, fresh at
+ * every creation: memfs reuses deleted inodes' numbers), materialised at a crash or a view's read.
  */
 import { Volume } from 'memfs';
 import { posix } from 'node:path';
 import type { DiskView } from '../src/contract.js';
 import { invariant } from './invariant.js';
 import type { CrashDiskReport } from './runRecords.js';
+import { RenameLog } from './renameLog.js';
 import type { CrashMode } from './scenario.js';
 
 type Pending = { appends: Buffer[] } | 'rewrite';
@@ -31,7 +33,6 @@ interface OpenFile {
   owner: number;
 }
 
-
 export class Disk {
   private vol = new Volume();
   private ids = new Map<number, number>();
@@ -42,6 +43,7 @@ export class Disk {
   private dirty = new Map<number, Pending>();
   private open = new Map<number, OpenFile>();
   private rootIno = 0;
+  private readonly renames = new RenameLog();
   /** Bumped whenever the durable image changes (an fsync that wrote something, a directory fsync that changed entries, a user save, a crash). */
   durableVersion = 0;
   /** Per inode: the durable version at which its durable bytes last changed. */
@@ -67,7 +69,8 @@ export class Disk {
     const ino = creates ? this.fresh(Number(stats.ino)) : this.id(Number(stats.ino));
     const isDirectory = stats.isDirectory();
     if (!this.kinds.has(ino)) this.kinds.set(ino, isDirectory ? 'dir' : 'file');
-    if (!isDirectory && (flags === 'w' || flags === 'wx') && this.durableLength(ino) > 0) this.dirty.set(ino, 'rewrite');
+    // A truncation: unsynced appends are gone from the file; durable bytes are replaced at the next fsync.
+    if (!isDirectory && !creates && flags === 'w') this.dirty.set(ino, this.durableLength(ino) > 0 ? 'rewrite' : { appends: [] });
     const file: OpenFile = { fd, ino, path: abs, isDirectory, append: flags.startsWith('a'), owner };
     this.open.set(fd, file);
     return file;
@@ -75,8 +78,8 @@ export class Disk {
 
   handle(fd: number): OpenFile {
     const file = this.open.get(fd);
-    if (!file) throw Object.assign(new Error('EBADF: bad file descriptor'), { code: 'EBADF' });
-    return file;
+    if (file) return file;
+    throw Object.assign(new Error('EBADF: bad file descriptor'), { code: 'EBADF' });
   }
 
   /** replace: the file becomes `data` (FileHandle.writeFile on a handle not opened for append). */
@@ -133,19 +136,11 @@ export class Disk {
     for (const file of [...this.open.values()]) if (file.owner === owner) this.handleClose(file.fd);
   }
 
-  appendFile(path: string, data: Uint8Array, owner: number): void {
-    const file = this.openFile(path, 'a', owner);
-    try {
-      this.handleWrite(file.fd, data, 'append');
-    } finally {
-      this.handleClose(file.fd);
-    }
-  }
-
-  writeFile(path: string, data: Uint8Array, flag: 'w' | 'wx', owner: number): void {
+  /** fs.appendFile (flag 'a', mode append) and fs.writeFile (flag 'w' or 'wx', mode replace): open, write, close. */
+  writeWhole(path: string, data: Uint8Array, flag: 'a' | 'w' | 'wx', owner: number): void {
     const file = this.openFile(path, flag, owner);
     try {
-      this.handleWrite(file.fd, data, 'replace');
+      this.handleWrite(file.fd, data, flag === 'a' ? 'append' : 'replace');
     } finally {
       this.handleClose(file.fd);
     }
@@ -155,8 +150,14 @@ export class Disk {
     return this.vol.readFileSync(this.resolve(path)) as Buffer;
   }
 
-  // Entries change in the page cache; they become durable at an fsync of the directory.
-  rename(from: string, to: string): void { this.vol.renameSync(this.resolve(from), this.resolve(to)); }
+  // Entries change in the page cache; they become durable at an fsync of the directory (a move across folders: of either one).
+  rename(from: string, to: string): void {
+    const [source, target] = [this.resolve(from), this.resolve(to)];
+    const ids = [source, posix.dirname(source), posix.dirname(target)].map((p) => (this.vol.existsSync(p) ? this.id(Number(this.vol.statSync(p).ino)) : -1));
+    this.vol.renameSync(source, target);
+    const [child, fromDir, toDir] = ids as [number, number, number];
+    this.renames.note({ child, fromDir, fromName: posix.basename(source), toDir, toName: posix.basename(target) });
+  }
   link(existing: string, to: string): void { this.vol.linkSync(this.resolve(existing), this.resolve(to)); }
   unlink(path: string): void { this.vol.unlinkSync(this.resolve(path)); }
 
@@ -332,6 +333,7 @@ export class Disk {
     const before = this.durableEntries.get(ino);
     if (before === undefined || before.size !== entries.size || [...entries].some(([name, child]) => before.get(name) !== child)) this.durableVersion++;
     this.durableEntries.set(ino, entries);
+    if (this.renames.settle(ino, this.durableEntries)) this.durableVersion++;
   }
 
   private durableLookup(abs: string): number | undefined {
@@ -368,6 +370,7 @@ export class Disk {
   /** Replaces the volume with `image`, all of it durable. */
   private install(image: Map<string, Buffer>, dirs: string[]): void {
     this.durableVersion++;
+    this.renames.clear();
     this.vol = new Volume();
     this.ids.clear();
     this.durableEntries.clear();

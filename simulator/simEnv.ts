@@ -58,9 +58,9 @@ export function simulatedEnv(world: World, proc: Proc): Env {
         const file = disk.openFile(path, flags, pid);
         return handleFor(file.fd, file.path);
       }),
-    appendFile: (path, data) => write('fs.appendFile', `${rel(disk.resolve(path))} ${show(data)}`, data, () => disk.appendFile(path, bytesOf(data), pid)),
+    appendFile: (path, data) => write('fs.appendFile', `${rel(disk.resolve(path))} ${show(data)}`, data, () => disk.writeWhole(path, bytesOf(data), 'a', pid)),
     writeFile: (path, data, options) =>
-      write('fs.writeFile', `${rel(disk.resolve(path))} ${show(data)}`, data, () => disk.writeFile(path, bytesOf(data), options?.flag ?? 'w', pid)),
+      write('fs.writeFile', `${rel(disk.resolve(path))} ${show(data)}`, data, () => disk.writeWhole(path, bytesOf(data), options?.flag ?? 'w', pid)),
     readFile: ((path: string, encoding?: 'utf8') =>
       sync('fs.readFile', rel(disk.resolve(path)), () => {
         const bytes = disk.readFile(path);
