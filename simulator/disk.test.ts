@@ -221,3 +221,38 @@ describe('model defects found by probing (issue 14), each pinned', () => {
     expect(disk.liveView().readFile('new.txt')).toBe('x');
   });
 });
+
+describe('torn-write: a file rewritten in place', () => {
+  const rewrite = (mode: 'lose-unsynced' | 'torn-write', keep: number | undefined, size = 10): string | undefined => {
+    const disk = fresh();
+    const file = disk.openFile('a.txt', 'w', 0);
+    disk.handleWrite(file.fd, text('n'.repeat(size)), 'append');
+    disk.handleClose(file.fd);
+    disk.crash(mode, keep);
+    return disk.liveView().readFile('a.txt');
+  };
+
+  test('is left empty after a machine crash before its fsync (the zero-length file of truncate-and-write)', () => {
+    expect(rewrite('torn-write', undefined)).toBe('');
+    expect(rewrite('lose-unsynced', undefined)).toBe('original\n');
+  });
+
+  test('keeps only whole 4,096-byte blocks of its new bytes', () => {
+    expect(rewrite('torn-write', 5000, 9000)).toBe('n'.repeat(4096));
+    expect(rewrite('torn-write', 40, 9000)).toBe('');
+  });
+
+  test('appends tear as in torn-tail; an fsynced rewrite is not torn', () => {
+    const disk = fresh();
+    appendSynced(disk, 'a.txt', 'abcd', false);
+    disk.crash('torn-write', 2);
+    expect(disk.liveView().readFile('a.txt')).toBe('original\nab');
+    const synced = fresh();
+    const file = synced.openFile('a.txt', 'w', 0);
+    synced.handleWrite(file.fd, text('new\n'), 'append');
+    synced.handleSync(file.fd);
+    synced.handleClose(file.fd);
+    synced.crash('torn-write', 0);
+    expect(synced.liveView().readFile('a.txt')).toBe('new\n');
+  });
+});

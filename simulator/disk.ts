@@ -8,8 +8,7 @@
  *   A rename across folders is atomic: an fsync of either folder makes it durable on both sides.
  *   Opening with 'w' truncates: the file's unsynced appends are gone, not just hidden.
  * - Crash modes: keep-all (a process kill: nothing is lost); lose-unsynced (the disk returns to its
- *   durable image); torn-tail (as lose-unsynced, but in each file whose unsynced changes are only
- *   appends, earlier appends survive and the last survives as a prefix of its bytes).
+ *   durable image); torn-tail and torn-write (what they leave of each file: tornBytes.ts).
  * - The user's edits are saved in place and durably (an editor that fsyncs the file and its directory).
  * Durable state is kept incrementally (chunks, entry maps keyed by inode ids of our own, fresh at
  * every creation: memfs reuses deleted inodes' numbers), materialised at a crash or a view's read.
@@ -20,9 +19,9 @@ import type { DiskView } from '../src/contract.js';
 import { invariant } from './invariant.js';
 import type { CrashDiskReport } from './runRecords.js';
 import { RenameLog } from './renameLog.js';
+import { tornBytes, type Pending } from './tornBytes.js';
 import type { CrashMode } from './scenario.js';
 
-type Pending = { appends: Buffer[] } | 'rewrite';
 
 interface OpenFile {
   fd: number;
@@ -223,14 +222,11 @@ export class Disk {
         dirs.push(path);
         return;
       }
-      let bytes = this.durableBytes(ino);
       const pending = this.dirty.get(ino);
-      if (mode === 'torn-tail' && pending !== undefined && pending !== 'rewrite' && pending.appends.length > 0) {
-        const last = pending.appends[pending.appends.length - 1] as Buffer;
-        const kept = Math.min(tornKeepBytes ?? Math.floor(last.length / 2), Math.max(0, last.length - 1));
-        bytes = Buffer.concat([bytes, ...pending.appends.slice(0, -1), last.subarray(0, kept)]);
-        report.torn.push({ path, keptBytes: kept, ofBytes: last.length });
-      }
+      // A rewrite's new bytes: the file's content now, when the same inode is still at that path.
+      const rewritten = pending === 'rewrite' && volatileFiles.has(path) && this.id(Number(this.vol.statSync(path).ino)) === ino;
+      const { bytes, torn } = tornBytes(mode, this.durableBytes(ino), pending, rewritten ? volatileFiles.get(path) : undefined, tornKeepBytes);
+      if (torn) report.torn.push({ path, ...torn });
       image.set(path, bytes);
     });
     for (const [path, bytes] of volatileFiles) {

@@ -21,7 +21,7 @@ export const SCENARIO_VERSION = 1;
 export const SERVICE_URL = 'http://service.durasim';
 export const WORK_DIR = '/work';
 
-export const CRASH_MODES = ['keep-all', 'lose-unsynced', 'torn-tail'] as const;
+export const CRASH_MODES = ['keep-all', 'lose-unsynced', 'torn-tail', 'torn-write'] as const;
 export type CrashMode = (typeof CRASH_MODES)[number];
 
 /**
@@ -47,11 +47,13 @@ interface CrashFaultBase {
   when: 'before' | 'after';
   /**
    * keep-all: a process kill; the page cache survives, only this worker dies.
-   * lose-unsynced / torn-tail: a machine crash; every worker dies and the disk falls back to its
-   * durable image (torn-tail: the last unsynced append of each file survives as a prefix).
+   * lose-unsynced / torn-tail / torn-write: a machine crash; every worker dies and the disk falls
+   * back to its durable image (torn-tail: the last unsynced append of each file survives as a
+   * prefix; torn-write: that, and a file rewritten in place keeps only whole 4,096-byte blocks of
+   * its new bytes, so a small one is left empty).
    */
   mode: CrashMode;
-  /** torn-tail only: bytes of the last unsynced append that survive (clamped below its length). */
+  /** torn-tail and torn-write: bytes of the last unsynced append that survive (clamped below its length); of a rewrite, whole blocks within it. */
   tornKeepBytes?: number;
 }
 

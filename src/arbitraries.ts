@@ -150,7 +150,7 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
         const target = c.anchor && (draw.operations.find((op) => op.key === STANDARD_OPERATIONS[c.anchor?.operation ?? 0]?.key) ?? draw.operations[0]);
         const where = c.anchor && target ? { at: { mentions: target.kind === 'edit' && c.anchor.byPath ? target.path : target.key, occurrence: c.anchor.occurrence } } : { step: c.step };
         const fault: Fault = { kind: 'crash', process: c.process % workers, incarnation: c.incarnation, ...where, when: c.when, mode: c.mode };
-        if (c.mode === 'torn-tail') fault.tornKeepBytes = c.tornKeepBytes;
+        if (c.mode === 'torn-tail' || c.mode === 'torn-write') fault.tornKeepBytes = c.tornKeepBytes;
         return fault;
       };
       if (draw.mix.crash) for (const c of draw.crashes) faults.push(crashFault(c));

@@ -9,6 +9,7 @@ import { journal as blindOverwrite } from './blindOverwrite.js';
 import { journal as conflictAsSuccess } from './conflictAsSuccess.js';
 import { journal as newProcessArgs } from './newProcessArgs.js';
 import { journal as noFsync } from './noFsync.js';
+import { journal as overwriteInPlace } from './overwriteInPlace.js';
 import { journal as resendInsteadOfQuery } from './resendInsteadOfQuery.js';
 import { journal as retryUnsafeWrite } from './retryUnsafeWrite.js';
 import { journal as sendBeforeDispatched } from './sendBeforeDispatched.js';
@@ -39,6 +40,7 @@ export const MUTANTS: Mutant[] = [
   { journal: retryUnsafeWrite, defect: 're-runs a started write whose retrySafe is false', breaks: ['retry-safe-only', 'no-state-skip'] },
   { journal: acceptedAsSuccess, defect: '202 recorded as succeeded', breaks: ['truthful-outcome'] },
   { journal: unsyncedDelivery, defect: 'applied recorded before the delivered file is durable', breaks: ['file-truth'] },
+  { journal: overwriteInPlace, defect: 'the log rewritten in place at every record (no temp file, no rename)', breaks: ['no-state-skip', 'truthful-outcome'] },
 ];
 
 export function mutantNamed(name: string): Mutant | undefined {
