@@ -10,6 +10,7 @@
  * that reads as the failure itself: the violations, the explained trace, and the command that
  * replays it.
  */
+import { count } from './report/count.js';
 import { fileURLToPath } from 'node:url';
 import { describeViolation } from '../model/violation.js';
 import { FAULT_KINDS, type FaultKind } from './arbitraries.js';
@@ -74,7 +75,7 @@ export async function checkJournal(journal: string | URL | JournalAdapter, optio
     if (confirmed.harness || finding.verdict === 'harness') throw new Error(`durasim failed (not a finding about the journal): ${confirmed.harness?.message ?? (finding.outcome.kind === 'harness-error' ? finding.outcome.message : 'unknown')}`);
     const stored = 'regression' in finding.origin ? finding.origin.regression : undefined;
     const file = stored ?? (options.saveRegressions === false ? '(not saved)' : saveRegression(finding.scenario, { journal: loaded.name, invariants: [...new Set(confirmed.summary.violations.map((v) => v.code))], seed }, dir).file);
-    const origin = stored ? `stored regression ${stored}` : `seed ${seed}, after ${hunted.runsExecuted} runs, shrunk ${finding.shrink?.steps ?? 0} times`;
+    const origin = stored ? `stored regression ${stored}` : `seed ${seed}, after ${count(hunted.runsExecuted, 'run')}, shrunk ${count(finding.shrink?.steps ?? 0, 'time')}`;
     const lines = [
       `durasim found a failure in journal "${loaded.name}" (${origin})`,
       ...confirmed.summary.journalErrors.map((e) => `  journal: ${e}`),

@@ -12,6 +12,7 @@ import { journalRefOf, type JournalRef } from '../isolation/journalRef.js';
 import { WorkerPool, type LoadedJournal, type PoolOptions } from '../pool/workerPool.js';
 import { loadRegressions, saveRegression } from '../regressions.js';
 import { verdictOf, type RunReport } from '../report/runReport.js';
+import { count } from '../report/count.js';
 import { writeReports } from '../report/writeReports.js';
 import { confirmCounterexample, describeDivergence } from '../runner/confirm.js';
 import { hunt } from '../runner/hunt.js';
@@ -115,7 +116,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
     const judged = judgedCodes(options);
     const shardText = options.shard ? ` · shard ${options.shard.index}/${options.shard.count}` : '';
     const judgedText = judged === undefined ? '' : ` · judging ${judged.join(', ')}`;
-    const first = `seed ${options.seed} · faults ${options.faults.join(',')} (each run draws its own mix) · journal ${loaded.name} · ${options.runs} runs${shardText}${options.tally ? ' · tally' : ''}${judgedText} · ${pool.size} worker${pool.size === 1 ? '' : 's'}`;
+    const first = `seed ${options.seed} · faults ${options.faults.join(',')} (each run draws its own mix) · journal ${loaded.name} · ${count(options.runs, 'run')}${shardText}${options.tally ? ' · tally' : ''}${judgedText} · ${pool.size} worker${pool.size === 1 ? '' : 's'}`;
     if (options.json) process.stderr.write(`${first}\n`);
     else print(first);
     const started = wallMs();
@@ -191,7 +192,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       return report.exitCode;
     }
     const rate = report.runsExecuted / Math.max(0.001, report.elapsedMs / 1000);
-    print(`${report.runsExecuted} runs in ${(report.elapsedMs / 1000).toFixed(2)} s (${rate.toFixed(0)}/s)${hunted.timeBudgetHit ? ', stopped by the time budget' : ''}; re-run ${hunted.determinismChecks} for determinism, ${hunted.independenceChecks} with fresh modules: ${report.verdict}`);
+    print(`${count(report.runsExecuted, 'run')} in ${(report.elapsedMs / 1000).toFixed(2)} s (${rate.toFixed(0)}/s)${hunted.timeBudgetHit ? ', stopped by the time budget' : ''}; re-run ${hunted.determinismChecks} for determinism, ${hunted.independenceChecks} with fresh modules: ${report.verdict}`);
     if (report.tally) for (const line of tallyLines(report)) print(`  ${line}`);
     else for (const line of findingLines(report)) print(`  ${line}`);
     if (report.notShrunk) print(`  not shrunk: ${report.notShrunk}`);

@@ -102,6 +102,26 @@ describe('check --tally, --invariants, --safety-only', () => {
   });
 });
 
+describe('help and version', () => {
+  test('each command answers --help and -h with its own usage, exit 0; so does "durasim help <command>"', async () => {
+    for (const argv of [['check', '--help'], ['check', '-h'], ['help', 'check']]) {
+      out = [];
+      expect(await run(...argv), argv.join(' ')).toBe(0);
+      expect(out.join('\n')).toMatch(/^usage:\n {2}durasim check {3}\[--journal <module>\]/);
+      expect(out.join('\n')).not.toContain('durasim replay');
+    }
+    out = [];
+    expect(await run('replay', '--help')).toBe(0);
+    expect(out.join('\n')).toMatch(/^usage:\n {2}durasim replay {2}<scenario.json>/);
+  });
+
+  test('--version prints the package version, exit 0', async () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(await run('--version')).toBe(0);
+    expect(out).toEqual([`durasim ${pkg.version}`]);
+  });
+});
+
 describe('bad input exits 2 with the house style, and writes nothing', () => {
   test.each([
     [['check', '--frobnicate'], 'Failed to read the command line: check has no flag --frobnicate. Run "durasim help" for the flags of check.'],

@@ -3,6 +3,7 @@
  * 3 liveness (bounds ran out, or the journal blocked or ran out of memory); 4 nondeterminism or a
  * sandbox escape by the journal under test; 5 durasim itself failed.
  */
+import { readFileSync } from 'node:fs';
 import { invariantKind, type InvariantCode } from '../../model/violation.js';
 import { DurasimError } from '../failure.js';
 import { FAULT_KINDS, type FaultKind } from '../arbitraries.js';
@@ -38,6 +39,25 @@ invariant and saves one shrunk counterexample of each. --invariants judges only 
 --safety-only ignores liveness (convergence, runs that hang or run out of memory).
 exit codes: 0 clean · 1 safety violation · 2 bad usage or input · 3 liveness · 4 nondeterminism or sandbox escape · 5 durasim failed`;
 
+const COMMANDS = ['check', 'replay', 'explain', 'mutants', 'merge'] as const;
+
+/** The help of one command: its usage lines from HELP, then the notes that apply to every command. */
+export function commandHelp(command: string): string {
+  const lines = HELP.split('\n');
+  const start = lines.findIndex((line) => line.startsWith(`  durasim ${command} `) || line === `  durasim ${command}`);
+  if (start === -1) return HELP;
+  let end = start + 1;
+  while (end < lines.length && /^ {10,}/.test(lines[end] as string)) end++;
+  const notes = lines.slice(lines.indexOf('', lines.indexOf('usage:')) + 1);
+  return [`usage:`, ...lines.slice(start, end), '', ...notes].join('\n');
+}
+
+/** durasim's own version, from its package.json. */
+export function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+  return `durasim ${pkg.version ?? 'unknown'}`;
+}
+
 const POOL_FLAGS = { workers: 'positive', 'max-heap': 'positive', 'hang-timeout': 'duration' } as const;
 
 function poolFlags(flags: Record<string, unknown>): PoolFlags {
@@ -47,6 +67,11 @@ function poolFlags(flags: Record<string, unknown>): PoolFlags {
 export async function main(argv: string[], print: (line: string) => void = (line) => console.log(line)): Promise<number> {
   const [command, ...rest] = argv;
   try {
+    // `durasim <command> --help` (or -h), and `durasim help <command>`: that command's help, exit 0.
+    if ((COMMANDS as readonly string[]).includes(command ?? '') && (rest.includes('--help') || rest.includes('-h'))) {
+      print(commandHelp(command as string));
+      return EXIT.clean;
+    }
     switch (command) {
       case 'check': {
         const { positional, flags } = parseArgs(rest, { journal: 'string', runs: 'int', seed: 'seed', 'time-budget': 'duration', faults: 'faults', shard: 'shard', 'report-dir': 'string', junit: 'string', json: 'boolean', regressions: 'string', 'no-progress': 'boolean', tally: 'boolean', invariants: 'invariants', 'safety-only': 'boolean', ...POOL_FLAGS }, 'check');
@@ -99,8 +124,14 @@ export async function main(argv: string[], print: (line: string) => void = (line
       case undefined:
       case 'help':
       case '--help':
-        print(HELP);
+      case '-h':
+        print(command === 'help' && rest[0] !== undefined && (COMMANDS as readonly string[]).includes(rest[0]) ? commandHelp(rest[0]) : HELP);
         return command === undefined ? EXIT.usage : EXIT.clean;
+      case '--version':
+      case '-v':
+      case 'version':
+        print(version());
+        return EXIT.clean;
       default:
         throw usageError(`there is no command ${JSON.stringify(command)}`, 'Use check, replay, explain, mutants or merge (durasim help lists them)');
     }

@@ -3,6 +3,7 @@
  * incarnation, plus the service, the disk, the user and the supervisor — with crash and fault
  * markers, the violating steps highlighted, and at each crash what the disk kept and lost.
  */
+import { count } from './count.js';
 import { describeViolation, type Violation } from '../../model/violation.js';
 import type { SimulationResult } from '../../simulator/simulate.js';
 import type { TraceEntry } from '../../simulator/trace.js';
@@ -75,7 +76,7 @@ td{vertical-align:top;padding:1px 3px;border-left:1px solid #e3e7ef}
 .clean{color:#1b7a2e;font-weight:600}
 </style></head><body>
 <h1>${escapeHtml(title)}</h1>
-<div class="meta">${escapeHtml(describeScenario(result.scenario).join('\n'))}\noutcome: ${escapeHtml(result.outcome.kind)} · ${result.stats.steps} steps · ${result.stats.incarnations} incarnations · ${result.stats.virtualTimeMs} virtual ms · trace ${escapeHtml(result.traceHash.slice(0, 16))}</div>
+<div class="meta">${escapeHtml(describeScenario(result.scenario).join('\n'))}\noutcome: ${escapeHtml(result.outcome.kind)} · ${count(result.stats.steps, 'step')} · ${count(result.stats.incarnations, 'incarnation')} · ${result.stats.virtualTimeMs} virtual ms · trace ${escapeHtml(result.traceHash.slice(0, 16))}</div>
 <h2>Violations</h2>${summary}
 <h2>Crashes</h2>${crashes.join('\n') || '<p>No crash.</p>'}
 <h2>Timeline</h2>
