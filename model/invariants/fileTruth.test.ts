@@ -28,6 +28,8 @@ describe('file-truth', () => {
     expect(torn).toEqual([expect.objectContaining({ code: 'file-truth', key: 'notes.md', step: 30, actual: 'it is "# No" on the durable image after crash 1' })]);
     expect(checkFileTruth(edited({ final: ends({ e: read }, '') }))).toEqual([expect.objectContaining({ key: 'notes.md', actual: 'it is empty on the durable image at the end' })]);
     expect(checkFileTruth(edited({ final: ends({ e: read }, undefined) }))).toEqual([expect.objectContaining({ key: 'notes.md', actual: 'it is missing on the durable image at the end' })]);
+    // A run its bounds stopped mid-delivery (the file moved aside) is convergence's finding, not a missing file.
+    expect(checkFileTruth(edited({ outcome: { kind: 'bounds-exceeded', bound: 'steps' }, final: ends({ e: read }, undefined) }))).toEqual([]);
   });
 
   test('holds for the candidate, for the original text before delivery, and for a file moved aside mid-run', () => {

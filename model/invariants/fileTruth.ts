@@ -10,7 +10,8 @@ const DELIVERIES = new Set(['fs.writeFile', 'fh.writeFile', 'fs.appendFile', 'fh
  *   the journal's last write to it;
  * - whatever a delivery leaves is never empty, torn or cut from its original content: the file
  *   holds a base, or a base plus edits of the task. Missing is allowed only mid-run (moved
- *   aside); at the end a file that existed is still there.
+ *   aside); at the end of a completed run a file that existed is still there (a run stopped by its
+ *   bounds may have stopped mid-delivery: that is convergence's finding, not this one's).
  */
 export function checkFileTruth(input: JudgeInput): Violation[] {
   const violations: Violation[] = [];
@@ -19,6 +20,7 @@ export function checkFileTruth(input: JudgeInput): Violation[] {
   const paths = [...new Set(edits.map((op) => op.path as string))];
   if (paths.length === 0) return [];
   const end = endStep(input);
+  const completed = input.outcome.kind === 'completed';
   const images: { label: string; seq: number; records: Records; files: Record<string, string | undefined> | undefined; atEnd: boolean }[] = [
     ...input.crashes.map((c, i) => ({ label: `durable image after crash ${i + 1}`, seq: c.seq, records: c.records, files: c.files, atEnd: false })),
     { label: 'durable image at the end', seq: end, records: input.final.durable, files: input.final.durableFiles, atEnd: true },
@@ -33,7 +35,7 @@ export function checkFileTruth(input: JudgeInput): Violation[] {
       const shown = (text: string | undefined): string => (text === undefined ? 'missing' : text === '' ? 'empty' : JSON.stringify(text));
       // Integrity: what any delivery may leave.
       const existed = bases.some((b) => b !== undefined);
-      const whole = content === undefined ? !(image.atEnd && existed) : bases.some((b) => decomposes(content, b ?? '', appends));
+      const whole = content === undefined ? !(image.atEnd && completed && existed) : bases.some((b) => decomposes(content, b ?? '', appends));
       if (!whole && !reported.has(`${path}/whole`)) {
         reported.add(`${path}/whole`);
         violations.push({
