@@ -157,7 +157,7 @@ export function taskKeys(input: JudgeInput): Set<string> {
 }
 
 /** The states observed for `key` up to trace position `seq` (inclusive). */
-export function observedUpTo(input: JudgeInput, key: string, seq: number): string[] {
+function observedUpTo(input: JudgeInput, key: string, seq: number): string[] {
   return (input.observed[key] ?? []).filter((o) => o.seq <= seq).map((o) => o.state);
 }
 

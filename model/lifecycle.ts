@@ -61,6 +61,9 @@ export function allowedFile(from: FileState, to: FileState): boolean {
   return FILE_TRANSITIONS[from].includes(to);
 }
 
+/** The observed state of a record that existed and is gone (observed histories only). */
+export const ABSENT = 'absent';
+
 /** The terminal states of a file delivery: applied, or a conflict left for the user. */
 export const TERMINAL_FILE_STATES: readonly FileState[] = ['applied', 'conflict'];
 
@@ -77,8 +80,8 @@ export function firstSkip(kind: 'operation' | 'file', history: readonly string[]
   for (let i = 0; i < history.length; i++) {
     const to = history[i] as string;
     const from = i === 0 ? null : (history[i - 1] as string);
-    if (from === 'absent') return { index: i, from, to };
-    if (to === 'absent') {
+    if (from === ABSENT) return { index: i, from, to };
+    if (to === ABSENT) {
       if (from === null || !terminal.includes(from)) return { index: i, from, to };
       continue;
     }

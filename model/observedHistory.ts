@@ -13,8 +13,7 @@
  *   durable snapshot: the disk took it back, not the journal.
  */
 import type { ObservedHistories, ObservedState, Records } from './evidence.js';
-
-export const ABSENT = 'absent';
+import { ABSENT } from './lifecycle.js';
 type Image = ObservedState['image'];
 type Snapshot = readonly string[] | null;
 

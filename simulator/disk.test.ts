@@ -194,29 +194,29 @@ describe('model defects found by probing (issue 14), each pinned', () => {
     expect(moveAcross(undefined)).toEqual({ a: ['x.txt'], b: ['keep.txt'], moved: undefined });
   });
 
-  test("reopening a never-synced file with 'w' drops its unsynced appends: an append and an fsync then hold exactly the file", () => {
+  /** new.txt created with `before` (its entry durable, its bytes not), then reopened with 'w' and appended `after` to. */
+  const reopened = (before: string, after: string): { disk: Disk; fd: number } => {
     const disk = fresh();
     const first = disk.openFile('new.txt', 'w', 0);
-    disk.handleWrite(first.fd, text('abc'), 'append');
+    disk.handleWrite(first.fd, text(before), 'append');
     disk.handleClose(first.fd);
     syncDir(disk);
     const again = disk.openFile('new.txt', 'w', 0);
-    disk.handleWrite(again.fd, text('xy'), 'append');
-    expect(() => disk.handleSync(again.fd)).not.toThrow();
-    disk.handleClose(again.fd);
+    disk.handleWrite(again.fd, text(after), 'append');
+    return { disk, fd: again.fd };
+  };
+
+  test("reopening a never-synced file with 'w' drops its unsynced appends: an append and an fsync then hold exactly the file", () => {
+    const { disk, fd } = reopened('abc', 'xy');
+    expect(() => disk.handleSync(fd)).not.toThrow();
+    disk.handleClose(fd);
     disk.crash('lose-unsynced', undefined);
     expect(disk.liveView().readFile('new.txt')).toBe('xy');
   });
 
   test("a torn-tail crash never brings back bytes a reopen with 'w' truncated", () => {
-    const disk = fresh();
-    const first = disk.openFile('new.txt', 'w', 0);
-    disk.handleWrite(first.fd, text('abcdef'), 'append');
-    disk.handleClose(first.fd);
-    syncDir(disk);
-    const again = disk.openFile('new.txt', 'w', 0);
-    disk.handleWrite(again.fd, text('xy'), 'append');
-    disk.handleClose(again.fd);
+    const { disk, fd } = reopened('abcdef', 'xy');
+    disk.handleClose(fd);
     disk.crash('torn-tail', 1);
     expect(disk.liveView().readFile('new.txt')).toBe('x');
   });

@@ -31,10 +31,10 @@ export type CrashMode = (typeof CRASH_MODES)[number];
  * (an operation's key, or a file's path: the POST of post-b, the append recording it, the rename
  * of notes.md). Exactly one of `step` and `at`.
  */
-export type CrashFault = CrashFaultBase & ({ step: number; at?: never } | { at: CrashAnchor; step?: never });
+export type CrashFault = CrashFaultBase & ({ step: number; at?: never } | { at: FaultAnchor; step?: never });
 
 /** An anchor: the `occurrence`-th (0-based) step, or request, that names `mentions` (a key, a path, a resource). */
-export interface CrashAnchor {
+export interface FaultAnchor {
   mentions: string;
   occurrence: number;
 }
@@ -79,7 +79,7 @@ export type ResponseFaultKind = (typeof RESPONSE_FAULTS)[number];
  * `at.occurrence`-th request about `at.mentions` (an operation key, or a resource name).
  * Exactly one of `request` and `at`.
  */
-export type ResponseFault = ResponseFaultBase & ({ request: number; at?: never } | { at: CrashAnchor; request?: never });
+export type ResponseFault = ResponseFaultBase & ({ request: number; at?: never } | { at: FaultAnchor; request?: never });
 
 interface ResponseFaultBase {
   kind: 'response';
@@ -254,7 +254,7 @@ function parseFault(value: Json, field: string): Fault {
   }
 }
 
-function parseAnchor(value: Json, field: string): CrashAnchor {
+function parseAnchor(value: Json, field: string): FaultAnchor {
   if (!isRecord(value)) fail(field, `must be an object, found ${describe(value)}`);
   strict(value, field, ['mentions', 'occurrence'], ['mentions', 'occurrence']);
   return { mentions: nonEmptyStr(value.mentions, `${field}.mentions`), occurrence: int(value.occurrence, `${field}.occurrence`) };

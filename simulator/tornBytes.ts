@@ -11,7 +11,7 @@
  */
 import type { CrashMode } from './scenario.js';
 
-export const BLOCK_BYTES = 4096;
+const BLOCK_BYTES = 4096;
 
 export type Pending = { appends: Buffer[] } | 'rewrite';
 

@@ -1,5 +1,5 @@
 import { checkpoints, type JudgeInput, type ObservedState } from '../evidence.js';
-import { firstSkip, IN_DOUBT_STATES } from '../lifecycle.js';
+import { ABSENT, firstSkip, IN_DOUBT_STATES } from '../lifecycle.js';
 import type { Violation } from '../violation.js';
 
 /**
@@ -73,8 +73,8 @@ export function checkNoStateSkip(input: JudgeInput): Violation[] {
 
 function wording(kind: 'operation' | 'file', skip: { from: string | null; to: string }): { expected: string; actual: string } {
   if (skip.from === null) return { expected: `the history to start at ${kind === 'operation' ? 'authorized' : 'read'}`, actual: `it starts at ${skip.to}` };
-  if (skip.from === 'absent') return { expected: 'nothing after the record was deleted', actual: `absent → ${skip.to}` };
-  if (skip.to === 'absent') return { expected: `the record kept until a terminal state, not deleted at ${skip.from}`, actual: `${skip.from} → absent (the record was deleted)` };
+  if (skip.from === ABSENT) return { expected: 'nothing after the record was deleted', actual: `absent → ${skip.to}` };
+  if (skip.to === ABSENT) return { expected: `the record kept until a terminal state, not deleted at ${skip.from}`, actual: `${skip.from} → absent (the record was deleted)` };
   return { expected: `a transition the model allows from ${skip.from}`, actual: `${skip.from} → ${skip.to}` };
 }
 
