@@ -61,4 +61,13 @@ describe('HistoryObserver and machine crashes', () => {
     observer.observe(recorded('authorized', 'dispatched'), 86, 'durable');
     expect(states(observer)).toEqual(['authorized@54v', 'dispatched@86']);
   });
+
+  test('what a machine crash kept of the page cache anyway (per-file, torn) is the observation from before the crash, not a new one', () => {
+    const observer = new HistoryObserver();
+    observer.observe(recorded('authorized', 'dispatched'), 20, 'durable');
+    observer.observe(recorded('authorized', 'dispatched', 'succeeded'), 27, 'visible'); // a process kill after the unsynced append
+    observer.machineCrash(); // the next incarnation dies in a machine crash that keeps that append
+    observer.observe(recorded('authorized', 'dispatched', 'succeeded'), 31, 'durable');
+    expect(states(observer)).toEqual(['authorized@20', 'dispatched@20', 'succeeded@27v']);
+  });
 });

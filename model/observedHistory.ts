@@ -10,7 +10,9 @@
  *   snapshot (of either image); a current state contributes itself. Consecutive repeats fold.
  * - A record that existed and is gone contributes 'absent'.
  * - A machine crash drops what was only ever visible (page cache) and never caught up with by a
- *   durable snapshot: the disk took it back, not the journal.
+ *   durable snapshot: the disk took it back, not the journal. What the crash kept of it anyway (a
+ *   per-file or torn crash keeps some unsynced writes) is the same observation, written before the
+ *   crash: the first durable snapshot after the crash restores it as first seen, not as new.
  */
 import type { ObservedHistories, ObservedState, Records } from './evidence.js';
 import { ABSENT } from './lifecycle.js';
@@ -23,6 +25,8 @@ export class HistoryObserver {
   private readonly lastAny = new Map<string, Snapshot>();
   /** Per key, how many observed states a durable snapshot has caught up with (a machine crash cannot take those back). */
   private readonly durableUpTo = new Map<string, number>();
+  /** Per key, what the last machine crash took back, until the first durable snapshot after it. */
+  private takenBack = new Map<string, ObservedState[]>();
 
   /** Feeds one snapshot of an image, read at trace position `seq`. */
   observe(records: Records, seq: number, image: Image): void {
@@ -38,19 +42,33 @@ export class HistoryObserver {
         if (previous !== null) this.push(key, ABSENT, seq, image);
       } else {
         const common = previous === null ? 0 : commonPrefix(previous, now);
-        for (const state of now.slice(common)) this.push(key, state, seq, image);
+        for (const state of now.slice(common)) {
+          // A state the crash took back and kept after all: the observation from before the crash.
+          const kept = image === 'durable' ? this.takenBack.get(key) : undefined;
+          if (kept?.[0]?.state === state) {
+            const first = kept.shift() as ObservedState;
+            this.push(key, state, first.seq, first.image);
+          } else {
+            this.takenBack.delete(key);
+            this.push(key, state, seq, image);
+          }
+        }
         // A durable snapshot that holds all the key showed before (or supersedes a current state) confirms it.
         const caughtUp = previous === null || common === previous.length || (now.length === 1 && previous.length === 1);
         if (image === 'durable' && !caughtUp) continue;
       }
       if (image === 'durable') this.durableUpTo.set(key, this.observed[key]?.length ?? 0);
     }
+    if (image === 'durable') this.takenBack.clear();
   }
 
   /** A machine crash: states seen only on the visible image since the last durable snapshot are gone. */
   machineCrash(): void {
+    this.takenBack.clear();
     for (const [key, states] of Object.entries(this.observed)) {
-      while (states.length > (this.durableUpTo.get(key) ?? 0) && states.at(-1)?.image === 'visible') states.pop();
+      const taken: ObservedState[] = [];
+      while (states.length > (this.durableUpTo.get(key) ?? 0) && states.at(-1)?.image === 'visible') taken.unshift(states.pop() as ObservedState);
+      if (taken.length > 0) this.takenBack.set(key, taken);
       if (states.length === 0) delete this.observed[key];
       const durable = this.last.durable.get(key);
       if (durable === undefined) this.lastAny.delete(key);

@@ -36,6 +36,6 @@ describe('a journal that keeps only the current state of each key', () => {
     const skip = judge(result).find((v) => v.code === 'no-state-skip');
     expect(skip?.actual).toMatch(/^(dispatched|outcome_unknown) → (dispatched|succeeded|conflict|outcome_unknown)$/);
     // The marker points at the directory fsync that made the skipped-to state durable (not at a crash).
-    expect(result.trace[skip?.step ?? 0]).toMatchObject({ op: 'fh.sync', detail: '/work' });
+    expect(result.trace[skip?.step ?? 0]).toMatchObject({ op: 'fh.sync', detail: '/work/' });
   }, PROPERTY_TIMEOUT_MS);
 });

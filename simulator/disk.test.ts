@@ -19,7 +19,7 @@ function syncDir(disk: Disk): void {
 describe('Disk durability', () => {
   test('initial files are durable', () => {
     const disk = fresh();
-    disk.crash('lose-unsynced', undefined);
+    disk.crash({ mode: 'lose-unsynced' });
     expect(disk.liveView().readFile('a.txt')).toBe('original\n');
   });
 
@@ -29,7 +29,7 @@ describe('Disk durability', () => {
     appendSynced(disk, 'a.txt', 'volatile\n', false);
     expect(disk.liveView().readFile('a.txt')).toBe('original\nsynced\nvolatile\n');
     expect(disk.durableView().readFile('a.txt')).toBe('original\nsynced\n');
-    const report = disk.crash('lose-unsynced', undefined);
+    const report = disk.crash({ mode: 'lose-unsynced' });
     expect(disk.liveView().readFile('a.txt')).toBe('original\nsynced\n');
     expect(report.lostData).toEqual([{ path: '/work/a.txt', bytes: 'volatile\n'.length }]);
   });
@@ -37,17 +37,17 @@ describe('Disk durability', () => {
   test('keep-all (a process kill) loses nothing, and unsynced data stays volatile', () => {
     const disk = fresh();
     appendSynced(disk, 'a.txt', 'volatile\n', false);
-    const report = disk.crash('keep-all', undefined);
+    const report = disk.crash({ mode: 'keep-all' });
     expect(report.lostData).toEqual([]);
     expect(disk.liveView().readFile('a.txt')).toBe('original\nvolatile\n');
-    disk.crash('lose-unsynced', undefined);
+    disk.crash({ mode: 'lose-unsynced' });
     expect(disk.liveView().readFile('a.txt')).toBe('original\n');
   });
 
   test('a new file vanishes without a directory fsync, even when its data was fsynced', () => {
     const disk = fresh();
     appendSynced(disk, 'new.txt', 'data\n', true);
-    const report = disk.crash('lose-unsynced', undefined);
+    const report = disk.crash({ mode: 'lose-unsynced' });
     expect(disk.liveView().readFile('new.txt')).toBeUndefined();
     expect(report.lostEntries).toEqual(['/work/new.txt']);
   });
@@ -57,7 +57,7 @@ describe('Disk durability', () => {
     appendSynced(disk, 'kept.txt', 'data\n', true);
     appendSynced(disk, 'empty.txt', 'data\n', false);
     syncDir(disk);
-    disk.crash('lose-unsynced', undefined);
+    disk.crash({ mode: 'lose-unsynced' });
     expect(disk.liveView().readFile('kept.txt')).toBe('data\n');
     expect(disk.liveView().readFile('empty.txt')).toBe('');
   });
@@ -71,7 +71,7 @@ describe('Disk durability', () => {
     syncDir(lost);
     lost.rename('tmp.txt', 'a.txt');
     expect(lost.liveView().readFile('a.txt')).toBe('candidate\n');
-    const report = lost.crash('lose-unsynced', undefined);
+    const report = lost.crash({ mode: 'lose-unsynced' });
     expect(lost.liveView().readFile('a.txt')).toBe('original\n');
     expect(lost.liveView().readFile('tmp.txt')).toBe('candidate\n');
     expect(report.lostData.map((d) => d.path)).toEqual(['/work/a.txt']);
@@ -83,7 +83,7 @@ describe('Disk durability', () => {
     kept.handleClose(handle.fd);
     kept.rename('tmp.txt', 'a.txt');
     syncDir(kept);
-    kept.crash('lose-unsynced', undefined);
+    kept.crash({ mode: 'lose-unsynced' });
     expect(kept.liveView().readFile('a.txt')).toBe('candidate\n');
     expect(kept.liveView().readFile('tmp.txt')).toBeUndefined();
   });
@@ -91,7 +91,7 @@ describe('Disk durability', () => {
   test('an unlink comes back without a directory fsync', () => {
     const disk = fresh();
     disk.unlink('a.txt');
-    const report = disk.crash('lose-unsynced', undefined);
+    const report = disk.crash({ mode: 'lose-unsynced' });
     expect(disk.liveView().readFile('a.txt')).toBe('original\n');
     expect(report.restoredEntries).toEqual(['/work/a.txt']);
   });
@@ -100,7 +100,7 @@ describe('Disk durability', () => {
     const disk = fresh();
     appendSynced(disk, 'a.txt', 'first\n', false);
     appendSynced(disk, 'a.txt', '{"state":"dispatched"}\n', false);
-    const report = disk.crash('torn-tail', 5);
+    const report = disk.crash({ mode: 'torn-tail', tornKeepBytes: 5 });
     expect(disk.liveView().readFile('a.txt')).toBe('original\nfirst\n{"sta');
     expect(report.torn).toEqual([{ path: '/work/a.txt', keptBytes: 5, ofBytes: 23 }]);
   });
@@ -108,25 +108,25 @@ describe('Disk durability', () => {
   test('torn-tail never keeps the whole last append, and defaults to half of it', () => {
     const whole = fresh();
     appendSynced(whole, 'a.txt', 'abcd', false);
-    whole.crash('torn-tail', 99);
+    whole.crash({ mode: 'torn-tail', tornKeepBytes: 99 });
     expect(whole.liveView().readFile('a.txt')).toBe('original\nabc');
     const half = fresh();
     appendSynced(half, 'a.txt', 'abcd', false);
-    half.crash('torn-tail', undefined);
+    half.crash({ mode: 'torn-tail' });
     expect(half.liveView().readFile('a.txt')).toBe('original\nab');
   });
 
   test('a rewrite is not torn: it falls back to the durable bytes', () => {
     const disk = fresh();
     disk.writeWhole('a.txt', text('rewritten\n'), 'w', 0);
-    disk.crash('torn-tail', 3);
+    disk.crash({ mode: 'torn-tail', tornKeepBytes: 3 });
     expect(disk.liveView().readFile('a.txt')).toBe('original\n');
   });
 
   test('a user save is durable at once', () => {
     const disk = fresh();
     disk.userWrite('b.txt', 'user text\n');
-    disk.crash('lose-unsynced', undefined);
+    disk.crash({ mode: 'lose-unsynced' });
     expect(disk.liveView().readFile('b.txt')).toBe('user text\n');
   });
 
@@ -138,7 +138,7 @@ describe('Disk durability', () => {
   test('handles die with the crash', () => {
     const disk = fresh();
     const file = disk.openFile('a.txt', 'a', 0);
-    disk.crash('lose-unsynced', undefined);
+    disk.crash({ mode: 'lose-unsynced' });
     expect(() => disk.handleWrite(file.fd, text('x'), 'append')).toThrow(expect.objectContaining({ code: 'EBADF' }));
   });
 });
@@ -151,7 +151,7 @@ describe('Disk inode identity', () => {
     appendSynced(disk, 'journal.jsonl', 'record\n', true);
     syncDir(disk);
     expect(disk.durableView().readFile('journal.jsonl')).toBe('record\n');
-    disk.crash('lose-unsynced', undefined);
+    disk.crash({ mode: 'lose-unsynced' });
     expect(disk.liveView().readFile('journal.jsonl')).toBe('record\n');
   });
 
@@ -162,7 +162,7 @@ describe('Disk inode identity', () => {
     expect(() => disk.link('candidate', 'a.txt')).toThrow(expect.objectContaining({ code: 'EEXIST' }));
     syncDir(disk);
     disk.unlink('candidate');
-    disk.crash('lose-unsynced', undefined);
+    disk.crash({ mode: 'lose-unsynced' });
     expect(disk.liveView().readFile('target')).toBe('new\n');
     expect(disk.liveView().readFile('candidate')).toBe('new\n');
   });
@@ -180,7 +180,7 @@ describe('model defects found by probing (issue 14), each pinned', () => {
     const disk = new Disk('/work', { 'a/x.txt': 'data\n', 'b/keep.txt': 'k\n' });
     disk.rename('a/x.txt', 'b/x.txt');
     if (syncing) syncFolder(disk, syncing);
-    disk.crash('lose-unsynced', undefined);
+    disk.crash({ mode: 'lose-unsynced' });
     const view = disk.liveView();
     return { a: view.readdir('a'), b: view.readdir('b'), moved: view.readFile('b/x.txt') };
   };
@@ -210,14 +210,14 @@ describe('model defects found by probing (issue 14), each pinned', () => {
     const { disk, fd } = reopened('abc', 'xy');
     expect(() => disk.handleSync(fd)).not.toThrow();
     disk.handleClose(fd);
-    disk.crash('lose-unsynced', undefined);
+    disk.crash({ mode: 'lose-unsynced' });
     expect(disk.liveView().readFile('new.txt')).toBe('xy');
   });
 
   test("a torn-tail crash never brings back bytes a reopen with 'w' truncated", () => {
     const { disk, fd } = reopened('abcdef', 'xy');
     disk.handleClose(fd);
-    disk.crash('torn-tail', 1);
+    disk.crash({ mode: 'torn-tail', tornKeepBytes: 1 });
     expect(disk.liveView().readFile('new.txt')).toBe('x');
   });
 });
@@ -228,7 +228,7 @@ describe('torn-write: a file rewritten in place', () => {
     const file = disk.openFile('a.txt', 'w', 0);
     disk.handleWrite(file.fd, text('n'.repeat(size)), 'append');
     disk.handleClose(file.fd);
-    disk.crash(mode, keep);
+    disk.crash({ mode, ...(keep !== undefined ? { tornKeepBytes: keep } : {}) });
     return disk.liveView().readFile('a.txt');
   };
 
@@ -245,14 +245,14 @@ describe('torn-write: a file rewritten in place', () => {
   test('appends tear as in torn-tail; an fsynced rewrite is not torn', () => {
     const disk = fresh();
     appendSynced(disk, 'a.txt', 'abcd', false);
-    disk.crash('torn-write', 2);
+    disk.crash({ mode: 'torn-write', tornKeepBytes: 2 });
     expect(disk.liveView().readFile('a.txt')).toBe('original\nab');
     const synced = fresh();
     const file = synced.openFile('a.txt', 'w', 0);
     synced.handleWrite(file.fd, text('new\n'), 'append');
     synced.handleSync(file.fd);
     synced.handleClose(file.fd);
-    synced.crash('torn-write', 0);
+    synced.crash({ mode: 'torn-write', tornKeepBytes: 0 });
     expect(synced.liveView().readFile('a.txt')).toBe('new\n');
   });
 });

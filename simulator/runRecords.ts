@@ -16,6 +16,8 @@ export interface CrashDiskReport {
   restoredEntries: string[];
   /** Torn appends: the prefix that survived. */
   torn: { path: string; keptBytes: number; ofBytes: number }[];
+  /** Before the crash: per path (relative), the unsynced appends (a rewrite counts 1) — what a per-file crash may keep a prefix of. */
+  unsyncedAppends: Record<string, number>;
 }
 
 export type StopReason =
@@ -43,6 +45,8 @@ export interface CrashRecord {
   visible: Records;
   /** The task's files on the durable image right after the crash (undefined: missing). */
   files: Record<string, string | undefined>;
+  /** A digest of the whole disk right after the crash (every path, its bytes, every folder): equal digests, equal crash states. */
+  imageDigest: string;
 }
 
 export interface ExitRecord {

@@ -21,95 +21,10 @@ export const SCENARIO_VERSION = 1;
 export const SERVICE_URL = 'http://service.durasim';
 export const WORK_DIR = '/work';
 
-export const CRASH_MODES = ['keep-all', 'lose-unsynced', 'torn-tail', 'torn-write'] as const;
-export type CrashMode = (typeof CRASH_MODES)[number];
+export * from './scenarioFaults.js';
+import type { Fault } from './scenarioFaults.js';
+import { parseFault } from './scenarioFaults.js';
 
-/**
- * Kills one incarnation of a worker at one of its env calls: its `step`-th (0-based, counted per
- * incarnation), or — anchored to the journal's own work, so it stays in its window when other
- * operations come and go — its `at.occurrence`-th call whose trace line mentions `at.mentions`
- * (an operation's key, or a file's path: the POST of post-b, the append recording it, the rename
- * of notes.md). Exactly one of `step` and `at`.
- */
-export type CrashFault = CrashFaultBase & ({ step: number; at?: never } | { at: FaultAnchor; step?: never });
-
-/** An anchor: the `occurrence`-th (0-based) step, or request, that names `mentions` (a key, a path, a resource). */
-export interface FaultAnchor {
-  mentions: string;
-  occurrence: number;
-}
-
-interface CrashFaultBase {
-  kind: 'crash';
-  process: number;
-  incarnation: number;
-  /** before: the call never happens. after: it happened (the response arrived) but the process dies. */
-  when: 'before' | 'after';
-  /**
-   * keep-all: a process kill; the page cache survives, only this worker dies.
-   * lose-unsynced / torn-tail / torn-write: a machine crash; every worker dies and the disk falls
-   * back to its durable image (torn-tail: the last unsynced append of each file survives as a
-   * prefix; torn-write: that, and a file rewritten in place keeps only whole 4,096-byte blocks of
-   * its new bytes, so a small one is left empty).
-   */
-  mode: CrashMode;
-  /** torn-tail and torn-write: bytes of the last unsynced append that survive (clamped below its length); of a rewrite, whole blocks within it. */
-  tornKeepBytes?: number;
-}
-
-export const RESPONSE_FAULTS = [
-  'drop-after-commit',
-  '500-before-commit',
-  '500-after-commit',
-  'accept-later',
-  'malformed-body',
-  'null-body',
-  'wrong-key',
-  'wrong-digest',
-  'empty-receipt',
-  'pending-state',
-  'cut-body',
-  'delay',
-] as const;
-export type ResponseFaultKind = (typeof RESPONSE_FAULTS)[number];
-
-/**
- * Applies to the `request`-th request the service receives (0-based, GET and POST alike), or —
- * anchored, so it stays on its request when other operations come and go — to the
- * `at.occurrence`-th request about `at.mentions` (an operation key, or a resource name).
- * Exactly one of `request` and `at`.
- */
-export type ResponseFault = ResponseFaultBase & ({ request: number; at?: never } | { at: FaultAnchor; request?: never });
-
-interface ResponseFaultBase {
-  kind: 'response';
-  fault: ResponseFaultKind;
-  /** delay: extra virtual milliseconds before the response arrives. Default 1000. */
-  delayMs?: number;
-  /** accept-later: virtual milliseconds until the accepted commit lands. Default 50. */
-  commitDelayMs?: number;
-}
-
-/**
- * The user saves `text` into `path` (durably): just before global step `atStep`, or — anchored to
- * the journal's own work, so it stays in its window when other operations come and go — just
- * before the first worker step after the worker's `afterAccess`-th step on that path (0-based).
- */
-export type UserEditFault = { kind: 'user-edit'; path: string; text: string } & ({ atStep: number; afterAccess?: never } | { afterAccess: number; atStep?: never });
-
-/** The task is delivered again: a further worker starts on it just before global step `atStep`. */
-export interface DuplicateDeliveryFault {
-  kind: 'duplicate-delivery';
-  atStep: number;
-}
-
-/** The service restarts just before global step `atStep`; volatile idempotency memory is lost. */
-export interface ServiceRestartFault {
-  kind: 'service-restart';
-  atStep: number;
-}
-
-export type Fault = CrashFault | ResponseFault | UserEditFault | DuplicateDeliveryFault | ServiceRestartFault;
 
 export interface ScenarioService {
   /**
@@ -167,14 +82,6 @@ export const DEFAULT_BOUNDS: ScenarioBounds = { maxSteps: 5000, maxIncarnations:
 export const DEFAULT_RESTART_DELAY_MS = 100;
 
 const OPERATION_FIELDS = { publish: ['kind', 'key', 'body', 'retrySafe'], lookup: ['kind', 'key', 'resource'], edit: ['kind', 'key', 'path', 'append'] } as const;
-const FAULT_FIELDS = {
-  crash: ['kind', 'process', 'incarnation', 'step', 'at', 'when', 'mode', 'tornKeepBytes'],
-  response: ['kind', 'request', 'at', 'fault', 'delayMs', 'commitDelayMs'],
-  'user-edit': ['kind', 'path', 'text', 'atStep', 'afterAccess'],
-  'duplicate-delivery': ['kind', 'atStep'],
-  'service-restart': ['kind', 'atStep'],
-} as const;
-const FAULT_REQUIRED = { crash: ['kind', 'process', 'when'], response: ['kind', 'fault'], 'user-edit': ['kind', 'path', 'text'], 'duplicate-delivery': ['kind', 'atStep'], 'service-restart': ['kind', 'atStep'] } as const;
 const TOP_FIELDS = ['format', 'version', 'name', 'description', 'task', 'taskAfterRestart', 'files', 'service', 'faults', 'schedule', 'random', 'environment', 'restartDelayMs', 'bounds', 'regression'];
 
 function parseOperation(value: Json, field: string): Operation {
@@ -205,59 +112,6 @@ function parseOperations(value: Json, field: string): Operation[] {
     seen.add(op.key);
   });
   return operations;
-}
-
-function parseFault(value: Json, field: string): Fault {
-  if (!isRecord(value)) fail(field, `must be an object, found ${describe(value)}`);
-  misnamedKind(value, Object.keys(FAULT_FIELDS), field);
-  const kind = oneOf(value.kind, ['crash', 'response', 'user-edit', 'duplicate-delivery', 'service-restart'] as const, `${field}.kind`);
-  strict(value, field, FAULT_FIELDS[kind], FAULT_REQUIRED[kind]);
-  switch (kind) {
-    case 'crash': {
-      if ((value.step === undefined) === (value.at === undefined)) {
-        fail(field, 'needs exactly one of step and at', 'Say where the worker dies: "step": N (its N-th call), or "at": { "mentions": "post-a", "occurrence": N }.');
-      }
-      const who = { kind, process: int(value.process, `${field}.process`), incarnation: optional(value, 'incarnation', (v) => int(v, `${field}.incarnation`), 0) };
-      const how = {
-        when: oneOf(value.when, ['before', 'after'] as const, `${field}.when`),
-        mode: optional(value, 'mode', (v) => oneOf(v, CRASH_MODES, `${field}.mode`), 'keep-all' as CrashMode),
-      };
-      const fault: CrashFault = value.step !== undefined ? { ...who, step: int(value.step, `${field}.step`), ...how } : { ...who, at: parseAnchor(value.at, `${field}.at`), ...how };
-      if (value.tornKeepBytes !== undefined) fault.tornKeepBytes = int(value.tornKeepBytes, `${field}.tornKeepBytes`);
-      return fault;
-    }
-    case 'response': {
-      if ((value.request === undefined) === (value.at === undefined)) {
-        fail(field, 'needs exactly one of request and at', 'Say which request it hits: "request": N (the N-th the service receives), or "at": { "mentions": "post-a", "occurrence": N }.');
-      }
-      const what = { fault: oneOf(value.fault, RESPONSE_FAULTS, `${field}.fault`) };
-      const fault: ResponseFault = value.request !== undefined
-        ? { kind, request: int(value.request, `${field}.request`), ...what }
-        : { kind, at: parseAnchor(value.at, `${field}.at`), ...what };
-      if (value.delayMs !== undefined) fault.delayMs = int(value.delayMs, `${field}.delayMs`);
-      if (value.commitDelayMs !== undefined) fault.commitDelayMs = int(value.commitDelayMs, `${field}.commitDelayMs`);
-      return fault;
-    }
-    case 'user-edit': {
-      const path = relativePath(value.path, `${field}.path`);
-      const text = str(value.text, `${field}.text`);
-      if ((value.atStep === undefined) === (value.afterAccess === undefined)) {
-        fail(field, 'needs exactly one of atStep and afterAccess', 'Say when the user saves: "atStep": N, or "afterAccess": N.');
-      }
-      return value.atStep !== undefined
-        ? { kind, atStep: int(value.atStep, `${field}.atStep`), path, text }
-        : { kind, afterAccess: int(value.afterAccess, `${field}.afterAccess`), path, text };
-    }
-    case 'duplicate-delivery':
-    case 'service-restart':
-      return { kind, atStep: int(value.atStep, `${field}.atStep`) };
-  }
-}
-
-function parseAnchor(value: Json, field: string): FaultAnchor {
-  if (!isRecord(value)) fail(field, `must be an object, found ${describe(value)}`);
-  strict(value, field, ['mentions', 'occurrence'], ['mentions', 'occurrence']);
-  return { mentions: nonEmptyStr(value.mentions, `${field}.mentions`), occurrence: int(value.occurrence, `${field}.occurrence`) };
 }
 
 function parseService(value: Json): ScenarioService {
@@ -332,7 +186,7 @@ export function parseScenario(value: Json): Scenario {
   if (clash) fail('files', `name ${JSON.stringify(clash[0])} both as a file and as the folder of ${JSON.stringify(clash[1])}`, 'Give every file a path that is not another file\'s folder.');
   const workers = 1 + scenario.faults.filter((f) => f.kind === 'duplicate-delivery').length;
   scenario.faults.forEach((f, i) => {
-    if (f.kind === 'crash' && f.process >= workers) {
+    if ((f.kind === 'crash' || f.kind === 'io-error') && f.process >= workers) {
       fail(`faults[${i}].process`, `is ${f.process}, but the scenario has ${workers} worker(s)`, 'Crash worker 0, or add a duplicate-delivery fault that starts another worker.');
     }
   });

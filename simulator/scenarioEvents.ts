@@ -1,30 +1,40 @@
 /**
- * ScenarioEvents: a scenario's faults as the run meets them. Crashes are looked up by
+ * ScenarioEvents: a scenario's faults as the run meets them. Crashes and I/O errors are looked up by
  * (worker, incarnation, step, when), or for an anchored crash by the step's rank among that
  * incarnation's steps that mention the anchor; the first fault listed for a point wins. The timed faults —
  * user edits, duplicate deliveries, service restarts — come in the order they come due. atStep faults come due at a global step; afterAccess user
  * edits come due after the workers' n-th step on their path (counted from the trace details).
  * Whatever never came due is handed out, in order, once every worker has finished.
  */
-import type { CrashFault, Fault, UserEditFault } from './scenario.js';
+import type { CrashFault, Fault, IoErrorFault, UserEditFault } from './scenario.js';
+
+/** What happens at one worker step: a crash before or after it, an I/O error in it. */
+export interface StepFaults {
+  before?: CrashFault;
+  after?: CrashFault;
+  io?: IoErrorFault;
+}
+
+type StepFault = CrashFault | IoErrorFault;
+const slotOf = (fault: StepFault): 'before' | 'after' | 'io' => (fault.kind === 'crash' ? fault.when : 'io');
 
 export class ScenarioEvents {
   private readonly timed: Fault[];
   private readonly anchored: UserEditFault[];
   private readonly accesses = new Map<string, number>();
-  private readonly crashes = new Map<string, CrashFault>();
-  private readonly anchoredCrashes: CrashFault[];
+  private readonly crashes = new Map<string, StepFault>();
+  private readonly anchoredCrashes: StepFault[];
   private readonly anchors: string[];
   /** Per worker incarnation and anchor: how many of its steps mentioned the anchor so far. */
   private readonly mentions = new Map<string, number>();
 
   constructor(faults: readonly Fault[]) {
     for (const fault of faults) {
-      if (fault.kind !== 'crash' || fault.step === undefined) continue;
-      const key = `${fault.process}/${fault.incarnation}/${fault.step}/${fault.when}`;
+      if ((fault.kind !== 'crash' && fault.kind !== 'io-error') || fault.step === undefined) continue;
+      const key = `${fault.process}/${fault.incarnation}/${fault.step}/${slotOf(fault)}`;
       if (!this.crashes.has(key)) this.crashes.set(key, fault);
     }
-    this.anchoredCrashes = faults.filter((f): f is CrashFault => f.kind === 'crash' && f.at !== undefined);
+    this.anchoredCrashes = faults.filter((f): f is StepFault => (f.kind === 'crash' || f.kind === 'io-error') && f.at !== undefined);
     this.anchors = [...new Set(this.anchoredCrashes.map((f) => f.at?.mentions ?? ''))];
     this.anchored = faults.filter((f): f is UserEditFault => f.kind === 'user-edit' && f.afterAccess !== undefined);
     this.timed = faults
@@ -35,17 +45,22 @@ export class ScenarioEvents {
   }
 
   /**
-   * The crashes due before and after a worker's step: by its number, or (anchored) by its rank
-   * among the incarnation's steps that mention the anchor. Call once per step, in order.
+   * The crashes due before and after a worker's step, and an I/O error in it: by its number, or
+   * (anchored) by its rank among the incarnation's steps that mention the anchor. Call once per
+   * step, in order.
    */
-  crashesAt(pid: number, incarnation: number, step: number, line: () => string): { before?: CrashFault; after?: CrashFault } {
-    if (this.crashes.size === 0 && this.anchors.length === 0) return NO_CRASH;
-    const found: { before?: CrashFault; after?: CrashFault } = {};
+  faultsAt(pid: number, incarnation: number, step: number, line: () => string): StepFaults {
+    if (this.crashes.size === 0 && this.anchors.length === 0) return NO_FAULT;
+    const found: StepFaults = {};
+    const set = (fault: StepFault): void => {
+      if (fault.kind === 'crash') found[fault.when] ??= fault;
+      else found.io ??= fault;
+    };
     if (this.crashes.size > 0) {
-      const before = this.crashes.get(`${pid}/${incarnation}/${step}/before`);
-      const after = this.crashes.get(`${pid}/${incarnation}/${step}/after`);
-      if (before) found.before = before;
-      if (after) found.after = after;
+      for (const slot of ['before', 'after', 'io'] as const) {
+        const fault = this.crashes.get(`${pid}/${incarnation}/${step}/${slot}`);
+        if (fault) set(fault);
+      }
     }
     if (this.anchors.length === 0) return found;
     const text = line();
@@ -54,7 +69,7 @@ export class ScenarioEvents {
       if (at === undefined || fault.process !== pid || fault.incarnation !== incarnation || !mentions(text, at.mentions)) continue;
       const key = `${pid}/${incarnation}/${at.mentions}`;
       const rank = this.mentions.get(key) ?? 0;
-      if (rank === at.occurrence) found[fault.when] ??= fault;
+      if (rank === at.occurrence) set(fault);
     }
     // Ranks advance once per step and anchor, after every fault for this step was looked at.
     for (const mention of this.anchors) {
@@ -103,4 +118,4 @@ export function mentions(line: string, anchor: string): boolean {
 }
 
 const WORD = /[A-Za-z0-9._-]/;
-const NO_CRASH: { before?: CrashFault; after?: CrashFault } = Object.freeze({});
+const NO_FAULT: StepFaults = Object.freeze({});

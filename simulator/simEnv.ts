@@ -35,8 +35,9 @@ export function simulatedEnv(world: World, proc: Proc): Env {
       run();
     });
 
-  const handleFor = (fd: number, path: string): FileHandle => {
-    const name = rel(path);
+  const handleFor = (fd: number, path: string, isDirectory: boolean): FileHandle => {
+    // A directory's handle shows as "dir/": its fsync is a directory fsync.
+    const name = isDirectory ? `${rel(path)}/` : rel(path);
     const readFile = ((options?: { encoding?: 'utf8' | null } | 'utf8') =>
       sync('fh.readFile', name, () => {
         const bytes = disk.handleRead(fd);
@@ -56,7 +57,7 @@ export function simulatedEnv(world: World, proc: Proc): Env {
     open: (path, flags = 'r') =>
       sync('fs.open', `${rel(disk.resolve(path))} ${flags}`, () => {
         const file = disk.openFile(path, flags, pid);
-        return handleFor(file.fd, file.path);
+        return handleFor(file.fd, file.path, file.isDirectory);
       }),
     appendFile: (path, data) => write('fs.appendFile', `${rel(disk.resolve(path))} ${show(data)}`, data, () => disk.writeWhole(path, bytesOf(data), 'a', pid)),
     writeFile: (path, data, options) =>

@@ -197,15 +197,18 @@ export class World {
     this.options.beat?.(globalStep, proc, request.op);
     this.record({ actor: `worker-${proc.pid}`, incarnation: proc.incarnation, step, globalStep, op: request.op, detail: request.detail });
     this.events.countAccess(request.op, request.detail);
-    const { before, after } = this.events.crashesAt(proc.pid, proc.incarnation, step, () => `${request.op} ${request.detail}`);
+    const { before, after, io } = this.events.faultsAt(proc.pid, proc.incarnation, step, () => `${request.op} ${request.detail}`);
     if (before) {
       this.crash(proc, before);
       return;
     }
+    // An I/O error is armed for this step alone: taken by its disk call, disarmed when the step completes or yields.
+    const endIo = this.disk.faults.armFor(io, request.op, (detail) => this.record({ actor: 'disk', op: 'io-error', detail }));
     let completed = false;
     proc.inFlight.set(step, `${request.op} ${request.detail}`);
     const complete = (outcome: Outcome<unknown>): void => {
       if (completed) return;
+      endIo();
       completed = true;
       // The world's own work (a crash after the step) is not the journal's, even when an abort listener got here.
       setTurn(null);
@@ -232,6 +235,7 @@ export class World {
       if (error instanceof SimulatorInvariantError) this.fail(error);
       else complete({ ok: false, error, note: errorCode(error) });
     }
+    endIo();
     // The worker now holds the turn until its next env call, even across its own awaits.
     await this.turns.quiesce();
   }
@@ -312,13 +316,15 @@ export class World {
   }
 
   private crash(proc: Proc, fault: CrashFault): void {
+    // What the step just made durable is durable: observed before the crash takes anything back.
+    this.inspection.observeDurable(this.trace.length - 1);
     const machine = fault.mode !== 'keep-all';
     const victims = machine ? this.procs.filter((p) => p.alive && !p.done) : [proc];
     const where = fault.at ? `its call #${fault.at.occurrence} that mentions ${fault.at.mentions}` : `step ${fault.step}`;
     this.record({ actor: 'supervisor', op: 'crash', detail: `${proc.name} ${fault.when} ${where} (${fault.mode}${machine ? ': machine crash' : ': process kill'}); killed ${victims.map((p) => p.name).join(', ')}` });
     for (const victim of victims) this.kill(victim);
     for (const victim of victims) this.disk.closeOwnedBy(victim.pid);
-    const disk = this.disk.crash(fault.mode, fault.tornKeepBytes);
+    const disk = this.disk.crash(fault);
     if (machine) {
       const lost = describeLoss(disk, rel);
       this.record({ actor: 'disk', op: 'crash', detail: lost.length > 0 ? lost.join('; ') : 'nothing unsynced was lost' });
@@ -327,7 +333,7 @@ export class World {
     const { durable: records, visible } = this.inspection.observeBoth(this.trace.length - 1, machine);
     const survivors = this.procs.filter((p) => p.alive && !p.done).map((p) => p.name);
     const files = filesOn(this.disk.durableView(), this.paths);
-    this.crashes.push({ seq: this.trace.length - 1, timeMs: this.clock.nowMs, fault, killed: victims.map((p) => p.name), survivors, disk, records, visible, files });
+    this.crashes.push({ seq: this.trace.length - 1, timeMs: this.clock.nowMs, fault, killed: victims.map((p) => p.name), survivors, disk, records, visible, files, imageDigest: this.disk.imageDigest() });
     for (const victim of victims) this.scheduleRestart(victim);
   }
 

@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import type { Operation } from './contract.js';
 import {
   CRASH_MODES,
+  CRASH_TAILS,
   DEFAULT_BOUNDS,
   DEFAULT_RESTART_DELAY_MS,
   DEFAULT_SERVICE,
@@ -21,8 +22,12 @@ import {
   type Scenario,
 } from '../simulator/scenario.js';
 
-/** The fault families a run may draw. `disk` lets crashes lose unsynced data (machine crashes). */
-export const FAULT_KINDS = ['crash', 'disk', 'response', 'duplicate', 'user', 'service-restart', 'intent'] as const;
+/**
+ * The fault families a run may draw. `disk` lets crashes lose unsynced data (machine crashes:
+ * per-file persistence, torn appends and rewrites, zero and garbage tails); `io` fails disk calls
+ * (EIO, ENOSPC with short writes, fsync failing as on Linux).
+ */
+export const FAULT_KINDS = ['crash', 'disk', 'io', 'response', 'duplicate', 'user', 'service-restart', 'intent'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface ScenarioArbitraryOptions {
@@ -33,6 +38,7 @@ export interface ScenarioArbitraryOptions {
   maxCrashes?: number;
   maxResponseFaults?: number;
   maxUserEdits?: number;
+  maxIoErrors?: number;
   /** Global steps within which timed faults (user edits, restarts, duplicates) land. */
   stepHorizon?: number;
   /** Per-incarnation steps within which crashes land. */
@@ -82,16 +88,24 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
 
   // Small numbers first: most windows are in the first incarnation, among the first requests and file accesses.
   const mostlySmall = (small: number, max: number): fc.Arbitrary<number> => fc.oneof({ arbitrary: fc.nat({ max: small }), weight: 3 }, { arbitrary: fc.nat({ max }), weight: 1 });
-  const crash = fc.record({
+  // Where a crash or an I/O error lands: a worker incarnation's step, mostly anchored to an operation's own
+  // calls (its key or its file), so removing other operations keeps the fault in its window.
+  const placement = {
     process: fc.nat({ max: 1 }),
     incarnation: mostlySmall(0, 2),
     step: fc.nat({ max: crashHorizon }),
-    // Mostly anchored to an operation's own calls (its key or its file), so removing other operations keeps the crash in its window.
     anchor: fc.option(fc.record({ operation: fc.nat({ max: STANDARD_OPERATIONS.length - 1 }), byPath: fc.boolean(), occurrence: mostlySmall(3, 8) }), { freq: 3, nil: undefined }),
+  };
+  const crash = fc.record({
+    ...placement,
     when: fc.constantFrom('before' as const, 'after' as const),
     mode: has('disk') ? fc.constantFrom(...CRASH_MODES) : fc.constant('keep-all' as const),
     tornKeepBytes: fc.nat({ max: 40 }),
+    tail: fc.constantFrom(...CRASH_TAILS),
+    // per-file: how many unsynced appends the log and the edited file keep (the rest of the files none).
+    keep: fc.tuple(fc.nat({ max: 3 }), fc.nat({ max: 2 })),
   });
+  const ioError = fc.record({ ...placement, error: fc.constantFrom('EIO' as const, 'ENOSPC' as const), writtenBytes: fc.nat({ max: 40 }) });
   const response = fc.record({
     request: mostlySmall(3, 10),
     // Mostly anchored to the n-th request about an operation's key (or its resource), as crashes are.
@@ -118,12 +132,14 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
         duplicate: enabled('duplicate'),
         user: enabled('user'),
         restart: enabled('service-restart'),
+        io: enabled('io'),
         intent: enabled('intent'),
       }),
       crashes: list('crash', crash, options.maxCrashes ?? 3),
       /** A changed intent only matters after a restart: with no crash drawn, this one restarts worker 0. */
       intentCrash: has('intent') ? crash : fc.constant(undefined),
       responses: list('response', response, options.maxResponseFaults ?? 3),
+      ioErrors: list('io', ioError, options.maxIoErrors ?? 2),
       userEdits: list('user', userEdit, options.maxUserEdits ?? 2),
       duplicateAt: fc.nat({ max: stepHorizon }),
       restartAt: fc.nat({ max: stepHorizon }),
@@ -146,11 +162,22 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       const scenario = baseScenario(draw.operations);
       const faults: Fault[] = [];
       const workers = draw.mix.duplicate ? 2 : 1;
-      const crashFault = (c: CrashDraw): Fault => {
+      const editPath = draw.operations.find((op) => op.kind === 'edit')?.path;
+      // Where a crash or an I/O error lands: anchored to an operation's own calls (its key, or its file), or at a step number.
+      const placed = (c: { step: number; anchor: { operation: number; byPath: boolean; occurrence: number } | undefined }): { step: number } | { at: { mentions: string; occurrence: number } } => {
         const target = c.anchor && (draw.operations.find((op) => op.key === STANDARD_OPERATIONS[c.anchor?.operation ?? 0]?.key) ?? draw.operations[0]);
-        const where = c.anchor && target ? { at: { mentions: target.kind === 'edit' && c.anchor.byPath ? target.path : target.key, occurrence: c.anchor.occurrence } } : { step: c.step };
-        const fault: Fault = { kind: 'crash', process: c.process % workers, incarnation: c.incarnation, ...where, when: c.when, mode: c.mode };
-        if (c.mode === 'torn-tail' || c.mode === 'torn-write') fault.tornKeepBytes = c.tornKeepBytes;
+        return c.anchor && target ? { at: { mentions: target.kind === 'edit' && c.anchor.byPath ? target.path : target.key, occurrence: c.anchor.occurrence } } : { step: c.step };
+      };
+      const crashFault = (c: CrashDraw): Fault => {
+        const fault: Fault = { kind: 'crash', process: c.process % workers, incarnation: c.incarnation, ...placed(c), when: c.when, mode: c.mode };
+        if (c.mode === 'torn-tail' || c.mode === 'torn-write') {
+          fault.tornKeepBytes = c.tornKeepBytes;
+          if (c.tail !== 'cut') fault.tail = c.tail;
+        }
+        if (c.mode === 'per-file') {
+          const keep = Object.fromEntries([['journal.jsonl', c.keep[0]], [editPath ?? '', c.keep[1]]].filter(([path, n]) => path !== '' && (n as number) > 0));
+          if (Object.keys(keep).length > 0) fault.keep = keep;
+        }
         return fault;
       };
       if (draw.mix.crash) for (const c of draw.crashes) faults.push(crashFault(c));
@@ -166,7 +193,13 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
           faults.push(fault);
         }
       }
-      const editPath = draw.operations.find((op) => op.kind === 'edit')?.path;
+      if (draw.mix.io) {
+        for (const e of draw.ioErrors) {
+          const fault: Fault = { kind: 'io-error', process: e.process % workers, incarnation: e.incarnation, ...placed(e), error: e.error };
+          if (e.writtenBytes > 0) fault.writtenBytes = e.writtenBytes;
+          faults.push(fault);
+        }
+      }
       if (draw.mix.user && editPath) {
         for (const u of draw.userEdits) {
           faults.push('atStep' in u.when ? { kind: 'user-edit', atStep: u.when.atStep, path: editPath, text: u.text } : { kind: 'user-edit', afterAccess: u.when.afterAccess, path: editPath, text: u.text });

@@ -30,4 +30,13 @@ describe('no-silent-overwrite', () => {
     const later = { seq: 40, timeMs: 9, path: 'notes.md', text: 'second save\n' };
     expect(checkNoSilentOverwrite(run({ userEdits: [edit, later], final: finalRecords({}, { 'notes.md': 'second save\n' }) }))).toEqual([]);
   });
+
+  test('a file moved aside and never put back: a finding when the run completed, convergence\'s when the bounds stopped it', () => {
+    const movedAside = Array.from({ length: 60 }, (_, seq) => (seq === 31 ? { seq, actor: 'worker-0', op: 'fs.rename', detail: 'notes.md → notes.md.aside' } : { seq, actor: 'worker-0', op: 'clock.now', detail: '' }));
+    const input = { trace: movedAside, userEdits: [edit], final: finalRecords({}, { 'notes.md': undefined }) };
+    expect(checkNoSilentOverwrite(run(input))).toEqual([expect.objectContaining({ code: 'no-silent-overwrite', actual: 'the file is gone and no conflict preserved the text' })]);
+    expect(checkNoSilentOverwrite(run({ ...input, outcome: { kind: 'bounds-exceeded', bound: 'incarnations', detail: 'x' } }))).toEqual([]);
+    // Written over, then gone: a finding even when the bounds stopped the run.
+    expect(checkNoSilentOverwrite(run({ trace, userEdits: [edit], final: finalRecords({}, { 'notes.md': undefined }), outcome: { kind: 'bounds-exceeded', bound: 'incarnations', detail: 'x' } }))).toHaveLength(1);
+  });
 });

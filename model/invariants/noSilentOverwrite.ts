@@ -3,7 +3,11 @@ import type { Violation } from '../violation.js';
 
 const WRITES = new Set(['fs.writeFile', 'fh.writeFile', 'fs.appendFile', 'fh.appendFile']);
 
-/** no-silent-overwrite: each user edit survives in the final file, or a conflict preserved it. */
+/**
+ * no-silent-overwrite: each user edit survives in the final file, or a conflict preserved it. A
+ * file that is missing at the end of a run the bounds stopped, with nothing written over it, was
+ * moved aside by a delivery that never finished: that is convergence's finding, not this one's.
+ */
 export function checkNoSilentOverwrite(input: JudgeInput): Violation[] {
   const violations: Violation[] = [];
   input.userEdits.forEach((edit, i) => {
@@ -17,6 +21,8 @@ export function checkNoSilentOverwrite(input: JudgeInput): Violation[] {
     const overwrite = input.trace.find(
       (e) => e.seq > edit.seq && e.actor.startsWith('worker-') && (((e.op === 'fs.rename' || e.op === 'fs.link') && e.detail.endsWith(`→ ${edit.path}`)) || (WRITES.has(e.op) && e.detail.startsWith(`${edit.path} `))),
     );
+    // Moved aside mid-delivery, never overwritten, and the bounds stopped the run before it could come back: convergence's finding.
+    if (final === undefined && overwrite === undefined && input.outcome.kind !== 'completed') return;
     violations.push({
       code: 'no-silent-overwrite',
       key: edit.path,

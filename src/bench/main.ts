@@ -19,6 +19,7 @@ import { bareEnv, BARE_SERVICE_URL } from './bareEnv.js';
 import { heapGrowth } from './memory.js';
 import { isolationCost } from './isolationCost.js';
 import { compareThroughput } from './poolThroughput.js';
+import { exploreCrashes } from '../runner/crashExplorer.js';
 import { realScenario } from './realProcess.js';
 
 function flag(args: string[], name: string, fallback: number): number {
@@ -73,6 +74,15 @@ export async function runBench(args: string[]): Promise<Record<string, unknown>>
     detection.push({ mutant: mutant.journal.name, killed: r.killed, runs: r.runsToFailure, msToFailure: r.msToFailure, shrinkMs: r.shrinkMs });
   }
   await pool.close();
+  // explore --depth 1 on the standard workload, one worker (one core): the exhaustive crash sweep.
+  const explorePool = new WorkerPool({ workers: 1 });
+  const exploreStarted = performance.now();
+  const loaded = await explorePool.load(bundledJournal('reference')!);
+  const sweep = await exploreCrashes({ pool: explorePool, journalId: loaded.journalId, base: quick ? baseScenario(STANDARD_OPERATIONS.slice(0, 1)) : baseScenario(), depth: 1 });
+  const exploreSeconds = (performance.now() - exploreStarted) / 1000;
+  await explorePool.close();
+  const exploreDepth1 = { states: sweep.states, runs: sweep.runs, points: sweep.rows.reduce((n, r) => n + r.points, 0), seconds: exploreSeconds, findings: sweep.findings.length };
+  log(`explore --depth 1, ${quick ? 'one publish (quick)' : 'standard workload'}, reference, one worker: ${exploreDepth1.points} crash points, ${exploreDepth1.states} crash states, ${exploreDepth1.runs} runs in ${exploreSeconds.toFixed(1)} s`);
   log(`detection: ${detection.map((d) => `${d.mutant} ${d.runs ?? '—'} runs/${d.msToFailure?.toFixed(0) ?? '—'} ms`).join('; ')}`);
   const memory = await heapGrowth(Math.min(1000, Math.max(1, Math.floor(memoryRuns / 10))), memoryRuns, 9000);
   log(`memory: heap ${memory.earlyHeapMb.toFixed(1)} MB after ${memory.early} scenarios, ${memory.lateHeapMb.toFixed(1)} MB after ${memory.late}${memory.gcExposed ? '' : ' (run with --expose-gc for exact numbers)'}`);
@@ -84,6 +94,7 @@ export async function runBench(args: string[]): Promise<Record<string, unknown>>
     versusRealProcesses: { target: 1000, measured: oneWorker / realPerSecond, met: oneWorker / realPerSecond >= 1000 },
     overhead: { target: 3, measured: cost.ratio, met: cost.ratio <= 3 },
     twoWorkerScaling: { target: 1.8, measured: twoWorkers / oneWorker, met: twoWorkers / oneWorker >= 1.8 },
+    exploreDepth1: { target: 'within 60 s on one core', measured: exploreSeconds, met: exploreSeconds <= 60 },
     heapFlat: { target: 'late heap within 20% of early', measured: memory.lateHeapMb / Math.max(0.001, memory.earlyHeapMb), met: memory.lateHeapMb <= memory.earlyHeapMb * 1.2 },
   };
   const table = [
@@ -96,10 +107,11 @@ export async function runBench(args: string[]): Promise<Record<string, unknown>>
     `| × real-process baseline (${(1000 / realPerSecond).toFixed(0)} ms per real scenario), one worker | ${targets.versusRealProcesses.measured.toFixed(0)} | ≥ 1000 | ${targets.versusRealProcesses.met ? 'yes' : 'no'} |`,
     `| overhead vs bare run, no faults | ×${cost.ratio.toFixed(2)} (${cost.simulatedMs.toFixed(3)} vs ${cost.bareMs.toFixed(3)} ms) | ≤ ×3 | ${targets.overhead.met ? 'yes' : 'no'} |`,
     `| 2 worker threads vs 1 | ×${targets.twoWorkerScaling.measured.toFixed(2)} (${twoWorkers.toFixed(0)} vs ${oneWorker.toFixed(0)}/s) | ≥ ×1.8 | ${targets.twoWorkerScaling.met ? 'yes' : 'no'} |`,
+    `| explore --depth 1, standard workload, one worker: ${exploreDepth1.states} crash states (${exploreDepth1.runs} runs) | ${exploreSeconds.toFixed(1)} s | ≤ 60 s | ${targets.exploreDepth1.met ? 'yes' : 'no'} |`,
     `| heap after ${memory.late} vs ${memory.early} scenarios | ${memory.lateHeapMb.toFixed(1)} vs ${memory.earlyHeapMb.toFixed(1)} MB | flat | ${targets.heapFlat.met ? 'yes' : 'no'} |`,
   ].join('\n');
   log(`\n${table}`);
-  const report = { node: process.version, cores: availableParallelism(), quick, throughputs, isolation, overhead: cost, real: { runs: real, perSecond: realPerSecond }, detection, memory, targets };
+  const report = { node: process.version, cores: availableParallelism(), quick, throughputs, isolation, overhead: cost, real: { runs: real, perSecond: realPerSecond }, detection, exploreDepth1, memory, targets };
   makeDirDurably(dirname(out));
   writeFileDurably(out, `${JSON.stringify(report, null, 2)}\n`);
   log(`wrote ${out}`);

@@ -15,6 +15,7 @@ import { EXIT } from './exitCodes.js';
 import { reportHarnessFailure } from './harnessFailure.js';
 import { mergeSummaries } from './merge.js';
 import { runReplay } from './replay.js';
+import { runExplore } from './exploreCommand.js';
 
 export const HELP = `durasim — deterministic simulation testing for operation journals
 
@@ -26,6 +27,8 @@ usage:
                   [--tally] [--invariants a,b] [--safety-only]
   durasim replay  <scenario.json> [--journal <module>] [--report-dir <dir>] [--max-heap MB] [--hang-timeout 5s]
   durasim explain <scenario.json> [--journal <module>]
+  durasim explore [scenario.json] [--journal <module>] [--depth 1|2] [--max-runs N]
+                  [--report-dir <dir>] [--regressions <dir>] [--workers N]
   durasim mutants [--runs N] [--out <dir>] [--workers N]
   durasim merge   <summary.json>...
 
@@ -37,9 +40,13 @@ liveness failure.
 check stops at the first failing run; --tally runs the whole budget, counts failing runs per
 invariant and saves one shrunk counterexample of each. --invariants judges only those named;
 --safety-only ignores liveness (convergence, runs that hang or run out of memory).
+explore crashes the base scenario (default: the standard workload, no faults) at every step,
+before and after, in every distinct crash state (process kill, lost unsynced data, torn and
+per-file states), judges each continuation and prints the crash-window coverage table;
+--depth 2 adds a second crash at every point of every continuation.
 exit codes: 0 clean · 1 safety violation · 2 bad usage or input · 3 liveness · 4 nondeterminism or sandbox escape · 5 durasim failed`;
 
-const COMMANDS = ['check', 'replay', 'explain', 'mutants', 'merge'] as const;
+const COMMANDS = ['check', 'replay', 'explain', 'explore', 'mutants', 'merge'] as const;
 
 /** The help of one command: its usage lines from HELP, then the notes that apply to every command. */
 export function commandHelp(command: string): string {
@@ -113,6 +120,22 @@ export async function main(argv: string[], print: (line: string) => void = (line
           ...(flags['report-dir'] !== undefined ? { reportDir: flags['report-dir'] as string } : {}),
         }, print);
       }
+      case 'explore': {
+        const { positional, flags } = parseArgs(rest, { journal: 'string', depth: 'positive', 'max-runs': 'positive', 'report-dir': 'string', regressions: 'string', 'no-progress': 'boolean', ...POOL_FLAGS }, 'explore');
+        if (positional.length > 1) throw usageError(`explore takes at most one scenario file, found ${positional.length}`, 'Run durasim explore [scenario.json] --journal <module>');
+        const depth = (flags.depth as number | undefined) ?? 1;
+        if (depth !== 1 && depth !== 2) throw usageError(`--depth must be 1 or 2, found ${depth}`, 'Pass --depth 1 (every crash) or --depth 2 (every pair of crashes)');
+        return await runExplore({
+          ...poolFlags(flags),
+          depth,
+          reportDir: (flags['report-dir'] as string | undefined) ?? 'durasim-report',
+          regressionsDir: (flags.regressions as string | undefined) ?? REGRESSIONS_DIR,
+          progress: flags['no-progress'] !== true,
+          ...(positional[0] !== undefined ? { file: positional[0] } : {}),
+          ...(flags.journal !== undefined ? { journal: flags.journal as string } : {}),
+          ...(flags['max-runs'] !== undefined ? { maxRuns: flags['max-runs'] as number } : {}),
+        }, print);
+      }
       case 'mutants':
         return await runMutants(rest);
       case 'merge': {
@@ -133,7 +156,7 @@ export async function main(argv: string[], print: (line: string) => void = (line
         print(version());
         return EXIT.clean;
       default:
-        throw usageError(`there is no command ${JSON.stringify(command)}`, 'Use check, replay, explain, mutants or merge (durasim help lists them)');
+        throw usageError(`there is no command ${JSON.stringify(command)}`, 'Use check, replay, explain, explore, mutants or merge (durasim help lists them)');
     }
   } catch (error) {
     if (error instanceof DurasimError) {

@@ -60,10 +60,12 @@ export class JsonlLog {
   ) {}
 
   /**
-   * Reads every intact record; creates the log if missing; ends a torn last line. Then makes what
-   * it read durable: a previous incarnation killed between an append and its fsync (or between
-   * creating the log and fsyncing the directory) may have left records only in the page cache,
-   * and this incarnation is about to act on them.
+   * Reads every intact record and creates the log if missing. Then makes what it read durable: a
+   * previous incarnation may have died with records only in the page cache (killed between an
+   * append and its fsync), or after an fsync that failed — and on Linux a failed fsync drops the
+   * writes from writeback while they stay readable, so a later fsync of the same file succeeds
+   * without writing them. A log that holds anything is therefore written afresh (temp file, fsync,
+   * rename, directory fsync), never trusted to a second fsync; the rewrite also drops a torn line.
    */
   async open(): Promise<LogRecord[]> {
     let text = '';
@@ -72,11 +74,25 @@ export class JsonlLog {
     } catch (error) {
       if (!hasCode(error, 'ENOENT')) throw error;
     }
+    const records = parseLog(text);
+    if (text.length > 0) await this.rewrite(records);
     this.handle = await this.env.fs.open(this.file, 'a');
-    if (text.length > 0 && !text.endsWith('\n')) await this.handle.appendFile('\n');
-    await this.handle.sync();
+    if (text.length === 0) {
+      await this.handle.sync();
+      await syncDir(this.env);
+    }
+    return records;
+  }
+
+  /** Replaces the log with `records`, atomically and durably. */
+  private async rewrite(records: LogRecord[]): Promise<void> {
+    const temp = `${this.file}.rewrite`;
+    const handle = await this.env.fs.open(temp, 'w');
+    await handle.writeFile(records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    await handle.sync();
+    await handle.close();
+    await this.env.fs.rename(temp, this.file);
     await syncDir(this.env);
-    return parseLog(text);
   }
 
   async append(record: LogRecord): Promise<void> {

@@ -93,6 +93,7 @@ async function simulateOnce(journal: { instances: JournalInstances; first: Journ
     escapes: result.escapes,
     stats: result.stats,
     journalErrors: journalErrors(result),
+    crashStates: result.crashes.map((c) => ({ seq: c.seq, imageDigest: c.imageDigest, unsyncedAppends: c.disk.unsyncedAppends })),
   };
   if (message.detail !== 'summary') summary.traceHash = result.traceHash;
   if (message.detail === 'trace') summary.trace = result.trace;

@@ -40,6 +40,8 @@ export interface RunSummary {
   stats: SimulationResult['stats'];
   /** What the journal reported going wrong (failed incarnations, inspect() errors). */
   journalErrors: string[];
+  /** Each crash that fired: where (trace position), the disk it left (a digest), and the unsynced appends per file just before it. */
+  crashStates: { seq: number; imageDigest: string; unsyncedAppends: Record<string, number> }[];
   trace?: TraceEntry[];
 }
 

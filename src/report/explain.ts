@@ -9,8 +9,12 @@ import { formatTraceEntry } from '../../simulator/trace.js';
 
 export function describeFault(fault: Scenario['faults'][number]): string {
   switch (fault.kind) {
-    case 'crash':
-      return `crash worker-${fault.process}#${fault.incarnation} ${fault.when} ${fault.at ? `its call #${fault.at.occurrence} that mentions ${fault.at.mentions}` : `its step ${fault.step}`} (${fault.mode}${fault.tornKeepBytes !== undefined ? `, keep ${fault.tornKeepBytes} B` : ''})`;
+    case 'crash': {
+      const shape = [fault.mode, fault.tornKeepBytes !== undefined ? `keep ${fault.tornKeepBytes} B` : '', fault.tail !== undefined ? `${fault.tail} tail` : '', fault.keep ? `keep ${Object.entries(fault.keep).map(([p, n]) => `${n} of ${p}`).join(', ')}` : ''];
+      return `crash worker-${fault.process}#${fault.incarnation} ${fault.when} its ${stepOf(fault)} (${shape.filter(Boolean).join(', ')})`;
+    }
+    case 'io-error':
+      return `${fault.error} on worker-${fault.process}#${fault.incarnation}'s ${stepOf(fault)}${fault.writtenBytes !== undefined ? ` (a short write of ${fault.writtenBytes} B)` : ''}`;
     case 'response':
       return `${fault.at ? `request #${fault.at.occurrence} about ${fault.at.mentions}` : `request #${fault.request}`}: ${fault.fault}${fault.delayMs !== undefined ? ` ${fault.delayMs} ms` : ''}${fault.commitDelayMs !== undefined ? ` (commit after ${fault.commitDelayMs} ms)` : ''}`;
     case 'user-edit':
@@ -20,6 +24,10 @@ export function describeFault(fault: Scenario['faults'][number]): string {
     case 'service-restart':
       return `service restart before global step ${fault.atStep}`;
   }
+}
+
+function stepOf(fault: { at?: { occurrence: number; mentions: string }; step?: number }): string {
+  return fault.at ? `call #${fault.at.occurrence} that mentions ${fault.at.mentions}` : `step ${fault.step}`;
 }
 
 export function describeScenario(scenario: Scenario): string[] {

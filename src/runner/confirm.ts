@@ -39,7 +39,7 @@ export function describeDivergence(divergence: Pick<Divergence, 'rerun' | 'first
 }
 
 export async function confirmCounterexample(pool: WorkerPool, journalId: number, scenario: Scenario, found: RunOutcome): Promise<Confirmed> {
-  if (found.kind === 'harness-error') return { summary: { outcome: { kind: 'completed' }, violations: [], escapes: [], stats: { steps: 0, incarnations: 0, virtualTimeMs: 0, traceEntries: 0 }, journalErrors: [] }, harness: found };
+  if (found.kind === 'harness-error') return { summary: { outcome: { kind: 'completed' }, violations: [], escapes: [], stats: { steps: 0, incarnations: 0, virtualTimeMs: 0, traceEntries: 0 }, journalErrors: [], crashStates: [] }, harness: found };
   if (found.kind === 'journal-blocked' || found.kind === 'journal-out-of-memory') {
     const summary = summaryOf(found) as RunSummary;
     const upTo = found.kind === 'journal-blocked' ? found.at.globalStep : 0;

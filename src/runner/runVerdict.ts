@@ -36,7 +36,7 @@ export function stoppedSummary(kind: 'journal-blocked' | 'journal-out-of-memory'
     actual: `${kind}: ${detail}`,
     evidence: { outcome: { kind, detail } },
   };
-  return { outcome: { kind, detail }, violations: [violation], escapes: [], stats: { steps: 0, incarnations: 0, virtualTimeMs: 0, traceEntries: 0 }, journalErrors: [] };
+  return { outcome: { kind, detail }, violations: [violation], escapes: [], stats: { steps: 0, incarnations: 0, virtualTimeMs: 0, traceEntries: 0 }, journalErrors: [], crashStates: [] };
 }
 
 /** The summary of any outcome (undefined for a harness error, or a run cancelled before it ran). */

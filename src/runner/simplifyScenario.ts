@@ -9,7 +9,8 @@
  * - toward the shortest story at the same number of faults: a crash anchored to an operation's key
  *   replaced by the loss of the response to that key's first request (the journal meets the same
  *   doubt without a restart), with the service's idempotency memory as it is or weaker, taken
- *   only when the trace gets shorter.
+ *   only when the trace gets shorter;
+ * - each fault toward its least destructive form (milderScenarios).
  * Every rewrite taken makes (faults, steps) smaller, so it ends; the first that still fails wins.
  */
 import type { CrashFault, Fault, Scenario } from '../../simulator/scenario.js';
@@ -23,7 +24,7 @@ export interface SimplifyResult {
 /** Steps of the scenario's run when it still fails the same way, undefined when it does not. */
 export type Measure = (scenario: Scenario) => Promise<number | undefined>;
 
-/** Scenarios with one fault fewer than `scenario`, most promising first. */
+/** Scenarios with one fault fewer than `scenario`, most promising first; then those with one fault milder. */
 export function simplerScenarios(scenario: Scenario): Scenario[] {
   const faults = scenario.faults;
   const without = (i: number, replace?: { at: number; fault: Fault }): Scenario => ({
@@ -43,14 +44,40 @@ export function simplerScenarios(scenario: Scenario): Scenario[] {
   faults.forEach((_, i) => out.push(without(i)));
   const operations = scenario.task.operations;
   if (operations.length > 1) for (const op of operations) out.push(withoutOperation(scenario, op.key));
-  return out;
+  return [...out, ...milderScenarios(scenario)];
+}
+
+/**
+ * Scenarios whose faults are each one notch less destructive: a torn or per-file machine crash →
+ * lose-unsynced (torn-write → torn-tail first), a zero or garbage tail → cut, a short write → none.
+ * Each lowers a fault's rank, so taking them ends.
+ */
+export function milderScenarios(scenario: Scenario): Scenario[] {
+  const replaced = (i: number, fault: Fault): Scenario => ({ ...scenario, faults: scenario.faults.map((f, k) => (k === i ? fault : f)) });
+  return scenario.faults.flatMap((fault, i) => {
+    if (fault.kind === 'io-error' && fault.writtenBytes !== undefined) {
+      const { writtenBytes: _, ...milder } = fault;
+      return [replaced(i, milder as Fault)];
+    }
+    if (fault.kind !== 'crash') return [];
+    if (fault.tail !== undefined) {
+      const { tail: _, ...milder } = fault;
+      return [replaced(i, milder as Fault)];
+    }
+    if (fault.mode === 'torn-write') return [replaced(i, { ...fault, mode: 'torn-tail' })];
+    if (fault.mode === 'torn-tail' || fault.mode === 'per-file') {
+      const { tornKeepBytes: _, keep: __, ...rest } = fault;
+      return [replaced(i, { ...rest, mode: 'lose-unsynced' } as Fault)];
+    }
+    return [];
+  });
 }
 
 /** The scenario without one operation, and without the faults and effects that name it. */
 function withoutOperation(scenario: Scenario, key: string): Scenario {
   const op = scenario.task.operations.find((o) => o.key === key);
   const names = new Set([key, ...(op?.kind === 'edit' ? [op.path] : []), ...(op?.kind === 'lookup' ? [op.resource] : [])]);
-  const named = (f: Fault): boolean => (f.kind === 'crash' || f.kind === 'response') && f.at !== undefined && names.has(f.at.mentions);
+  const named = (f: Fault): boolean => (f.kind === 'crash' || f.kind === 'response' || f.kind === 'io-error') && f.at !== undefined && names.has(f.at.mentions);
   const out: Scenario = {
     ...scenario,
     task: { ...scenario.task, operations: scenario.task.operations.filter((o) => o.key !== key) },

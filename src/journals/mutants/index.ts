@@ -7,12 +7,14 @@ import type { InvariantCode } from '../../../model/violation.js';
 import { journal as acceptedAsSuccess } from './acceptedAsSuccess.js';
 import { journal as blindOverwrite } from './blindOverwrite.js';
 import { journal as conflictAsSuccess } from './conflictAsSuccess.js';
+import { journal as fsyncFailureRetried } from './fsyncFailureRetried.js';
 import { journal as newProcessArgs } from './newProcessArgs.js';
 import { journal as noFsync } from './noFsync.js';
 import { journal as overwriteInPlace } from './overwriteInPlace.js';
 import { journal as resendInsteadOfQuery } from './resendInsteadOfQuery.js';
 import { journal as retryUnsafeWrite } from './retryUnsafeWrite.js';
 import { journal as sendBeforeDispatched } from './sendBeforeDispatched.js';
+import { journal as shortWriteIgnored } from './shortWriteIgnored.js';
 import { journal as succeededBeforeReceipt } from './succeededBeforeReceipt.js';
 import { journal as timeoutMeansFailed } from './timeoutMeansFailed.js';
 import { journal as tornTailFatal } from './tornTailFatal.js';
@@ -40,6 +42,8 @@ export const MUTANTS: Mutant[] = [
   { journal: retryUnsafeWrite, defect: 're-runs a started write whose retrySafe is false', breaks: ['retry-safe-only', 'no-state-skip'] },
   { journal: acceptedAsSuccess, defect: '202 recorded as succeeded', breaks: ['truthful-outcome'] },
   { journal: unsyncedDelivery, defect: 'applied recorded before the delivered file is durable', breaks: ['file-truth'] },
+  { journal: fsyncFailureRetried, defect: 'a failed fsync is retried and the record trusted (Linux: the retry succeeds, the data never reached the disk)', breaks: ['write-ahead'] },
+  { journal: shortWriteIgnored, defect: 'an append that failed part-way (ENOSPC, EIO) is ignored and the run goes on', breaks: ['write-ahead', 'no-state-skip'] },
   { journal: overwriteInPlace, defect: 'the log rewritten in place at every record (no temp file, no rename)', breaks: ['no-state-skip', 'truthful-outcome'] },
 ];
 

@@ -1,0 +1,47 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, test } from 'vitest';
+import { baseScenario } from '../arbitraries.js';
+import { main } from './main.js';
+
+let dir = '';
+let out: string[] = [];
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'durasim-explore-'));
+  out = [];
+});
+const run = (...argv: string[]) => main(argv, (line) => out.push(line));
+const onePublish = (): string => {
+  const file = join(dir, 'base.json');
+  writeFileSync(file, JSON.stringify(baseScenario([{ kind: 'publish', key: 'post-a', body: 'artifact a v1' }])));
+  return file;
+};
+const common = () => ['--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress', '--workers', '2'];
+
+describe('durasim explore', () => {
+  test('a clean journal exits 0 with the coverage table printed and written', async () => {
+    expect(await run('explore', onePublish(), '--journal', 'reference', ...common())).toBe(0);
+    expect(out[0]).toMatch(/^explore · journal reference · base .*base\.json · depth 1 · 2 workers$/);
+    expect(out.some((l) => /^\| fsync +\| +\d+ \| +\d+ \| +0 \| — +\|$/.test(l))).toBe(true);
+    expect(out.some((l) => l.startsWith('verdict: clean'))).toBe(true);
+    const json = JSON.parse(readFileSync(join(dir, 'report', 'coverage.json'), 'utf8'));
+    expect(json).toMatchObject({ command: 'explore', journal: 'reference', depth: 1, cutShort: false });
+    expect(json.states).toBeGreaterThan(50);
+    expect(readFileSync(join(dir, 'report', 'coverage.md'), 'utf8')).toMatch(/^# Crash-window coverage: reference, depth 1\n\n\| step kind/);
+  }, 60_000);
+
+  test('a mutant exits 1, and each printed replay line runs as printed and fails the same way', async () => {
+    expect(await run('explore', onePublish(), '--journal', 'short-write-ignored', ...common())).toBe(1);
+    const replays = out.filter((l) => l.trimStart().startsWith('replay: npx durasim replay '));
+    expect(replays.length).toBeGreaterThan(0);
+    const argv = (replays[0] as string).trim().replace('replay: npx durasim ', '').split(' ');
+    expect(existsSync(argv[1] as string)).toBe(true);
+    out = [];
+    expect(await run(...argv)).toBe(1);
+  }, 60_000);
+
+  test('a depth other than 1 or 2 is bad usage', async () => {
+    expect(await run('explore', '--depth', '3', ...common())).toBe(2);
+  });
+});

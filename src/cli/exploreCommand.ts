@@ -1,0 +1,125 @@
+/**
+ * durasim explore: bounded-exhaustive crash exploration of one base scenario (default: the
+ * standard workload without faults), with the crash-window coverage table printed and written to
+ * the report folder (coverage.md, coverage.json), and each step kind's first counterexample per
+ * invariant saved as a regression scenario, like check's. Exit codes as check's.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { invariantKind, type Violation } from '../../model/violation.js';
+import { parseScenarioText, type Fault, type Scenario } from '../../simulator/scenario.js';
+import { baseScenario } from '../arbitraries.js';
+import { makeDirDurably, writeFileDurably } from '../durableFile.js';
+import { DurasimError } from '../failure.js';
+import { journalRefOf } from '../isolation/journalRef.js';
+import { WorkerPool } from '../pool/workerPool.js';
+import { saveRegression } from '../regressions.js';
+import { count } from '../report/count.js';
+import { describeFault } from '../report/explain.js';
+import { exploreCrashes, type CrashExploration, type CoverageRow } from '../runner/crashExplorer.js';
+import { loadOrEscape, violationLines, type PoolFlags } from './check.js';
+import { EXIT } from './exitCodes.js';
+import { reportHarnessFailure } from './harnessFailure.js';
+import { checkOutputFolder } from './preflight.js';
+
+export interface ExploreOptions extends PoolFlags {
+  file?: string;
+  journal?: string;
+  depth: 1 | 2;
+  maxRuns?: number;
+  reportDir: string;
+  regressionsDir: string;
+  progress: boolean;
+}
+
+const wallMs = (): number => performance.now(); // the harness's clock, for progress and the report only
+
+export async function runExplore(options: ExploreOptions, print: (line: string) => void): Promise<number> {
+  const base = options.file === undefined ? baseScenario() : readScenario(options.file);
+  checkOutputFolder(options.reportDir, '--report-dir');
+  checkOutputFolder(options.regressionsDir, '--regressions');
+  const ref = journalRefOf(options.journal);
+  const pool = new WorkerPool(options);
+  try {
+    const loaded = await loadOrEscape(pool, ref, print);
+    if (typeof loaded === 'number') return loaded;
+    print(`explore · journal ${loaded.name} · base ${options.file ?? 'the standard workload, no faults'} · depth ${options.depth} · ${count(pool.size, 'worker')}`);
+    const started = wallMs();
+    let lastProgressMs = started;
+    const exploration = await exploreCrashes({
+      pool,
+      journalId: loaded.journalId,
+      base,
+      depth: options.depth,
+      ...(options.maxRuns !== undefined ? { maxRuns: options.maxRuns } : {}),
+      onProgress: (runs, states, failing) => {
+        if (!options.progress || wallMs() - lastProgressMs < 5000) return;
+        lastProgressMs = wallMs();
+        process.stderr.write(`progress: ${count(runs, 'run')}, ${count(states, 'crash state')}, ${failing} failing (${(runs / ((lastProgressMs - started) / 1000)).toFixed(0)}/s)\n`);
+      },
+    });
+    const elapsedS = (wallMs() - started) / 1000;
+    if (exploration.harnessError) return reportHarnessFailure(exploration.harnessError, base, options.reportDir, print);
+    if (exploration.baseViolations.length > 0) {
+      const file = options.file ?? saveRegression(base, { journal: loaded.name, invariants: [...new Set(exploration.baseViolations.map((v) => v.code))] }, options.regressionsDir).file;
+      print('the base scenario itself fails, before any crash is added:');
+      for (const line of violationLines(exploration.baseViolations)) print(`  ${line}`);
+      print(`Fix that first: npx durasim explain ${file} --journal ${ref.spec}`);
+      return exitFor(exploration.baseViolations, false);
+    }
+    const table = coverageTable(exploration.rows);
+    print(`${count(exploration.rows.reduce((n, r) => n + r.points, 0), 'crash point')} at depth 1, ${count(exploration.states, 'distinct crash state')} judged, ${count(exploration.runs, 'run')} in ${elapsedS.toFixed(1)} s${exploration.cutShort ? ` — cut short at --max-runs ${options.maxRuns}` : ''}`);
+    for (const line of table) print(line);
+    const violations = exploration.findings.flatMap((f) => f.violations);
+    const saved = exploration.findings.map((finding) => ({
+      finding,
+      file: saveRegression(finding.scenario, { journal: loaded.name, invariants: [...new Set(finding.violations.map((v) => v.code))] }, options.regressionsDir).file,
+    }));
+    const shown = 5;
+    for (const { finding, file } of saved.slice(0, shown)) {
+      print(`${describeFault(finding.scenario.faults.at(-1) as Fault)} (a ${finding.kind} step):`);
+      for (const line of violationLines(finding.violations).slice(0, 3)) print(`  ${line}`);
+      print(`  replay: npx durasim replay ${file} --journal ${ref.spec}`);
+    }
+    if (saved.length > shown) print(`${count(saved.length - shown, 'more counterexample')} saved under ${options.regressionsDir} (listed in coverage.json)`);
+    if (exploration.escapes.length > 0) print(`sandbox: ${exploration.escapes[0]}`);
+    if (saved.length === 0 && exploration.escapes.length === 0) print(`verdict: clean — no crash state broke an invariant${options.depth === 1 ? '; try --depth 2 for every pair of crashes' : ''}`);
+    makeDirDurably(options.reportDir);
+    const json = { command: 'explore', journal: loaded.name, base: options.file ?? 'standard', depth: options.depth, runs: exploration.runs, states: exploration.states, cutShort: exploration.cutShort, elapsedMs: Math.round(elapsedS * 1000), rows: exploration.rows, counterexamples: saved.map((s) => s.file) };
+    writeFileDurably(join(options.reportDir, 'coverage.json'), `${JSON.stringify(json, null, 2)}\n`);
+    writeFileDurably(join(options.reportDir, 'coverage.md'), `# Crash-window coverage: ${loaded.name}, depth ${options.depth}\n\n${table.join('\n')}\n`);
+    print(`reports: ${join(options.reportDir, 'coverage.md')}, ${join(options.reportDir, 'coverage.json')}`);
+    return exitFor(violations, exploration.escapes.length > 0);
+  } finally {
+    await pool.close();
+  }
+}
+
+function readScenario(file: string): Scenario {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new DurasimError('read the scenario', `${file} could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`, 'Pass the path of a scenario file, or none for the standard workload');
+  }
+  return parseScenarioText(text);
+}
+
+function exitFor(violations: readonly Violation[], sandbox: boolean): number {
+  if (sandbox) return EXIT.sandbox;
+  if (violations.some((v) => invariantKind(v.code) === 'safety')) return EXIT.safety;
+  return violations.length > 0 ? EXIT.liveness : EXIT.clean;
+}
+
+/** The coverage table as aligned text (a Markdown table as well). */
+export function coverageTable(rows: readonly CoverageRow[]): string[] {
+  const cells = rows.map((r) => [r.kind, String(r.points), String(r.states), String(r.failing), Object.entries(r.codes).map(([code, n]) => `${code} ${n}`).join(', ') || '—']);
+  const header = ['step kind', 'crash points', 'crash states', 'failing', 'invariants broken (states)'];
+  const totals = ['all', ...[1, 2, 3].map((i) => String(cells.reduce((n, c) => n + Number(c[i]), 0))), ''];
+  const all = [header, ...cells, totals];
+  const widths = header.map((_, i) => Math.max(...all.map((c) => (c[i] ?? '').length)));
+  const line = (c: string[]): string => `| ${c.map((text, i) => (i >= 1 && i <= 3 ? text.padStart(widths[i] ?? 0) : text.padEnd(widths[i] ?? 0))).join(' | ')} |`;
+  return [line(header), `|${widths.map((w, i) => (i >= 1 && i <= 3 ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`, ...cells.map(line), line(totals)];
+}
+
+export type { CrashExploration };

@@ -1,0 +1,82 @@
+import { afterAll, describe, expect, test } from 'vitest';
+import { baseScenario } from '../arbitraries.js';
+import { bundledJournal } from '../isolation/journalRef.js';
+import { WorkerPool } from '../pool/workerPool.js';
+import type { TraceEntry } from '../../simulator/trace.js';
+import { crashPoints, exploreCrashes, ioShapes, stepKind, tornShapes } from './crashExplorer.js';
+
+describe('crash points and states', () => {
+  test('step kinds come from the trace line; a directory handle ends in "/"', () => {
+    expect(stepKind('fh.sync', '/work/')).toBe('directory fsync');
+    expect(stepKind('fh.sync', 'journal.jsonl')).toBe('fsync');
+    expect(stepKind('fh.appendFile', 'journal.jsonl "x"')).toBe('append');
+    expect(stepKind('fetch', 'POST /operations/a')).toBe('POST');
+    expect(stepKind('fetch', 'GET /resources/config')).toBe('GET');
+    expect(stepKind('fs.link', 'a → b')).toBe('rename/link');
+  });
+
+  test('every worker step is two points (before, after); results, the world and earlier positions are not', () => {
+    const trace: TraceEntry[] = [
+      { seq: 0, timeMs: 0, actor: 'supervisor', op: 'start', detail: 'worker-0#0' },
+      { seq: 1, timeMs: 0, actor: 'worker-0', incarnation: 0, step: 0, op: 'fs.readFile', detail: 'journal.jsonl' },
+      { seq: 2, timeMs: 0, actor: 'worker-0', incarnation: 0, step: 0, op: 'fs.readFile:result', detail: 'ENOENT' },
+      { seq: 3, timeMs: 0, actor: 'worker-1', incarnation: 2, step: 5, op: 'fh.sync', detail: '/work/' },
+    ];
+    expect(crashPoints(trace).map((p) => `${p.pid}/${p.incarnation}/${p.step}/${p.when}/${p.kind}`)).toEqual(['0/0/0/before/read', '0/0/0/after/read', '1/2/5/before/directory fsync', '1/2/5/after/directory fsync']);
+    expect(crashPoints(trace, 2).map((p) => p.seq)).toEqual([3, 3]);
+  });
+
+  test('torn and per-file shapes only where something was unsynced; per-file combinations fewest kept first, capped', () => {
+    expect(tornShapes({}, 16)).toEqual([]);
+    const shapes = tornShapes({ 'a.log': 2, 'b.txt': 1 }, 3);
+    expect(shapes.slice(0, 4).map((s) => `${s.mode}/${s.tail ?? 'cut'}`)).toEqual(['torn-tail/cut', 'torn-tail/zeros', 'torn-tail/garbage', 'torn-write/cut']);
+    expect(shapes.slice(4).map((s) => s.keep)).toEqual([{ 'b.txt': 1 }, { 'a.log': 1 }, { 'a.log': 1, 'b.txt': 1 }]);
+    expect(tornShapes({ 'a.log': 2, 'b.txt': 1 }, 99).slice(4)).toHaveLength(5); // 3 × 2 combinations, less all-zero
+  });
+
+  test('I/O errors at disk calls only; a write also gets ENOSPC after a short write', () => {
+    expect(ioShapes('POST')).toEqual([]);
+    expect(ioShapes('fsync')).toEqual([{ error: 'EIO' }]);
+    expect(ioShapes('append')).toEqual([{ error: 'EIO' }, { error: 'ENOSPC', writtenBytes: 1 }]);
+  });
+});
+
+describe('exploreCrashes', () => {
+  const pool = new WorkerPool({ workers: 2 });
+  afterAll(() => pool.close());
+  const base = baseScenario([{ kind: 'publish', key: 'post-a', body: 'artifact a v1' }]);
+  const explore = async (name: string, depth: 1 | 2 = 1) => {
+    const loaded = await pool.load(bundledJournal(name)!);
+    return exploreCrashes({ pool, journalId: loaded.journalId, base, depth });
+  };
+
+  test('the reference journal survives every crash state and I/O error of one publish; every row has states', async () => {
+    const result = await explore('reference');
+    expect(result.harnessError).toBeUndefined();
+    expect(result.findings).toEqual([]);
+    const kinds = result.rows.map((r) => r.kind);
+    for (const kind of ['append', 'fsync', 'directory fsync', 'POST'] as const) expect(kinds).toContain(kind);
+    for (const row of result.rows) expect(row.states, row.kind).toBeGreaterThanOrEqual(row.points);
+    // Appends leave unsynced data: their points reach torn and per-file states beyond kill and loss.
+    const append = result.rows.find((r) => r.kind === 'append')!;
+    expect(append.states).toBeGreaterThan(2 * append.points);
+    expect(result.states).toBe(result.rows.reduce((n, r) => n + r.states, 0));
+  }, 60_000);
+
+  test('fsync-failure-retried is caught at an fsync, by write-ahead; overwrite-in-place by a crash', async () => {
+    const fsync = await explore('fsync-failure-retried');
+    expect(fsync.findings.map((f) => `${f.kind}/${f.violations[0]?.code}`)).toContain('fsync/write-ahead');
+    expect(fsync.findings.find((f) => f.kind === 'fsync')?.scenario.faults).toEqual([{ kind: 'io-error', process: 0, incarnation: 0, step: 17, error: 'EIO' }]);
+    const overwrite = await explore('overwrite-in-place');
+    expect(overwrite.findings.some((f) => f.scenario.faults.some((x) => x.kind === 'crash' && x.mode !== 'keep-all'))).toBe(true);
+  }, 60_000);
+
+  test('depth 2 explores pairs: more states than depth 1, and a budget cuts it short honestly', async () => {
+    const loaded = await pool.load(bundledJournal('reference')!);
+    const one = await exploreCrashes({ pool, journalId: loaded.journalId, base, depth: 1 });
+    const cut = await exploreCrashes({ pool, journalId: loaded.journalId, base, depth: 2, maxRuns: one.runs + 200 });
+    expect(cut.cutShort).toBe(true);
+    expect(cut.states).toBeGreaterThan(one.states);
+    expect(cut.findings).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,251 @@
+/**
+ * Bounded-exhaustive crash exploration (`durasim explore`): for one base scenario, every crash
+ * point — every worker step, before it and after it — times every distinct crash state reachable
+ * there, each continued to the end and judged. With depth 2, the same again at every point of
+ * every depth-1 continuation (every pair of crashes).
+ *
+ * - Crash states at a point: a process kill (the page cache survives); a machine crash losing
+ *   everything unsynced; and, when some file had unsynced appends, the torn states (torn-tail with
+ *   a cut, zero or garbage tail; torn-write) and every per-file combination of kept prefixes (at
+ *   most `maxPerFileStates` of them, smallest first). States are told apart by a digest of the
+ *   disk the crash left (and which workers it killed): two shapes that leave the same disk are one
+ *   state, judged once.
+ * - I/O errors at a step (at its "before" point): EIO at every disk call, and ENOSPC after a
+ *   one-byte short write at every write; each is a state of its own, continued and judged.
+ * - Every run loads the journal's modules afresh at every incarnation, as a restarted process
+ *   does: nothing survives a crash in module memory.
+ * - Runs go through the worker pool in batches; the order of results never depends on timing, so
+ *   the table and the first counterexample per row are the same for any number of workers.
+ */
+import type { InvariantCode, Violation } from '../../model/violation.js';
+import type { CrashFault, Fault, IoErrorFault, Scenario } from '../../simulator/scenario.js';
+import type { TraceEntry } from '../../simulator/trace.js';
+import type { RunSummary } from '../pool/protocol.js';
+import type { WorkerPool } from '../pool/workerPool.js';
+import { judgedViolations, summaryOf, type Judged } from './runVerdict.js';
+
+export const STEP_KINDS = ['open', 'append', 'write', 'read', 'fsync', 'directory fsync', 'close', 'rename/link', 'unlink', 'mkdir', 'POST', 'GET', 'clock', 'random', 'other'] as const;
+export type StepKind = (typeof STEP_KINDS)[number];
+
+/** The kind of a journal step, from its trace line (a directory handle's path ends in "/"). */
+export function stepKind(op: string, detail: string): StepKind {
+  switch (op) {
+    case 'fs.open': return 'open';
+    case 'fs.appendFile': case 'fh.appendFile': return 'append';
+    case 'fs.writeFile': case 'fh.writeFile': return 'write';
+    case 'fs.readFile': case 'fh.readFile': case 'fs.readdir': case 'fs.stat': return 'read';
+    case 'fh.sync': return detail.endsWith('/') ? 'directory fsync' : 'fsync';
+    case 'fh.close': return 'close';
+    case 'fs.rename': case 'fs.link': return 'rename/link';
+    case 'fs.unlink': return 'unlink';
+    case 'fs.mkdir': return 'mkdir';
+    case 'fetch': return detail.startsWith('POST') ? 'POST' : detail.startsWith('GET') ? 'GET' : 'other';
+    case 'clock.now': case 'clock.sleep': case 'clock.timeout': return 'clock';
+    case 'random': return 'random';
+    default: return 'other';
+  }
+}
+
+export interface CrashPoint {
+  pid: number;
+  incarnation: number;
+  step: number;
+  when: 'before' | 'after';
+  kind: StepKind;
+  /** The step's trace line, for the reader. */
+  line: string;
+  /** The step's position in the trace. */
+  seq: number;
+}
+
+/** Every crash point of a trace after position `afterSeq`: each worker step, before and after. */
+export function crashPoints(trace: readonly TraceEntry[], afterSeq = -1): CrashPoint[] {
+  const points: CrashPoint[] = [];
+  for (const entry of trace) {
+    if (entry.seq <= afterSeq || entry.step === undefined || entry.op.endsWith(':result') || !entry.actor.startsWith('worker-')) continue;
+    const at = { pid: Number(entry.actor.slice('worker-'.length)), incarnation: entry.incarnation ?? 0, step: entry.step, kind: stepKind(entry.op, entry.detail), line: `${entry.op} ${entry.detail}`, seq: entry.seq };
+    points.push({ ...at, when: 'before' }, { ...at, when: 'after' });
+  }
+  return points;
+}
+
+type Shape = Pick<CrashFault, 'mode' | 'tornKeepBytes' | 'tail' | 'keep'>;
+
+/** The machine-crash shapes beyond lose-unsynced worth trying when files had unsynced appends (`unsynced`: count per path). */
+export function tornShapes(unsynced: Readonly<Record<string, number>>, maxPerFileStates: number): Shape[] {
+  const paths = Object.keys(unsynced).sort().filter((p) => (unsynced[p] ?? 0) > 0);
+  if (paths.length === 0) return [];
+  const shapes: Shape[] = [{ mode: 'torn-tail' }, { mode: 'torn-tail', tail: 'zeros' }, { mode: 'torn-tail', tail: 'garbage' }, { mode: 'torn-write' }];
+  // Every per-file combination of kept prefixes but all-zero (that is lose-unsynced), fewest kept appends first.
+  let combos: Record<string, number>[] = [{}];
+  for (const path of paths) combos = combos.flatMap((c) => Array.from({ length: (unsynced[path] ?? 0) + 1 }, (_, n) => (n === 0 ? c : { ...c, [path]: n })));
+  const total = (c: Record<string, number>): number => Object.values(c).reduce((a, b) => a + b, 0);
+  combos = combos.filter((c) => total(c) > 0).sort((a, b) => total(a) - total(b)).slice(0, maxPerFileStates);
+  return [...shapes, ...combos.map((keep) => ({ mode: 'per-file' as const, keep }))];
+}
+
+const DISK_KINDS: readonly StepKind[] = ['open', 'append', 'write', 'read', 'fsync', 'directory fsync', 'close', 'rename/link', 'unlink', 'mkdir'];
+
+/** The I/O errors worth trying at a step (none but at disk calls): EIO, and at a write ENOSPC after a short write too. */
+export function ioShapes(kind: StepKind): Pick<IoErrorFault, 'error' | 'writtenBytes'>[] {
+  if (!DISK_KINDS.includes(kind)) return [];
+  return kind === 'append' || kind === 'write' ? [{ error: 'EIO' }, { error: 'ENOSPC', writtenBytes: 1 }] : [{ error: 'EIO' }];
+}
+
+export interface ExploreCrashesOptions {
+  pool: WorkerPool;
+  journalId: number;
+  base: Scenario;
+  depth: 1 | 2;
+  /** Per crash point, at most this many per-file combinations (default 16). */
+  maxPerFileStates?: number;
+  /** Stop after this many runs (the table says the exploration was cut short). */
+  maxRuns?: number;
+  judged?: Judged;
+  onProgress?: (runs: number, states: number, failing: number) => void;
+}
+
+export interface CoverageRow {
+  kind: StepKind;
+  /** Crash points at steps of this kind (before and after count as two). */
+  points: number;
+  /** Distinct crash states explored there. */
+  states: number;
+  /** States whose continuation broke an invariant. */
+  failing: number;
+  /** Failing states per invariant. */
+  codes: Partial<Record<InvariantCode, number>>;
+}
+
+export interface ExploreFinding {
+  kind: StepKind;
+  scenario: Scenario;
+  violations: Violation[];
+}
+
+export interface CrashExploration {
+  rows: CoverageRow[];
+  states: number;
+  runs: number;
+  /** The run budget ran out before every state was explored. */
+  cutShort: boolean;
+  /** The first failing state per step kind and invariant, in exploration order. */
+  findings: ExploreFinding[];
+  /** The base scenario's own violations (exploration stops: every continuation would inherit them). */
+  baseViolations: Violation[];
+  /** Calls that reached around the simulated world, from any run (a sandbox finding). */
+  escapes: string[];
+  /** durasim's own failure, if any (never a finding). */
+  harnessError?: string;
+}
+
+const BATCH = 64;
+
+export async function exploreCrashes(options: ExploreCrashesOptions): Promise<CrashExploration> {
+  const { pool, journalId, base } = options;
+  const maxRuns = options.maxRuns ?? Number.POSITIVE_INFINITY;
+  const rows = new Map<StepKind, CoverageRow>(STEP_KINDS.map((kind) => [kind, { kind, points: 0, states: 0, failing: 0, codes: {} }]));
+  const result: CrashExploration = { rows: [], states: 0, runs: 0, cutShort: false, findings: [], baseViolations: [], escapes: [] };
+  const found = new Set<string>();
+
+  const run = async (scenario: Scenario, detail: 'summary' | 'trace'): Promise<RunSummary | undefined> => {
+    result.runs++;
+    const outcome = await pool.run(journalId, scenario, { detail, modules: 'fresh' });
+    if (outcome.kind === 'harness-error') {
+      result.harnessError ??= outcome.message;
+      return undefined;
+    }
+    const summary = summaryOf(outcome);
+    if (summary && summary.escapes.length > 0) result.escapes.push(...summary.escapes.map((e) => `${e.api}: ${e.message}`));
+    return summary;
+  };
+  const violationsOf = (summary: RunSummary): Violation[] => judgedViolations(summary.violations, options.judged);
+
+  const baseRun = await run(base, 'trace');
+  if (!baseRun || result.harnessError) return finish();
+  result.baseViolations = violationsOf(baseRun);
+  if (result.baseViolations.length > 0) return finish();
+
+  /** Explores every point of `trace` after `afterSeq`, on top of `prefix` (the faults already placed). */
+  const explorePoints = async (trace: readonly TraceEntry[], afterSeq: number, prefix: Fault[], countPoints: boolean): Promise<{ scenario: Scenario; seq: number }[]> => {
+    const distinct: { scenario: Scenario; seq: number }[] = [];
+    const points = crashPoints(trace, afterSeq);
+    for (let i = 0; i < points.length && !result.harnessError; i += BATCH) {
+      if (result.runs >= maxRuns) {
+        result.cutShort = true;
+        break;
+      }
+      const batch = points.slice(i, i + BATCH);
+      const seen = batch.map(() => new Set<string>());
+      /** Counts the state a run reached at point p (`key`: how it is told apart), once per distinct state. */
+      const judgeState = (p: number, scenario: Scenario, summary: RunSummary | undefined, key: string | undefined, seq: number | undefined): void => {
+        const point = batch[p] as CrashPoint;
+        if (!summary || key === undefined || seq === undefined || seen[p]?.has(key)) return;
+        seen[p]?.add(key);
+        distinct.push({ scenario, seq });
+        const row = rows.get(point.kind) as CoverageRow;
+        row.states++;
+        result.states++;
+        const violations = violationsOf(summary);
+        if (violations.length === 0) return;
+        row.failing++;
+        for (const code of new Set(violations.map((v) => v.code))) row.codes[code] = (row.codes[code] ?? 0) + 1;
+        const firstKey = `${point.kind}/${violations[0]?.code}`;
+        if (!found.has(firstKey)) {
+          found.add(firstKey);
+          result.findings.push({ kind: point.kind, scenario, violations });
+        }
+      };
+      const crashState = (p: number, scenario: Scenario, summary: RunSummary | undefined): void => {
+        const state = summary?.crashStates.at(-1);
+        judgeState(p, scenario, summary, state && `${state.imageDigest}/${(scenario.faults.at(-1) as CrashFault).mode === 'keep-all' ? 'kill' : 'machine'}`, state?.seq);
+      };
+      const withCrash = (point: CrashPoint, shape: Shape): Scenario => {
+        const fault: CrashFault = { kind: 'crash', process: point.pid, incarnation: point.incarnation, step: point.step, when: point.when, ...shape };
+        return { ...base, faults: [...prefix, fault] };
+      };
+      if (countPoints) for (const point of batch) (rows.get(point.kind) as CoverageRow).points++;
+      // The two states every point has, then the torn and per-file ones where something was unsynced.
+      const plain = await Promise.all(batch.flatMap((point) => (['keep-all', 'lose-unsynced'] as const).map(async (mode) => {
+        const scenario = withCrash(point, { mode });
+        return { scenario, summary: await run(scenario, 'summary') };
+      })));
+      plain.forEach(({ scenario, summary }, k) => crashState(Math.floor(k / 2), scenario, summary));
+      const torn = await Promise.all(batch.flatMap((point, p) => {
+        const unsynced = plain[p * 2 + 1]?.summary?.crashStates.at(-1)?.unsyncedAppends ?? {};
+        return tornShapes(unsynced, options.maxPerFileStates ?? 16).map(async (shape) => {
+          const scenario = withCrash(point, shape);
+          return { p, scenario, summary: await run(scenario, 'summary') };
+        });
+      }));
+      for (const { p, scenario, summary } of torn) crashState(p, scenario, summary);
+      // An I/O error in the step (once per step: at its "before" point).
+      const io = await Promise.all(batch.flatMap((point, p) => (point.when === 'before' ? ioShapes(point.kind) : []).map(async (shape) => {
+        const fault: IoErrorFault = { kind: 'io-error', process: point.pid, incarnation: point.incarnation, step: point.step, ...shape };
+        const scenario = { ...base, faults: [...prefix, fault] };
+        return { p, scenario, key: `io/${shape.error}/${shape.writtenBytes ?? 0}`, summary: await run(scenario, 'summary') };
+      })));
+      for (const { p, scenario, key, summary } of io) judgeState(p, scenario, summary, key, batch[p]?.seq);
+      options.onProgress?.(result.runs, result.states, result.findings.length);
+    }
+    return distinct;
+  };
+
+  const firstLevel = await explorePoints(baseRun.trace ?? [], -1, [], true);
+  if (options.depth === 2) {
+    for (const first of firstLevel) {
+      if (result.harnessError || result.runs >= maxRuns) {
+        result.cutShort ||= result.runs >= maxRuns;
+        break;
+      }
+      const continuation = await run(first.scenario, 'trace');
+      if (continuation) await explorePoints(continuation.trace ?? [], first.seq, first.scenario.faults, false);
+    }
+  }
+  return finish();
+
+  function finish(): CrashExploration {
+    result.rows = [...rows.values()].filter((row) => row.points > 0 || row.states > 0);
+    return result;
+  }
+}
