@@ -1,7 +1,7 @@
 /**
  * What a machine crash leaves of one file that had unsynced changes (the disk's durability model;
  * see the top of disk.ts). A file's unsynced changes are a list of appends, or a rewrite in place
- * (opened with 'w', or a FileHandle.writeFile that replaced it). By crash mode:
+ * (opened with 'w'), or bytes overwritten in place (a write through a handle before its end). By crash mode:
  * - lose-unsynced: the durable bytes.
  * - per-file: each file keeps its own prefix of its unsynced appends (`keep[path]` whole appends,
  *   default none; a rewrite survives whole when keep ≥ 1), independently of every other file — as
@@ -11,7 +11,7 @@
  * - torn-write: as torn-tail for appends; a rewrite keeps only the new bytes' whole 4,096-byte
  *   blocks among the first `tornKeepBytes` (default none) — a small file is left empty. This is the
  *   zero-length file ext4 leaves after truncate-and-write with delayed allocation (the 2009
- *   "O_PONIES" reports).
+ *   "O_PONIES" reports). An overwrite in place keeps those first whole blocks new, the rest old.
  * - `tail` (torn-tail, torn-write): what fills the rest of a torn append, when the file's size
  *   reached the disk but its data did not: nothing (`cut`, the default), zero bytes (`zeros`: an
  *   allocated, unwritten extent) or `garbage` (stale block contents; here the byte 0xA5 repeated).
@@ -33,7 +33,8 @@ export interface PendingAppends {
   truncated?: boolean;
 }
 
-export type Pending = PendingAppends | 'rewrite';
+/** rewrite: truncated (opened with 'w'), then written; overwrite: bytes changed in place, no truncation. */
+export type Pending = PendingAppends | 'rewrite' | 'overwrite';
 
 /** The shape of a machine crash, as the scenario's crash fault gives it. */
 export interface CrashShape {
@@ -62,8 +63,17 @@ export function crashBytes(
   if (pending === undefined || mode === 'keep-all' || mode === 'lose-unsynced') return { bytes: durable };
   if (mode === 'per-file') {
     const keep = shape.keep?.[path] ?? 0;
-    if (pending === 'rewrite') return { bytes: keep >= 1 && current !== undefined ? current : durable };
+    if (typeof pending === 'string') return { bytes: keep >= 1 && current !== undefined ? current : durable };
     return { bytes: extended(durable, pending, pending.appends.slice(0, keep)) };
+  }
+  if (pending === 'overwrite') {
+    // Blocks reach the disk whole, in order: the first kept blocks are new, the rest old (torn-tail loses the overwrite).
+    if (mode !== 'torn-write' || current === undefined) return { bytes: durable };
+    const blocks = Math.floor(Math.min(tornKeepBytes ?? 0, current.length) / BLOCK_BYTES) * BLOCK_BYTES;
+    const bytes = Buffer.alloc(Math.max(durable.length, blocks));
+    durable.copy(bytes);
+    current.copy(bytes, 0, 0, blocks);
+    return { bytes, torn: { keptBytes: blocks, ofBytes: current.length } };
   }
   if (pending !== 'rewrite') {
     const last = pending.appends.at(-1);

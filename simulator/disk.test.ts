@@ -6,7 +6,7 @@ const fresh = (): Disk => new Disk('/work', { 'a.txt': 'original\n' });
 
 function appendSynced(disk: Disk, path: string, data: string, sync: boolean): void {
   const file = disk.openFile(path, 'a', 0);
-  disk.handleWrite(file.fd, text(data), 'append');
+  disk.handleWrite(file.fd, text(data));
   if (sync) disk.handleSync(file.fd);
   disk.handleClose(file.fd);
 }
@@ -139,7 +139,7 @@ describe('Disk durability', () => {
     const disk = fresh();
     const file = disk.openFile('a.txt', 'a', 0);
     disk.crash({ mode: 'lose-unsynced' });
-    expect(() => disk.handleWrite(file.fd, text('x'), 'append')).toThrow(expect.objectContaining({ code: 'EBADF' }));
+    expect(() => disk.handleWrite(file.fd, text('x'))).toThrow(expect.objectContaining({ code: 'EBADF' }));
   });
 });
 
@@ -198,11 +198,11 @@ describe('model defects found by probing (issue 14), each pinned', () => {
   const reopened = (before: string, after: string): { disk: Disk; fd: number } => {
     const disk = fresh();
     const first = disk.openFile('new.txt', 'w', 0);
-    disk.handleWrite(first.fd, text(before), 'append');
+    disk.handleWrite(first.fd, text(before));
     disk.handleClose(first.fd);
     syncDir(disk);
     const again = disk.openFile('new.txt', 'w', 0);
-    disk.handleWrite(again.fd, text(after), 'append');
+    disk.handleWrite(again.fd, text(after));
     return { disk, fd: again.fd };
   };
 
@@ -226,7 +226,7 @@ describe('torn-write: a file rewritten in place', () => {
   const rewrite = (mode: 'lose-unsynced' | 'torn-write', keep: number | undefined, size = 10): string | undefined => {
     const disk = fresh();
     const file = disk.openFile('a.txt', 'w', 0);
-    disk.handleWrite(file.fd, text('n'.repeat(size)), 'append');
+    disk.handleWrite(file.fd, text('n'.repeat(size)));
     disk.handleClose(file.fd);
     disk.crash({ mode, ...(keep !== undefined ? { tornKeepBytes: keep } : {}) });
     return disk.liveView().readFile('a.txt');
@@ -249,7 +249,7 @@ describe('torn-write: a file rewritten in place', () => {
     expect(disk.liveView().readFile('a.txt')).toBe('original\nab');
     const synced = fresh();
     const file = synced.openFile('a.txt', 'w', 0);
-    synced.handleWrite(file.fd, text('new\n'), 'append');
+    synced.handleWrite(file.fd, text('new\n'));
     synced.handleSync(file.fd);
     synced.handleClose(file.fd);
     synced.crash({ mode: 'torn-write', tornKeepBytes: 0 });

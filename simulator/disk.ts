@@ -17,51 +17,26 @@
  *   clean without reaching the disk — still visible, never durable — and a later fsync succeeds
  *   (PostgreSQL's "fsyncgate", 2018; Rebello et al., "Can Applications Recover from fsync
  *   Failures?", ATC '20). A later append that does reach the disk leaves them as zeros.
+ * - Handles behave as node:fs's FileHandle: reads and writes start at the handle's position and
+ *   move it (writes go to the end on a handle opened for append); writing through a handle never
+ *   truncates; a closed handle stays closed though memfs reuses its number. What Linux refuses and
+ *   memfs allows is refused first (linuxChecks.ts). A differential test against real node:fs
+ *   holds all of this to Node's behaviour (properties/fsConformance.test.ts).
  * - The user's edits are saved in place and durably (an editor that fsyncs the file and its directory).
  * The durable image is kept incrementally (durableImage.ts) under inode ids of our own, fresh at
  * every creation: memfs reuses deleted inodes' numbers.
  */
-import { Volume } from 'memfs';
 import { posix } from 'node:path';
-import type { DiskView } from '../src/contract.js';
-import { bytesNotAsWritten, crashBytes, extended, type CrashShape, type Pending } from './crashBytes.js';
-import { DurableImage } from './durableImage.js';
+import { extended } from './crashBytes.js';
+import { DiskState, type OpenFile } from './diskState.js';
 import { invariant } from './invariant.js';
 import { ioError } from './ioError.js';
 import { IoFaultSlot } from './ioFaultSlot.js';
-import { RenameLog } from './renameLog.js';
-import type { CrashDiskReport } from './runRecords.js';
-import { digestOfFiles, volumeFiles } from './volumeFiles.js';
+import { isDirectory, linuxLinkCheck, linuxPathCheck, linuxRenameCheck } from './linuxChecks.js';
 
-interface OpenFile {
-  fd: number;
-  ino: number;
-  path: string;
-  isDirectory: boolean;
-  append: boolean;
-  owner: number;
-}
+export type { OpenFile } from './diskState.js';
 
-export class Disk {
-  private vol = new Volume();
-  private ids = new Map<number, number>();
-  private nextId = 1;
-  private readonly image = new DurableImage();
-  private dirty = new Map<number, Pending>();
-  private open = new Map<number, OpenFile>();
-  private readonly renames = new RenameLog();
-
-  constructor(readonly dir: string, files: Record<string, string>) {
-    const image = new Map<string, Buffer>();
-    for (const [path, text] of Object.entries(files)) image.set(this.resolve(path), Buffer.from(text));
-    this.install(image, [dir]);
-  }
-
-  /** Bumped whenever the durable image changes (an fsync that wrote something, a directory fsync that changed entries, a user save, a crash). */
-  get durableVersion(): number { return this.image.version; }
-
-  resolve(path: string): string { return posix.resolve(this.dir, path); }
-
+export class Disk extends DiskState {
   /** The I/O error armed for the current worker step, if any (the world arms and disarms it). */
   readonly faults = new IoFaultSlot();
 
@@ -74,6 +49,7 @@ export class Disk {
 
   private openUnchecked(path: string, flags: string, owner: number): OpenFile {
     const abs = this.resolve(path);
+    linuxPathCheck(this.vol, 'open', abs);
     const creates = flags !== 'r' && flags !== 'r+' && !this.vol.existsSync(abs);
     const fd = this.vol.openSync(abs, flags) as number;
     const stats = this.vol.fstatSync(fd);
@@ -82,10 +58,18 @@ export class Disk {
     if (!this.image.kinds.has(ino)) this.image.kinds.set(ino, isDirectory ? 'dir' : 'file');
     // A truncation: unsynced appends are gone from the file; durable bytes are replaced at the next fsync.
     if (!isDirectory && !creates && flags === 'w') this.dirty.set(ino, this.image.length(ino) > 0 ? 'rewrite' : { appends: [] });
-    const file: OpenFile = { fd, ino, path: abs, isDirectory, append: flags.startsWith('a'), owner };
+    const file: OpenFile = { fd, ino, path: abs, isDirectory, append: flags.startsWith('a'), readOnly: flags === 'r', writeOnly: !flags.includes('+') && flags !== 'r', position: 0, owner };
     this.open.set(fd, file);
     return file;
   }
+
+  /** The fd of `file` while that very handle is open: memfs reuses numbers, and a closed handle must never reach the next file opened. */
+  fdOf(file: OpenFile): number {
+    if (!this.isOpen(file)) throw ioError('EBADF', 'fstat');
+    return file.fd;
+  }
+
+  isOpen(file: OpenFile): boolean { return this.open.get(file.fd) === file; }
 
   handle(fd: number): OpenFile {
     const file = this.open.get(fd);
@@ -93,29 +77,41 @@ export class Disk {
     throw Object.assign(new Error('EBADF: bad file descriptor'), { code: 'EBADF' });
   }
 
-  /** replace: the file becomes `data` (FileHandle.writeFile on a handle not opened for append). A short write stores a prefix, then fails. */
-  handleWrite(fd: number, data: Uint8Array, mode: 'append' | 'replace'): void {
+  /**
+   * A write through a handle, as node:fs's FileHandle.writeFile and appendFile make it: at the
+   * handle's position (at the end when it was opened for append), advancing it; never a truncation.
+   * A short write stores a prefix, then fails.
+   */
+  handleWrite(fd: number, data: Uint8Array): void {
     const file = this.handle(fd);
     const fault = data.length > 0 ? this.faults.pending : undefined;
     const stored = fault ? Math.min(fault.writtenBytes ?? 0, data.length - 1) : data.length;
     if (fault) this.faults.take(`write to ${file.path} stored ${stored} of ${data.length} bytes and failed`);
     const bytes = Buffer.from(data.subarray(0, stored));
-    if (mode === 'replace' && !file.append) {
-      this.vol.ftruncateSync(fd, 0);
-      this.vol.writeSync(fd, bytes, 0, bytes.length, 0);
-      this.markRewrite(file.ino, bytes);
-    } else if (bytes.length > 0) {
+    if (data.length > 0 && file.readOnly) throw ioError('EBADF', 'write');
+    if (bytes.length > 0) {
       const size = Number(this.vol.fstatSync(fd).size);
-      this.vol.writeSync(fd, bytes, 0, bytes.length, file.append ? null : size);
-      this.markAppend(file.ino, bytes);
+      const at = file.append ? size : file.position;
+      this.vol.writeSync(fd, bytes, 0, bytes.length, at);
+      file.position = at + bytes.length;
+      if (at === size) this.markAppend(file.ino, bytes);
+      else this.markOverwrite(file.ino);
     }
     if (fault) throw ioError(fault.error, 'write');
   }
 
+  /** FileHandle.readFile: from the handle's position to the end, which it then is at. */
   handleRead(fd: number): Buffer {
     const file = this.handle(fd);
     this.faults.failIfArmed('read', file.path);
-    return this.contents(fd);
+    if (file.writeOnly) throw ioError('EBADF', 'read');
+    if (file.isDirectory) throw ioError('EISDIR', 'read');
+    const size = Number(this.vol.fstatSync(fd).size);
+    const start = Math.min(file.position, size);
+    const buffer = Buffer.alloc(size - start);
+    this.vol.readSync(fd, buffer, 0, buffer.length, start);
+    file.position = size;
+    return buffer;
   }
 
   private contents(fd: number): Buffer {
@@ -136,12 +132,15 @@ export class Disk {
     const pending = this.dirty.get(file.ino);
     const fault = this.faults.take(`fsync of ${file.path} failed; its unsynced writes stay visible and will never be durable (a later fsync succeeds)`);
     if (fault) {
-      if (pending === 'rewrite') this.dirty.set(file.ino, { appends: [], droppedBytes: Number(this.vol.fstatSync(fd).size), truncated: true });
+      const size = Number(this.vol.fstatSync(fd).size);
+      // Dropped pages keep what the disk held: nothing after a truncation, the old bytes under an overwrite.
+      if (pending === 'rewrite') this.dirty.set(file.ino, { appends: [], droppedBytes: size, truncated: true });
+      else if (pending === 'overwrite') this.dirty.set(file.ino, { appends: [], droppedBytes: Math.max(0, size - this.image.length(file.ino)) });
       else if (pending) this.dirty.set(file.ino, { appends: [], droppedBytes: (pending.droppedBytes ?? 0) + pending.appends.reduce((n, b) => n + b.length, 0), truncated: pending.truncated ?? false });
       throw ioError(fault.error, 'fsync');
     }
     if (pending === undefined) return;
-    if (pending === 'rewrite') {
+    if (pending === 'rewrite' || pending === 'overwrite') {
       this.image.setBytes(file.ino, this.contents(fd));
     } else {
       // Writes dropped by a failed fsync stay dropped until an append reaches the disk past them.
@@ -165,16 +164,11 @@ export class Disk {
     for (const file of [...this.open.values()]) if (file.owner === owner) this.closeQuietly(file.fd);
   }
 
-  private closeQuietly(fd: number): void {
-    this.open.delete(fd);
-    this.vol.closeSync(fd);
-  }
-
   /** fs.appendFile (flag 'a', mode append) and fs.writeFile (flag 'w' or 'wx', mode replace): open, write, close. */
   writeWhole(path: string, data: Uint8Array, flag: 'a' | 'w' | 'wx', owner: number): void {
     const file = this.openUnchecked(path, flag, owner);
     try {
-      this.handleWrite(file.fd, data, flag === 'a' ? 'append' : 'replace');
+      this.handleWrite(file.fd, data);
     } finally {
       this.closeQuietly(file.fd);
     }
@@ -182,13 +176,17 @@ export class Disk {
 
   readFile(path: string): Buffer {
     this.faults.failIfArmed('read', this.resolve(path));
+    linuxPathCheck(this.vol, 'open', this.resolve(path));
     return this.vol.readFileSync(this.resolve(path)) as Buffer;
   }
 
   // Entries change in the page cache; they become durable at an fsync of the directory (a move across folders: of either one).
   rename(from: string, to: string): void {
     const [source, target] = [this.resolve(from), this.resolve(to)];
-    this.faults.failIfArmed('rename', source);
+    this.enter('rename', source, target);
+    linuxRenameCheck(this.vol, source, target);
+    // Two names of one file: rename does nothing, both stay (POSIX; memfs would drop the source).
+    if (this.vol.existsSync(target) && this.vol.statSync(source).ino === this.vol.statSync(target).ino) return;
     const ids = [source, posix.dirname(source), posix.dirname(target)].map((p) => (this.vol.existsSync(p) ? this.id(Number(this.vol.statSync(p).ino)) : -1));
     this.vol.renameSync(source, target);
     const [child, fromDir, toDir] = ids as [number, number, number];
@@ -196,31 +194,40 @@ export class Disk {
   }
   link(existing: string, to: string): void {
     this.faults.failIfArmed('link', this.resolve(existing));
+    linuxLinkCheck(this.vol, this.resolve(existing), this.resolve(to));
     this.vol.linkSync(this.resolve(existing), this.resolve(to));
   }
   unlink(path: string): void {
-    this.faults.failIfArmed('unlink', this.resolve(path));
+    this.enter('unlink', this.resolve(path));
+    if (isDirectory(this.vol, this.resolve(path))) throw ioError('EISDIR', 'unlink', this.resolve(path));
     this.vol.unlinkSync(this.resolve(path));
   }
 
   mkdir(path: string, recursive: boolean): void {
     const abs = this.resolve(path);
-    this.faults.failIfArmed('mkdir', abs);
+    this.enter('mkdir', abs);
     const creates = !this.vol.existsSync(abs);
+    if (!creates && recursive && !this.vol.statSync(abs).isDirectory()) throw ioError('EEXIST', 'mkdir', abs);
     this.vol.mkdirSync(abs, { recursive });
     const ino = Number(this.vol.statSync(abs).ino);
     this.image.kinds.set(creates ? this.fresh(ino) : this.id(ino), 'dir');
   }
 
   readdir(path: string): string[] {
-    this.faults.failIfArmed('scandir', this.resolve(path));
+    this.enter('scandir', this.resolve(path));
     return this.entryNames(this.resolve(path));
   }
 
-  private entryNames(abs: string): string[] { return (this.vol.readdirSync(abs) as string[]).map(String).sort(); }
+  /** A path call: its armed I/O error, then what Linux refuses on the way to its paths. */
+  private enter(syscall: string, ...paths: string[]): void {
+    this.faults.failIfArmed(syscall, paths[0] as string);
+    linuxPathCheck(this.vol, syscall, ...paths);
+  }
+
+
 
   stat(path: string): { size: number; isFile(): boolean; isDirectory(): boolean } {
-    this.faults.failIfArmed('stat', this.resolve(path));
+    this.enter('stat', this.resolve(path));
     const stats = this.vol.statSync(this.resolve(path));
     const isDirectory = stats.isDirectory();
     return { size: Number(stats.size), isFile: () => !isDirectory, isDirectory: () => isDirectory };
@@ -241,150 +248,5 @@ export class Disk {
     this.image.setBytes(ino, Buffer.from(text));
     this.dirty.delete(ino);
     this.syncDirectory(this.id(Number(this.vol.statSync(dir).ino)), dir);
-  }
-
-  // ---- crashes ----
-
-  /** A machine crash: the disk falls back to its durable image (see the rules at the top). keep-all changes nothing. */
-  crash(shape: CrashShape): CrashDiskReport {
-    if (shape.mode === 'keep-all') return { mode: shape.mode, lostData: [], lostEntries: [], restoredEntries: [], torn: [], unsyncedAppends: this.unsyncedAppends() };
-    for (const fd of [...this.open.keys()]) this.closeQuietly(fd);
-    const { report, image, dirs } = this.imageAfterCrash(shape);
-    this.install(image, dirs);
-    return report;
-  }
-
-  /** What a machine crash now would lose (nothing changes): the disk's own account of what is not yet durable. */
-  lossIfCrashedNow(): CrashDiskReport {
-    return this.imageAfterCrash({ mode: 'lose-unsynced' }).report;
-  }
-
-  /** The paths (relative to the work dir) with unsynced appends, and how many: what a per-file crash may keep a prefix of. */
-  unsyncedAppends(): Record<string, number> {
-    const counts: Record<string, number> = {};
-    this.image.walk((path, ino, kind) => {
-      const pending = this.dirty.get(ino);
-      if (kind === 'file' && pending !== undefined) counts[posix.relative(this.dir, path)] = pending === 'rewrite' ? 1 : pending.appends.length;
-    });
-    return counts;
-  }
-
-  private imageAfterCrash(shape: CrashShape): { report: CrashDiskReport; image: Map<string, Buffer>; dirs: string[] } {
-    const report: CrashDiskReport = { mode: shape.mode, lostData: [], lostEntries: [], restoredEntries: [], torn: [], unsyncedAppends: this.unsyncedAppends() };
-    const volatileFiles = volumeFiles(this.vol);
-    const image = new Map<string, Buffer>();
-    const dirs: string[] = [];
-    this.image.walk((path, ino, kind) => {
-      if (kind === 'dir') {
-        dirs.push(path);
-        return;
-      }
-      const pending = this.dirty.get(ino);
-      // A rewrite's new bytes: the file's content now, when the same inode is still at that path.
-      const rewritten = pending === 'rewrite' && volatileFiles.has(path) && this.id(Number(this.vol.statSync(path).ino)) === ino;
-      const { bytes, torn } = crashBytes(shape, posix.relative(this.dir, path), this.image.bytes(ino), pending, rewritten ? volatileFiles.get(path) : undefined);
-      if (torn) report.torn.push({ path, ...torn });
-      image.set(path, bytes);
-    });
-    for (const [path, bytes] of volatileFiles) {
-      const after = image.get(path);
-      if (after === undefined) report.lostEntries.push(path);
-      else if (!after.equals(bytes)) report.lostData.push({ path, bytes: bytesNotAsWritten(bytes, after) });
-    }
-    for (const path of image.keys()) if (!volatileFiles.has(path)) report.restoredEntries.push(path);
-    return { report, image, dirs };
-  }
-
-  // ---- views for inspect() and the judge ----
-
-  /** A digest of what processes see: every file's path and bytes (after a machine crash, the durable image). */
-  imageDigest(): string { return digestOfFiles(volumeFiles(this.vol)); }
-
-  /** The durable image: what would survive a machine crash now. */
-  durableView(): DiskView { return this.image.view(this.dir, (path) => this.resolve(path)); }
-
-  /** What the durable image holds at `path`, as a stamp: equal stamps mean equal bytes (a file) or equal entries (a folder). */
-  durableStamp(path: string, kind: 'file' | 'dir'): string { return this.image.stamp(this.resolve(path), kind); }
-
-  /** What processes see now (page cache included). */
-  liveView(): DiskView {
-    const orElse = <T>(read: () => T, missing: T): T => {
-      try {
-        return read();
-      } catch {
-        return missing;
-      }
-    };
-    return { dir: this.dir, readFile: (path) => orElse(() => this.vol.readFileSync(this.resolve(path), 'utf8') as string, undefined), readdir: (path) => orElse(() => this.entryNames(this.resolve(path)), []) };
-  }
-
-  // ---- internals ----
-
-  /** Our id for a memfs inode number. */
-  private id(ino: number): number {
-    let id = this.ids.get(ino);
-    if (id === undefined) {
-      id = this.nextId++;
-      this.ids.set(ino, id);
-    }
-    return id;
-  }
-
-  /** A new inode: memfs may have reused the number of a deleted one, so it gets a new id. */
-  private fresh(ino: number): number {
-    const id = this.nextId++;
-    this.ids.set(ino, id);
-    return id;
-  }
-
-  private markAppend(ino: number, bytes: Buffer): void {
-    const pending = this.dirty.get(ino);
-    if (pending === 'rewrite') return;
-    if (pending) pending.appends.push(bytes);
-    else this.dirty.set(ino, { appends: [bytes] });
-  }
-
-  private markRewrite(ino: number, bytes: Buffer): void {
-    if (this.image.length(ino) === 0 && this.dirty.get(ino) === undefined) this.markAppend(ino, bytes);
-    else this.dirty.set(ino, 'rewrite');
-  }
-
-  private syncDirectory(ino: number, path: string): void {
-    const entries = new Map<string, number>();
-    for (const name of this.vol.readdirSync(path) as string[]) {
-      const stats = this.vol.statSync(posix.join(path, String(name)));
-      const child = this.id(Number(stats.ino));
-      entries.set(String(name), child);
-      if (!this.image.kinds.has(child)) this.image.kinds.set(child, stats.isDirectory() ? 'dir' : 'file');
-    }
-    this.image.setEntries(ino, entries);
-    if (this.renames.settle(ino, this.image.entries)) this.image.version++;
-  }
-
-  /** Replaces the volume with `image`, all of it durable. */
-  private install(image: Map<string, Buffer>, dirs: string[]): void {
-    this.image.clear();
-    this.renames.clear();
-    this.vol = new Volume();
-    this.ids.clear();
-    this.dirty.clear();
-    this.open.clear();
-    for (const dir of dirs) this.vol.mkdirSync(dir, { recursive: true });
-    for (const [path, bytes] of image) {
-      this.vol.mkdirSync(posix.dirname(path), { recursive: true });
-      this.vol.writeFileSync(path, bytes);
-    }
-    this.image.rootIno = this.id(Number(this.vol.statSync('/').ino));
-    invariant(this.dirty.size === 0 && this.open.size === 0, 'a freshly installed disk has unsynced data or open handles');
-    this.image.kinds.set(this.image.rootIno, 'dir');
-    const record = (dir: string, dirIno: number): void => {
-      this.syncDirectory(dirIno, dir);
-      for (const [name, child] of this.image.entries.get(dirIno) ?? []) {
-        const path = posix.join(dir, name);
-        if (this.image.kinds.get(child) === 'dir') record(path, child);
-        else this.image.setBytes(child, this.vol.readFileSync(path) as Buffer);
-      }
-    };
-    record('/', this.image.rootIno);
   }
 }

@@ -63,7 +63,7 @@ describe('I/O errors armed for one step', () => {
   test('a failed fsync (Linux): EIO, the data stays visible, never becomes durable, and a later fsync succeeds', () => {
     const disk = fresh();
     const file = disk.openFile('a.txt', 'a', 0);
-    disk.handleWrite(file.fd, text('intent\n'), 'append');
+    disk.handleWrite(file.fd, text('intent\n'));
     disk.faults.arm({ error: 'EIO' });
     expect(codeOf(() => disk.handleSync(file.fd))).toEqual({ code: 'EIO', syscall: 'fsync', message: 'EIO: i/o error, fsync' });
     expect(disk.faults.disarm()).toMatch(/^EIO: fsync of \/work\/a.txt failed/);
@@ -79,11 +79,11 @@ describe('I/O errors armed for one step', () => {
   test('after a failed fsync, a later append that reaches the disk leaves the dropped bytes as zeros', () => {
     const disk = fresh();
     const file = disk.openFile('a.txt', 'a', 0);
-    disk.handleWrite(file.fd, text('lost\n'), 'append');
+    disk.handleWrite(file.fd, text('lost\n'));
     disk.faults.arm({ error: 'EIO' });
     expect(() => disk.handleSync(file.fd)).toThrow(/EIO/);
     disk.faults.disarm();
-    disk.handleWrite(file.fd, text('next\n'), 'append');
+    disk.handleWrite(file.fd, text('next\n'));
     disk.handleSync(file.fd);
     expect(disk.durableView().readFile('a.txt')).toBe('A\n\0\0\0\0\0next\n');
     expect(disk.liveView().readFile('a.txt')).toBe('A\nlost\nnext\n');
@@ -92,12 +92,12 @@ describe('I/O errors armed for one step', () => {
   test('a failed fsync of a rewrite: the old bytes stay durable; a later append persists zeros over the rewrite', () => {
     const disk = fresh();
     const file = disk.openFile('a.txt', 'w', 0);
-    disk.handleWrite(file.fd, text('new'), 'append');
+    disk.handleWrite(file.fd, text('new'));
     disk.faults.arm({ error: 'EIO' });
     expect(() => disk.handleSync(file.fd)).toThrow(/EIO/);
     disk.faults.disarm();
     expect(disk.durableView().readFile('a.txt')).toBe('A\n');
-    disk.handleWrite(file.fd, text('!'), 'append');
+    disk.handleWrite(file.fd, text('!'));
     disk.handleSync(file.fd);
     expect(disk.durableView().readFile('a.txt')).toBe('\0\0\0!');
   });

@@ -16,6 +16,7 @@ import { preview, rel } from './trace.js';
 import type { Outcome, Proc } from './proc.js';
 import { describeLoss } from './runRecords.js';
 import type { World } from './world.js';
+import type { OpenFile } from './disk.js';
 
 /** 2026-01-01T00:00:00Z: where virtual time starts. */
 export const VIRTUAL_EPOCH_MS = 1_767_225_600_000;
@@ -35,21 +36,25 @@ export function simulatedEnv(world: World, proc: Proc): Env {
       run();
     });
 
-  const handleFor = (fd: number, path: string, isDirectory: boolean): FileHandle => {
+  const handleFor = (file: OpenFile): FileHandle => {
+    const { path, isDirectory } = file;
+    const fd = (): number => disk.fdOf(file);
     // A directory's handle shows as "dir/": its fsync is a directory fsync.
     const name = isDirectory ? `${rel(path)}/` : rel(path);
     const readFile = ((options?: { encoding?: 'utf8' | null } | 'utf8') =>
       sync('fh.readFile', name, () => {
-        const bytes = disk.handleRead(fd);
+        const bytes = disk.handleRead(fd());
         const utf8 = options === 'utf8' || (typeof options === 'object' && options?.encoding === 'utf8');
         return utf8 ? bytes.toString('utf8') : new Uint8Array(bytes);
       })) as FileHandle['readFile'];
     return {
-      appendFile: (data) => write('fh.appendFile', `${name} ${show(data)}`, data, () => disk.handleWrite(fd, bytesOf(data), 'append')),
-      writeFile: (data) => write('fh.writeFile', `${name} ${show(data)}`, data, () => disk.handleWrite(fd, bytesOf(data), 'replace')),
+      appendFile: (data) => write('fh.appendFile', `${name} ${show(data)}`, data, () => disk.handleWrite(fd(), bytesOf(data))),
+      writeFile: (data) => write('fh.writeFile', `${name} ${show(data)}`, data, () => disk.handleWrite(fd(), bytesOf(data))),
       readFile,
-      sync: () => sync('fh.sync', name, () => disk.handleSync(fd)),
-      close: () => sync('fh.close', name, () => disk.handleClose(fd)),
+      sync: () => sync('fh.sync', name, () => disk.handleSync(fd())),
+      close: () => sync('fh.close', name, () => {
+        if (disk.isOpen(file)) disk.handleClose(file.fd); // closing a closed FileHandle does nothing, as in node:fs
+      }),
     };
   };
 
@@ -57,7 +62,7 @@ export function simulatedEnv(world: World, proc: Proc): Env {
     open: (path, flags = 'r') =>
       sync('fs.open', `${rel(disk.resolve(path))} ${flags}`, () => {
         const file = disk.openFile(path, flags, pid);
-        return handleFor(file.fd, file.path, file.isDirectory);
+        return handleFor(file);
       }),
     appendFile: (path, data) => write('fs.appendFile', `${rel(disk.resolve(path))} ${show(data)}`, data, () => disk.writeWhole(path, bytesOf(data), 'a', pid)),
     writeFile: (path, data, options) =>

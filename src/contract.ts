@@ -56,7 +56,11 @@ export interface Task {
   service: ServicePromises;
 }
 
-/** Subset of `node:fs` `FileHandle`. Every call is one simulated step. */
+/**
+ * Subset of `node:fs` `FileHandle`, with its semantics: `writeFile` and `appendFile` write at the
+ * handle's position (at the end on a handle opened with 'a'), never truncating; `readFile` reads
+ * from the position to the end. Every call is one simulated step.
+ */
 export interface FileHandle {
   appendFile(data: string | Uint8Array): Promise<void>;
   writeFile(data: string | Uint8Array): Promise<void>;
