@@ -7,15 +7,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Task } from '../contract.js';
 import { VirtualClock } from '../../simulator/clock.js';
 import { DEFAULT_SERVICE } from '../../simulator/scenario.js';
-import { routeOf, ServiceCore } from '../../simulator/service.js';
+import { ServiceCore } from '../../simulator/service.js';
+import { serveOverHttp } from '../realService.js';
 import { STANDARD_FILES, STANDARD_OPERATIONS, STANDARD_RESOURCES } from '../arbitraries.js';
 
 const WORKER = fileURLToPath(new URL('./realWorker.ts', import.meta.url));
@@ -34,26 +33,15 @@ export async function realScenario(killAfterPost: number): Promise<RealRun> {
   const core = new ServiceCore({ ...DEFAULT_SERVICE, existing: [], resources: { ...STANDARD_RESOURCES } }, [], new VirtualClock());
   let child: ChildProcess | undefined;
   let posts = 0;
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      const method = req.method ?? 'GET';
-      const reply = core.receive(method, routeOf(method, url.pathname), body);
-      if (method === 'POST' && ++posts === killAfterPost) {
-        child?.kill('SIGKILL'); // committed; the response is withheld and the worker dies
-        res.destroy();
-        return;
-      }
-      res.writeHead(reply.status, { 'content-type': 'application/json' }).end(reply.body);
-    });
+  // The worker is killed once the service has committed the chosen POST; its response is withheld.
+  const service = await serveOverHttp(core, (method) => {
+    if (method !== 'POST' || ++posts !== killAfterPost) return 'respond';
+    child?.kill('SIGKILL');
+    return 'withhold';
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
   try {
     for (const [path, text] of Object.entries(STANDARD_FILES)) writeFileSync(join(dir, path), text);
-    const task: Task = { id: 'real', operations: [...STANDARD_OPERATIONS], service: { url: `http://127.0.0.1:${port}`, query: true, idempotentReplay: true } };
+    const task: Task = { id: 'real', operations: [...STANDARD_OPERATIONS], service: { url: service.url, query: true, idempotentReplay: true } };
     const taskFile = join(dir, 'task.json');
     writeFileSync(taskFile, JSON.stringify(task));
     let incarnation = 0;
@@ -68,8 +56,7 @@ export async function realScenario(killAfterPost: number): Promise<RealRun> {
     for (const effect of core.effects) perKey.set(effect.key, (perKey.get(effect.key) ?? 0) + 1);
     return { ms: performance.now() - started, incarnations: incarnation + 1, effects: core.effects.length, effectsPerKeyOk: [...perKey.values()].every((n) => n === 1) };
   } finally {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await service.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -1,0 +1,45 @@
+/**
+ * The fake service's core behind a real node:http server on 127.0.0.1: what the benchmark's real
+ * processes talk to, and what the network conformance test compares the simulated network with.
+ * A reply is delivered as the simulated network delivers it: whole, or cut (the first half of the
+ * body, then the connection is destroyed); a dropped reply destroys the connection unanswered.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { routeOf, type ServiceCore, type ServiceReply } from '../simulator/service.js';
+
+export interface RealService {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** `beforeReply` may withhold a reply (the connection is destroyed unanswered), e.g. to kill a worker first. */
+export async function serveOverHttp(core: ServiceCore, beforeReply: (method: string, reply: ServiceReply) => 'respond' | 'withhold' = () => 'respond'): Promise<RealService> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    req.on('end', () => {
+      const method = req.method ?? 'GET';
+      const reply = core.receive(method, routeOf(method, new URL(req.url ?? '/', 'http://127.0.0.1').pathname), body);
+      if (beforeReply(method, reply) === 'withhold' || reply.deliver === 'drop') {
+        res.destroy();
+        return;
+      }
+      const bytes = Buffer.from(reply.body);
+      res.writeHead(reply.status, { 'content-type': 'application/json', 'content-length': bytes.length });
+      if (!reply.cut) {
+        res.end(bytes);
+        return;
+      }
+      res.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => res.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
