@@ -19,7 +19,8 @@ export interface JournalRef {
 export const MUTANT_NAMES = [
   'send-before-dispatched', 'no-fsync', 'timeout-means-failed', 'conflict-as-success', 'trust-any-receipt', 'blind-overwrite',
   'new-process-args', 'succeeded-before-receipt', 'resend-instead-of-query', 'torn-tail-fatal', 'retry-unsafe-write', 'accepted-as-success',
-  'unsynced-delivery', 'fsync-failure-retried', 'short-write-ignored', 'overwrite-in-place',
+  'unsynced-delivery', 'fsync-failure-retried', 'short-write-ignored', 'zero-tail-reset',
+  'overwrite-in-place',
 ] as const;
 
 /** A source file next to this one: the .ts under tsx, the .js once compiled. */

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { baseScenario, STANDARD_OPERATIONS } from '../arbitraries.js';
 import type { Fault, Scenario } from '../../simulator/scenario.js';
-import { gentlerScenarios, simplerScenarios, simplifyScenario } from './simplifyScenario.js';
+import { anchoredScenarios, gentlerScenarios, milderScenarios, simplerScenarios, simplifyScenario } from './simplifyScenario.js';
 
 const kill: Fault = { kind: 'crash', process: 0, incarnation: 0, at: { mentions: 'post-a', occurrence: 2 }, when: 'after', mode: 'keep-all' };
 const machine: Fault = { kind: 'crash', process: 0, incarnation: 1, step: 4, when: 'before', mode: 'lose-unsynced' };
@@ -11,7 +11,7 @@ const withFaults = (faults: Fault[]): Scenario => ({ ...baseScenario(STANDARD_OP
 describe('simplifyScenario', () => {
   test('offers each pair of crashes merged into one machine crash, then each fault dropped', () => {
     const candidates = simplerScenarios(withFaults([kill, machine, restart])).map((s) => s.faults);
-    expect(candidates).toEqual([
+    expect(candidates.slice(0, 5)).toEqual([
       [machine, restart],
       [{ ...kill, mode: 'lose-unsynced' }, restart],
       [machine, restart],
@@ -20,11 +20,13 @@ describe('simplifyScenario', () => {
     ]);
   });
 
-  test('takes rewrites while the scenario still fails: a process kill and a machine crash become the machine crash alone', async () => {
+  test('takes rewrites while the scenario still fails: a process kill and a machine crash become the machine crash alone, anchored', async () => {
     const needsOneMachineCrash = async (s: Scenario) => (s.faults.some((f) => f.kind === 'crash' && f.mode !== 'keep-all') ? 40 : undefined);
     const result = await simplifyScenario(withFaults([kill, machine, restart]), needsOneMachineCrash, { maxAttempts: 50 });
-    expect(result.scenario.faults).toEqual([machine]);
-    expect(result.steps).toBe(2);
+    // ...then, as it still fails, anchored to the first operation's work.
+    const { step: _, ...unnumbered } = machine;
+    expect(result.scenario.faults).toEqual([{ ...unnumbered, at: { mentions: 'post-a', occurrence: 0 } }]);
+    expect(result.steps).toBe(3);
   });
 
   test('keeps the scenario when no rewrite fails, and stops at the attempt budget', async () => {
@@ -69,3 +71,28 @@ describe('dropping an operation', () => {
     expect(withoutEdit?.faults.map((f) => f.kind)).toEqual(['crash', 'response', 'service-restart']);
   });
 });
+
+describe('milder and anchored faults', () => {
+  test('each fault one notch less destructive: torn-write → torn-tail → lose-unsynced, a tail → cut, a short write → none', () => {
+    const torn: Fault = { kind: 'crash', process: 0, incarnation: 0, step: 3, when: 'after', mode: 'torn-write', tornKeepBytes: 5 };
+    const tail: Fault = { kind: 'crash', process: 0, incarnation: 0, step: 3, when: 'after', mode: 'torn-tail', tail: 'zeros' };
+    const perFile: Fault = { kind: 'crash', process: 0, incarnation: 0, step: 3, when: 'after', mode: 'per-file', keep: { 'journal.jsonl': 1 } };
+    const short: Fault = { kind: 'io-error', process: 0, incarnation: 0, step: 3, error: 'ENOSPC', writtenBytes: 4 };
+    const milder = (f: Fault): Fault[] => milderScenarios(withFaults([f])).map((s) => s.faults[0] as Fault);
+    expect(milder(torn)).toEqual([{ ...torn, mode: 'torn-tail' }]);
+    expect(milder(tail)).toEqual([{ kind: 'crash', process: 0, incarnation: 0, step: 3, when: 'after', mode: 'torn-tail' }]);
+    expect(milder(perFile)).toEqual([{ kind: 'crash', process: 0, incarnation: 0, step: 3, when: 'after', mode: 'lose-unsynced' }]);
+    expect(milder(short)).toEqual([{ kind: 'io-error', process: 0, incarnation: 0, step: 3, error: 'ENOSPC' }]);
+    expect(milder(machine)).toEqual([]);
+  });
+
+  test('a numbered crash is offered anchored to the work of each operation, the first operation first, its own "when" first', () => {
+    const scenario = { ...baseScenario(STANDARD_OPERATIONS.slice(0, 2)), faults: [machine] };
+    const anchors = anchoredScenarios(scenario).map((s) => s.faults[0] as Fault & { at: { mentions: string; occurrence: number } });
+    expect(anchors).toHaveLength(2 * 2 * 4);
+    expect(anchors.slice(0, 5).map((f) => `${f.at.mentions}/${f.when}/${f.at.occurrence}`)).toEqual(['post-a/before/0', 'post-a/before/1', 'post-a/before/2', 'post-a/before/3', 'post-a/after/0']);
+    expect(anchors.every((f) => !('step' in f) && f.mode === 'lose-unsynced' && f.incarnation === 1)).toBe(true);
+    expect(anchoredScenarios(withFaults([kill]))).toEqual([]);
+  });
+});
+

@@ -5,12 +5,13 @@
  *   often fail the same way as the machine crash alone), and any fault dropped once others are gone;
  * - an operation dropped with whatever names it (faults anchored to its key or path, effects
  *   that existed under its key), which fast-check's positional shrinking stops retrying once it
- *   has moved on to later fields;
+ *   has moved on to later fields; the changed intent after a restart dropped;
  * - toward the shortest story at the same number of faults: a crash anchored to an operation's key
  *   replaced by the loss of the response to that key's first request (the journal meets the same
  *   doubt without a restart), with the service's idempotency memory as it is or weaker, taken
  *   only when the trace gets shorter;
- * - each fault toward its least destructive form (milderScenarios).
+ * - each fault toward its least destructive form (milderScenarios);
+ * - a crash placed by step number re-placed by the work it hits (anchoredScenarios).
  * Every rewrite taken makes (faults, steps) smaller, so it ends; the first that still fails wins.
  */
 import type { CrashFault, Fault, Scenario } from '../../simulator/scenario.js';
@@ -44,7 +45,32 @@ export function simplerScenarios(scenario: Scenario): Scenario[] {
   faults.forEach((_, i) => out.push(without(i)));
   const operations = scenario.task.operations;
   if (operations.length > 1) for (const op of operations) out.push(withoutOperation(scenario, op.key));
-  return [...out, ...milderScenarios(scenario)];
+  // The intent change is a fault of its own: without it, every incarnation is handed the first intent.
+  if (scenario.taskAfterRestart) {
+    const { taskAfterRestart: _, ...unchanged } = scenario;
+    out.push(unchanged);
+  }
+  return [...out, ...milderScenarios(scenario), ...anchoredScenarios(scenario)];
+}
+
+/**
+ * A crash placed by step number, placed instead by the work it hits: after or before an early call
+ * that names one of the task's keys or paths. A numbered crash pins every operation before it (drop
+ * one and the crash lands elsewhere); an anchored one lets the others go. Each turns one numbered
+ * crash into an anchored one, so taking them ends.
+ */
+export function anchoredScenarios(scenario: Scenario): Scenario[] {
+  const names = [...new Set(scenario.task.operations.flatMap((op) => (op.kind === 'edit' ? [op.key, op.path] : [op.key])))];
+  return scenario.faults.flatMap((fault, i) => {
+    if (fault.kind !== 'crash' || fault.step === undefined) return [];
+    const { step: _, ...rest } = fault;
+    const whens = fault.when === 'after' ? (['after', 'before'] as const) : (['before', 'after'] as const);
+    // The first operations first: a crash in their work lets every later operation go.
+    return names.flatMap((mentions) => whens.flatMap((when) => [0, 1, 2, 3].map((occurrence) => ({
+      ...scenario,
+      faults: scenario.faults.map((f, k) => (k === i ? ({ ...rest, when, at: { mentions, occurrence } } as Fault) : f)),
+    }))));
+  });
 }
 
 /**

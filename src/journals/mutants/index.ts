@@ -20,6 +20,7 @@ import { journal as timeoutMeansFailed } from './timeoutMeansFailed.js';
 import { journal as tornTailFatal } from './tornTailFatal.js';
 import { journal as trustAnyReceipt } from './trustAnyReceipt.js';
 import { journal as unsyncedDelivery } from './unsyncedDelivery.js';
+import { journal as zeroTailReset } from './zeroTailReset.js';
 
 export interface Mutant {
   journal: JournalAdapter;
@@ -44,6 +45,7 @@ export const MUTANTS: Mutant[] = [
   { journal: unsyncedDelivery, defect: 'applied recorded before the delivered file is durable', breaks: ['file-truth'] },
   { journal: fsyncFailureRetried, defect: 'a failed fsync is retried and the record trusted (Linux: the retry succeeds, the data never reached the disk)', breaks: ['write-ahead'] },
   { journal: shortWriteIgnored, defect: 'an append that failed part-way (ENOSPC, EIO) is ignored and the run goes on', breaks: ['write-ahead', 'no-state-skip'] },
+  { journal: zeroTailReset, defect: 'a log ending in zeros or garbage (size persisted, data not) is taken for corruption and started over', breaks: ['no-state-skip', 'completed-replayed'] },
   { journal: overwriteInPlace, defect: 'the log rewritten in place at every record (no temp file, no rename)', breaks: ['no-state-skip', 'truthful-outcome'] },
 ];
 
