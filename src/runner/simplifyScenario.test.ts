@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { baseScenario, STANDARD_OPERATIONS } from '../arbitraries.js';
-import type { Fault, Scenario } from '../../simulator/scenario.js';
+import type { CrashFault, Fault, FaultAnchor, Scenario } from '../../simulator/scenario.js';
 import { anchoredScenarios, gentlerScenarios, milderScenarios, simplerScenarios, simplifyScenario } from './simplifyScenario.js';
 
 const kill: Fault = { kind: 'crash', process: 0, incarnation: 0, at: { mentions: 'post-a', occurrence: 2 }, when: 'after', mode: 'keep-all' };
@@ -88,7 +88,7 @@ describe('milder and anchored faults', () => {
 
   test('a numbered crash is offered anchored to the work of each operation, the first operation first, its own "when" first', () => {
     const scenario = { ...baseScenario(STANDARD_OPERATIONS.slice(0, 2)), faults: [machine] };
-    const anchors = anchoredScenarios(scenario).map((s) => s.faults[0] as Fault & { at: { mentions: string; occurrence: number } });
+    const anchors = anchoredScenarios(scenario).map((s) => s.faults[0] as CrashFault & { at: FaultAnchor });
     expect(anchors).toHaveLength(2 * 2 * 4);
     expect(anchors.slice(0, 5).map((f) => `${f.at.mentions}/${f.when}/${f.at.occurrence}`)).toEqual(['post-a/before/0', 'post-a/before/1', 'post-a/before/2', 'post-a/before/3', 'post-a/after/0']);
     expect(anchors.every((f) => !('step' in f) && f.mode === 'lose-unsynced' && f.incarnation === 1)).toBe(true);
