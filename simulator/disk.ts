@@ -84,11 +84,11 @@ export class Disk extends DiskState {
    */
   handleWrite(fd: number, data: Uint8Array): void {
     const file = this.handle(fd);
+    if (data.length > 0 && file.readOnly) throw ioError('EBADF', 'write');
     const fault = data.length > 0 ? this.faults.pending : undefined;
     const stored = fault ? Math.min(fault.writtenBytes ?? 0, data.length - 1) : data.length;
     if (fault) this.faults.take(`write to ${file.path} stored ${stored} of ${data.length} bytes and failed`);
     const bytes = Buffer.from(data.subarray(0, stored));
-    if (data.length > 0 && file.readOnly) throw ioError('EBADF', 'write');
     if (bytes.length > 0) {
       const size = Number(this.vol.fstatSync(fd).size);
       const at = file.append ? size : file.position;

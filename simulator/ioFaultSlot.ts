@@ -22,7 +22,7 @@ export class IoFaultSlot {
 
   /** Arms `fault` (if any) for one step of `op`; the function returned ends it, once, and reports what it did. */
   armFor(fault: ArmedIoFault | undefined, op: string, report: (detail: string) => void): () => void {
-    if (fault === undefined) return () => {};
+    if (fault === undefined) return NOTHING_ARMED;
     this.arm(fault);
     let ended = false;
     return () => {
@@ -60,3 +60,5 @@ export class IoFaultSlot {
     if (fault) throw ioError(fault.error, syscall, path);
   }
 }
+
+const NOTHING_ARMED = (): void => {};

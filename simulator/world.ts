@@ -381,9 +381,7 @@ export class World {
   }
 
   /** Keeps the bytes the journal wrote or sent for the payload hash, tagged with the trace position. */
-  notePayload(data: string | Uint8Array): void {
-    this.payload.push(`${this.trace.length}:`, data);
-  }
+  notePayload(data: string | Uint8Array): void { this.payload.push(`${this.trace.length}:`, data); }
 
   recordEscape(proc: Proc | null, api: string): Escape {
     const escape: Escape = { api, pid: proc?.pid ?? -1, incarnation: proc?.incarnation ?? 0, message: escapeReason(api) };
