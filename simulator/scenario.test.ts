@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { baseScenario } from '../src/arbitraries.js';
-import { DEFAULT_BOUNDS, parseScenario, parseScenarioText, scenarioToJson } from './scenario.js';
+import { DEFAULT_BOUNDS, parseScenario, parseScenarioText, scenarioToJson, SCENARIO_SCHEMA_URL } from './scenario.js';
 
 const minimal = { format: 'durasim.scenario', version: 1, task: { id: 't', operations: [{ kind: 'publish', key: 'a', body: 'x' }] } };
 
@@ -19,8 +19,9 @@ describe('parseScenario', () => {
     expect(parseScenario(JSON.parse(JSON.stringify(scenarioToJson(scenario))))).toEqual(scenario);
   });
 
-  test('the saved form drops defaults', () => {
-    expect(scenarioToJson(parseScenario(minimal))).toEqual(minimal);
+  test('the saved form drops defaults, and names the format\'s JSON Schema', () => {
+    expect(scenarioToJson(parseScenario(minimal))).toEqual({ $schema: SCENARIO_SCHEMA_URL, ...minimal });
+    expect(parseScenario(scenarioToJson(parseScenario(minimal)))).toEqual(parseScenario(minimal));
   });
 
   test.each([

@@ -18,6 +18,8 @@ import { arr, bool, describe, fail, int, isRecord, misnamedKind, nonEmptyStr, on
 
 export const SCENARIO_FORMAT = 'durasim.scenario';
 export const SCENARIO_VERSION = 1;
+/** The JSON Schema of the format (schema/scenario.schema.json in the package), named by `$schema` in every scenario durasim writes. */
+export const SCENARIO_SCHEMA_URL = 'https://unpkg.com/durasim/schema/scenario.schema.json';
 export const SERVICE_URL = 'http://service.durasim';
 export const WORK_DIR = '/work';
 
@@ -82,7 +84,7 @@ export const DEFAULT_BOUNDS: ScenarioBounds = { maxSteps: 5000, maxIncarnations:
 export const DEFAULT_RESTART_DELAY_MS = 100;
 
 const OPERATION_FIELDS = { publish: ['kind', 'key', 'body', 'retrySafe'], lookup: ['kind', 'key', 'resource'], edit: ['kind', 'key', 'path', 'append'] } as const;
-const TOP_FIELDS = ['format', 'version', 'name', 'description', 'task', 'taskAfterRestart', 'files', 'service', 'faults', 'schedule', 'random', 'environment', 'restartDelayMs', 'bounds', 'regression'];
+const TOP_FIELDS = ['$schema', 'format', 'version', 'name', 'description', 'task', 'taskAfterRestart', 'files', 'service', 'faults', 'schedule', 'random', 'environment', 'restartDelayMs', 'bounds', 'regression'];
 
 function parseOperation(value: Json, field: string): Operation {
   if (!isRecord(value)) fail(field, `must be an object, found ${describe(value)}`);
@@ -212,7 +214,7 @@ export function parseScenarioText(text: string): Scenario {
 
 /** A scenario as it is saved: defaults dropped so the file reads as the story of the run. */
 export function scenarioToJson(scenario: Scenario): Record<string, unknown> {
-  const out: Record<string, unknown> = { format: scenario.format, version: scenario.version };
+  const out: Record<string, unknown> = { $schema: SCENARIO_SCHEMA_URL, format: scenario.format, version: scenario.version };
   if (scenario.name !== undefined) out.name = scenario.name;
   if (scenario.description !== undefined) out.description = scenario.description;
   out.task = scenario.task;
