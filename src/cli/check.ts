@@ -14,6 +14,7 @@ import { loadRegressions, saveRegression } from '../regressions.js';
 import { verdictOf, type RunReport } from '../report/runReport.js';
 import { count } from '../report/count.js';
 import { writeReports } from '../report/writeReports.js';
+import { githubAnnotations } from '../report/githubAnnotations.js';
 import { confirmCounterexample, describeDivergence } from '../runner/confirm.js';
 import { hunt } from '../runner/hunt.js';
 import { judgedViolations, type Judged } from '../runner/runVerdict.js';
@@ -199,6 +200,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
     print(`reports: ${Object.values(files).join(', ')}`);
     if (report.regressionFile && !report.tally) print(`regression: ${report.regressionFile}`);
     if (report.replayCommand && !report.tally) print(`replay: ${report.replayCommand}`);
+    if (process.env.GITHUB_ACTIONS === 'true') for (const line of githubAnnotations(report)) print(line);
     return report.exitCode;
   } finally {
     await pool.close();

@@ -44,6 +44,18 @@ describe('durasim check', () => {
     expect(out.at(-1)).toMatch(/^ {2}write-ahead \[post-a\] at #\d+/);
   });
 
+  test('under GitHub Actions each finding is also an ::error annotation on its regression file; elsewhere it is not', async () => {
+    vi.stubEnv('GITHUB_ACTIONS', 'true');
+    expect(await run('check', '--journal', 'send-before-dispatched', '--runs', '50', '--seed', '5', ...common())).toBe(1);
+    vi.unstubAllEnvs();
+    expect(out.filter((l) => l.startsWith('::error file='))).toEqual([expect.stringMatching(/^::error file=.*\/send-before-dispatched\/[0-9a-f]{16}\.json,title=durasim%3A write-ahead::write-ahead \[post-a\]/)]);
+    out = [];
+    vi.stubEnv('GITHUB_ACTIONS', '');
+    expect(await run('check', '--journal', 'send-before-dispatched', '--runs', '50', '--seed', '5', ...common())).toBe(1);
+    vi.unstubAllEnvs();
+    expect(out.some((l) => l.startsWith('::error'))).toBe(false);
+  });
+
   test('the time budget stops a long run early, and says so', async () => {
     expect(await run('check', '--runs', '100000', '--seed', '4', '--time-budget', '300ms', ...common())).toBe(0);
     const summary = JSON.parse(readFileSync(report('summary.json'), 'utf8')) as { runsExecuted: number; timeBudgetHit: boolean };
