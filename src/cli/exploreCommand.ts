@@ -4,13 +4,11 @@
  * the report folder (coverage.md, coverage.json), and each step kind's first counterexample per
  * invariant saved as a regression scenario, like check's. Exit codes as check's.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { invariantKind, type Violation } from '../../model/violation.js';
-import { parseScenarioText, type Fault, type Scenario } from '../../simulator/scenario.js';
+import type { Fault } from '../../simulator/scenario.js';
 import { baseScenario } from '../arbitraries.js';
 import { makeDirDurably, writeFileDurably } from '../durableFile.js';
-import { DurasimError } from '../failure.js';
 import { journalRefOf } from '../isolation/journalRef.js';
 import { WorkerPool } from '../pool/workerPool.js';
 import { saveRegression } from '../regressions.js';
@@ -21,6 +19,7 @@ import { loadOrEscape, violationLines, type PoolFlags } from './check.js';
 import { EXIT } from './exitCodes.js';
 import { reportHarnessFailure } from './harnessFailure.js';
 import { checkOutputFolder } from './preflight.js';
+import { readScenarioFile } from './scenarioFile.js';
 
 export interface ExploreOptions extends PoolFlags {
   file?: string;
@@ -35,7 +34,7 @@ export interface ExploreOptions extends PoolFlags {
 const wallMs = (): number => performance.now(); // the harness's clock, for progress and the report only
 
 export async function runExplore(options: ExploreOptions, print: (line: string) => void): Promise<number> {
-  const base = options.file === undefined ? baseScenario() : readScenario(options.file);
+  const base = options.file === undefined ? baseScenario() : readScenarioFile(options.file, 'Pass the path of a scenario file, or none for the standard workload');
   checkOutputFolder(options.reportDir, '--report-dir');
   checkOutputFolder(options.regressionsDir, '--regressions');
   const ref = journalRefOf(options.journal);
@@ -93,16 +92,6 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
   } finally {
     await pool.close();
   }
-}
-
-function readScenario(file: string): Scenario {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new DurasimError('read the scenario', `${file} could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`, 'Pass the path of a scenario file, or none for the standard workload');
-  }
-  return parseScenarioText(text);
 }
 
 function exitFor(violations: readonly Violation[], sandbox: boolean): number {

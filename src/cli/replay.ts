@@ -3,10 +3,7 @@
  * worker pool, twice (a journal that is nondeterministic is told so), print the trace (replay) or
  * the explained steps with the violating step marked (explain), and the verdict.
  */
-import { readFileSync } from 'node:fs';
-import { parseScenarioText } from '../../simulator/scenario.js';
 import { formatTraceEntry } from '../../simulator/trace.js';
-import { DurasimError } from '../failure.js';
 import { journalRefOf } from '../isolation/journalRef.js';
 import { explainText } from '../report/explain.js';
 import { verdictOf, type RunReport } from '../report/runReport.js';
@@ -17,6 +14,7 @@ import { loadOrEscape, violationLines, type PoolFlags } from './check.js';
 import { exitCodeOf } from './exitCodes.js';
 import { reportHarnessFailure } from './harnessFailure.js';
 import { checkOutputFolder } from './preflight.js';
+import { readScenarioFile } from './scenarioFile.js';
 
 export interface ReplayOptions extends PoolFlags {
   file: string;
@@ -28,13 +26,7 @@ export interface ReplayOptions extends PoolFlags {
 const wallMs = (): number => performance.now(); // the harness's clock, for the report only
 
 export async function runReplay(options: ReplayOptions, print: (line: string) => void): Promise<number> {
-  let text: string;
-  try {
-    text = readFileSync(options.file, 'utf8');
-  } catch (error) {
-    throw new DurasimError('read the scenario', `${options.file} could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`, 'Pass the path of a scenario file, e.g. a report dir’s counterexample.json');
-  }
-  const scenario = parseScenarioText(text);
+  const scenario = readScenarioFile(options.file, 'Pass the path of a scenario file, e.g. a report dir’s counterexample.json');
   if (options.reportDir) checkOutputFolder(options.reportDir, '--report-dir');
   const ref = journalRefOf(options.journal);
   const pool = new WorkerPool({ ...options, workers: Math.min(2, options.workers ?? 2) });
