@@ -14,7 +14,8 @@ import { guardGlobals } from './guard/guardGlobals.js';
 import { guardModules } from './guard/guardModules.js';
 import { guardProcess } from './guard/guardProcess.js';
 
-export { outsideTurn, setTurn, turnHolder, type Escape, type TurnHolder, type SimulatedProcess } from './guard/turn.js';
+export { NOT_SERVED, outsideTurn, runAsTurn, turnHolder, type Escape, type TurnHolder, type SimulatedProcess } from './guard/turn.js';
+export { atVirtualTime, SERVED_TIMER } from './guard/guardGlobals.js';
 export { escapeReason, escapeFix } from './guard/escapeCatalog.js';
 export { SimulatedExit } from './guard/guardProcess.js';
 

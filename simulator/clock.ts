@@ -7,6 +7,9 @@
  * - Timers due at the same millisecond fire in the order they were set.
  * - Nothing here reads the real clock or schedules real timers.
  */
+/** 2026-01-01T00:00:00Z: where virtual time starts (what Date.now() and env.clock.now() say at 0 ms). */
+export const VIRTUAL_EPOCH_MS = 1_767_225_600_000;
+
 export interface Timer {
   atMs: number;
   seq: number;
@@ -22,6 +25,11 @@ export class VirtualClock {
 
   constructor(startMs = 0) {
     this.nowMs = startMs;
+  }
+
+  /** Milliseconds since the Unix epoch, as the simulated processes' clocks read it. */
+  get epochMs(): number {
+    return VIRTUAL_EPOCH_MS + this.nowMs;
   }
 
   /** Sets a timer `delayMs` from now (at least 0). Returns it, so it can be cancelled. */

@@ -36,6 +36,13 @@ import { isDirectory, linuxLinkCheck, linuxPathCheck, linuxRenameCheck } from '.
 
 export type { OpenFile } from './diskState.js';
 
+/** stat(2) as node:fs reports it (memfs's Stats has this shape). */
+export interface FileStats {
+  dev: number; ino: number; mode: number; nlink: number; uid: number; gid: number; rdev: number; size: number; blksize: number; blocks: number;
+  atimeMs: number; mtimeMs: number; ctimeMs: number; birthtimeMs: number; atime: Date; mtime: Date; ctime: Date; birthtime: Date;
+  isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean;
+}
+
 export class Disk extends DiskState {
   /** The I/O error armed for the current worker step, if any (the world arms and disarms it). */
   readonly faults = new IoFaultSlot();
@@ -50,15 +57,15 @@ export class Disk extends DiskState {
   private openUnchecked(path: string, flags: string, owner: number): OpenFile {
     const abs = this.resolve(path);
     linuxPathCheck(this.vol, 'open', abs);
-    const creates = flags !== 'r' && flags !== 'r+' && !this.vol.existsSync(abs);
+    const creates = !flags.startsWith('r') && !this.vol.existsSync(abs);
     const fd = this.vol.openSync(abs, flags) as number;
     const stats = this.vol.fstatSync(fd);
     const ino = creates ? this.fresh(Number(stats.ino)) : this.id(Number(stats.ino));
     const isDirectory = stats.isDirectory();
     if (!this.image.kinds.has(ino)) this.image.kinds.set(ino, isDirectory ? 'dir' : 'file');
     // A truncation: unsynced appends are gone from the file; durable bytes are replaced at the next fsync.
-    if (!isDirectory && !creates && flags === 'w') this.dirty.set(ino, this.image.length(ino) > 0 ? 'rewrite' : { appends: [] });
-    const file: OpenFile = { fd, ino, path: abs, isDirectory, append: flags.startsWith('a'), readOnly: flags === 'r', writeOnly: !flags.includes('+') && flags !== 'r', position: 0, owner };
+    if (!isDirectory && !creates && flags.startsWith('w')) this.dirty.set(ino, this.image.length(ino) > 0 ? 'rewrite' : { appends: [] });
+    const file: OpenFile = { fd, ino, path: abs, isDirectory, append: flags.startsWith('a'), readOnly: flags === 'r' || flags === 'rs', writeOnly: !flags.includes('+') && !flags.startsWith('r'), position: 0, owner };
     this.open.set(fd, file);
     return file;
   }
@@ -82,7 +89,7 @@ export class Disk extends DiskState {
    * handle's position (at the end when it was opened for append), advancing it; never a truncation.
    * A short write stores a prefix, then fails.
    */
-  handleWrite(fd: number, data: Uint8Array): void {
+  handleWrite(fd: number, data: Uint8Array, position?: number): void {
     const file = this.handle(fd);
     if (data.length > 0 && file.readOnly) throw ioError('EBADF', 'write');
     const fault = data.length > 0 ? this.faults.pending : undefined;
@@ -91,9 +98,10 @@ export class Disk extends DiskState {
     const bytes = Buffer.from(data.subarray(0, stored));
     if (bytes.length > 0) {
       const size = Number(this.vol.fstatSync(fd).size);
-      const at = file.append ? size : file.position;
+      // On Linux a write to a file opened for append goes to the end, whatever position it names.
+      const at = file.append ? size : (position ?? file.position);
       this.vol.writeSync(fd, bytes, 0, bytes.length, at);
-      file.position = at + bytes.length;
+      if (position === undefined || file.append) file.position = at + bytes.length;
       if (at === size) this.markAppend(file.ino, bytes);
       else this.markOverwrite(file.ino);
     }
@@ -112,6 +120,52 @@ export class Disk extends DiskState {
     this.vol.readSync(fd, buffer, 0, buffer.length, start);
     file.position = size;
     return buffer;
+  }
+
+  /** read(2) or pread(2): up to `length` bytes from `position` (default: the handle's, which then moves past them). */
+  handleReadAt(fd: number, length: number, position?: number): Buffer {
+    const file = this.handle(fd);
+    this.faults.failIfArmed('read', file.path);
+    if (file.writeOnly) throw ioError('EBADF', 'read');
+    if (file.isDirectory) throw ioError('EISDIR', 'read');
+    const size = Number(this.vol.fstatSync(fd).size);
+    const start = Math.min(position ?? file.position, size);
+    const buffer = Buffer.alloc(Math.max(0, Math.min(length, size - start)));
+    this.vol.readSync(fd, buffer, 0, buffer.length, start);
+    if (position === undefined) file.position = start + buffer.length;
+    return buffer;
+  }
+
+  /** ftruncate(2): the new length is volatile until an fsync, like any change of the bytes. */
+  handleTruncate(fd: number, length: number): void {
+    const file = this.handle(fd);
+    this.faults.failIfArmed('ftruncate', file.path);
+    if (file.readOnly || file.isDirectory) throw ioError('EINVAL', 'ftruncate');
+    if (length === Number(this.vol.fstatSync(fd).size)) return;
+    this.vol.ftruncateSync(fd, length);
+    if (length === 0) this.dirty.set(file.ino, this.image.length(file.ino) > 0 ? 'rewrite' : { appends: [] });
+    else this.markOverwrite(file.ino);
+  }
+
+  /** The full stat(2) of a path or an open handle (memfs's Stats; times are virtual, see the world). */
+  statOf(target: string | number, follow = true): FileStats {
+    if (typeof target === 'number') {
+      this.faults.failIfArmed('fstat', this.handle(target).path);
+      return this.vol.fstatSync(target) as unknown as FileStats;
+    }
+    this.enter(follow ? 'stat' : 'lstat', this.resolve(target));
+    return (follow ? this.vol.statSync(this.resolve(target)) : this.vol.lstatSync(this.resolve(target))) as unknown as FileStats;
+  }
+
+  /** Whether a path exists in the page cache: the simulator's own look, never a step or a fault. */
+  exists(path: string): boolean {
+    return this.vol.existsSync(this.resolve(path));
+  }
+
+  /** rmdir(2): an empty folder's entry goes, volatile until its parent is fsynced. */
+  rmdir(path: string): void {
+    this.enter('rmdir', this.resolve(path));
+    this.vol.rmdirSync(this.resolve(path));
   }
 
   private contents(fd: number): Buffer {
@@ -165,7 +219,7 @@ export class Disk extends DiskState {
   }
 
   /** fs.appendFile (flag 'a', mode append) and fs.writeFile (flag 'w' or 'wx', mode replace): open, write, close. */
-  writeWhole(path: string, data: Uint8Array, flag: 'a' | 'w' | 'wx', owner: number): void {
+  writeWhole(path: string, data: Uint8Array, flag: string, owner: number): void {
     const file = this.openUnchecked(path, flag, owner);
     try {
       this.handleWrite(file.fd, data);

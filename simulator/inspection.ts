@@ -1,7 +1,7 @@
 /**
  * Inspection: the journal's records read off a disk image through its inspect(), the way the judge
- * sees them. inspect() runs under a turn of its own (what it reaches around the disk view is an
- * escape, charged to "inspect"); with fresh modules it gets an instance of its own, so it reads
+ * sees them. inspect() runs under a turn of its own (a clock read or a timer is served inertly,
+ * served/pureServe.ts; any other reach around the disk view is an escape, charged to "inspect"); with fresh modules it gets an instance of its own, so it reads
  * the disk, not what run() keeps in memory. The view's reads are the simulator's own work.
  * Its answer is normalized (model/records.ts). The durable image's answer is cached with what
  * inspect() read (each file's durable stamp, each folder's entries): asking again costs nothing
@@ -13,9 +13,10 @@ import type { Records } from '../model/evidence.js';
 import { HistoryObserver } from '../model/observedHistory.js';
 import { normalizeRecords } from '../model/records.js';
 import type { DiskView, JournalAdapter } from '../src/contract.js';
-import { outsideTurn, setTurn, type Escape, type TurnHolder } from './ambientGuard.js';
+import { outsideTurn, runAsTurn, type Escape, type TurnHolder } from './ambientGuard.js';
 import type { Disk } from './disk.js';
 import { WORK_DIR } from './scenario.js';
+import { pureServe } from './served/pureServe.js';
 
 interface Read {
   path: string;
@@ -41,8 +42,10 @@ export class Inspection {
     private readonly disk: Disk,
     environment: Record<string, string>,
     onEscape: (api: string) => Escape,
+    /** The virtual time, as the clock reads it: what a clock read inside inspect() (or its module's load) gives. */
+    epochMs: () => number,
   ) {
-    this.turn = { simulated: { pid: 1, cwd: WORK_DIR, env: { ...environment } }, onEscape, exit: () => {} };
+    this.turn = { simulated: { pid: 1, cwd: WORK_DIR, env: { ...environment } }, onEscape, exit: () => {}, serve: pureServe(epochMs) };
     this.inspector = journal;
     if (fresh) {
       try {
@@ -108,12 +111,7 @@ export class Inspection {
   }
 
   private underTurn<T>(read: () => T): T {
-    setTurn(this.turn);
-    try {
-      return read();
-    } finally {
-      setTurn(null);
-    }
+    return runAsTurn(this.turn, read);
   }
 }
 

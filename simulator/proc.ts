@@ -2,7 +2,8 @@
  * Proc: one incarnation of a worker as the scheduler sees it — its queued env calls (pending), the
  * calls in flight (a fetch awaiting its response, a sleep), its timers, and whether it holds the
  * turn. It is also the turn holder the sandbox asks while its journal code runs: escapes are
- * charged to it, and it serves the simulated process (its own pid, environment and work dir).
+ * charged to it, and it serves the simulated process (its own pid, environment and work dir) and
+ * the Node APIs the world serves (served/).
  */
 import type { Escape, SimulatedProcess, TurnHolder } from './ambientGuard.js';
 import type { Timer } from './clock.js';
@@ -20,6 +21,8 @@ export interface PendingStep {
 export interface ProcHooks {
   escape(proc: Proc, api: string): Escape;
   exit(proc: Proc, code: number): void;
+  /** The world's answer to a Node API the journal called (served/), or NOT_SERVED. */
+  serve(proc: Proc, api: string, args: readonly unknown[], thisArg: unknown, newTarget?: unknown): unknown;
 }
 
 /** The pid a simulated incarnation reports: one per incarnation, as a restarted process gets a new one. */
@@ -42,6 +45,8 @@ export class Proc implements TurnHolder {
     readonly incarnation: number,
     environment: Record<string, string>,
     cwd: string,
+    /** Virtual time when the incarnation started: its performance.now() counts from here. */
+    readonly startedAtMs = 0,
   ) {
     this.simulated = { pid: simulatedPid(pid, incarnation), cwd, env: { ...environment } };
   }
@@ -53,5 +58,8 @@ export class Proc implements TurnHolder {
   }
   exit(code: number): void {
     this.hooks.exit(this, code);
+  }
+  serve(api: string, args: readonly unknown[], thisArg: unknown, newTarget?: unknown): unknown {
+    return this.hooks.serve(this, api, args, thisArg, newTarget);
   }
 }

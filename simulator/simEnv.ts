@@ -10,6 +10,7 @@
  * - random(): the scenario's values in call order, 0 past the end.
  */
 import type { Env, EnvFs, FileHandle, Stats } from '../src/contract.js';
+import { outsideTurn } from './ambientGuard.js';
 import { responseOf, UnreachableHostError } from './network.js';
 import type { Timer } from './clock.js';
 import { preview, rel } from './trace.js';
@@ -18,8 +19,7 @@ import { describeLoss } from './runRecords.js';
 import type { World } from './world.js';
 import type { OpenFile } from './disk.js';
 
-/** 2026-01-01T00:00:00Z: where virtual time starts. */
-export const VIRTUAL_EPOCH_MS = 1_767_225_600_000;
+export { VIRTUAL_EPOCH_MS } from './clock.js';
 
 const encoder = new TextEncoder();
 const bytesOf = (data: string | Uint8Array): Uint8Array => (typeof data === 'string' ? encoder.encode(data) : data);
@@ -80,7 +80,37 @@ export function simulatedEnv(world: World, proc: Proc): Env {
     stat: (path) => sync<Stats>('fs.stat', rel(disk.resolve(path)), () => disk.stat(path)),
   };
 
-  const fetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+  const fetch = simulatedFetch(world, proc);
+
+  const clock: Env['clock'] = {
+    now: () => sync('clock.now', '', () => world.clock.epochMs),
+    sleep: (ms) =>
+      world.step<void>(proc, 'clock.sleep', `${ms}ms`, (complete) => {
+        world.procTimer(proc, ms, 'sleep', () => complete({ ok: true, value: undefined }));
+      }),
+    timeout: (ms) =>
+      sync('clock.timeout', `${ms}ms`, () => {
+        const controller = new AbortController();
+        // The abort runs the journal's own listeners: under its turn, so what they reach is seen.
+        world.procTimer(proc, ms, 'timeout', () => world.turns.asTurnOf(proc, () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'))));
+        return controller.signal;
+      }),
+  };
+
+  return {
+    dir: disk.dir,
+    fs,
+    fetch,
+    clock,
+    random: () => sync('random', '', () => world.scenario.random[world.randomDraws++] ?? 0),
+    pid,
+    incarnation: proc.incarnation,
+  };
+}
+
+/** fetch in the simulated world: a step whose request reaches the service when it runs (simEnv's rules). */
+export function simulatedFetch(world: World, proc: Proc): (input: string | URL | Request, init?: RequestInit) => Promise<Response> {
+  return (input, init) => {
     const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
     const url = input instanceof Request ? input.url : String(input);
     const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
@@ -119,11 +149,13 @@ export function simulatedEnv(world: World, proc: Proc): Env {
       const done = (): void => {
         if (record) record.doneSeq ??= world.trace.length;
       };
-      const onAbort = (): void => {
-        if (timer) world.clock.cancel(timer);
-        done();
-        complete({ ok: false, error: signal?.reason, note: 'aborted: timeout' });
-      };
+      // Run by the journal's abort (its code, its context): what follows is the world's own work.
+      const onAbort = (): void =>
+        outsideTurn(() => {
+          if (timer) world.clock.cancel(timer);
+          done();
+          complete({ ok: false, error: signal?.reason, note: 'aborted: timeout' });
+        });
       if (reply.deliver === 'respond') {
         timer = world.procTimer(proc, world.scenario.service.latencyMs + reply.delayMs, 'response', () => {
           signal?.removeEventListener('abort', onAbort);
@@ -133,30 +165,5 @@ export function simulatedEnv(world: World, proc: Proc): Env {
       }
       signal?.addEventListener('abort', onAbort, { once: true });
     });
-  };
-
-  const clock: Env['clock'] = {
-    now: () => sync('clock.now', '', () => VIRTUAL_EPOCH_MS + world.clock.nowMs),
-    sleep: (ms) =>
-      world.step<void>(proc, 'clock.sleep', `${ms}ms`, (complete) => {
-        world.procTimer(proc, ms, 'sleep', () => complete({ ok: true, value: undefined }));
-      }),
-    timeout: (ms) =>
-      sync('clock.timeout', `${ms}ms`, () => {
-        const controller = new AbortController();
-        // The abort runs the journal's own listeners: under its turn, so what they reach is seen.
-        world.procTimer(proc, ms, 'timeout', () => world.turns.asTurnOf(proc, () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'))));
-        return controller.signal;
-      }),
-  };
-
-  return {
-    dir: disk.dir,
-    fs,
-    fetch,
-    clock,
-    random: () => sync('random', '', () => world.scenario.random[world.randomDraws++] ?? 0),
-    pid,
-    incarnation: proc.incarnation,
   };
 }

@@ -1,11 +1,14 @@
 /**
- * Turns: which worker's code runs now, and waiting for it to yield. A worker holds the turn from
- * the moment the world resumes it (its start, a completed step, an abort reaching its listeners)
- * until its next env call or its exit; the world's own code runs under no turn. While the world
- * waits, the running worker holds the sandbox's turn, so what its code reaches is charged to it;
- * a stall watch ends a wait on something outside env after STALL_TURNS event-loop turns.
+ * Turns: which worker the world waits for, and waiting for it to yield. A worker runs from the
+ * moment the world resumes it (its start, a completed step, a timer or an abort reaching its
+ * code) until its next step (an env call or a served asynchronous Node call) or its exit. Whose
+ * code it is the sandbox knows from the async context each worker's code runs in (guard/turn.ts).
+ * A worker that awaits a served timer (setTimeout, timers/promises, AbortSignal.timeout) yields
+ * once its microtasks are spent: the first real event-loop turn of the wait finds it idle, as
+ * Node's event loop would. A stall watch ends a wait on something outside the world after
+ * STALL_TURNS event-loop turns.
  */
-import { guardIsPermanent, setTurn } from './ambientGuard.js';
+import { runAsTurn } from './ambientGuard.js';
 import type { Proc } from './proc.js';
 import { StallWatch } from './stallWatch.js';
 
@@ -28,11 +31,7 @@ export class Turns {
     private readonly procs: readonly Proc[],
     onStall: () => void,
   ) {
-    this.stallWatch = new StallWatch(() => (this.waiter === null ? null : this.waitId), onStall, STALL_TURNS, () => {
-      // Each real event-loop turn may run other code of this thread: unless the thread is the
-      // simulation's alone (a pool worker), it must not run under the journal's turn.
-      if (!guardIsPermanent()) setTurn(null);
-    });
+    this.stallWatch = new StallWatch(() => (this.waiter === null ? null : this.waitId), onStall, STALL_TURNS, () => this.yieldIdle());
   }
 
   get anyRunning(): boolean {
@@ -45,8 +44,15 @@ export class Turns {
       proc.running = true;
       this.running++;
     }
-    setTurn(proc);
     this.lastRunner = proc;
+  }
+
+  /**
+   * At a real event-loop turn: a running worker whose microtasks are spent and that something in
+   * the world can wake (a queued or running step, a timer) has yielded.
+   */
+  private yieldIdle(): void {
+    for (const proc of this.procs) if (proc.running && (proc.pending.length > 0 || proc.inFlight.size > 0 || proc.timers.size > 0)) this.yielded(proc);
   }
 
   /** `proc` made an env call, exited or died: the world may go on once nobody runs. */
@@ -57,47 +63,33 @@ export class Turns {
     if (this.running === 0) this.wake();
   }
 
-  /**
-   * Waits until no worker holds the turn. While it waits, the running worker holds the sandbox's
-   * turn (its code runs now); the world's own code never does.
-   */
+  /** Waits until no worker runs. */
   async quiesce(): Promise<void> {
     if (this.running > 0) {
-      setTurn(this.procs.find((p) => p.running) ?? this.lastRunner);
       await new Promise<void>((resolve) => {
         this.waitId++;
         this.waiter = resolve;
         this.stallWatch.arm();
       });
     }
-    setTurn(null);
   }
 
-  /** Runs journal-facing code (an abort dispatched to the journal's listeners) under `proc`'s turn. */
+  /** Runs journal-facing code (an abort dispatched to the journal's listeners) as `proc`'s code. */
   asTurnOf(proc: Proc, dispatch: () => void): void {
     if (!proc.alive || proc.done) return;
-    setTurn(proc);
     this.lastRunner = proc;
     this.listenersOf = proc;
-    try {
-      dispatch();
-    } finally {
-      setTurn(null); // if a listener woke the worker, it gets the turn back when the world waits for it
-    }
+    runAsTurn(proc, dispatch);
   }
 
   /**
    * After an abort reached the journal's own listeners: the promise chains they started run on
-   * (up to LISTENER_TICKS microtasks deep) under that worker's turn. Microtasks only: a real
-   * event-loop turn would let other code of this thread run under the journal's turn.
+   * (up to LISTENER_TICKS microtasks deep) before the world goes on.
    */
   async drainListeners(): Promise<void> {
-    const proc = this.listenersOf;
-    if (proc === null) return;
+    if (this.listenersOf === null) return;
     this.listenersOf = null;
-    setTurn(proc);
     for (let tick = 0; tick < LISTENER_TICKS; tick++) await null;
-    setTurn(null);
   }
 
   /** Everyone stops: after a stall or a broken invariant. */
@@ -109,7 +101,6 @@ export class Turns {
 
   /** The run is over: no stall check may outlive it. */
   close(): void {
-    setTurn(null);
     this.stallWatch.clear();
   }
 

@@ -19,19 +19,21 @@
  */
 import type { Records } from '../model/evidence.js';
 import type { Env, JournalAdapter } from '../src/contract.js';
-import { escapeReason, setTurn, type Escape } from './ambientGuard.js';
+import { atVirtualTime, escapeReason, outsideTurn, runAsTurn, type Escape } from './ambientGuard.js';
 import { VirtualClock, type Timer } from './clock.js';
 import { Disk } from './disk.js';
 import { filesOn, Inspection } from './inspection.js';
 import { SimulatorInvariantError } from './invariant.js';
 import { Network, type Transport } from './network.js';
-import { Proc, type Outcome, type PendingStep } from './proc.js';
+import { Proc, type Outcome, type PendingStep, type ProcHooks } from './proc.js';
+import { serveCall } from './served/serveCall.js';
+import { fireScenarioEvent } from './scenarioEvent.js';
 import { describeLoss, type CrashRecord, type ExitRecord, type StopReason } from './runRecords.js';
 import { ScenarioEvents } from './scenarioEvents.js';
-import { SERVICE_URL, taskFor, taskPaths, WORK_DIR, type CrashFault, type Fault, type Scenario } from './scenario.js';
+import { SERVICE_URL, taskFor, taskPaths, WORK_DIR, type CrashFault, type Scenario } from './scenario.js';
 import { describeServiceEvent, ServiceCore, type ServiceEvent } from './service.js';
 import { STALL_TURNS_TEXT, Turns } from './turns.js';
-import { errorCode, preview, rel, type TraceEntry } from './trace.js';
+import { errorCode, rel, type TraceEntry } from './trace.js';
 
 export interface WorldOptions {
   transport: Transport;
@@ -66,6 +68,12 @@ export class World {
   private decisions = 0;
   readonly turns = new Turns(this.procs, () => this.stalled());
   private readonly events: ScenarioEvents;
+  private readonly procHooks: ProcHooks = {
+    // Called from the journal's code (its context): what they do is the world's own work.
+    escape: (proc, api) => outsideTurn(() => this.recordEscape(proc, api)),
+    exit: (proc, code) => outsideTurn(() => this.exitByCall(proc, code)),
+    serve: (proc, api, args, thisArg, newTarget) => serveCall({ world: this, proc }, api, args, thisArg, newTarget),
+  };
   /** The journal's inspect() on the disk's images, and the observed histories built from them. */
   readonly inspection: Inspection;
   /** The files the task edits or the user saves: the judge reads them at every crash and at the end. */
@@ -76,7 +84,7 @@ export class World {
     readonly scenario: Scenario,
     private readonly options: WorldOptions,
   ) {
-    this.disk = new Disk(WORK_DIR, scenario.files);
+    this.disk = atVirtualTime(this.clock.epochMs, () => new Disk(WORK_DIR, scenario.files));
     this.paths = taskPaths(scenario);
     this.service = new ServiceCore(
       scenario.service,
@@ -86,7 +94,7 @@ export class World {
     );
     this.network = new Network(this.service, SERVICE_URL, options.transport);
     this.events = new ScenarioEvents(scenario.faults);
-    this.inspection = new Inspection(journal, options.fresh, this.disk, scenario.environment, (api) => this.recordEscape(null, api));
+    this.inspection = new Inspection(journal, options.fresh, this.disk, scenario.environment, (api) => this.recordEscape(null, api), () => this.clock.epochMs);
   }
 
   async run(): Promise<StopReason> {
@@ -115,7 +123,6 @@ export class World {
           break;
         }
         for (const timer of this.clock.advance()) {
-          setTurn(null);
           timer.fire();
           await this.turns.drainListeners();
           await this.turns.quiesce();
@@ -125,7 +132,7 @@ export class World {
       }
       const leftOver = this.events.nextLeftOver();
       if (leftOver) {
-        this.fireEvent(leftOver);
+        fireScenarioEvent(this, leftOver);
         await this.turns.quiesce();
         continue;
       }
@@ -157,12 +164,29 @@ export class World {
     return promise;
   }
 
-  /** A step that completes at once with `run()`'s value, or its error. */
+  /** The scenario's faults at `proc`'s step `step` (the access is counted for anchored faults). */
+  faultsFor(proc: Proc, step: number, op: string, detail: string): ReturnType<ScenarioEvents['faultsAt']> {
+    this.events.countAccess(op, detail);
+    return this.events.faultsAt(proc.pid, proc.incarnation, step, () => `${op} ${detail}`);
+  }
+
+  beat(globalStep: number, proc: Proc | undefined, op: string): void {
+    this.options.beat?.(globalStep, proc, op);
+  }
+
+  /** The run stops here, with every live worker. */
+  haltAll(reason: StopReason): void {
+    this.halt(reason);
+    for (const proc of this.procs) if (proc.alive && !proc.done) this.kill(proc);
+    this.turns.stopAll();
+  }
+
+  /** A step that completes at once with `run()`'s value, or its error (the disk stamps virtual time). */
   syncStep<T>(proc: Proc, op: string, detail: string, run: () => T): Promise<T> {
     return this.step<T>(proc, op, detail, (complete) => {
       let outcome: Outcome<unknown>;
       try {
-        outcome = { ok: true, value: run() };
+        outcome = { ok: true, value: atVirtualTime(this.clock.epochMs, run) };
       } catch (error) {
         if (error instanceof SimulatorInvariantError) return this.fail(error);
         outcome = { ok: false, error, note: errorCode(error) };
@@ -173,6 +197,8 @@ export class World {
 
   /** A timer owned by `proc`: cancelled if it dies. */
   procTimer(proc: Proc, delayMs: number, label: string, fire: () => void): Timer {
+    // A gone process sets no timer: nothing of it may wake, or keep the world from seeing a deadlock.
+    if (!proc.alive || proc.done) return { atMs: Number.POSITIVE_INFINITY, seq: -1, label, fire: () => {}, cancelled: true };
     const timer = this.clock.at(delayMs, label, () => {
       proc.timers.delete(timer);
       fire();
@@ -184,20 +210,16 @@ export class World {
   /** A simulator invariant broke: stop the run; run() rethrows it. The journal never sees it. */
   fail(error: SimulatorInvariantError): void {
     this.internalError ??= error;
-    this.halt({ kind: 'deadlock', detail: 'the simulator stopped: an internal invariant broke' });
-    for (const proc of this.procs) if (proc.alive && !proc.done) this.kill(proc);
-    this.turns.stopAll();
+    this.haltAll({ kind: 'deadlock', detail: 'the simulator stopped: an internal invariant broke' });
   }
 
   private async grant(proc: Proc): Promise<void> {
-    setTurn(null); // the simulator's own work (msw, streams) is not the journal's
     const request = proc.pending.shift() as PendingStep;
     const step = proc.calls++;
     const globalStep = this.globalStep++;
-    this.options.beat?.(globalStep, proc, request.op);
+    this.beat(globalStep, proc, request.op);
     this.record({ actor: `worker-${proc.pid}`, incarnation: proc.incarnation, step, globalStep, op: request.op, detail: request.detail });
-    this.events.countAccess(request.op, request.detail);
-    const { before, after, io } = this.events.faultsAt(proc.pid, proc.incarnation, step, () => `${request.op} ${request.detail}`);
+    const { before, after, io } = this.faultsFor(proc, step, request.op, request.detail);
     if (before) {
       this.crash(proc, before);
       return;
@@ -210,8 +232,6 @@ export class World {
       if (completed) return;
       endIo();
       completed = true;
-      // The world's own work (a crash after the step) is not the journal's, even when an abort listener got here.
-      setTurn(null);
       proc.inFlight.delete(step);
       if (!proc.alive || proc.done || this.internalError) return;
       if (outcome.note !== undefined) {
@@ -222,10 +242,7 @@ export class World {
         return;
       }
       if (proc.pending.length === 0 && proc.inFlight.size === 0) this.turns.resume(proc);
-      else {
-        setTurn(proc);
-        this.turns.lastRunner = proc;
-      }
+      else this.turns.lastRunner = proc;
       if (outcome.ok) request.resolve(outcome.value);
       else request.reject(outcome.error);
     };
@@ -242,7 +259,6 @@ export class World {
 
   /** A worker awaited something outside env for STALL_TURNS event-loop turns: stop the run. */
   private stalled(): void {
-    setTurn(null);
     const stuck = this.procs.filter((p) => p.running);
     this.halt({ kind: 'stalled', detail: `${stuck.map((p) => p.name).join(', ')} awaited something outside env for ${STALL_TURNS_TEXT} event-loop turns: a promise that never settles?` });
     for (const proc of stuck) this.kill(proc);
@@ -250,23 +266,24 @@ export class World {
   }
 
   spawn(pid: number, incarnation: number): void {
-    const proc = new Proc({ escape: (p, api) => this.recordEscape(p, api), exit: (p, code) => this.exitByCall(p, code) }, pid, incarnation, this.scenario.environment, WORK_DIR);
+    const proc = new Proc(this.procHooks, pid, incarnation, this.scenario.environment, WORK_DIR, this.clock.nowMs);
     this.procs[pid] = proc;
     this.incarnationsStarted++;
     this.record({ actor: 'supervisor', op: 'start', detail: proc.name });
     this.options.beat?.(this.globalStep, proc, 'start');
     const task = taskFor(this.scenario, incarnation);
     this.turns.resume(proc);
-    let result: Promise<void>;
-    try {
-      // A fresh process loads its modules afresh: module-level state dies with every crash.
-      const journal = this.options.fresh ? this.options.fresh() : this.journal;
-      result = Promise.resolve(journal.run(this.options.makeEnv(this, proc), task));
-    } catch (error) {
-      result = Promise.reject(error);
-    } finally {
-      setTurn(null); // the world's code goes on; the worker gets the turn back when the world waits for it
-    }
+    const env = this.options.makeEnv(this, proc);
+    // Everything the incarnation's code does, now and in every continuation, is its own (guard/turn.ts).
+    const result = runAsTurn(proc, (): Promise<void> => {
+      try {
+        // A fresh process loads its modules afresh: module-level state dies with every crash.
+        const journal = this.options.fresh ? this.options.fresh() : this.journal;
+        return Promise.resolve(journal.run(env, task));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    });
     result.then(
       () => this.exit(proc, undefined),
       (error: unknown) => this.exit(proc, error ?? new Error('the journal rejected with no reason')),
@@ -299,6 +316,10 @@ export class World {
 
   /** An unhandled rejection or uncaught exception: it ends the incarnation that last ran, as it would end a process. */
   uncaught(error: unknown): void {
+    outsideTurn(() => this.endByUncaught(error));
+  }
+
+  private endByUncaught(error: unknown): void {
     const proc = this.turns.lastRunner;
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     if (proc && proc.alive && !proc.done) this.exit(proc, new Error(`unhandled: ${message}`));
@@ -315,7 +336,8 @@ export class World {
     proc.timers.clear();
   }
 
-  private crash(proc: Proc, fault: CrashFault): void {
+  /** `fault` strikes `proc` now (a process kill or a machine crash). */
+  crash(proc: Proc, fault: CrashFault): void {
     // What the step just made durable is durable: observed before the crash takes anything back.
     this.inspection.observeDurable(this.trace.length - 1);
     const machine = fault.mode !== 'keep-all';
@@ -324,7 +346,7 @@ export class World {
     this.record({ actor: 'supervisor', op: 'crash', detail: `${proc.name} ${fault.when} ${where} (${fault.mode}${machine ? ': machine crash' : ': process kill'}); killed ${victims.map((p) => p.name).join(', ')}` });
     for (const victim of victims) this.kill(victim);
     for (const victim of victims) this.disk.closeOwnedBy(victim.pid);
-    const disk = this.disk.crash(fault);
+    const disk = atVirtualTime(this.clock.epochMs, () => this.disk.crash(fault));
     if (machine) {
       const lost = describeLoss(disk, rel);
       this.record({ actor: 'disk', op: 'crash', detail: lost.length > 0 ? lost.join('; ') : 'nothing unsynced was lost' });
@@ -347,28 +369,7 @@ export class World {
   }
 
   private fireEventsDue(): void {
-    for (let fault = this.events.nextDue(this.globalStep); fault && this.stop === null; fault = this.events.nextDue(this.globalStep)) this.fireEvent(fault);
-  }
-
-  private fireEvent(fault: Fault): void {
-    switch (fault.kind) {
-      case 'user-edit':
-        this.disk.userWrite(fault.path, fault.text);
-        this.userEdits.push({ seq: this.trace.length, timeMs: this.clock.nowMs, path: fault.path, text: fault.text });
-        this.record({ actor: 'user', op: 'edit', detail: `${fault.path} ← ${preview(fault.text)}` });
-        return;
-      case 'service-restart':
-        this.service.restart();
-        return;
-      case 'duplicate-delivery': {
-        const pid = this.procs.length;
-        this.record({ actor: 'supervisor', op: 'duplicate-delivery', detail: `the task is delivered again to worker-${pid}` });
-        this.spawn(pid, 0);
-        return;
-      }
-      default:
-        return;
-    }
+    for (let fault = this.events.nextDue(this.globalStep); fault && this.stop === null; fault = this.events.nextDue(this.globalStep)) fireScenarioEvent(this, fault);
   }
 
   private onServiceEvent(event: ServiceEvent): void {

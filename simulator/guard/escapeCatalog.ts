@@ -19,12 +19,12 @@ const REASONS: Record<Family, string> = {
 };
 
 const FIXES: Record<Family, string> = {
-  clock: 'Use await env.clock.now() instead (new Date(await env.clock.now()) for a Date).', // allow-ambient: names what it guards
-  random: 'Use await env.random() instead, or derive ids from the task and operation keys.',
-  timer: 'Use await env.clock.sleep(ms), or env.clock.timeout(ms) for an AbortSignal.',
-  disk: 'Use env.fs instead: under simulation the disk is virtual and crash-consistent.',
-  network: 'Call env.fetch(url, init) instead: under simulation the only network is the fake service.',
-  process: 'Do the work inside the journal, through env: under simulation a worker is one process.',
+  clock: 'Use Date.now() or performance.now(), which durasim serves on the virtual clock, or await env.clock.now().', // allow-ambient: names what it serves
+  random: 'Use crypto.randomBytes, crypto.randomUUID or Math.random, which durasim serves from the scenario, or await env.random().', // allow-ambient: names what it serves
+  timer: 'Use setTimeout or timers/promises setTimeout, which durasim serves on the virtual clock, or await env.clock.sleep(ms).', // allow-ambient: names what it serves
+  disk: 'Use the node:fs calls durasim serves on its virtual, crash-consistent disk (docs/adapters.md lists them), or env.fs; do file I/O inside run(), not while the module loads.',
+  network: 'Call fetch(url, init) or env.fetch(url, init): under simulation the only network is the fake service.',
+  process: 'Do the work inside the journal: under simulation a worker is one process.',
   machine: 'Do not branch on the machine: under simulation it is not part of the world.',
   code: 'Run the code in the journal itself, where the sandbox sees it.',
   signal: 'Let the scenario start and kill processes: under simulation crashes are faults it places.',
@@ -32,12 +32,8 @@ const FIXES: Record<Family, string> = {
 
 /** Fixes worded for one API, where the family's wording would mislead. */
 const SPECIFIC_FIXES: Record<string, string> = {
-  'Math.random': 'Use await env.random() instead.', // allow-ambient: names what it guards
-  'crypto.randomUUID': 'Derive ids from the task and operation keys, or from await env.random().', // allow-ambient: names what it guards
-  setInterval: 'Use a loop around await env.clock.sleep(ms).', // allow-ambient: names what it guards
-  setImmediate: 'Await an env call instead of waiting on the event loop.', // allow-ambient: names what it guards
-  'AbortSignal.timeout': 'Use await env.clock.timeout(ms) instead.',
-  'timers.promises.setTimeout': 'Use await env.clock.sleep(ms) instead.', // allow-ambient: names what it guards
+  'timers.promises.setInterval': 'Use a loop around await setTimeout(ms) from timers/promises, which durasim serves on the virtual clock.',
+  'crypto.subtle.generateKey': 'Derive keys from bytes of crypto.randomBytes, which durasim serves from the scenario.',
 };
 
 const PREFIXES: [string, Family][] = [

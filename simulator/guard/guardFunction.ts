@@ -1,17 +1,25 @@
 /**
  * Guarded stand-ins for real functions and classes: while a journal holds the turn a call is
- * refused (the escape recorded, a house-style error thrown); otherwise the original runs. Own
+ * served by the simulated world when it can be, else refused (the escape recorded, a house-style
+ * error thrown); outside a turn the original runs. Own
  * function-valued properties are guarded too (process.hrtime.bigint, fs.realpath.native, the
  * promisify.custom of setTimeout), so no path around the guard is one property away. (allow-ambient: names what it guards)
  */
 import { DurasimError } from '../../src/failure.js';
 import { escapeFix } from './escapeCatalog.js';
-import { turnHolder, type TurnHolder } from './turn.js';
+import { NOT_SERVED, turnHolder, type TurnHolder } from './turn.js';
 
 /** Records the escape on the holder and throws the error the journal sees. */
 export function refuse(holder: TurnHolder, api: string): never {
   const escape = holder.onEscape(api);
   throw new DurasimError('run the journal under simulation', escape.message, escapeFix(api));
+}
+
+/** The world's answer to `api` for the holder, or the escape refused. */
+export function serveOrRefuse(holder: TurnHolder, api: string, args: readonly unknown[] = [], thisArg?: unknown): unknown {
+  const served = holder.serve ? holder.serve(api, args, thisArg) : NOT_SERVED;
+  if (served === NOT_SERVED) refuse(holder, api);
+  return served;
 }
 
 type AnyFunction = (...args: unknown[]) => unknown;
@@ -25,13 +33,17 @@ export function guardFunction<T>(fn: T, api: string): T {
   const proxy: AnyFunction = new Proxy(fn as unknown as AnyFunction, {
     apply(target, thisArg, args) {
       const holder = turnHolder();
-      if (holder !== null) refuse(holder, api);
-      return Reflect.apply(target, thisArg, args);
+      if (holder === null) return Reflect.apply(target, thisArg, args);
+      const served = holder.serve ? holder.serve(api, args, thisArg) : NOT_SERVED;
+      if (served === NOT_SERVED) refuse(holder, api);
+      return served;
     },
     construct(target, args, newTarget): object {
       const holder = turnHolder();
-      if (holder !== null) refuse(holder, api);
-      return Reflect.construct(target, args, newTarget) as object;
+      if (holder === null) return Reflect.construct(target, args, newTarget) as object;
+      const served = holder.serve ? holder.serve(api, args, undefined, newTarget) : NOT_SERVED;
+      if (served === NOT_SERVED) refuse(holder, api);
+      return served as object;
     },
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver) as unknown;

@@ -1,10 +1,13 @@
 /**
  * The globals a journal can reach without importing anything: the real clock (Date, performance,
- * Intl's "now"), randomness (Math.random, Web Crypto), timers, the global fetch. Each is refused (allow-ambient: names what it guards)
- * while a journal holds the turn. Buffer.allocUnsafe is served zero-filled under the turn, so a
+ * Intl's "now"), randomness (Math.random, Web Crypto), timers, the global fetch. While a journal (allow-ambient: names what it guards)
+ * holds the turn each is served by the simulated world where it can be (served/), else refused.
+ * clearTimeout and friends cancel a served timer and pass anything else through. Buffer.allocUnsafe is served zero-filled under the turn, so a
  * journal that writes unfilled bytes writes the same bytes every run. Returns restore callbacks.
  */
-import { guardFunction, guardProperty, refuse } from './guardFunction.js';
+import { guardFunction, guardProperty, serveOrRefuse } from './guardFunction.js';
+import { createHash } from 'node:crypto';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { turnHolder } from './turn.js';
 
 type Restore = () => void;
@@ -16,6 +19,22 @@ function replace(target: object, name: string, value: unknown): Restore {
     if (descriptor) Object.defineProperty(target, name, descriptor);
     else delete (target as Record<string, unknown>)[name];
   };
+}
+
+let virtualNowMs: number | null = null;
+
+/**
+ * Runs the simulator's own synchronous work (a disk operation: memfs stamps every change with
+ * `new Date()`) at the virtual time `nowMs`, so what stat() reports is the same in every run.
+ */
+export function atVirtualTime<T>(nowMs: number, run: () => T): T {
+  const saved = virtualNowMs;
+  virtualNowMs = nowMs;
+  try {
+    return run();
+  } finally {
+    virtualNowMs = saved;
+  }
 }
 
 /**
@@ -33,8 +52,10 @@ function guardDate(): Restore[] {
     const count = arguments.length;
     if (new.target === GuardedDate) {
       if (count === 0) {
+        // The simulator's own work first: it may run in a journal's context (a listener the world set on the journal's signal).
+        if (virtualNowMs !== null) return new make(virtualNowMs);
         const holder = turnHolder();
-        if (holder !== null) refuse(holder, 'new Date()'); // allow-ambient: names what it guards
+        if (holder !== null) return new make(serveOrRefuse(holder, 'new Date()')); // allow-ambient: names what it guards
         return new RealDate(); // allow-ambient: the guard's pass-through
       }
       // Exactly as many arguments as given: new Date(2020, 1) is not new Date(2020, 1, undefined). (allow-ambient: names what it guards)
@@ -50,7 +71,7 @@ function guardDate(): Restore[] {
     }
     if (new.target !== undefined) return Reflect.construct(RealDate, Array.prototype.slice.call(arguments), new.target) as Date;
     const holder = turnHolder();
-    if (holder !== null) refuse(holder, 'Date()');
+    if (holder !== null) return new make(serveOrRefuse(holder, 'Date()')).toString();
     return (RealDate as unknown as () => string)();
   }
   Object.defineProperties(GuardedDate, Object.getOwnPropertyDescriptors(RealDate));
@@ -74,7 +95,7 @@ function guardIntl(): Restore[] {
         const bound = realGet.call(this) as (date?: Date | number) => string;
         return (date?: Date | number): string => {
           const holder = turnHolder();
-          if (holder !== null && date === undefined) refuse(holder, 'Intl.DateTimeFormat.format');
+          if (holder !== null && date === undefined) return bound(serveOrRefuse(holder, 'Intl.DateTimeFormat.format') as number);
           return bound(date);
         };
       },
@@ -87,7 +108,7 @@ function guardIntl(): Restore[] {
       ...formatToParts,
       value(this: Intl.DateTimeFormat, date?: Date | number) {
         const holder = turnHolder();
-        if (holder !== null && date === undefined) refuse(holder, 'Intl.DateTimeFormat.formatToParts');
+        if (holder !== null && date === undefined) return real.call(this, serveOrRefuse(holder, 'Intl.DateTimeFormat.formatToParts') as number);
         return real.call(this, date);
       },
     });
@@ -112,13 +133,15 @@ function guardPerformance(): Restore[] {
     enumerable: true,
     get() {
       const holder = turnHolder();
-      if (holder !== null) refuse(holder, 'performance.timeOrigin');
+      if (holder !== null) return serveOrRefuse(holder, 'performance.timeOrigin');
       return origin;
     },
   });
   restores.push(() => delete perf.timeOrigin);
   return restores;
 }
+
+const DIGESTS: Record<string, string> = { 'SHA-1': 'sha1', 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512' };
 
 function guardWebCrypto(): Restore[] {
   const webCrypto = globalThis.crypto as unknown as Record<string, unknown> | undefined;
@@ -131,6 +154,20 @@ function guardWebCrypto(): Restore[] {
   const subtle = webCrypto.subtle as Record<string, unknown> | undefined;
   const generateKey = subtle?.generateKey;
   if (subtle && typeof generateKey === 'function') restores.push(replace(subtle, 'generateKey', guardFunction((generateKey as (...a: unknown[]) => unknown).bind(subtle), 'crypto.subtle.generateKey')));
+  // A digest completes on the thread pool, at a real time: under a turn it is computed at once, so a
+  // journal that hashes while a served timer is pending runs the same way every time.
+  const digest = subtle?.digest;
+  if (subtle && typeof digest === 'function') {
+    const real = (digest as (...a: unknown[]) => Promise<ArrayBuffer>).bind(subtle);
+    restores.push(replace(subtle, 'digest', function digestAtOnce(algorithm: unknown, data: unknown): Promise<ArrayBuffer> {
+      const name = typeof algorithm === 'string' ? algorithm : (algorithm as { name?: unknown } | null)?.name;
+      const hash = typeof name === 'string' ? DIGESTS[name.toUpperCase()] : undefined;
+      if (turnHolder() === null || hash === undefined || !(ArrayBuffer.isView(data) || data instanceof ArrayBuffer)) return real(algorithm, data);
+      const bytes = ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
+      const out = createHash(hash).update(bytes).digest();
+      return Promise.resolve(out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength));
+    }));
+  }
   return restores;
 }
 
@@ -146,6 +183,31 @@ function serveAllocUnsafe(): Restore[] {
   return restores;
 }
 
+/** Marks a served timer (served/servedTimers.ts): its value cancels it. */
+export const SERVED_TIMER = Symbol.for('durasim.servedTimer');
+
+function cancelsServed(real: (handle?: unknown) => void): (handle?: unknown) => void {
+  return function clear(handle?: unknown): void {
+    const cancel = typeof handle === 'object' && handle !== null ? (handle as Record<symbol, unknown>)[SERVED_TIMER] : undefined;
+    if (typeof cancel === 'function') (cancel as () => void)();
+    else real(handle);
+  };
+}
+
+/** clearTimeout, clearInterval and clearImmediate, global and in node:timers: a served timer is cancelled in the world. */
+function serveClearTimers(): Restore[] {
+  const restores: Restore[] = [() => syncBuiltinESMExports()]; // restored last: after the functions themselves
+  const timers = createRequire(import.meta.url)('node:timers') as Record<string, unknown>; // allow-ambient: patched, not called
+  for (const name of ['clearTimeout', 'clearInterval', 'clearImmediate']) {
+    for (const target of [globalThis as unknown as Record<string, unknown>, timers]) {
+      const real = target[name];
+      if (typeof real === 'function') restores.push(replace(target, name, cancelsServed(real as (handle?: unknown) => void)));
+    }
+  }
+  syncBuiltinESMExports();
+  return restores;
+}
+
 export function guardGlobals(): Restore[] {
   const restores: Restore[] = [];
   const add = (restore: Restore | undefined): void => void (restore && restores.push(restore));
@@ -156,6 +218,6 @@ export function guardGlobals(): Restore[] {
   add(guardProperty(globalThis, 'setInterval', 'setInterval')); // allow-ambient: names what it guards
   add(guardProperty(globalThis, 'setImmediate', 'setImmediate')); // allow-ambient: names what it guards
   add(guardProperty(AbortSignal, 'timeout', 'AbortSignal.timeout'));
-  restores.push(...guardDate(), ...guardIntl(), ...guardPerformance(), ...guardWebCrypto(), ...serveAllocUnsafe());
+  restores.push(...guardDate(), ...guardIntl(), ...guardPerformance(), ...guardWebCrypto(), ...serveAllocUnsafe(), ...serveClearTimers());
   return restores;
 }

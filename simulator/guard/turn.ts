@@ -1,11 +1,16 @@
 /**
- * The turn: who runs journal code right now. The scheduler hands the turn to a worker incarnation
- * when it resumes it, and takes it back at its next env call; inspect() runs under a turn of its
- * own. The guards ask the holder what a call may do: a journal holding the turn is refused real
- * I/O, real time and real randomness (the escape is recorded), and is served its simulated
- * process (pid, environment, working directory). With no holder, every call passes through: it is
- * the simulator's own machinery, or code outside any simulation.
+ * The turn: whose code runs right now. Every piece of journal code runs in the async context of
+ * the process it belongs to (AsyncLocalStorage): an incarnation's run() is started in its own
+ * context, and every promise continuation, callback and timer it schedules inherits it, so code
+ * is charged to the process that wrote it even when several processes' promise chains interleave,
+ * and even after that process died (its code then runs on as a ghost that can reach nothing).
+ * The world fires what it owes a process (a timer, an abort) in that process's context, and
+ * inspect() runs in a context of its own. The guards ask the holder what a call may do: served by
+ * the simulated world (its disk, clock, randomness, service and process identity), or refused as
+ * an escape. Code in no context (the simulator's own machinery, or code outside any simulation)
+ * passes straight through.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 
 export interface Escape {
   api: string;
@@ -24,31 +29,34 @@ export interface SimulatedProcess {
   readonly env: Record<string, string>;
 }
 
+/** Returned by `serve` when the world does not serve that API: the call is an escape. */
+export const NOT_SERVED: unique symbol = Symbol('durasim.notServed');
+
 export interface TurnHolder {
   readonly simulated: SimulatedProcess;
   /** Records the escape (and the trace line) and returns it. */
   onEscape(api: string): Escape;
   /** process.exit(code) from the journal: the incarnation ends here. */
   exit(code: number): void;
+  /**
+   * The simulated world's answer to a call of `api` (a function, class or value the sandbox
+   * guards), or NOT_SERVED. `newTarget` is set for a `new` call.
+   */
+  serve?(api: string, args: readonly unknown[], thisArg: unknown, newTarget?: unknown): unknown;
 }
 
-let holder: TurnHolder | null = null;
+const context = new AsyncLocalStorage<TurnHolder | null>();
 
-export function setTurn(next: TurnHolder | null): void {
-  holder = next;
+/** Runs `run` (and everything it schedules) as `holder`'s code. */
+export function runAsTurn<T>(holder: TurnHolder | null, run: () => T): T {
+  return context.run(holder, run);
 }
 
 export function turnHolder(): TurnHolder | null {
-  return holder;
+  return context.getStore() ?? null;
 }
 
-/** Runs simulator code that a journal calls synchronously (a disk view's read) outside the journal's turn. */
+/** Runs simulator code that a journal calls synchronously (a disk view's read, a served call) outside the journal's turn. */
 export function outsideTurn<T>(run: () => T): T {
-  const saved = holder;
-  holder = null;
-  try {
-    return run();
-  } finally {
-    holder = saved;
-  }
+  return context.getStore() == null ? run() : context.run(null, run);
 }

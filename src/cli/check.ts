@@ -117,7 +117,8 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
     const judged = judgedCodes(options);
     const shardText = options.shard ? ` · shard ${options.shard.index}/${options.shard.count}` : '';
     const judgedText = judged === undefined ? '' : ` · judging ${judged.join(', ')}`;
-    const first = `seed ${options.seed} · faults ${options.faults.join(',')} (each run draws its own mix) · journal ${loaded.name} · ${count(options.runs, 'run')}${shardText}${options.tally ? ' · tally' : ''}${judgedText} · ${pool.size} worker${pool.size === 1 ? '' : 's'}`;
+    const freshText = loaded.freshModules ? ' (it reads the world as it loads: modules afresh at every incarnation)' : '';
+    const first = `seed ${options.seed} · faults ${options.faults.join(',')} (each run draws its own mix) · journal ${loaded.name}${freshText} · ${count(options.runs, 'run')}${shardText}${options.tally ? ' · tally' : ''}${judgedText} · ${pool.size} worker${pool.size === 1 ? '' : 's'}`;
     if (options.json) process.stderr.write(`${first}\n`);
     else print(first);
     const started = wallMs();

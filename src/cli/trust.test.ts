@@ -59,10 +59,10 @@ describe('a journal that would hang or exhaust durasim', () => {
 
 describe('a module that escapes while it loads', () => {
   test('is exit 4, said before any run', async () => {
-    const file = join(dir, 'loads-the-clock.ts');
-    writeFileSync(file, "const startedAt = Date.now();\nexport default { name: 'loads-the-clock', async run(env) { await env.clock.now(); }, inspect: () => ({ startedAt }) };\n");
+    const file = join(dir, 'loads-the-disk.ts');
+    writeFileSync(file, "import { readFileSync } from 'node:fs';\nconst config = readFileSync('/etc/hostname', 'utf8');\nexport default { name: 'loads-the-disk', async run(env) { await env.clock.now(); }, inspect: () => ({ config }) };\n");
     expect(await run('check', '--journal', file, '--runs', '5', ...outputs())).toBe(4);
-    expect(out).toContain("sandbox: the journal's module, at load: it called Date.now, which reads the real clock (Date.now)");
+    expect(out).toContain("sandbox: the journal's module, at load: it called fs.readFileSync, which touches the real disk (fs.readFileSync)");
   });
 });
 

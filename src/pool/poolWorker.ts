@@ -9,7 +9,9 @@ import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { judge } from '../../model/judge.js';
-import { installAmbientGuard, setTurn, type Escape, type TurnHolder } from '../../simulator/ambientGuard.js';
+import { VIRTUAL_EPOCH_MS } from '../../simulator/clock.js';
+import { pureServe } from '../../simulator/served/pureServe.js';
+import { installAmbientGuard, NOT_SERVED, runAsTurn, type Escape, type TurnHolder } from '../../simulator/ambientGuard.js';
 import { escapeReason } from '../../simulator/guard/escapeCatalog.js';
 import { reportUncaught, simulate, type SimulationResult } from '../../simulator/simulate.js';
 import { SimulatorInvariantError } from '../../simulator/invariant.js';
@@ -52,7 +54,9 @@ function onBeat(globalStep: number, proc: { pid: number; incarnation: number } |
 const journals = new Map<number, { instances: JournalInstances; first: JournalAdapter }>();
 
 /** The journal's module evaluated once at load, under a turn: what its top-level code reaches is caught. */
-function loadTurn(escapes: Escape[]): TurnHolder {
+/** The turn a journal's module loads under, for its name: what it reads of the world is counted in `reads`. */
+function loadTurn(escapes: Escape[], reads: { count: number }): TurnHolder {
+  const pure = pureServe(() => VIRTUAL_EPOCH_MS);
   return {
     simulated: { pid: 1, cwd: WORK_DIR, env: {} },
     onEscape: (api) => {
@@ -61,6 +65,12 @@ function loadTurn(escapes: Escape[]): TurnHolder {
       return escape;
     },
     exit: () => {},
+    // A clock read gives the start of virtual time; a module that reads the world as it loads keeps what it read.
+    serve: (api, args, thisArg) => {
+      const value = pure(api, args, thisArg);
+      if (value !== NOT_SERVED) reads.count++;
+      return value;
+    },
   };
 }
 
@@ -68,15 +78,10 @@ async function load(message: Extract<ToWorker, { type: 'load' }>): Promise<void>
   const escapes: Escape[] = [];
   try {
     const instances = await compileJournal(message.bundle, durasimIndex);
-    setTurn(loadTurn(escapes));
-    let first: JournalAdapter;
-    try {
-      first = instances.fresh();
-    } finally {
-      setTurn(null);
-    }
+    const reads = { count: 0 };
+    const first: JournalAdapter = runAsTurn(loadTurn(escapes, reads), () => instances.fresh());
     journals.set(message.journalId, { instances, first });
-    post({ type: 'loaded', journalId: message.journalId, name: first.name, escapes });
+    post({ type: 'loaded', journalId: message.journalId, name: first.name, escapes, readsWorldAtLoad: reads.count > 0 });
   } catch (error) {
     const failure = error instanceof DurasimError ? { action: error.action, reason: error.reason, fix: error.fix } : undefined;
     post({ type: 'load-failed', journalId: message.journalId, message: error instanceof Error ? `${error.name}: ${error.message}` : String(error), ...(failure ? { failure } : {}), escapes });

@@ -58,7 +58,7 @@ export type ToWorker =
   | ({ type: 'run'; id: number; journalId: number; scenario: unknown } & RunRequest);
 
 export type FromWorker =
-  | { type: 'loaded'; journalId: number; name: string; escapes: Escape[] }
+  | { type: 'loaded'; journalId: number; name: string; escapes: Escape[]; readsWorldAtLoad: boolean }
   /** `failure`: the house-style parts when the error was durasim's own message about the journal. */
   | { type: 'load-failed'; journalId: number; message: string; failure?: { action: string; reason: string; fix: string }; escapes: Escape[] }
   | { type: 'result'; id: number; summary: RunSummary; result?: SimulationResult; again?: { summary: RunSummary; result?: SimulationResult }; heapMb: number }

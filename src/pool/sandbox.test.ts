@@ -1,9 +1,10 @@
 /**
  * The sandbox, probed as a journal would reach around env: one probe journal per API, run in the
  * worker pool exactly as `durasim check` runs a journal (bundled, fresh per incarnation, in a
- * guarded worker thread). Each probe is either caught (the escape recorded, with the message
- * naming what to call instead) or served by the simulated world (and then deterministic). None
- * passes silently, and none touches the real disk or network.
+ * guarded worker thread). Each probe is either served by the simulated world (its virtual clock,
+ * the scenario's draws, its disk and service — and then deterministic) or caught (the escape
+ * recorded, with the message naming what to call instead). None passes silently, and none touches
+ * the real disk or network.
  */
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -15,6 +16,10 @@ import { WorkerPool } from './workerPool.js';
 
 type Probe = { name: string; code: string } & ({ api: string } | { served: (value: string) => boolean });
 
+/** Where virtual time starts (simulator/clock.ts): the probe reads the clock at virtual 0 ms. */
+const EPOCH = 1_767_225_600_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
 const dir = mkdtempSync(join(tmpdir(), 'durasim-probes-'));
 const realDir = mkdtempSync(join(tmpdir(), 'durasim-probe-target-'));
 const target = (name: string): string => JSON.stringify(join(realDir, name));
@@ -23,32 +28,33 @@ let port = 0;
 let connections = 0;
 
 const PROBES: Probe[] = [
-  { name: 'Date.now', code: 'Date.now()', api: 'Date.now' },
-  { name: 'new Date()', code: 'new Date()', api: 'new Date()' },
-  { name: 'Date()', code: 'Date()', api: 'Date()' },
+  { name: 'Date.now is the virtual clock', code: 'Date.now()', served: (v) => v === String(EPOCH) },
+  { name: 'new Date() is the virtual clock', code: 'new Date()', served: (v) => v === String(new Date(EPOCH)) },
+  { name: 'Date() is the virtual clock', code: 'Date()', served: (v) => v === String(new Date(EPOCH)) },
   { name: 'new Date(0) is deterministic', code: 'new Date(0).toISOString()', served: (v) => v === '1970-01-01T00:00:00.000Z' },
-  { name: 'performance.now', code: 'performance.now()', api: 'performance.now' },
-  { name: 'performance.timeOrigin', code: 'performance.timeOrigin', api: 'performance.timeOrigin' },
+  { name: 'performance.now counts from the incarnation start', code: 'performance.now()', served: (v) => v === '0' },
+  { name: 'performance.timeOrigin is the incarnation start', code: 'performance.timeOrigin', served: (v) => v === String(EPOCH) },
   { name: 'performance.mark', code: "performance.mark('x')", api: 'performance.mark' },
   { name: 'process.hrtime', code: 'process.hrtime()', api: 'process.hrtime' },
   { name: 'process.hrtime.bigint', code: 'process.hrtime.bigint()', api: 'process.hrtime.bigint' },
   { name: 'process.uptime', code: 'process.uptime()', api: 'process.uptime' },
-  { name: 'Intl date formatting of now', code: "new Intl.DateTimeFormat('en-US').format()", api: 'Intl.DateTimeFormat.format' },
-  { name: 'Math.random', code: 'Math.random()', api: 'Math.random' },
-  { name: 'global crypto.randomUUID', code: 'crypto.randomUUID()', api: 'crypto.randomUUID' },
-  { name: 'global crypto.getRandomValues', code: 'crypto.getRandomValues(new Uint8Array(4))', api: 'crypto.getRandomValues' },
+  { name: 'Intl date formatting of now is the virtual clock', code: "new Intl.DateTimeFormat('en-US').format()", served: (v) => v === new Intl.DateTimeFormat('en-US').format(EPOCH) },
+  { name: 'Math.random is the scenario draw (0 past its end)', code: 'Math.random()', served: (v) => v === '0' },
+  { name: 'global crypto.randomUUID is drawn from the scenario', code: 'crypto.randomUUID()', served: (v) => UUID.test(v) },
+  { name: 'global crypto.getRandomValues is drawn from the scenario', code: 'crypto.getRandomValues(new Uint8Array(4))', served: (v) => /^\d+,\d+,\d+,\d+$/.test(v) },
   { name: 'crypto.subtle.generateKey', code: "crypto.subtle.generateKey({ name: 'HMAC', hash: 'SHA-256' }, true, ['sign'])", api: 'crypto.subtle.generateKey' },
-  { name: 'node:crypto randomUUID', code: 'nodeCrypto.randomUUID()', api: 'crypto.randomUUID' },
-  { name: 'node:crypto randomBytes', code: 'nodeCrypto.randomBytes(8)', api: 'crypto.randomBytes' },
-  { name: 'node:crypto randomInt', code: 'nodeCrypto.randomInt(10)', api: 'crypto.randomInt' },
+  { name: 'node:crypto randomUUID is drawn from the scenario', code: 'nodeCrypto.randomUUID()', served: (v) => UUID.test(v) },
+  { name: 'node:crypto randomBytes is drawn from the scenario', code: "nodeCrypto.randomBytes(8).toString('hex')", served: (v) => /^[0-9a-f]{16}$/.test(v) },
+  { name: 'node:crypto randomInt is the scenario draw', code: 'nodeCrypto.randomInt(10)', served: (v) => v === '0' },
   { name: 'node:crypto createHash is deterministic', code: "nodeCrypto.createHash('sha256').update('a').digest('hex').slice(0, 8)", served: (v) => v === 'ca978112' },
-  { name: 'setTimeout', code: 'setTimeout(() => {}, 1)', api: 'setTimeout' },
-  { name: 'setInterval', code: 'setInterval(() => {}, 1)', api: 'setInterval' },
-  { name: 'setImmediate', code: 'setImmediate(() => {})', api: 'setImmediate' },
-  { name: 'AbortSignal.timeout', code: 'AbortSignal.timeout(10)', api: 'AbortSignal.timeout' },
-  { name: 'node:timers setTimeout', code: 'timers.setTimeout(() => {}, 1)', api: 'timers.setTimeout' },
-  { name: 'timers/promises setTimeout', code: 'timersPromises.setTimeout(1)', api: 'timers.promises.setTimeout' },
-  { name: 'global fetch', code: "fetch('http://127.0.0.1:' + PORT + '/')", api: 'fetch' },
+  { name: 'setTimeout is a virtual timer', code: 'setTimeout(() => {}, 1)', served: (v) => /^\d+$/.test(v) },
+  { name: 'setInterval is a virtual timer', code: 'setInterval(() => {}, 1)', served: (v) => /^\d+$/.test(v) },
+  { name: 'setImmediate is a virtual timer', code: 'setImmediate(() => {})', served: (v) => /^\d+$/.test(v) },
+  { name: 'AbortSignal.timeout aborts on the virtual clock', code: 'AbortSignal.timeout(10)', served: (v) => v === '[object AbortSignal]' },
+  { name: 'node:timers setTimeout is a virtual timer', code: 'timers.setTimeout(() => {}, 1)', served: (v) => /^\d+$/.test(v) },
+  { name: 'timers/promises setTimeout settles on the virtual clock', code: "timersPromises.setTimeout(1, 'woke')", served: (v) => v === 'woke' },
+  { name: 'timers/promises setInterval', code: 'timersPromises.setInterval(1)', api: 'timers.promises.setInterval' },
+  { name: 'global fetch reaches only the fake service', code: "fetch('http://127.0.0.1:' + PORT + '/')", served: (v) => v.startsWith('threw fetch failed: http://127.0.0.1:') },
   { name: 'http.request', code: "http.request('http://127.0.0.1:' + PORT + '/').end()", api: 'http.request' },
   { name: 'https.get', code: "https.get('https://127.0.0.1:' + PORT + '/')", api: 'https.get' },
   { name: 'net.connect', code: 'net.connect(PORT, "127.0.0.1")', api: 'net.connect' },
@@ -60,14 +66,15 @@ const PROBES: Probe[] = [
   { name: 'child_process.execSync', code: `childProcess.execSync('touch ' + ${target('exec')})`, api: 'child_process.execSync' },
   { name: 'child_process.spawn', code: "childProcess.spawn('true')", api: 'child_process.spawn' },
   { name: 'new worker_threads.Worker', code: "new workerThreads.Worker('0', { eval: true })", api: 'worker_threads.Worker' },
-  { name: 'fs.writeFileSync', code: `fs.writeFileSync(${target('sync')}, 'x')`, api: 'fs.writeFileSync' },
+  { name: 'fs.writeFileSync writes the virtual disk', code: `fs.writeFileSync(${target('sync')}, 'x')`, served: (v) => v.startsWith('threw ENOENT: no such file or directory') },
   { name: 'fs.opendirSync', code: 'fs.opendirSync("/")', api: 'fs.opendirSync' },
   { name: 'fs.promises.opendir', code: 'fs.promises.opendir("/")', api: 'fs.promises.opendir' },
-  { name: 'node:fs/promises writeFile', code: `fsPromises.writeFile(${target('promises')}, 'x')`, api: 'fs.promises.writeFile' },
-  { name: 'fs.rmdirSync', code: `fs.rmdirSync(${target('none')})`, api: 'fs.rmdirSync' },
+  { name: 'node:fs/promises writeFile writes the virtual disk', code: `fsPromises.writeFile(${target('promises')}, 'x')`, served: (v) => v.startsWith('threw ENOENT: no such file or directory') },
+  { name: 'fs.rmdirSync acts on the virtual disk', code: `fs.rmdirSync(${target('none')})`, served: (v) => v.startsWith('threw ENOENT: no such file or directory') },
+  { name: 'fs.symlinkSync', code: `fs.symlinkSync('/', ${target('link')})`, api: 'fs.symlinkSync' },
   { name: 'fs.createWriteStream', code: `fs.createWriteStream(${target('stream')})`, api: 'fs.createWriteStream' },
   { name: 'fs.realpath.native', code: 'fs.realpath.native("/", () => {})', api: 'fs.realpath.native' },
-  { name: 'an fs function captured at module load', code: `captured(${target('captured')}, 'x')`, api: 'fs.writeFileSync' },
+  { name: 'an fs function captured at module load is served too', code: `captured(${target('captured')}, 'x')`, served: (v) => v.startsWith('threw ENOENT: no such file or directory') },
   { name: 'os.freemem', code: 'os.freemem()', api: 'os.freemem' },
   { name: 'os.hostname', code: 'os.hostname()', api: 'os.hostname' },
   { name: 'process.memoryUsage', code: 'process.memoryUsage()', api: 'process.memoryUsage' },

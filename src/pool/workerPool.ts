@@ -47,6 +47,11 @@ export interface LoadedJournal {
   name: string;
   /** Escapes made by the journal's module code at load (its top level). */
   loadEscapes: Escape[];
+  /**
+   * The module reads the world as it loads (a clock read, a random draw, a timer at its top level):
+   * what it keeps is module state a restart renews, so every run loads it afresh at every incarnation.
+   */
+  freshModules: boolean;
 }
 
 interface PendingRun {
@@ -87,6 +92,8 @@ export class WorkerPool {
   private readonly slots: Slot[] = [];
   private readonly queue: PendingRun[] = [];
   private readonly bundles = new Map<number, JournalBundle>();
+  /** Journals whose every run loads the modules afresh at every incarnation (LoadedJournal.freshModules). */
+  private readonly alwaysFresh = new Set<number>();
   private readonly loads = new Map<number, { resolve: (loaded: LoadedJournal) => void; reject: (error: Error) => void }>();
   private nextId = 0;
   private nextJournal = 0;
@@ -120,7 +127,8 @@ export class WorkerPool {
    */
   run(journalId: number, scenario: unknown, request: Partial<RunRequest> = {}, tag = -1): Promise<RunOutcome> {
     if (this.closed) return Promise.resolve({ kind: 'harness-error', message: 'the worker pool is closed' });
-    const full: RunRequest = { detail: request.detail ?? 'summary', modules: request.modules ?? 'shared', ...(request.then ? { then: request.then } : {}) };
+    const modules = request.modules ?? (this.alwaysFresh.has(journalId) ? 'fresh' : 'shared');
+    const full: RunRequest = { detail: request.detail ?? 'summary', modules, ...(request.then ? { then: request.then } : {}) };
     return new Promise<RunOutcome>((resolve) => {
       this.queue.push({ id: this.nextId++, journalId, scenario, request: full, tag, resolve });
       this.dispatch();
@@ -204,7 +212,8 @@ export class WorkerPool {
       case 'loaded': {
         const waiting = this.loads.get(message.journalId);
         this.loads.delete(message.journalId);
-        waiting?.resolve({ journalId: message.journalId, name: message.name, loadEscapes: message.escapes });
+        if (message.readsWorldAtLoad) this.alwaysFresh.add(message.journalId);
+        waiting?.resolve({ journalId: message.journalId, name: message.name, loadEscapes: message.escapes, freshModules: message.readsWorldAtLoad });
         return;
       }
       case 'load-failed': {

@@ -13,6 +13,12 @@ describe('crash points and states', () => {
     expect(stepKind('fetch', 'POST /operations/a')).toBe('POST');
     expect(stepKind('fetch', 'GET /resources/config')).toBe('GET');
     expect(stepKind('fs.link', 'a → b')).toBe('rename/link');
+    expect(stepKind('fs.promises.rename', 'a → b')).toBe('rename/link');
+    expect(stepKind('fs.fsyncSync', 'journal.jsonl')).toBe('fsync');
+    expect(stepKind('fs.fsync', '/work/')).toBe('directory fsync');
+    expect(stepKind('fh.write', 'journal.jsonl "x"')).toBe('write');
+    expect(stepKind('setTimeout', '100ms')).toBe('clock');
+    expect(stepKind('crypto.randomUUID', '16 bytes')).toBe('random');
   });
 
   test('every worker step is two points (before, after); results, the world and earlier positions are not', () => {

@@ -27,23 +27,31 @@ import { judgedViolations, summaryOf, type Judged } from './runVerdict.js';
 export const STEP_KINDS = ['open', 'append', 'write', 'read', 'fsync', 'directory fsync', 'close', 'rename/link', 'unlink', 'mkdir', 'POST', 'GET', 'clock', 'random', 'other'] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
-/** The kind of a journal step, from its trace line (a directory handle's path ends in "/"). */
+const KINDS: Record<string, StepKind> = {
+  'fs.open': 'open',
+  'fs.appendFile': 'append', 'fh.appendFile': 'append',
+  'fs.writeFile': 'write', 'fh.writeFile': 'write', 'fs.write': 'write', 'fh.write': 'write', 'fs.truncate': 'write', 'fs.ftruncate': 'write', 'fh.truncate': 'write', 'fs.copyFile': 'write',
+  'fs.readFile': 'read', 'fh.readFile': 'read', 'fs.read': 'read', 'fh.read': 'read', 'fs.readdir': 'read', 'fs.stat': 'read', 'fs.lstat': 'read', 'fs.fstat': 'read', 'fh.stat': 'read', 'fs.exists': 'read', 'fs.access': 'read', 'fs.realpath': 'read',
+  'fh.close': 'close', 'fs.close': 'close',
+  'fs.rename': 'rename/link', 'fs.link': 'rename/link',
+  'fs.unlink': 'unlink', 'fs.rm': 'unlink', 'fs.rmdir': 'unlink',
+  'fs.mkdir': 'mkdir',
+  'clock.now': 'clock', 'clock.sleep': 'clock', 'clock.timeout': 'clock', 'Date.now': 'clock', 'new Date()': 'clock', 'Date()': 'clock', 'performance.now': 'clock',
+  random: 'random', 'Math.random': 'random', // allow-ambient: names a step kind
+};
+const SYNCS = new Set(['fh.sync', 'fh.datasync', 'fs.fsync', 'fs.fdatasync']);
+
+/**
+ * The kind of a journal step, from its trace line (a directory handle's path ends in "/"). Node's
+ * own calls count as their env twins: fs.promises.rename and fs.renameSync are fs.rename.
+ */
 export function stepKind(op: string, detail: string): StepKind {
-  switch (op) {
-    case 'fs.open': return 'open';
-    case 'fs.appendFile': case 'fh.appendFile': return 'append';
-    case 'fs.writeFile': case 'fh.writeFile': return 'write';
-    case 'fs.readFile': case 'fh.readFile': case 'fs.readdir': case 'fs.stat': return 'read';
-    case 'fh.sync': return detail.endsWith('/') ? 'directory fsync' : 'fsync';
-    case 'fh.close': return 'close';
-    case 'fs.rename': case 'fs.link': return 'rename/link';
-    case 'fs.unlink': return 'unlink';
-    case 'fs.mkdir': return 'mkdir';
-    case 'fetch': return detail.startsWith('POST') ? 'POST' : detail.startsWith('GET') ? 'GET' : 'other';
-    case 'clock.now': case 'clock.sleep': case 'clock.timeout': return 'clock';
-    case 'random': return 'random';
-    default: return 'other';
-  }
+  const base = op.replace(/^fs\.promises\./, 'fs.').replace(/Sync$/, '');
+  if (SYNCS.has(base)) return detail.endsWith('/') ? 'directory fsync' : 'fsync';
+  if (base === 'fetch') return detail.startsWith('POST') ? 'POST' : detail.startsWith('GET') ? 'GET' : 'other';
+  if (base.startsWith('crypto.')) return 'random';
+  if (/^(timers\.(promises\.)?)?set(Timeout|Interval|Immediate)$|^AbortSignal\.timeout$|^Intl\./.test(base)) return 'clock';
+  return KINDS[base] ?? 'other';
 }
 
 export interface CrashPoint {

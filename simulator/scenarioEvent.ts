@@ -1,0 +1,29 @@
+/**
+ * A scenario event that is not a fault at a step: the user saves a file (in place and durably,
+ * stamped with virtual time), the service restarts, or the task is delivered again to a new worker.
+ */
+import { atVirtualTime } from './ambientGuard.js';
+import type { Fault } from './scenario.js';
+import { preview } from './trace.js';
+import type { World } from './world.js';
+
+export function fireScenarioEvent(world: World, fault: Fault): void {
+  switch (fault.kind) {
+    case 'user-edit':
+      atVirtualTime(world.clock.epochMs, () => world.disk.userWrite(fault.path, fault.text));
+      world.userEdits.push({ seq: world.trace.length, timeMs: world.clock.nowMs, path: fault.path, text: fault.text });
+      world.record({ actor: 'user', op: 'edit', detail: `${fault.path} ← ${preview(fault.text)}` });
+      return;
+    case 'service-restart':
+      world.service.restart();
+      return;
+    case 'duplicate-delivery': {
+      const pid = world.procs.length;
+      world.record({ actor: 'supervisor', op: 'duplicate-delivery', detail: `the task is delivered again to worker-${pid}` });
+      world.spawn(pid, 0);
+      return;
+    }
+    default:
+      return;
+  }
+}

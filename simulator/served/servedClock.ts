@@ -1,0 +1,33 @@
+/**
+ * The clock a journal reads through Node: Date.now(), new Date(), Date(), Intl's "now" and
+ * performance.now() read the virtual clock, each read one atomic step (a crash may land between
+ * two reads, as between any two calls of a real process). performance.now() counts from the
+ * incarnation's start, as in a fresh process; performance.timeOrigin is that start on the virtual
+ * clock (a constant of the process, not a step).
+ */
+import { VIRTUAL_EPOCH_MS } from '../clock.js';
+import { atomicStep } from '../atomicStep.js';
+import type { Served, ServeContext } from './serveCall.js';
+
+function wallClock(api: string): Served {
+  return (ctx: ServeContext) => {
+    const ms = ctx.world.clock.epochMs;
+    return atomicStep(ctx.world, ctx.proc, api, new Date(ms).toISOString(), () => ms, () => ms);
+  };
+}
+
+export const CLOCK_SERVED: [string, Served][] = [
+  ['Date.now', wallClock('Date.now')],
+  ['new Date()', wallClock('new Date()')],
+  ['Date()', wallClock('Date()')],
+  ['Intl.DateTimeFormat.format', wallClock('Intl.DateTimeFormat.format')],
+  ['Intl.DateTimeFormat.formatToParts', wallClock('Intl.DateTimeFormat.formatToParts')],
+  [
+    'performance.now',
+    (ctx) => {
+      const ms = ctx.world.clock.nowMs - ctx.proc.startedAtMs;
+      return atomicStep(ctx.world, ctx.proc, 'performance.now', `${ms}ms`, () => ms, () => ms);
+    },
+  ],
+  ['performance.timeOrigin', (ctx) => VIRTUAL_EPOCH_MS + ctx.proc.startedAtMs],
+];
