@@ -101,7 +101,7 @@ export class Disk extends DiskState {
       // On Linux a write to a file opened for append goes to the end, whatever position it names.
       const at = file.append ? size : (position ?? file.position);
       this.vol.writeSync(fd, bytes, 0, bytes.length, at);
-      if (position === undefined || file.append) file.position = at + bytes.length;
+      if (position === undefined) file.position = at + bytes.length; // pwrite(2) never moves the offset, even under O_APPEND
       if (at === size) this.markAppend(file.ino, bytes);
       else this.markOverwrite(file.ino);
     }
@@ -180,7 +180,8 @@ export class Disk extends DiskState {
     const file = this.handle(fd);
     if (file.isDirectory) {
       this.faults.failIfArmed('fsync', file.path);
-      this.syncDirectory(file.ino, file.path);
+      // A folder removed (or replaced) since it was opened has no entries of its own left to sync here.
+      if (this.vol.existsSync(file.path) && this.id(Number(this.vol.statSync(file.path).ino)) === file.ino) this.syncDirectory(file.ino, file.path);
       return;
     }
     const pending = this.dirty.get(file.ino);

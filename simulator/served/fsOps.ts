@@ -31,8 +31,9 @@ function pathOf(value: unknown): string {
 }
 
 function fdOf(value: unknown): number {
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
-  throw invalidArg('fd', 'of type number', value);
+  if (typeof value !== 'number') throw invalidArg('fd', 'of type number', value);
+  if (Number.isInteger(value) && value >= 0 && value <= 2 ** 31 - 1) return value;
+  throw Object.assign(new RangeError(`The value of "fd" is out of range. It must be >= 0 && <= 2147483647. Received ${value}`), { code: 'ERR_OUT_OF_RANGE' });
 }
 
 const named = (disk: Disk, path: unknown): string => rel(disk.resolve(pathOf(path)));
@@ -124,6 +125,27 @@ function writeWhole(ctx: ServeContext, target: unknown, data: unknown, options: 
   disk.writeWhole(pathOf(target), bytes, openFlags(optionOf(options, 'flag', undefined), append ? 'a' : 'w'), ctx.proc.pid);
 }
 
+/**
+ * copyFile as libuv does it: the source is opened, then the target (created, or EEXIST under
+ * COPYFILE_EXCL; EISDIR on a folder); one file under two names is left alone; a folder as source
+ * fails with EISDIR and takes the target with it; else the target's bytes are replaced.
+ */
+function copyFile(ctx: ServeContext, from: string, to: string, exclusive: boolean): void {
+  const disk = ctx.world.disk;
+  const [source, target] = [disk.resolve(from), disk.resolve(to)];
+  const sourceStats = disk.statOf(source);
+  if (exclusive && disk.exists(target)) throw ioError('EEXIST', 'copyfile', source, target);
+  if (disk.exists(target) && disk.statOf(target).isDirectory()) throw ioError('EISDIR', 'copyfile', source, target);
+  if (disk.exists(target) && disk.statOf(target).ino === sourceStats.ino) return;
+  if (sourceStats.isDirectory()) {
+    const opened = disk.openFile(target, 'w', ctx.proc.pid);
+    disk.handleClose(opened.fd);
+    disk.unlink(target);
+    throw ioError('EISDIR', 'copyfile', source, target);
+  }
+  disk.writeWhole(target, written(ctx, disk.readFile(source)), 'w', ctx.proc.pid);
+}
+
 const targetName = (disk: Disk, target: unknown): string => (typeof target === 'number' ? fdName(disk, target) : named(disk, target));
 
 export const FS_OPS: Record<string, OpOf> = {
@@ -135,8 +157,10 @@ export const FS_OPS: Record<string, OpOf> = {
   readSync: (ctx, args) => ({
     detail: fdName(ctx.world.disk, args[0]),
     run: () => {
+      const fd = fdOf(args[0]);
       const { buffer, offset, length, position } = readArgs(args);
-      const bytes = ctx.world.disk.handleReadAt(fdOf(args[0]), length, position);
+      if (length === 0) return 0; // as node:fs: no read at all
+      const bytes = ctx.world.disk.handleReadAt(fd, length, position);
       buffer.set(bytes, offset);
       return bytes.length;
     },
@@ -189,8 +213,13 @@ export const FS_OPS: Record<string, OpOf> = {
     detail: named(ctx.world.disk, path),
     run: () => {
       const abs = ctx.world.disk.resolve(pathOf(path));
-      if (!ctx.world.disk.exists(abs) && optionOf(options, 'force', false)) return undefined;
-      return remove(ctx.world.disk, abs, optionOf(options, 'recursive', false));
+      try {
+        return remove(ctx.world.disk, abs, optionOf(options, 'recursive', false));
+      } catch (error) {
+        // force forgives a missing path, and nothing else (ENOTDIR stands).
+        if (optionOf(options, 'force', false) && (error as { code?: string }).code === 'ENOENT') return undefined;
+        throw error;
+      }
     },
   }),
   truncateSync: (ctx, [path, length]) => ({
@@ -207,11 +236,6 @@ export const FS_OPS: Record<string, OpOf> = {
   }),
   copyFileSync: (ctx, [from, to, mode]) => ({
     detail: `${named(ctx.world.disk, from)} → ${named(ctx.world.disk, to)}`,
-    run: () => {
-      const disk = ctx.world.disk;
-      const bytes = disk.readFile(pathOf(from));
-      if ((Number(mode ?? 0) & constants.COPYFILE_EXCL) !== 0 && disk.exists(pathOf(to))) throw ioError('EEXIST', 'copyfile', disk.resolve(pathOf(from)), disk.resolve(pathOf(to)));
-      disk.writeWhole(pathOf(to), written(ctx, bytes), 'w', ctx.proc.pid);
-    },
+    run: () => copyFile(ctx, pathOf(from), pathOf(to), (Number(mode ?? 0) & constants.COPYFILE_EXCL) !== 0),
   }),
 };

@@ -54,6 +54,7 @@ export class ServedFileHandle {
     const at = options.offset ?? 0;
     const count = options.length ?? buffer.byteLength - at;
     return this.step('fh.read', this.name, (fd) => {
+      if (count === 0) return { bytesRead: 0, buffer }; // as node:fs: an open handle, no read at all
       const bytes = this.ctx.world.disk.handleReadAt(fd, count, positionOf(options.position));
       new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength).set(bytes, at);
       return { bytesRead: bytes.length, buffer };
