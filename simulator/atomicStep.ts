@@ -4,9 +4,9 @@
  * at once, in the caller's stack: a synchronous call cannot wait for the scheduler. A crash placed
  * before or after it kills the process there and then: the call throws ProcessEnded into the
  * journal's code, which from then on runs as a ghost that reaches nothing (every later served call
- * throws again or never settles, as the crash took the process with it; a clock read or a timer
- * is answered inertly, since Node's own code may run in a dead process's context, as it does on
- * the way to reporting an uncaught exception).
+ * throws again or never settles, as the crash took the process with it; a timer is answered
+ * inertly, since Node's own code may set one in a dead process's context, as it does on the way to
+ * reporting an uncaught exception).
  */
 import { atVirtualTime } from './ambientGuard.js';
 import { SimulatorInvariantError } from './invariant.js';
@@ -24,8 +24,8 @@ export class ProcessEnded extends Error {
 
 /**
  * `ghost` answers a call from code whose process is gone (or whose run is over) where an answer
- * changes nothing in the world (a clock read, a timer that will never fire); without it such a
- * call throws ProcessEnded.
+ * changes nothing in the world (a timer that will never fire); without it such a call throws
+ * ProcessEnded.
  */
 export function atomicStep<T>(world: World, proc: Proc, op: string, detail: string, run: () => T, ghost?: () => T): T {
   if (!proc.alive || proc.done) {

@@ -86,10 +86,13 @@ export function responseOf(reply: ServiceReply): Response {
   const nullBody = reply.status === 204 || reply.status === 304;
   if (!reply.cut || nullBody) return new Response(nullBody ? null : reply.body, { status: reply.status, headers });
   const bytes = new TextEncoder().encode(reply.body);
+  // The first half arrives; the next read finds the connection gone (a reader sees the half first).
+  let sent = false;
   const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
+    pull(controller) {
+      if (sent) return controller.error(new TypeError('terminated: the response body was cut mid-read'));
+      sent = true;
       controller.enqueue(bytes.subarray(0, Math.floor(bytes.length / 2)));
-      controller.error(new TypeError('terminated: the response body was cut mid-read'));
     },
   });
   return new Response(stream, { status: reply.status, headers });

@@ -292,10 +292,10 @@ describe('real I/O from a journal', () => {
     expect(result.trace.find((t) => t.op === api)).toMatchObject({ actor: 'worker-0', detail: '/etc/hostname' });
   });
 
-  test('http.request is refused and recorded', async () => {
-    const { result, message } = await calling(async () => (await import('node:http')).request('http://127.0.0.1:9/'));
-    expect(result.escapes.map((e) => e.api)).toEqual(['http.request']);
-    expect(message).toBe('Failed to run the journal under simulation: it called http.request, which would reach the real network. Call fetch(url, init) or env.fetch(url, init): under simulation the only network is the fake service.');
+  test('a raw socket is refused and recorded', async () => {
+    const { result, message } = await calling(async () => (await import('node:net')).connect(9, '127.0.0.1'));
+    expect(result.escapes.map((e) => e.api)).toEqual(['net.connect']);
+    expect(message).toBe('Failed to run the journal under simulation: it called net.connect, which would reach the real network. Call fetch(url, init) or env.fetch(url, init): under simulation the only network is the fake service.');
   });
 });
 

@@ -12,6 +12,7 @@ import type { World } from '../world.js';
 import { CLOCK_SERVED } from './servedClock.js';
 import { FETCH_SERVED } from './servedFetch.js';
 import { FS_SERVED } from './servedFs.js';
+import { HTTP_SERVED } from './servedHttp.js';
 import { RANDOM_SERVED } from './servedRandom.js';
 import { TIMER_SERVED } from './servedTimers.js';
 
@@ -23,7 +24,7 @@ export interface ServeContext {
 /** A served API: what the call returns (or throws) in the simulated world. */
 export type Served = (ctx: ServeContext, args: readonly unknown[], thisArg: unknown, newTarget?: unknown) => unknown;
 
-const TABLE = new Map<string, Served>([...CLOCK_SERVED, ...RANDOM_SERVED, ...TIMER_SERVED, ...FS_SERVED, ...FETCH_SERVED]);
+const TABLE = new Map<string, Served>([...CLOCK_SERVED, ...RANDOM_SERVED, ...TIMER_SERVED, ...FS_SERVED, ...FETCH_SERVED, ...HTTP_SERVED]);
 
 /** The APIs the world serves, by the name the sandbox gives them (fs.promises.readFile, Date.now, ...). */
 export const SERVED_APIS: readonly string[] = [...TABLE.keys()].sort();

@@ -4,6 +4,7 @@
  * same way every run, and a crash at a synchronous call ends the process there.
  */
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as fsp from 'node:fs/promises';
 import * as timersPromises from 'node:timers/promises';
 import { describe, expect, test } from 'vitest';
@@ -209,5 +210,71 @@ describe('whose code it is', () => {
     const [a, b] = [await simulate(j, s), await simulate(j, s)];
     expect(a.traceHash).toBe(b.traceHash);
     expect(digestOf(a.final.durable)).toBe(digestOf(b.final.durable));
+  });
+});
+
+describe('the node:http client', () => {
+  /** One request through node:http, as a journal would make it; what it saw comes back. */
+  async function viaHttp(faults: Fault[], makeRequest: (url: string, seen: string[], done: () => void) => void): Promise<{ seen: string[]; result: Awaited<ReturnType<typeof simulate>> }> {
+    const seen: string[] = [];
+    const result = await simulate(
+      journal(async (_env, task) => {
+        await new Promise<void>((resolve) => makeRequest(task.service.url, seen, resolve));
+      }),
+      scenario(faults),
+    );
+    expect(result.escapes).toEqual([]);
+    return { seen, result };
+  }
+
+  test('a POST reaches the fake service as a step; the response streams back as an IncomingMessage', async () => {
+    const { seen, result } = await viaHttp([], (url, seen, done) => {
+      const request = http.request(`${url}/operations/a`, { method: 'POST', headers: { 'idempotency-key': 'a' } }, (response) => {
+        seen.push(`status ${response.statusCode} ${response.headers['content-type']}`);
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => {
+          seen.push((JSON.parse(text) as { state: string }).state);
+          done();
+        });
+      });
+      request.end('body');
+    });
+    expect(seen).toEqual(['status 201 application/json', 'committed']);
+    expect(result.effects.map((e) => e.key)).toEqual(['a']);
+    expect(result.trace.find((t) => t.op === 'fetch')).toMatchObject({ actor: 'worker-0', step: 0, detail: 'POST /operations/a' });
+  });
+
+  test('another host is not found; a dropped response times out on the virtual clock; a cut body is aborted', async () => {
+    const other = await viaHttp([], (_url, seen, done) => {
+      http.get('http://example.com/', () => seen.push('a response?')).on('error', (error: NodeJS.ErrnoException) => {
+        seen.push(error.code ?? '');
+        done();
+      });
+    });
+    expect(other.seen).toEqual(['ENOTFOUND']);
+    const dropped = await viaHttp([{ kind: 'response', request: 0, fault: 'drop-after-commit' }], (url, seen, done) => {
+      const request = http.request(`${url}/operations/a`, { method: 'POST', timeout: 1500 });
+      request.on('timeout', () => {
+        seen.push('timeout');
+        request.destroy();
+        done();
+      });
+      request.end('body');
+    });
+    expect(dropped.seen).toEqual(['timeout']);
+    expect(dropped.result.stats.virtualTimeMs).toBe(1500);
+    const cut = await viaHttp([{ kind: 'response', request: 0, fault: 'cut-body' }], (url, seen, done) => {
+      http.request(`${url}/operations/a`, { method: 'POST' }, (response) => {
+        response.on('data', () => seen.push('data'));
+        response.on('aborted', () => seen.push('aborted'));
+        response.on('error', (error: NodeJS.ErrnoException) => {
+          seen.push(error.code ?? '');
+          done();
+        });
+      }).end('body');
+    });
+    expect(cut.seen).toEqual(['data', 'aborted', 'ECONNRESET']);
   });
 });

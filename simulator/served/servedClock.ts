@@ -1,7 +1,8 @@
 /**
  * The clock a journal reads through Node: Date.now(), new Date(), Date(), Intl's "now" and
  * performance.now() read the virtual clock, each read one atomic step (a crash may land between
- * two reads, as between any two calls of a real process). performance.now() counts from the
+ * two reads, as between any two calls of a real process; a read from a gone process throws
+ * ProcessEnded, so a busy-wait on the clock ends with its process). performance.now() counts from the
  * incarnation's start, as in a fresh process; performance.timeOrigin is that start on the virtual
  * clock (a constant of the process, not a step).
  */
@@ -12,7 +13,7 @@ import type { Served, ServeContext } from './serveCall.js';
 function wallClock(api: string): Served {
   return (ctx: ServeContext) => {
     const ms = ctx.world.clock.epochMs;
-    return atomicStep(ctx.world, ctx.proc, api, new Date(ms).toISOString(), () => ms, () => ms);
+    return atomicStep(ctx.world, ctx.proc, api, new Date(ms).toISOString(), () => ms);
   };
 }
 
@@ -26,7 +27,7 @@ export const CLOCK_SERVED: [string, Served][] = [
     'performance.now',
     (ctx) => {
       const ms = ctx.world.clock.nowMs - ctx.proc.startedAtMs;
-      return atomicStep(ctx.world, ctx.proc, 'performance.now', `${ms}ms`, () => ms, () => ms);
+      return atomicStep(ctx.world, ctx.proc, 'performance.now', `${ms}ms`, () => ms);
     },
   ],
   ['performance.timeOrigin', (ctx) => VIRTUAL_EPOCH_MS + ctx.proc.startedAtMs],

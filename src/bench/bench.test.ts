@@ -10,10 +10,11 @@ describe('npm run bench (smoke: tiny counts, so it cannot rot; never a timing ga
     const out = join(mkdtempSync(join(tmpdir(), 'durasim-bench-')), 'bench.json');
     await runBench(['--quick', '--seconds', '0.2', '--memory-runs', '40', '--real', '1', '--out', out]);
     const report = JSON.parse(readFileSync(out, 'utf8')) as Record<string, Record<string, unknown>>;
-    expect(Object.keys(report)).toEqual(['node', 'cores', 'quick', 'throughputs', 'isolation', 'overhead', 'real', 'detection', 'exploreDepth1', 'memory', 'targets']);
+    expect(Object.keys(report)).toEqual(['node', 'cores', 'quick', 'throughputs', 'isolation', 'ambient', 'overhead', 'real', 'detection', 'exploreDepth1', 'memory', 'targets']);
     expect(report.throughputs).toMatchObject({ before: expect.any(Number), oneWorker: expect.any(Number), twoWorkers: expect.any(Number) });
     expect(report.throughputs?.oneWorker).toBeGreaterThan(0);
     expect(report.isolation?.ratio).toBeGreaterThan(0);
+    expect(report.ambient?.ratio).toBeGreaterThan(0);
     expect(report.real?.runs).toEqual([expect.objectContaining({ effectsPerKeyOk: true, incarnations: 2 })]);
     // Detection is hunted with a tiny budget here: every mutant gets its row; kills are the mutant suite's gate.
     expect((report.detection as unknown as { mutant: string }[]).map((d) => d.mutant)).toHaveLength(17);

@@ -18,6 +18,7 @@ import { WorkerPool } from '../pool/workerPool.js';
 import { bareEnv, BARE_SERVICE_URL } from './bareEnv.js';
 import { heapGrowth } from './memory.js';
 import { isolationCost } from './isolationCost.js';
+import { ambientCost } from './ambientCost.js';
 import { compareThroughput } from './poolThroughput.js';
 import { exploreCrashes } from '../runner/crashExplorer.js';
 import { realScenario } from './realProcess.js';
@@ -61,6 +62,8 @@ export async function runBench(args: string[]): Promise<Record<string, unknown>>
   log(`before the pool (main thread, modules shared): ${single.perSecond.toFixed(0)} scenarios/s; the pool as check runs: 1 worker ${oneWorker.toFixed(0)}/s, 2 workers ${twoWorkers.toFixed(0)}/s (best of ${rounds} rounds)`);
   const isolation = await isolationCost({ scenarios: quick ? 40 : 300, rounds: quick ? 1 : 5, seed: 3 });
   log(`fresh modules per incarnation, one core, CPU time: ${isolation.freshMs.toFixed(3)} vs ${isolation.sharedMs.toFixed(3)} ms shared (×${isolation.ratio.toFixed(2)})`);
+  const ambient = await ambientCost({ scenarios: quick ? 40 : 300, rounds: quick ? 1 : 5, seed: 4 });
+  log(`a journal on Node's own APIs vs the same protocol on env, one core, CPU time: ${ambient.nodeMs.toFixed(3)} vs ${ambient.envMs.toFixed(3)} ms (×${ambient.ratio.toFixed(2)})`);
   const cost = await overhead(quick ? 50 : 1000);
   log(`overhead, no faults: bare ${cost.bareMs.toFixed(3)} ms, simulated ${cost.simulatedMs.toFixed(3)} ms (×${cost.ratio.toFixed(2)})`);
   const real = [];
@@ -93,6 +96,7 @@ export async function runBench(args: string[]): Promise<Record<string, unknown>>
     poolVersusBefore: { target: 'one worker within 20% of the main thread before', measured: oneWorker / single.perSecond, met: oneWorker >= single.perSecond * 0.8 },
     versusRealProcesses: { target: 1000, measured: oneWorker / realPerSecond, met: oneWorker / realPerSecond >= 1000 },
     overhead: { target: 3, measured: cost.ratio, met: cost.ratio <= 3 },
+    nodeApisVersusEnv: { target: 1.5, measured: ambient.ratio, met: ambient.ratio <= 1.5 },
     twoWorkerScaling: { target: 1.8, measured: twoWorkers / oneWorker, met: twoWorkers / oneWorker >= 1.8 },
     exploreDepth1: { target: 'within 60 s on one core', measured: exploreSeconds, met: exploreSeconds <= 60 },
     heapFlat: { target: 'late heap within 20% of early', measured: memory.lateHeapMb / Math.max(0.001, memory.earlyHeapMb), met: memory.lateHeapMb <= memory.earlyHeapMb * 1.2 },
@@ -105,13 +109,14 @@ export async function runBench(args: string[]): Promise<Record<string, unknown>>
     `| one worker vs before | ×${targets.poolVersusBefore.measured.toFixed(2)} | ≥ ×0.80 | ${targets.poolVersusBefore.met ? 'yes' : 'no'} |`,
     `| fresh modules at every incarnation vs shared, CPU ms per scenario (why they run on a sample) | ×${isolation.ratio.toFixed(2)} (${isolation.freshMs.toFixed(3)} vs ${isolation.sharedMs.toFixed(3)} ms) | — | — |`,
     `| × real-process baseline (${(1000 / realPerSecond).toFixed(0)} ms per real scenario), one worker | ${targets.versusRealProcesses.measured.toFixed(0)} | ≥ 1000 | ${targets.versusRealProcesses.met ? 'yes' : 'no'} |`,
+    `| a journal on Node's own APIs (examples/node-journal) vs the same protocol on env (reference), CPU ms per scenario | ×${ambient.ratio.toFixed(2)} (${ambient.nodeMs.toFixed(3)} vs ${ambient.envMs.toFixed(3)} ms) | ≤ ×1.5 | ${targets.nodeApisVersusEnv.met ? 'yes' : 'no'} |`,
     `| overhead vs bare run, no faults | ×${cost.ratio.toFixed(2)} (${cost.simulatedMs.toFixed(3)} vs ${cost.bareMs.toFixed(3)} ms) | ≤ ×3 | ${targets.overhead.met ? 'yes' : 'no'} |`,
     `| 2 worker threads vs 1 | ×${targets.twoWorkerScaling.measured.toFixed(2)} (${twoWorkers.toFixed(0)} vs ${oneWorker.toFixed(0)}/s) | ≥ ×1.8 | ${targets.twoWorkerScaling.met ? 'yes' : 'no'} |`,
     `| explore --depth 1, standard workload, one worker: ${exploreDepth1.states} crash states (${exploreDepth1.runs} runs) | ${exploreSeconds.toFixed(1)} s | ≤ 60 s | ${targets.exploreDepth1.met ? 'yes' : 'no'} |`,
     `| heap after ${memory.late} vs ${memory.early} scenarios | ${memory.lateHeapMb.toFixed(1)} vs ${memory.earlyHeapMb.toFixed(1)} MB | flat | ${targets.heapFlat.met ? 'yes' : 'no'} |`,
   ].join('\n');
   log(`\n${table}`);
-  const report = { node: process.version, cores: availableParallelism(), quick, throughputs, isolation, overhead: cost, real: { runs: real, perSecond: realPerSecond }, detection, exploreDepth1, memory, targets };
+  const report = { node: process.version, cores: availableParallelism(), quick, throughputs, isolation, ambient, overhead: cost, real: { runs: real, perSecond: realPerSecond }, detection, exploreDepth1, memory, targets };
   makeDirDurably(dirname(out));
   writeFileDurably(out, `${JSON.stringify(report, null, 2)}\n`);
   log(`wrote ${out}`);
