@@ -7,7 +7,6 @@
  */
 import { guardFunction, guardProperty, serveOrRefuse } from './guardFunction.js';
 import { createHash } from 'node:crypto';
-import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { turnHolder } from './turn.js';
 
 type Restore = () => void;
@@ -186,7 +185,8 @@ function serveAllocUnsafe(): Restore[] {
 /** Marks a served timer (served/servedTimers.ts): its value cancels it. */
 export const SERVED_TIMER = Symbol.for('durasim.servedTimer');
 
-function cancelsServed(real: (handle?: unknown) => void): (handle?: unknown) => void {
+/** clearTimeout and friends: a served timer is cancelled in the world; anything else passes through. */
+export function cancelsServed(real: (handle?: unknown) => void): (handle?: unknown) => void {
   return function clear(handle?: unknown): void {
     const cancel = typeof handle === 'object' && handle !== null ? (handle as Record<symbol, unknown>)[SERVED_TIMER] : undefined;
     if (typeof cancel === 'function') (cancel as () => void)();
@@ -194,17 +194,14 @@ function cancelsServed(real: (handle?: unknown) => void): (handle?: unknown) => 
   };
 }
 
-/** clearTimeout, clearInterval and clearImmediate, global and in node:timers: a served timer is cancelled in the world. */
+/** The global clearTimeout, clearInterval and clearImmediate (node:timers' own are patched once, guardModules.ts). */
 function serveClearTimers(): Restore[] {
-  const restores: Restore[] = [() => syncBuiltinESMExports()]; // restored last: after the functions themselves
-  const timers = createRequire(import.meta.url)('node:timers') as Record<string, unknown>; // allow-ambient: patched, not called
+  const restores: Restore[] = [];
+  const global = globalThis as unknown as Record<string, unknown>;
   for (const name of ['clearTimeout', 'clearInterval', 'clearImmediate']) {
-    for (const target of [globalThis as unknown as Record<string, unknown>, timers]) {
-      const real = target[name];
-      if (typeof real === 'function') restores.push(replace(target, name, cancelsServed(real as (handle?: unknown) => void)));
-    }
+    const real = global[name];
+    if (typeof real === 'function') restores.push(replace(global, name, cancelsServed(real as (handle?: unknown) => void)));
   }
-  syncBuiltinESMExports();
   return restores;
 }
 

@@ -7,6 +7,7 @@
  */
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { guardProperty } from './guardFunction.js';
+import { cancelsServed } from './guardGlobals.js';
 
 interface ModuleGuard {
   /** The builtin, as require() names it. */
@@ -76,6 +77,12 @@ export function guardModules(): number {
       const inner = module[name];
       if (typeof inner === 'object' && inner !== null) guardObject(inner, `${prefix}.${name}`, { module: spec.module });
     }
+  }
+  // clearTimeout and friends of node:timers cancel a served timer, and pass anything else through.
+  const timers = load('node:timers') as Record<string, unknown>; // allow-ambient: patched, not called
+  for (const name of ['clearTimeout', 'clearInterval', 'clearImmediate']) {
+    const real = timers[name];
+    if (typeof real === 'function') timers[name] = cancelsServed(real as (handle?: unknown) => void);
   }
   syncBuiltinESMExports();
   return count;

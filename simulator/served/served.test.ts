@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as fsp from 'node:fs/promises';
+import * as timers from 'node:timers';
 import * as timersPromises from 'node:timers/promises';
 import { describe, expect, test } from 'vitest';
 import { baseScenario } from '../../src/arbitraries.js';
@@ -74,6 +75,19 @@ describe('timers and the clock', () => {
     expect(ticks).toBe(3);
     expect(aborted).toBe('AbortError');
     expect(result.stats.virtualTimeMs).toBe(3000 + 500 + 250);
+  });
+
+  test("node:timers' own clearTimeout cancels a served timer: it never fires", async () => {
+    let fired = false;
+    const result = await simulate(
+      journal(async () => {
+        timers.clearTimeout(timers.setTimeout(() => (fired = true), 5000));
+        await timersPromises.setTimeout(10_000); // long past when it would have fired
+      }),
+      scenario(),
+    );
+    expect(fired).toBe(false);
+    expect(result.stats.virtualTimeMs).toBe(10_000);
   });
 
   test('a timer dies with its process: the restarted incarnation starts afresh', async () => {
