@@ -226,7 +226,7 @@ describe('escapes from the simulated world', () => {
       }),
       scenario(),
     );
-    expect(result.outcome).toEqual({ kind: 'stalled', detail: 'worker-0#0 awaited something outside env for 10,000 event-loop turns: a promise that never settles?' });
+    expect(result.outcome).toEqual({ kind: 'stalled', detail: 'worker-0#0 awaited something outside the simulated world for 10,000 event-loop turns: a promise that never settles?' });
     expect(result.escapes).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * StallWatch: the simulator's one look at the real event loop. A healthy run advances in
  * microtasks only, so a check queued on the real event loop (allow-ambient) fires only when every worker is stuck on
- * something outside env (a real timer, real I/O, a promise nothing resolves). After `turns` such
+ * something outside the world (real I/O, a promise nothing resolves). After `turns` such
  * checks during the same wait, the run is declared stalled. The pending check is cleared when the
  * run ends: a run that never yields would otherwise leave one per world, each holding it alive.
  */

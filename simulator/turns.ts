@@ -12,7 +12,7 @@ import { runAsTurn } from './ambientGuard.js';
 import type { Proc } from './proc.js';
 import { StallWatch } from './stallWatch.js';
 
-/** Event-loop turns a worker may spend awaiting something outside env before the run is stopped. */
+/** Event-loop turns a worker may spend awaiting something outside the simulated world before the run is stopped. */
 export const STALL_TURNS = 10_000;
 export const STALL_TURNS_TEXT = '10,000';
 /** Microtasks a journal's abort listener may chain before the world takes the turn back. */

@@ -1,9 +1,11 @@
 /**
  * World: the scheduler of worker processes, and the owner of everything they touch.
  *
- * - Workers are async tasks. Every env call is a step, queued until the scheduler grants it; among
- *   ready workers (by pid) the scenario's schedule choices pick, a missing choice the lowest pid.
- * - After a grant the worker holds the turn (turns.ts) until its next env call or its exit.
+ * - Workers are async tasks. Every env call and every asynchronous Node call served from the world
+ *   (served/) is a step, queued until the scheduler grants it; among ready workers (by pid) the
+ *   scenario's schedule choices pick, a missing choice the lowest pid. A synchronous served call is
+ *   an atomic step at once (atomicStep.ts).
+ * - After a grant the worker runs (turns.ts) until its next step, an idle wait on a timer, or its exit.
  *   Virtual time advances only when no worker is ready (discrete events).
  * - A crash { process, incarnation, step, when } kills that incarnation before or after the step:
  *   its pending promises never settle and its later calls are refused (they never settle either).
@@ -14,7 +16,7 @@
  *   process would; inspect() reads through its own (inspection.ts), on the durable image after
  *   every step that changed it, at every crash and at the end (the observed histories).
  * - Bounds: global steps, incarnations per worker, virtual time. Running out is a liveness outcome,
- *   never a hang; so is a deadlock, and a stall (awaiting something outside env).
+ *   never a hang; so is a deadlock, and a stall (awaiting something outside the simulated world).
  * - A broken simulator invariant stops the run and is rethrown by run(), never seen by the journal.
  */
 import type { Records } from '../model/evidence.js';
@@ -170,9 +172,7 @@ export class World {
     return this.events.faultsAt(proc.pid, proc.incarnation, step, () => `${op} ${detail}`);
   }
 
-  beat(globalStep: number, proc: Proc | undefined, op: string): void {
-    this.options.beat?.(globalStep, proc, op);
-  }
+  beat(globalStep: number, proc: Proc | undefined, op: string): void { this.options.beat?.(globalStep, proc, op); }
 
   /** The run stops here, with every live worker. */
   haltAll(reason: StopReason): void {
@@ -257,10 +257,10 @@ export class World {
     await this.turns.quiesce();
   }
 
-  /** A worker awaited something outside env for STALL_TURNS event-loop turns: stop the run. */
+  /** A worker awaited something outside the simulated world for STALL_TURNS event-loop turns: stop the run. */
   private stalled(): void {
     const stuck = this.procs.filter((p) => p.running);
-    this.halt({ kind: 'stalled', detail: `${stuck.map((p) => p.name).join(', ')} awaited something outside env for ${STALL_TURNS_TEXT} event-loop turns: a promise that never settles?` });
+    this.halt({ kind: 'stalled', detail: `${stuck.map((p) => p.name).join(', ')} awaited something outside the simulated world for ${STALL_TURNS_TEXT} event-loop turns: a promise that never settles?` });
     for (const proc of stuck) this.kill(proc);
     this.turns.stopAll();
   }
