@@ -13,16 +13,24 @@ export interface RealService {
   close(): Promise<void>;
 }
 
-/** `beforeReply` may withhold a reply (the connection is destroyed unanswered), e.g. to kill a worker first. */
-export async function serveOverHttp(core: ServiceCore, beforeReply: (method: string, reply: ServiceReply) => 'respond' | 'withhold' = () => 'respond'): Promise<RealService> {
+/**
+ * `beforeReply` may withhold a reply (the connection is destroyed unanswered), e.g. to kill a worker
+ * first. A dropped reply destroys the connection, or with `dropped: 'held'` is never answered (as the
+ * simulated network drops it: the client learns nothing until it gives up).
+ */
+export async function serveOverHttp(core: ServiceCore, beforeReply: (method: string, reply: ServiceReply) => 'respond' | 'withhold' = () => 'respond', dropped: 'destroyed' | 'held' = 'destroyed'): Promise<RealService> {
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
     req.on('end', () => {
       const method = req.method ?? 'GET';
       const reply = core.receive(method, routeOf(method, new URL(req.url ?? '/', 'http://127.0.0.1').pathname), body);
-      if (beforeReply(method, reply) === 'withhold' || reply.deliver === 'drop') {
+      if (beforeReply(method, reply) === 'withhold') {
         res.destroy();
+        return;
+      }
+      if (reply.deliver === 'drop') {
+        if (dropped === 'destroyed') res.destroy();
         return;
       }
       const bytes = Buffer.from(reply.body);

@@ -16,8 +16,8 @@ export function refuse(holder: TurnHolder, api: string): never {
 }
 
 /** The world's answer to `api` for the holder, or the escape refused. */
-export function serveOrRefuse(holder: TurnHolder, api: string, args: readonly unknown[] = [], thisArg?: unknown): unknown {
-  const served = holder.serve ? holder.serve(api, args, thisArg) : NOT_SERVED;
+export function serveOrRefuse(holder: TurnHolder, api: string, real: () => unknown, args: readonly unknown[] = [], thisArg?: unknown): unknown {
+  const served = holder.serve ? holder.serve(api, args, thisArg, undefined, real) : NOT_SERVED;
   if (served === NOT_SERVED) refuse(holder, api);
   return served;
 }
@@ -34,14 +34,14 @@ export function guardFunction<T>(fn: T, api: string): T {
     apply(target, thisArg, args) {
       const holder = turnHolder();
       if (holder === null) return Reflect.apply(target, thisArg, args);
-      const served = holder.serve ? holder.serve(api, args, thisArg) : NOT_SERVED;
+      const served = holder.serve ? holder.serve(api, args, thisArg, undefined, () => Reflect.apply(target, thisArg, args)) : NOT_SERVED;
       if (served === NOT_SERVED) refuse(holder, api);
       return served;
     },
     construct(target, args, newTarget): object {
       const holder = turnHolder();
       if (holder === null) return Reflect.construct(target, args, newTarget) as object;
-      const served = holder.serve ? holder.serve(api, args, undefined, newTarget) : NOT_SERVED;
+      const served = holder.serve ? holder.serve(api, args, undefined, newTarget, () => Reflect.construct(target, args, newTarget)) : NOT_SERVED;
       if (served === NOT_SERVED) refuse(holder, api);
       return served as object;
     },

@@ -21,6 +21,8 @@ function replace(target: object, name: string, value: unknown): Restore {
 }
 
 let virtualNowMs: number | null = null;
+/** The real clock, for a holder that is a real process (durasim confirm). */
+const realNow = Date.now; // allow-ambient: captured before the guard, made only for a real process
 
 /**
  * Runs the simulator's own synchronous work (a disk operation: memfs stamps every change with
@@ -54,7 +56,7 @@ function guardDate(): Restore[] {
         // The simulator's own work first: it may run in a journal's context (a listener the world set on the journal's signal).
         if (virtualNowMs !== null) return new make(virtualNowMs);
         const holder = turnHolder();
-        if (holder !== null) return new make(serveOrRefuse(holder, 'new Date()')); // allow-ambient: names what it guards
+        if (holder !== null) return new make(serveOrRefuse(holder, 'new Date()', realNow)); // allow-ambient: names what it guards
         return new RealDate(); // allow-ambient: the guard's pass-through
       }
       // Exactly as many arguments as given: new Date(2020, 1) is not new Date(2020, 1, undefined). (allow-ambient: names what it guards)
@@ -70,7 +72,7 @@ function guardDate(): Restore[] {
     }
     if (new.target !== undefined) return Reflect.construct(RealDate, Array.prototype.slice.call(arguments), new.target) as Date;
     const holder = turnHolder();
-    if (holder !== null) return new make(serveOrRefuse(holder, 'Date()')).toString();
+    if (holder !== null) return new make(serveOrRefuse(holder, 'Date()', realNow)).toString();
     return (RealDate as unknown as () => string)();
   }
   Object.defineProperties(GuardedDate, Object.getOwnPropertyDescriptors(RealDate));
@@ -94,7 +96,7 @@ function guardIntl(): Restore[] {
         const bound = realGet.call(this) as (date?: Date | number) => string;
         return (date?: Date | number): string => {
           const holder = turnHolder();
-          if (holder !== null && date === undefined) return bound(serveOrRefuse(holder, 'Intl.DateTimeFormat.format') as number);
+          if (holder !== null && date === undefined) return bound(serveOrRefuse(holder, 'Intl.DateTimeFormat.format', realNow) as number);
           return bound(date);
         };
       },
@@ -107,7 +109,7 @@ function guardIntl(): Restore[] {
       ...formatToParts,
       value(this: Intl.DateTimeFormat, date?: Date | number) {
         const holder = turnHolder();
-        if (holder !== null && date === undefined) return real.call(this, serveOrRefuse(holder, 'Intl.DateTimeFormat.formatToParts') as number);
+        if (holder !== null && date === undefined) return real.call(this, serveOrRefuse(holder, 'Intl.DateTimeFormat.formatToParts', realNow) as number);
         return real.call(this, date);
       },
     });
@@ -132,7 +134,7 @@ function guardPerformance(): Restore[] {
     enumerable: true,
     get() {
       const holder = turnHolder();
-      if (holder !== null) return serveOrRefuse(holder, 'performance.timeOrigin');
+      if (holder !== null) return serveOrRefuse(holder, 'performance.timeOrigin', () => origin);
       return origin;
     },
   });

@@ -40,9 +40,10 @@ export interface TurnHolder {
   exit(code: number): void;
   /**
    * The simulated world's answer to a call of `api` (a function, class or value the sandbox
-   * guards), or NOT_SERVED. `newTarget` is set for a `new` call.
+   * guards), or NOT_SERVED. `newTarget` is set for a `new` call; `real` makes the real call (a
+   * holder that is a real process, as `durasim confirm` runs one, counts the call and makes it).
    */
-  serve?(api: string, args: readonly unknown[], thisArg: unknown, newTarget?: unknown): unknown;
+  serve?(api: string, args: readonly unknown[], thisArg: unknown, newTarget: unknown, real: () => unknown): unknown;
 }
 
 const context = new AsyncLocalStorage<TurnHolder | null>();

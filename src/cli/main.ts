@@ -15,6 +15,7 @@ import { EXIT } from './exitCodes.js';
 import { reportHarnessFailure } from './harnessFailure.js';
 import { mergeSummaries } from './merge.js';
 import { runReplay } from './replay.js';
+import { runConfirm } from './confirmCommand.js';
 import { runExplore } from './exploreCommand.js';
 
 export const HELP = `durasim — deterministic simulation testing for operation journals
@@ -27,6 +28,7 @@ usage:
                   [--tally] [--invariants a,b] [--safety-only]
   durasim replay  <scenario.json> [--journal <module>] [--report-dir <dir>] [--max-heap MB] [--hang-timeout 5s]
   durasim explain <scenario.json> [--journal <module>]
+  durasim confirm <scenario.json> [--journal <module>] [--wall-limit 60s]
   durasim explore [scenario.json] [--journal <module>] [--depth 1|2] [--max-runs N]
                   [--report-dir <dir>] [--regressions <dir>] [--workers N]
   durasim mutants [--runs N] [--out <dir>] [--workers N]
@@ -44,9 +46,12 @@ explore crashes the base scenario (default: the standard workload, no faults) at
 before and after, in every distinct crash state (process kill, lost unsynced data, torn and
 per-file states), judges each continuation and prints the crash-window coverage table;
 --depth 2 adds a second crash at every point of every continuation.
+confirm runs a scenario in real processes (real files, a real node:http service, SIGKILL at its
+crash steps) and judges both worlds: confirmed (exit 1 or 3), both clean (0), not reproduced (4),
+or cannot confirm (2: a machine crash, an I/O error or a timed answer cannot be made real).
 exit codes: 0 clean · 1 safety violation · 2 bad usage or input · 3 liveness · 4 nondeterminism or sandbox escape · 5 durasim failed`;
 
-const COMMANDS = ['check', 'replay', 'explain', 'explore', 'mutants', 'merge'] as const;
+const COMMANDS = ['check', 'replay', 'explain', 'confirm', 'explore', 'mutants', 'merge'] as const;
 
 /** The help of one command: its usage lines from HELP, then the notes that apply to every command. */
 export function commandHelp(command: string): string {
@@ -120,6 +125,16 @@ export async function main(argv: string[], print: (line: string) => void = (line
           ...(flags['report-dir'] !== undefined ? { reportDir: flags['report-dir'] as string } : {}),
         }, print);
       }
+      case 'confirm': {
+        const { positional, flags } = parseArgs(rest, { journal: 'string', 'wall-limit': 'duration', ...POOL_FLAGS }, 'confirm');
+        if (positional.length !== 1) throw usageError(`confirm takes one scenario file, found ${positional.length}`, 'Run durasim confirm <scenario.json> --journal <module>');
+        return await runConfirm({
+          ...poolFlags(flags),
+          file: positional[0] as string,
+          ...(flags.journal !== undefined ? { journal: flags.journal as string } : {}),
+          ...(flags['wall-limit'] !== undefined ? { wallLimitMs: flags['wall-limit'] as number } : {}),
+        }, print);
+      }
       case 'explore': {
         const { positional, flags } = parseArgs(rest, { journal: 'string', depth: 'positive', 'max-runs': 'positive', 'report-dir': 'string', regressions: 'string', 'no-progress': 'boolean', ...POOL_FLAGS }, 'explore');
         if (positional.length > 1) throw usageError(`explore takes at most one scenario file, found ${positional.length}`, 'Run durasim explore [scenario.json] --journal <module>');
@@ -156,7 +171,7 @@ export async function main(argv: string[], print: (line: string) => void = (line
         print(version());
         return EXIT.clean;
       default:
-        throw usageError(`there is no command ${JSON.stringify(command)}`, 'Use check, replay, explain, explore, mutants or merge (durasim help lists them)');
+        throw usageError(`there is no command ${JSON.stringify(command)}`, 'Use check, replay, explain, confirm, explore, mutants or merge (durasim help lists them)');
     }
   } catch (error) {
     if (error instanceof DurasimError) {

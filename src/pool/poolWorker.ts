@@ -66,8 +66,8 @@ function loadTurn(escapes: Escape[], reads: { count: number }): TurnHolder {
     },
     exit: () => {},
     // A clock read gives the start of virtual time; a module that reads the world as it loads keeps what it read.
-    serve: (api, args, thisArg) => {
-      const value = pure(api, args, thisArg);
+    serve: (api, args, thisArg, newTarget, real) => {
+      const value = pure(api, args, thisArg, newTarget, real);
       if (value !== NOT_SERVED) reads.count++;
       return value;
     },

@@ -1,0 +1,91 @@
+/**
+ * durasim confirm against real processes: every mutant whose stored counterexample needs only
+ * process kills and response faults breaks the same invariant for real; reference seed scenarios
+ * run clean, step for step as simulated; and what real processes cannot do is said, not faked.
+ */
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { main } from '../cli/main.js';
+import { readScenarioFile } from '../cli/scenarioFile.js';
+import { unconfirmable } from './realRun.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const REGRESSIONS = join(ROOT, 'reports', 'regressions');
+
+async function confirm(file: string, journal: string, ...args: string[]): Promise<{ code: number; out: string }> {
+  const out: string[] = [];
+  const code = await main(['confirm', file, '--journal', journal, ...args], (line) => out.push(line));
+  return { code, out: out.join('\n') };
+}
+
+/** Its violation is about what only the page cache holds: a process kill cannot show it (the exit-2 test below). */
+const DURABILITY_ONLY = ['no-fsync'];
+
+/** Mutants whose committed counterexample real processes can run (process kills and timeless response faults only). */
+const confirmable = readdirSync(REGRESSIONS)
+  .filter((name) => name !== 'reference' && !DURABILITY_ONLY.includes(name))
+  .flatMap((name) => readdirSync(join(REGRESSIONS, name)).map((file) => ({ name, file: join(REGRESSIONS, name, file) })))
+  .filter(({ file }) => unconfirmable(readScenarioFile(file, '')) === undefined && !readScenarioFile(file, '').faults.some((f) => f.kind === 'crash' && f.mode !== 'keep-all'));
+
+describe('durasim confirm', () => {
+  test('the corpus holds counterexamples real processes can run, from at least eight mutants', () => {
+    expect(new Set(confirmable.map((c) => c.name)).size).toBeGreaterThanOrEqual(8);
+  });
+
+  test.each(confirmable.map((c) => [c.name, c.file] as const))('%s: its counterexample is confirmed in real processes', async (name, file) => {
+    const { code, out } = await confirm(file, name);
+    expect(out).toMatch(/^verdict: confirmed — the same violations in real processes/m);
+    expect([1, 3]).toContain(code);
+  }, 60_000);
+
+  test.each(['000-killed-branch', '000-receipt-body-cut', '000-user-edit-during-delivery', '002-kill-after-external-commit'])('reference seed %s runs clean in real processes, step for step as simulated', async (seed) => {
+    const { code, out } = await confirm(join(ROOT, 'reports', 'seeds', `${seed}.json`), 'reference');
+    expect(out).toMatch(/^steps: the real processes took the simulation's \d+ worker steps, in its order$/m);
+    expect(out).toMatch(/^verdict: both clean$/m);
+    expect(code).toBe(0);
+  }, 60_000);
+
+  test('what real processes cannot do is said, exit 2: lost unsynced data, an I/O error, a violation only a machine crash shows', async () => {
+    const lost = await confirm(join(REGRESSIONS, 'torn-tail-fatal', readdirSync(join(REGRESSIONS, 'torn-tail-fatal'))[0] as string), 'torn-tail-fatal');
+    expect(lost.out).toMatch(/^cannot confirm: faults\[0\] is a machine crash \(torn-tail\): killing a process cannot lose what the page cache holds\.$/m);
+    expect(lost.code).toBe(2);
+    const io = await confirm(join(REGRESSIONS, 'short-write-ignored', readdirSync(join(REGRESSIONS, 'short-write-ignored'))[0] as string), 'short-write-ignored');
+    expect(io.out).toMatch(/^cannot confirm: faults\[0\] is an I\/O error \(EIO\): a real disk cannot be made to fail on cue\.$/m);
+    const unsynced = await confirm(join(REGRESSIONS, 'no-fsync', readdirSync(join(REGRESSIONS, 'no-fsync'))[0] as string), 'no-fsync');
+    expect(unsynced.out).toMatch(/^cannot confirm: write-ahead \[post-a\].*only a machine crash would lose it\.$/m);
+    expect(unsynced.code).toBe(2);
+  }, 60_000);
+
+  test('a journal that differs for real from its simulation is not reproduced (exit 4), and the first parting step is shown; nothing is left behind', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'durasim-confirm-test-'));
+    const journal = join(dir, 'twoFaced.ts');
+    // It writes its records only when the clock is not durasim's virtual one: clean when simulated, broken for real.
+    writeFileSync(journal, `import { writeFile } from 'node:fs/promises';
+export default {
+  name: 'two-faced',
+  async run(env, task) {
+    if (Date.now() < 1_767_225_600_000 + 86_400_000) {
+      for (const op of task.operations) if (op.kind === 'lookup') await writeFile('log', JSON.stringify({ key: op.key, states: ['authorized', 'dispatched', 'failed'] }));
+      return;
+    }
+    await fetch(task.service.url + '/operations/post-a', { method: 'POST', body: 'other body' });
+  },
+  inspect(disk) {
+    const text = disk.readFile('log');
+    const entry = text ? JSON.parse(text) : undefined;
+    return entry ? { [entry.key]: { kind: 'operation', history: entry.states } } : {};
+  },
+};
+`);
+    const scenario = join(dir, 'scenario.json');
+    writeFileSync(scenario, JSON.stringify({ format: 'durasim.scenario', version: 1, task: { id: 't', operations: [{ kind: 'lookup', key: 'read-config', resource: 'config' }] }, service: { resources: { config: 'v1' } } }));
+    const before = readdirSync(tmpdir()).filter((n) => n.startsWith('durasim-confirm-') && !n.startsWith('durasim-confirm-test-')).length;
+    const { code, out } = await confirm(scenario, journal);
+    expect(out).toMatch(/^verdict: not reproduced — /m);
+    expect(out).toMatch(/^steps: the worlds part at worker step 1: simulated worker-0#0 step 1 fs\.promises\.writeFile \| real worker-0#0 step 1 fetch$/m);
+    expect(code).toBe(4);
+    expect(readdirSync(tmpdir()).filter((n) => n.startsWith('durasim-confirm-') && !n.startsWith('durasim-confirm-test-')).length).toBe(before);
+  }, 60_000);
+});

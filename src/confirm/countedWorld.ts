@@ -1,0 +1,129 @@
+/**
+ * The world of a real worker process, counted as the simulator counts it: `env` over real files,
+ * the real service and the real clock with every call a step under the simulator's name (fs.open,
+ * fh.sync, fetch, clock.now, random…), and Node's own calls — the ones the simulator serves — made
+ * for real and counted the same way (fs.promises.writeFile, fs.writeFileSync, Date.now…). The
+ * scenario's random draws answer env.random(), Math.random() and crypto.randomInt(), as under
+ * simulation; everything else is real.
+ */
+import { relative } from 'node:path';
+import { outsideTurn, type TurnHolder } from '../../simulator/ambientGuard.js';
+import { SERVED_APIS } from '../../simulator/served/serveCall.js';
+import { preview } from '../../simulator/trace.js';
+import type { Env, FileHandle } from '../contract.js';
+import type { StepCounter } from './stepCounter.js';
+
+const SERVED = new Set(SERVED_APIS);
+const HANDLE_METHODS = new Set(['readFile', 'writeFile', 'appendFile', 'read', 'write', 'stat', 'truncate', 'sync', 'datasync', 'close']);
+
+const text = (data: unknown): string => (typeof data === 'string' ? data : ArrayBuffer.isView(data) ? Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8') : '');
+
+export class CountedWorld {
+  private draws = 0;
+
+  constructor(
+    private readonly counter: StepCounter,
+    private readonly dir: string,
+    private readonly random: readonly number[],
+  ) {}
+
+  private name(path: unknown): string {
+    const value = path instanceof URL ? path.pathname : String(path);
+    const rel = relative(this.dir, value.startsWith('/') ? value : `${this.dir}/${value}`);
+    return rel === '' ? '/work' : rel;
+  }
+
+  private draw(): number {
+    return this.random[this.draws++] ?? 0;
+  }
+
+  /** A FileHandle whose methods are scheduled steps (fh.*), as the simulated one's are. */
+  handle<T extends object>(real: T, path: unknown, isDirectory: boolean): T {
+    const name = isDirectory ? `${this.name(path)}/` : this.name(path);
+    return new Proxy(real, {
+      get: (target, property, receiver) => {
+        const value = Reflect.get(target, property, receiver) as unknown;
+        if (typeof property !== 'string' || !HANDLE_METHODS.has(property) || typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          const shown = property === 'writeFile' || property === 'appendFile' || property === 'write' ? `${name} ${preview(text(args[0]))}` : name;
+          return this.counter.scheduled(`fh.${property}`, shown, () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+        };
+      },
+    });
+  }
+
+  /** env over real files and the real service, every call counted under the simulator's name. */
+  env(real: Env): Env {
+    const c = this.counter;
+    const fs = real.fs;
+    const named = (path: string): string => this.name(path);
+    // env's own Node calls are not the journal's: made outside its turn, they are not counted twice.
+    const out = <T>(call: () => Promise<T>): Promise<T> => outsideTurn(call);
+    return {
+      ...real,
+      fs: {
+        open: (path, flags = 'r') => c.scheduled('fs.open', `${named(path)} ${flags}`, async () => this.handle(await out(() => fs.open(path, flags)), path, path === '.' || path === real.dir) as FileHandle),
+        appendFile: (path, data) => c.scheduled('fs.appendFile', `${named(path)} ${preview(text(data))}`, () => out(() => fs.appendFile(path, data))),
+        writeFile: (path, data, options) => c.scheduled('fs.writeFile', `${named(path)} ${preview(text(data))}`, () => out(() => fs.writeFile(path, data, options))),
+        readFile: ((path: string, encoding?: 'utf8') => c.scheduled<string | Uint8Array>('fs.readFile', named(path), () => out<string | Uint8Array>(() => (encoding ? fs.readFile(path, encoding) : fs.readFile(path))))) as Env['fs']['readFile'],
+        rename: (from, to) => c.scheduled('fs.rename', `${named(from)} → ${named(to)}`, () => out(() => fs.rename(from, to))),
+        link: (from, to) => c.scheduled('fs.link', `${named(from)} → ${named(to)}`, () => out(() => fs.link(from, to))),
+        unlink: (path) => c.scheduled('fs.unlink', named(path), () => out(() => fs.unlink(path))),
+        mkdir: (path, options) => c.scheduled('fs.mkdir', named(path), () => out(() => fs.mkdir(path, options))),
+        readdir: (path) => c.scheduled('fs.readdir', named(path), () => out(() => fs.readdir(path))),
+        stat: (path) => c.scheduled('fs.stat', named(path), () => out(() => fs.stat(path))),
+      },
+      fetch: (input, init) => c.scheduled('fetch', this.request(input, init), () => out(() => real.fetch(input, init))),
+      clock: {
+        now: () => c.scheduled('clock.now', '', () => out(() => real.clock.now())),
+        sleep: (ms) => c.scheduled('clock.sleep', `${ms}ms`, () => out(() => real.clock.sleep(ms))),
+        timeout: (ms) => c.scheduled('clock.timeout', `${ms}ms`, () => out(() => real.clock.timeout(ms))),
+      },
+      random: () => c.scheduled('random', '', async () => this.draw()),
+    };
+  }
+
+  private request(input: unknown, init?: { method?: string }): string {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    return `${(init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase()} ${url.pathname}${url.search}`;
+  }
+
+  /** The sandbox's holder in a real process: Node's calls are made for real, the ones the simulator serves counted as steps. */
+  holder(pid: number, exit: (code: number) => never): TurnHolder {
+    return {
+      simulated: { pid, cwd: this.dir, env: { ...process.env } as Record<string, string> },
+      onEscape: (api) => ({ api, pid, incarnation: 0, message: '' }),
+      exit: (code) => exit(code),
+      serve: (api, args, _thisArg, _newTarget, real) => (SERVED.has(api) ? this.counted(api, args, real) : real()),
+    };
+  }
+
+  private counted(api: string, args: readonly unknown[], real: () => unknown): unknown {
+    const c = this.counter;
+    if (api === 'Math.random') return c.atomic(api, '', () => this.draw()); // allow-ambient: names what it counts
+    if (api === 'crypto.randomInt') return real(); // real randomness: an id, not a decision the scenario makes
+    if (api === 'fetch') return c.scheduled('fetch', this.request(args[0], args[1] as { method?: string }), real as () => Promise<unknown>);
+    if (api === 'http.request' || api === 'http.get' || api === 'https.request' || api === 'https.get') return c.atomic('fetch', this.request(args[0]), real);
+    if (api.startsWith('fs.promises.')) {
+      const detail = `${this.name(args[0])}${api.endsWith('.open') ? ` ${String(args[1] ?? 'r')}` : api.endsWith('File') && args[1] !== undefined ? ` ${preview(text(args[1]))}` : ''}`;
+      const run = api === 'fs.promises.open' ? async () => this.handle((await real()) as object, args[0], String(args[0]) === '.' || String(args[0]) === this.dir) : (real as () => Promise<unknown>);
+      return c.scheduled(api, detail, run);
+    }
+    if (api.startsWith('fs.') && !api.endsWith('Sync') && typeof args[args.length - 1] === 'function') {
+      // The callback API: a scheduled step whose callback runs once it completed. (`real` makes the
+      // call with this very argument list, so its last entry is swapped for one that completes the step.)
+      const list = args as unknown[];
+      const callback = list[list.length - 1] as (...values: unknown[]) => void;
+      const completed = c.scheduled(api, this.name(args[0]), () =>
+        new Promise<unknown[]>((resolve) => {
+          list[list.length - 1] = (...values: unknown[]) => resolve(values);
+          real();
+        }),
+      );
+      void completed.then((values) => callback(...values));
+      return undefined;
+    }
+    const detail = api.startsWith('fs.') ? this.name(args[0]) : '';
+    return c.atomic(api, detail, real);
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * What the parent of a confirmation run and its worker processes say to each other. The parent
+ * starts a worker with a WorkerStart (as its one argument); before each scheduled step (an env
+ * call, or an asynchronous Node call) the worker asks and waits for "go", so the parent can place
+ * the scenario's events (user saves, duplicate deliveries, service restarts) between steps. What
+ * happened — every step, the crash the worker put itself to death at, the error it ended with — the
+ * worker appends synchronously to its side file, one JSON line each, so nothing is lost to a SIGKILL.
+ * The parent grants one step at a time, as the simulator's scheduler does: only when no worker runs
+ * (a worker runs from its start, or the completion of its step, until it asks again or exits),
+ * choosing among the asking workers by the scenario's schedule.
+ */
+import type { Fault } from '../../simulator/scenario.js';
+import type { Task } from '../contract.js';
+
+export interface WorkerStart {
+  /** A JSON file holding the journal's bundle (isolation/bundleJournal.ts), evaluated in the worker as the pool evaluates it. */
+  bundleFile: string;
+  /** durasim's index module, which the bundle's `durasim` imports resolve to. */
+  durasimIndex: string;
+  task: Task;
+  pid: number;
+  incarnation: number;
+  /** The task's files live here (the worker's cwd). */
+  dir: string;
+  /** Where the worker appends its SideLines. */
+  sideFile: string;
+  /** The scenario's faults: the worker finds its own crashes among them (process kills only). */
+  faults: Fault[];
+  /** The scenario's random draws (env.random, Math.random, crypto.randomInt). */
+  random: number[];
+}
+
+export type SideLine =
+  | { type: 'step'; step: number; op: string; detail: string }
+  | { type: 'result'; step: number; op: string; note: string }
+  | { type: 'crash'; step: number; when: 'before' | 'after'; op: string }
+  | { type: 'exit'; error?: string };
+
+/** ask: a scheduled step waits for "go"; done: it completed, and the worker's code runs on until its next ask or its exit. */
+export type FromWorker = { type: 'ask'; op: string; detail: string } | { type: 'done'; op: string };
+export type ToWorker = { type: 'go' };

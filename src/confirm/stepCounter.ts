@@ -1,0 +1,86 @@
+/**
+ * A real worker process's steps, numbered as the simulator numbers them: a scheduled step (an env
+ * call, an asynchronous Node call, a FileHandle method) takes its number when the parent lets it go,
+ * a synchronous call at once. The scenario's process kills for this incarnation are found exactly as
+ * the simulator finds them (by number, or by the rank of the steps that mention an anchor), and
+ * carried out for real: the process writes what it is about to do to its side file and SIGKILLs
+ * itself, before or after the step.
+ */
+import { appendFileSync } from 'node:fs';
+import { outsideTurn } from '../../simulator/ambientGuard.js';
+import { ScenarioEvents } from '../../simulator/scenarioEvents.js';
+import type { FromWorker, SideLine, WorkerStart } from './protocol.js';
+
+const kill = process.kill.bind(process); // captured before the sandbox: this process is real
+const pidOfThis = process.pid;
+
+export class StepCounter {
+  private calls = 0;
+  private readonly events: ScenarioEvents;
+  private waiting: (() => void)[] = [];
+
+  constructor(private readonly start: WorkerStart) {
+    this.events = new ScenarioEvents(start.faults.filter((f) => f.kind === 'crash' && f.mode === 'keep-all' && f.process === start.pid && f.incarnation === start.incarnation));
+    process.on('message', (message: { type?: string }) => {
+      if (message?.type === 'go') this.waiting.shift()?.();
+    });
+  }
+
+  side(line: SideLine): void {
+    outsideTurn(() => appendFileSync(this.start.sideFile, `${JSON.stringify(line)}\n`));
+  }
+
+  /** A scheduled step: asks the parent, then runs `real`; a crash before or after it is real. */
+  async scheduled<T>(op: string, detail: string, real: () => Promise<T>): Promise<T> {
+    await new Promise<void>((resolve) => {
+      this.waiting.push(resolve);
+      (process.send as (message: FromWorker) => void)({ type: 'ask', op, detail });
+    });
+    const { step, after } = this.begin(op, detail);
+    let outcome: { ok: true; value: T } | { ok: false; error: unknown };
+    try {
+      // Made outside the journal's turn: what Node does inside (undici's timers, fs internals) is not the journal's step.
+      outcome = { ok: true, value: await outsideTurn(real) };
+    } catch (error) {
+      outcome = { ok: false, error };
+    }
+    this.end(step, op, after, outcome.ok ? undefined : outcome.error);
+    if (outcome.ok) this.side({ type: 'result', step, op, note: 'ok' });
+    (process.send as (message: FromWorker) => void)({ type: 'done', op });
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value;
+  }
+
+  /** A synchronous step: at once, in the caller's stack. */
+  atomic<T>(op: string, detail: string, real: () => T): T {
+    const { step, after } = this.begin(op, detail);
+    let outcome: { ok: true; value: T } | { ok: false; error: unknown };
+    try {
+      outcome = { ok: true, value: real() };
+    } catch (error) {
+      outcome = { ok: false, error };
+    }
+    this.end(step, op, after, outcome.ok ? undefined : outcome.error);
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value;
+  }
+
+  private begin(op: string, detail: string): { step: number; after: boolean } {
+    const step = this.calls++;
+    this.side({ type: 'step', step, op, detail });
+    const faults = this.events.faultsAt(this.start.pid, this.start.incarnation, step, () => `${op} ${detail}`);
+    if (faults.before) this.die(step, 'before', op);
+    return { step, after: faults.after !== undefined };
+  }
+
+  private end(step: number, op: string, after: boolean, error: unknown): void {
+    if (error !== undefined) this.side({ type: 'result', step, op, note: (error as { code?: string }).code ?? (error instanceof Error ? error.name : 'error') });
+    if (after) this.die(step, 'after', op);
+  }
+
+  private die(step: number, when: 'before' | 'after', op: string): never {
+    this.side({ type: 'crash', step, when, op });
+    kill(pidOfThis, 'SIGKILL');
+    throw new Error('unreachable: SIGKILL');
+  }
+}
