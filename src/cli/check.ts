@@ -18,6 +18,7 @@ import { githubAnnotations } from '../report/githubAnnotations.js';
 import { confirmCounterexample, describeDivergence } from '../runner/confirm.js';
 import { hunt } from '../runner/hunt.js';
 import { judgedViolations, type Judged } from '../runner/runVerdict.js';
+import { confirmScenario } from '../confirm/confirmScenario.js';
 import { EXIT, exitCodeOf } from './exitCodes.js';
 import { reportHarnessFailure } from './harnessFailure.js';
 import { checkOutputFile, checkOutputFolder } from './preflight.js';
@@ -44,6 +45,8 @@ export interface CheckOptions extends PoolFlags {
   safetyOnly?: boolean;
   /** Run the whole budget and count failing runs per invariant (--tally). */
   tally?: boolean;
+  /** Run the first counterexample in real processes too, and say whether it happens there (--confirm). */
+  confirm?: boolean;
 }
 
 /** The invariants judged: --invariants, less convergence under --safety-only; undefined for all. */
@@ -185,6 +188,10 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       if (sandbox) report.sandbox = sandbox;
       if (finding.shrink) report.shrink = finding.shrink;
       if (finding.notShrunk) report.notShrunk = finding.notShrunk;
+      if (options.confirm && confirmed.result) {
+        const { verdict: realVerdict, lines } = await confirmScenario(ref, finding.scenario, { violations, trace: confirmed.result.trace, crashes: confirmed.result.crashes });
+        report.confirmation = { verdict: realVerdict, lines };
+      }
     }
     report.exitCode = worst(exits);
     report.elapsedMs = wallMs() - started;
@@ -198,6 +205,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
     if (report.tally) for (const line of tallyLines(report)) print(`  ${line}`);
     else for (const line of findingLines(report)) print(`  ${line}`);
     if (report.notShrunk) print(`  not shrunk: ${report.notShrunk}`);
+    if (report.confirmation) print(`in real processes: ${report.confirmation.lines.find((l) => l.startsWith('verdict: ') || l.startsWith('cannot confirm: '))?.replace(/^verdict: /, '') ?? report.confirmation.verdict}`);
     print(`reports: ${Object.values(files).join(', ')}`);
     if (report.regressionFile && !report.tally) print(`regression: ${report.regressionFile}`);
     if (report.replayCommand && !report.tally) print(`replay: ${report.replayCommand}`);

@@ -25,7 +25,7 @@ usage:
                   [--faults ${FAULT_KINDS.join(',')}]
                   [--shard i/n] [--report-dir <dir>] [--junit <file>] [--json] [--regressions <dir>]
                   [--workers N] [--max-heap MB] [--hang-timeout 5s]
-                  [--tally] [--invariants a,b] [--safety-only]
+                  [--tally] [--invariants a,b] [--safety-only] [--confirm]
   durasim replay  <scenario.json> [--journal <module>] [--report-dir <dir>] [--max-heap MB] [--hang-timeout 5s]
   durasim explain <scenario.json> [--journal <module>]
   durasim confirm <scenario.json> [--journal <module>] [--wall-limit 60s]
@@ -41,7 +41,8 @@ thread for --hang-timeout (default 5s) or passes --max-heap (default 512 MB) end
 liveness failure.
 check stops at the first failing run; --tally runs the whole budget, counts failing runs per
 invariant and saves one shrunk counterexample of each. --invariants judges only those named;
---safety-only ignores liveness (convergence, runs that hang or run out of memory).
+--safety-only ignores liveness (convergence, runs that hang or run out of memory). --confirm runs
+the first counterexample in real processes too (see confirm) and reports what happened there.
 explore crashes the base scenario (default: the standard workload, no faults) at every step,
 before and after, in every distinct crash state (process kill, lost unsynced data, torn and
 per-file states), judges each continuation and prints the crash-window coverage table;
@@ -86,7 +87,7 @@ export async function main(argv: string[], print: (line: string) => void = (line
     }
     switch (command) {
       case 'check': {
-        const { positional, flags } = parseArgs(rest, { journal: 'string', runs: 'int', seed: 'seed', 'time-budget': 'duration', faults: 'faults', shard: 'shard', 'report-dir': 'string', junit: 'string', json: 'boolean', regressions: 'string', 'no-progress': 'boolean', tally: 'boolean', invariants: 'invariants', 'safety-only': 'boolean', ...POOL_FLAGS }, 'check');
+        const { positional, flags } = parseArgs(rest, { journal: 'string', runs: 'int', seed: 'seed', 'time-budget': 'duration', faults: 'faults', shard: 'shard', 'report-dir': 'string', junit: 'string', json: 'boolean', regressions: 'string', 'no-progress': 'boolean', tally: 'boolean', invariants: 'invariants', 'safety-only': 'boolean', confirm: 'boolean', ...POOL_FLAGS }, 'check');
         if (positional.length > 0) throw usageError(`check takes no positional argument, found ${JSON.stringify(positional[0])}`, 'Pass the journal with --journal <module>');
         // allow-ambient: a fresh seed when none is given; it is printed first, so the run can be repeated.
         const seed = (flags.seed as number | undefined) ?? Date.now() % 2_147_483_647;
@@ -106,6 +107,7 @@ export async function main(argv: string[], print: (line: string) => void = (line
           ...(flags.invariants !== undefined ? { invariants: flags.invariants as InvariantCode[] } : {}),
           ...(flags['safety-only'] === true ? { safetyOnly: true } : {}),
           ...(flags.tally === true ? { tally: true } : {}),
+          ...(flags.confirm === true ? { confirm: true } : {}),
         };
         if (options.safetyOnly && options.invariants?.every((code) => invariantKind(code) === 'liveness')) {
           throw usageError('--safety-only leaves none of the --invariants to judge', 'Drop --safety-only, or name a safety invariant');

@@ -3,7 +3,7 @@
  * process kills and response faults breaks the same invariant for real; reference seed scenarios
  * run clean, step for step as simulated; and what real processes cannot do is said, not faked.
  */
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -45,6 +45,16 @@ describe('durasim confirm', () => {
     expect(out).toMatch(/^steps: the real processes took the simulation's \d+ worker steps, in its order$/m);
     expect(out).toMatch(/^verdict: both clean$/m);
     expect(code).toBe(0);
+  }, 60_000);
+
+  test('check --confirm runs the shrunk counterexample in real processes and says so, on screen and in the reports', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'durasim-confirm-test-'));
+    const out: string[] = [];
+    const code = await main(['check', '--journal', 'trust-any-receipt', '--runs', '300', '--seed', '3', '--confirm', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'], (line) => out.push(line));
+    expect(code).toBe(1);
+    expect(out).toContain('in real processes: confirmed — the same violations in real processes');
+    expect(readFileSync(join(dir, 'report', 'report.md'), 'utf8')).toMatch(/## In real processes\n\n\*\*confirmed\*\*\n\n- simulated: truthful-outcome \[post-a\]\n- real \(\d+ ms, \d+ worker steps\): truthful-outcome \[post-a\]/);
+    expect((JSON.parse(readFileSync(join(dir, 'report', 'summary.json'), 'utf8')) as { confirmation?: { verdict: string } }).confirmation?.verdict).toBe('confirmed');
   }, 60_000);
 
   test('what real processes cannot do is said, exit 2: lost unsynced data, an I/O error, a violation only a machine crash shows', async () => {

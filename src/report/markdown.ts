@@ -29,6 +29,7 @@ export function reportMarkdown(report: RunReport): string {
     lines.push('', report.tally ? '## The first counterexample' : '## Violations', '');
     for (const group of byCause(report.violations)) lines.push(`- ${describeViolation(group.root)}`, ...group.derived.map((d) => `  - then: ${describeViolation(d)}`));
   }
+  if (report.confirmation) lines.push('', '## In real processes', '', `**${report.confirmation.verdict}**`, '', ...report.confirmation.lines.map((line) => `- ${line}`));
   if (report.replayCommand) lines.push('', '## Replay', '', '```sh', report.replayCommand, '```');
   if (report.result) lines.push('', '## What happened', '', '```text', explainText(report.result, report.violations), '```');
   return `${lines.join('\n')}\n`;

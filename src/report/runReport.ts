@@ -28,6 +28,8 @@ export interface RunReport {
   /** How the counterexample was shrunk, or why it was not. */
   shrink?: { attempts: number; steps: number; exhausted: boolean; ms: number; fromFaults: number };
   notShrunk?: string;
+  /** check --confirm: the first counterexample run in real processes (src/confirm/), its verdict and what it printed. */
+  confirmation?: { verdict: string; lines: string[] };
   /** What the journal reported going wrong, shown before the violations. */
   journalErrors?: string[];
   /** Why the run counts as a sandbox failure (nondeterminism or an escape), when it does. */
