@@ -104,6 +104,10 @@ export async function confirmScenario(ref: JournalRef, scenario: Scenario, simul
     return { verdict: 'cannot confirm', exitCode: EXIT.usage, lines };
   }
   lines.push(`verdict: not reproduced — ${notReal.length > 0 ? `${notReal.map(identity).join(', ')} did not happen for real` : `real processes broke ${extra.map(identity).join(', ')}, the simulation did not`}`);
-  for (const line of real.lines.slice(-12)) lines.push(`  real: ${line}`);
+  // Both worlds side by side from where they part (or from the end of the shorter).
+  const from = parting === -1 ? Math.min(simulatedSteps.length, realSteps.length) : parting;
+  const width = Math.max(10, ...simulatedSteps.slice(from, from + 8).map((l) => l.length));
+  lines.push(`  ${'simulated'.padEnd(width)} | real`);
+  for (let i = from; i < from + 8 && (i < simulatedSteps.length || i < realSteps.length); i++) lines.push(`  ${(simulatedSteps[i] ?? '').padEnd(width)} | ${realSteps[i] ?? ''}`);
   return { verdict: 'not reproduced', exitCode: EXIT.sandbox, lines };
 }
