@@ -1,5 +1,5 @@
 /**
- * A synchronous Node call of a journal (fs.writeFileSync, Date.now, Math.random): one atomic step.
+ * A synchronous Node call of a journal (fs.writeFileSync, a clock read, a random draw): one atomic step.
  * It is numbered, traced and open to the scenario's faults exactly like an env call, but it runs
  * at once, in the caller's stack: a synchronous call cannot wait for the scheduler. A crash placed
  * before or after it kills the process there and then: the call throws ProcessEnded into the

@@ -7,7 +7,7 @@
  * - Timers due at the same millisecond fire in the order they were set.
  * - Nothing here reads the real clock or schedules real timers.
  */
-/** 2026-01-01T00:00:00Z: where virtual time starts (what Date.now() and env.clock.now() say at 0 ms). */
+/** 2026-01-01T00:00:00Z: where virtual time starts (what a served clock read and env.clock.now() say at 0 ms). */
 export const VIRTUAL_EPOCH_MS = 1_767_225_600_000;
 
 export interface Timer {

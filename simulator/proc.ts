@@ -45,7 +45,7 @@ export class Proc implements TurnHolder {
     readonly incarnation: number,
     environment: Record<string, string>,
     cwd: string,
-    /** Virtual time when the incarnation started: its performance.now() counts from here. */
+    /** Virtual time when the incarnation started: its performance.now() counts from here. (allow-ambient: names what it serves) */
     readonly startedAtMs = 0,
   ) {
     this.simulated = { pid: simulatedPid(pid, incarnation), cwd, env: { ...environment } };

@@ -3,7 +3,7 @@
  * moment the world resumes it (its start, a completed step, a timer or an abort reaching its
  * code) until its next step (an env call or a served asynchronous Node call) or its exit. Whose
  * code it is the sandbox knows from the async context each worker's code runs in (guard/turn.ts).
- * A worker that awaits a served timer (setTimeout, timers/promises, AbortSignal.timeout) yields
+ * A worker that awaits a served timer (a callback timer, timers/promises, AbortSignal.timeout) yields
  * once its microtasks are spent: the first real event-loop turn of the wait finds it idle, as
  * Node's event loop would. A stall watch ends a wait on something outside the world after
  * STALL_TURNS event-loop turns.

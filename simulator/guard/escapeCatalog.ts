@@ -32,7 +32,7 @@ const FIXES: Record<Family, string> = {
 
 /** Fixes worded for one API, where the family's wording would mislead. */
 const SPECIFIC_FIXES: Record<string, string> = {
-  'timers.promises.setInterval': 'Use a loop around await setTimeout(ms) from timers/promises, which durasim serves on the virtual clock.',
+  'timers.promises.setInterval': 'Use a loop around await setTimeout(ms) from timers/promises, which durasim serves on the virtual clock.', // allow-ambient: names what it serves
   'crypto.subtle.generateKey': 'Derive keys from bytes of crypto.randomBytes, which durasim serves from the scenario.',
 };
 

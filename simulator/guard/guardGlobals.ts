@@ -26,7 +26,7 @@ const realNow = Date.now; // allow-ambient: captured before the guard, made only
 
 /**
  * Runs the simulator's own synchronous work (a disk operation: memfs stamps every change with
- * `new Date()`) at the virtual time `nowMs`, so what stat() reports is the same in every run.
+ * `new Date()`) at the virtual time `nowMs`, so what stat() reports is the same in every run. (allow-ambient: names what it serves)
  */
 export function atVirtualTime<T>(nowMs: number, run: () => T): T {
   const saved = virtualNowMs;

@@ -3,7 +3,7 @@
  * DataView), options (an encoding string, or { encoding, flag, recursive, withFileTypes }), open
  * flags (strings and their numeric forms), and the Dirent shape readdir returns.
  */
-import { constants } from 'node:fs';
+import { constants } from 'node:fs'; // allow-ambient: flag constants, no I/O
 
 export function invalidArg(name: string, expected: string, value: unknown): Error {
   const received = value === null ? 'null' : typeof value;

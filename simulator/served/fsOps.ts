@@ -6,7 +6,7 @@
  * and are held to real node:fs by properties/servedFsConformance.test.ts.
  */
 import { posix } from 'node:path';
-import { constants } from 'node:fs';
+import { constants } from 'node:fs'; // allow-ambient: flag constants, no I/O
 import type { Disk, FileStats } from '../disk.js';
 import { ioError } from '../ioError.js';
 import { preview, rel } from '../trace.js';

@@ -8,9 +8,12 @@
 import { createHash } from 'node:crypto';
 import { NOT_SERVED, SERVED_TIMER, type TurnHolder } from '../ambientGuard.js';
 
-const CLOCK = new Set(['Date.now', 'new Date()', 'Date()', 'Intl.DateTimeFormat.format', 'Intl.DateTimeFormat.formatToParts', 'performance.timeOrigin']);
-const TIMERS = new Set(['setTimeout', 'setInterval', 'setImmediate', 'timers.setTimeout', 'timers.setInterval', 'timers.setImmediate']);
-const PROMISED = new Set(['timers.promises.setTimeout', 'timers.promises.setImmediate', 'timers.promises.scheduler.wait', 'timers.promises.scheduler.yield', 'setTimeout.[nodejs.util.promisify.custom]', 'setImmediate.[nodejs.util.promisify.custom]']);
+const CLOCK = new Set(['Date.now', // allow-ambient: names what it serves
+  'new Date()', 'Date()', 'Intl.DateTimeFormat.format', 'Intl.DateTimeFormat.formatToParts', 'performance.timeOrigin']); // allow-ambient: names what it serves
+const TIMERS = new Set([ // allow-ambient: names what it serves
+  'setTimeout', 'setInterval', 'setImmediate', 'timers.setTimeout', 'timers.setInterval', 'timers.setImmediate']); // allow-ambient: names what it serves
+const PROMISED = new Set([ // allow-ambient: names what it serves
+  'timers.promises.setTimeout', 'timers.promises.setImmediate', 'timers.promises.scheduler.wait', 'timers.promises.scheduler.yield', 'setTimeout.[nodejs.util.promisify.custom]', 'setImmediate.[nodejs.util.promisify.custom]']); // allow-ambient: names what it serves
 
 /** A timer that never fires: the shape of Node's Timeout, with nothing behind it. */
 function inertTimer(): object {
@@ -28,12 +31,12 @@ export function pureServe(nowMs: () => number): NonNullable<TurnHolder['serve']>
   };
   return (api, args) => {
     if (CLOCK.has(api)) return nowMs();
-    if (api === 'performance.now') return 0;
+    if (api === 'performance.now') return 0; // allow-ambient: names what it serves
     if (TIMERS.has(api)) return inertTimer();
     if (PROMISED.has(api)) return new Promise(() => {});
     if (api === 'AbortSignal.timeout') return new AbortController().signal;
     if (api === 'Math.random' || api === 'crypto.randomInt') return api === 'Math.random' ? 0 : (args.length >= 2 ? (args[0] as number) : 0); // allow-ambient: names what it serves
-    if (api === 'crypto.randomUUID') {
+    if (api === 'crypto.randomUUID') { // allow-ambient: names what it serves
       const b = bytes(16);
       b[6] = ((b[6] as number) & 0x0f) | 0x40;
       b[8] = ((b[8] as number) & 0x3f) | 0x80;

@@ -26,7 +26,7 @@ export type Served = (ctx: ServeContext, args: readonly unknown[], thisArg: unkn
 
 const TABLE = new Map<string, Served>([...CLOCK_SERVED, ...RANDOM_SERVED, ...TIMER_SERVED, ...FS_SERVED, ...FETCH_SERVED, ...HTTP_SERVED]);
 
-/** The APIs the world serves, by the name the sandbox gives them (fs.promises.readFile, Date.now, ...). */
+/** The APIs the world serves, by the name the sandbox gives them (fs.promises.readFile, fetch, ...). */
 export const SERVED_APIS: readonly string[] = [...TABLE.keys()].sort();
 
 export function serveCall(ctx: ServeContext, api: string, args: readonly unknown[], thisArg: unknown, newTarget?: unknown): unknown {

@@ -1,8 +1,8 @@
 /**
- * The clock a journal reads through Node: Date.now(), new Date(), Date(), Intl's "now" and
- * performance.now() read the virtual clock, each read one atomic step (a crash may land between
+ * The clock a journal reads through Node (its now, a Date made without a value, Intl's "now",
+ * the performance clock) reads the virtual clock, each read one atomic step (a crash may land between
  * two reads, as between any two calls of a real process; a read from a gone process throws
- * ProcessEnded, so a busy-wait on the clock ends with its process). performance.now() counts from the
+ * ProcessEnded, so a busy-wait on the clock ends with its process). The performance clock counts from the
  * incarnation's start, as in a fresh process; performance.timeOrigin is that start on the virtual
  * clock (a constant of the process, not a step).
  */
@@ -13,21 +13,21 @@ import type { Served, ServeContext } from './serveCall.js';
 function wallClock(api: string): Served {
   return (ctx: ServeContext) => {
     const ms = ctx.world.clock.epochMs;
-    return atomicStep(ctx.world, ctx.proc, api, new Date(ms).toISOString(), () => ms);
+    return atomicStep(ctx.world, ctx.proc, api, new Date(ms).toISOString(), () => ms); // allow-ambient: a Date of a virtual time
   };
 }
 
 export const CLOCK_SERVED: [string, Served][] = [
-  ['Date.now', wallClock('Date.now')],
-  ['new Date()', wallClock('new Date()')],
+  ['Date.now', wallClock('Date.now')], // allow-ambient: names what it serves
+  ['new Date()', wallClock('new Date()')], // allow-ambient: names what it serves
   ['Date()', wallClock('Date()')],
   ['Intl.DateTimeFormat.format', wallClock('Intl.DateTimeFormat.format')],
   ['Intl.DateTimeFormat.formatToParts', wallClock('Intl.DateTimeFormat.formatToParts')],
   [
-    'performance.now',
+    'performance.now', // allow-ambient: names what it serves
     (ctx) => {
       const ms = ctx.world.clock.nowMs - ctx.proc.startedAtMs;
-      return atomicStep(ctx.world, ctx.proc, 'performance.now', `${ms}ms`, () => ms);
+      return atomicStep(ctx.world, ctx.proc, 'performance.now', `${ms}ms`, () => ms); // allow-ambient: names what it serves
     },
   ],
   ['performance.timeOrigin', (ctx) => VIRTUAL_EPOCH_MS + ctx.proc.startedAtMs],

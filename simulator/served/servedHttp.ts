@@ -2,7 +2,7 @@
  * node:http and node:https clients, served as fetch is (servedFetch.ts): `request` and `get` give a
  * ClientRequest whose body is sent, when `end()` is called, as one step to the fake service; the
  * response is an IncomingMessage-shaped stream (statusCode, headers, the body's chunks, 'end'). The
- * fault model is fetch's: a dropped response never comes (a `timeout` option or `setTimeout(ms)`
+ * fault model is fetch's: a dropped response never comes (a `timeout` option or the request's own timeout
  * emits 'timeout', on the virtual clock); a cut body ends in 'aborted' and an ECONNRESET error;
  * another host is not found (ENOTFOUND); an `AbortSignal` in the options aborts the request.
  * Every event reaches the journal's listeners as its own code. Agents, sockets, upgrades and
@@ -101,7 +101,7 @@ class ServedClientRequest extends EventEmitter {
   getHeaders(): Headers {
     return Object.fromEntries([...this.headers].map(([key, { value }]) => [key, value]));
   }
-  setTimeout(ms: number, callback?: () => void): this {
+  setTimeout(ms: number, callback?: () => void): this { // allow-ambient: ClientRequest#setTimeout, on the virtual clock
     this.timeoutMs = ms;
     if (callback) this.once('timeout', callback);
     return this;

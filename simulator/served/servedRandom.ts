@@ -1,8 +1,8 @@
 /**
  * Randomness a journal draws through Node, from the scenario: each call is one atomic step and
- * one draw (shared with env.random(), in call order). A number (Math.random, crypto.randomInt) is
+ * one draw (shared with env.random(), in call order). A number (Math's and crypto's randomInt) is
  * the scenario's value, 0 past its end, as env.random() is. Bytes (randomBytes, getRandomValues,
- * randomUUID, randomFill) are a digest of the draw's index and value: without an entry they are
+ * UUIDs, randomFill) are a digest of the draw's index and value: without an entry they are
  * still unique within the run, so two ids never collide unless the scenario says so — a missing
  * entry is the boring default.
  */
@@ -79,7 +79,7 @@ function randomInt(ctx: ServeContext, args: readonly unknown[]): unknown {
 
 export const RANDOM_SERVED: [string, Served][] = [
   ['Math.random', (ctx) => number(ctx, 'Math.random')], // allow-ambient: names what it serves
-  ['crypto.randomUUID', (ctx) => uuid(ctx, 'crypto.randomUUID')],
+  ['crypto.randomUUID', (ctx) => uuid(ctx, 'crypto.randomUUID')], // allow-ambient: names what it serves
   ['crypto.getRandomValues', (ctx, args) => fill(ctx, 'crypto.getRandomValues', args[0])],
   ['crypto.randomFillSync', (ctx, args) => fill(ctx, 'crypto.randomFillSync', args[0], args[1] as number | undefined, args[2] as number | undefined)],
   [

@@ -1,12 +1,12 @@
 /**
  * Timers a journal sets through Node, on the virtual clock. Rules:
- * - setTimeout, setInterval and setImmediate (global, node:timers) are one atomic step each; the
+ * - setTimeout, setInterval and setImmediate (global, node:timers) are one atomic step each; the (allow-ambient: names what it serves)
  *   timer belongs to the incarnation (a crash cancels it) and fires as its own code, when the
  *   world advances virtual time to it. As in Node, a delay below 1 ms or above 2^31-1 ms is 1 ms;
- *   setImmediate is a timer of 0 ms: it fires once no worker can take a step.
+ *   setImmediate is a timer of 0 ms: it fires once no worker can take a step. (allow-ambient: names what it serves)
  * - The handle is Node's shape (ref, unref, hasRef, refresh, close, a numeric primitive);
  *   clearTimeout and friends cancel it (guard/guardGlobals.ts).
- * - timers/promises setTimeout, setImmediate and scheduler.wait settle on the virtual clock and
+ * - timers/promises setTimeout, setImmediate and scheduler.wait settle on the virtual clock and (allow-ambient: names what it serves)
  *   honour an AbortSignal; AbortSignal.timeout(ms) aborts with a TimeoutError on it.
  * - An exception thrown by a timer's callback ends the incarnation, as an uncaught exception ends
  *   a process.
@@ -156,13 +156,13 @@ export const TIMER_SERVED: [string, Served][] = [
   ['setTimeout', callbackTimer('setTimeout', false, false)], // allow-ambient: names what it serves
   ['setInterval', callbackTimer('setInterval', true, false)], // allow-ambient: names what it serves
   ['setImmediate', callbackTimer('setImmediate', false, true)], // allow-ambient: names what it serves
-  ['timers.setTimeout', callbackTimer('timers.setTimeout', false, false)],
-  ['timers.setInterval', callbackTimer('timers.setInterval', true, false)],
-  ['timers.setImmediate', callbackTimer('timers.setImmediate', false, true)],
-  ['setTimeout.[nodejs.util.promisify.custom]', promiseTimer('setTimeout.[nodejs.util.promisify.custom]', false)],
-  ['setImmediate.[nodejs.util.promisify.custom]', promiseTimer('setImmediate.[nodejs.util.promisify.custom]', true)],
-  ['timers.promises.setTimeout', promiseTimer('timers.promises.setTimeout', false)],
-  ['timers.promises.setImmediate', promiseTimer('timers.promises.setImmediate', true)],
+  ['timers.setTimeout', callbackTimer('timers.setTimeout', false, false)], // allow-ambient: names what it serves
+  ['timers.setInterval', callbackTimer('timers.setInterval', true, false)], // allow-ambient: names what it serves
+  ['timers.setImmediate', callbackTimer('timers.setImmediate', false, true)], // allow-ambient: names what it serves
+  ['setTimeout.[nodejs.util.promisify.custom]', promiseTimer('setTimeout.[nodejs.util.promisify.custom]', false)], // allow-ambient: names what it serves
+  ['setImmediate.[nodejs.util.promisify.custom]', promiseTimer('setImmediate.[nodejs.util.promisify.custom]', true)], // allow-ambient: names what it serves
+  ['timers.promises.setTimeout', promiseTimer('timers.promises.setTimeout', false)], // allow-ambient: names what it serves
+  ['timers.promises.setImmediate', promiseTimer('timers.promises.setImmediate', true)], // allow-ambient: names what it serves
   ['timers.promises.scheduler.wait', promiseTimer('timers.promises.scheduler.wait', false)],
   ['timers.promises.scheduler.yield', (ctx) => promiseTimer('timers.promises.scheduler.yield', true)(ctx, [], undefined)],
   ['AbortSignal.timeout', abortTimeout],

@@ -3,8 +3,7 @@
  * worker pool until the first failure (shrunk) or the budget; the counterexample confirmed (run
  * twice), reported and saved to the regression corpus. Outputs are checked before the first run.
  */
-import { byCause } from '../../model/causes.js';
-import { describeViolation, INVARIANT_CODES, invariantKind, type InvariantCode, type Violation } from '../../model/violation.js';
+import { describeViolation, INVARIANT_CODES, invariantKind, type InvariantCode } from '../../model/violation.js';
 import type { Escape } from '../../simulator/ambientGuard.js';
 import type { FaultKind } from '../arbitraries.js';
 import { DurasimError } from '../failure.js';
@@ -13,6 +12,7 @@ import { WorkerPool, type LoadedJournal, type PoolOptions } from '../pool/worker
 import { loadRegressions, saveRegression } from '../regressions.js';
 import { verdictOf, type RunReport } from '../report/runReport.js';
 import { count } from '../report/count.js';
+import { violationLines } from '../report/violationLines.js';
 import { writeReports } from '../report/writeReports.js';
 import { githubAnnotations } from '../report/githubAnnotations.js';
 import { confirmCounterexample, describeDivergence } from '../runner/confirm.js';
@@ -61,10 +61,6 @@ const worst = (codes: readonly number[]): number => codes.reduce<number>((a, b) 
 
 const wallMs = (): number => performance.now(); // the harness's clock, for the report only
 
-/** Violations cause first: per key, the root cause, and what follows from it indented under it. */
-export function violationLines(violations: readonly Violation[]): string[] {
-  return byCause(violations).flatMap((group) => [describeViolation(group.root), ...group.derived.map((d) => `  ↳ ${describeViolation(d)}`)]);
-}
 
 /** What was found, cause first: the sandbox breach, then what the journal itself reported (a run() that threw), then the violations. */
 export function findingLines(report: RunReport): string[] {

@@ -10,7 +10,7 @@ import { invariantKind, type Violation } from '../../model/violation.js';
 import { describeLoss, type CrashRecord } from '../../simulator/runRecords.js';
 import type { Fault, Scenario } from '../../simulator/scenario.js';
 import type { TraceEntry } from '../../simulator/trace.js';
-import { violationLines } from '../cli/check.js';
+import { violationLines } from '../report/violationLines.js';
 import { EXIT } from '../cli/exitCodes.js';
 import type { JournalRef } from '../isolation/journalRef.js';
 import { runForReal, unconfirmable } from './realRun.js';
