@@ -205,6 +205,10 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
     print(`reports: ${Object.values(files).join(', ')}`);
     if (report.regressionFile && !report.tally) print(`regression: ${report.regressionFile}`);
     if (report.replayCommand && !report.tally) print(`replay: ${report.replayCommand}`);
+    if (report.verdict === 'clean') {
+      const other = (options.seed + 1) % 2_147_483_647;
+      print(`next: npx durasim explore --journal ${ref.spec} (a crash at every step) · npx durasim check --journal ${ref.spec} --seed ${other} --runs ${options.runs * 10} (a wider search)`);
+    }
     if (process.env.GITHUB_ACTIONS === 'true') for (const line of githubAnnotations(report)) print(line);
     return report.exitCode;
   } finally {

@@ -31,6 +31,8 @@ describe('durasim check', () => {
     expect(out[0]).toMatch(/^seed 5 · faults crash,disk,io,response,duplicate,user,service-restart,intent/);
     for (const file of ['summary.json', 'report.md', 'junit.xml']) expect(existsSync(report(file)), file).toBe(true);
     expect(JSON.parse(readFileSync(report('summary.json'), 'utf8'))).toMatchObject({ verdict: 'clean', exitCode: 0, runsExecuted: 30, seed: 5 });
+    // When clean, what to try next, as whole commands.
+    expect(out.at(-1)).toBe('next: npx durasim explore --journal reference (a crash at every step) · npx durasim check --journal reference --seed 6 --runs 300 (a wider search)');
   });
 
   test('a safety violation exits 1 and ends with the one command that replays it', async () => {
@@ -61,7 +63,7 @@ describe('durasim check', () => {
     const summary = JSON.parse(readFileSync(report('summary.json'), 'utf8')) as { runsExecuted: number; timeBudgetHit: boolean };
     expect(summary.timeBudgetHit).toBe(true);
     expect(summary.runsExecuted).toBeLessThan(100000);
-    expect(out.at(-2)).toMatch(/^\d+ runs in [\d.]+ s \(\d+\/s\), stopped by the time budget; re-run \d+ for determinism, \d+ with fresh modules: clean$/);
+    expect(out.at(-3)).toMatch(/^\d+ runs in [\d.]+ s \(\d+\/s\), stopped by the time budget; re-run \d+ for determinism, \d+ with fresh modules: clean$/);
   });
 
   test('shards split the runs deterministically', async () => {

@@ -10,6 +10,7 @@ import { FAULT_KINDS, type FaultKind } from '../arbitraries.js';
 import { runMutants } from '../mutantsMain.js';
 import { REGRESSIONS_DIR } from '../regressions.js';
 import { parseArgs, usageError } from './args.js';
+import { colourEnabled, colourLine } from './colour.js';
 import { runCheck, type PoolFlags } from './check.js';
 import { EXIT } from './exitCodes.js';
 import { reportHarnessFailure } from './harnessFailure.js';
@@ -77,7 +78,13 @@ function poolFlags(flags: Record<string, unknown>): PoolFlags {
   return { workers: flags.workers as number | undefined, maxHeapMb: flags['max-heap'] as number | undefined, hangTimeoutMs: flags['hang-timeout'] as number | undefined };
 }
 
-export async function main(argv: string[], print: (line: string) => void = (line) => console.log(line)): Promise<number> {
+/** The terminal's printer: a line with its verdict words coloured when colour is on (colour.ts). */
+function terminalPrinter(): (line: string) => void {
+  const on = colourEnabled(process.env, process.stdout.isTTY === true);
+  return (line) => console.log(on ? colourLine(line) : line);
+}
+
+export async function main(argv: string[], print: (line: string) => void = terminalPrinter()): Promise<number> {
   const [command, ...rest] = argv;
   try {
     // `durasim <command> --help` (or -h), and `durasim help <command>`: that command's help, exit 0.
