@@ -3,8 +3,10 @@
  * the real service and the real clock with every call a step under the simulator's name (fs.open,
  * fh.sync, fetch, clock.now, random…), and Node's own calls — the ones the simulator serves — made
  * for real and counted the same way (fs.promises.writeFile, fs.writeFileSync, Date.now…). The
- * scenario's random draws answer env.random(), Math.random() and crypto.randomInt(), as under
- * simulation; everything else is real.
+ * scenario's random draws answer env.random() and Math.random(), as under simulation; everything
+ * else is real. Two differences stay: a node:http request is counted when it is made (the simulator
+ * counts it when its body ends), and a worker waiting on a timer of its own counts as running, so
+ * the parent grants others no step meanwhile (the simulator would).
  */
 import { relative } from 'node:path';
 import { outsideTurn, type TurnHolder } from '../../simulator/ambientGuard.js';
