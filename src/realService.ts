@@ -2,7 +2,8 @@
  * The fake service's core behind a real node:http server on 127.0.0.1: what the benchmark's real
  * processes talk to, and what the network conformance test compares the simulated network with.
  * A reply is delivered as the simulated network delivers it: whole, or cut (the first half of the
- * body, then the connection is destroyed); a dropped reply destroys the connection unanswered.
+ * body, then the connection is destroyed), a delayed one that much later; a dropped reply destroys
+ * the connection unanswered (or is never answered).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -34,12 +35,17 @@ export async function serveOverHttp(core: ServiceCore, beforeReply: (method: str
         return;
       }
       const bytes = Buffer.from(reply.body);
-      res.writeHead(reply.status, { 'content-type': 'application/json', 'content-length': bytes.length });
-      if (!reply.cut) {
-        res.end(bytes);
-        return;
-      }
-      res.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => res.destroy());
+      const respond = (): void => {
+        res.writeHead(reply.status, { 'content-type': 'application/json', 'content-length': bytes.length });
+        if (!reply.cut) {
+          res.end(bytes);
+          return;
+        }
+        res.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => res.destroy());
+      };
+      // A delayed answer comes that much later, in real time.
+      if (reply.delayMs > 0) setTimeout(respond, reply.delayMs);
+      else respond();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -50,7 +50,7 @@ per-file states), judges each continuation and prints the crash-window coverage 
 --depth 2 adds a second crash at every point of every continuation.
 confirm runs a scenario in real processes (real files, a real node:http service, SIGKILL at its
 crash steps) and judges both worlds: confirmed (exit 1 or 3), both clean (0), not reproduced (4),
-or cannot confirm (2: a machine crash, an I/O error or a timed answer cannot be made real).
+or cannot confirm (2: a machine crash that lost data or an I/O error cannot be made real).
 exit codes: 0 clean · 1 safety violation · 2 bad usage or input · 3 liveness · 4 nondeterminism or sandbox escape · 5 durasim failed`;
 
 const COMMANDS = ['check', 'replay', 'explain', 'confirm', 'explore', 'mutants', 'merge'] as const;

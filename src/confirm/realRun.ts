@@ -8,10 +8,10 @@
  * inspect() from the real folder, the files — is assembled into what the judge reads.
  *
  * Rules and limits:
- * - Only faults real processes can produce are run: process kills (keep-all), response faults that
- *   do not depend on virtual time, user saves, duplicate deliveries, service restarts, a changed
- *   task after a restart. Machine crashes, I/O errors, delayed or later-landing answers cannot be
- *   (confirmable() says which one stands in the way).
+ * - Only faults real processes can produce are run: process kills (keep-all), response faults (a
+ *   delay or a later commit in real milliseconds), user saves, duplicate deliveries, service
+ *   restarts, a changed task after a restart. Machine crashes and I/O errors cannot be
+ *   (unconfirmable() says which one stands in the way).
  * - A real process kill loses nothing the page cache holds: the durable image and the visible one
  *   are the same folder, and a violation that only a machine crash would show is not reproduced.
  * - Between workers, steps go in the order they ask (real time), not the scenario's schedule.
@@ -41,14 +41,12 @@ const DURASIM_INDEX = fileURLToPath(new URL(`../index.${import.meta.url.endsWith
 const WORKER = fileURLToPath(new URL(`./realWorker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url));
 /** tsx, as the workers load it (`--import tsx` would resolve from the task's folder). */
 const TSX = import.meta.resolve('tsx');
-const UNCONFIRMABLE_RESPONSES = new Set(['accept-later', 'delay']);
 
 /** Why real processes cannot run this scenario's faults, or undefined when they can. */
 export function unconfirmable(scenario: Scenario): string | undefined {
   for (const [i, fault] of scenario.faults.entries()) {
     if (fault.kind === 'crash' && fault.mode !== 'keep-all') return `faults[${i}] is a machine crash (${fault.mode}): killing a process cannot lose what the page cache holds`;
     if (fault.kind === 'io-error') return `faults[${i}] is an I/O error (${fault.error}): a real disk cannot be made to fail on cue`;
-    if (fault.kind === 'response' && UNCONFIRMABLE_RESPONSES.has(fault.fault)) return `faults[${i}] is a ${fault.fault} answer, which depends on virtual time`;
   }
   return undefined;
 }
@@ -291,6 +289,12 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     });
   };
 
+  // The service's own clock follows real time: an accepted write lands commitDelayMs after it was accepted.
+  const serviceClock = setInterval(() => {
+    const nowMs = performance.now() - started;
+    for (let due = clock.nextDueMs(); due !== undefined && due <= nowMs; due = clock.nextDueMs()) for (const timer of clock.advance()) timer.fire();
+    clock.nowMs = Math.max(clock.nowMs, nowMs); // what the service schedules next counts from now
+  }, 5);
   const limit = setTimeout(() => {
     outcome = { kind: 'bounds-exceeded', bound: 'wall-time', detail: `the real run took over ${wallLimitMs} ms` };
     for (const child of children) child.kill('SIGKILL');
@@ -311,6 +315,7 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     process.off('SIGINT', interrupted);
     process.off('SIGTERM', interrupted);
     clearTimeout(limit);
+    clearInterval(serviceClock);
     for (const child of children) child.kill('SIGKILL');
     await service.close();
   }
