@@ -5,8 +5,8 @@
  * random draw is a deterministic stream of its own. The disk and the network stay refused: inspect()
  * reads only the disk view it is handed, and a module that does I/O as it loads is an escape.
  */
-import { createHash } from 'node:crypto';
 import { NOT_SERVED, SERVED_TIMER, type TurnHolder } from '../ambientGuard.js';
+import { derivedBytes, uuidOf } from './servedRandom.js';
 
 const CLOCK = new Set(['Date.now', // allow-ambient: names what it serves
   'new Date()', 'Date()', 'Intl.DateTimeFormat.format', 'Intl.DateTimeFormat.formatToParts', 'performance.timeOrigin']); // allow-ambient: names what it serves
@@ -23,12 +23,7 @@ function inertTimer(): object {
 
 export function pureServe(nowMs: () => number): NonNullable<TurnHolder['serve']> {
   let draws = 0;
-  const bytes = (length: number): Buffer => {
-    const out = Buffer.alloc(length);
-    for (let block = 0, at = 0; at < length; block++) at += createHash('sha256').update(`durasim.pure:${draws}:${block}`).digest().copy(out, at);
-    draws++;
-    return out;
-  };
+  const bytes = (length: number): Buffer => derivedBytes(`durasim.pure:${draws++}`, length);
   return (api, args) => {
     if (CLOCK.has(api)) return nowMs();
     if (api === 'performance.now') return 0; // allow-ambient: names what it serves
@@ -36,13 +31,7 @@ export function pureServe(nowMs: () => number): NonNullable<TurnHolder['serve']>
     if (PROMISED.has(api)) return new Promise(() => {});
     if (api === 'AbortSignal.timeout') return new AbortController().signal;
     if (api === 'Math.random' || api === 'crypto.randomInt') return api === 'Math.random' ? 0 : (args.length >= 2 ? (args[0] as number) : 0); // allow-ambient: names what it serves
-    if (api === 'crypto.randomUUID') { // allow-ambient: names what it serves
-      const b = bytes(16);
-      b[6] = ((b[6] as number) & 0x0f) | 0x40;
-      b[8] = ((b[8] as number) & 0x3f) | 0x80;
-      const hex = b.toString('hex');
-      return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-    }
+    if (api === 'crypto.randomUUID') return uuidOf(bytes(16)); // allow-ambient: names what it serves
     if (api === 'crypto.randomBytes' && typeof args[1] !== 'function') return bytes(args[0] as number);
     if ((api === 'crypto.getRandomValues' || api === 'crypto.randomFillSync') && ArrayBuffer.isView(args[0])) {
       const view = args[0];

@@ -16,14 +16,22 @@ function draw(ctx: ServeContext): { index: number; value: number | undefined } {
   return { index, value: ctx.world.scenario.random[index] };
 }
 
-function bytesOf(index: number, value: number | undefined, length: number): Buffer {
+/** `length` bytes derived from `seed` (SHA-256 in counter mode): the same seed, the same bytes. */
+export function derivedBytes(seed: string, length: number): Buffer {
   const out = Buffer.alloc(length);
-  for (let block = 0, at = 0; at < length; block++) {
-    const digest = createHash('sha256').update(`durasim.random:${index}:${value ?? '-'}:${block}`).digest();
-    at += digest.copy(out, at);
-  }
+  for (let block = 0, at = 0; at < length; block++) at += createHash('sha256').update(`${seed}:${block}`).digest().copy(out, at);
   return out;
 }
+
+/** A version-4 UUID made of 16 bytes. */
+export function uuidOf(b: Buffer): string {
+  b[6] = ((b[6] as number) & 0x0f) | 0x40;
+  b[8] = ((b[8] as number) & 0x3f) | 0x80;
+  const hex = b.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+const bytesOf = (index: number, value: number | undefined, length: number): Buffer => derivedBytes(`durasim.random:${index}:${value ?? '-'}`, length);
 
 function randomBytes(ctx: ServeContext, api: string, length: number): Buffer {
   return atomicStep(ctx.world, ctx.proc, api, `${length} bytes`, () => {
@@ -33,11 +41,7 @@ function randomBytes(ctx: ServeContext, api: string, length: number): Buffer {
 }
 
 function uuid(ctx: ServeContext, api: string): string {
-  const b = randomBytes(ctx, api, 16);
-  b[6] = ((b[6] as number) & 0x0f) | 0x40;
-  b[8] = ((b[8] as number) & 0x3f) | 0x80;
-  const hex = b.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return uuidOf(randomBytes(ctx, api, 16));
 }
 
 function number(ctx: ServeContext, api: string): number {

@@ -6,19 +6,21 @@ import type { TraceEntry } from '../../simulator/trace.js';
 import { crashPoints, exploreCrashes, ioShapes, stepKind, tornShapes } from './crashExplorer.js';
 
 describe('crash points and states', () => {
-  test('step kinds come from the trace line; a directory handle ends in "/"', () => {
-    expect(stepKind('fh.sync', '/work/')).toBe('directory fsync');
-    expect(stepKind('fh.sync', 'journal.jsonl')).toBe('fsync');
-    expect(stepKind('fh.appendFile', 'journal.jsonl "x"')).toBe('append');
-    expect(stepKind('fetch', 'POST /operations/a')).toBe('POST');
-    expect(stepKind('fetch', 'GET /resources/config')).toBe('GET');
-    expect(stepKind('fs.link', 'a → b')).toBe('rename/link');
-    expect(stepKind('fs.promises.rename', 'a → b')).toBe('rename/link');
-    expect(stepKind('fs.fsyncSync', 'journal.jsonl')).toBe('fsync');
-    expect(stepKind('fs.fsync', '/work/')).toBe('directory fsync');
-    expect(stepKind('fh.write', 'journal.jsonl "x"')).toBe('write');
-    expect(stepKind('setTimeout', '100ms')).toBe('clock');
-    expect(stepKind('crypto.randomUUID', '16 bytes')).toBe('random');
+  test.each([
+    ['fh.sync', '/work/', 'directory fsync'],
+    ['fh.sync', 'journal.jsonl', 'fsync'],
+    ['fh.appendFile', 'journal.jsonl "x"', 'append'],
+    ['fetch', 'POST /operations/a', 'POST'],
+    ['fetch', 'GET /resources/config', 'GET'],
+    ['fs.link', 'a → b', 'rename/link'],
+    ['fs.promises.rename', 'a → b', 'rename/link'],
+    ['fs.fsyncSync', 'journal.jsonl', 'fsync'],
+    ['fs.fsync', '/work/', 'directory fsync'],
+    ['fh.write', 'journal.jsonl "x"', 'write'],
+    ['setTimeout', '100ms', 'clock'], // allow-ambient: a step kind's name
+    ['crypto.randomUUID', '16 bytes', 'random'],
+  ])('step kind of %s %s is %s (from the trace line; a directory handle ends in "/")', (op, detail, kind) => {
+    expect(stepKind(op, detail)).toBe(kind);
   });
 
   test('every worker step is two points (before, after); results, the world and earlier positions are not', () => {
