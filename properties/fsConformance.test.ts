@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fc, test } from '@fast-check/vitest';
 import { afterAll, describe, expect } from 'vitest';
-import type { Env, FileHandle, JournalAdapter } from '../src/contract.js';
+import type { Env, FileHandle, JournalAdapter } from '../model/contract/contract.js';
 import { realEnv } from '../src/realEnv.js';
 import { simulate } from '../simulator/simulate.js';
 import { baseScenario } from '../src/arbitraries.js';

@@ -16,7 +16,7 @@ import { DEFAULT_SERVICE, SERVICE_URL, type ResponseFault, type ScenarioService 
 import { ServiceCore } from '../simulator/service.js';
 import { simulate } from '../simulator/simulate.js';
 import { baseScenario } from '../src/arbitraries.js';
-import type { JournalAdapter } from '../src/contract.js';
+import type { JournalAdapter } from '../model/contract/contract.js';
 import { serveOverHttp } from '../src/realService.js';
 import { PROPERTY_TIMEOUT_MS, runs, seed } from './budgets.js';
 

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fc, test } from '@fast-check/vitest';
 import { afterAll, describe, expect } from 'vitest';
-import type { JournalAdapter } from '../src/contract.js';
+import type { JournalAdapter } from '../model/contract/contract.js';
 import { baseScenario } from '../src/arbitraries.js';
 import { WORK_DIR } from '../simulator/scenario.js';
 import { simulate } from '../simulator/simulate.js';

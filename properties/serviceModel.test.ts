@@ -6,7 +6,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { ServiceModel, type Memory } from '../model/serviceModel.js';
-import { digestOf } from '../src/digest.js';
+import { digestOf } from '../model/contract/digest.js';
 import { VirtualClock } from '../simulator/clock.js';
 import { DEFAULT_SERVICE, type ResponseFaultKind } from '../simulator/scenario.js';
 import { ServiceCore } from '../simulator/service.js';

@@ -5,7 +5,7 @@
  */
 import { Volume } from 'memfs';
 import { posix } from 'node:path';
-import type { DiskView } from '../src/contract.js';
+import type { DiskView } from '../model/contract/contract.js';
 import type { CrashShape, Pending } from './crashBytes.js';
 import { crashImage, type CrashImage } from './crashImage.js';
 import { DurableImage } from './durableImage.js';

@@ -5,7 +5,7 @@
  * every change, so readers can tell an unchanged image without reading it.
  */
 import { posix } from 'node:path';
-import type { DiskView } from '../src/contract.js';
+import type { DiskView } from '../model/contract/contract.js';
 
 export class DurableImage {
   /** Per folder id: name → child id. */

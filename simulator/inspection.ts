@@ -12,7 +12,7 @@
 import type { Records } from '../model/evidence.js';
 import { HistoryObserver } from '../model/observedHistory.js';
 import { normalizeRecords } from '../model/records.js';
-import type { DiskView, JournalAdapter } from '../src/contract.js';
+import type { DiskView, JournalAdapter } from '../model/contract/contract.js';
 import { outsideTurn, runAsTurn, type Escape, type TurnHolder } from './ambientGuard.js';
 import type { Disk } from './disk.js';
 import { WORK_DIR } from './scenario.js';

@@ -12,7 +12,7 @@
  *   field they were probably meant to be), never ignored; paths must be canonical, relative, free
  *   of NUL bytes, and no file may be another one's folder.
  */
-import type { Operation, Task } from '../src/contract.js';
+import type { Operation, Task } from '../model/contract/contract.js';
 import { pathClash } from './scenarioFields.js';
 import { arr, bool, describe, fail, int, isRecord, misnamedKind, nonEmptyStr, oneOf, optional, relativePath, str, strict, type Json } from './scenarioValidators.js';
 

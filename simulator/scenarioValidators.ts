@@ -2,7 +2,7 @@
  * The validators of untrusted scenario JSON: each checks one value and, when it is wrong, throws
  * `Failed to load scenario: <field> <problem>. <fix>` naming the field's path.
  */
-import { DurasimError } from '../src/failure.js';
+import { DurasimError } from '../model/contract/failure.js';
 import { pathProblem, unknownField } from './scenarioFields.js';
 
 export type Json = unknown;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { digestOf } from '../src/digest.js';
+import { digestOf } from '../model/contract/digest.js';
 import { VirtualClock } from './clock.js';
 import { DEFAULT_SERVICE, type ResponseFault, type ScenarioService } from './scenario.js';
 import { routeOf, ServiceCore } from './service.js';

@@ -16,7 +16,7 @@
  * after commit, 202 with the commit landing later, a mangled body (malformed, null, wrong key,
  * wrong digest, empty receipt, pending state, cut mid-read) or a delayed response.
  */
-import { digestOf } from '../src/digest.js';
+import { digestOf } from '../model/contract/digest.js';
 import type { EffectEvidence } from '../model/evidence.js';
 import type { VirtualClock } from './clock.js';
 import { invariant } from './invariant.js';

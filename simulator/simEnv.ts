@@ -9,7 +9,7 @@
  * - clock: virtual time; now() is VIRTUAL_EPOCH_MS + elapsed virtual milliseconds.
  * - random(): the scenario's values in call order, 0 past the end.
  */
-import type { Env, EnvFs, FileHandle, Stats } from '../src/contract.js';
+import type { Env, EnvFs, FileHandle, Stats } from '../model/contract/contract.js';
 import { outsideTurn } from './ambientGuard.js';
 import { responseOf, UnreachableHostError } from './network.js';
 import type { Timer } from './clock.js';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { Env, JournalAdapter, Task } from '../src/contract.js';
+import type { Env, JournalAdapter, Task } from '../model/contract/contract.js';
 import { baseScenario } from '../src/arbitraries.js';
 import { simulate } from './simulate.js';
 import type { Fault, Scenario } from './scenario.js';

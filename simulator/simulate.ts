@@ -4,7 +4,7 @@
  * same journal and scenario give the same trace, every time.
  */
 import type { ObservedHistories, Records } from '../model/evidence.js';
-import type { JournalAdapter } from '../src/contract.js';
+import type { JournalAdapter } from '../model/contract/contract.js';
 import { installAmbientGuard, uninstallAmbientGuard, type Escape } from './ambientGuard.js';
 import type { Transport } from './network.js';
 import type { Proc } from './proc.js';

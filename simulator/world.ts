@@ -20,7 +20,7 @@
  * - A broken simulator invariant stops the run and is rethrown by run(), never seen by the journal.
  */
 import type { Records } from '../model/evidence.js';
-import type { Env, JournalAdapter } from '../src/contract.js';
+import type { Env, JournalAdapter } from '../model/contract/contract.js';
 import { atVirtualTime, escapeReason, outsideTurn, runAsTurn, type Escape } from './ambientGuard.js';
 import { VirtualClock, type Timer } from './clock.js';
 import { Disk } from './disk.js';

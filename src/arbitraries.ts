@@ -8,7 +8,7 @@
  * own mix, so some runs hammer one fault and others combine several).
  */
 import fc from 'fast-check';
-import type { Operation } from './contract.js';
+import type { Operation } from '../model/contract/contract.js';
 import {
   CRASH_MODES,
   CRASH_TAILS,

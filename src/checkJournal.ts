@@ -11,12 +11,13 @@
  * replays it.
  */
 import { count } from './report/count.js';
+import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeViolation } from '../model/violation.js';
 import { FAULT_KINDS, type FaultKind } from './arbitraries.js';
-import type { JournalAdapter } from './contract.js';
+import type { JournalAdapter } from '../model/contract/contract.js';
 import { SEED_LIMIT } from './cli/args.js';
-import { DurasimError } from './failure.js';
+import { DurasimError } from '../model/contract/failure.js';
 import { bundledJournal, journalRefOf, type JournalRef } from './isolation/journalRef.js';
 import { MUTANTS } from './journals/mutants/index.js';
 import { referenceJournal } from './journals/reference.js';
@@ -28,25 +29,31 @@ import { confirmCounterexample, describeDivergence } from './runner/confirm.js';
 import { hunt } from './runner/hunt.js';
 
 export interface CheckJournalOptions {
-  runs?: number;
-  seed?: number;
-  faults?: readonly FaultKind[];
+  runs?: number | undefined;
+  seed?: number | undefined;
+  faults?: readonly FaultKind[] | undefined;
   /** Where stored regressions live and new ones go (default reports/regressions). */
-  regressionsDir?: string;
+  regressionsDir?: string | undefined;
   /** Save a new counterexample to the corpus (default true). */
-  saveRegressions?: boolean;
+  saveRegressions?: boolean | undefined;
   /** How to name the journal in the replay command (default: the module path given). */
-  journalSpec?: string;
+  journalSpec?: string | undefined;
   /** Worker threads (default: the machine's cores), memory limit and hang timeout, as for `durasim check`. */
-  workers?: number;
-  maxHeapMb?: number;
-  hangTimeoutMs?: number;
+  workers?: number | undefined;
+  maxHeapMb?: number | undefined;
+  hangTimeoutMs?: number | undefined;
+}
+
+/** A module path as one types it on a command line here: relative to the working folder. */
+function asTyped(path: string): string {
+  const typed = relative(process.cwd(), path);
+  return isAbsolute(typed) || typed.startsWith('..') ? typed : `./${typed}`;
 }
 
 /** The journal's module: a path or file URL; durasim's own bundled journals may be passed as objects. */
 function refOf(journal: string | URL | JournalAdapter): JournalRef {
   if (typeof journal === 'string') return journalRefOf(journal);
-  if (journal instanceof URL) return journalRefOf(fileURLToPath(journal));
+  if (journal instanceof URL) return journalRefOf(asTyped(fileURLToPath(journal)));
   const bundled = journal === referenceJournal || MUTANTS.some((m) => m.journal === journal) ? bundledJournal(journal.name) : undefined;
   if (bundled) return bundled;
   throw new DurasimError(

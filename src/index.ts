@@ -1,7 +1,7 @@
 /** durasim's public API. */
-export * from './contract.js';
-export { failureMessage, DurasimError } from './failure.js';
-export { digestOf } from './digest.js';
+export * from '../model/contract/contract.js';
+export { failureMessage, DurasimError } from '../model/contract/failure.js';
+export { digestOf } from '../model/contract/digest.js';
 export { realEnv, type RealEnvOptions } from './realEnv.js';
 export { referenceJournal, ReferenceRun, journalFrom, REFERENCE_SETTINGS, type ReferenceSettings } from './journals/reference.js';
 export { scenarioArbitrary, baseScenario, FAULT_KINDS, STANDARD_OPERATIONS, type FaultKind, type ScenarioArbitraryOptions } from './arbitraries.js';

@@ -4,7 +4,7 @@
  */
 import { open, appendFile, writeFile, readFile, rename, link, unlink, mkdir, readdir, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Env, EnvFs, FileHandle } from './contract.js';
+import type { Env, EnvFs, FileHandle } from '../model/contract/contract.js';
 
 export interface RealEnvOptions {
   /** The working directory (default: process.cwd()). */

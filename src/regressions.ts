@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { InvariantCode } from '../model/violation.js';
 import { parseScenarioText, scenarioToJson, type Scenario } from '../simulator/scenario.js';
 import { makeDirDurably, writeFileDurably } from './durableFile.js';
-import { DurasimError } from './failure.js';
+import { DurasimError } from '../model/contract/failure.js';
 
 export const REGRESSIONS_DIR = 'reports/regressions';
 

@@ -27,7 +27,7 @@ import type { DiskView, EditOperation, JournalAdapter, JournalRecords, LookupOpe
 const LOG = 'journal.jsonl';
 const LOCK = 'journal.lock';
 const FINAL = new Set(['succeeded', 'conflict', 'failed', 'blocked']);
-type Entry = { key: string; state: string; digest?: string; body?: string; receipt?: string; path?: string; candidate?: string; preserved?: string; reason?: string };
+type Entry = { key: string; state: string; digest?: string | undefined; body?: string | undefined; receipt?: string | undefined; path?: string | undefined; candidate?: string | undefined; preserved?: string | undefined; reason?: string | undefined };
 type Verdict = { state: 'succeeded'; receipt: string } | { state: 'conflict' | 'failed' | 'outcome_unknown' | 'absent'; reason: string };
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -148,7 +148,7 @@ async function ask(url: string, init: RequestInit, judge: (response: Response) =
 async function publish(op: PublishOperation, log: Log, task: Task): Promise<void> {
   const last = log.last(op.key);
   if (last && FINAL.has(last.state)) return;
-  const authorized = log.history(op.key).findLast((e) => e.state === 'authorized');
+  const authorized = log.history(op.key).filter((e) => e.state === 'authorized').pop();
   const [digest, body] = authorized?.body !== undefined ? [authorized.digest as string, authorized.body] : [sha256(op.body), op.body];
   const url = `${task.service.url}/operations/${encodeURIComponent(op.key)}`;
   const record = (state: string, extra: Partial<Entry> = {}): Promise<void> => log.add({ key: op.key, state, digest, ...extra });

@@ -5,7 +5,7 @@
  * function-valued properties are guarded too (process.hrtime.bigint, fs.realpath.native, the
  * promisify.custom of setTimeout), so no path around the guard is one property away. (allow-ambient: names what it guards)
  */
-import { DurasimError } from '../../src/failure.js';
+import { DurasimError } from '../../model/contract/failure.js';
 import { escapeFix } from './escapeCatalog.js';
 import { NOT_SERVED, turnHolder, type TurnHolder } from './turn.js';
 

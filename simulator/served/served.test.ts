@@ -10,7 +10,7 @@ import * as timers from 'node:timers';
 import * as timersPromises from 'node:timers/promises';
 import { describe, expect, test } from 'vitest';
 import { baseScenario } from '../../src/arbitraries.js';
-import type { DiskView, Env, JournalAdapter, JournalRecords, Task } from '../../src/contract.js';
+import type { DiskView, Env, JournalAdapter, JournalRecords, Task } from '../../model/contract/contract.js';
 import type { Fault, Scenario } from '../scenario.js';
 import { simulate } from '../simulate.js';
 

@@ -5,7 +5,7 @@
  */
 import { Volume } from 'memfs';
 import { posix } from 'node:path';
-import type { Env, EnvFs, FileHandle } from '../contract.js';
+import type { Env, EnvFs, FileHandle } from '../../model/contract/contract.js';
 import { VirtualClock } from '../../simulator/clock.js';
 import { responseOf } from '../../simulator/network.js';
 import { DEFAULT_SERVICE, SERVICE_URL } from '../../simulator/scenario.js';

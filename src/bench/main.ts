@@ -8,7 +8,7 @@ import { availableParallelism, cpus } from 'node:os';
 import { dirname } from 'node:path';
 import { simulate } from '../../simulator/simulate.js';
 import { baseScenario, STANDARD_FILES, STANDARD_OPERATIONS, STANDARD_RESOURCES } from '../arbitraries.js';
-import type { Task } from '../contract.js';
+import type { Task } from '../../model/contract/contract.js';
 import { MUTANTS } from '../journals/mutants/index.js';
 import { referenceJournal } from '../journals/reference.js';
 import { MUTANT_BUDGET, mutantSeed } from '../mutantsMain.js';

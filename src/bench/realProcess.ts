@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Task } from '../contract.js';
+import type { Task } from '../../model/contract/contract.js';
 import { VirtualClock } from '../../simulator/clock.js';
 import { DEFAULT_SERVICE } from '../../simulator/scenario.js';
 import { ServiceCore } from '../../simulator/service.js';

@@ -3,7 +3,7 @@
  * on real files and the global fetch. Args: <dir> <task.json> <pid> <incarnation>.
  */
 import { readFileSync } from 'node:fs';
-import type { Task } from '../contract.js';
+import type { Task } from '../../model/contract/contract.js';
 import { referenceJournal } from '../journals/reference.js';
 import { realEnv } from '../realEnv.js';
 

@@ -1,12 +1,20 @@
 #!/usr/bin/env node
-// The durasim command: registers tsx so durasim's sources and a user's TypeScript journal load as they are.
-import { register } from 'tsx/esm/api';
+// The durasim command. From the compiled package (dist/) it runs as plain JavaScript; from the
+// TypeScript sources (a clone of the repository) it registers tsx first.
+import { existsSync } from 'node:fs';
 
-register();
 // Anything left unhandled is durasim's own failure: exit 5, never a finding about the journal.
 process.on('unhandledRejection', (reason) => {
   process.stderr.write(`durasim failed: ${reason instanceof Error ? reason.stack : String(reason)}. Please report it with the command line you ran.\n`);
   process.exit(5);
 });
-const { main } = await import('../cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));
+const compiled = new URL('../cli/main.js', import.meta.url);
+let cli;
+if (existsSync(compiled)) {
+  cli = await import(compiled.href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  cli = await import('../cli/main.ts');
+}
+process.exitCode = await cli.main(process.argv.slice(2));

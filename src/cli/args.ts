@@ -2,7 +2,7 @@
  * Command-line parsing: flags are declared, unknown ones refused, values checked — every problem
  * a `Failed to <action>: <reason>. <fix>` error (exit 2), before anything is written.
  */
-import { DurasimError } from '../failure.js';
+import { DurasimError } from '../../model/contract/failure.js';
 import { FAULT_KINDS, type FaultKind } from '../arbitraries.js';
 import { INVARIANT_CODES, type InvariantCode } from '../../model/violation.js';
 

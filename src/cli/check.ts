@@ -6,7 +6,7 @@
 import { describeViolation, INVARIANT_CODES, invariantKind, type InvariantCode } from '../../model/violation.js';
 import type { Escape } from '../../simulator/ambientGuard.js';
 import type { FaultKind } from '../arbitraries.js';
-import { DurasimError } from '../failure.js';
+import { DurasimError } from '../../model/contract/failure.js';
 import { journalRefOf, type JournalRef } from '../isolation/journalRef.js';
 import { WorkerPool, type LoadedJournal, type PoolOptions } from '../pool/workerPool.js';
 import { loadRegressions, saveRegression } from '../regressions.js';

@@ -4,10 +4,12 @@
  * sandbox escape by the journal under test; 5 durasim itself failed.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { invariantKind, type InvariantCode } from '../../model/violation.js';
-import { DurasimError } from '../failure.js';
+import { DurasimError } from '../../model/contract/failure.js';
 import { FAULT_KINDS, type FaultKind } from '../arbitraries.js';
 import { runMutants } from '../mutantsMain.js';
+import { PACKAGE_ROOT } from '../ownFiles.js';
 import { REGRESSIONS_DIR } from '../regressions.js';
 import { parseArgs, usageError } from './args.js';
 import { colourEnabled, colourLine } from './colour.js';
@@ -68,7 +70,7 @@ export function commandHelp(command: string): string {
 
 /** durasim's own version, from its package.json. */
 export function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+  const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version?: string };
   return `durasim ${pkg.version ?? 'unknown'}`;
 }
 

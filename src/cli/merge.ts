@@ -1,6 +1,6 @@
 /** durasim merge: the summaries of CI shard jobs folded into one verdict (the worst exit code wins). */
 import { readFileSync } from 'node:fs';
-import { DurasimError } from '../failure.js';
+import { DurasimError } from '../../model/contract/failure.js';
 
 interface ShardSummary {
   journal: string;

@@ -5,7 +5,7 @@
  */
 import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { DurasimError } from '../failure.js';
+import { DurasimError } from '../../model/contract/failure.js';
 
 const fail = (reason: string, fix: string): never => {
   throw new DurasimError('prepare the outputs', reason, fix);

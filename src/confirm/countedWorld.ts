@@ -12,7 +12,7 @@ import { relative } from 'node:path';
 import { outsideTurn, type TurnHolder } from '../../simulator/ambientGuard.js';
 import { SERVED_APIS } from '../../simulator/served/serveCall.js';
 import { preview } from '../../simulator/trace.js';
-import type { Env, FileHandle } from '../contract.js';
+import type { Env, FileHandle } from '../../model/contract/contract.js';
 import type { StepCounter } from './stepCounter.js';
 
 const SERVED = new Set(SERVED_APIS);

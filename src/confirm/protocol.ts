@@ -10,7 +10,7 @@
  * choosing among the asking workers by the scenario's schedule.
  */
 import type { Fault } from '../../simulator/scenario.js';
-import type { Task } from '../contract.js';
+import type { Task } from '../../model/contract/contract.js';
 
 export interface WorkerStart {
   /** A JSON file holding the journal's bundle (isolation/bundleJournal.ts), evaluated in the worker as the pool evaluates it. */

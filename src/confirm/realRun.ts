@@ -22,7 +22,6 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { CrashEvidence, JudgeInput, Records, TraceLine } from '../../model/evidence.js';
 import { HistoryObserver } from '../../model/observedHistory.js';
 import { normalizeRecords } from '../../model/records.js';
@@ -30,17 +29,18 @@ import { VirtualClock } from '../../simulator/clock.js';
 import { taskFor, taskPaths, type Fault, type ResponseFault, type Scenario } from '../../simulator/scenario.js';
 import { ScenarioEvents } from '../../simulator/scenarioEvents.js';
 import { describeServiceEvent, ServiceCore } from '../../simulator/service.js';
-import type { DiskView, JournalAdapter } from '../contract.js';
+import type { DiskView, JournalAdapter } from '../../model/contract/contract.js';
 import { bundleJournal } from '../isolation/bundleJournal.js';
 import { compileJournal } from '../isolation/journalInstances.js';
 import type { JournalRef } from '../isolation/journalRef.js';
 import { serveOverHttp } from '../realService.js';
+import { FROM_SOURCE, ownModule } from '../ownFiles.js';
 import type { FromWorker, SideLine, WorkerStart } from './protocol.js';
 
-const DURASIM_INDEX = fileURLToPath(new URL(`../index.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url));
-const WORKER = fileURLToPath(new URL(`./realWorker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url));
+const DURASIM_INDEX = ownModule('src/index');
+const WORKER = ownModule('src/confirm/realWorker');
 /** tsx, as the workers load it (`--import tsx` would resolve from the task's folder). */
-const TSX = import.meta.resolve('tsx');
+const WORKER_EXEC_ARGV = FROM_SOURCE ? ['--import', import.meta.resolve('tsx')] : [];
 
 /** Why real processes cannot run this scenario's faults, or undefined when they can. */
 export function unconfirmable(scenario: Scenario): string | undefined {
@@ -241,7 +241,7 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     task.service.url = service.url;
     const start: WorkerStart = { bundleFile, durasimIndex: DURASIM_INDEX, task, pid, incarnation, dir, sideFile, faults: scenario.faults, random: scenario.random };
     record('supervisor', 'start', name);
-    const child = fork(WORKER, [JSON.stringify(start)], { cwd: dir, execArgv: ['--import', TSX], env: { ...process.env, ...scenario.environment }, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const child = fork(WORKER, [JSON.stringify(start)], { cwd: dir, execArgv: WORKER_EXEC_ARGV, env: { ...process.env, ...scenario.environment }, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     children.add(child);
     live++;
     let stderr = '';

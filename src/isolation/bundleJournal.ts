@@ -14,9 +14,10 @@
 import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, extname, join, relative, sep } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
-import { DurasimError } from '../failure.js';
+import { DurasimError } from '../../model/contract/failure.js';
+import { CODE_ROOT } from '../ownFiles.js';
 import type { JournalRef } from './journalRef.js';
 
 /** What a worker needs to evaluate a journal: the bundle, and the shared modules it requires. */
@@ -27,14 +28,13 @@ export interface JournalBundle {
   shared: string[];
 }
 
-export const DURASIM_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const SHARED_FOLDERS = ['src', 'model', 'simulator'].map((folder) => join(DURASIM_ROOT, folder) + sep);
-const OWN_JOURNALS = join(DURASIM_ROOT, 'src', 'journals') + sep;
+const SHARED_FOLDERS = ['src', 'model', 'simulator'].map((folder) => join(CODE_ROOT, folder) + sep);
+const OWN_JOURNALS = join(CODE_ROOT, 'src', 'journals') + sep;
 const BUILTINS = new Set(builtinModules);
 
 /** durasim's own code, shared by every instance (its bundled journals excepted). */
 export function isDurasimOwn(path: string): boolean {
-  return SHARED_FOLDERS.some((folder) => path.startsWith(folder)) && !path.startsWith(OWN_JOURNALS) && !path.includes(`${sep}node_modules${sep}`);
+  return SHARED_FOLDERS.some((folder) => path.startsWith(folder) && !path.slice(folder.length).includes(`node_modules${sep}`)) && !path.startsWith(OWN_JOURNALS);
 }
 
 const LOADERS: Record<string, 'ts' | 'tsx' | 'js' | 'jsx'> = { '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.tsx': 'tsx', '.jsx': 'jsx' };

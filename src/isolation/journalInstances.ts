@@ -7,8 +7,8 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { compileFunction } from 'node:vm';
-import type { JournalAdapter } from '../contract.js';
-import { DurasimError } from '../failure.js';
+import type { JournalAdapter } from '../../model/contract/contract.js';
+import { DurasimError } from '../../model/contract/failure.js';
 import type { JournalBundle } from './bundleJournal.js';
 
 export interface JournalInstances {

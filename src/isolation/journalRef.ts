@@ -4,8 +4,8 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { DurasimError } from '../failure.js';
+import { DurasimError } from '../../model/contract/failure.js';
+import { ownModule } from '../ownFiles.js';
 
 export interface JournalRef {
   /** Absolute path of the module whose export is the JournalAdapter. */
@@ -23,18 +23,13 @@ export const MUTANT_NAMES = [
   'overwrite-in-place',
 ] as const;
 
-/** A source file next to this one: the .ts under tsx, the .js once compiled. */
-function sourceFile(relative: string): string {
-  const ts = fileURLToPath(new URL(`${relative}.ts`, import.meta.url));
-  return existsSync(ts) ? ts : fileURLToPath(new URL(`${relative}.js`, import.meta.url));
-}
 
 const camel = (name: string): string => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /** The bundled journal of that name, if there is one. */
 export function bundledJournal(name: string): JournalRef | undefined {
-  if (name === 'reference') return { file: sourceFile('../journals/reference'), exportName: 'referenceJournal', spec: name };
-  if ((MUTANT_NAMES as readonly string[]).includes(name)) return { file: sourceFile(`../journals/mutants/${camel(name)}`), exportName: 'journal', spec: name };
+  if (name === 'reference') return { file: ownModule('src/journals/reference'), exportName: 'referenceJournal', spec: name };
+  if ((MUTANT_NAMES as readonly string[]).includes(name)) return { file: ownModule(`src/journals/mutants/${camel(name)}`), exportName: 'journal', spec: name };
   return undefined;
 }
 

@@ -8,8 +8,8 @@
  * version linked back, and the candidate rebuilt on the new base — at most editAttempts times.
  * A crash anywhere is resumed from the log and what the files show.
  */
-import type { EditOperation, FileHandle } from '../contract.js';
-import { digestOf } from '../digest.js';
+import type { EditOperation, FileHandle } from '../../model/contract/contract.js';
+import { digestOf } from '../../model/contract/digest.js';
 import { JournalRun } from './journalRun.js';
 import { hasCode, syncDir, type LogRecord } from './jsonlLog.js';
 

@@ -2,7 +2,7 @@
  * JournalRun: what every bundled journal incarnation shares — the task, the env, the settings, and
  * the append-only log with the records read back from it. Subclasses add the operations.
  */
-import type { Env, Task } from '../contract.js';
+import type { Env, Task } from '../../model/contract/contract.js';
 import { hasCode, JsonlLog, type LogRecord } from './jsonlLog.js';
 
 export interface ReferenceSettings {

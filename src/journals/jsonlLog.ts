@@ -4,7 +4,7 @@
  *
  * Everything goes through `env`; nothing here touches the real world directly.
  */
-import type { DiskView, Env, FileHandle, FileRecord, FileState, JournalRecords, OperationRecord, OperationState } from '../contract.js';
+import type { DiskView, Env, FileHandle, FileRecord, FileState, JournalRecords, OperationRecord, OperationState } from '../../model/contract/contract.js';
 
 export const LOG_FILE = 'journal.jsonl';
 export const LEASE_FILE = 'journal.lock';

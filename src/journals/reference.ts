@@ -21,8 +21,8 @@
  *   new base.
  * - A torn last line of the log is skipped, not fatal.
  */
-import type { Env, JournalAdapter, LookupOperation, Operation, PublishOperation, Task } from '../contract.js';
-import { digestOf } from '../digest.js';
+import type { Env, JournalAdapter, LookupOperation, Operation, PublishOperation, Task } from '../../model/contract/contract.js';
+import { digestOf } from '../../model/contract/digest.js';
 import { FileDeliveryRun } from './fileDelivery.js';
 import { acquireLease, recordsFromLog, releaseLease } from './jsonlLog.js';
 

@@ -1,6 +1,12 @@
-// Worker-thread entry of the pool: registers tsx in this thread (durasim's sources and a user's
-// TypeScript load as they are), then starts the worker.
-import { register } from 'tsx/esm/api';
+// Worker-thread entry of the pool. From the compiled package it loads the worker as it is; from
+// the TypeScript sources it first registers tsx in this thread, so durasim's own .ts modules load.
+import { existsSync } from 'node:fs';
 
-register();
-await import('./poolWorker.ts');
+const compiled = new URL('./poolWorker.js', import.meta.url);
+if (existsSync(compiled)) {
+  await import(compiled.href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('./poolWorker.ts');
+}

@@ -16,11 +16,12 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { SimulationResult } from '../../simulator/simulate.js';
-import { DurasimError } from '../failure.js';
+import { DurasimError } from '../../model/contract/failure.js';
 import { bundleJournal, type JournalBundle } from '../isolation/bundleJournal.js';
 import type { JournalRef } from '../isolation/journalRef.js';
 import { beats, blockedAt, describeBlockedAt, newHeartbeat, type BlockedAt } from './heartbeat.js';
 import type { Escape } from '../../simulator/ambientGuard.js';
+import { ownModule } from '../ownFiles.js';
 import type { FromWorker, RunRequest, RunSummary, ToWorker, WorkerData } from './protocol.js';
 
 export interface PoolOptions {
@@ -78,7 +79,7 @@ interface Slot {
 }
 
 const BOOT = fileURLToPath(new URL('./poolBoot.mjs', import.meta.url));
-const DURASIM_INDEX = fileURLToPath(new URL('../index.ts', import.meta.url));
+const DURASIM_INDEX = ownModule('src/index');
 const WATCHDOG_MS = 100;
 /** Runs sent ahead to each worker, so it never waits for the main thread between two runs. */
 const PIPELINE = 2;

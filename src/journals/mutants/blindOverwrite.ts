@@ -2,8 +2,8 @@
  * Mutant blind-overwrite — the candidate is renamed over the file without re-checking that the
  * file still holds the content it was built from. Should break: no-silent-overwrite.
  */
-import type { EditOperation } from '../../contract.js';
-import { digestOf } from '../../digest.js';
+import type { EditOperation } from '../../../model/contract/contract.js';
+import { digestOf } from '../../../model/contract/digest.js';
 import { syncDir } from '../jsonlLog.js';
 import { journalFrom, ReferenceRun } from '../reference.js';
 

@@ -4,7 +4,7 @@
  * the record is believed durable while it exists only in the page cache (PostgreSQL's
  * "fsyncgate", 2018). Should break: write-ahead (the request leaves with its record not durable).
  */
-import type { FileHandle } from '../../contract.js';
+import type { FileHandle } from '../../../model/contract/contract.js';
 import { LOG_FILE, type LogRecord } from '../jsonlLog.js';
 import { journalFrom, ReferenceRun } from '../reference.js';
 

@@ -2,7 +2,7 @@
  * The mutant corpus: the reference journal with one realistic defect each. durasim must kill
  * every one; a change that lets one survive is a regression.
  */
-import type { JournalAdapter } from '../../contract.js';
+import type { JournalAdapter } from '../../../model/contract/contract.js';
 import type { InvariantCode } from '../../../model/violation.js';
 import { journal as acceptedAsSuccess } from './acceptedAsSuccess.js';
 import { journal as blindOverwrite } from './blindOverwrite.js';

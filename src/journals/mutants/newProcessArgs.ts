@@ -3,8 +3,8 @@
  * arguments instead of the digest recorded with the intent. Should break: recorded-intent-wins
  * (and truthful-outcome).
  */
-import type { PublishOperation } from '../../contract.js';
-import { digestOf } from '../../digest.js';
+import type { PublishOperation } from '../../../model/contract/contract.js';
+import { digestOf } from '../../../model/contract/digest.js';
 import { journalFrom, ReferenceRun, type Intent } from '../reference.js';
 
 class NewProcessArgs extends ReferenceRun {

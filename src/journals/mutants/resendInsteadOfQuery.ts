@@ -4,7 +4,7 @@
  * memory is volatile across a restart. Should break: no-blind-retry, retry-safe-only and, across
  * a volatile restart, one-effect-per-key.
  */
-import type { PublishOperation } from '../../contract.js';
+import type { PublishOperation } from '../../../model/contract/contract.js';
 import { journalFrom, ReferenceRun, type Intent } from '../reference.js';
 
 class ResendInsteadOfQuery extends ReferenceRun {

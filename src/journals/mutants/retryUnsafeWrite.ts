@@ -2,7 +2,7 @@
  * Mutant retry-unsafe-write — on restart, a write left dispatched (retrySafe: false) is simply run
  * again, as if it had never started. Should break: retry-safe-only and no-state-skip.
  */
-import type { PublishOperation } from '../../contract.js';
+import type { PublishOperation } from '../../../model/contract/contract.js';
 import { journalFrom, ReferenceRun } from '../reference.js';
 
 const IN_DOUBT = new Set(['dispatched', 'outcome_unknown', 'reconciling']);

@@ -3,7 +3,7 @@
  * written after the call returns). A crash in between leaves a request the journal never knew it
  * sent. Should break: write-ahead.
  */
-import type { PublishOperation } from '../../contract.js';
+import type { PublishOperation } from '../../../model/contract/contract.js';
 import { journalFrom, ReferenceRun, type Intent, type Verdict } from '../reference.js';
 
 class SendBeforeDispatched extends ReferenceRun {

@@ -4,7 +4,7 @@
  * the check fails. A crash in between leaves a false success. Should break: no-state-skip and
  * truthful-outcome.
  */
-import type { PublishOperation } from '../../contract.js';
+import type { PublishOperation } from '../../../model/contract/contract.js';
 import { journalFrom, ReferenceRun, isValidReceipt, type Intent, type Verdict } from '../reference.js';
 
 class SucceededBeforeReceipt extends ReferenceRun {

@@ -3,7 +3,7 @@
  * finding a failed publish, sends it again under a fresh key. Should break: no-blind-retry (and
  * one effect per intent: the first request may well have committed).
  */
-import type { PublishOperation } from '../../contract.js';
+import type { PublishOperation } from '../../../model/contract/contract.js';
 import { journalFrom, ReferenceRun, type Intent, type Verdict } from '../reference.js';
 
 class TimeoutMeansFailed extends ReferenceRun {

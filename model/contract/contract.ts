@@ -8,8 +8,8 @@
  */
 
 /** The vocabulary is the model's own (model/lifecycle.ts); the contract re-exports it. */
-export { OPERATION_STATES, FILE_STATES, type OperationState, type FileState } from '../model/lifecycle.js';
-import type { FileState, OperationState } from '../model/lifecycle.js';
+export { OPERATION_STATES, FILE_STATES, type OperationState, type FileState } from '../lifecycle.js';
+import type { FileState, OperationState } from '../lifecycle.js';
 
 /** A non-retry-safe external write: POST /operations/:key with an idempotency key and a body. */
 export interface PublishOperation {
@@ -130,20 +130,20 @@ export interface DiskView {
 export interface OperationRecord {
   kind: 'operation';
   /** The state the record holds now. */
-  state?: OperationState;
+  state?: OperationState | undefined;
   /** Every state the journal recorded for this key, in order. */
-  history?: OperationState[];
+  history?: OperationState[] | undefined;
   /** The argument digest recorded with the intent (authorized). */
-  digest?: string;
+  digest?: string | undefined;
   /** The receipt recorded with succeeded. */
-  receipt?: string;
+  receipt?: string | undefined;
 }
 
 export interface FileRecord {
   kind: 'file';
   path: string;
-  state?: FileState;
-  history?: FileState[];
+  state?: FileState | undefined;
+  history?: FileState[] | undefined;
   /** Texts the journal preserved when it recorded a conflict (the user's version). */
   preserved: string[];
 }

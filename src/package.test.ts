@@ -1,0 +1,124 @@
+/**
+ * The package as a user gets it: `npm pack` (which builds dist/), the tarball installed into a
+ * fresh consumer project of type "commonjs", and then what a user does with it: import it from an
+ * .mjs file, check a .ts and a .js journal with `npx durasim`, run every replay line exactly as
+ * printed, use checkJournal in vitest, and type-check with the strictest compiler settings.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { transformSync } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const EXAMPLE = join(ROOT, 'examples', 'node-journal');
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; devDependencies: Record<string, string> };
+
+let work: string;
+let consumer: string;
+let packed: { filename: string; size: number; unpackedSize: number; entryCount: number; files: { path: string }[] };
+
+/** A shell command in the consumer project: its exit code and everything it printed. */
+function inConsumer(command: string): { code: number; out: string } {
+  const run = spawnSync(command, { cwd: consumer, shell: true, encoding: 'utf8', timeout: 240_000, env: { ...process.env, NO_COLOR: '1', CI: '' } });
+  return { code: run.status ?? -1, out: `${run.stdout}${run.stderr}` };
+}
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'durasim-package-'));
+  const json = execFileSync(NPM, ['pack', '--json', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 240_000 });
+  packed = (JSON.parse(json) as (typeof packed)[])[0] as typeof packed;
+  consumer = join(work, 'consumer');
+  mkdirSync(consumer);
+  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'commonjs' }, null, 2));
+  const tools = ['typescript', '@types/node', 'vitest', 'vite'].map((name) => `${name}@${pkg.devDependencies[name]}`);
+  execFileSync(NPM, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', join(work, packed.filename), ...tools], { cwd: consumer, stdio: 'pipe', timeout: 300_000 });
+  copyFileSync(join(EXAMPLE, 'journal.ts'), join(consumer, 'journal.ts'));
+  // A .js journal as someone writes one: CommonJS, no types; this one has the unsynced defect.
+  const unsynced = readFileSync(join(EXAMPLE, 'journal-unsynced.ts'), 'utf8');
+  writeFileSync(join(consumer, 'journal.js'), transformSync(unsynced, { loader: 'ts', format: 'cjs', target: 'node20' }).code);
+}, 600_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the packed package', () => {
+  test('holds the compiled code, its types, the schema and the docs, and no tests, reports, bench or CI files', () => {
+    const files = packed.files.map((f) => f.path);
+    console.log(`durasim-${pkg.version}.tgz: ${packed.entryCount} files, ${(packed.size / 1024).toFixed(0)} kB packed, ${(packed.unpackedSize / 1024).toFixed(0)} kB unpacked`);
+    for (const needed of ['package.json', 'README.md', 'LICENSE', 'schema/scenario.schema.json', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/bin/durasim.mjs', 'dist/src/pool/poolBoot.mjs', 'dist/src/journals/reference.js']) {
+      expect(files, needed).toContain(needed);
+    }
+    const unwanted = files.filter((f) => /\.test\.|^reports\/|\/bench\/|^\.ci\/|^src\/|^tsconfig|^vitest\.config|^examples\/|^properties\/|\/fixtures\//.test(f) || (f.endsWith('.ts') && !f.endsWith('.d.ts')));
+    expect(unwanted).toEqual([]);
+  });
+
+  test('an .mjs file imports it with plain Node and simulates a run', () => {
+    writeFileSync(join(consumer, 'import.mjs'), [
+      "import { simulate, referenceJournal, judge, verdict, parseScenarioText } from 'durasim';",
+      "const task = { id: 'task-1', operations: [{ kind: 'publish', key: 'post-a', body: 'artifact a v1' }] };",
+      "const scenario = parseScenarioText(JSON.stringify({ format: 'durasim.scenario', version: 1, task, faults: [{ kind: 'crash', process: 0, incarnation: 0, step: 5, when: 'after' }] }));",
+      'const result = await simulate(referenceJournal, scenario);',
+      'const { safety, liveness } = verdict(judge(result));',
+      "console.log(`${safety.length + liveness.length} violations after ${result.stats.steps} steps, ${result.crashes.length} crash`);",
+    ].join('\n'));
+    const { code, out } = inConsumer('node import.mjs');
+    expect(out).toMatch(/^0 violations after \d+ steps, 1 crash$/m);
+    expect(code).toBe(0);
+  });
+
+  test('npx durasim runs from dist: --version, and a .ts journal of a CommonJS project checked clean', () => {
+    expect(inConsumer('npx durasim --version').out.trim()).toBe(`durasim ${pkg.version}`);
+    const { code, out } = inConsumer('npx durasim check --journal ./journal.ts --runs 60 --seed 7');
+    expect(out).toContain('journal node-journal');
+    expect(out).toMatch(/: clean$/m);
+    expect(code).toBe(0);
+  });
+
+  test('a .js journal with a defect is caught, and the printed replay line, run as printed, fails the same way', () => {
+    const check = inConsumer('npx durasim check --journal ./journal.js --runs 300 --seed 7');
+    expect(check.out).toContain('write-ahead');
+    expect(check.code).toBe(1);
+    const replay = /^replay: (npx durasim replay .+)$/m.exec(check.out)?.[1];
+    expect(replay).toMatch(/--journal \.\/journal\.js$/);
+    const replayed = inConsumer(replay as string);
+    expect(replayed.out).toContain('write-ahead');
+    expect(replayed.code).toBe(1);
+  });
+
+  test('vitest runs checkJournal on a journal module, and the replay line its failure prints runs as printed', () => {
+    writeFileSync(join(consumer, 'journal.test.mts'), [
+      "import { writeFileSync } from 'node:fs';",
+      "import { expect, test } from 'vitest';",
+      "import { checkJournal } from 'durasim';",
+      "test('the journal keeps its promises', () => checkJournal(new URL('./journal.ts', import.meta.url), { runs: 60, seed: 7, workers: 1 }), 120_000);",
+      "test('the unsynced journal is caught', async () => {",
+      "  const failure = await checkJournal(new URL('./journal.js', import.meta.url), { runs: 300, seed: 7, workers: 1 }).then(() => undefined, (error: Error) => error);",
+      '  expect(failure?.message).toContain("write-ahead");',
+      "  writeFileSync('vitest-replay.txt', /^replay: (.+)$/m.exec(failure?.message ?? '')?.[1] ?? '');",
+      '}, 120_000);',
+    ].join('\n'));
+    const { code, out } = inConsumer('npx vitest run journal.test.mts');
+    expect(out).toMatch(/2 passed/);
+    expect(code).toBe(0);
+    const replay = readFileSync(join(consumer, 'vitest-replay.txt'), 'utf8');
+    expect(replay).toMatch(/^npx durasim replay \S+ --journal \.\/journal\.js$/);
+    const replayed = inConsumer(replay);
+    expect(replayed.out).toContain('write-ahead');
+    expect(replayed.code).toBe(1);
+  });
+
+  test("tsc --noEmit passes with strict, noUncheckedIndexedAccess, exactOptionalPropertyTypes and the library's own declarations checked", () => {
+    writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: false, noEmit: true, types: ['node'] },
+      include: ['journal.ts', 'journal.test.mts'],
+    }));
+    const { code, out } = inConsumer('npx tsc --noEmit -p tsconfig.json');
+    expect(out).toBe('');
+    expect(code).toBe(0);
+  });
+});
