@@ -10,22 +10,14 @@ import { parseScenarioText, scenarioToJson } from '../simulator/scenario.js';
 import { simulate } from '../simulator/simulate.js';
 import type { JournalAdapter } from '../model/contract/contract.js';
 import { makeDirDurably, writeFileDurably } from './durableFile.js';
-import { DurasimError, failureMessage } from '../model/contract/failure.js';
 import { bundledJournal } from './isolation/journalRef.js';
 import { MUTANTS } from './journals/mutants/index.js';
 import { huntJournal, type HuntResult } from './mutation.js';
+import { PACKAGE_ROOT } from './ownFiles.js';
 import { WorkerPool } from './pool/workerPool.js';
 
 export const MUTANT_BUDGET = 5000;
 export const mutantSeed = (index: number): number => 1000 + index;
-
-function option(args: string[], name: string, fallback: string): string {
-  const at = args.indexOf(name);
-  if (at === -1) return fallback;
-  const value = args[at + 1];
-  if (value === undefined || value.startsWith('--')) throw new DurasimError(`read ${name}`, 'it has no value', `Pass ${name} followed by a value`);
-  return value;
-}
 
 /** Whether a shrunk counterexample is close to the hand-minimal one: at most one fault more, at most 10% more steps. */
 export function closeToMinimal(r: { faults?: number; steps?: number; handFaults: number; handSteps: number }): boolean {
@@ -52,19 +44,22 @@ export function killTable(rows: (HuntResult & { defect: string; expected: string
 
 /** The hand-minimal scenario of a mutant (reports/mutants/minimal/), and its faults and steps. */
 export async function handMinimal(name: string, journal: JournalAdapter): Promise<{ handFaults: number; handSteps: number }> {
-  const scenario = parseScenarioText(readFileSync(new URL(`../reports/mutants/minimal/${name}.json`, import.meta.url), 'utf8'));
+  const scenario = parseScenarioText(readFileSync(join(PACKAGE_ROOT, 'reports', 'mutants', 'minimal', `${name}.json`), 'utf8'));
   return { handFaults: scenario.faults.length, handSteps: (await simulate(journal, scenario)).stats.steps };
 }
 
-export async function runMutants(args: string[]): Promise<number> {
-  const budget = Number(option(args, '--runs', String(MUTANT_BUDGET)));
-  const out = option(args, '--out', 'reports');
-  const workers = Number(option(args, '--workers', '0'));
-  if (!Number.isInteger(budget) || budget < 1) {
-    process.stderr.write(`${failureMessage('read --runs', `${JSON.stringify(String(budget))} is not a positive whole number`, 'Pass --runs 5000, say')}\n`);
-    return 2;
-  }
-  const pool = new WorkerPool(Number.isInteger(workers) && workers > 0 ? { workers } : {});
+export interface MutantsOptions {
+  /** Runs per mutant (default MUTANT_BUDGET). */
+  runs?: number | undefined;
+  /** The folder the kill table and counterexamples go to (default reports). */
+  out?: string | undefined;
+  workers?: number | undefined;
+}
+
+export async function runMutants(options: MutantsOptions = {}): Promise<number> {
+  const budget = options.runs ?? MUTANT_BUDGET;
+  const out = options.out ?? 'reports';
+  const pool = new WorkerPool(options.workers !== undefined ? { workers: options.workers } : {});
   console.log(`seeds ${mutantSeed(0)}..${mutantSeed(MUTANTS.length - 1)} · all fault families, swarm · budget ${budget} runs per mutant · ${pool.size} workers`);
   makeDirDurably(join(out, 'mutants', 'counterexamples'));
   const rows = [];
@@ -93,4 +88,3 @@ export async function runMutants(args: string[]): Promise<number> {
   return rows.some((r) => !r.killed) ? 1 : 0;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) process.exitCode = await runMutants(process.argv.slice(2));

@@ -2,7 +2,9 @@
  * Command-line parsing: flags are declared, unknown ones refused, values checked — every problem
  * a `Failed to <action>: <reason>. <fix>` error (exit 2), before anything is written.
  */
+import { parseArgs as parseNodeArgs } from 'node:util';
 import { DurasimError } from '../../model/contract/failure.js';
+import { closestName } from './closestName.js';
 import { FAULT_KINDS, type FaultKind } from '../arbitraries.js';
 import { INVARIANT_CODES, type InvariantCode } from '../../model/violation.js';
 
@@ -43,26 +45,33 @@ export function parseFaults(text: string): FaultKind[] | undefined {
   return kinds as FaultKind[];
 }
 
+/**
+ * Node's own parser (`util.parseArgs`) splits the words (`--flag value`, `--flag=value`, `--`);
+ * durasim checks each flag against the command's spec, so every refusal is in the house style and
+ * a mistyped flag gets the one it most likely meant.
+ */
 export function parseArgs(argv: readonly string[], spec: Record<string, FlagKind>, command: string): ParsedArgs {
+  const options = Object.fromEntries(Object.entries(spec).map(([name, kind]) => [name, { type: kind === 'boolean' ? 'boolean' : 'string' } as const]));
+  const { tokens } = parseNodeArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true });
   const positional: string[] = [];
   const flags: Record<string, unknown> = {};
-  const help = `Run "durasim help" for the flags of ${command}`;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (!arg.startsWith('--')) {
-      positional.push(arg);
-      continue;
+  const help = `Run "durasim ${command} --help" for its flags`;
+  for (const token of tokens) {
+    if (token.kind === 'positional') positional.push(token.value);
+    if (token.kind !== 'option') continue;
+    const kind = spec[token.name];
+    if (kind === undefined) {
+      const meant = closestName(token.name, Object.keys(spec));
+      throw usageError(`${command} has no flag ${token.rawName}`, meant ? `Did you mean --${meant}? ${help}` : help);
     }
-    const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
-    const kind = spec[name];
-    if (kind === undefined) throw usageError(`${command} has no flag --${name}`, help);
     if (kind === 'boolean') {
-      flags[name] = true;
+      if (token.inlineValue) throw usageError(`--${token.name} takes no value, found ${JSON.stringify(token.value)}`, `Pass --${token.name} alone`);
+      flags[token.name] = true;
       continue;
     }
-    const raw = inline ?? argv[++i];
-    if (raw === undefined || (inline === undefined && raw.startsWith('--'))) throw usageError(`--${name} needs a value`, help);
-    flags[name] = convert(name, kind, raw);
+    const raw = token.value;
+    if (raw === undefined || (!token.inlineValue && raw.startsWith('-'))) throw usageError(`--${token.name} needs a value`, help);
+    flags[token.name] = convert(token.name, kind, raw);
   }
   return { positional, flags };
 }

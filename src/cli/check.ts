@@ -104,6 +104,16 @@ export async function loadOrEscape(pool: WorkerPool, ref: JournalRef, print: (li
   return EXIT.sandbox;
 }
 
+/** The first screen's second line: which invariants every run is judged against. */
+export function checkedLine(judged: Judged): string {
+  const codes = judged ?? INVARIANT_CODES;
+  const parts = (['safety', 'liveness'] as const).flatMap((kind) => {
+    const ofKind = codes.filter((code) => invariantKind(code) === kind);
+    return ofKind.length === 0 ? [] : [`${kind} ${ofKind.join(', ')}`];
+  });
+  return `judged by ${judged === undefined ? 'all ' : ''}${count(codes.length, 'invariant')}: ${parts.join(' · ')} (docs/invariants.md)`;
+}
+
 export async function runCheck(options: CheckOptions, print: (line: string) => void): Promise<number> {
   checkOutputFolder(options.reportDir, '--report-dir');
   checkOutputFolder(options.regressionsDir, '--regressions');
@@ -115,11 +125,12 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
     if (typeof loaded === 'number') return loaded;
     const judged = judgedCodes(options);
     const shardText = options.shard ? ` · shard ${options.shard.index}/${options.shard.count}` : '';
-    const judgedText = judged === undefined ? '' : ` · judging ${judged.join(', ')}`;
     const freshText = loaded.freshModules ? ' (it reads the world as it loads: modules afresh at every incarnation)' : '';
-    const first = `seed ${options.seed} · faults ${options.faults.join(',')} (each run draws its own mix) · journal ${loaded.name}${freshText} · ${count(options.runs, 'run')}${shardText}${options.tally ? ' · tally' : ''}${judgedText} · ${pool.size} worker${pool.size === 1 ? '' : 's'}`;
-    if (options.json) process.stderr.write(`${first}\n`);
-    else print(first);
+    const first = `seed ${options.seed} · faults ${options.faults.join(',')} (each run draws its own mix) · journal ${loaded.name}${freshText} · ${count(options.runs, 'run')}${shardText}${options.tally ? ' · tally' : ''} · ${count(pool.size, 'worker')}`;
+    for (const line of [first, checkedLine(judged)]) {
+      if (options.json) process.stderr.write(`${line}\n`);
+      else print(line);
+    }
     const started = wallMs();
     const regressions = loadRegressions(loaded.name, options.regressionsDir);
     const progress = new Progress(options.shard ? Math.ceil(options.runs / options.shard.count) : options.runs, process.stderr, options.progress && !options.json);

@@ -103,10 +103,14 @@ describe('check --tally, --invariants, --safety-only', () => {
 
   test('--invariants judges only those named; --safety-only ignores liveness', async () => {
     expect(await run('check', '--journal', 'send-before-dispatched', '--invariants', 'no-silent-overwrite', '--runs', '40', '--seed', '5', ...common())).toBe(0);
-    expect(out[0]).toContain('· judging no-silent-overwrite ·');
+    expect(out[1]).toBe('judged by 1 invariant: safety no-silent-overwrite (docs/invariants.md)');
+    out = [];
     expect(await run('check', '--journal', 'torn-tail-fatal', '--safety-only', '--runs', '600', '--seed', '5', ...common())).toBe(0);
+    expect(out[1]).toMatch(/^judged by 11 invariants: safety one-effect-per-key, .*retry-safe-only \(docs\/invariants\.md\)$/);
+    out = [];
     expect(await run('check', '--journal', 'torn-tail-fatal', '--runs', '600', '--seed', '5', ...common())).toBe(3);
-  });
+    expect(out[1]).toMatch(/^judged by all 12 invariants: safety one-effect-per-key, .* · liveness convergence \(docs\/invariants\.md\)$/);
+   }, 60_000);
 
   test('an unknown invariant, or nothing left to judge, is bad usage', async () => {
     expect(await run('check', '--invariants', 'one-effect', ...common())).toBe(2);
@@ -138,7 +142,14 @@ describe('help and version', () => {
 
 describe('bad input exits 2 with the house style, and writes nothing', () => {
   test.each([
-    [['check', '--frobnicate'], 'Failed to read the command line: check has no flag --frobnicate. Run "durasim help" for the flags of check.'],
+    [['check', '--frobnicate'], 'Failed to read the command line: check has no flag --frobnicate. Run "durasim check --help" for its flags.'],
+    [['check', '--runz', '5'], 'Failed to read the command line: check has no flag --runz. Did you mean --runs? Run "durasim check --help" for its flags.'],
+    [['explore', '--dept', '2'], 'Failed to read the command line: explore has no flag --dept. Did you mean --depth? Run "durasim explore --help" for its flags.'],
+    [['check', '--runs'], 'Failed to read the command line: --runs needs a value. Run "durasim check --help" for its flags.'],
+    [['check', '--runs', '--tally'], 'Failed to read the command line: --runs needs a value. Run "durasim check --help" for its flags.'],
+    [['check', '--tally=yes'], 'Failed to read the command line: --tally takes no value, found "yes". Pass --tally alone.'],
+    [['mutants', '--runs', '0'], 'Failed to read the command line: --runs must be a whole number of at least 1, found "0". Pass e.g. --runs 500.'],
+    [['chekc'], 'Failed to read the command line: there is no command "chekc". Did you mean check? Use check, replay, explain, confirm, explore, mutants or merge (durasim help lists them).'],
     [['check', '--runs', 'many'], 'Failed to read the command line: --runs must be a whole number, found "many". Pass e.g. --runs 500.'],
     [['check', '--faults', 'crash,meteor'], 'Failed to read the command line: --faults must be a comma-separated list of crash, disk, io, response, duplicate, user, service-restart, intent, found "crash,meteor". Pass e.g. --faults crash,response.'],
     [['check', '--shard', '3/2'], 'Failed to read the command line: --shard must be i/n with 1 <= i <= n, found "3/2". Pass e.g. --shard 1/4 on the first of four CI jobs.'],
@@ -204,6 +215,6 @@ describe('the durasim binary', () => {
   test('exits with the code main returns, and loads TypeScript', () => {
     const bin = spawnSync(process.execPath, [join(ROOT, 'src/bin/durasim.mjs'), 'check', '--bogus'], { encoding: 'utf8', cwd: dir });
     expect(bin.status).toBe(2);
-    expect(bin.stderr).toBe('Failed to read the command line: check has no flag --bogus. Run "durasim help" for the flags of check.\n');
+    expect(bin.stderr).toBe('Failed to read the command line: check has no flag --bogus. Run "durasim check --help" for its flags.\n');
   }, 30_000);
 });

@@ -12,6 +12,7 @@ import { runMutants } from '../mutantsMain.js';
 import { PACKAGE_ROOT } from '../ownFiles.js';
 import { REGRESSIONS_DIR } from '../regressions.js';
 import { parseArgs, usageError } from './args.js';
+import { closestName } from './closestName.js';
 import { colourEnabled, colourLine } from './colour.js';
 import { runCheck, type PoolFlags } from './check.js';
 import { EXIT } from './exitCodes.js';
@@ -72,6 +73,12 @@ export function commandHelp(command: string): string {
 export function version(): string {
   const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version?: string };
   return `durasim ${pkg.version ?? 'unknown'}`;
+}
+
+/** "Did you mean check? " for a command one typo away from one of ours, else nothing. */
+function closestCommand(typed: string): string {
+  const meant = closestName(typed.replace(/^-+/, ''), COMMANDS);
+  return meant ? `Did you mean ${meant}? ` : '';
 }
 
 const POOL_FLAGS = { workers: 'positive', 'max-heap': 'positive', 'hang-timeout': 'duration' } as const;
@@ -163,7 +170,11 @@ export async function main(argv: string[], print: (line: string) => void = termi
         }, print);
       }
       case 'mutants':
-        return await runMutants(rest);
+      {
+        const { positional, flags } = parseArgs(rest, { runs: 'positive', out: 'string', workers: 'positive' }, 'mutants');
+        if (positional.length > 0) throw usageError(`mutants takes no positional argument, found ${JSON.stringify(positional[0])}`, 'Run durasim mutants [--runs N] [--out <dir>] [--workers N]');
+        return await runMutants({ runs: flags.runs as number | undefined, out: flags.out as string | undefined, workers: flags.workers as number | undefined });
+      }
       case 'merge': {
         const { positional } = parseArgs(rest, {}, 'merge');
         const { merged, exitCode } = mergeSummaries(positional);
@@ -182,7 +193,7 @@ export async function main(argv: string[], print: (line: string) => void = termi
         print(version());
         return EXIT.clean;
       default:
-        throw usageError(`there is no command ${JSON.stringify(command)}`, 'Use check, replay, explain, confirm, explore, mutants or merge (durasim help lists them)');
+        throw usageError(`there is no command ${JSON.stringify(command)}`, `${closestCommand(command)}Use check, replay, explain, confirm, explore, mutants or merge (durasim help lists them)`);
     }
   } catch (error) {
     if (error instanceof DurasimError) {
