@@ -7,6 +7,7 @@ import { Volume } from 'memfs';
 import { posix } from 'node:path';
 import type { DiskView } from '../model/contract/contract.js';
 import type { CrashShape, Pending } from './crashBytes.js';
+import type { DiskFileState } from './diskLane.js';
 import { crashImage, type CrashImage } from './crashImage.js';
 import { DurableImage } from './durableImage.js';
 import { invariant } from './invariant.js';
@@ -94,6 +95,36 @@ export class DiskState {
 
   /** What the durable image holds at `path`, as a stamp: equal stamps mean equal bytes (a file) or equal entries (a folder). */
   durableStamp(path: string, kind: 'file' | 'dir'): string { return this.image.stamp(this.resolve(path), kind); }
+
+  /**
+   * Each file under the work folder: the bytes processes see, the bytes a machine crash would keep,
+   * and whether they are the same file with nothing unsynced. Read by stat and from the durable
+   * image, never by reading a file (memfs would move its access time) or naming a new inode.
+   */
+  fileStates(): DiskFileState[] {
+    const states = new Map<string, DiskFileState & { ino?: number; durableIno?: number }>();
+    const of = (abs: string): DiskFileState & { ino?: number; durableIno?: number } => {
+      const path = posix.relative(this.dir, abs);
+      let state = states.get(path);
+      if (!state) states.set(path, (state = { path, synced: false }));
+      return state;
+    };
+    const walk = (abs: string): void => {
+      for (const name of this.entryNames(abs)) {
+        const child = posix.join(abs, name);
+        const stats = this.vol.statSync(child);
+        if (stats.isDirectory()) walk(child);
+        else Object.assign(of(child), { visibleBytes: Number(stats.size), ino: this.ids.get(Number(stats.ino)) });
+      }
+    };
+    if (this.vol.existsSync(this.dir)) walk(this.dir);
+    this.image.walk((abs, ino, kind) => {
+      if (kind === 'file' && abs.startsWith(`${this.dir}/`)) Object.assign(of(abs), { durableBytes: this.image.length(ino), durableIno: ino });
+    });
+    return [...states.values()]
+      .sort((a, b) => (a.path < b.path ? -1 : 1))
+      .map(({ ino, durableIno, ...state }) => ({ ...state, synced: ino !== undefined && ino === durableIno && !this.dirty.has(ino) && state.visibleBytes === state.durableBytes }));
+  }
 
   /** What processes see now (page cache included). */
   liveView(): DiskView {

@@ -14,6 +14,7 @@ import { simulatedEnv } from './simEnv.js';
 import { filesOn } from './inspection.js';
 import { payloadDigest, traceHash, type TraceEntry } from './trace.js';
 import type { CrashRecord, ExitRecord, StopReason } from './runRecords.js';
+import type { DiskLaneState } from './diskLane.js';
 import { World } from './world.js';
 
 export interface SimulateOptions {
@@ -27,6 +28,8 @@ export interface SimulateOptions {
   fresh?: () => JournalAdapter;
   /** Called at every scheduling decision, with the step and the incarnation about to take it. */
   beat?: (globalStep: number, proc: Proc | undefined, op: string) => void;
+  /** Also note the work folder's files, visible and durable, after every entry that changed them (`diskLane` in the result; for reports). */
+  diskLane?: boolean;
 }
 
 export interface ServiceRequest extends ServiceRequestRecord {
@@ -67,6 +70,8 @@ export interface SimulationResult {
   observed: ObservedHistories;
   /** Errors thrown by the journal's inspect(), which are journal bugs too. */
   inspectErrors: string[];
+  /** With SimulateOptions.diskLane: the work folder's files after every entry that changed them. */
+  diskLane?: DiskLaneState[];
   stats: { steps: number; incarnations: number; virtualTimeMs: number; traceEntries: number };
 }
 
@@ -88,7 +93,7 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
   let world: World;
   let outcome: StopReason;
   try {
-    world = new World(journal, scenario, { transport: options.transport ?? 'direct', makeEnv: simulatedEnv, ...(options.fresh ? { fresh: options.fresh } : {}), ...(options.beat ? { beat: options.beat } : {}) });
+    world = new World(journal, scenario, { transport: options.transport ?? 'direct', makeEnv: simulatedEnv, ...(options.fresh ? { fresh: options.fresh } : {}), ...(options.beat ? { beat: options.beat } : {}), ...(options.diskLane ? { diskLane: true } : {}) });
     running = world;
     outcome = await world.run();
   } finally {
@@ -112,6 +117,7 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
     final: { ...world.inspection.observeBoth(world.trace.length - 1, false), files: filesOn(world.disk.liveView(), world.paths), durableFiles: filesOn(world.disk.durableView(), world.paths) },
     observed: world.inspection.observer.observed,
     inspectErrors: world.inspection.errors,
+    ...(world.diskLane ? { diskLane: (world.diskLane.note(world.trace.length - 1), world.diskLane.states) } : {}),
     stats: { steps: world.globalStep, incarnations: world.incarnationsStarted, virtualTimeMs: world.clock.nowMs, traceEntries: world.trace.length },
   };
   // Hashing costs about 5% of a simulation; most callers never read it, so both hashes are computed on first read.

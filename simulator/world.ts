@@ -24,6 +24,7 @@ import type { Env, JournalAdapter } from '../model/contract/contract.js';
 import { atVirtualTime, escapeReason, outsideTurn, runAsTurn, type Escape } from './ambientGuard.js';
 import { VirtualClock, type Timer } from './clock.js';
 import { Disk } from './disk.js';
+import { DiskLane } from './diskLane.js';
 import { filesOn, Inspection } from './inspection.js';
 import { SimulatorInvariantError } from './invariant.js';
 import { Network, type Transport } from './network.js';
@@ -44,6 +45,7 @@ export interface WorldOptions {
   fresh?: () => JournalAdapter;
   /** Called at every scheduling decision: a sign of life for a watchdog outside the simulation. */
   beat?: (globalStep: number, proc: Proc | undefined, op: string) => void;
+  diskLane?: boolean; // note the files, visible and durable, after each entry that changed them (diskLane.ts)
 }
 
 export class World {
@@ -80,6 +82,7 @@ export class World {
   readonly inspection: Inspection;
   /** The files the task edits or the user saves: the judge reads them at every crash and at the end. */
   readonly paths: string[];
+  readonly diskLane?: DiskLane; // see WorldOptions.diskLane
 
   constructor(
     readonly journal: JournalAdapter,
@@ -88,15 +91,11 @@ export class World {
   ) {
     this.disk = atVirtualTime(this.clock.epochMs, () => new Disk(WORK_DIR, scenario.files));
     this.paths = taskPaths(scenario);
-    this.service = new ServiceCore(
-      scenario.service,
-      scenario.faults.filter((f) => f.kind === 'response'),
-      this.clock,
-      (event) => this.onServiceEvent(event),
-    );
+    this.service = new ServiceCore(scenario.service, scenario.faults.filter((f) => f.kind === 'response'), this.clock, (event) => this.onServiceEvent(event));
     this.network = new Network(this.service, SERVICE_URL, options.transport);
     this.events = new ScenarioEvents(scenario.faults);
     this.inspection = new Inspection(journal, options.fresh, this.disk, scenario.environment, (api) => this.recordEscape(null, api), () => this.clock.epochMs);
+    if (options.diskLane) this.diskLane = new DiskLane(() => outsideTurn(() => atVirtualTime(this.clock.epochMs, () => this.disk.fileStates())));
   }
 
   async run(): Promise<StopReason> {
@@ -378,6 +377,7 @@ export class World {
   }
 
   record(entry: Omit<TraceEntry, 'seq' | 'timeMs'>): void {
+    this.diskLane?.note(this.trace.length - 1);
     this.trace.push({ seq: this.trace.length, timeMs: this.clock.nowMs, ...entry });
   }
 

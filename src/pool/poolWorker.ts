@@ -91,7 +91,8 @@ async function load(message: Extract<ToWorker, { type: 'load' }>): Promise<void>
 type RunMessage = Extract<ToWorker, { type: 'run' }>;
 
 async function simulateOnce(journal: { instances: JournalInstances; first: JournalAdapter }, message: RunMessage, modules: ModuleMode): Promise<{ summary: RunSummary; result?: SimulationResult; crashed: boolean }> {
-  const result = await simulate(journal.first, message.scenario, modules === 'fresh' ? { fresh: journal.instances.fresh, beat: onBeat } : { beat: onBeat });
+  const lane = message.detail === 'full' ? { diskLane: true } : {};
+  const result = await simulate(journal.first, message.scenario, modules === 'fresh' ? { fresh: journal.instances.fresh, beat: onBeat, ...lane } : { beat: onBeat, ...lane });
   const summary: RunSummary = {
     outcome: result.outcome,
     violations: judge(result),

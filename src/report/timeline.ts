@@ -1,87 +1,94 @@
 /**
- * timeline.html: a self-contained page (no network) showing a run as swimlanes — one per worker
- * incarnation, plus the service, the disk, the user and the supervisor — with crash and fault
- * markers, the violating steps highlighted, and at each crash what the disk kept and lost.
+ * timeline.html: a self-contained page (no script, no network) showing a run as swimlanes — one
+ * per worker incarnation, plus the service, the disk, the user and the supervisor — with a legend,
+ * crash and fault markers, the violating steps highlighted and linked to their cause and to the
+ * scenario fault that set them off, the journal's files visible and durable in the disk lane, and
+ * at each crash what the disk kept and lost. Rows: timelineRows.ts.
  */
 import { count } from './count.js';
+import { byCause } from '../../model/causes.js';
 import { describeViolation, type Violation } from '../../model/violation.js';
 import type { SimulationResult } from '../../simulator/simulate.js';
 import type { TraceEntry } from '../../simulator/trace.js';
 import { describeLoss } from '../../simulator/runRecords.js';
 import { describeScenario } from './explain.js';
+import { diskAt, diskStateHtml, escapeHtml, isFault, timelineRows } from './timelineRows.js';
 
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
-
-function laneOf(entry: TraceEntry): string {
-  if (entry.actor.startsWith('worker-')) return `${entry.actor}#${entry.incarnation ?? 0}`;
-  if (entry.op === 'crash' && entry.actor === 'supervisor') return 'supervisor';
-  return entry.actor;
+/** The scenario fault that set a violation off: the last fault at or before it that names its key, else the last fault before it. */
+export function triggerOf(trace: readonly TraceEntry[], violation: Violation): TraceEntry | undefined {
+  const before = trace.slice(0, violation.step + 1).filter(isFault);
+  return before.findLast((e) => violation.key !== '' && e.detail.includes(violation.key)) ?? before.at(-1);
 }
 
-function classesOf(entry: TraceEntry): string[] {
-  const classes = ['event'];
-  if (entry.op === 'crash') classes.push('marker', 'crash');
-  if (entry.op === 'receive' && /\[[a-z0-9-]+\]/.test(entry.detail)) classes.push('marker', 'fault');
-  if (entry.actor === 'user') classes.push('marker', 'user-edit');
-  if (entry.op === 'restart' || entry.op === 'duplicate-delivery') classes.push('marker', 'fault');
-  if (entry.op === 'commit') classes.push('commit');
-  if (entry.op === 'escape') classes.push('marker', 'escape');
-  return classes;
-}
+const LEGEND: [string, string][] = [
+  ['event crash', 'crash: processes killed (a machine crash also drops what was not durable)'],
+  ['event fault', 'fault from the scenario: a mangled or lost response, a service restart, a duplicate delivery'],
+  ['event user-edit', 'the user saves a file'],
+  ['event commit', 'the service commits an effect'],
+  ['event escape', 'the journal reached outside the simulated world'],
+  ['event violation', 'an invariant fails here'],
+  ['file synced', 'disk lane: a file whose bytes are all durable'],
+  ['file unsynced', 'disk lane: visible to processes, not (all) durable: a machine crash would lose it'],
+];
 
 export function timelineHtml(result: SimulationResult, violations: readonly Violation[], title: string): string {
-  const fixed = ['supervisor', 'user', 'service', 'disk'];
-  const workerLanes = [...new Set(result.trace.filter((e) => e.actor.startsWith('worker-')).map(laneOf))];
-  const lanes = [fixed[0] as string, ...workerLanes, ...fixed.slice(1)];
-  const violating = new Map<number, Violation[]>();
-  for (const v of violations) violating.set(v.step, [...(violating.get(v.step) ?? []), v]);
-  const rows = result.trace.map((entry) => {
-    const lane = laneOf(entry);
-    const here = violating.get(entry.seq);
-    const cells = lanes.map((l) => {
-      if (l !== lane) return '<td></td>';
-      const classes = classesOf(entry);
-      if (here) classes.push('violation');
-      const step = entry.step === undefined ? '' : `<span class="step">step ${entry.step}</span> `;
-      const note = here ? `<div class="why">${here.map((v) => escapeHtml(describeViolation(v))).join('<br>')}</div>` : '';
-      return `<td><div class="${classes.join(' ')}" title="${escapeHtml(`${entry.op} ${entry.detail}`)}">${step}<b>${escapeHtml(entry.op)}</b> ${escapeHtml(entry.detail)}${note}</div></td>`;
-    });
-    return `<tr id="seq-${entry.seq}"${here ? ' class="violating-row"' : ''}><th class="seq">${entry.seq}</th><th class="time">${entry.timeMs} ms</th>${cells.join('')}</tr>`;
+  const causeOf = new Map<Violation, Violation>();
+  for (const group of byCause(violations)) for (const derived of group.derived) causeOf.set(derived, group.root);
+  const triggers = new Map(violations.map((v) => [v, triggerOf(result.trace, v)]));
+  const linked = new Set<number>([...violations.map((v) => v.step), ...[...triggers.values()].flatMap((e) => (e ? [e.seq] : []))]);
+  const table = timelineRows(result, violations, linked);
+  const link = (seq: number, text: string): string => `<a href="#seq-${seq}">${escapeHtml(text)}</a>`;
+  const items = violations.map((v) => {
+    const cause = causeOf.get(v);
+    const trigger = triggers.get(v);
+    const disk = diskAt(result.diskLane, v.step);
+    return `<li><span class="what">${link(v.step, describeViolation(v))}</span>
+<div class="links">${cause ? `follows from: ${link(cause.step, `${cause.code} at #${cause.step}`)} · ` : ''}${trigger ? `set off by: ${link(trigger.seq, `#${trigger.seq} ${trigger.op} ${trigger.detail}`)}` : 'set off by no fault: a fault-free run shows it'}</div>${disk ? `<div class="disk-then">the disk at #${v.step}: ${diskStateHtml(disk.files)}</div>` : ''}</li>`;
   });
   const crashes = result.crashes.map((c, i) => {
     const lost = describeLoss(c.disk);
     const kept = Object.entries(c.records).map(([key, r]) => `${key}: ${r.history.join(' → ') || '(nothing)'}`);
-    return `<section class="crash-report" id="crash-${i + 1}"><h3>Crash ${i + 1} at #${c.seq} (${escapeHtml(c.fault.mode)}; killed ${escapeHtml(c.killed.join(', '))})</h3>
+    return `<section class="crash-report" id="crash-${i + 1}"><h3>Crash ${i + 1} at ${link(c.seq, `#${c.seq}`)} (${escapeHtml(c.fault.mode)}; killed ${escapeHtml(c.killed.join(', '))})</h3>
 <div class="kept"><h4>Disk kept (durable records)</h4><ul>${kept.map((k) => `<li>${escapeHtml(k)}</li>`).join('') || '<li>no records</li>'}</ul></div>
 <div class="lost"><h4>Disk lost (volatile)</h4><ul>${lost.map((l) => `<li>${escapeHtml(l)}</li>`).join('') || `<li>${c.fault.mode === 'keep-all' ? 'nothing: a process kill keeps the page cache' : 'nothing unsynced'}</li>`}</ul></div></section>`;
   });
-  const summary = violations.length === 0 ? '<p class="clean">No violation.</p>' : `<ol class="violations">${violations.map((v) => `<li><a href="#seq-${v.step}">${escapeHtml(describeViolation(v))}</a></li>`).join('')}</ol>`;
+  const summary = violations.length === 0 ? '<p class="clean">No violation.</p>' : `<ol class="violations">${items.join('\n')}</ol>`;
+  const steps = result.trace.filter((e) => e.step !== undefined).length;
+  const stats = `${count(table.rows, 'row')}, one per trace entry (${count(steps, 'worker step')}, ${count(table.rows - steps, 'other event')}), ${table.folded} folded · ${count(result.stats.incarnations, 'incarnation')} · ${result.stats.virtualTimeMs} virtual ms`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
 <style>
 body{font:13px/1.4 system-ui,sans-serif;margin:16px;color:#1d2330}
 h1{font-size:18px}h2{font-size:15px;margin-top:24px}h3{font-size:13px}
 .meta{white-space:pre-wrap;background:#f4f6fa;padding:8px;border-radius:4px}
+.legend{display:flex;flex-wrap:wrap;gap:6px 14px;margin:8px 0}.legend span.key{display:inline-block;width:28px;height:12px;margin-right:4px;vertical-align:middle;padding:0}
 table{border-collapse:collapse;width:100%;table-layout:fixed}
-thead th{position:sticky;top:0;background:#263149;color:#fff;padding:6px;font-weight:600}
+thead th{position:sticky;top:0;background:#263149;color:#fff;padding:6px;font-weight:600;z-index:1}
 th.seq,th.time{width:52px;color:#667;font-weight:400;text-align:right;padding-right:6px;vertical-align:top}
 td{vertical-align:top;padding:1px 3px;border-left:1px solid #e3e7ef}
-.event{background:#eef2f8;border-radius:3px;padding:2px 4px;overflow-wrap:anywhere}
+.event{background:#eef2f8;border-radius:3px;padding:2px 4px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.event.violation{white-space:normal}
 .step{color:#778}.commit{background:#e3f5e6}.fault{background:#fff1d6;border-left:3px solid #e59a00}
 .crash{background:#fde2e2;border-left:3px solid #c62828}.user-edit{background:#e8e2fd;border-left:3px solid #5b3cc4}
 .escape{background:#fde2e2}.violation{outline:2px solid #c62828;background:#ffd0d0}
 .violating-row th{color:#c62828;font-weight:700}.why{color:#9b1c1c;font-weight:600;margin-top:2px}
+.disk-state{display:flex;flex-direction:column;gap:1px;margin-top:1px}.file{border-radius:3px;padding:1px 4px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.file.synced{background:#e3f5e6}.file.unsynced{background:#fff1d6;border-left:3px solid #e59a00}
+.violations li{margin-bottom:6px}.links{color:#556}.disk-then .disk-state{display:inline-flex;flex-direction:row;gap:6px}
+tbody.fold tr[data-folded]{display:none}tbody.fold:has(input:checked) tr[data-folded]{display:table-row}
+tr.fold-toggle td{background:#f4f6fa;color:#445;font-style:italic;cursor:pointer}tr.fold-toggle label{cursor:pointer}
 .crash-report{display:flex;flex-wrap:wrap;gap:16px;border:1px solid #f0c4c4;padding:6px 10px;margin:8px 0;border-radius:4px}
 .crash-report h3{width:100%;margin:2px 0}.kept,.lost{flex:1;min-width:260px}.lost li{color:#9b1c1c}
 .clean{color:#1b7a2e;font-weight:600}
 </style></head><body>
 <h1>${escapeHtml(title)}</h1>
-<div class="meta">${escapeHtml(describeScenario(result.scenario).join('\n'))}\noutcome: ${escapeHtml(result.outcome.kind)} · ${count(result.stats.steps, 'step')} · ${count(result.stats.incarnations, 'incarnation')} · ${result.stats.virtualTimeMs} virtual ms · trace ${escapeHtml(result.traceHash.slice(0, 16))}</div>
+<div class="meta">${escapeHtml(describeScenario(result.scenario).join('\n'))}\noutcome: ${escapeHtml(result.outcome.kind)} · ${escapeHtml(stats)} · trace ${escapeHtml(result.traceHash.slice(0, 16))}</div>
 <h2>Violations</h2>${summary}
 <h2>Crashes</h2>${crashes.join('\n') || '<p>No crash.</p>'}
 <h2>Timeline</h2>
-<table><thead><tr><th class="seq">#</th><th class="time">time</th>${lanes.map((l) => `<th class="lane" data-lane="${escapeHtml(l)}">${escapeHtml(l)}</th>`).join('')}</tr></thead>
-<tbody>${rows.join('\n')}</tbody></table>
+<div class="legend">${LEGEND.map(([cls, text]) => `<span><span class="key ${cls}"></span>${escapeHtml(text)}</span>`).join('')}</div>
+<table><thead><tr><th class="seq">#</th><th class="time">time</th>${table.lanes.map((l) => `<th class="lane" data-lane="${escapeHtml(l)}">${escapeHtml(l)}</th>`).join('')}</tr></thead>
+${table.html}</table>
 </body></html>
 `;
 }
