@@ -12,7 +12,7 @@
 import type { Records } from '../model/evidence.js';
 import { HistoryObserver } from '../model/observedHistory.js';
 import { normalizeRecords } from '../model/records.js';
-import type { DiskView, JournalAdapter } from '../model/contract/contract.js';
+import type { DiskView, StoreView, JournalAdapter } from '../model/contract/contract.js';
 import { outsideTurn, runAsTurn, type Escape, type TurnHolder } from './ambientGuard.js';
 import type { Disk } from './disk.js';
 import { WORK_DIR } from './scenario.js';
@@ -28,10 +28,11 @@ export class Inspection {
   readonly errors: string[] = [];
   /** Whether the last read failed (inspect() threw): its empty answer is no observation. */
   failed = false;
-  private cached: { version: number; reads: Read[]; stamps: string[]; records: Records; failed: boolean } | undefined;
+  /** storeChanges: the store's change count when inspect() last read it; undefined when it did not. */
+  private cached: { version: number; reads: Read[]; stamps: string[]; records: Records; failed: boolean; storeChanges: number | undefined } | undefined;
   /** Builds each key's observed states from the durable image after every change (model/observedHistory.ts). */
   readonly observer = new HistoryObserver();
-  private observedVersion = -1;
+  private observedVersion = '';
   private lastObserved: Records | undefined;
   private readonly turn: TurnHolder;
   private readonly inspector: JournalAdapter;
@@ -40,6 +41,7 @@ export class Inspection {
     journal: JournalAdapter,
     fresh: (() => JournalAdapter) | undefined,
     private readonly disk: Disk,
+    private readonly store: { view(): StoreView; readonly changes: number },
     environment: Record<string, string>,
     onEscape: (api: string) => Escape,
     /** The virtual time, as the clock reads it: what a clock read inside inspect() (or its module's load) gives. */
@@ -59,8 +61,9 @@ export class Inspection {
   /** Reads the durable image when it changed since the last look (at trace position `seq`), feeding the observed histories. */
   observeDurable(seq: number): Records {
     const records = this.read('durable');
-    if (this.disk.durableVersion !== this.observedVersion) {
-      this.observedVersion = this.disk.durableVersion;
+    const version = `${this.disk.durableVersion}:${this.store.changes}`;
+    if (version !== this.observedVersion) {
+      this.observedVersion = version;
       // The same answer as last time (nothing inspect() reads changed) adds nothing to observe.
       if (!this.failed && records !== this.lastObserved) this.observer.observe(records, seq, 'durable');
       this.lastObserved = records;
@@ -82,7 +85,8 @@ export class Inspection {
   read(image: 'durable' | 'visible'): Records {
     if (image === 'durable' && this.cached !== undefined) {
       const cached = this.cached;
-      if (cached.version === this.disk.durableVersion || cached.reads.every((read, i) => this.disk.durableStamp(read.path, read.kind) === cached.stamps[i])) {
+      const storeSame = cached.storeChanges === undefined || cached.storeChanges === this.store.changes;
+      if (storeSame && (cached.version === this.disk.durableVersion || cached.reads.every((read, i) => this.disk.durableStamp(read.path, read.kind) === cached.stamps[i]))) {
         cached.version = this.disk.durableVersion;
         this.failed = cached.failed;
         return cached.records;
@@ -98,15 +102,18 @@ export class Inspection {
     };
     let records: Records = {};
     this.failed = false;
+    let storeRead = false;
+    const storeView = this.store.view();
+    const store: StoreView = { get: (key) => ((storeRead = true), storeView.get(key)), list: (prefix) => ((storeRead = true), storeView.list(prefix)) };
     try {
-      const { records: normalized, problems } = normalizeRecords(this.underTurn(() => this.inspector.inspect(view)));
+      const { records: normalized, problems } = normalizeRecords(this.underTurn(() => this.inspector.inspect(view, store)));
       records = normalized;
       for (const problem of problems) if (!this.errors.includes(problem)) this.errors.push(problem);
     } catch (error) {
       this.errors.push(error instanceof Error ? error.message : String(error));
       this.failed = true;
     }
-    if (image === 'durable') this.cached = { version: this.disk.durableVersion, reads, stamps: reads.map((read) => this.disk.durableStamp(read.path, read.kind)), records, failed: this.failed };
+    if (image === 'durable') this.cached = { version: this.disk.durableVersion, reads, stamps: reads.map((read) => this.disk.durableStamp(read.path, read.kind)), records, failed: this.failed, storeChanges: storeRead ? this.store.changes : undefined };
     return records;
   }
 

@@ -24,6 +24,8 @@ export const SERVICE_URL = 'http://service.durasim';
 export const WORK_DIR = '/work';
 
 export * from './scenarioFaults.js';
+export { DEFAULT_STORE, STORE_CALL_FAULTS, type ScenarioStore, type StoreCallFaultKind } from './store.js';
+import { DEFAULT_STORE, type ScenarioStore } from './store.js';
 import type { Fault } from './scenarioFaults.js';
 import { parseFault } from './scenarioFaults.js';
 
@@ -62,6 +64,8 @@ export interface Scenario {
   /** Initial files, relative to the work dir, all durable. */
   files: Record<string, string>;
   service: ScenarioService;
+  /** The shared store (store.ts): memory, latency, consistency, clock skew, call timeout. */
+  store: ScenarioStore;
   faults: Fault[];
   /** Choice i picks among the ready workers (sorted by pid) at the i-th point where several are ready. */
   schedule: number[];
@@ -84,7 +88,7 @@ export const DEFAULT_BOUNDS: ScenarioBounds = { maxSteps: 5000, maxIncarnations:
 export const DEFAULT_RESTART_DELAY_MS = 100;
 
 const OPERATION_FIELDS = { publish: ['kind', 'key', 'body', 'retrySafe'], lookup: ['kind', 'key', 'resource'], edit: ['kind', 'key', 'path', 'append'] } as const;
-const TOP_FIELDS = ['$schema', 'format', 'version', 'name', 'description', 'task', 'taskAfterRestart', 'files', 'service', 'faults', 'schedule', 'random', 'environment', 'restartDelayMs', 'bounds', 'regression'];
+const TOP_FIELDS = ['$schema', 'format', 'version', 'name', 'description', 'task', 'taskAfterRestart', 'files', 'service', 'store', 'faults', 'schedule', 'random', 'environment', 'restartDelayMs', 'bounds', 'regression'];
 
 function parseOperation(value: Json, field: string): Operation {
   if (!isRecord(value)) fail(field, `must be an object, found ${describe(value)}`);
@@ -136,6 +140,22 @@ function parseService(value: Json): ScenarioService {
   };
 }
 
+function parseStore(value: Json): ScenarioStore {
+  if (value === undefined) return { ...DEFAULT_STORE };
+  if (!isRecord(value)) fail('store', `must be an object, found ${describe(value)}`);
+  strict(value, 'store', ['memory', 'latencyMs', 'consistency', 'clockSkewMs', 'timeoutMs']);
+  return {
+    memory: optional(value, 'memory', (v) => oneOf(v, ['durable', 'volatile'] as const, 'store.memory'), DEFAULT_STORE.memory),
+    latencyMs: optional(value, 'latencyMs', (v) => int(v, 'store.latencyMs'), DEFAULT_STORE.latencyMs),
+    consistency: optional(value, 'consistency', (v) => oneOf(v, ['linearizable', 'stale-reads'] as const, 'store.consistency'), DEFAULT_STORE.consistency),
+    clockSkewMs: optional(value, 'clockSkewMs', (v) => {
+      if (typeof v !== 'number' || !Number.isSafeInteger(v)) fail('store.clockSkewMs', `must be a whole number of milliseconds (negative: the store's clock is behind), found ${describe(v)}`);
+      return v;
+    }, DEFAULT_STORE.clockSkewMs),
+    timeoutMs: optional(value, 'timeoutMs', (v) => int(v, 'store.timeoutMs', 1), DEFAULT_STORE.timeoutMs),
+  };
+}
+
 /** Validates untrusted JSON (already parsed) and returns a complete scenario with defaults filled in. */
 export function parseScenario(value: Json): Scenario {
   if (!isRecord(value)) fail('the scenario', `must be a JSON object, found ${describe(value)}`);
@@ -156,6 +176,7 @@ export function parseScenario(value: Json): Scenario {
       return Object.fromEntries(Object.entries(v).map(([p, text]) => [relativePath(p, `files key ${JSON.stringify(p)}`), str(text, `files[${JSON.stringify(p)}]`)]));
     }, {}),
     service: parseService(value.service),
+    store: parseStore(value.store),
     faults: optional(value, 'faults', (v) => arr(v, 'faults').map((f, i) => parseFault(f, `faults[${i}]`)), []),
     schedule: optional(value, 'schedule', (v) => arr(v, 'schedule').map((c, i) => int(c, `schedule[${i}]`)), []),
     random: optional(value, 'random', (v) => arr(v, 'random').map((r, i) => {
@@ -192,6 +213,11 @@ export function parseScenario(value: Json): Scenario {
       fail(`faults[${i}].process`, `is ${f.process}, but the scenario has ${workers} worker(s)`, 'Crash worker 0, or add a duplicate-delivery fault that starts another worker.');
     }
   });
+  scenario.faults.forEach((f, i) => {
+    if (f.kind === 'store-call' && f.fault === 'stale-read' && scenario.store.consistency !== 'stale-reads') {
+      fail(`faults[${i}].fault`, 'is stale-read, but the store is linearizable', 'Set "store": { "consistency": "stale-reads" } to allow stale reads.');
+    }
+  });
   return scenario;
 }
 
@@ -226,6 +252,8 @@ export function scenarioToJson(scenario: Scenario): Record<string, unknown> {
     if (JSON.stringify(value) !== JSON.stringify(fallback)) service[key] = value;
   }
   if (Object.keys(service).length > 0) out.service = service;
+  const store = Object.fromEntries(Object.entries(scenario.store).filter(([key, value]) => value !== (DEFAULT_STORE as unknown as Record<string, unknown>)[key]));
+  if (Object.keys(store).length > 0) out.store = store;
   if (scenario.faults.length > 0) out.faults = scenario.faults;
   if (scenario.schedule.length > 0) out.schedule = scenario.schedule;
   if (scenario.random.length > 0) out.random = scenario.random;

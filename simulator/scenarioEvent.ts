@@ -17,6 +17,10 @@ export function fireScenarioEvent(world: World, fault: Fault): void {
     case 'service-restart':
       world.service.restart();
       return;
+    case 'store-restart':
+      world.store.restart(world.trace.length);
+      world.record({ actor: 'store', op: 'restart', detail: `the store restarts (${world.store.config.memory} memory${world.store.config.memory === 'volatile' ? ': every key and lease is gone' : ''})` });
+      return;
     case 'duplicate-delivery': {
       const pid = world.procs.length;
       world.record({ actor: 'supervisor', op: 'duplicate-delivery', detail: `the task is delivered again to worker-${pid}` });

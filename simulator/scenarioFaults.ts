@@ -2,6 +2,7 @@
  * A scenario's faults: their types, and the validation of untrusted fault JSON (scenario.ts
  * validates the rest). Every fault is plain data; a missing optional field is the gentlest choice.
  */
+import { STORE_CALL_FAULTS, type StoreCallFaultKind } from './store.js';
 import { IO_ERROR_CODES, type IoErrorCode } from './ioError.js';
 import { describe, fail, int, isRecord, misnamedKind, nonEmptyStr, oneOf, optional, relativePath, str, strict, type Json } from './scenarioValidators.js';
 
@@ -115,7 +116,20 @@ export interface ServiceRestartFault {
   atStep: number;
 }
 
-export type Fault = CrashFault | IoErrorFault | ResponseFault | UserEditFault | DuplicateDeliveryFault | ServiceRestartFault;
+/** The shared store's answer to its `call`-th call (0-based, across workers) is lost, or a read is stale (store.ts). */
+export interface StoreCallFault {
+  kind: 'store-call';
+  call: number;
+  fault: StoreCallFaultKind;
+}
+
+/** The shared store restarts just before global step `atStep`; volatile memory loses every key and lease. */
+export interface StoreRestartFault {
+  kind: 'store-restart';
+  atStep: number;
+}
+
+export type Fault = CrashFault | IoErrorFault | ResponseFault | UserEditFault | DuplicateDeliveryFault | ServiceRestartFault | StoreCallFault | StoreRestartFault;
 
 const FAULT_FIELDS = {
   crash: ['kind', 'process', 'incarnation', 'step', 'at', 'when', 'mode', 'tornKeepBytes', 'tail', 'keep'],
@@ -124,13 +138,15 @@ const FAULT_FIELDS = {
   'user-edit': ['kind', 'path', 'text', 'atStep', 'afterAccess'],
   'duplicate-delivery': ['kind', 'atStep'],
   'service-restart': ['kind', 'atStep'],
+  'store-call': ['kind', 'call', 'fault'],
+  'store-restart': ['kind', 'atStep'],
 } as const;
-const FAULT_REQUIRED = { crash: ['kind', 'process', 'when'], 'io-error': ['kind', 'process', 'error'], response: ['kind', 'fault'], 'user-edit': ['kind', 'path', 'text'], 'duplicate-delivery': ['kind', 'atStep'], 'service-restart': ['kind', 'atStep'] } as const;
+const FAULT_REQUIRED = { crash: ['kind', 'process', 'when'], 'io-error': ['kind', 'process', 'error'], response: ['kind', 'fault'], 'user-edit': ['kind', 'path', 'text'], 'duplicate-delivery': ['kind', 'atStep'], 'service-restart': ['kind', 'atStep'], 'store-call': ['kind', 'call', 'fault'], 'store-restart': ['kind', 'atStep'] } as const;
 
 export function parseFault(value: Json, field: string): Fault {
   if (!isRecord(value)) fail(field, `must be an object, found ${describe(value)}`);
   misnamedKind(value, Object.keys(FAULT_FIELDS), field);
-  const kind = oneOf(value.kind, ['crash', 'io-error', 'response', 'user-edit', 'duplicate-delivery', 'service-restart'] as const, `${field}.kind`);
+  const kind = oneOf(value.kind, ['crash', 'io-error', 'response', 'user-edit', 'duplicate-delivery', 'service-restart', 'store-call', 'store-restart'] as const, `${field}.kind`);
   strict(value, field, FAULT_FIELDS[kind], FAULT_REQUIRED[kind]);
   switch (kind) {
     case 'crash': {
@@ -185,7 +201,10 @@ export function parseFault(value: Json, field: string): Fault {
     }
     case 'duplicate-delivery':
     case 'service-restart':
+    case 'store-restart':
       return { kind, atStep: int(value.atStep, `${field}.atStep`) };
+    case 'store-call':
+      return { kind, call: int(value.call, `${field}.call`), fault: oneOf(value.fault, STORE_CALL_FAULTS, `${field}.fault`) };
   }
 }
 

@@ -18,6 +18,7 @@ import type { Outcome, Proc } from './proc.js';
 import { describeLoss } from './runRecords.js';
 import type { World } from './world.js';
 import type { OpenFile } from './disk.js';
+import { simulatedStore } from './simStore.js';
 
 export { VIRTUAL_EPOCH_MS } from './clock.js';
 
@@ -102,6 +103,7 @@ export function simulatedEnv(world: World, proc: Proc): Env {
     fs,
     fetch,
     clock,
+    store: simulatedStore(world, proc),
     random: () => sync('random', '', () => world.scenario.random[world.randomDraws++] ?? 0),
     pid,
     incarnation: proc.incarnation,

@@ -35,6 +35,7 @@ import { describeLoss, type CrashRecord, type ExitRecord, type StopReason } from
 import { ScenarioEvents } from './scenarioEvents.js';
 import { SERVICE_URL, taskFor, taskPaths, WORK_DIR, type CrashFault, type Scenario } from './scenario.js';
 import { describeServiceEvent, ServiceCore, type ServiceEvent } from './service.js';
+import { StoreCore } from './store.js';
 import { STALL_TURNS_TEXT, Turns } from './turns.js';
 import { errorCode, rel, type TraceEntry } from './trace.js';
 
@@ -54,6 +55,7 @@ export class World {
   readonly disk: Disk;
   readonly service: ServiceCore;
   readonly network: Network;
+  readonly store: StoreCore;
   readonly procs: Proc[] = [];
   readonly crashes: CrashRecord[] = [];
   readonly exits: ExitRecord[] = [];
@@ -93,8 +95,9 @@ export class World {
     this.paths = taskPaths(scenario);
     this.service = new ServiceCore(scenario.service, scenario.faults.filter((f) => f.kind === 'response'), this.clock, (event) => this.onServiceEvent(event));
     this.network = new Network(this.service, SERVICE_URL, options.transport);
+    this.store = new StoreCore(scenario.store, new Map(scenario.faults.flatMap((f) => (f.kind === 'store-call' ? [[f.call, f.fault] as const] : []))), () => this.clock.epochMs);
     this.events = new ScenarioEvents(scenario.faults);
-    this.inspection = new Inspection(journal, options.fresh, this.disk, scenario.environment, (api) => this.recordEscape(null, api), () => this.clock.epochMs);
+    this.inspection = new Inspection(journal, options.fresh, this.disk, this.store, scenario.environment, (api) => this.recordEscape(null, api), () => this.clock.epochMs);
     if (options.diskLane) this.diskLane = new DiskLane(() => outsideTurn(() => atVirtualTime(this.clock.epochMs, () => this.disk.fileStates())));
   }
 
@@ -139,10 +142,7 @@ export class World {
       }
       const waiting = this.procs.filter((p) => p.alive && !p.done);
       if (waiting.length === 0) this.halt({ kind: 'completed' });
-      else {
-        const what = waiting.map((p) => `${p.name} waits on ${[...p.inFlight.values()].join(', ') || 'nothing the simulation knows of'}`).join('; ');
-        this.halt({ kind: 'deadlock', detail: `${what}, and nothing is left that could wake it (a lost response with no timeout?)` });
-      }
+      else this.halt({ kind: 'deadlock', detail: `${waiting.map((p) => `${p.name} waits on ${[...p.inFlight.values()].join(', ') || 'nothing the simulation knows of'}`).join('; ')}, and nothing is left that could wake it (a lost response with no timeout?)` });
     }
     this.turns.close();
     if (this.internalError) throw this.internalError;

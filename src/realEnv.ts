@@ -4,7 +4,8 @@
  */
 import { open, appendFile, writeFile, readFile, rename, link, unlink, mkdir, readdir, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Env, EnvFs, FileHandle } from '../model/contract/contract.js';
+import type { Env, EnvFs, FileHandle, Store } from '../model/contract/contract.js';
+import { DurasimError } from '../model/contract/failure.js';
 
 export interface RealEnvOptions {
   /** The working directory (default: process.cwd()). */
@@ -13,6 +14,16 @@ export interface RealEnvOptions {
   pid?: number;
   /** How many times this worker slot has been restarted (default 0). */
   incarnation?: number;
+  /** The shared store: an adapter over your database (docs/adapters.md). Without one, env.store rejects every call. */
+  store?: Store;
+}
+
+/** env.store when realEnv was given none: every call rejects and says how to give one. */
+export function missingStore(): Store {
+  const refuse = async (): Promise<never> => {
+    throw new DurasimError('reach the shared store', 'realEnv was given no store', 'Pass realEnv({ store }) an adapter over your database; docs/adapters.md maps Redis and DynamoDB onto it');
+  };
+  return { get: refuse, put: refuse, delete: refuse, list: refuse, now: refuse, lease: { acquire: refuse, renew: refuse, release: refuse } };
 }
 
 export function realEnv(options: RealEnvOptions = {}): Env {
@@ -51,6 +62,7 @@ export function realEnv(options: RealEnvOptions = {}): Env {
       sleep: (ms) => new Promise((done) => setTimeout(done, ms)),
       timeout: async (ms) => AbortSignal.timeout(ms),
     },
+    store: options.store ?? missingStore(),
     random: async () => Math.random(),
     pid: options.pid ?? 0,
     incarnation: options.incarnation ?? 0,

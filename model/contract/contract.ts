@@ -101,12 +101,66 @@ export interface Clock {
   timeout(ms: number): Promise<AbortSignal>;
 }
 
+/** A key's value and its version in the shared store. */
+export interface StoreEntry {
+  key: string;
+  value: string;
+  version: number;
+}
+
+/** The answer to a write: the new version, or why nothing changed. */
+export type StoreWriteResult = { ok: true; version: number } | { ok: false; reason: 'conflict'; version?: number };
+
+/** A lease as the store keeps it: who holds it, the fencing token granted with it, and until when (store's clock). */
+export interface Lease {
+  name: string;
+  holder: string;
+  token: number;
+  expiresAtMs: number;
+  renewals: number;
+}
+
+export type LeaseResult = { ok: true; lease: Lease } | { ok: false; reason: 'held' | 'not-holder' | 'expired'; lease?: Lease };
+
+/**
+ * The shared store (a database, Redis, DynamoDB): compare-and-set on versioned keys, keys that
+ * expire, and leases with fencing tokens, on the store's own clock. A call that gets no answer
+ * rejects with an error named "StoreTimeoutError" after the store's timeout: it may or may not
+ * have been applied. docs/store.md has the model.
+ */
+export interface Store {
+  get(key: string): Promise<StoreEntry | undefined>;
+  /** ifVersion: only if the key holds that version; ifAbsent: only if it holds none. ttlMs: it expires then. */
+  put(key: string, value: string, options?: { ifVersion?: number | undefined; ifAbsent?: boolean | undefined; ttlMs?: number | undefined }): Promise<StoreWriteResult>;
+  delete(key: string, options?: { ifVersion?: number | undefined }): Promise<StoreWriteResult>;
+  /** Every key that starts with the prefix, sorted. */
+  list(prefix: string): Promise<StoreEntry[]>;
+  /** The store's clock (server time), in milliseconds since the epoch. */
+  now(): Promise<number>;
+  lease: {
+    /** Granted when the lease is free or expired, with a fencing token larger than any granted before. */
+    acquire(name: string, options: { holder: string; ttlMs: number }): Promise<LeaseResult>;
+    /** Only with the current token, before expiry. */
+    renew(name: string, options: { token: number; ttlMs: number }): Promise<LeaseResult>;
+    /** With the current token; or forced (an operator), which needs a reason and is audited. */
+    release(name: string, options: { token: number } | { force: true; reason: string }): Promise<LeaseResult>;
+  };
+}
+
+/** A read-only view of the shared store, as inspect() receives it. */
+export interface StoreView {
+  get(key: string): StoreEntry | undefined;
+  list(prefix: string): StoreEntry[];
+}
+
 export interface Env {
   /** The worker's working directory; the task's files live here. */
   dir: string;
   fs: EnvFs;
   fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
   clock: Clock;
+  /** The shared store. Under simulation, the world's (scenario.store); in production, the one given to realEnv. */
+  store: Store;
   /** A number in [0, 1): drawn from the scenario under simulation. */
   random(): Promise<number>;
   /** The worker slot; stable across incarnations (a supervisor restarts the same slot). */
@@ -157,6 +211,9 @@ export interface JournalAdapter {
   name: string;
   /** One incarnation of a worker executing or resuming the task. Called afresh after every crash. */
   run(env: Env, task: Task): Promise<void>;
-  /** Reads the journal's records from a disk image and reports them in the model's vocabulary. */
-  inspect(disk: DiskView): JournalRecords;
+  /**
+   * Reads the journal's records from a disk image (and, for a journal that keeps them there, the
+   * shared store: durasim always passes it) in the model's vocabulary.
+   */
+  inspect(disk: DiskView, store?: StoreView): JournalRecords;
 }

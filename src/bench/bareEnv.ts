@@ -5,6 +5,7 @@
  */
 import { Volume } from 'memfs';
 import { posix } from 'node:path';
+import { missingStore } from '../realEnv.js';
 import type { Env, EnvFs, FileHandle } from '../../model/contract/contract.js';
 import { VirtualClock } from '../../simulator/clock.js';
 import { responseOf } from '../../simulator/network.js';
@@ -56,6 +57,7 @@ export function bareEnv(files: Record<string, string>, resources: Record<string,
       return responseOf(core.receive(method, routeOf(method, url.pathname), body));
     },
     clock: { now: async () => 0, sleep: async () => {}, timeout: async () => never },
+    store: missingStore(),
     random: async () => 0,
     pid: 0,
     incarnation: 0,

@@ -23,6 +23,10 @@ export function describeFault(fault: Scenario['faults'][number]): string {
       return `duplicate delivery before global step ${fault.atStep}`;
     case 'service-restart':
       return `service restart before global step ${fault.atStep}`;
+    case 'store-restart':
+      return `store restart before global step ${fault.atStep}`;
+    case 'store-call':
+      return `store call #${fault.call}: ${fault.fault}`;
   }
 }
 
