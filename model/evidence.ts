@@ -40,6 +40,8 @@ export interface EffectEvidence {
   atMs: number;
   /** Index of the request that caused it; null for effects that existed before the run. */
   requestIndex: number | null;
+  /** The fencing token its request carried, if any. */
+  fencingToken?: number;
   /** Trace position of the commit. */
   seq?: number;
 }

@@ -10,7 +10,7 @@
  *   carried out by the caller in virtual time.
  */
 import { getResponse, type RequestHandler } from 'msw';
-import { routeOf, type ServiceCore, type ServiceReply, type ServiceRoute } from './service.js';
+import { fencingOf, routeOf, type ServiceCore, type ServiceReply, type ServiceRoute } from './service.js';
 import { serviceHandlers } from './serviceHandlers.js';
 
 export type Transport = 'direct' | 'msw';
@@ -20,7 +20,10 @@ export interface SentRequest {
   url: string;
   route: ServiceRoute;
   body: string;
+  /** The x-fencing-token header, when it holds a whole number. */
+  fencingToken?: number;
 }
+
 
 export class UnreachableHostError extends TypeError {
   constructor(url: string, serviceUrl: string) {
@@ -46,12 +49,12 @@ export class Network {
       const method = (init?.method ?? 'GET').toUpperCase();
       const rawBody = init?.body;
       const body = rawBody === undefined || rawBody === null ? '' : typeof rawBody === 'string' ? rawBody : await new Request(url, { method, body: rawBody }).text();
-      return { method, url, route: this.route(method, url), body };
+      return { method, url, route: this.route(method, url), body, ...fencingOf(new Headers(init?.headers)) };
     }
     const request = init ? new Request(input, init) : input;
     const method = request.method.toUpperCase();
     const body = method === 'GET' || method === 'HEAD' ? '' : await request.clone().text();
-    return { method, url: request.url, route: this.route(method, request.url), body };
+    return { method, url: request.url, route: this.route(method, request.url), body, ...fencingOf(request.headers) };
   }
 
   reachable(url: string): boolean {
@@ -60,12 +63,12 @@ export class Network {
 
   /** Delivers the request to the service and returns its reply. */
   async send(request: SentRequest): Promise<ServiceReply> {
-    if (this.transport === 'direct') return this.core.receive(request.method, request.route, request.body);
+    if (this.transport === 'direct') return this.core.receive(request.method, request.route, request.body, request.fencingToken);
     this.handlers ??= serviceHandlers(this.core, this.serviceUrl, (reply) => {
       this.lastReply = reply;
     });
     this.lastReply = undefined;
-    const init: RequestInit = { method: request.method };
+    const init: RequestInit = { method: request.method, ...(request.fencingToken !== undefined ? { headers: { 'x-fencing-token': String(request.fencingToken) } } : {}) };
     if (request.method !== 'GET' && request.method !== 'HEAD') init.body = request.body;
     const response = await getResponse(this.handlers, new Request(request.url, init));
     const reply = this.lastReply as ServiceReply | undefined;

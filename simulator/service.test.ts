@@ -155,3 +155,30 @@ describe('ServiceCore faults anchored to a key', () => {
     expect(post(s, 'b', 'y').status).toBe(201);
   });
 });
+
+describe('fencing tokens', () => {
+  const fenced = (s: ServiceCore, key: string, token?: number) => s.receive('POST', { kind: 'publish', key }, `body ${key}`, token);
+
+  test('a POST whose token is lower than the highest accepted is refused with 412 before it can commit; equal or higher, or none, goes on', () => {
+    const s = core();
+    expect(fenced(s, 'a', 2).status).toBe(201);
+    const stale = fenced(s, 'b', 1);
+    expect(stale.status).toBe(412);
+    expect(json(stale.body)).toEqual({ error: 'stale_fencing_token', highest: 2 });
+    expect(fenced(s, 'c', 2).status).toBe(201);
+    expect(fenced(s, 'd', 5).status).toBe(201);
+    expect(fenced(s, 'e').status).toBe(201);
+    expect(fenced(s, 'f', 4).status).toBe(412);
+    expect(s.effects.map((e) => [e.key, e.fencingToken])).toEqual([['a', 2], ['c', 2], ['d', 5], ['e', undefined]]);
+    expect(s.requests.map((r) => r.fencingToken)).toEqual([2, 1, 2, 5, undefined, 4]);
+  });
+
+  test('a volatile service forgets the highest token on restart; a durable one keeps it', () => {
+    for (const idempotencyMemory of ['durable', 'volatile'] as const) {
+      const s = core({ idempotencyMemory });
+      fenced(s, 'a', 7);
+      s.restart();
+      expect(fenced(s, 'b', 3).status).toBe(idempotencyMemory === 'durable' ? 412 : 201);
+    }
+  });
+});

@@ -12,6 +12,11 @@
  *   key, so a replay after it makes a second effect) or 'none' (no deduplication at all: every
  *   POST commits a new effect, never 409; GET finds the latest effect under the key). Effects
  *   themselves are never forgotten.
+ * - Fencing: a POST may carry `x-fencing-token: N` (the token of a lease from the shared store).
+ *   The service remembers the highest token it accepted; a POST with a lower one is refused with
+ *   412 { error: 'stale_fencing_token', highest } before anything else, so a paused former lease
+ *   holder cannot commit once its successor has been heard. A volatile service forgets the highest
+ *   token on restart, as it forgets keys.
  * Faults apply to the n-th request received (0-based): lost response after commit, 500 before or
  * after commit, 202 with the commit landing later, a mangled body (malformed, null, wrong key,
  * wrong digest, empty receipt, pending state, cut mid-read) or a delayed response.
@@ -47,6 +52,8 @@ export interface ServiceRequestRecord {
   method: string;
   route: ServiceRoute;
   digest?: string;
+  /** The fencing token the request carried (x-fencing-token). */
+  fencingToken?: number;
   fault?: ResponseFaultKind;
   status: number;
   /** The request committed an effect now (accept-later commits are separate effects later). */
@@ -75,6 +82,8 @@ export class ServiceCore {
   readonly effects: Effect[] = [];
   readonly requests: ServiceRequestRecord[] = [];
   private memory = new Map<string, Stored>();
+  /** The highest fencing token accepted so far. */
+  private highestToken = -Infinity;
   private faults = new Map<number, ResponseFault>();
   /** Faults anchored to the n-th request about a key or resource, and how many such requests came. */
   private readonly anchored: ResponseFault[] = [];
@@ -93,10 +102,10 @@ export class ServiceCore {
     for (const { key, body } of config.existing) this.commit(key, digestOf(body), null);
   }
 
-  receive(method: string, route: ServiceRoute, body: string): ServiceReply {
+  receive(method: string, route: ServiceRoute, body: string, fencingToken?: number): ServiceReply {
     const index = this.requests.length;
     const fault = this.faults.get(index) ?? this.anchoredFault(route);
-    const record: ServiceRequestRecord = { index, atMs: this.clock.nowMs, method, route, status: 0, committed: false };
+    const record: ServiceRequestRecord = { index, atMs: this.clock.nowMs, method, route, status: 0, committed: false, ...(fencingToken !== undefined ? { fencingToken } : {}) };
     if (fault) record.fault = fault.fault;
     this.requests.push(record);
     const reply = this.answer(route, body, fault, record);
@@ -122,7 +131,10 @@ export class ServiceCore {
 
   restart(): void {
     const forgotKeys = this.config.idempotencyMemory === 'volatile' ? this.memory.size : 0;
-    if (this.config.idempotencyMemory === 'volatile') this.memory.clear();
+    if (this.config.idempotencyMemory === 'volatile') {
+      this.memory.clear();
+      this.highestToken = -Infinity;
+    }
     this.onEvent({ kind: 'restart', forgotKeys });
   }
 
@@ -136,6 +148,10 @@ export class ServiceCore {
     if (kind === '500-before-commit') return this.reply(500, { error: 'internal' }, fault);
     switch (route.kind) {
       case 'publish': {
+        if (record.fencingToken !== undefined) {
+          if (record.fencingToken < this.highestToken) return this.reply(412, { error: 'stale_fencing_token', highest: this.highestToken }, fault);
+          this.highestToken = record.fencingToken;
+        }
         const digest = record.digest as string;
         const stored = this.config.idempotencyMemory === 'none' ? undefined : this.memory.get(route.key);
         if (stored && stored.digest !== digest) return this.reply(409, { error: 'fingerprint_conflict' }, fault);
@@ -171,7 +187,8 @@ export class ServiceCore {
   }
 
   private commit(key: string, digest: string, requestIndex: number | null): Effect {
-    const effect: Effect = { key, digest, receipt: `rcpt-${key}-${this.effects.length + 1}`, atMs: this.clock.nowMs, requestIndex };
+    const token = requestIndex === null ? undefined : this.requests[requestIndex]?.fencingToken;
+    const effect: Effect = { key, digest, receipt: `rcpt-${key}-${this.effects.length + 1}`, atMs: this.clock.nowMs, requestIndex, ...(token !== undefined ? { fencingToken: token } : {}) };
     invariant(this.effects.every((e) => e.receipt !== effect.receipt), `receipt ${effect.receipt} issued twice`);
     this.effects.push(effect);
     this.memory.set(key, { digest, receipt: effect.receipt, state: 'committed' });
@@ -210,6 +227,12 @@ export class ServiceCore {
       delayMs: kind === 'delay' ? (fault?.delayMs ?? 1000) : 0,
     };
   }
+}
+
+/** The fencing token a request carries: the x-fencing-token header as a whole number (anything else is no token). */
+export function fencingOf(headers: Headers): { fencingToken?: number } {
+  const text = headers.get('x-fencing-token');
+  return text !== null && /^\d+$/.test(text.trim()) ? { fencingToken: Number(text) } : {};
 }
 
 /** The trace line of a service event: a commit, or a restart and what it forgot. */

@@ -1,0 +1,41 @@
+/** The fencing header reaches the service the same way by every path: the direct transport, msw's handlers and a real node:http server. */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { serveOverHttp, type RealService } from '../src/realService.js';
+import { VirtualClock } from './clock.js';
+import { Network } from './network.js';
+import { DEFAULT_SERVICE } from './scenario.js';
+import { ServiceCore } from './service.js';
+
+const fresh = () => new ServiceCore({ ...DEFAULT_SERVICE, existing: [], resources: {} }, [], new VirtualClock());
+const tokens = [2, 1, 2, undefined, 3, 0];
+const init = (token: number | undefined): RequestInit => ({ method: 'POST', body: 'x', ...(token === undefined ? {} : { headers: { 'x-fencing-token': String(token) } }) });
+
+let real: RealService;
+let realCore: ServiceCore;
+beforeAll(async () => {
+  realCore = fresh();
+  real = await serveOverHttp(realCore);
+});
+afterAll(async () => real.close());
+
+describe('x-fencing-token', () => {
+  test('direct, msw and real HTTP give the same statuses and record the same tokens', async () => {
+    const statuses: Record<string, number[]> = {};
+    for (const transport of ['direct', 'msw'] as const) {
+      const core = fresh();
+      const network = new Network(core, 'http://service.test', transport);
+      statuses[transport] = [];
+      for (const [i, token] of tokens.entries()) {
+        const request = await network.read(`http://service.test/operations/k${i}`, init(token));
+        statuses[transport]?.push((await network.send(request)).status);
+      }
+      expect(core.requests.map((r) => r.fencingToken)).toEqual(tokens);
+    }
+    statuses.real = [];
+    for (const [i, token] of tokens.entries()) statuses.real.push((await fetch(`${real.url}/operations/k${i}`, init(token))).status);
+    expect(realCore.requests.map((r) => r.fencingToken)).toEqual(tokens);
+    expect(statuses.direct).toEqual([201, 412, 201, 201, 201, 412]);
+    expect(statuses.msw).toEqual(statuses.direct);
+    expect(statuses.real).toEqual(statuses.direct);
+  });
+});
