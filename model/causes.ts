@@ -8,6 +8,9 @@ import type { InvariantCode, Violation } from './violation.js';
 
 /** Most causal first. */
 export const CAUSAL_ORDER: readonly InvariantCode[] = [
+  'cas-loser-stops',
+  'single-advancer',
+  'fenced-effects',
   'no-blind-retry',
   'retry-safe-only',
   'completed-replayed',

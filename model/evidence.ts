@@ -87,9 +87,33 @@ export interface ObservedState {
 /** Per key, every state observed, in order (consecutive repeats folded). */
 export type ObservedHistories = Record<string, ObservedState[]>;
 
+/** A call that reached the shared store, as its ground truth keeps it (simulator/store.ts). */
+export interface StoreCallEvidence {
+  index: number;
+  /** Trace position of its arrival. */
+  seq: number;
+  /** The caller: worker-<pid>#<incarnation>. */
+  by: string;
+  /** The store's clock when it arrived. */
+  storeTimeMs: number;
+  request: { op: string; key?: string; name?: string; holder?: string; token?: number; ttlMs?: number; ifVersion?: number; ifAbsent?: boolean; force?: boolean; reason?: string };
+  /** Whether it changed the store. */
+  applied: boolean;
+  answer: { ok: boolean; reason?: string; version?: number; lease?: { name: string; holder: string; token: number; expiresAtMs: number } };
+  /** A timeout fault: the caller never heard the answer. */
+  fault?: string;
+}
+
+export interface StoreEvidence {
+  calls: StoreCallEvidence[];
+  restarts: { seq: number; storeTimeMs: number; memory: 'durable' | 'volatile' }[];
+  /** The store's clock at virtual time t (ms since the run began) reads t + offsetMs. */
+  offsetMs: number;
+}
+
 export interface JudgeInput {
   scenario: {
-    task: { operations: OperationSpec[] };
+    task: { id?: string; operations: OperationSpec[] };
     taskAfterRestart?: { operations: OperationSpec[] };
     service: { idempotencyMemory: 'durable' | 'volatile' | 'none'; query: boolean; resources: Record<string, string> };
     faults: { kind: string }[];
@@ -106,6 +130,8 @@ export interface JudgeInput {
   final: { durable: Records; visible: Records; files: Record<string, string | undefined>; durableFiles?: Record<string, string | undefined> };
   /** The sequence of states durasim observed per key (built by observedHistory.ts). */
   observed: ObservedHistories;
+  /** The shared store's ground truth; absent from evidence made before it existed. */
+  store?: StoreEvidence;
 }
 
 export interface TraceLine {

@@ -3,6 +3,9 @@
  * Safety and liveness are reported apart (see verdict).
  */
 import type { JudgeInput } from './evidence.js';
+import { checkCasLoserStops } from './invariants/casLoserStops.js';
+import { checkFencedEffects } from './invariants/fencedEffects.js';
+import { checkSingleAdvancer } from './invariants/singleAdvancer.js';
 import { checkCompletedReplayed } from './invariants/completedReplayed.js';
 import { checkConvergence } from './invariants/convergence.js';
 import { checkFileTruth } from './invariants/fileTruth.js';
@@ -29,6 +32,9 @@ export const CHECKS: Record<InvariantCode, (input: JudgeInput) => Violation[]> =
   'no-blind-retry': checkNoBlindRetry,
   'completed-replayed': checkCompletedReplayed,
   'retry-safe-only': checkRetrySafeOnly,
+  'single-advancer': checkSingleAdvancer,
+  'fenced-effects': checkFencedEffects,
+  'cas-loser-stops': checkCasLoserStops,
   convergence: checkConvergence,
 };
 

@@ -13,6 +13,9 @@ export const INVARIANTS = [
   { code: 'no-blind-retry', kind: 'safety', summary: 'an in-doubt write is never re-sent under another key, and under the same key only when the service promises replay' },
   { code: 'completed-replayed', kind: 'safety', summary: 'an operation recorded succeeded is never executed again' },
   { code: 'retry-safe-only', kind: 'safety', summary: 'a write found in doubt after a crash is reconciled (queried) or blocked before any re-send' },
+  { code: 'single-advancer', kind: 'safety', summary: "the task's checkpoint advances at most once from each version, and only by the holder of the task's lease on the store's clock" },
+  { code: 'fenced-effects', kind: 'safety', summary: "with the task's lease in use, every effect carries a fencing token the store granted to its sender" },
+  { code: 'cas-loser-stops', kind: 'safety', summary: "a worker whose compare-and-set on the task's checkpoint was refused sends no further write" },
   { code: 'convergence', kind: 'liveness', summary: 'after the last fault every operation reaches a terminal state within the bounds' },
 ] as const;
 

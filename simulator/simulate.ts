@@ -15,6 +15,7 @@ import { filesOn } from './inspection.js';
 import { payloadDigest, traceHash, type TraceEntry } from './trace.js';
 import type { CrashRecord, ExitRecord, StopReason } from './runRecords.js';
 import type { DiskLaneState } from './diskLane.js';
+import type { StoreCall, StoreCore } from './store.js';
 import { World } from './world.js';
 
 export interface SimulateOptions {
@@ -70,6 +71,8 @@ export interface SimulationResult {
   observed: ObservedHistories;
   /** Errors thrown by the journal's inspect(), which are journal bugs too. */
   inspectErrors: string[];
+  /** The shared store's ground truth: every call that reached it, and its restarts. */
+  store: { calls: StoreCall[]; restarts: StoreCore['restarts']; offsetMs: number };
   /** With SimulateOptions.diskLane: the work folder's files after every entry that changed them. */
   diskLane?: DiskLaneState[];
   stats: { steps: number; incarnations: number; virtualTimeMs: number; traceEntries: number };
@@ -117,6 +120,7 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
     final: { ...world.inspection.observeBoth(world.trace.length - 1, false), files: filesOn(world.disk.liveView(), world.paths), durableFiles: filesOn(world.disk.durableView(), world.paths) },
     observed: world.inspection.observer.observed,
     inspectErrors: world.inspection.errors,
+    store: { calls: world.store.calls, restarts: world.store.restarts, offsetMs: world.clock.epochMs - world.clock.nowMs + world.store.config.clockSkewMs },
     ...(world.diskLane ? { diskLane: (world.diskLane.note(world.trace.length - 1), world.diskLane.states) } : {}),
     stats: { steps: world.globalStep, incarnations: world.incarnationsStarted, virtualTimeMs: world.clock.nowMs, traceEntries: world.trace.length },
   };

@@ -1,0 +1,31 @@
+import type { JudgeInput } from '../evidence.js';
+import type { Violation } from '../violation.js';
+import { isTaskKey } from './leases.js';
+
+/**
+ * cas-loser-stops: a worker incarnation whose compare-and-set on one of the task's keys was
+ * refused (it read the refusal: a timed-out call does not count) sends no further write to the
+ * service. It may still ask (GET) — handing its operation to reconciliation — but a side effect
+ * after losing the race is a second advancer acting on a stale view.
+ */
+export function checkCasLoserStops(input: JudgeInput): Violation[] {
+  const calls = input.store?.calls ?? [];
+  const violations: Violation[] = [];
+  const reported = new Set<string>();
+  for (const lost of calls) {
+    const conditional = lost.request.ifVersion !== undefined || lost.request.ifAbsent === true;
+    if (!conditional || lost.answer.ok || lost.fault !== undefined || reported.has(lost.by) || !isTaskKey(input, lost.request.key)) continue;
+    const after = input.requests.find((r) => r.sender === lost.by && r.method === 'POST' && (r.seq ?? -1) > lost.seq);
+    if (!after) continue;
+    reported.add(lost.by);
+    violations.push({
+      code: 'cas-loser-stops',
+      key: after.route.key ?? '',
+      step: after.seq as number,
+      expected: `no write from ${lost.by} after its compare-and-set on ${lost.request.key} was refused at #${lost.seq}`,
+      actual: `it sent request #${after.index} (${after.method} ${after.route.key ?? after.route.name ?? ''})`,
+      evidence: { refused: { call: lost.index, seq: lost.seq, key: lost.request.key, ifVersion: lost.request.ifVersion, ifAbsent: lost.request.ifAbsent, heldVersion: lost.answer.version }, request: { index: after.index, seq: after.seq, sender: after.sender } },
+    });
+  }
+  return violations;
+}

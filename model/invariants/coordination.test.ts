@@ -1,0 +1,108 @@
+/** The coordination invariants fire on runs built to violate them, and stay quiet on the correct counterparts. */
+import { describe, expect, test } from 'vitest';
+import type { StoreCallEvidence, StoreEvidence } from '../evidence.js';
+import { checkCasLoserStops } from './casLoserStops.js';
+import { checkFencedEffects } from './fencedEffects.js';
+import { effect, post, run, D1 } from './fixtures.js';
+import { holderAt, leaseTenures } from './leases.js';
+import { checkSingleAdvancer } from './singleAdvancer.js';
+
+let index = 0;
+function call(seq: number, by: string, storeTimeMs: number, request: StoreCallEvidence['request'], answer: StoreCallEvidence['answer'], applied = answer.ok, fault?: string): StoreCallEvidence {
+  return { index: index++, seq, by, storeTimeMs, request, applied, answer, ...(fault ? { fault } : {}) };
+}
+const acquire = (seq: number, by: string, t: number, token: number, ttlMs = 100) =>
+  call(seq, by, t, { op: 'acquire', name: 'task-1', holder: by, ttlMs }, { ok: true, lease: { name: 'task-1', holder: by, token, expiresAtMs: t + ttlMs } });
+const advance = (seq: number, by: string, t: number, ifVersion: number, ok = true) =>
+  call(seq, by, t, { op: 'put', key: 'task-1/state', ifVersion }, ok ? { ok: true, version: ifVersion + 1 } : { ok: false, reason: 'conflict', version: ifVersion + 1 });
+const store = (calls: StoreCallEvidence[], restarts: StoreEvidence['restarts'] = []): StoreEvidence => ({ calls, restarts, offsetMs: 1_000 });
+const withTask = { scenario: { task: { id: 'task-1', operations: [{ kind: 'publish' as const, key: 'a', body: 'body one' }] } } };
+const sent = (index: number, seq: number, sender: string, key = 'a') => ({ ...post(index, key, D1, seq), sender });
+
+describe('lease tenures', () => {
+  test('acquire, renew, release and a volatile restart shape who held the lease when', () => {
+    const input = run({
+      ...withTask,
+      store: store(
+        [
+          acquire(1, 'worker-0#0', 1_000, 1),
+          call(2, 'worker-0#0', 1_050, { op: 'renew', name: 'task-1', token: 1, ttlMs: 100 }, { ok: true, lease: { name: 'task-1', holder: 'worker-0#0', token: 1, expiresAtMs: 1_150 } }),
+          acquire(5, 'worker-1#0', 1_200, 2),
+          call(6, 'worker-1#0', 1_210, { op: 'release', name: 'task-1', token: 2 }, { ok: true }),
+        ],
+        [],
+      ),
+    });
+    const tenures = leaseTenures(input);
+    expect(tenures).toEqual([
+      { holder: 'worker-0', token: 1, fromMs: 1_000, untilMs: 1_150 },
+      { holder: 'worker-1', token: 2, fromMs: 1_200, untilMs: 1_210 },
+    ]);
+    expect(holderAt(tenures, 1_149)?.holder).toBe('worker-0');
+    expect(holderAt(tenures, 1_150)).toBeUndefined(); // at exactly the expiry the lease is gone
+    expect(holderAt(tenures, 1_205)?.holder).toBe('worker-1');
+    expect(holderAt(tenures, 1_210)).toBeUndefined();
+  });
+});
+
+describe('cas-loser-stops', () => {
+  const lost = advance(10, 'worker-1#0', 1_000, 1, false);
+
+  test('fires when the loser of a compare-and-set on the task checkpoint then writes to the service', () => {
+    const violations = checkCasLoserStops(run({ ...withTask, store: store([lost]), requests: [sent(0, 12, 'worker-1#0')] }));
+    expect(violations).toEqual([
+      expect.objectContaining({ code: 'cas-loser-stops', key: 'a', step: 12, expected: 'no write from worker-1#0 after its compare-and-set on task-1/state was refused at #10', actual: 'it sent request #0 (POST a)' }),
+    ]);
+  });
+
+  test('stays quiet: a write before the loss, a write by another incarnation, a query, a timed-out refusal, a key outside the task', () => {
+    const requests = [sent(0, 8, 'worker-1#0'), sent(1, 12, 'worker-1#1'), { ...post(2, 'a', D1, 13), method: 'GET', route: { kind: 'query', key: 'a' }, sender: 'worker-1#0' }];
+    expect(checkCasLoserStops(run({ ...withTask, store: store([lost]), requests }))).toEqual([]);
+    const timedOut = { ...lost, fault: 'timeout-before-apply' };
+    expect(checkCasLoserStops(run({ ...withTask, store: store([timedOut]), requests: [sent(0, 12, 'worker-1#0')] }))).toEqual([]);
+    const elsewhere = { ...lost, request: { ...lost.request, key: 'locks/other' } };
+    expect(checkCasLoserStops(run({ ...withTask, store: store([elsewhere]), requests: [sent(0, 12, 'worker-1#0')] }))).toEqual([]);
+  });
+});
+
+describe('single-advancer', () => {
+  test('fires on two advances from one version (a volatile store repeated it)', () => {
+    const violations = checkSingleAdvancer(run({ ...withTask, store: store([advance(3, 'worker-0#0', 1_000, 1), advance(9, 'worker-1#0', 1_010, 1)], [{ seq: 5, storeTimeMs: 1_005, memory: 'volatile' }]) }));
+    expect(violations.map((v) => [v.code, v.step, v.actual])).toEqual([['single-advancer', 9, 'worker-1#0 advanced it again from there at #9; worker-0#0 already had at #3']]);
+  });
+
+  test("fires on an advance by a worker that does not hold the task's lease at that moment on the store's clock", () => {
+    const calls = [acquire(1, 'worker-0#0', 1_000, 1, 100), acquire(4, 'worker-1#0', 1_100, 2, 100), advance(6, 'worker-0#0', 1_120, 1)];
+    const violations = checkSingleAdvancer(run({ ...withTask, store: store(calls) }));
+    expect(violations).toEqual([expect.objectContaining({ code: 'single-advancer', step: 6, actual: 'worker-0#0 advanced it while worker-1 held the lease (token 2)' })]);
+    const expired = checkSingleAdvancer(run({ ...withTask, store: store([acquire(1, 'worker-0#0', 1_000, 1, 100), advance(6, 'worker-0#0', 1_100, 1)]) }));
+    expect(expired[0]?.actual).toBe('worker-0#0 advanced it while nobody held the lease (the last tenure ended at 1100)');
+  });
+
+  test('stays quiet on one holder advancing version by version, and with no lease in use', () => {
+    const calls = [acquire(1, 'worker-0#0', 1_000, 1), advance(2, 'worker-0#0', 1_010, 1), advance(3, 'worker-0#1', 1_020, 2), advance(4, 'worker-1#0', 1_030, 3, false)];
+    expect(checkSingleAdvancer(run({ ...withTask, store: store(calls) }))).toEqual([]);
+    expect(checkSingleAdvancer(run({ ...withTask, store: store([advance(2, 'worker-0#0', 1_010, 1), advance(3, 'worker-1#0', 1_020, 2)]) }))).toEqual([]);
+  });
+});
+
+describe('fenced-effects', () => {
+  const calls = [acquire(1, 'worker-0#0', 1_000, 1), acquire(20, 'worker-1#0', 1_200, 2)];
+
+  test('fires on an effect without a token, and on one whose token was granted to another worker, while the lease is in use', () => {
+    const requests = [sent(0, 10, 'worker-0#0'), { ...sent(1, 30, 'worker-1#0', 'b'), fencingToken: 1 }];
+    const effects = [effect('a', D1, 'rcpt-a-1', 11, 0), { ...effect('b', D1, 'rcpt-b-2', 31, 1), fencingToken: 1 }];
+    const violations = checkFencedEffects(run({ ...withTask, store: store(calls), requests, effects }));
+    expect(violations.map((v) => [v.key, v.step, v.actual])).toEqual([
+      ['a', 11, 'request #0 from worker-0#0 carried no fencing token'],
+      ['b', 31, 'it carried token 1, granted to worker-0'],
+    ]);
+  });
+
+  test("stays quiet when every effect carries its sender's token, and when no lease is in use", () => {
+    const requests = [{ ...sent(0, 10, 'worker-0#0'), fencingToken: 1 }, { ...sent(1, 30, 'worker-1#0', 'b'), fencingToken: 2 }];
+    const effects = [{ ...effect('a', D1, 'rcpt-a-1', 11, 0), fencingToken: 1 }, { ...effect('b', D1, 'rcpt-b-2', 31, 1), fencingToken: 2 }];
+    expect(checkFencedEffects(run({ ...withTask, store: store(calls), requests, effects }))).toEqual([]);
+    expect(checkFencedEffects(run({ ...withTask, store: store([]), requests: [sent(0, 10, 'worker-0#0')], effects: [effect('a', D1, 'rcpt-a-1', 11, 0)] }))).toEqual([]);
+  });
+});

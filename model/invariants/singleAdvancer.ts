@@ -1,0 +1,46 @@
+import type { JudgeInput } from '../evidence.js';
+import type { Violation } from '../violation.js';
+import { holderAt, isTaskKey, leaseTenures, slotOf } from './leases.js';
+
+/**
+ * single-advancer: the task's checkpoint advances at most once from each version, and — when the
+ * task's lease is in use — only by the worker that holds that lease at that moment on the store's
+ * clock. An advance is an applied conditional write to one of the task's keys. Two advances from
+ * one version happen when a store forgets (volatile memory) and versions repeat; an advance by a
+ * non-holder is a worker that judged its lease by its own clock, or kept going after it expired.
+ */
+export function checkSingleAdvancer(input: JudgeInput): Violation[] {
+  const calls = input.store?.calls ?? [];
+  const tenures = leaseTenures(input);
+  const violations: Violation[] = [];
+  const from = new Map<string, { seq: number; by: string }>();
+  for (const call of calls) {
+    const r = call.request;
+    const conditional = r.ifVersion !== undefined || r.ifAbsent === true;
+    if (!call.applied || (r.op !== 'put' && r.op !== 'delete') || !conditional || !isTaskKey(input, r.key)) continue;
+    const base = `${r.key}@${r.ifAbsent ? 'absent' : `v${r.ifVersion}`}`;
+    const earlier = from.get(base);
+    if (earlier) {
+      violations.push({
+        code: 'single-advancer',
+        key: r.key as string,
+        step: call.seq,
+        expected: `one advance of ${r.key} from ${r.ifAbsent ? 'absent' : `version ${r.ifVersion}`}`,
+        actual: `${call.by} advanced it again from there at #${call.seq}; ${earlier.by} already had at #${earlier.seq}`,
+        evidence: { base, first: earlier, second: { seq: call.seq, by: call.by } },
+      });
+    } else from.set(base, { seq: call.seq, by: call.by });
+    if (tenures.length === 0) continue;
+    const holder = holderAt(tenures, call.storeTimeMs);
+    if (holder?.holder === slotOf(call.by)) continue;
+    violations.push({
+      code: 'single-advancer',
+      key: r.key as string,
+      step: call.seq,
+      expected: `${r.key} advanced only by the holder of lease ${input.scenario.task.id ?? ''} at store time ${call.storeTimeMs}`,
+      actual: holder ? `${call.by} advanced it while ${holder.holder} held the lease (token ${holder.token})` : `${call.by} advanced it while nobody held the lease (the last tenure ended at ${tenures.filter((t) => t.fromMs <= call.storeTimeMs).at(-1)?.untilMs ?? 'never began'})`,
+      evidence: { call: call.index, storeTimeMs: call.storeTimeMs, holder: holder ?? null },
+    });
+  }
+  return violations;
+}
