@@ -16,6 +16,7 @@ import {
   DEFAULT_RESTART_DELAY_MS,
   DEFAULT_SERVICE,
   DEFAULT_STORE,
+  STORE_CALL_FAULTS,
   RESPONSE_FAULTS,
   SCENARIO_FORMAT,
   SCENARIO_VERSION,
@@ -28,7 +29,7 @@ import {
  * per-file persistence, torn appends and rewrites, zero and garbage tails); `io` fails disk calls
  * (EIO, ENOSPC with short writes, fsync failing as on Linux).
  */
-export const FAULT_KINDS = ['crash', 'disk', 'io', 'response', 'duplicate', 'user', 'service-restart', 'intent'] as const;
+export const FAULT_KINDS = ['crash', 'disk', 'io', 'response', 'duplicate', 'user', 'service-restart', 'intent', 'store'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface ScenarioArbitraryOptions {
@@ -156,6 +157,15 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       newIntentExists: fc.boolean(),
       schedule: fc.array(fc.nat({ max: 3 }), { maxLength: 8 }),
       random: fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { maxLength: 3 }),
+      // Last, so that adding it left every earlier draw of a seed as it was.
+      store: has('store')
+        ? fc.record({
+            on: enabled('store'),
+            calls: fc.array(fc.record({ call: mostlySmall(6, 40), fault: fc.constantFrom(...STORE_CALL_FAULTS) }), { maxLength: 3 }),
+            restartAt: fc.option(fc.nat({ max: stepHorizon }), { freq: 2, nil: undefined }),
+            clockSkewMs: fc.constantFrom(0, 0, 400, -400, 15_000, -15_000),
+          })
+        : fc.constant(undefined),
     })
     .map(({ include, ...rest }) => {
       // A user's save needs a file the task edits: with user edits on, the edit is in the workload.
@@ -217,6 +227,14 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
         scenario.taskAfterRestart = { operations: changed };
         const first = changed.find((op) => op.kind === 'publish');
         if (draw.newIntentExists && first?.kind === 'publish') scenario.service.existing = [{ key: first.key, body: first.body }];
+      }
+      if (draw.store?.on) {
+        for (const c of draw.store.calls) faults.push({ kind: 'store-call', call: c.call, fault: c.fault });
+        if (draw.store.restartAt !== undefined) faults.push({ kind: 'store-restart', atStep: draw.store.restartAt });
+        // A durable store restarts (a database failover): a journal may keep its records there. A volatile
+        // one loses them as a disk without fsync would; that is a scenario written on purpose (reports/seeds/).
+        scenario.store = { ...scenario.store, clockSkewMs: draw.store.clockSkewMs };
+        if (draw.store.calls.some((c) => c.fault === 'stale-read')) scenario.store.consistency = 'stale-reads';
       }
       if (workers > 1) scenario.schedule = draw.schedule;
       scenario.random = draw.random;

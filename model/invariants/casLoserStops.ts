@@ -6,7 +6,8 @@ import { isTaskKey } from './leases.js';
  * cas-loser-stops: a worker incarnation whose compare-and-set on one of the task's keys was
  * refused (it read the refusal: a timed-out call does not count) sends no further write to the
  * service. It may still ask (GET) — handing its operation to reconciliation — but a side effect
- * after losing the race is a second advancer acting on a stale view.
+ * after losing the race is a second advancer acting on a stale view. A refusal caused by the
+ * worker's own earlier write (a try whose answer it never heard) is no race lost.
  */
 export function checkCasLoserStops(input: JudgeInput): Violation[] {
   const calls = input.store?.calls ?? [];
@@ -15,6 +16,9 @@ export function checkCasLoserStops(input: JudgeInput): Violation[] {
   for (const lost of calls) {
     const conditional = lost.request.ifVersion !== undefined || lost.request.ifAbsent === true;
     if (!conditional || lost.answer.ok || lost.fault !== undefined || reported.has(lost.by) || !isTaskKey(input, lost.request.key)) continue;
+    // Refused because of its own earlier write (a try whose answer it never heard) is no race lost.
+    const holder = calls.find((c) => c.applied && c.request.key === lost.request.key && c.answer.version === lost.answer.version && c.index < lost.index);
+    if (holder?.by === lost.by) continue;
     const after = input.requests.find((r) => r.sender === lost.by && r.method === 'POST' && (r.seq ?? -1) > lost.seq);
     if (!after) continue;
     reported.add(lost.by);

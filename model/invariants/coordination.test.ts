@@ -106,3 +106,13 @@ describe('fenced-effects', () => {
     expect(checkFencedEffects(run({ ...withTask, store: store([]), requests: [sent(0, 10, 'worker-0#0')], effects: [effect('a', D1, 'rcpt-a-1', 11, 0)] }))).toEqual([]);
   });
 });
+
+describe('cas-loser-stops and a retried write', () => {
+  test("a refusal caused by the worker's own earlier write, whose answer it never heard, is no race lost", () => {
+    const mine = call(3, 'worker-0#0', 1_000, { op: 'put', key: 'task-1/events/0', ifAbsent: true }, { ok: true, version: 1 }, true, 'timeout-after-apply');
+    const again = call(6, 'worker-0#0', 2_000, { op: 'put', key: 'task-1/events/0', ifAbsent: true }, { ok: false, reason: 'conflict', version: 1 });
+    expect(checkCasLoserStops(run({ ...withTask, store: store([mine, again]), requests: [sent(0, 12, 'worker-0#0')] }))).toEqual([]);
+    const theirs = { ...mine, by: 'worker-1#0' };
+    expect(checkCasLoserStops(run({ ...withTask, store: store([theirs, again]), requests: [sent(0, 12, 'worker-0#0')] }))).toHaveLength(1);
+  });
+});

@@ -29,6 +29,7 @@ const camel = (name: string): string => name.replace(/-([a-z])/g, (_, c: string)
 /** The bundled journal of that name, if there is one. */
 export function bundledJournal(name: string): JournalRef | undefined {
   if (name === 'reference') return { file: ownModule('src/journals/reference'), exportName: 'referenceJournal', spec: name };
+  if (name === 'coordinated') return { file: ownModule('src/journals/coordinated'), exportName: 'coordinatedJournal', spec: name };
   if ((MUTANT_NAMES as readonly string[]).includes(name)) return { file: ownModule(`src/journals/mutants/${camel(name)}`), exportName: 'journal', spec: name };
   return undefined;
 }

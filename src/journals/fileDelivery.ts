@@ -116,6 +116,8 @@ export abstract class FileDeliveryRun extends JournalRun {
     }
     const current = await this.readText(op.path);
     if (current !== undefined && digestOf(current) === last.candidateDigest) {
+      // What the crashed incarnation linked may be visible only: make it durable before saying applied.
+      await syncDir(this.env);
       await this.record({ key: op.key, state: 'applied', path: op.path, digest: last.digest, candidateDigest: last.candidateDigest });
       await this.cleanUp(op);
       return true;

@@ -167,8 +167,13 @@ export async function releaseLease(env: Env): Promise<void> {
 
 /** Reads a log off a disk image into the model's vocabulary (the `inspect` of the bundled journals). */
 export function recordsFromLog(disk: DiskView, file = LOG_FILE): JournalRecords {
+  return recordsFromLines(parseLog(disk.readFile(file) ?? ''));
+}
+
+/** Log records, in order, in the model's vocabulary. */
+export function recordsFromLines(lines: readonly LogRecord[]): JournalRecords {
   const records: JournalRecords = {};
-  for (const line of parseLog(disk.readFile(file) ?? '')) {
+  for (const line of lines) {
     if (line.path !== undefined) {
       const entry = (records[line.key] ??= { kind: 'file', path: line.path ?? '', history: [], preserved: [] }) as FileRecord & { history: FileState[] };
       entry.history.push(line.state as FileState);

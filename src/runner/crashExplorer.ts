@@ -24,7 +24,7 @@ import type { RunSummary } from '../pool/protocol.js';
 import type { WorkerPool } from '../pool/workerPool.js';
 import { judgedViolations, summaryOf, type Judged } from './runVerdict.js';
 
-export const STEP_KINDS = ['open', 'append', 'write', 'read', 'fsync', 'directory fsync', 'close', 'rename/link', 'unlink', 'mkdir', 'POST', 'GET', 'clock', 'random', 'other'] as const;
+export const STEP_KINDS = ['open', 'append', 'write', 'read', 'fsync', 'directory fsync', 'close', 'rename/link', 'unlink', 'mkdir', 'POST', 'GET', 'store write', 'store read', 'lease', 'clock', 'random', 'other'] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
 const KINDS: Record<string, StepKind> = {
@@ -49,6 +49,7 @@ export function stepKind(op: string, detail: string): StepKind {
   const base = op.replace(/^fs\.promises\./, 'fs.').replace(/Sync$/, '');
   if (SYNCS.has(base)) return detail.endsWith('/') ? 'directory fsync' : 'fsync';
   if (base === 'fetch') return detail.startsWith('POST') ? 'POST' : detail.startsWith('GET') ? 'GET' : 'other';
+  if (base.startsWith('store.')) return base === 'store.put' || base === 'store.delete' ? 'store write' : ['store.acquire', 'store.renew', 'store.release'].includes(base) ? 'lease' : 'store read';
   if (base.startsWith('crypto.')) return 'random';
   if (/^(timers\.(promises\.)?)?set(Timeout|Interval|Immediate)$|^AbortSignal\.timeout$|^Intl\./.test(base)) return 'clock';
   return KINDS[base] ?? 'other';

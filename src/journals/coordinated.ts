@@ -1,0 +1,167 @@
+/**
+ * The coordinated reference journal (seed 002): the reference journal's operations, coordinated
+ * through the shared store (env.store) instead of a lock file and a local log.
+ *
+ * - The task's lease (the store lease named after the task id) makes one worker the advancer; a
+ *   duplicate delivery or a restarted worker polls until it is free, then reads the saved events.
+ * - The records are append-only events in the store, one key each (<task id>/events/<n>, written
+ *   only if absent): taking the next slot is the compare-and-set that advances the task.
+ * - Before every event, every request and every query the lease is renewed — on the store's clock, never judged by
+ *   the worker's own — and every POST carries the lease's fencing token.
+ * - A refused slot (another worker advanced), a renewal refused because another worker holds the
+ *   lease, or a 412 from the service (a successor's token has been heard) stops the worker at once:
+ *   it sends nothing more, and an operation it left in doubt is reconciled from the events by the
+ *   next holder. After a refused slot its view was stale, so it ends with an error and the
+ *   supervisor restarts it to read the events afresh.
+ * - A store call that timed out may have been applied: the slot is read back before anything else.
+ *   A store that stays silent, or a lease that expired, ends the incarnation with an error: the
+ *   supervisor restarts it, and the new incarnation takes the lease again and resumes.
+ */
+import type { JournalAdapter, JournalRecords, LookupOperation, StoreView } from '../../model/contract/contract.js';
+import { recordsFromLines, type LogRecord } from './jsonlLog.js';
+import { ReferenceRun, type Intent, type QueryAnswer, type Verdict } from './reference.js';
+
+/** Thrown to stop the worker at once (lost the race, or the lease). */
+class Stop extends Error {}
+
+/** Longer than any one wait of the worker (a request timeout, a backoff, the store's retries), renewed before each. */
+const LEASE_TTL_MS = 10_000;
+const STORE_RETRIES = 4;
+const isTimeout = (error: unknown): boolean => error instanceof Error && error.name === 'StoreTimeoutError';
+const slotKey = (taskId: string, n: number): string => `${taskId}/events/${String(n).padStart(6, '0')}`;
+
+export class CoordinatedRun extends ReferenceRun {
+  private token = 0;
+  private next = 0;
+
+  override async execute(): Promise<void> {
+    if (!(await this.acquire())) return;
+    try {
+      for (const record of await this.loadRecords()) this.remember(record);
+      for (const op of this.task.operations) await this.operation(op);
+      await this.env.store.lease.release(this.task.id, { token: this.token });
+    } catch (error) {
+      if (!(error instanceof Stop)) throw error;
+    }
+  }
+
+  /** Polls for the task's lease; false when it stays held (another worker is doing the task). */
+  private async acquire(): Promise<boolean> {
+    for (let attempt = 0; attempt < this.settings.leaseAttempts; attempt++) {
+      if (attempt > 0) await this.env.clock.sleep(this.settings.leasePollMs);
+      try {
+        const granted = await this.env.store.lease.acquire(this.task.id, { holder: `worker-${this.env.pid}`, ttlMs: LEASE_TTL_MS });
+        if (granted.ok) {
+          this.token = granted.lease.token;
+          return true;
+        }
+      } catch (error) {
+        if (!isTimeout(error)) throw error; // a grant we never heard of expires by itself
+      }
+    }
+    return false;
+  }
+
+  /** A store call, asked again while it times out; a store that stays silent ends the incarnation with an error, so the supervisor restarts it. */
+  private async patiently<T>(what: string, call: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await call();
+      } catch (error) {
+        if (!isTimeout(error)) throw error;
+        if (attempt + 1 >= STORE_RETRIES) throw new Error(`the store did not answer ${what} ${STORE_RETRIES} times`);
+        await this.env.clock.sleep(this.settings.queryBackoffMs * (attempt + 1));
+      }
+    }
+  }
+
+  /** Still the holder, renewed on the store's clock. Another holder: stop. An expired lease: restart and take it again. */
+  private async renew(): Promise<void> {
+    const renewed = await this.patiently('a renewal', () => this.env.store.lease.renew(this.task.id, { token: this.token, ttlMs: LEASE_TTL_MS }));
+    if (renewed.ok) return;
+    if (renewed.reason === 'not-holder' && renewed.lease !== undefined) throw new Stop(`the lease is ${renewed.lease.holder}'s now`);
+    throw new Error(`the lease is gone (${renewed.reason}); a new incarnation takes it again`);
+  }
+
+  protected override async loadRecords(): Promise<LogRecord[]> {
+    const events = await this.patiently('a list of the events', () => this.env.store.list(`${this.task.id}/events/`));
+    this.next = events.length;
+    return events.map((e) => JSON.parse(e.value) as LogRecord);
+  }
+
+  /** Appends an event in the next slot, as the lease holder; a slot someone else took stops the worker. */
+  protected override async record(record: LogRecord): Promise<void> {
+    await this.renew();
+    const key = slotKey(this.task.id, this.next);
+    // The writer makes an event its own: a slot holding the same record from another worker is not ours.
+    const value = JSON.stringify({ ...record, writer: `worker-${this.env.pid}#${this.env.incarnation}` });
+    let held: string | undefined;
+    try {
+      if ((await this.env.store.put(key, value, { ifAbsent: true })).ok) held = value;
+      else held = await this.slot(key, true); // taken: by this event (an earlier try that timed out) or another's
+    } catch (error) {
+      if (!isTimeout(error)) throw error;
+      // It may have been applied: the slot says whether it holds this event, another one, or none.
+      held = await this.slot(key, false);
+      if (held === undefined) return this.record(record);
+    }
+    // Lost the race: stop at once. The view was stale (a worker advanced since it was read), so the
+    // incarnation ends with an error and the supervisor restarts it to read the events afresh.
+    if (held !== value) throw new Error(`another worker advanced the task (slot ${this.next} is taken); a new incarnation reads it afresh`);
+    this.next++;
+    this.remember(record);
+  }
+
+  /** What a slot holds. `taken`: the store said it is, so an empty read is a stale one and is asked again. */
+  private async slot(key: string, taken: boolean): Promise<string | undefined> {
+    for (let attempt = 0; attempt < STORE_RETRIES; attempt++) {
+      const held = (await this.patiently('a read of the slot', () => this.env.store.get(key)))?.value;
+      if (held !== undefined || !taken) return held;
+    }
+    throw new Error('the store keeps answering a taken slot as empty');
+  }
+
+  /** A query, as the lease holder: reconciling can outlast a lease that is not kept alive. */
+  protected override async query(key: string, digest: string): Promise<QueryAnswer> {
+    await this.renew();
+    return super.query(key, digest);
+  }
+
+  protected override async read(op: LookupOperation): ReturnType<ReferenceRun['read']> {
+    await this.renew();
+    return super.read(op);
+  }
+
+  /** The POST, as the lease holder, with the lease's fencing token; 412 stops the worker. */
+  protected override async post(key: string, intent: Intent): Promise<Verdict> {
+    await this.renew();
+    let response: Response;
+    try {
+      response = await this.env.fetch(`${this.task.service.url}/operations/${encodeURIComponent(key)}`, {
+        method: 'POST',
+        body: intent.body,
+        headers: { 'idempotency-key': key, 'content-type': 'text/plain', 'x-fencing-token': String(this.token) },
+        signal: await this.env.clock.timeout(this.settings.requestTimeoutMs),
+      });
+    } catch (error) {
+      return { state: 'outcome_unknown', reason: `the request failed: ${error instanceof Error ? error.name : String(error)}` };
+    }
+    if (response.status === 412) throw new Stop('fenced out: a later lease holder has been heard');
+    return this.judgeReceipt(response, key, intent.digest);
+  }
+}
+
+/** The events of every task in the store, in slot order, in the model's vocabulary. */
+export function recordsFromStore(store: StoreView | undefined): JournalRecords {
+  const events = (store?.list('') ?? []).filter((e) => /\/events\/\d+$/.test(e.key));
+  return recordsFromLines(events.map((e) => JSON.parse(e.value) as LogRecord));
+}
+
+export type CoordinatedRunFactory = (env: ConstructorParameters<typeof CoordinatedRun>[0], task: ConstructorParameters<typeof CoordinatedRun>[1]) => CoordinatedRun;
+
+/** Wraps a coordinated run class as a JournalAdapter whose records live in the store. */
+export function coordinatedJournalFrom(name: string, makeRun: CoordinatedRunFactory): JournalAdapter {
+  return { name, run: (env, task) => makeRun(env, task).execute(), inspect: (_disk, store) => recordsFromStore(store) };
+}
+
+export const coordinatedJournal: JournalAdapter = coordinatedJournalFrom('coordinated', (env, task) => new CoordinatedRun(env, task));
