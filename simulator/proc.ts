@@ -7,6 +7,8 @@
  */
 import type { Escape, SimulatedProcess, TurnHolder } from './ambientGuard.js';
 import type { Timer } from './clock.js';
+import { SimulatorInvariantError } from './invariant.js';
+import { errorCode } from './trace.js';
 
 export type Outcome<T> = { ok: true; value: T; note?: string } | { ok: false; error: unknown; note?: string };
 
@@ -61,5 +63,15 @@ export class Proc implements TurnHolder {
   }
   serve(api: string, args: readonly unknown[], thisArg: unknown, newTarget?: unknown): unknown {
     return this.hooks.serve(this, api, args, thisArg, newTarget);
+  }
+}
+
+/** Starts a granted step: what it throws completes it as an error (a broken simulator invariant stops the run instead). */
+export async function startStep(request: PendingStep, complete: (outcome: Outcome<unknown>) => void, broke: (error: SimulatorInvariantError) => void): Promise<void> {
+  try {
+    await request.start(complete);
+  } catch (error) {
+    if (error instanceof SimulatorInvariantError) broke(error);
+    else complete({ ok: false, error, note: errorCode(error) });
   }
 }

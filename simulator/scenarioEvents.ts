@@ -6,17 +6,18 @@
  * edits come due after the workers' n-th step on their path (counted from the trace details).
  * Whatever never came due is handed out, in order, once every worker has finished.
  */
-import type { CrashFault, Fault, IoErrorFault, UserEditFault } from './scenario.js';
+import type { CrashFault, Fault, IoErrorFault, PauseFault, UserEditFault } from './scenario.js';
 
-/** What happens at one worker step: a crash before or after it, an I/O error in it. */
+/** What happens at one worker step: a crash before or after it, an I/O error in it, a pause before it takes effect. */
 export interface StepFaults {
   before?: CrashFault;
   after?: CrashFault;
   io?: IoErrorFault;
+  pause?: PauseFault;
 }
 
-type StepFault = CrashFault | IoErrorFault;
-const slotOf = (fault: StepFault): 'before' | 'after' | 'io' => (fault.kind === 'crash' ? fault.when : 'io');
+type StepFault = CrashFault | IoErrorFault | PauseFault;
+const slotOf = (fault: StepFault): 'before' | 'after' | 'io' | 'pause' => (fault.kind === 'crash' ? fault.when : fault.kind === 'pause' ? 'pause' : 'io');
 
 export class ScenarioEvents {
   private readonly timed: Fault[];
@@ -30,11 +31,11 @@ export class ScenarioEvents {
 
   constructor(faults: readonly Fault[]) {
     for (const fault of faults) {
-      if ((fault.kind !== 'crash' && fault.kind !== 'io-error') || fault.step === undefined) continue;
+      if ((fault.kind !== 'crash' && fault.kind !== 'io-error' && fault.kind !== 'pause') || fault.step === undefined) continue;
       const key = `${fault.process}/${fault.incarnation}/${fault.step}/${slotOf(fault)}`;
       if (!this.crashes.has(key)) this.crashes.set(key, fault);
     }
-    this.anchoredCrashes = faults.filter((f): f is StepFault => (f.kind === 'crash' || f.kind === 'io-error') && f.at !== undefined);
+    this.anchoredCrashes = faults.filter((f): f is StepFault => (f.kind === 'crash' || f.kind === 'io-error' || f.kind === 'pause') && f.at !== undefined);
     this.anchors = [...new Set(this.anchoredCrashes.map((f) => f.at?.mentions ?? ''))];
     this.anchored = faults.filter((f): f is UserEditFault => f.kind === 'user-edit' && f.afterAccess !== undefined);
     this.timed = faults
@@ -54,10 +55,11 @@ export class ScenarioEvents {
     const found: StepFaults = {};
     const set = (fault: StepFault): void => {
       if (fault.kind === 'crash') found[fault.when] ??= fault;
+      else if (fault.kind === 'pause') found.pause ??= fault;
       else found.io ??= fault;
     };
     if (this.crashes.size > 0) {
-      for (const slot of ['before', 'after', 'io'] as const) {
+      for (const slot of ['before', 'after', 'io', 'pause'] as const) {
         const fault = this.crashes.get(`${pid}/${incarnation}/${step}/${slot}`);
         if (fault) set(fault);
       }

@@ -116,6 +116,13 @@ export interface ServiceRestartFault {
   atStep: number;
 }
 
+/**
+ * The worker freezes for `pauseMs` of virtual time just as its step is granted, before the step
+ * takes effect (a GC pause, SIGSTOP, a migrated VM): what it decided before the pause, it does after.
+ * Placed by step number or anchor, as a crash is.
+ */
+export type PauseFault = { kind: 'pause'; process: number; incarnation: number; pauseMs: number } & ({ step: number; at?: never } | { at: FaultAnchor; step?: never });
+
 /** The shared store's answer to its `call`-th call (0-based, across workers) is lost, or a read is stale (store.ts). */
 export interface StoreCallFault {
   kind: 'store-call';
@@ -129,7 +136,7 @@ export interface StoreRestartFault {
   atStep: number;
 }
 
-export type Fault = CrashFault | IoErrorFault | ResponseFault | UserEditFault | DuplicateDeliveryFault | ServiceRestartFault | StoreCallFault | StoreRestartFault;
+export type Fault = CrashFault | IoErrorFault | ResponseFault | UserEditFault | DuplicateDeliveryFault | ServiceRestartFault | StoreCallFault | StoreRestartFault | PauseFault;
 
 const FAULT_FIELDS = {
   crash: ['kind', 'process', 'incarnation', 'step', 'at', 'when', 'mode', 'tornKeepBytes', 'tail', 'keep'],
@@ -140,13 +147,14 @@ const FAULT_FIELDS = {
   'service-restart': ['kind', 'atStep'],
   'store-call': ['kind', 'call', 'fault'],
   'store-restart': ['kind', 'atStep'],
+  pause: ['kind', 'process', 'incarnation', 'step', 'at', 'pauseMs'],
 } as const;
-const FAULT_REQUIRED = { crash: ['kind', 'process', 'when'], 'io-error': ['kind', 'process', 'error'], response: ['kind', 'fault'], 'user-edit': ['kind', 'path', 'text'], 'duplicate-delivery': ['kind', 'atStep'], 'service-restart': ['kind', 'atStep'], 'store-call': ['kind', 'call', 'fault'], 'store-restart': ['kind', 'atStep'] } as const;
+const FAULT_REQUIRED = { crash: ['kind', 'process', 'when'], 'io-error': ['kind', 'process', 'error'], response: ['kind', 'fault'], 'user-edit': ['kind', 'path', 'text'], 'duplicate-delivery': ['kind', 'atStep'], 'service-restart': ['kind', 'atStep'], 'store-call': ['kind', 'call', 'fault'], 'store-restart': ['kind', 'atStep'], pause: ['kind', 'process', 'pauseMs'] } as const;
 
 export function parseFault(value: Json, field: string): Fault {
   if (!isRecord(value)) fail(field, `must be an object, found ${describe(value)}`);
   misnamedKind(value, Object.keys(FAULT_FIELDS), field);
-  const kind = oneOf(value.kind, ['crash', 'io-error', 'response', 'user-edit', 'duplicate-delivery', 'service-restart', 'store-call', 'store-restart'] as const, `${field}.kind`);
+  const kind = oneOf(value.kind, ['crash', 'io-error', 'response', 'user-edit', 'duplicate-delivery', 'service-restart', 'store-call', 'store-restart', 'pause'] as const, `${field}.kind`);
   strict(value, field, FAULT_FIELDS[kind], FAULT_REQUIRED[kind]);
   switch (kind) {
     case 'crash': {
@@ -205,6 +213,13 @@ export function parseFault(value: Json, field: string): Fault {
       return { kind, atStep: int(value.atStep, `${field}.atStep`) };
     case 'store-call':
       return { kind, call: int(value.call, `${field}.call`), fault: oneOf(value.fault, STORE_CALL_FAULTS, `${field}.fault`) };
+    case 'pause': {
+      if ((value.step === undefined) === (value.at === undefined)) {
+        fail(field, 'needs exactly one of step and at', 'Say where the worker freezes: "step": N (its N-th call), or "at": { "mentions": "post-a", "occurrence": N }.');
+      }
+      const who = { kind, process: int(value.process, `${field}.process`), incarnation: optional(value, 'incarnation', (v) => int(v, `${field}.incarnation`), 0), pauseMs: int(value.pauseMs, `${field}.pauseMs`, 1) };
+      return value.step !== undefined ? { ...who, step: int(value.step, `${field}.step`) } : { ...who, at: parseAnchor(value.at, `${field}.at`) };
+    }
   }
 }
 

@@ -68,3 +68,17 @@ describe('env.store under simulation', () => {
     );
   });
 });
+
+describe('a pause', () => {
+  test('freezes the worker with its step granted but not yet taken effect; the step lands pauseMs later', async () => {
+    storeJournal.seen = [];
+    const result = await simulate(storeJournal, scenario({ faults: [{ kind: 'pause', process: 0, incarnation: 0, step: 1, pauseMs: 20_000 }] }));
+    const pause = result.trace.find((e) => e.op === 'pause');
+    expect(pause?.detail).toBe('worker-0#0 freezes for 20000 ms');
+    const put = result.trace.find((e) => e.actor === 'store' && e.op === 'put');
+    expect(put?.timeMs).toBeGreaterThanOrEqual(20_000);
+    expect(result.store.calls[1]?.storeTimeMs).toBe(result.store.calls[0]!.storeTimeMs + 20_000 + 1);
+    const again = await simulate(storeJournal, scenario({ faults: [{ kind: 'pause', process: 0, incarnation: 0, step: 1, pauseMs: 20_000 }] }));
+    expect(again.traceHash).toBe(result.traceHash);
+  });
+});

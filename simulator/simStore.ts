@@ -18,10 +18,10 @@ export class StoreTimeoutError extends Error {
 }
 
 const leaseResult = (answer: StoreAnswer): LeaseResult =>
-  answer.ok ? { ok: true, lease: answer.lease as Lease } : { ok: false, reason: answer.reason === 'conflict' ? 'held' : answer.reason, ...(answer.lease ? { lease: answer.lease } : {}) };
+  answer.ok ? { ok: true, lease: answer.lease as Lease } : { ok: false, reason: answer.reason === 'conflict' || answer.reason === 'lease' ? 'held' : answer.reason, ...(answer.lease ? { lease: answer.lease } : {}) };
 
 const writeResult = (answer: StoreAnswer): StoreWriteResult =>
-  answer.ok ? { ok: true, version: answer.version as number } : { ok: false, reason: 'conflict', ...(answer.version !== undefined ? { version: answer.version } : {}) };
+  answer.ok ? { ok: true, version: answer.version as number } : { ok: false, reason: answer.reason === 'lease' ? 'lease' : 'conflict', ...(answer.version !== undefined ? { version: answer.version } : {}) };
 
 export function simulatedStore(world: World, proc: Proc): Store {
   const call = <T>(request: StoreRequest, shape: (answer: StoreAnswer) => T): Promise<T> =>
@@ -39,8 +39,8 @@ export function simulatedStore(world: World, proc: Proc): Store {
   return {
     get: (key) => call({ op: 'get', key }, (a) => (a.ok ? a.entry : undefined) as StoreEntry | undefined),
     put: (key, value, options = {}) =>
-      call({ op: 'put', key, value, ...(options.ifVersion !== undefined ? { ifVersion: options.ifVersion } : {}), ...(options.ifAbsent ? { ifAbsent: true } : {}), ...(options.ttlMs !== undefined ? { ttlMs: options.ttlMs } : {}) }, writeResult),
-    delete: (key, options = {}) => call({ op: 'delete', key, ...(options.ifVersion !== undefined ? { ifVersion: options.ifVersion } : {}) }, writeResult),
+      call({ op: 'put', key, value, ...(options.ifVersion !== undefined ? { ifVersion: options.ifVersion } : {}), ...(options.ifAbsent ? { ifAbsent: true } : {}), ...(options.ttlMs !== undefined ? { ttlMs: options.ttlMs } : {}), ...(options.lease ? { lease: { ...options.lease } } : {}) }, writeResult),
+    delete: (key, options = {}) => call({ op: 'delete', key, ...(options.ifVersion !== undefined ? { ifVersion: options.ifVersion } : {}), ...(options.lease ? { lease: { ...options.lease } } : {}) }, writeResult),
     list: (prefix) => call({ op: 'list', prefix }, (a) => (a.ok ? (a.entries ?? []) : [])),
     now: () => call({ op: 'now' }, (a) => (a.ok ? (a.nowMs as number) : Number.NaN)),
     lease: {

@@ -59,6 +59,16 @@ describe('the shared store', () => {
     expect(store.calls.filter((c) => c.applied).map((c) => c.request.op)).toEqual(['acquire', 'renew', 'acquire', 'release']);
   });
 
+  test('a write under a lease applies only while that lease holds that token, on the store clock', () => {
+    const { call, clock } = storeWith();
+    call({ op: 'acquire', name: 'l', holder: 'a', ttlMs: 100 });
+    expect(call({ op: 'put', key: 'k', value: '1', ifAbsent: true, lease: { name: 'l', token: 1 } }).answer).toEqual({ ok: true, version: 1 });
+    expect(call({ op: 'put', key: 'k', value: '2', lease: { name: 'l', token: 9 } }).answer).toEqual({ ok: false, reason: 'lease' });
+    clock.nowMs += 100;
+    expect(call({ op: 'put', key: 'k', value: '2', ifVersion: 1, lease: { name: 'l', token: 1 } }).answer).toEqual({ ok: false, reason: 'lease' });
+    expect(call({ op: 'delete', key: 'k', lease: { name: 'l', token: 1 } }).answer).toEqual({ ok: false, reason: 'lease' });
+  });
+
   test('a durable store keeps everything across a restart; a volatile one forgets keys, leases and its counters', () => {
     for (const memory of ['durable', 'volatile'] as const) {
       const { call, store } = storeWith({ memory });

@@ -9,6 +9,9 @@
  *   counter itself are gone, and versions and fencing tokens start again from 1.
  * - A put may be conditional: ifVersion (the key holds exactly that version) or ifAbsent. A failed
  *   condition changes nothing and answers the current version. A delete may be conditional too.
+ * - A conditional write may name a lease it is made under (lease: { name, token }): it applies only
+ *   while that lease is held with that token, on the store's clock — the fencing token checked by
+ *   the store itself, so a holder that paused past its lease cannot advance (answer reason 'lease').
  * - ttlMs: the key expires ttlMs after the put, on the store's clock.
  * - The store's clock is the world's virtual clock plus scenario.store.clockSkewMs (its skew
  *   against every worker's clock). Expiry, leases and `now()` read it.
@@ -57,8 +60,8 @@ export interface LeaseState {
 export type StoreRequest =
   | { op: 'get'; key: string }
   | { op: 'list'; prefix: string }
-  | { op: 'put'; key: string; value: string; ifVersion?: number; ifAbsent?: boolean; ttlMs?: number }
-  | { op: 'delete'; key: string; ifVersion?: number }
+  | { op: 'put'; key: string; value: string; ifVersion?: number; ifAbsent?: boolean; ttlMs?: number; lease?: { name: string; token: number } }
+  | { op: 'delete'; key: string; ifVersion?: number; lease?: { name: string; token: number } }
   | { op: 'now' }
   | { op: 'acquire'; name: string; holder: string; ttlMs: number }
   | { op: 'renew'; name: string; token: number; ttlMs: number }
@@ -66,7 +69,7 @@ export type StoreRequest =
 
 export type StoreAnswer =
   | { ok: true; entry?: StoreEntry; entries?: StoreEntry[]; version?: number; nowMs?: number; lease?: LeaseState }
-  | { ok: false; reason: 'conflict' | 'held' | 'not-holder' | 'expired'; version?: number; lease?: LeaseState };
+  | { ok: false; reason: 'conflict' | 'lease' | 'held' | 'not-holder' | 'expired'; version?: number; lease?: LeaseState };
 
 /** One line of the store's ground truth. */
 export interface StoreCall {
@@ -182,6 +185,7 @@ export class StoreCore {
       case 'now':
         return { ok: true, nowMs: this.nowMs() };
       case 'put': {
+        if (request.lease && this.liveLease(request.lease.name)?.token !== request.lease.token) return { ok: false, reason: 'lease' };
         const slot = this.live(request.key);
         if ((request.ifAbsent && slot) || (request.ifVersion !== undefined && slot?.version !== request.ifVersion)) return { ok: false, reason: 'conflict', ...(slot ? { version: slot.version } : {}) };
         const version = ++this.revision;
@@ -194,6 +198,7 @@ export class StoreCore {
         return { ok: true, version };
       }
       case 'delete': {
+        if (request.lease && this.liveLease(request.lease.name)?.token !== request.lease.token) return { ok: false, reason: 'lease' };
         const slot = this.live(request.key);
         if (request.ifVersion !== undefined && slot?.version !== request.ifVersion) return { ok: false, reason: 'conflict', ...(slot ? { version: slot.version } : {}) };
         if (!slot) return { ok: false, reason: 'conflict' };
@@ -234,8 +239,8 @@ export function describeStoreCall(call: StoreCall): string {
       case 'get': return `get ${r.key}`;
       case 'list': return `list ${r.prefix}*`;
       case 'now': return 'now';
-      case 'put': return `put ${r.key}${r.ifVersion !== undefined ? ` if v${r.ifVersion}` : r.ifAbsent ? ' if absent' : ''}${r.ttlMs !== undefined ? ` ttl ${r.ttlMs}ms` : ''}`;
-      case 'delete': return `delete ${r.key}${r.ifVersion !== undefined ? ` if v${r.ifVersion}` : ''}`;
+      case 'put': return `put ${r.key}${r.ifVersion !== undefined ? ` if v${r.ifVersion}` : r.ifAbsent ? ' if absent' : ''}${r.lease ? ` under lease ${r.lease.name} token ${r.lease.token}` : ''}${r.ttlMs !== undefined ? ` ttl ${r.ttlMs}ms` : ''}`;
+      case 'delete': return `delete ${r.key}${r.ifVersion !== undefined ? ` if v${r.ifVersion}` : ''}${r.lease ? ` under lease ${r.lease.name} token ${r.lease.token}` : ''}`;
       case 'acquire': return `acquire lease ${r.name} for ${r.holder} (${r.ttlMs}ms)`;
       case 'renew': return `renew lease ${r.name} token ${r.token} (${r.ttlMs}ms)`;
       case 'release': return `${r.force ? 'force-release' : 'release'} lease ${r.name}${r.reason ? ` (reason: ${r.reason})` : ''}`;

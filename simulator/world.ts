@@ -28,7 +28,7 @@ import { DiskLane } from './diskLane.js';
 import { filesOn, Inspection } from './inspection.js';
 import { SimulatorInvariantError } from './invariant.js';
 import { Network, type Transport } from './network.js';
-import { Proc, type Outcome, type PendingStep, type ProcHooks } from './proc.js';
+import { Proc, startStep, type Outcome, type PendingStep, type ProcHooks } from './proc.js';
 import { serveCall } from './served/serveCall.js';
 import { fireScenarioEvent } from './scenarioEvent.js';
 import { describeLoss, type CrashRecord, type ExitRecord, type StopReason } from './runRecords.js';
@@ -218,7 +218,7 @@ export class World {
     const globalStep = this.globalStep++;
     this.beat(globalStep, proc, request.op);
     this.record({ actor: `worker-${proc.pid}`, incarnation: proc.incarnation, step, globalStep, op: request.op, detail: request.detail });
-    const { before, after, io } = this.faultsFor(proc, step, request.op, request.detail);
+    const { before, after, io, pause } = this.faultsFor(proc, step, request.op, request.detail);
     if (before) {
       this.crash(proc, before);
       return;
@@ -245,12 +245,11 @@ export class World {
       if (outcome.ok) request.resolve(outcome.value);
       else request.reject(outcome.error);
     };
-    try {
-      await request.start(complete);
-    } catch (error) {
-      if (error instanceof SimulatorInvariantError) this.fail(error);
-      else complete({ ok: false, error, note: errorCode(error) });
-    }
+    const start = (): Promise<void> => startStep(request, complete, (error) => this.fail(error));
+    // A pause: the worker freezes with the step granted but not yet taken effect (others run meanwhile).
+    if (pause) this.record({ actor: 'supervisor', op: 'pause', detail: `${proc.name} freezes for ${pause.pauseMs} ms` });
+    if (pause) this.procTimer(proc, pause.pauseMs, 'pause', () => void start());
+    else await start();
     endIo();
     // The worker now holds the turn until its next env call, even across its own awaits.
     await this.turns.quiesce();

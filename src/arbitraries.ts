@@ -164,6 +164,8 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
             calls: fc.array(fc.record({ call: mostlySmall(6, 40), fault: fc.constantFrom(...STORE_CALL_FAULTS) }), { maxLength: 3 }),
             restartAt: fc.option(fc.nat({ max: stepHorizon }), { freq: 2, nil: undefined }),
             clockSkewMs: fc.constantFrom(0, 0, 400, -400, 15_000, -15_000),
+            // A worker frozen past a lease (GC, SIGSTOP, a migrated VM), placed as crashes are.
+            pauses: fc.array(fc.record({ ...placement, pauseMs: fc.constantFrom(2_000, 12_000, 30_000) }), { maxLength: 2 }),
           })
         : fc.constant(undefined),
     })
@@ -231,6 +233,7 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       if (draw.store?.on) {
         for (const c of draw.store.calls) faults.push({ kind: 'store-call', call: c.call, fault: c.fault });
         if (draw.store.restartAt !== undefined) faults.push({ kind: 'store-restart', atStep: draw.store.restartAt });
+        for (const p of draw.store.pauses) faults.push({ kind: 'pause', process: p.process % workers, incarnation: p.incarnation, ...placed(p), pauseMs: p.pauseMs });
         // A durable store restarts (a database failover): a journal may keep its records there. A volatile
         // one loses them as a disk without fsync would; that is a scenario written on purpose (reports/seeds/).
         scenario.store = { ...scenario.store, clockSkewMs: draw.store.clockSkewMs };

@@ -109,7 +109,12 @@ export interface StoreEntry {
 }
 
 /** The answer to a write: the new version, or why nothing changed. */
-export type StoreWriteResult = { ok: true; version: number } | { ok: false; reason: 'conflict'; version?: number };
+export type StoreWriteResult = { ok: true; version: number } | { ok: false; reason: 'conflict' | 'lease'; version?: number };
+
+/** A write made under a lease: applied only while that lease is held with that token (the store's fencing). */
+export interface UnderLease {
+  lease?: { name: string; token: number } | undefined;
+}
 
 /** A lease as the store keeps it: who holds it, the fencing token granted with it, and until when (store's clock). */
 export interface Lease {
@@ -130,9 +135,9 @@ export type LeaseResult = { ok: true; lease: Lease } | { ok: false; reason: 'hel
  */
 export interface Store {
   get(key: string): Promise<StoreEntry | undefined>;
-  /** ifVersion: only if the key holds that version; ifAbsent: only if it holds none. ttlMs: it expires then. */
-  put(key: string, value: string, options?: { ifVersion?: number | undefined; ifAbsent?: boolean | undefined; ttlMs?: number | undefined }): Promise<StoreWriteResult>;
-  delete(key: string, options?: { ifVersion?: number | undefined }): Promise<StoreWriteResult>;
+  /** ifVersion: only if the key holds that version; ifAbsent: only if it holds none; lease: only while that lease holds that token. ttlMs: it expires then. */
+  put(key: string, value: string, options?: { ifVersion?: number | undefined; ifAbsent?: boolean | undefined; ttlMs?: number | undefined } & UnderLease): Promise<StoreWriteResult>;
+  delete(key: string, options?: { ifVersion?: number | undefined } & UnderLease): Promise<StoreWriteResult>;
   /** Every key that starts with the prefix, sorted. */
   list(prefix: string): Promise<StoreEntry[]>;
   /** The store's clock (server time), in milliseconds since the epoch. */

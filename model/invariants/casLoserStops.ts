@@ -14,7 +14,7 @@ export function checkCasLoserStops(input: JudgeInput): Violation[] {
   const violations: Violation[] = [];
   const reported = new Set<string>();
   for (const lost of calls) {
-    const conditional = lost.request.ifVersion !== undefined || lost.request.ifAbsent === true;
+    const conditional = lost.request.ifVersion !== undefined || lost.request.ifAbsent === true || lost.request.lease !== undefined;
     if (!conditional || lost.answer.ok || lost.fault !== undefined || reported.has(lost.by) || !isTaskKey(input, lost.request.key)) continue;
     // Refused because of its own earlier write (a try whose answer it never heard) is no race lost.
     const holder = calls.find((c) => c.applied && c.request.key === lost.request.key && c.answer.version === lost.answer.version && c.index < lost.index);

@@ -2,10 +2,14 @@
  * The coordinated reference journal (seed 002): the reference journal's operations, coordinated
  * through the shared store (env.store) instead of a lock file and a local log.
  *
+ * - The local lock file (as the reference's) keeps the workers of this machine off each other's
+ *   file steps; a paused worker keeps it, so no other worker here edits the files meanwhile.
  * - The task's lease (the store lease named after the task id) makes one worker the advancer; a
  *   duplicate delivery or a restarted worker polls until it is free, then reads the saved events.
  * - The records are append-only events in the store, one key each (<task id>/events/<n>, written
  *   only if absent): taking the next slot is the compare-and-set that advances the task.
+ * - Every event is written under the lease (the store applies it only while this worker's token
+ *   holds), so a pause between a check and the write cannot advance the task for a lost holder.
  * - Before every event, every request and every query the lease is renewed — on the store's clock, never judged by
  *   the worker's own — and every POST carries the lease's fencing token.
  * - A refused slot (another worker advanced), a renewal refused because another worker holds the
@@ -18,7 +22,7 @@
  *   supervisor restarts it, and the new incarnation takes the lease again and resumes.
  */
 import type { JournalAdapter, JournalRecords, LookupOperation, StoreView } from '../../model/contract/contract.js';
-import { recordsFromLines, type LogRecord } from './jsonlLog.js';
+import { acquireLease, recordsFromLines, releaseLease, type LogRecord } from './jsonlLog.js';
 import { ReferenceRun, type Intent, type QueryAnswer, type Verdict } from './reference.js';
 
 /** Thrown to stop the worker at once (lost the race, or the lease). */
@@ -35,11 +39,15 @@ export class CoordinatedRun extends ReferenceRun {
   private next = 0;
 
   override async execute(): Promise<void> {
+    // The files it edits are this machine's: the local lock file keeps a paused worker's file steps
+    // from interleaving with another worker's here (no fencing token reaches a rename).
+    if (!(await acquireLease(this.env, { pollMs: this.settings.leasePollMs, attempts: this.settings.leaseAttempts }))) return;
     if (!(await this.acquire())) return;
     try {
       for (const record of await this.loadRecords()) this.remember(record);
       for (const op of this.task.operations) await this.operation(op);
       await this.env.store.lease.release(this.task.id, { token: this.token });
+      await releaseLease(this.env);
     } catch (error) {
       if (!(error instanceof Stop)) throw error;
     }
@@ -97,7 +105,9 @@ export class CoordinatedRun extends ReferenceRun {
     const value = JSON.stringify({ ...record, writer: `worker-${this.env.pid}#${this.env.incarnation}` });
     let held: string | undefined;
     try {
-      if ((await this.env.store.put(key, value, { ifAbsent: true })).ok) held = value;
+      const written = await this.env.store.put(key, value, { ifAbsent: true, lease: { name: this.task.id, token: this.token } });
+      if (!written.ok && written.reason === 'lease') throw new Error('the lease was lost before the event landed (a pause?); a new incarnation takes it again');
+      if (written.ok) held = value;
       else held = await this.slot(key, true); // taken: by this event (an earlier try that timed out) or another's
     } catch (error) {
       if (!isTimeout(error)) throw error;
