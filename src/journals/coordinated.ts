@@ -35,8 +35,10 @@ const isTimeout = (error: unknown): boolean => error instanceof Error && error.n
 const slotKey = (taskId: string, n: number): string => `${taskId}/events/${String(n).padStart(6, '0')}`;
 
 export class CoordinatedRun extends ReferenceRun {
-  private token = 0;
-  private next = 0;
+  protected token = 0;
+  /** The lease's expiry as the store granted it (store's clock). */
+  protected leaseExpiresAtMs = 0;
+  protected next = 0;
 
   override async execute(): Promise<void> {
     // The files it edits are this machine's: the local lock file keeps a paused worker's file steps
@@ -54,13 +56,14 @@ export class CoordinatedRun extends ReferenceRun {
   }
 
   /** Polls for the task's lease; false when it stays held (another worker is doing the task). */
-  private async acquire(): Promise<boolean> {
+  protected async acquire(): Promise<boolean> {
     for (let attempt = 0; attempt < this.settings.leaseAttempts; attempt++) {
       if (attempt > 0) await this.env.clock.sleep(this.settings.leasePollMs);
       try {
         const granted = await this.env.store.lease.acquire(this.task.id, { holder: `worker-${this.env.pid}`, ttlMs: LEASE_TTL_MS });
         if (granted.ok) {
           this.token = granted.lease.token;
+          this.leaseExpiresAtMs = granted.lease.expiresAtMs;
           return true;
         }
       } catch (error) {
@@ -71,7 +74,7 @@ export class CoordinatedRun extends ReferenceRun {
   }
 
   /** A store call, asked again while it times out; a store that stays silent ends the incarnation with an error, so the supervisor restarts it. */
-  private async patiently<T>(what: string, call: () => Promise<T>): Promise<T> {
+  protected async patiently<T>(what: string, call: () => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await call();
@@ -84,7 +87,7 @@ export class CoordinatedRun extends ReferenceRun {
   }
 
   /** Still the holder, renewed on the store's clock. Another holder: stop. An expired lease: restart and take it again. */
-  private async renew(): Promise<void> {
+  protected async renew(): Promise<void> {
     const renewed = await this.patiently('a renewal', () => this.env.store.lease.renew(this.task.id, { token: this.token, ttlMs: LEASE_TTL_MS }));
     if (renewed.ok) return;
     if (renewed.reason === 'not-holder' && renewed.lease !== undefined) throw new Stop(`the lease is ${renewed.lease.holder}'s now`);
@@ -105,7 +108,7 @@ export class CoordinatedRun extends ReferenceRun {
     const value = JSON.stringify({ ...record, writer: `worker-${this.env.pid}#${this.env.incarnation}` });
     let held: string | undefined;
     try {
-      const written = await this.env.store.put(key, value, { ifAbsent: true, lease: { name: this.task.id, token: this.token } });
+      const written = await this.env.store.put(key, value, this.slotCondition());
       if (!written.ok && written.reason === 'lease') throw new Error('the lease was lost before the event landed (a pause?); a new incarnation takes it again');
       if (written.ok) held = value;
       else held = await this.slot(key, true); // taken: by this event (an earlier try that timed out) or another's
@@ -115,11 +118,27 @@ export class CoordinatedRun extends ReferenceRun {
       held = await this.slot(key, false);
       if (held === undefined) return this.record(record);
     }
-    // Lost the race: stop at once. The view was stale (a worker advanced since it was read), so the
-    // incarnation ends with an error and the supervisor restarts it to read the events afresh.
-    if (held !== value) throw new Error(`another worker advanced the task (slot ${this.next} is taken); a new incarnation reads it afresh`);
+    if (held !== value) return this.lostSlot(record);
     this.next++;
     this.remember(record);
+  }
+
+  /** How an event takes its slot: only if the slot is empty, and only while this worker's lease holds. */
+  protected slotCondition(): { ifAbsent: true; lease?: { name: string; token: number } } {
+    return { ifAbsent: true, lease: { name: this.task.id, token: this.token } };
+  }
+
+  /**
+   * Lost the race for a slot: stop at once. The view was stale (a worker advanced since it was
+   * read), so the incarnation ends with an error and the supervisor restarts it to read afresh.
+   */
+  protected async lostSlot(_record: LogRecord): Promise<void> {
+    throw new Error(`another worker advanced the task (slot ${this.next} is taken); a new incarnation reads it afresh`);
+  }
+
+  /** The headers that fence a POST: the lease's token. */
+  protected fencing(): Record<string, string> {
+    return { 'x-fencing-token': String(this.token) };
   }
 
   /** What a slot holds. `taken`: the store said it is, so an empty read is a stale one and is asked again. */
@@ -150,7 +169,7 @@ export class CoordinatedRun extends ReferenceRun {
       response = await this.env.fetch(`${this.task.service.url}/operations/${encodeURIComponent(key)}`, {
         method: 'POST',
         body: intent.body,
-        headers: { 'idempotency-key': key, 'content-type': 'text/plain', 'x-fencing-token': String(this.token) },
+        headers: { 'idempotency-key': key, 'content-type': 'text/plain', ...this.fencing() },
         signal: await this.env.clock.timeout(this.settings.requestTimeoutMs),
       });
     } catch (error) {

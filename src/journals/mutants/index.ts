@@ -21,12 +21,18 @@ import { journal as tornTailFatal } from './tornTailFatal.js';
 import { journal as trustAnyReceipt } from './trustAnyReceipt.js';
 import { journal as unsyncedDelivery } from './unsyncedDelivery.js';
 import { journal as zeroTailReset } from './zeroTailReset.js';
+import { journal as leaseByOwnClock } from './leaseByOwnClock.js';
+import { journal as noFencingToken } from './noFencingToken.js';
+import { journal as continuesAfterLostCas } from './continuesAfterLostCas.js';
+import { coordinatedJournal } from '../coordinated.js';
 
 export interface Mutant {
   journal: JournalAdapter;
   defect: string;
   /** The invariants its defect should break (any of them firing kills it). */
   breaks: InvariantCode[];
+  /** The correct journal it is a mutant of (default: the reference journal). */
+  reference?: JournalAdapter;
 }
 
 export const MUTANTS: Mutant[] = [
@@ -47,6 +53,9 @@ export const MUTANTS: Mutant[] = [
   { journal: shortWriteIgnored, defect: 'an append that failed part-way (ENOSPC, EIO) is ignored and the run goes on', breaks: ['write-ahead', 'no-state-skip'] },
   { journal: zeroTailReset, defect: 'a log ending in zeros or garbage (size persisted, data not) is taken for corruption and started over', breaks: ['no-state-skip', 'completed-replayed'] },
   { journal: overwriteInPlace, defect: 'the log rewritten in place at every record (no temp file, no rename)', breaks: ['no-state-skip', 'truthful-outcome'] },
+  { journal: leaseByOwnClock, defect: "the lease judged by the worker's own clock instead of renewed with the store; events taken by compare-and-set alone", breaks: ['single-advancer', 'convergence'], reference: coordinatedJournal },
+  { journal: noFencingToken, defect: "POSTs sent without the lease's fencing token", breaks: ['fenced-effects'], reference: coordinatedJournal },
+  { journal: continuesAfterLostCas, defect: 'after losing the race for an event slot, it reads again and carries on in the same incarnation', breaks: ['cas-loser-stops', 'no-state-skip'], reference: coordinatedJournal },
 ];
 
 export function mutantNamed(name: string): Mutant | undefined {
