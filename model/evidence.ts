@@ -56,6 +56,8 @@ export interface RequestEvidence {
   seq?: number;
   /** The incarnation that sent it, as worker-<pid>#<incarnation>. */
   sender?: string;
+  /** The service refused it for a stale fencing token: it had no effect and could have none. */
+  fenced?: boolean;
   /** Trace position where its sender stopped waiting for it (answered, gave up, or died); absent while it waits. */
   doneSeq?: number;
   recordsAtArrival?: Records;

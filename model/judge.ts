@@ -40,7 +40,18 @@ export const CHECKS: Record<InvariantCode, (input: JudgeInput) => Violation[]> =
 
 export function judge(input: JudgeInput, only?: readonly InvariantCode[]): Violation[] {
   const codes = only ?? (Object.keys(CHECKS) as InvariantCode[]);
-  return codes.flatMap((code) => CHECKS[code](input)).sort((a, b) => a.step - b.step);
+  const seen = withoutFencedWrites(input);
+  return codes.flatMap((code) => CHECKS[code](seen)).sort((a, b) => a.step - b.step);
+}
+
+/**
+ * A write the service refused for a stale fencing token had no effect and could have none: it is
+ * the fencing working (a paused former lease holder thawed), so no check counts it as a write.
+ * It keeps its place in the list (effects name requests by index), under a route of its own.
+ */
+function withoutFencedWrites(input: JudgeInput): JudgeInput {
+  if (!input.requests.some((r) => r.fenced)) return input;
+  return { ...input, requests: input.requests.map((r) => (r.fenced ? { ...r, route: { kind: 'fenced', ...(r.route.key !== undefined ? { key: r.route.key } : {}) } } : r)) };
 }
 
 export interface Verdict {

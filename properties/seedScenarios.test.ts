@@ -6,6 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { judge } from '../model/judge.js';
 import { describeViolation } from '../model/violation.js';
+import { leaseTenures } from '../model/invariants/leases.js';
+import { coordinatedJournal } from '../src/journals/coordinated.js';
 import { referenceJournal } from '../src/journals/reference.js';
 import { parseScenarioText } from '../simulator/scenario.js';
 import { simulate, type SimulationResult } from '../simulator/simulate.js';
@@ -50,6 +52,22 @@ const EXPECTED: Record<string, Expectation> = {
   '002-kill-after-external-commit': { histories: { migrate: 'authorized,dispatched,reconciling,succeeded' }, effects: 1, posts: 1, crashAt: 'fetch' },
   '002-kill-before-receipt-saved': { histories: { migrate: 'authorized,dispatched,reconciling,succeeded' }, effects: 1, posts: 1, crashAt: 'fh.appendFile' },
   '002-kill-after-state-advanced': { histories: { migrate: 'authorized,dispatched,succeeded' }, effects: 1, posts: 1, crashAt: 'fh.sync' },
+  // Seed 002's matrix for the coordinated journal (a lease, events taken by compare-and-set in the
+  // store, fencing tokens): every kill point of every node, duplicate delivery, two workers at once,
+  // the store's clock skewed either way, a holder paused past its lease.
+  '002-coord-duplicate-delivery': { histories: {'prepare-target': 'authorized,dispatched,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2 },
+  '002-coord-n1-kill-after-external-commit': { histories: {'prepare-target': 'authorized,dispatched,reconciling,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2, crashAt: 'fetch' },
+  '002-coord-n1-kill-after-state-advanced': { histories: {'prepare-target': 'authorized,dispatched,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2, crashAt: 'store.put' },
+  '002-coord-n1-kill-before-receipt-saved': { histories: {'prepare-target': 'authorized,dispatched,reconciling,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2, crashAt: 'store.put' },
+  '002-coord-n1-kill-before-registration': { histories: {'prepare-target': 'authorized,dispatched,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2, crashAt: 'store.put' },
+  '002-coord-n2-kill-after-external-commit': { histories: {'prepare-target': 'authorized,dispatched,succeeded','copy-batch': 'authorized,dispatched,reconciling,succeeded'}, effects: 2, posts: 2, crashAt: 'fetch' },
+  '002-coord-n2-kill-after-state-advanced': { histories: {'prepare-target': 'authorized,dispatched,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2, crashAt: 'store.put' },
+  '002-coord-n2-kill-before-receipt-saved': { histories: {'prepare-target': 'authorized,dispatched,succeeded','copy-batch': 'authorized,dispatched,reconciling,succeeded'}, effects: 2, posts: 2, crashAt: 'store.put' },
+  '002-coord-n2-kill-before-registration': { histories: {'prepare-target': 'authorized,dispatched,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2, crashAt: 'store.put' },
+  '002-coord-paused-former-holder': { histories: {'prepare-target': 'authorized,dispatched,reconciling,dispatched,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 3 },
+  '002-coord-store-clock-ahead': { histories: {'prepare-target': 'authorized,dispatched,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2 },
+  '002-coord-store-clock-behind': { histories: {'prepare-target': 'authorized,dispatched,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2 },
+  '002-coord-two-concurrent-workers': { histories: {'prepare-target': 'authorized,dispatched,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2 },
 };
 
 const files = readdirSync(DIR).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
@@ -69,7 +87,15 @@ describe('the seeds’ experiments', () => {
   test.each(files)('%s ends as its note expects, with no violation', async (name) => {
     const scenario = parseScenarioText(readFileSync(new URL(`${name}.json`, DIR), 'utf8'));
     const expected = EXPECTED[name] as Expectation;
-    const result = await simulate(referenceJournal, scenario);
+    const coordinated = name.startsWith('002-coord-');
+    const result = await simulate(coordinated ? coordinatedJournal : referenceJournal, scenario);
+    if (coordinated) {
+      // One lease holder at a time: no two tenures of the task's lease overlap on the store's clock.
+      const tenures = leaseTenures(result);
+      for (let i = 1; i < tenures.length; i++) expect(tenures[i]?.fromMs).toBeGreaterThanOrEqual(tenures[i - 1]?.untilMs ?? 0);
+      expect(tenures.length).toBeGreaterThan(0);
+      if (name === '002-coord-paused-former-holder') expect(result.requests.filter((r) => r.status === 412).map((r) => r.fencingToken)).toEqual([1]);
+    }
     expect(judge(result).map(describeViolation)).toEqual([]);
     const histories = Object.fromEntries(Object.entries(result.final.visible).map(([key, r]) => [key, r.history.join(',')]));
     expect(histories).toEqual(expected.histories);

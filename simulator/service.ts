@@ -54,6 +54,8 @@ export interface ServiceRequestRecord {
   digest?: string;
   /** The fencing token the request carried (x-fencing-token). */
   fencingToken?: number;
+  /** Refused for a stale fencing token: it had no effect and could have none. */
+  fenced?: boolean;
   fault?: ResponseFaultKind;
   status: number;
   /** The request committed an effect now (accept-later commits are separate effects later). */
@@ -149,7 +151,10 @@ export class ServiceCore {
     switch (route.kind) {
       case 'publish': {
         if (record.fencingToken !== undefined) {
-          if (record.fencingToken < this.highestToken) return this.reply(412, { error: 'stale_fencing_token', highest: this.highestToken }, fault);
+          if (record.fencingToken < this.highestToken) {
+            record.fenced = true;
+            return this.reply(412, { error: 'stale_fencing_token', highest: this.highestToken }, fault);
+          }
           this.highestToken = record.fencingToken;
         }
         const digest = record.digest as string;

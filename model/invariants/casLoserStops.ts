@@ -19,7 +19,7 @@ export function checkCasLoserStops(input: JudgeInput): Violation[] {
     // Refused because of its own earlier write (a try whose answer it never heard) is no race lost.
     const holder = calls.find((c) => c.applied && c.request.key === lost.request.key && c.answer.version === lost.answer.version && c.index < lost.index);
     if (holder?.by === lost.by) continue;
-    const after = input.requests.find((r) => r.sender === lost.by && r.method === 'POST' && (r.seq ?? -1) > lost.seq);
+    const after = input.requests.find((r) => r.sender === lost.by && r.route.kind === 'publish' && (r.seq ?? -1) > lost.seq);
     if (!after) continue;
     reported.add(lost.by);
     violations.push({

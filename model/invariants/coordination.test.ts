@@ -116,3 +116,16 @@ describe('cas-loser-stops and a retried write', () => {
     expect(checkCasLoserStops(run({ ...withTask, store: store([theirs, again]), requests: [sent(0, 12, 'worker-0#0')] }))).toHaveLength(1);
   });
 });
+
+describe('a write refused for a stale fencing token', () => {
+  test('is the fencing working: no check counts it as a write; the same request unfenced would be one', async () => {
+    const { judge } = await import('../judge.js');
+    const done = { a: { kind: 'operation' as const, history: ['authorized', 'dispatched', 'succeeded'], digest: D1, receipt: 'rcpt-a-1' } };
+    const late = { ...sent(1, 40, 'worker-0#0'), recordsAtArrival: done, status: 412 };
+    const base = { ...withTask, effects: [effect('a', D1, 'rcpt-a-1', 21, 0)], final: { durable: done, visible: done, files: {} }, observed: { a: [{ state: 'authorized', seq: 5, image: 'durable' as const }, { state: 'dispatched', seq: 10, image: 'durable' as const }, { state: 'succeeded', seq: 25, image: 'durable' as const }] } };
+    const first = { ...sent(0, 20, 'worker-1#0'), recordsAtArrival: { a: { ...done.a, history: ['authorized', 'dispatched'] } } };
+    const unfenced = judge(run({ ...base, requests: [first, late] })).map((v) => v.code);
+    expect(unfenced).toContain('completed-replayed');
+    expect(judge(run({ ...base, requests: [first, { ...late, fenced: true }] }))).toEqual([]);
+  });
+});

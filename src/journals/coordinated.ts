@@ -2,8 +2,9 @@
  * The coordinated reference journal (seed 002): the reference journal's operations, coordinated
  * through the shared store (env.store) instead of a lock file and a local log.
  *
- * - The local lock file (as the reference's) keeps the workers of this machine off each other's
- *   file steps; a paused worker keeps it, so no other worker here edits the files meanwhile.
+ * - For a task that edits files, the local lock file (as the reference's) keeps the workers of this
+ *   machine off each other's file steps; a paused worker keeps it, so no other worker here edits
+ *   the files meanwhile. Everything else is coordinated through the store alone, as across machines.
  * - The task's lease (the store lease named after the task id) makes one worker the advancer; a
  *   duplicate delivery or a restarted worker polls until it is free, then reads the saved events.
  * - The records are append-only events in the store, one key each (<task id>/events/<n>, written
@@ -43,13 +44,14 @@ export class CoordinatedRun extends ReferenceRun {
   override async execute(): Promise<void> {
     // The files it edits are this machine's: the local lock file keeps a paused worker's file steps
     // from interleaving with another worker's here (no fencing token reaches a rename).
-    if (!(await acquireLease(this.env, { pollMs: this.settings.leasePollMs, attempts: this.settings.leaseAttempts }))) return;
+    const local = this.task.operations.some((op) => op.kind === 'edit');
+    if (local && !(await acquireLease(this.env, { pollMs: this.settings.leasePollMs, attempts: this.settings.leaseAttempts }))) return;
     if (!(await this.acquire())) return;
     try {
       for (const record of await this.loadRecords()) this.remember(record);
       for (const op of this.task.operations) await this.operation(op);
       await this.env.store.lease.release(this.task.id, { token: this.token });
-      await releaseLease(this.env);
+      if (local) await releaseLease(this.env);
     } catch (error) {
       if (!(error instanceof Stop)) throw error;
     }
