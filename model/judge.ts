@@ -6,6 +6,7 @@ import type { JudgeInput } from './evidence.js';
 import { checkCasLoserStops } from './invariants/casLoserStops.js';
 import { checkFencedEffects } from './invariants/fencedEffects.js';
 import { checkSingleAdvancer } from './invariants/singleAdvancer.js';
+import { checkTakeoverExclusive } from './invariants/takeoverExclusive.js';
 import { checkCompletedReplayed } from './invariants/completedReplayed.js';
 import { checkConvergence } from './invariants/convergence.js';
 import { checkFileTruth } from './invariants/fileTruth.js';
@@ -35,6 +36,7 @@ export const CHECKS: Record<InvariantCode, (input: JudgeInput) => Violation[]> =
   'single-advancer': checkSingleAdvancer,
   'fenced-effects': checkFencedEffects,
   'cas-loser-stops': checkCasLoserStops,
+  'takeover-exclusive': checkTakeoverExclusive,
   convergence: checkConvergence,
 };
 

@@ -16,6 +16,7 @@ export const INVARIANTS = [
   { code: 'single-advancer', kind: 'safety', summary: "the task's checkpoint advances at most once from each version, and only by the holder of the task's lease on the store's clock" },
   { code: 'fenced-effects', kind: 'safety', summary: "with the task's lease in use, every effect carries a fencing token the store granted to its sender" },
   { code: 'cas-loser-stops', kind: 'safety', summary: "a worker whose compare-and-set on the task's checkpoint was refused sends no further write" },
+  { code: 'takeover-exclusive', kind: 'safety', summary: "from an operator's takeover to its handback, no agent worker writes to the service or advances the task" },
   { code: 'convergence', kind: 'liveness', summary: 'after the last fault every operation reaches a terminal state within the bounds' },
 ] as const;
 

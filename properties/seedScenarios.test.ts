@@ -54,7 +54,7 @@ const EXPECTED: Record<string, Expectation> = {
   '002-kill-after-state-advanced': { histories: { migrate: 'authorized,dispatched,succeeded' }, effects: 1, posts: 1, crashAt: 'fh.sync' },
   // Seed 002's matrix for the coordinated journal (a lease, events taken by compare-and-set in the
   // store, fencing tokens): every kill point of every node, duplicate delivery, two workers at once,
-  // the store's clock skewed either way, a holder paused past its lease.
+  // the store's clock skewed either way, a holder paused past its lease, operators taking over.
   '002-coord-duplicate-delivery': { histories: {'prepare-target': 'authorized,dispatched,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2 },
   '002-coord-n1-kill-after-external-commit': { histories: {'prepare-target': 'authorized,dispatched,reconciling,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2, crashAt: 'fetch' },
   '002-coord-n1-kill-after-state-advanced': { histories: {'prepare-target': 'authorized,dispatched,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2, crashAt: 'store.put' },
@@ -68,6 +68,8 @@ const EXPECTED: Record<string, Expectation> = {
   '002-coord-store-clock-ahead': { histories: {'prepare-target': 'authorized,dispatched,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2 },
   '002-coord-store-clock-behind': { histories: {'prepare-target': 'authorized,dispatched,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2 },
   '002-coord-two-concurrent-workers': { histories: {'prepare-target': 'authorized,dispatched,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2 },
+  '002-coord-operator-takeover': { histories: {'prepare-target': 'authorized,dispatched,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2 },
+  '002-coord-two-operators-competing': { histories: {'prepare-target': 'authorized,dispatched,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2 },
 };
 
 const files = readdirSync(DIR).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
@@ -92,7 +94,11 @@ describe('the seeds’ experiments', () => {
     if (coordinated) {
       // One lease holder at a time: no two tenures of the task's lease overlap on the store's clock.
       const tenures = leaseTenures(result);
-      for (let i = 1; i < tenures.length; i++) expect(tenures[i]?.fromMs).toBeGreaterThanOrEqual(tenures[i - 1]?.untilMs ?? 0);
+      for (let i = 1; i < tenures.length; i++) {
+        const [before, after] = [tenures[i - 1], tenures[i]];
+        const ended = (before?.endSeq !== undefined && (after?.fromSeq ?? 0) >= before.endSeq) || (after?.fromMs ?? 0) >= (before?.untilMs ?? 0);
+        expect(ended, `tenure ${i} (${after?.holder}) began while tenure ${i - 1} (${before?.holder}) still held`).toBe(true);
+      }
       expect(tenures.length).toBeGreaterThan(0);
       if (name === '002-coord-paused-former-holder') expect(result.requests.filter((r) => r.status === 412).map((r) => r.fencingToken)).toEqual([1]);
     }

@@ -6,6 +6,7 @@ import { atVirtualTime } from './ambientGuard.js';
 import type { Fault } from './scenario.js';
 import { preview } from './trace.js';
 import type { World } from './world.js';
+import { takeOver } from './operator.js';
 
 export function fireScenarioEvent(world: World, fault: Fault): void {
   switch (fault.kind) {
@@ -20,6 +21,9 @@ export function fireScenarioEvent(world: World, fault: Fault): void {
     case 'store-restart':
       world.store.restart(world.trace.length);
       world.record({ actor: 'store', op: 'restart', detail: `the store restarts (${world.store.config.memory} memory${world.store.config.memory === 'volatile' ? ': every key and lease is gone' : ''})` });
+      return;
+    case 'takeover':
+      takeOver(world, fault.holdMs);
       return;
     case 'duplicate-delivery': {
       const pid = world.procs.length;

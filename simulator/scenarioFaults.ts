@@ -136,7 +136,14 @@ export interface StoreRestartFault {
   atStep: number;
 }
 
-export type Fault = CrashFault | IoErrorFault | ResponseFault | UserEditFault | DuplicateDeliveryFault | ServiceRestartFault | StoreCallFault | StoreRestartFault | PauseFault;
+/** A human operator takes the task over just before global step `atStep`, for `holdMs` (operator.ts). */
+export interface TakeoverFault {
+  kind: 'takeover';
+  atStep: number;
+  holdMs: number;
+}
+
+export type Fault = CrashFault | IoErrorFault | ResponseFault | UserEditFault | DuplicateDeliveryFault | ServiceRestartFault | StoreCallFault | StoreRestartFault | PauseFault | TakeoverFault;
 
 const FAULT_FIELDS = {
   crash: ['kind', 'process', 'incarnation', 'step', 'at', 'when', 'mode', 'tornKeepBytes', 'tail', 'keep'],
@@ -148,13 +155,14 @@ const FAULT_FIELDS = {
   'store-call': ['kind', 'call', 'fault'],
   'store-restart': ['kind', 'atStep'],
   pause: ['kind', 'process', 'incarnation', 'step', 'at', 'pauseMs'],
+  takeover: ['kind', 'atStep', 'holdMs'],
 } as const;
-const FAULT_REQUIRED = { crash: ['kind', 'process', 'when'], 'io-error': ['kind', 'process', 'error'], response: ['kind', 'fault'], 'user-edit': ['kind', 'path', 'text'], 'duplicate-delivery': ['kind', 'atStep'], 'service-restart': ['kind', 'atStep'], 'store-call': ['kind', 'call', 'fault'], 'store-restart': ['kind', 'atStep'], pause: ['kind', 'process', 'pauseMs'] } as const;
+const FAULT_REQUIRED = { crash: ['kind', 'process', 'when'], 'io-error': ['kind', 'process', 'error'], response: ['kind', 'fault'], 'user-edit': ['kind', 'path', 'text'], 'duplicate-delivery': ['kind', 'atStep'], 'service-restart': ['kind', 'atStep'], 'store-call': ['kind', 'call', 'fault'], 'store-restart': ['kind', 'atStep'], pause: ['kind', 'process', 'pauseMs'], takeover: ['kind', 'atStep', 'holdMs'] } as const;
 
 export function parseFault(value: Json, field: string): Fault {
   if (!isRecord(value)) fail(field, `must be an object, found ${describe(value)}`);
   misnamedKind(value, Object.keys(FAULT_FIELDS), field);
-  const kind = oneOf(value.kind, ['crash', 'io-error', 'response', 'user-edit', 'duplicate-delivery', 'service-restart', 'store-call', 'store-restart', 'pause'] as const, `${field}.kind`);
+  const kind = oneOf(value.kind, ['crash', 'io-error', 'response', 'user-edit', 'duplicate-delivery', 'service-restart', 'store-call', 'store-restart', 'pause', 'takeover'] as const, `${field}.kind`);
   strict(value, field, FAULT_FIELDS[kind], FAULT_REQUIRED[kind]);
   switch (kind) {
     case 'crash': {
@@ -211,6 +219,8 @@ export function parseFault(value: Json, field: string): Fault {
     case 'service-restart':
     case 'store-restart':
       return { kind, atStep: int(value.atStep, `${field}.atStep`) };
+    case 'takeover':
+      return { kind, atStep: int(value.atStep, `${field}.atStep`), holdMs: int(value.holdMs, `${field}.holdMs`, 1) };
     case 'store-call':
       return { kind, call: int(value.call, `${field}.call`), fault: oneOf(value.fault, STORE_CALL_FAULTS, `${field}.fault`) };
     case 'pause': {

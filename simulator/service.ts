@@ -140,6 +140,11 @@ export class ServiceCore {
     this.onEvent({ kind: 'restart', forgotKeys });
   }
 
+  /** Raises the lowest fencing token accepted (an operator's takeover): older tokens are refused from now on. */
+  fence(token: number): void {
+    this.highestToken = Math.max(this.highestToken, token);
+  }
+
   effectsFor(key: string): Effect[] {
     return this.effects.filter((e) => e.key === key);
   }

@@ -166,6 +166,7 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
             clockSkewMs: fc.constantFrom(0, 0, 400, -400, 15_000, -15_000),
             // A worker frozen past a lease (GC, SIGSTOP, a migrated VM), placed as crashes are.
             pauses: fc.array(fc.record({ ...placement, pauseMs: fc.constantFrom(2_000, 12_000, 30_000) }), { maxLength: 2 }),
+            takeover: fc.option(fc.record({ atStep: fc.nat({ max: stepHorizon }), holdMs: fc.constantFrom(2_000, 20_000) }), { freq: 3, nil: undefined }),
           })
         : fc.constant(undefined),
     })
@@ -233,6 +234,7 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       if (draw.store?.on) {
         for (const c of draw.store.calls) faults.push({ kind: 'store-call', call: c.call, fault: c.fault });
         if (draw.store.restartAt !== undefined) faults.push({ kind: 'store-restart', atStep: draw.store.restartAt });
+        if (draw.store.takeover) faults.push({ kind: 'takeover', ...draw.store.takeover });
         for (const p of draw.store.pauses) faults.push({ kind: 'pause', process: p.process % workers, incarnation: p.incarnation, ...placed(p), pauseMs: p.pauseMs });
         // A durable store restarts (a database failover): a journal may keep its records there. A volatile
         // one loses them as a disk without fsync would; that is a scenario written on purpose (reports/seeds/).

@@ -6,6 +6,7 @@ import { checkFencedEffects } from './fencedEffects.js';
 import { effect, post, run, D1 } from './fixtures.js';
 import { holderAt, leaseTenures } from './leases.js';
 import { checkSingleAdvancer } from './singleAdvancer.js';
+import { checkTakeoverExclusive } from './takeoverExclusive.js';
 
 let index = 0;
 function call(seq: number, by: string, storeTimeMs: number, request: StoreCallEvidence['request'], answer: StoreCallEvidence['answer'], applied = answer.ok, fault?: string): StoreCallEvidence {
@@ -35,13 +36,14 @@ describe('lease tenures', () => {
     });
     const tenures = leaseTenures(input);
     expect(tenures).toEqual([
-      { holder: 'worker-0', token: 1, fromMs: 1_000, untilMs: 1_150 },
-      { holder: 'worker-1', token: 2, fromMs: 1_200, untilMs: 1_210 },
+      { holder: 'worker-0', token: 1, fromSeq: 1, fromMs: 1_000, untilMs: 1_150 },
+      { holder: 'worker-1', token: 2, fromSeq: 5, fromMs: 1_200, untilMs: 1_300, endSeq: 6 },
     ]);
-    expect(holderAt(tenures, 1_149)?.holder).toBe('worker-0');
-    expect(holderAt(tenures, 1_150)).toBeUndefined(); // at exactly the expiry the lease is gone
-    expect(holderAt(tenures, 1_205)?.holder).toBe('worker-1');
-    expect(holderAt(tenures, 1_210)).toBeUndefined();
+    expect(holderAt(tenures, 3, 1_149)?.holder).toBe('worker-0');
+    expect(holderAt(tenures, 3, 1_150)).toBeUndefined(); // at exactly the expiry the lease is gone
+    expect(holderAt(tenures, 5, 1_205)?.holder).toBe('worker-1');
+    expect(holderAt(tenures, 6, 1_210)).toBeUndefined();
+    expect(holderAt(tenures, 0, 1_000)).toBeUndefined(); // in the same millisecond, but before the grant
   });
 });
 
@@ -76,7 +78,7 @@ describe('single-advancer', () => {
     const violations = checkSingleAdvancer(run({ ...withTask, store: store(calls) }));
     expect(violations).toEqual([expect.objectContaining({ code: 'single-advancer', step: 6, actual: 'worker-0#0 advanced it while worker-1 held the lease (token 2)' })]);
     const expired = checkSingleAdvancer(run({ ...withTask, store: store([acquire(1, 'worker-0#0', 1_000, 1, 100), advance(6, 'worker-0#0', 1_100, 1)]) }));
-    expect(expired[0]?.actual).toBe('worker-0#0 advanced it while nobody held the lease (the last tenure ended at 1100)');
+    expect(expired[0]?.actual).toBe("worker-0#0 advanced it while nobody held the lease (worker-0's tenure ran out at 1100)");
   });
 
   test('stays quiet on one holder advancing version by version, and with no lease in use', () => {
@@ -127,5 +129,41 @@ describe('a write refused for a stale fencing token', () => {
     const unfenced = judge(run({ ...base, requests: [first, late] })).map((v) => v.code);
     expect(unfenced).toContain('completed-replayed');
     expect(judge(run({ ...base, requests: [first, { ...late, fenced: true }] }))).toEqual([]);
+  });
+});
+
+describe('takeover-exclusive', () => {
+  const operatorTakes = (seq: number, t: number, token: number) => [
+    call(seq, 'operator', t, { op: 'release', name: 'task-1', force: true, reason: 'operator takeover' }, { ok: true, lease: { name: 'task-1', holder: 'worker-0', token: token - 1, expiresAtMs: t + 100 } }),
+    call(seq + 1, 'operator', t, { op: 'acquire', name: 'task-1', holder: 'operator', ttlMs: 5_000 }, { ok: true, lease: { name: 'task-1', holder: 'operator', token, expiresAtMs: t + 5_000 } }),
+  ];
+  const handback = (seq: number, t: number, token: number) => call(seq, 'operator', t, { op: 'release', name: 'task-1', token }, { ok: true, lease: { name: 'task-1', holder: 'operator', token, expiresAtMs: t + 5_000 } });
+
+  test('fires on an agent write the service took, an agent advance, and an agent forcing the operator out, while an operator holds the task', () => {
+    const calls = [acquire(1, 'worker-0#0', 1_000, 1), ...operatorTakes(10, 1_010, 2), advance(12, 'worker-0#0', 1_011, 1), call(14, 'worker-0#0', 1_012, { op: 'release', name: 'task-1', force: true, reason: 'mine' }, { ok: true, lease: { name: 'task-1', holder: 'operator', token: 2, expiresAtMs: 6_010 } })];
+    const requests = [{ ...sent(0, 13, 'worker-0#0'), atMs: 12, fencingToken: 1 }, { ...sent(1, 15, 'worker-0#0', 'b'), atMs: 12, status: 500 }];
+    const effects = [effect('a', D1, 'rcpt-a-1', 13, 0)]; // b's request failed before it committed: no effect
+    const violations = checkTakeoverExclusive(run({ ...withTask, store: { calls, restarts: [], offsetMs: 1_000 }, requests, effects }));
+    expect(violations.map((v) => [v.step, v.actual])).toEqual([
+      [13, 'worker-0#0 sent request #0 (POST a) while operator held the task (token 2), and it took effect (rcpt-a-1)'],
+      [12, 'worker-0#0 advanced task-1/state in the store while operator held the task (token 2)'],
+      [14, "worker-0#0 force-released operator's lease on task-1 (reason: mine)"],
+    ]);
+  });
+
+  test('stays quiet before the takeover, after the handback, for the operator itself, and with no operator at all', () => {
+    const calls = [acquire(1, 'worker-0#0', 1_000, 1), advance(2, 'worker-0#0', 1_001, 1), ...operatorTakes(10, 1_010, 2), handback(20, 2_000, 2), acquire(21, 'worker-0#1', 2_001, 3), advance(22, 'worker-0#1', 2_002, 2)];
+    const requests = [{ ...sent(0, 3, 'worker-0#0'), atMs: 2 }, { ...sent(1, 23, 'worker-0#1'), atMs: 1_003 }];
+    const effects = [effect('a', D1, 'rcpt-a-1', 3, 0), effect('a', D1, 'rcpt-a-2', 23, 1)];
+    expect(checkTakeoverExclusive(run({ ...withTask, store: { calls, restarts: [], offsetMs: 1_000 }, requests, effects }))).toEqual([]);
+    expect(checkTakeoverExclusive(run({ ...withTask, store: store([acquire(1, 'worker-0#0', 1_000, 1)]), requests }))).toEqual([]);
+  });
+});
+
+describe('a journal that does not take part in the lease protocol', () => {
+  test('is not judged by it, even when an operator takes the task over', () => {
+    const calls = [call(10, 'operator', 1_010, { op: 'acquire', name: 'task-1', holder: 'operator', ttlMs: 5_000 }, { ok: true, lease: { name: 'task-1', holder: 'operator', token: 1, expiresAtMs: 6_010 } })];
+    const input = run({ ...withTask, store: { calls, restarts: [], offsetMs: 1_000 }, requests: [{ ...sent(0, 12, 'worker-0#0'), atMs: 12 }], effects: [effect('a', D1, 'rcpt-a-1', 13, 0)] });
+    expect([...checkTakeoverExclusive(input), ...checkFencedEffects(input), ...checkSingleAdvancer(input)]).toEqual([]);
   });
 });

@@ -1,15 +1,15 @@
 import type { JudgeInput } from '../evidence.js';
 import type { Violation } from '../violation.js';
-import { leaseTenures } from './leases.js';
+import { leaseTenures, workersTakeLease } from './leases.js';
 
 /**
- * fenced-effects: when the task's lease is in use, every effect the service commits carries a
+ * fenced-effects: when the journal's workers take the task's lease, every effect the service commits carries a
  * fencing token that the store granted to the worker slot that sent it. Without one the service
  * cannot refuse a paused former holder, and its late write commits beside its successor's.
  */
 export function checkFencedEffects(input: JudgeInput): Violation[] {
   const tenures = leaseTenures(input);
-  if (tenures.length === 0) return [];
+  if (!workersTakeLease(tenures)) return [];
   const violations: Violation[] = [];
   for (const effect of input.effects) {
     if (effect.requestIndex === null) continue;

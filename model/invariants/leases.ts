@@ -4,8 +4,8 @@
  * worker slot of a caller.
  *
  * Conventions (docs/store.md): the task's lease is the lease named after the task id; the task's
- * checkpoint keys are the keys that start with "<task id>/". A journal that uses neither is not
- * judged by these invariants.
+ * checkpoint keys are the keys that start with "<task id>/". A journal whose workers never take
+ * the lease is not judged by the invariants about it (an operator's lease does not make it one).
  */
 import type { JudgeInput, StoreCallEvidence } from '../evidence.js';
 
@@ -19,9 +19,13 @@ export const isTaskKey = (input: JudgeInput, key: string | undefined): boolean =
 interface Tenure {
   holder: string;
   token: number;
+  /** The trace position of the grant: calls at the same store time are ordered by it. */
+  fromSeq: number;
   fromMs: number;
-  /** Until this store time (exclusive), after renewals; cut short by a release or a volatile restart. */
+  /** Until this store time (exclusive), after renewals. */
   untilMs: number;
+  /** The trace position of the release or restart that ended it early, if one did. */
+  endSeq?: number;
 }
 
 /** Every tenure of the task's lease, in order: who held it, with which token, from when until when (store's clock). */
@@ -34,26 +38,31 @@ export function leaseTenures(input: JudgeInput): Tenure[] {
     ...store.calls.filter((c) => c.applied && c.request.name === name).map((c) => ({ seq: c.seq, call: c as StoreCallEvidence | undefined, restartAtMs: undefined as number | undefined })),
     ...store.restarts.filter((r) => r.memory === 'volatile').map((r) => ({ seq: r.seq, call: undefined, restartAtMs: r.storeTimeMs })),
   ].sort((a, b) => a.seq - b.seq);
-  for (const { call, restartAtMs } of events) {
+  for (const { seq, call, restartAtMs } of events) {
     const current = tenures.at(-1);
+    // A release or a volatile restart ends it at its place in the trace (same-millisecond calls are ordered by it).
+    const end = (atMs: number): void => {
+      if (current && current.untilMs > atMs && current.endSeq === undefined) current.endSeq = seq;
+    };
     if (restartAtMs !== undefined) {
-      if (current && current.untilMs > restartAtMs) current.untilMs = restartAtMs;
+      end(restartAtMs);
       continue;
     }
     const c = call as StoreCallEvidence;
     const lease = c.answer.lease;
-    if (c.request.op === 'acquire' && lease) tenures.push({ holder: slotOf(c.by), token: lease.token, fromMs: c.storeTimeMs, untilMs: lease.expiresAtMs });
+    if (c.request.op === 'acquire' && lease) tenures.push({ holder: slotOf(c.by), token: lease.token, fromSeq: c.seq, fromMs: c.storeTimeMs, untilMs: lease.expiresAtMs });
     if (c.request.op === 'renew' && lease && current && current.token === lease.token) current.untilMs = lease.expiresAtMs;
-    if (c.request.op === 'release' && current && current.untilMs > c.storeTimeMs) current.untilMs = c.storeTimeMs;
+    if (c.request.op === 'release') end(c.storeTimeMs);
   }
   return tenures;
 }
 
-/** Who held the task's lease at store time t, if anyone. */
-export function holderAt(tenures: readonly Tenure[], t: number): Tenure | undefined {
-  return tenures.findLast((x) => x.fromMs <= t && t < x.untilMs);
+/** Who held the task's lease at trace position seq, store time t, if anyone: granted by then, not yet expired or given up. */
+export function holderAt(tenures: readonly Tenure[], seq: number, t: number): Tenure | undefined {
+  return tenures.findLast((x) => x.fromSeq <= seq && t < x.untilMs && (x.endSeq === undefined || seq < x.endSeq));
 }
 
-export function leaseInUse(input: JudgeInput): boolean {
-  return leaseTenures(input).length > 0;
+/** Whether the journal's workers take the task's lease at all: only then do the coordination invariants judge it. */
+export function workersTakeLease(tenures: readonly Tenure[]): boolean {
+  return tenures.some((t) => t.holder.startsWith('worker-'));
 }

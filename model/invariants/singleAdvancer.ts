@@ -1,6 +1,6 @@
 import type { JudgeInput } from '../evidence.js';
 import type { Violation } from '../violation.js';
-import { holderAt, isTaskKey, leaseTenures, slotOf } from './leases.js';
+import { holderAt, isTaskKey, leaseTenures, slotOf, workersTakeLease } from './leases.js';
 
 /**
  * single-advancer: the task's checkpoint advances at most once from each version, and — when the
@@ -30,17 +30,22 @@ export function checkSingleAdvancer(input: JudgeInput): Violation[] {
         evidence: { base, first: earlier, second: { seq: call.seq, by: call.by } },
       });
     } else from.set(base, { seq: call.seq, by: call.by });
-    if (tenures.length === 0) continue;
-    const holder = holderAt(tenures, call.storeTimeMs);
+    if (!workersTakeLease(tenures)) continue;
+    const holder = holderAt(tenures, call.seq, call.storeTimeMs);
     if (holder?.holder === slotOf(call.by)) continue;
     violations.push({
       code: 'single-advancer',
       key: r.key as string,
       step: call.seq,
       expected: `${r.key} advanced only by the holder of lease ${input.scenario.task.id ?? ''} at store time ${call.storeTimeMs}`,
-      actual: holder ? `${call.by} advanced it while ${holder.holder} held the lease (token ${holder.token})` : `${call.by} advanced it while nobody held the lease (the last tenure ended at ${tenures.filter((t) => t.fromMs <= call.storeTimeMs).at(-1)?.untilMs ?? 'never began'})`,
+      actual: holder ? `${call.by} advanced it while ${holder.holder} held the lease (token ${holder.token})` : `${call.by} advanced it while nobody held the lease (${describeLast(tenures.filter((t) => t.fromSeq <= call.seq).at(-1))})`,
       evidence: { call: call.index, storeTimeMs: call.storeTimeMs, holder: holder ?? null },
     });
   }
   return violations;
+}
+
+function describeLast(tenure: { holder: string; untilMs: number; endSeq?: number } | undefined): string {
+  if (!tenure) return 'it was never granted';
+  return tenure.endSeq !== undefined ? `${tenure.holder}'s tenure was given up at #${tenure.endSeq}` : `${tenure.holder}'s tenure ran out at ${tenure.untilMs}`;
 }

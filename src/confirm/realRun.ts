@@ -47,6 +47,7 @@ export function unconfirmable(scenario: Scenario): string | undefined {
   for (const [i, fault] of scenario.faults.entries()) {
     if (fault.kind === 'crash' && fault.mode !== 'keep-all') return `faults[${i}] is a machine crash (${fault.mode}): killing a process cannot lose what the page cache holds`;
     if (fault.kind === 'io-error') return `faults[${i}] is an I/O error (${fault.error}): a real disk cannot be made to fail on cue`;
+    if (fault.kind === 'takeover') return `faults[${i}] is an operator takeover, which needs the shared store, which has no real counterpart in a confirmation yet`;
     if (fault.kind === 'pause') return `faults[${i}] is a pause (${fault.pauseMs} ms), which a real process is not frozen for on cue yet`;
     if (fault.kind === 'store-call' || fault.kind === 'store-restart') return `faults[${i}] is a fault of the shared store (${fault.kind}), which has no real counterpart in a confirmation yet`;
   }

@@ -23,7 +23,7 @@
  *   supervisor restarts it, and the new incarnation takes the lease again and resumes.
  */
 import type { JournalAdapter, JournalRecords, LookupOperation, StoreView } from '../../model/contract/contract.js';
-import { acquireLease, recordsFromLines, releaseLease, type LogRecord } from './jsonlLog.js';
+import { acquireLease, pollDelayMs, recordsFromLines, releaseLease, type LogRecord } from './jsonlLog.js';
 import { ReferenceRun, type Intent, type QueryAnswer, type Verdict } from './reference.js';
 
 /** Thrown to stop the worker at once (lost the race, or the lease). */
@@ -60,7 +60,7 @@ export class CoordinatedRun extends ReferenceRun {
   /** Polls for the task's lease; false when it stays held (another worker is doing the task). */
   protected async acquire(): Promise<boolean> {
     for (let attempt = 0; attempt < this.settings.leaseAttempts; attempt++) {
-      if (attempt > 0) await this.env.clock.sleep(this.settings.leasePollMs);
+      if (attempt > 0) await this.env.clock.sleep(pollDelayMs(this.settings.leasePollMs, attempt - 1));
       try {
         const granted = await this.env.store.lease.acquire(this.task.id, { holder: `worker-${this.env.pid}`, ttlMs: LEASE_TTL_MS });
         if (granted.ok) {
@@ -92,7 +92,9 @@ export class CoordinatedRun extends ReferenceRun {
   protected async renew(): Promise<void> {
     const renewed = await this.patiently('a renewal', () => this.env.store.lease.renew(this.task.id, { token: this.token, ttlMs: LEASE_TTL_MS }));
     if (renewed.ok) return;
-    if (renewed.reason === 'not-holder' && renewed.lease !== undefined) throw new Stop(`the lease is ${renewed.lease.holder}'s now`);
+    // Another worker holds it: that worker finishes the task. Anyone else (an operator who took the
+    // task over): end with an error, so a new incarnation waits for the lease and resumes after them.
+    if (renewed.reason === 'not-holder' && renewed.lease?.holder.startsWith('worker-')) throw new Stop(`the lease is ${renewed.lease.holder}'s now`);
     throw new Error(`the lease is gone (${renewed.reason}); a new incarnation takes it again`);
   }
 
@@ -177,7 +179,9 @@ export class CoordinatedRun extends ReferenceRun {
     } catch (error) {
       return { state: 'outcome_unknown', reason: `the request failed: ${error instanceof Error ? error.name : String(error)}` };
     }
-    if (response.status === 412) throw new Stop('fenced out: a later lease holder has been heard');
+    // Fenced out: a later lease holder (a worker, or an operator who took the task over) has been
+    // heard. Stop at once; a new incarnation waits for the lease and resumes if anything is left.
+    if (response.status === 412) throw new Error('fenced out: a later lease holder has been heard; a new incarnation waits for the lease');
     return this.judgeReceipt(response, key, intent.digest);
   }
 }

@@ -116,6 +116,11 @@ export class JsonlLog {
   }
 }
 
+/** Polls back off, doubling from pollMs up to 16 times it: a long wait costs a few steps, not thousands. */
+export function pollDelayMs(pollMs: number, attempt: number): number {
+  return pollMs * 2 ** Math.min(attempt, 4);
+}
+
 export interface LeaseOptions {
   pollMs: number;
   attempts: number;
@@ -155,7 +160,7 @@ export async function acquireLease(env: Env, options: LeaseOptions): Promise<boo
       throw error;
     }
     if (owner === env.pid) return true;
-    await env.clock.sleep(options.pollMs);
+    await env.clock.sleep(pollDelayMs(options.pollMs, attempt));
   }
   return false;
 }

@@ -27,6 +27,8 @@ export function describeFault(fault: Scenario['faults'][number]): string {
       return `store restart before global step ${fault.atStep}`;
     case 'store-call':
       return `store call #${fault.call}: ${fault.fault}`;
+    case 'takeover':
+      return `the operator takes the task over before global step ${fault.atStep}, for ${fault.holdMs} ms`;
     case 'pause':
       return `worker-${fault.process}#${fault.incarnation} freezes for ${fault.pauseMs} ms at its ${stepOf(fault)}`;
   }

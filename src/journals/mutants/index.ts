@@ -24,6 +24,7 @@ import { journal as zeroTailReset } from './zeroTailReset.js';
 import { journal as leaseByOwnClock } from './leaseByOwnClock.js';
 import { journal as noFencingToken } from './noFencingToken.js';
 import { journal as continuesAfterLostCas } from './continuesAfterLostCas.js';
+import { journal as ignoresTakeover } from './ignoresTakeover.js';
 import { coordinatedJournal } from '../coordinated.js';
 
 export interface Mutant {
@@ -56,6 +57,7 @@ export const MUTANTS: Mutant[] = [
   { journal: leaseByOwnClock, defect: "the lease judged by the worker's own clock instead of renewed with the store; events taken by compare-and-set alone", breaks: ['single-advancer', 'convergence'], reference: coordinatedJournal },
   { journal: noFencingToken, defect: "POSTs sent without the lease's fencing token", breaks: ['fenced-effects'], reference: coordinatedJournal },
   { journal: continuesAfterLostCas, defect: 'after losing the race for an event slot, it reads again and carries on in the same incarnation', breaks: ['cas-loser-stops', 'no-state-skip'], reference: coordinatedJournal },
+  { journal: ignoresTakeover, defect: 'a renewal refused because an operator took the task over is answered by taking the lease back by force', breaks: ['takeover-exclusive'], reference: coordinatedJournal },
 ];
 
 export function mutantNamed(name: string): Mutant | undefined {
