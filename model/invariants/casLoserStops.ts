@@ -17,7 +17,7 @@ export function checkCasLoserStops(input: JudgeInput): Violation[] {
     const conditional = lost.request.ifVersion !== undefined || lost.request.ifAbsent === true || lost.request.lease !== undefined;
     if (!conditional || lost.answer.ok || lost.fault !== undefined || reported.has(lost.by) || !isTaskKey(input, lost.request.key)) continue;
     // Refused because of its own earlier write (a try whose answer it never heard) is no race lost.
-    const holder = calls.find((c) => c.applied && c.request.key === lost.request.key && c.answer.version === lost.answer.version && c.index < lost.index);
+    const holder = lost.answer.version === undefined ? undefined : calls.find((c) => c.applied && (c.request.op === 'put' || c.request.op === 'delete') && c.request.key === lost.request.key && c.answer.version === lost.answer.version && c.index < lost.index);
     if (holder?.by === lost.by) continue;
     const after = input.requests.find((r) => r.sender === lost.by && r.route.kind === 'publish' && (r.seq ?? -1) > lost.seq);
     if (!after) continue;

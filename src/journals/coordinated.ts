@@ -113,7 +113,7 @@ export class CoordinatedRun extends ReferenceRun {
     let held: string | undefined;
     try {
       const written = await this.env.store.put(key, value, this.slotCondition());
-      if (!written.ok && written.reason === 'lease') throw new Error('the lease was lost before the event landed (a pause?); a new incarnation takes it again');
+      if (!written.ok && written.reason === 'lease') return this.lostSlot(record, 'the lease was lost before the event landed (a pause?)');
       if (written.ok) held = value;
       else held = await this.slot(key, true); // taken: by this event (an earlier try that timed out) or another's
     } catch (error) {
@@ -122,7 +122,7 @@ export class CoordinatedRun extends ReferenceRun {
       held = await this.slot(key, false);
       if (held === undefined) return this.record(record);
     }
-    if (held !== value) return this.lostSlot(record);
+    if (held !== value) return this.lostSlot(record, `another worker advanced the task (slot ${this.next} is taken)`);
     this.next++;
     this.remember(record);
   }
@@ -133,11 +133,12 @@ export class CoordinatedRun extends ReferenceRun {
   }
 
   /**
-   * Lost the race for a slot: stop at once. The view was stale (a worker advanced since it was
-   * read), so the incarnation ends with an error and the supervisor restarts it to read afresh.
+   * Lost the slot — another worker took it, or the lease was gone when the write landed: stop at
+   * once. The incarnation ends with an error; the supervisor restarts it, and the new incarnation
+   * takes the lease again and reads the events afresh.
    */
-  protected async lostSlot(_record: LogRecord): Promise<void> {
-    throw new Error(`another worker advanced the task (slot ${this.next} is taken); a new incarnation reads it afresh`);
+  protected async lostSlot(_record: LogRecord, why: string): Promise<void> {
+    throw new Error(`${why}; a new incarnation takes the lease again and reads afresh`);
   }
 
   /** The headers that fence a POST: the lease's token. */

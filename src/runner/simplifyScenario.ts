@@ -11,7 +11,10 @@
  *   doubt without a restart), with the service's idempotency memory as it is or weaker, taken
  *   only when the trace gets shorter;
  * - each fault toward its least destructive form (milderScenarios);
- * - a crash placed by step number re-placed by the work it hits (anchoredScenarios).
+ * - a crash placed by step number re-placed by the work it hits (anchoredScenarios);
+ * - with a fault or an operation dropped, the faults timed by global step (a user's save, a
+ *   duplicate delivery, a restart, a takeover) also tried earlier: the work they came after may be
+ *   what was dropped.
  * Every rewrite taken makes (faults, steps) smaller, so it ends; the first that still fails wins.
  */
 import type { CrashFault, Fault, Scenario } from '../../simulator/scenario.js';
@@ -42,15 +45,28 @@ export function simplerScenarios(scenario: Scenario): Scenario[] {
       out.push(without(i, { at: j, fault: machine(faults[j] as CrashFault) }));
     }
   }
-  faults.forEach((_, i) => out.push(without(i)));
+  faults.forEach((_, i) => out.push(...withEarlier(without(i))));
   const operations = scenario.task.operations;
-  if (operations.length > 1) for (const op of operations) out.push(withoutOperation(scenario, op.key));
+  if (operations.length > 1) for (const op of operations) out.push(...withEarlier(withoutOperation(scenario, op.key)));
   // The intent change is a fault of its own: without it, every incarnation is handed the first intent.
   if (scenario.taskAfterRestart) {
     const { taskAfterRestart: _, ...unchanged } = scenario;
     out.push(unchanged);
   }
   return [...out, ...milderScenarios(scenario), ...anchoredScenarios(scenario)];
+}
+
+const TIMED = new Set(['user-edit', 'duplicate-delivery', 'service-restart', 'store-restart', 'takeover']);
+
+/** The scenario as it is, then with its step-timed faults at a half, a quarter, an eighth and a sixteenth of their steps. */
+function withEarlier(scenario: Scenario): Scenario[] {
+  const timed = scenario.faults.some((f) => TIMED.has(f.kind) && 'atStep' in f && (f.atStep ?? 0) > 1);
+  if (!timed) return [scenario];
+  const earlier = (divisor: number): Scenario => ({
+    ...scenario,
+    faults: scenario.faults.map((f) => (TIMED.has(f.kind) && 'atStep' in f && f.atStep !== undefined ? ({ ...f, atStep: Math.floor(f.atStep / divisor) } as Fault) : f)),
+  });
+  return [scenario, earlier(2), earlier(4), earlier(8), earlier(16)];
 }
 
 /**

@@ -1,13 +1,15 @@
 /**
- * Mutant continues-after-lost-cas — when another worker has taken the event slot it wanted, it
- * reads the events again and carries on in the same incarnation instead of stopping: a worker
- * that lost the race acts again on what it decided from a stale view. Should break: cas-loser-stops.
+ * Mutant continues-after-lost-cas — when its compare-and-set on an event slot is refused (another
+ * worker took the slot, or its lease was gone when the write landed), it takes the lease again,
+ * reads the events and carries on in the same incarnation instead of stopping: a worker that lost
+ * acts on what it decided before. Should break: cas-loser-stops.
  */
 import type { LogRecord } from '../jsonlLog.js';
 import { CoordinatedRun, coordinatedJournalFrom } from '../coordinated.js';
 
 class ContinuesAfterLostCas extends CoordinatedRun {
-  protected override async lostSlot(record: LogRecord): Promise<void> {
+  protected override async lostSlot(record: LogRecord, why: string): Promise<void> {
+    if (!(await this.acquire())) throw new Error(why);
     this.records.clear();
     for (const event of await this.loadRecords()) this.remember(event);
     return this.record(record);
