@@ -54,9 +54,9 @@ export const MUTANTS: Mutant[] = [
   { journal: shortWriteIgnored, defect: 'an append that failed part-way (ENOSPC, EIO) is ignored and the run goes on', breaks: ['write-ahead', 'no-state-skip'] },
   { journal: zeroTailReset, defect: 'a log ending in zeros or garbage (size persisted, data not) is taken for corruption and started over', breaks: ['no-state-skip', 'completed-replayed'] },
   { journal: overwriteInPlace, defect: 'the log rewritten in place at every record (no temp file, no rename)', breaks: ['no-state-skip', 'truthful-outcome'] },
-  { journal: leaseByOwnClock, defect: "the lease judged by the worker's own clock instead of renewed with the store; events taken by compare-and-set alone", breaks: ['single-advancer', 'convergence'], reference: coordinatedJournal },
+  { journal: leaseByOwnClock, defect: "the lease judged by the worker's own clock instead of renewed with the store; events taken by compare-and-set alone", breaks: ['single-advancer', 'takeover-exclusive', 'convergence'], reference: coordinatedJournal },
   { journal: noFencingToken, defect: "POSTs sent without the lease's fencing token", breaks: ['fenced-effects'], reference: coordinatedJournal },
-  { journal: continuesAfterLostCas, defect: 'after losing the race for an event slot, it reads again and carries on in the same incarnation', breaks: ['cas-loser-stops', 'no-state-skip'], reference: coordinatedJournal },
+  { journal: continuesAfterLostCas, defect: 'a refused event slot (taken by another worker, or its lease gone) is answered by taking the lease again and carrying on in the same incarnation', breaks: ['cas-loser-stops', 'no-state-skip'], reference: coordinatedJournal },
   { journal: ignoresTakeover, defect: 'a renewal refused because an operator took the task over is answered by taking the lease back by force', breaks: ['takeover-exclusive'], reference: coordinatedJournal },
 ];
 

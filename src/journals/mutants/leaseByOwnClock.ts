@@ -3,7 +3,7 @@
  * granted, instead of renewing it with the store, and takes its event slots by compare-and-set
  * alone. After a pause, or with the store's clock running ahead, it advances the task while its
  * lease is gone or another worker's; with the store's clock behind, it believes every lease it is
- * granted has already run out and never advances. Should break: single-advancer, convergence.
+ * granted has already run out and never advances. Should break: single-advancer (takeover-exclusive under an operator), convergence.
  */
 import { CoordinatedRun, coordinatedJournalFrom } from '../coordinated.js';
 
