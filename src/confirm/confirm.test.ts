@@ -66,6 +66,9 @@ describe('durasim confirm', () => {
     const unsynced = await confirm(join(REGRESSIONS, 'no-fsync', readdirSync(join(REGRESSIONS, 'no-fsync'))[0] as string), 'no-fsync');
     expect(unsynced.out).toMatch(/^cannot confirm: write-ahead \[post-a\].*only a machine crash would lose it\.$/m);
     expect(unsynced.code).toBe(2);
+    const stored = await confirm(join(ROOT, 'reports/mutants/minimal/no-fencing-token.json'), 'no-fencing-token');
+    expect(stored.out).toMatch(/^cannot confirm: the journal uses the shared store \(env\.store\), which has no real counterpart in a confirmation yet\.$/m);
+    expect(stored.code).toBe(2);
   }, 60_000);
 
   test('a journal that differs for real from its simulation is not reproduced (exit 4), and the first parting step is shown; nothing is left behind', async () => {
