@@ -3,12 +3,13 @@ import * as durasim from './index.js';
 
 describe('public API', () => {
   test('exports what users build on', () => {
-    for (const name of ['simulate', 'traceHash', 'scenarioArbitrary', 'referenceJournal', 'judge', 'verdict', 'realEnv', 'parseScenario', 'serviceHandlers']) {
+    for (const name of ['simulate', 'traceHash', 'scenarioArbitrary', 'referenceJournal', 'coordinatedJournal', 'judge', 'verdict', 'realEnv', 'parseScenario', 'serviceHandlers', 'StoreTimeoutError', 'DEFAULT_STORE']) {
       expect(durasim, name).toHaveProperty(name);
     }
     expect(durasim.INVARIANT_CODES).toEqual([
       'one-effect-per-key', 'single-flight', 'no-silent-overwrite', 'no-state-skip', 'file-truth', 'write-ahead', 'truthful-outcome',
-      'recorded-intent-wins', 'no-blind-retry', 'completed-replayed', 'retry-safe-only', 'convergence',
+      'recorded-intent-wins', 'no-blind-retry', 'completed-replayed', 'retry-safe-only', 'single-advancer', 'fenced-effects', 'cas-loser-stops',
+      'takeover-exclusive', 'convergence',
     ]);
   });
 

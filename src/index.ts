@@ -4,6 +4,8 @@ export { failureMessage, DurasimError } from '../model/contract/failure.js';
 export { digestOf } from '../model/contract/digest.js';
 export { realEnv, type RealEnvOptions } from './realEnv.js';
 export { referenceJournal, ReferenceRun, journalFrom, REFERENCE_SETTINGS, type ReferenceSettings } from './journals/reference.js';
+export { coordinatedJournal, CoordinatedRun, coordinatedJournalFrom } from './journals/coordinated.js';
+export { StoreTimeoutError } from '../simulator/simStore.js';
 export { scenarioArbitrary, baseScenario, FAULT_KINDS, STANDARD_OPERATIONS, type FaultKind, type ScenarioArbitraryOptions } from './arbitraries.js';
 export { simulate, reportUncaught, type SimulateOptions, type SimulationResult, type ServiceRequest } from '../simulator/simulate.js';
 export { traceHash, formatTraceEntry, type TraceEntry } from '../simulator/trace.js';
@@ -14,6 +16,14 @@ export {
   SCENARIO_FORMAT,
   SCENARIO_VERSION,
   CRASH_MODES,
+  DEFAULT_STORE,
+  STORE_CALL_FAULTS,
+  type ScenarioStore,
+  type StoreCallFaultKind,
+  type PauseFault,
+  type TakeoverFault,
+  type StoreCallFault,
+  type StoreRestartFault,
   RESPONSE_FAULTS,
   type Scenario,
   type Fault,

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test, vi } from 'vitest';
+import { MUTANTS } from '../journals/mutants/index.js';
 import { runBench } from './main.js';
 
 describe('npm run bench (smoke: tiny counts, so it cannot rot; never a timing gate)', () => {
@@ -17,7 +18,7 @@ describe('npm run bench (smoke: tiny counts, so it cannot rot; never a timing ga
     expect(report.ambient?.ratio).toBeGreaterThan(0);
     expect(report.real?.runs).toEqual([expect.objectContaining({ effectsPerKeyOk: true, incarnations: 2 })]);
     // Detection is hunted with a tiny budget here: every mutant gets its row; kills are the mutant suite's gate.
-    expect((report.detection as unknown as { mutant: string }[]).map((d) => d.mutant)).toHaveLength(17);
+    expect((report.detection as unknown as { mutant: string }[]).map((d) => d.mutant)).toHaveLength(MUTANTS.length);
     expect(report.exploreDepth1).toMatchObject({ states: expect.any(Number), findings: 0 });
     expect(report.exploreDepth1?.states).toBeGreaterThan(report.exploreDepth1?.points as number);
     vi.restoreAllMocks();
