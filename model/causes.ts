@@ -8,6 +8,7 @@ import type { InvariantCode, Violation } from './violation.js';
 
 /** Most causal first. */
 export const CAUSAL_ORDER: readonly InvariantCode[] = [
+  'projection-consistent',
   'takeover-exclusive',
   'cas-loser-stops',
   'single-advancer',

@@ -98,7 +98,7 @@ export interface StoreCallEvidence {
   by: string;
   /** The store's clock when it arrived. */
   storeTimeMs: number;
-  request: { op: string; key?: string; name?: string; holder?: string; token?: number; ttlMs?: number; ifVersion?: number; ifAbsent?: boolean; force?: boolean; reason?: string; lease?: { name: string; token: number } };
+  request: { op: string; key?: string; value?: string; name?: string; holder?: string; token?: number; ttlMs?: number; ifVersion?: number; ifAbsent?: boolean; force?: boolean; reason?: string; lease?: { name: string; token: number } };
   /** Whether it changed the store. */
   applied: boolean;
   answer: { ok: boolean; reason?: string; version?: number; lease?: { name: string; holder: string; token: number; expiresAtMs: number } };

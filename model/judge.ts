@@ -5,6 +5,7 @@
 import type { JudgeInput } from './evidence.js';
 import { checkCasLoserStops } from './invariants/casLoserStops.js';
 import { checkFencedEffects } from './invariants/fencedEffects.js';
+import { checkProjectionConsistent } from './invariants/projectionConsistent.js';
 import { checkSingleAdvancer } from './invariants/singleAdvancer.js';
 import { checkTakeoverExclusive } from './invariants/takeoverExclusive.js';
 import { checkCompletedReplayed } from './invariants/completedReplayed.js';
@@ -37,6 +38,7 @@ export const CHECKS: Record<InvariantCode, (input: JudgeInput) => Violation[]> =
   'fenced-effects': checkFencedEffects,
   'cas-loser-stops': checkCasLoserStops,
   'takeover-exclusive': checkTakeoverExclusive,
+  'projection-consistent': checkProjectionConsistent,
   convergence: checkConvergence,
 };
 

@@ -17,6 +17,7 @@ export const INVARIANTS = [
   { code: 'fenced-effects', kind: 'safety', summary: "with the task's lease in use, every effect carries a fencing token the store granted to its sender" },
   { code: 'cas-loser-stops', kind: 'safety', summary: "a worker whose compare-and-set on the task's checkpoint was refused sends no further write" },
   { code: 'takeover-exclusive', kind: 'safety', summary: "from an operator's takeover to its handback, no agent worker writes to the service or advances the task" },
+  { code: 'projection-consistent', kind: 'safety', summary: "every projection of the task written to the store folds events that are there: as many as it claims, with its digest" },
   { code: 'convergence', kind: 'liveness', summary: 'after the last fault every operation reaches a terminal state within the bounds' },
 ] as const;
 

@@ -68,8 +68,8 @@ const EXPECTED: Record<string, Expectation> = {
   '002-coord-store-clock-ahead': { histories: {'prepare-target': 'authorized,dispatched,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2 },
   '002-coord-store-clock-behind': { histories: {'prepare-target': 'authorized,dispatched,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2 },
   '002-coord-two-concurrent-workers': { histories: {'prepare-target': 'authorized,dispatched,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2 },
-  '002-coord-operator-takeover': { histories: {'prepare-target': 'authorized,dispatched,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2 },
-  '002-coord-two-operators-competing': { histories: {'prepare-target': 'authorized,dispatched,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2 },
+  '002-coord-operator-takeover': { histories: {'prepare-target': 'authorized,dispatched,reconciling,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2 },
+  '002-coord-two-operators-competing': { histories: {'prepare-target': 'authorized,dispatched,reconciling,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2 },
 };
 
 const files = readdirSync(DIR).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();

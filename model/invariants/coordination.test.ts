@@ -7,6 +7,8 @@ import { effect, post, run, D1 } from './fixtures.js';
 import { holderAt, leaseTenures } from './leases.js';
 import { checkSingleAdvancer } from './singleAdvancer.js';
 import { checkTakeoverExclusive } from './takeoverExclusive.js';
+import { checkProjectionConsistent } from './projectionConsistent.js';
+import { createHash } from 'node:crypto';
 
 let index = 0;
 function call(seq: number, by: string, storeTimeMs: number, request: StoreCallEvidence['request'], answer: StoreCallEvidence['answer'], applied = answer.ok, fault?: string): StoreCallEvidence {
@@ -165,5 +167,24 @@ describe('a journal that does not take part in the lease protocol', () => {
     const calls = [call(10, 'operator', 1_010, { op: 'acquire', name: 'task-1', holder: 'operator', ttlMs: 5_000 }, { ok: true, lease: { name: 'task-1', holder: 'operator', token: 1, expiresAtMs: 6_010 } })];
     const input = run({ ...withTask, store: { calls, restarts: [], offsetMs: 1_000 }, requests: [{ ...sent(0, 12, 'worker-0#0'), atMs: 12 }], effects: [effect('a', D1, 'rcpt-a-1', 13, 0)] });
     expect([...checkTakeoverExclusive(input), ...checkFencedEffects(input), ...checkSingleAdvancer(input)]).toEqual([]);
+  });
+});
+
+describe('projection-consistent', () => {
+  const putEvent = (seq: number, n: number, value: string) => call(seq, 'worker-0#0', 1_000 + seq, { op: 'put', key: `task-1/events/${String(n).padStart(6, '0')}`, value, ifAbsent: true }, { ok: true, version: seq });
+  const putProjection = (seq: number, events: number, digest: string) => call(seq, 'worker-0#0', 1_000 + seq, { op: 'put', key: 'task-1/projection', value: JSON.stringify({ events, digest }) }, { ok: true, version: seq });
+  const digest = (values: string[]) => createHash('sha256').update(values.map((v) => `${v}\n`).join('')).digest('hex');
+
+  test('fires on a projection ahead of its events, and on one whose digest is not theirs', () => {
+    const ahead = checkProjectionConsistent(run({ ...withTask, store: store([putEvent(1, 0, 'e0'), putProjection(2, 2, digest(['e0', 'e1']))]) }));
+    expect(ahead.map((v) => [v.step, v.actual])).toEqual([[2, 'it claims 2 events; the store holds 1']]);
+    const other = checkProjectionConsistent(run({ ...withTask, store: store([putEvent(1, 0, 'e0'), putProjection(2, 1, digest(['something else']))]) }));
+    expect(other[0]?.actual).toMatch(/^it claims 1 events with digest [0-9a-f]{12}; those events digest to [0-9a-f]{12}$/);
+  });
+
+  test('stays quiet on a projection that folds the events there, behind or level with them, and with no projection at all', () => {
+    const calls = [putEvent(1, 0, 'e0'), putProjection(2, 1, digest(['e0'])), putEvent(3, 1, 'e1'), putEvent(4, 2, 'e2'), putProjection(5, 2, digest(['e0', 'e1']))];
+    expect(checkProjectionConsistent(run({ ...withTask, store: store(calls) }))).toEqual([]);
+    expect(checkProjectionConsistent(run({ ...withTask, store: store([putEvent(1, 0, 'e0')]) }))).toEqual([]);
   });
 });

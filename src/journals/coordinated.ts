@@ -18,11 +18,14 @@
  *   it sends nothing more, and an operation it left in doubt is reconciled from the events by the
  *   next holder. After a refused slot its view was stale, so it ends with an error and the
  *   supervisor restarts it to read the events afresh.
+ * - After each event, a projection (<task id>/projection: how many events, and their digest) for a
+ *   quick resume; on resume it must fold the events it claims, or the task is quarantined.
  * - A store call that timed out may have been applied: the slot is read back before anything else.
  *   A store that stays silent, or a lease that expired, ends the incarnation with an error: the
  *   supervisor restarts it, and the new incarnation takes the lease again and resumes.
  */
 import type { JournalAdapter, JournalRecords, LookupOperation, StoreView } from '../../model/contract/contract.js';
+import { digestOf } from '../../model/contract/digest.js';
 import { acquireLease, pollDelayMs, recordsFromLines, releaseLease, type LogRecord } from './jsonlLog.js';
 import { ReferenceRun, type Intent, type QueryAnswer, type Verdict } from './reference.js';
 
@@ -40,6 +43,9 @@ export class CoordinatedRun extends ReferenceRun {
   /** The lease's expiry as the store granted it (store's clock). */
   protected leaseExpiresAtMs = 0;
   protected next = 0;
+  /** The events' values, in slot order: what the projection folds. */
+  protected events: string[] = [];
+  protected projectionVersion: number | undefined;
 
   override async execute(): Promise<void> {
     // The files it edits are this machine's: the local lock file keeps a paused worker's file steps
@@ -99,9 +105,24 @@ export class CoordinatedRun extends ReferenceRun {
   }
 
   protected override async loadRecords(): Promise<LogRecord[]> {
-    const events = await this.patiently('a list of the events', () => this.env.store.list(`${this.task.id}/events/`));
-    this.next = events.length;
-    return events.map((e) => JSON.parse(e.value) as LogRecord);
+    // A projection that does not fold the events read with it is read again (one of the two reads may
+    // have been stale); if it still does not, the task is quarantined instead of resumed.
+    for (let attempt = 0; ; attempt++) {
+      const events = await this.patiently('a list of the events', () => this.env.store.list(`${this.task.id}/events/`));
+      const projection = await this.patiently('a read of the projection', () => this.env.store.get(`${this.task.id}/projection`));
+      const values = events.map((e) => e.value);
+      const folded = projection ? (JSON.parse(projection.value) as { events: number }) : undefined;
+      const consistent = !folded || (folded.events <= values.length && projectionOf(values.slice(0, folded.events)) === projection?.value);
+      if (consistent) {
+        this.next = events.length;
+        this.events = values;
+        this.projectionVersion = projection?.version;
+        return events.map((e) => JSON.parse(e.value) as LogRecord);
+      }
+      if (attempt + 1 < STORE_RETRIES) continue;
+      await this.patiently('the quarantine', () => this.env.store.put(`${this.task.id}/quarantine`, JSON.stringify({ reason: 'the projection does not fold the events', projection: folded, events: values.length })));
+      throw new Stop('quarantined: the projection does not fold the events');
+    }
   }
 
   /** Appends an event in the next slot, as the lease holder; a slot someone else took stops the worker. */
@@ -124,7 +145,35 @@ export class CoordinatedRun extends ReferenceRun {
     }
     if (held !== value) return this.lostSlot(record, `another worker advanced the task (slot ${this.next} is taken)`);
     this.next++;
+    this.events.push(value);
     this.remember(record);
+    await this.project();
+  }
+
+  /**
+   * The projection (<task id>/projection): how many events it folds and the digest of them, for a
+   * quick resume. Written after its event, by compare-and-set under the lease.
+   */
+  protected async project(): Promise<void> {
+    const value = projectionOf(this.events);
+    try {
+      const written = await this.env.store.put(`${this.task.id}/projection`, value, {
+        ...(this.projectionVersion === undefined ? { ifAbsent: true } : { ifVersion: this.projectionVersion }),
+        lease: { name: this.task.id, token: this.token },
+      });
+      if (written.ok) {
+        this.projectionVersion = written.version;
+        return;
+      }
+      if (written.reason === 'lease') throw new Error('the lease was lost before the projection landed; a new incarnation takes the lease again');
+    } catch (error) {
+      if (!isTimeout(error)) throw error;
+    }
+    // Timed out or refused: if it holds this projection (applied before the answer was lost), go on;
+    // anything else means this worker's view was stale — stop, and read afresh in a new incarnation.
+    const held = await this.patiently('a read of the projection', () => this.env.store.get(`${this.task.id}/projection`));
+    if (held?.value !== value) throw new Error('the projection moved under this worker; a new incarnation reads it afresh');
+    this.projectionVersion = held.version;
   }
 
   /** How an event takes its slot: only if the slot is empty, and only while this worker's lease holds. */
@@ -185,6 +234,11 @@ export class CoordinatedRun extends ReferenceRun {
     if (response.status === 412) throw new Error('fenced out: a later lease holder has been heard; a new incarnation waits for the lease');
     return this.judgeReceipt(response, key, intent.digest);
   }
+}
+
+/** The projection of these event values: how many, and their digest (each value followed by a newline). */
+export function projectionOf(values: readonly string[]): string {
+  return JSON.stringify({ events: values.length, digest: digestOf(values.map((v) => `${v}\n`).join('')) });
 }
 
 /** The events of every task in the store, in slot order, in the model's vocabulary. */

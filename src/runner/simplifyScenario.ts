@@ -12,12 +12,14 @@
  *   only when the trace gets shorter;
  * - each fault toward its least destructive form (milderScenarios);
  * - a crash placed by step number re-placed by the work it hits (anchoredScenarios);
+ * - a lone operation other than the workload's first replaced by the first;
  * - with a fault or an operation dropped, the faults timed by global step (a user's save, a
  *   duplicate delivery, a restart, a takeover) also tried earlier: the work they came after may be
  *   what was dropped.
  * Every rewrite taken makes (faults, steps) smaller, so it ends; the first that still fails wins.
  */
 import type { CrashFault, Fault, Scenario } from '../../simulator/scenario.js';
+import { STANDARD_OPERATIONS } from '../arbitraries.js';
 
 export interface SimplifyResult {
   scenario: Scenario;
@@ -48,6 +50,11 @@ export function simplerScenarios(scenario: Scenario): Scenario[] {
   faults.forEach((_, i) => out.push(...withEarlier(without(i))));
   const operations = scenario.task.operations;
   if (operations.length > 1) for (const op of operations) out.push(...withEarlier(withoutOperation(scenario, op.key)));
+  // A lone operation other than the workload's first: the first instead, as the draw's operation switches shrink toward it.
+  const first = STANDARD_OPERATIONS[0];
+  if (operations.length === 1 && first && operations[0]?.key !== first.key && !scenario.taskAfterRestart) {
+    out.push(...withEarlier({ ...scenario, task: { ...scenario.task, operations: [{ ...first }] } }));
+  }
   // The intent change is a fault of its own: without it, every incarnation is handed the first intent.
   if (scenario.taskAfterRestart) {
     const { taskAfterRestart: _, ...unchanged } = scenario;
@@ -132,6 +139,11 @@ function withoutOperation(scenario: Scenario, key: string): Scenario {
 
 /** Scenarios with as many faults and perhaps a shorter trace: a keep-all crash on a key's work → the key's first response lost. */
 export function gentlerScenarios(scenario: Scenario): Scenario[] {
+  return [...respondedScenarios(scenario), ...soonerScenarios(scenario)];
+}
+
+/** A crash anchored to a key's request replaced by the loss of that request's response (the shorter story, same doubt). */
+function respondedScenarios(scenario: Scenario): Scenario[] {
   const keys = new Set([...scenario.task.operations, ...(scenario.taskAfterRestart?.operations ?? [])].filter((op) => op.kind === 'publish').map((op) => op.key));
   const memories = [...new Set([scenario.service.idempotencyMemory, 'volatile', 'none'] as const)];
   return scenario.faults.flatMap((fault, i) => {
@@ -139,6 +151,22 @@ export function gentlerScenarios(scenario: Scenario): Scenario[] {
     const lost: Fault = { kind: 'response', at: { mentions: fault.at.mentions, occurrence: 0 }, fault: 'drop-after-commit' };
     const faults = scenario.faults.map((f, k) => (k === i ? lost : f));
     return memories.map((idempotencyMemory) => ({ ...scenario, service: { ...scenario.service, idempotencyMemory }, faults }));
+  });
+}
+
+/**
+ * Each fault timed by global step moved earlier — to step 1, a quarter, a half, one step sooner —
+ * taken only when the run gets shorter: fast-check shrinks a step number toward 0 but stops at the
+ * first value that no longer fails, and the failure often comes back further down.
+ */
+function soonerScenarios(scenario: Scenario): Scenario[] {
+  return scenario.faults.flatMap((fault, i) => {
+    if (!TIMED.has(fault.kind) || !('atStep' in fault) || fault.atStep === undefined || fault.atStep <= 1) return [];
+    const at = fault.atStep;
+    return [...new Set([1, Math.floor(at / 4), Math.floor(at / 2), at - 1])].filter((s) => s >= 1 && s < at).map((atStep) => ({
+      ...scenario,
+      faults: scenario.faults.map((f, k) => (k === i ? ({ ...f, atStep } as Fault) : f)),
+    }));
   });
 }
 
