@@ -1,6 +1,6 @@
 import type { JudgeInput } from '../evidence.js';
 import type { Violation } from '../violation.js';
-import { isTaskKey } from './leases.js';
+import { isConditional, isTaskKey } from './leases.js';
 
 /**
  * cas-loser-stops: a worker incarnation whose compare-and-set on one of the task's keys was
@@ -14,8 +14,7 @@ export function checkCasLoserStops(input: JudgeInput): Violation[] {
   const violations: Violation[] = [];
   const reported = new Set<string>();
   for (const lost of calls) {
-    const conditional = lost.request.ifVersion !== undefined || lost.request.ifAbsent === true || lost.request.lease !== undefined;
-    if (!conditional || lost.answer.ok || lost.fault !== undefined || reported.has(lost.by) || !isTaskKey(input, lost.request.key)) continue;
+    if (!isConditional(lost.request) || lost.answer.ok || lost.fault !== undefined || reported.has(lost.by) || !isTaskKey(input, lost.request.key)) continue;
     // Refused because of its own earlier write (a try whose answer it never heard) is no race lost.
     const holder = lost.answer.version === undefined ? undefined : calls.find((c) => c.applied && (c.request.op === 'put' || c.request.op === 'delete') && c.request.key === lost.request.key && c.answer.version === lost.answer.version && c.index < lost.index);
     if (holder?.by === lost.by) continue;

@@ -1,6 +1,6 @@
 import type { JudgeInput } from '../evidence.js';
 import type { Violation } from '../violation.js';
-import { leaseTenures, workersTakeLease } from './leases.js';
+import { leaseTenures, slotOf, workersTakeLease } from './leases.js';
 
 /**
  * fenced-effects: when the journal's workers take the task's lease, every effect the service commits carries a
@@ -14,7 +14,7 @@ export function checkFencedEffects(input: JudgeInput): Violation[] {
   for (const effect of input.effects) {
     if (effect.requestIndex === null) continue;
     const request = input.requests[effect.requestIndex];
-    const sender = request?.sender?.replace(/#\d+$/, '');
+    const sender = request?.sender === undefined ? undefined : slotOf(request.sender);
     const token = effect.fencingToken;
     const granted = tenures.find((t) => t.token === token);
     if (token !== undefined && granted !== undefined && granted.holder === sender) continue;

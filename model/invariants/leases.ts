@@ -12,6 +12,9 @@ import type { JudgeInput, StoreCallEvidence } from '../evidence.js';
 /** "worker-3#1" → "worker-3": the worker slot, which a supervisor restarts as the same principal. */
 export const slotOf = (caller: string): string => caller.replace(/#\d+$/, '');
 
+/** A conditional store write: on a version, on absence, or under a lease. What advances a checkpoint, and what can be lost. */
+export const isConditional = (request: StoreCallEvidence['request']): boolean => request.ifVersion !== undefined || request.ifAbsent === true || request.lease !== undefined;
+
 export const taskIdOf = (input: JudgeInput): string => input.scenario.task.id ?? 'task-1';
 
 export const isTaskKey = (input: JudgeInput, key: string | undefined): boolean => key !== undefined && key.startsWith(`${taskIdOf(input)}/`);

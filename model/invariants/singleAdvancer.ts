@@ -1,6 +1,6 @@
 import type { JudgeInput } from '../evidence.js';
 import type { Violation } from '../violation.js';
-import { holderAt, isTaskKey, leaseTenures, slotOf, workersTakeLease } from './leases.js';
+import { holderAt, isConditional, isTaskKey, leaseTenures, slotOf, workersTakeLease } from './leases.js';
 
 /**
  * single-advancer: the task's checkpoint advances at most once from each version, and — when the
@@ -16,8 +16,7 @@ export function checkSingleAdvancer(input: JudgeInput): Violation[] {
   const from = new Map<string, { seq: number; by: string }>();
   for (const call of calls) {
     const r = call.request;
-    const conditional = r.ifVersion !== undefined || r.ifAbsent === true;
-    if (!call.applied || (r.op !== 'put' && r.op !== 'delete') || !conditional || !isTaskKey(input, r.key)) continue;
+    if (!call.applied || (r.op !== 'put' && r.op !== 'delete') || !isConditional(r) || !isTaskKey(input, r.key)) continue;
     const base = `${r.key}@${r.ifAbsent ? 'absent' : `v${r.ifVersion}`}`;
     const earlier = from.get(base);
     if (earlier) {

@@ -1,6 +1,6 @@
 import type { JudgeInput } from '../evidence.js';
 import type { Violation } from '../violation.js';
-import { holderAt, isTaskKey, leaseTenures, workersTakeLease } from './leases.js';
+import { holderAt, isConditional, isTaskKey, leaseTenures, workersTakeLease } from './leases.js';
 
 /**
  * takeover-exclusive: while an operator holds the task's lease (from its takeover until it hands
@@ -47,8 +47,7 @@ export function checkTakeoverExclusive(input: JudgeInput): Violation[] {
       });
       continue;
     }
-    const conditional = r.ifVersion !== undefined || r.ifAbsent === true || r.lease !== undefined;
-    if (!conditional || !isTaskKey(input, r.key)) continue;
+    if (!isConditional(r) || !isTaskKey(input, r.key)) continue;
     const holder = operatorAt(call.seq, call.storeTimeMs);
     if (!holder) continue;
     violations.push({
