@@ -98,10 +98,10 @@ export interface StoreCallEvidence {
   by: string;
   /** The store's clock when it arrived. */
   storeTimeMs: number;
-  request: { op: string; key?: string; value?: string; name?: string; holder?: string; token?: number; ttlMs?: number; ifVersion?: number; ifAbsent?: boolean; force?: boolean; reason?: string; lease?: { name: string; token: number } };
+  request: { op: string; key?: string; prefix?: string; value?: string; name?: string; holder?: string; token?: number; ttlMs?: number; ifVersion?: number; ifAbsent?: boolean; force?: boolean; reason?: string; lease?: { name: string; token: number } };
   /** Whether it changed the store. */
   applied: boolean;
-  answer: { ok: boolean; reason?: string; version?: number; lease?: { name: string; holder: string; token: number; expiresAtMs: number } };
+  answer: { ok: boolean; reason?: string; version?: number; lease?: { name: string; holder: string; token: number; expiresAtMs: number }; entry?: { key: string; value: string; version: number }; entries?: { key: string; value: string; version: number }[] };
   /** A timeout fault: the caller never heard the answer. */
   fault?: string;
 }

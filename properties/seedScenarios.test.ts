@@ -25,8 +25,13 @@ interface Expectation {
   crashAt?: string;
   files?: Record<string, string>;
   preserved?: string[];
+  /** The invariants a scenario built to break the journal's premise must see fire (default: none). */
+  violations?: string[];
+  /** The task ends quarantined (<task id>/quarantine in the store). */
+  quarantined?: boolean;
 }
 
+const both = { 'prepare-target': 'authorized,dispatched,succeeded', 'copy-batch': 'authorized,dispatched,succeeded' };
 const unknownThenReconciled: Expectation = { histories: { probe: 'authorized,dispatched,outcome_unknown,reconciling,succeeded' }, effects: 1, posts: 1 };
 
 const EXPECTED: Record<string, Expectation> = {
@@ -69,6 +74,10 @@ const EXPECTED: Record<string, Expectation> = {
   '002-coord-store-clock-behind': { histories: {'prepare-target': 'authorized,dispatched,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2 },
   '002-coord-two-concurrent-workers': { histories: {'prepare-target': 'authorized,dispatched,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2 },
   '002-coord-operator-takeover': { histories: {'prepare-target': 'authorized,dispatched,reconciling,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2 },
+  '002-coord-renewal-at-expiry': { histories: both, effects: 2, posts: 2 },
+  '002-coord-duplicated-queue-message': { histories: both, effects: 2, posts: 2 },
+  '002-coord-projection-lie-quarantined': { histories: { 'prepare-target': 'authorized,dispatched,succeeded', 'copy-batch': 'authorized' }, effects: 1, posts: 1, quarantined: true },
+  '002-coord-volatile-store-restart': { histories: both, effects: 2, posts: 3, violations: ['completed-replayed', 'no-state-skip', 'single-advancer'] },
   '002-coord-two-operators-competing': { histories: {'prepare-target': 'authorized,dispatched,reconciling,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2 },
 };
 
@@ -86,7 +95,7 @@ describe('the seeds’ experiments', () => {
     expect(files).toEqual(Object.keys(EXPECTED).sort());
   });
 
-  test.each(files)('%s ends as its note expects, with no violation', async (name) => {
+  test.each(files)('%s ends as its note expects, judged as it expects', async (name) => {
     const scenario = parseScenarioText(readFileSync(new URL(`${name}.json`, DIR), 'utf8'));
     const expected = EXPECTED[name] as Expectation;
     const coordinated = name.startsWith('002-coord-');
@@ -102,7 +111,11 @@ describe('the seeds’ experiments', () => {
       expect(tenures.length).toBeGreaterThan(0);
       if (name === '002-coord-paused-former-holder') expect(result.requests.filter((r) => r.status === 412).map((r) => r.fencingToken)).toEqual([1]);
     }
-    expect(judge(result).map(describeViolation)).toEqual([]);
+    const violations = judge(result);
+    if (expected.violations) expect([...new Set(violations.map((v) => v.code))].sort()).toEqual(expected.violations);
+    else expect(violations.map(describeViolation)).toEqual([]);
+    const quarantine = result.store?.calls.some((c) => c.applied && c.request.op === 'put' && c.request.key === 'task-1/quarantine') ?? false;
+    expect(quarantine).toBe(expected.quarantined ?? false);
     const histories = Object.fromEntries(Object.entries(result.final.visible).map(([key, r]) => [key, r.history.join(',')]));
     expect(histories).toEqual(expected.histories);
     expect(result.effects.filter((e) => e.requestIndex !== null)).toHaveLength(expected.effects);

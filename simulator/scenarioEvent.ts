@@ -1,12 +1,14 @@
 /**
  * A scenario event that is not a fault at a step: the user saves a file (in place and durably,
- * stamped with virtual time), the service restarts, or the task is delivered again to a new worker.
+ * stamped with virtual time), the service or the store restarts, someone writes to the store, an
+ * operator takes the task over, or the task is delivered again to a new worker.
  */
 import { atVirtualTime } from './ambientGuard.js';
 import type { Fault } from './scenario.js';
 import { preview } from './trace.js';
 import type { World } from './world.js';
 import { takeOver } from './operator.js';
+import { describeStoreCall, type StoreRequest } from './store.js';
 
 export function fireScenarioEvent(world: World, fault: Fault): void {
   switch (fault.kind) {
@@ -22,6 +24,11 @@ export function fireScenarioEvent(world: World, fault: Fault): void {
       world.store.restart(world.trace.length);
       world.record({ actor: 'store', op: 'restart', detail: `the store restarts (${world.store.config.memory} memory${world.store.config.memory === 'volatile' ? ': every key and lease is gone' : ''})` });
       return;
+    case 'store-edit': {
+      const request: StoreRequest = fault.value === null ? { op: 'delete', key: fault.key } : { op: 'put', key: fault.key, value: fault.value };
+      world.record({ actor: 'user', op: 'store-edit', detail: describeStoreCall(world.store.call(request, 'user', world.trace.length)) });
+      return;
+    }
     case 'takeover':
       takeOver(world, fault.holdMs);
       return;

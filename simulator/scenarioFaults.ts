@@ -143,7 +143,19 @@ export interface TakeoverFault {
   holdMs: number;
 }
 
-export type Fault = CrashFault | IoErrorFault | ResponseFault | UserEditFault | DuplicateDeliveryFault | ServiceRestartFault | StoreCallFault | StoreRestartFault | PauseFault | TakeoverFault;
+/**
+ * Someone outside the workers (a person at the console, a script, an older build) writes `value` to
+ * `key` in the shared store just before global step `atStep`, unconditionally; `value: null` deletes
+ * the key. The store's counterpart of a user's edit: what a journal reads back may not be its own.
+ */
+export interface StoreEditFault {
+  kind: 'store-edit';
+  atStep: number;
+  key: string;
+  value: string | null;
+}
+
+export type Fault = CrashFault | IoErrorFault | ResponseFault | UserEditFault | DuplicateDeliveryFault | ServiceRestartFault | StoreCallFault | StoreRestartFault | StoreEditFault | PauseFault | TakeoverFault;
 
 const FAULT_FIELDS = {
   crash: ['kind', 'process', 'incarnation', 'step', 'at', 'when', 'mode', 'tornKeepBytes', 'tail', 'keep'],
@@ -154,15 +166,16 @@ const FAULT_FIELDS = {
   'service-restart': ['kind', 'atStep'],
   'store-call': ['kind', 'call', 'fault'],
   'store-restart': ['kind', 'atStep'],
+  'store-edit': ['kind', 'atStep', 'key', 'value'],
   pause: ['kind', 'process', 'incarnation', 'step', 'at', 'pauseMs'],
   takeover: ['kind', 'atStep', 'holdMs'],
 } as const;
-const FAULT_REQUIRED = { crash: ['kind', 'process', 'when'], 'io-error': ['kind', 'process', 'error'], response: ['kind', 'fault'], 'user-edit': ['kind', 'path', 'text'], 'duplicate-delivery': ['kind', 'atStep'], 'service-restart': ['kind', 'atStep'], 'store-call': ['kind', 'call', 'fault'], 'store-restart': ['kind', 'atStep'], pause: ['kind', 'process', 'pauseMs'], takeover: ['kind', 'atStep', 'holdMs'] } as const;
+const FAULT_REQUIRED = { crash: ['kind', 'process', 'when'], 'io-error': ['kind', 'process', 'error'], response: ['kind', 'fault'], 'user-edit': ['kind', 'path', 'text'], 'duplicate-delivery': ['kind', 'atStep'], 'service-restart': ['kind', 'atStep'], 'store-call': ['kind', 'call', 'fault'], 'store-restart': ['kind', 'atStep'], 'store-edit': ['kind', 'atStep', 'key', 'value'], pause: ['kind', 'process', 'pauseMs'], takeover: ['kind', 'atStep', 'holdMs'] } as const;
 
 export function parseFault(value: Json, field: string): Fault {
   if (!isRecord(value)) fail(field, `must be an object, found ${describe(value)}`);
   misnamedKind(value, Object.keys(FAULT_FIELDS), field);
-  const kind = oneOf(value.kind, ['crash', 'io-error', 'response', 'user-edit', 'duplicate-delivery', 'service-restart', 'store-call', 'store-restart', 'pause', 'takeover'] as const, `${field}.kind`);
+  const kind = oneOf(value.kind, ['crash', 'io-error', 'response', 'user-edit', 'duplicate-delivery', 'service-restart', 'store-call', 'store-restart', 'store-edit', 'pause', 'takeover'] as const, `${field}.kind`);
   strict(value, field, FAULT_FIELDS[kind], FAULT_REQUIRED[kind]);
   switch (kind) {
     case 'crash': {
@@ -219,6 +232,8 @@ export function parseFault(value: Json, field: string): Fault {
     case 'service-restart':
     case 'store-restart':
       return { kind, atStep: int(value.atStep, `${field}.atStep`) };
+    case 'store-edit':
+      return { kind, atStep: int(value.atStep, `${field}.atStep`), key: nonEmptyStr(value.key, `${field}.key`), value: value.value === null ? null : str(value.value, `${field}.value`) };
     case 'takeover':
       return { kind, atStep: int(value.atStep, `${field}.atStep`), holdMs: int(value.holdMs, `${field}.holdMs`, 1) };
     case 'store-call':

@@ -62,6 +62,20 @@ describe('env.store under simulation', () => {
     expect(a.trace.some((e) => e.actor === 'store' && e.op === 'restart' && e.detail.includes('every key and lease is gone'))).toBe(true);
   });
 
+  test('a store-edit writes (or deletes) a key unconditionally as the user, before its global step, in the ground truth', async () => {
+    storeJournal.seen = [];
+    const edited = await simulate(storeJournal, scenario({ faults: [{ kind: 'store-edit', atStep: 3, key: 'task-1/post-a', value: 'edited' }] }));
+    const edit = edited.store?.calls.find((c) => c.by === 'user');
+    expect(edit).toMatchObject({ request: { op: 'put', key: 'task-1/post-a', value: 'edited' }, applied: true });
+    expect(edited.trace.find((e) => e.actor === 'user')?.detail).toBe(`#${edit?.index} user put task-1/post-a → ok v${edit?.answer.version}`);
+    // The journal wrote first; its second write was on the version it had: the edit moved it, so it is refused.
+    expect(storeJournal.seen[0]).toMatch(/^put \{"ok":true/);
+    expect(storeJournal.seen[1]).toMatch(/^second \{"ok":false,"reason":"conflict"/);
+    const deleted = await simulate(storeJournal, scenario({ faults: [{ kind: 'store-edit', atStep: 2, key: 'task-1/post-a', value: null }] }));
+    expect(deleted.store?.calls.find((c) => c.by === 'user')?.request).toEqual({ op: 'delete', key: 'task-1/post-a' });
+    expect(() => scenario({ faults: [{ kind: 'store-edit', atStep: 2, key: 'task-1/post-a' }] })).toThrow(/faults\[0\]/);
+  });
+
   test('a stale-read fault needs a store that allows stale reads', () => {
     expect(() => parseScenarioText(JSON.stringify({ format: 'durasim.scenario', version: 1, task: { id: 't', operations: [] }, faults: [{ kind: 'store-call', call: 0, fault: 'stale-read' }] }))).toThrow(
       'Failed to load scenario: faults[0].fault is stale-read, but the store is linearizable. Set "store": { "consistency": "stale-reads" } to allow stale reads.',

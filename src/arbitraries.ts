@@ -167,6 +167,9 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
             // A worker frozen past a lease (GC, SIGSTOP, a migrated VM), placed as crashes are.
             pauses: fc.array(fc.record({ ...placement, pauseMs: fc.constantFrom(2_000, 12_000, 30_000) }), { maxLength: 2 }),
             takeover: fc.option(fc.record({ atStep: fc.nat({ max: stepHorizon }), holdMs: fc.constantFrom(2_000, 20_000) }), { freq: 3, nil: undefined }),
+            // Someone else's projection lands in the store (an older build, a hand edit): it folds no
+            // events the store holds, so a worker that reads it must quarantine the task. One run in four.
+            projectionLie: fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: fc.record({ atStep: fc.nat({ max: stepHorizon }), events: fc.nat({ max: 4 }) }), weight: 1 }),
           })
         : fc.constant(undefined),
     })
@@ -235,6 +238,8 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
         for (const c of draw.store.calls) faults.push({ kind: 'store-call', call: c.call, fault: c.fault });
         if (draw.store.restartAt !== undefined) faults.push({ kind: 'store-restart', atStep: draw.store.restartAt });
         if (draw.store.takeover) faults.push({ kind: 'takeover', ...draw.store.takeover });
+        const lie = draw.store.projectionLie;
+        if (lie) faults.push({ kind: 'store-edit', atStep: lie.atStep, key: `${scenario.task.id ?? 'task-1'}/projection`, value: JSON.stringify({ events: lie.events, digest: '0'.repeat(64) }) });
         for (const p of draw.store.pauses) faults.push({ kind: 'pause', process: p.process % workers, incarnation: p.incarnation, ...placed(p), pauseMs: p.pauseMs });
         // A durable store restarts (a database failover): a journal may keep its records there. A volatile
         // one loses them as a disk without fsync would; that is a scenario written on purpose (reports/seeds/).

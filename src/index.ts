@@ -24,6 +24,7 @@ export {
   type TakeoverFault,
   type StoreCallFault,
   type StoreRestartFault,
+  type StoreEditFault,
   RESPONSE_FAULTS,
   type Scenario,
   type Fault,

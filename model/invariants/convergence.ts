@@ -1,13 +1,18 @@
 import { endStep, everIn, operationSpec, type JudgeInput } from '../evidence.js';
 import { TERMINAL_OPERATION_STATES } from '../lifecycle.js';
 import type { Violation } from '../violation.js';
+import { taskIdOf } from './leases.js';
+import { projectionLiesRead } from './projectionConsistent.js';
 
 /**
  * convergence (liveness): the run completes within its bounds and every operation ends terminal
  * (succeeded, conflict, failed, blocked; a file applied or conflict). blocked or outcome_unknown
  * is allowed only where the service offers no way to learn the outcome: no query, or volatile
  * or no idempotency memory (a 404 may be a forgotten key and a re-send may commit twice), or an intent
- * that changed before it was ever sent.
+ * that changed before it was ever sent. A task that a worker quarantined (<task id>/quarantine in
+ * the store) after it read a projection that does not fold the events (projection-consistent) is
+ * waiting for a human, as it should: its operations may stop where they were. A quarantine without
+ * such a read excuses nothing.
  */
 export function checkConvergence(input: JudgeInput): Violation[] {
   const end = endStep(input);
@@ -22,6 +27,7 @@ export function checkConvergence(input: JudgeInput): Violation[] {
     }];
   }
   const violations: Violation[] = [];
+  if (justlyQuarantined(input)) return violations;
   const { service } = input.scenario;
   for (const op of input.scenario.task.operations) {
     const record = input.final.visible[op.key];
@@ -45,6 +51,13 @@ export function checkConvergence(input: JudgeInput): Violation[] {
     if (!(TERMINAL_OPERATION_STATES as readonly string[]).includes(last)) fail(`it stopped at ${last}`);
   }
   return violations;
+}
+
+/** Whether a worker quarantined the task after it read a projection that does not fold the events. */
+function justlyQuarantined(input: JudgeInput): boolean {
+  const key = `${taskIdOf(input)}/quarantine`;
+  const lies = projectionLiesRead(input);
+  return (input.store?.calls ?? []).some((c) => c.applied && c.request.op === 'put' && c.request.key === key && lies.some((lie) => lie.by === c.by && lie.seq < c.seq));
 }
 
 function intentChanged(input: JudgeInput, key: string): boolean {

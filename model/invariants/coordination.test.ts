@@ -3,7 +3,8 @@ import { describe, expect, test } from 'vitest';
 import type { StoreCallEvidence, StoreEvidence } from '../evidence.js';
 import { checkCasLoserStops } from './casLoserStops.js';
 import { checkFencedEffects } from './fencedEffects.js';
-import { effect, post, run, D1 } from './fixtures.js';
+import { effect, op, post, run, D1 } from './fixtures.js';
+import { checkConvergence } from './convergence.js';
 import { holderAt, leaseTenures } from './leases.js';
 import { checkSingleAdvancer } from './singleAdvancer.js';
 import { checkTakeoverExclusive } from './takeoverExclusive.js';
@@ -179,12 +180,55 @@ describe('projection-consistent', () => {
     const ahead = checkProjectionConsistent(run({ ...withTask, store: store([putEvent(1, 0, 'e0'), putProjection(2, 2, digest(['e0', 'e1']))]) }));
     expect(ahead.map((v) => [v.step, v.actual])).toEqual([[2, 'it claims 2 events; the store holds 1']]);
     const other = checkProjectionConsistent(run({ ...withTask, store: store([putEvent(1, 0, 'e0'), putProjection(2, 1, digest(['something else']))]) }));
-    expect(other[0]?.actual).toMatch(/^it claims 1 events with digest [0-9a-f]{12}; those events digest to [0-9a-f]{12}$/);
+    expect(other[0]?.actual).toMatch(/^it claims 1 event with digest [0-9a-f]{12}; those events digest to [0-9a-f]{12}$/);
   });
 
   test('stays quiet on a projection that folds the events there, behind or level with them, and with no projection at all', () => {
     const calls = [putEvent(1, 0, 'e0'), putProjection(2, 1, digest(['e0'])), putEvent(3, 1, 'e1'), putEvent(4, 2, 'e2'), putProjection(5, 2, digest(['e0', 'e1']))];
     expect(checkProjectionConsistent(run({ ...withTask, store: store(calls) }))).toEqual([]);
     expect(checkProjectionConsistent(run({ ...withTask, store: store([putEvent(1, 0, 'e0')]) }))).toEqual([]);
+  });
+
+  describe('a projection someone else wrote, read by a worker', () => {
+    const userPut = (seq: number, value: string) => call(seq, 'user', 1_000 + seq, { op: 'put', key: 'task-1/projection', value }, { ok: true, version: seq });
+    const getProjection = (seq: number, by: string, value: string | undefined, fault?: string) =>
+      call(seq, by, 1_000 + seq, { op: 'get', key: 'task-1/projection' }, { ok: true, ...(value === undefined ? {} : { entry: { key: 'task-1/projection', value, version: seq } }) }, false, fault);
+    const lie = JSON.stringify({ events: 3, digest: '0'.repeat(64) });
+    const quarantine = (seq: number, by: string) => call(seq, by, 1_000 + seq, { op: 'put', key: 'task-1/quarantine', value: '{}' }, { ok: true, version: seq });
+
+    test('fires when the worker that read the lie then writes an event, or sends a write to the service', () => {
+      const calls = [putEvent(1, 0, 'e0'), userPut(2, lie), getProjection(3, 'worker-0#1', lie), putEvent(4, 1, 'e1')];
+      calls[3] = { ...calls[3] as StoreCallEvidence, by: 'worker-0#1' };
+      const event = checkProjectionConsistent(run({ ...withTask, store: store(calls) }));
+      expect(event.map((v) => [v.step, v.expected, v.actual])).toEqual([
+        [4, 'worker-0#1 to quarantine the task after it read a projection that does not fold the events (#3: it claims 3 events; the store holds 1), and to advance it no further', 'it wrote event task-1/events/000001'],
+      ]);
+      // Read through a list of the task's keys rather than a get: the same lie, the same duty.
+      const list = call(3, 'worker-0#1', 1_003, { op: 'list', prefix: 'task-1/' }, { ok: true, entries: [{ key: 'task-1/projection', value: lie, version: 2 }] }, false);
+      const listed = checkProjectionConsistent(run({ ...withTask, store: store([calls[0] as StoreCallEvidence, calls[1] as StoreCallEvidence, list, calls[3] as StoreCallEvidence]) }));
+      expect(listed.map((v) => v.step)).toEqual([4]);
+      const posted = checkProjectionConsistent(run({ ...withTask, store: store(calls.slice(0, 3)), requests: [sent(0, 5, 'worker-0#1')] }));
+      expect(posted.map((v) => [v.step, v.actual])).toEqual([[5, 'it sent request #0 (POST a)']]);
+    });
+
+    test('stays quiet when the worker quarantines instead, on a stale read of an older projection, and on the lie itself (not a worker\'s)', () => {
+      const quarantined = [putEvent(1, 0, 'e0'), userPut(2, lie), getProjection(3, 'worker-0#1', lie), quarantine(4, 'worker-0#1')];
+      expect(checkProjectionConsistent(run({ ...withTask, store: store(quarantined) }))).toEqual([]);
+      const older = JSON.stringify({ events: 1, digest: digest(['e0']) });
+      const stale = [putEvent(1, 0, 'e0'), putProjection(2, 1, digest(['e0'])), putEvent(3, 1, 'e1'), putProjection(4, 2, digest(['e0', 'e1'])), getProjection(5, 'worker-1#0', older, 'stale-read'), putEvent(6, 2, 'e2')];
+      expect(checkProjectionConsistent(run({ ...withTask, store: store(stale) }))).toEqual([]);
+      // A read that timed out was never heard: it cannot have misled the worker.
+      const unheard = [putEvent(1, 0, 'e0'), userPut(2, lie), getProjection(3, 'worker-0#1', lie, 'timeout-after-apply'), { ...putEvent(4, 1, 'e1'), by: 'worker-0#1' }];
+      expect(checkProjectionConsistent(run({ ...withTask, store: store(unheard) }))).toEqual([]);
+    });
+
+    test('convergence excuses a task left unfinished only when its worker quarantined it after reading a lie', () => {
+      const unfinished = { final: { durable: {}, visible: { a: op(['intent']) }, files: {} } };
+      const just = [userPut(2, lie), getProjection(3, 'worker-0#0', lie), quarantine(4, 'worker-0#0')];
+      expect(checkConvergence(run({ ...withTask, ...unfinished, store: store(just) }))).toEqual([]);
+      const honest = JSON.stringify({ events: 0, digest: digest([]) });
+      const unjust = [putProjection(2, 0, digest([])), getProjection(3, 'worker-0#0', honest), quarantine(4, 'worker-0#0')];
+      expect(checkConvergence(run({ ...withTask, ...unfinished, store: store(unjust) })).map((v) => v.actual)).toEqual(['it stopped at intent']);
+    });
   });
 });

@@ -49,7 +49,7 @@ export function unconfirmable(scenario: Scenario): string | undefined {
     if (fault.kind === 'io-error') return `faults[${i}] is an I/O error (${fault.error}): a real disk cannot be made to fail on cue`;
     if (fault.kind === 'takeover') return `faults[${i}] is an operator takeover, which needs the shared store, which has no real counterpart in a confirmation yet`;
     if (fault.kind === 'pause') return `faults[${i}] is a pause (${fault.pauseMs} ms), which a real process is not frozen for on cue yet`;
-    if (fault.kind === 'store-call' || fault.kind === 'store-restart') return `faults[${i}] is a fault of the shared store (${fault.kind}), which has no real counterpart in a confirmation yet`;
+    if (fault.kind === 'store-call' || fault.kind === 'store-restart' || fault.kind === 'store-edit') return `faults[${i}] is a fault of the shared store (${fault.kind}), which has no real counterpart in a confirmation yet`;
   }
   return undefined;
 }

@@ -19,14 +19,15 @@
  *   next holder. After a refused slot its view was stale, so it ends with an error and the
  *   supervisor restarts it to read the events afresh.
  * - After each event, a projection (<task id>/projection: how many events, and their digest) for a
- *   quick resume; on resume it must fold the events it claims, or the task is quarantined.
+ *   quick resume; on resume it must fold the events it claims, or the task is quarantined
+ *   (<task id>/quarantine): advanced no further, with a user's file moved aside put back in place.
  * - A store call that timed out may have been applied: the slot is read back before anything else.
  *   A store that stays silent, or a lease that expired, ends the incarnation with an error: the
  *   supervisor restarts it, and the new incarnation takes the lease again and resumes.
  */
 import type { JournalAdapter, JournalRecords, LookupOperation, StoreView } from '../../model/contract/contract.js';
 import { digestOf } from '../../model/contract/digest.js';
-import { acquireLease, pollDelayMs, recordsFromLines, releaseLease, type LogRecord } from './jsonlLog.js';
+import { acquireLease, hasCode, pollDelayMs, recordsFromLines, releaseLease, syncDir, type LogRecord } from './jsonlLog.js';
 import { ReferenceRun, type Intent, type QueryAnswer, type Verdict } from './reference.js';
 
 /** Thrown to stop the worker at once (lost the race, or the lease). */
@@ -60,6 +61,9 @@ export class CoordinatedRun extends ReferenceRun {
       if (local) await releaseLease(this.env);
     } catch (error) {
       if (!(error instanceof Stop)) throw error;
+      // Stopped for good (lost to another worker, or quarantined): this worker does nothing more
+      // here, so the files are free for the others of this machine.
+      if (local) await releaseLease(this.env);
     }
   }
 
@@ -106,13 +110,17 @@ export class CoordinatedRun extends ReferenceRun {
 
   protected override async loadRecords(): Promise<LogRecord[]> {
     // A projection that does not fold the events read with it is read again (one of the two reads may
-    // have been stale); if it still does not, the task is quarantined instead of resumed.
+    // have been stale); if it still does not, the task is quarantined instead of resumed. A projection
+    // older than one already read (a lower version, or none after one) is a stale read: it clears nothing.
+    let newest = 0;
     for (let attempt = 0; ; attempt++) {
       const events = await this.patiently('a list of the events', () => this.env.store.list(`${this.task.id}/events/`));
       const projection = await this.patiently('a read of the projection', () => this.env.store.get(`${this.task.id}/projection`));
       const values = events.map((e) => e.value);
       const folded = projection ? (JSON.parse(projection.value) as { events: number }) : undefined;
-      const consistent = !folded || (folded.events <= values.length && projectionOf(values.slice(0, folded.events)) === projection?.value);
+      const current = (projection?.version ?? 0) >= newest;
+      newest = Math.max(newest, projection?.version ?? 0);
+      const consistent = current && (!folded || (folded.events <= values.length && projectionOf(values.slice(0, folded.events)) === projection?.value));
       if (consistent) {
         this.next = events.length;
         this.events = values;
@@ -121,7 +129,24 @@ export class CoordinatedRun extends ReferenceRun {
       }
       if (attempt + 1 < STORE_RETRIES) continue;
       await this.patiently('the quarantine', () => this.env.store.put(`${this.task.id}/quarantine`, JSON.stringify({ reason: 'the projection does not fold the events', projection: folded, events: values.length })));
+      await this.putFilesBack();
       throw new Stop('quarantined: the projection does not fold the events');
+    }
+  }
+
+  /**
+   * A quarantined task is advanced no further, but a user's file that an interrupted delivery moved
+   * aside goes back in place (nothing is deleted: the aside copy stays for whoever looks).
+   */
+  protected async putFilesBack(): Promise<void> {
+    for (const op of this.task.operations) {
+      if (op.kind !== 'edit' || (await this.readText(op.path)) !== undefined) continue;
+      try {
+        await this.env.fs.link(this.asidePath(op), op.path);
+        await syncDir(this.env);
+      } catch (error) {
+        if (!hasCode(error, 'ENOENT')) throw error; // nothing was moved aside
+      }
     }
   }
 

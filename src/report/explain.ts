@@ -25,6 +25,8 @@ export function describeFault(fault: Scenario['faults'][number]): string {
       return `service restart before global step ${fault.atStep}`;
     case 'store-restart':
       return `store restart before global step ${fault.atStep}`;
+    case 'store-edit':
+      return `someone ${fault.value === null ? `deletes ${fault.key} from` : `writes ${JSON.stringify(fault.value)} to ${fault.key} in`} the store before global step ${fault.atStep}`;
     case 'store-call':
       return `store call #${fault.call}: ${fault.fault}`;
     case 'takeover':

@@ -26,6 +26,7 @@ import { journal as noFencingToken } from './noFencingToken.js';
 import { journal as continuesAfterLostCas } from './continuesAfterLostCas.js';
 import { journal as ignoresTakeover } from './ignoresTakeover.js';
 import { journal as projectionBeforeEvent } from './projectionBeforeEvent.js';
+import { journal as repairsProjection } from './repairsProjection.js';
 import { coordinatedJournal } from '../coordinated.js';
 
 export interface Mutant {
@@ -60,6 +61,7 @@ export const MUTANTS: Mutant[] = [
   { journal: continuesAfterLostCas, defect: 'a refused event slot (taken by another worker, or its lease gone) is answered by taking the lease again and carrying on in the same incarnation', breaks: ['cas-loser-stops', 'no-state-skip'], reference: coordinatedJournal },
   { journal: ignoresTakeover, defect: 'a renewal refused because an operator took the task over is answered by taking the lease back by force', breaks: ['takeover-exclusive'], reference: coordinatedJournal },
   { journal: projectionBeforeEvent, defect: 'the projection written before the event it folds', breaks: ['projection-consistent'], reference: coordinatedJournal },
+  { journal: repairsProjection, defect: 'a projection that does not fold the events is rewritten from them and the task goes on, instead of quarantined', breaks: ['projection-consistent'], reference: coordinatedJournal },
 ];
 
 export function mutantNamed(name: string): Mutant | undefined {
