@@ -24,6 +24,7 @@ export const CAUSAL_ORDER: readonly InvariantCode[] = [
   'truthful-outcome',
   'no-silent-overwrite',
   'one-effect-per-key',
+  'no-secret-persisted',
   'convergence',
 ];
 

@@ -58,6 +58,8 @@ export interface RequestEvidence {
   sender?: string;
   /** The service refused it for a stale fencing token: it had no effect and could have none. */
   fenced?: boolean;
+  /** Refused (401) for a missing or wrong access token: no effect. */
+  unauthorized?: boolean;
   /** Trace position where its sender stopped waiting for it (answered, gave up, or died); absent while it waits. */
   doneSeq?: number;
   recordsAtArrival?: Records;
@@ -113,6 +115,14 @@ export interface StoreEvidence {
   offsetMs: number;
 }
 
+/** Where the task's access token landed: a file (or a file's name), or a store key (or a key's name). */
+export interface SecretSightingEvidence {
+  seq: number;
+  by: string;
+  where: 'disk' | 'store';
+  name: string;
+}
+
 export interface JudgeInput {
   scenario: {
     task: { id?: string; operations: OperationSpec[] };
@@ -134,6 +144,8 @@ export interface JudgeInput {
   observed: ObservedHistories;
   /** The shared store's ground truth; absent from evidence made before it existed. */
   store?: StoreEvidence;
+  /** With a task that carries an access token: every place it landed on the disk or in the store. */
+  secretSightings?: SecretSightingEvidence[];
 }
 
 export interface TraceLine {

@@ -6,6 +6,7 @@ import type { JudgeInput } from './evidence.js';
 import { checkCasLoserStops } from './invariants/casLoserStops.js';
 import { checkFencedEffects } from './invariants/fencedEffects.js';
 import { checkProjectionConsistent } from './invariants/projectionConsistent.js';
+import { checkNoSecretPersisted } from './invariants/noSecretPersisted.js';
 import { checkSingleAdvancer } from './invariants/singleAdvancer.js';
 import { checkTakeoverExclusive } from './invariants/takeoverExclusive.js';
 import { checkCompletedReplayed } from './invariants/completedReplayed.js';
@@ -39,6 +40,7 @@ export const CHECKS: Record<InvariantCode, (input: JudgeInput) => Violation[]> =
   'cas-loser-stops': checkCasLoserStops,
   'takeover-exclusive': checkTakeoverExclusive,
   'projection-consistent': checkProjectionConsistent,
+  'no-secret-persisted': checkNoSecretPersisted,
   convergence: checkConvergence,
 };
 
@@ -50,12 +52,13 @@ export function judge(input: JudgeInput, only?: readonly InvariantCode[]): Viola
 
 /**
  * A write the service refused for a stale fencing token had no effect and could have none: it is
- * the fencing working (a paused former lease holder thawed), so no check counts it as a write.
+ * the fencing working (a paused former lease holder thawed), so no check counts it as a write; so
+ * is one refused (401) for a missing or wrong access token.
  * It keeps its place in the list (effects name requests by index), under a route of its own.
  */
 function withoutFencedWrites(input: JudgeInput): JudgeInput {
-  if (!input.requests.some((r) => r.fenced)) return input;
-  return { ...input, requests: input.requests.map((r) => (r.fenced ? { ...r, route: { kind: 'fenced', ...(r.route.key !== undefined ? { key: r.route.key } : {}) } } : r)) };
+  if (!input.requests.some((r) => r.fenced || r.unauthorized)) return input;
+  return { ...input, requests: input.requests.map((r) => (r.fenced || r.unauthorized ? { ...r, route: { kind: 'fenced', ...(r.route.key !== undefined ? { key: r.route.key } : {}) } } : r)) };
 }
 
 export interface Verdict {

@@ -1,6 +1,8 @@
 /**
  * Violations are data. Text is derived from them (see describeViolation), never the other way.
  */
+import { maskSecrets } from './contract/secret.js';
+
 export const INVARIANTS = [
   { code: 'one-effect-per-key', kind: 'safety', summary: 'the service holds at most one effect per key, and none whose digest differs from the authorized intent' },
   { code: 'single-flight', kind: 'safety', summary: 'at most one write per key is in flight at the service at any moment, whatever its idempotency (two owners of one key)' },
@@ -18,6 +20,7 @@ export const INVARIANTS = [
   { code: 'cas-loser-stops', kind: 'safety', summary: "a worker whose compare-and-set on the task's checkpoint was refused sends no further write" },
   { code: 'takeover-exclusive', kind: 'safety', summary: "from an operator's takeover to its handback, no agent worker writes to the service or advances the task" },
   { code: 'projection-consistent', kind: 'safety', summary: "every projection of the task written to the store folds events that are there: as many as it claims, with its digest" },
+  { code: 'no-secret-persisted', kind: 'safety', summary: "the task's access token never lands in a file, a file name or the shared store" },
   { code: 'convergence', kind: 'liveness', summary: 'after the last fault every operation reaches a terminal state within the bounds' },
 ] as const;
 
@@ -41,5 +44,5 @@ export function invariantKind(code: InvariantCode): 'safety' | 'liveness' {
 }
 
 export function describeViolation(v: Violation): string {
-  return `${v.code}${v.key ? ` [${v.key}]` : ''} at #${v.step}: expected ${v.expected}; actual ${v.actual}`;
+  return maskSecrets(`${v.code}${v.key ? ` [${v.key}]` : ''} at #${v.step}: expected ${v.expected}; actual ${v.actual}`);
 }

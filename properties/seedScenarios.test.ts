@@ -74,6 +74,7 @@ const EXPECTED: Record<string, Expectation> = {
   '002-coord-store-clock-behind': { histories: {'prepare-target': 'authorized,dispatched,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2 },
   '002-coord-two-concurrent-workers': { histories: {'prepare-target': 'authorized,dispatched,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2 },
   '002-coord-operator-takeover': { histories: {'prepare-target': 'authorized,dispatched,reconciling,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2 },
+  '002-coord-access-token-never-persisted': { histories: { 'prepare-target': 'authorized,dispatched,reconciling,succeeded', 'copy-batch': 'authorized,dispatched,succeeded' }, effects: 2, posts: 2, crashAt: 'fetch' },
   '002-coord-renewal-at-expiry': { histories: both, effects: 2, posts: 2 },
   '002-coord-duplicated-queue-message': { histories: both, effects: 2, posts: 2 },
   '002-coord-projection-lie-quarantined': { histories: { 'prepare-target': 'authorized,dispatched,succeeded', 'copy-batch': 'authorized' }, effects: 1, posts: 1, quarantined: true },
@@ -114,6 +115,11 @@ describe('the seeds’ experiments', () => {
     const violations = judge(result);
     if (expected.violations) expect([...new Set(violations.map((v) => v.code))].sort()).toEqual(expected.violations);
     else expect(violations.map(describeViolation)).toEqual([]);
+    if (scenario.task.accessToken) {
+      // The token went out as the credential of every request, and landed nowhere.
+      expect(result.requests.filter((r) => r.unauthorized)).toEqual([]);
+      expect(result.secretSightings).toEqual([]);
+    }
     const quarantine = result.store?.calls.some((c) => c.applied && c.request.op === 'put' && c.request.key === 'task-1/quarantine') ?? false;
     expect(quarantine).toBe(expected.quarantined ?? false);
     const histories = Object.fromEntries(Object.entries(result.final.visible).map(([key, r]) => [key, r.history.join(',')]));

@@ -33,6 +33,7 @@ import { invariant } from './invariant.js';
 import { ioError } from './ioError.js';
 import { IoFaultSlot } from './ioFaultSlot.js';
 import { isDirectory, linuxLinkCheck, linuxPathCheck, linuxRenameCheck } from './linuxChecks.js';
+import type { SecretWatch } from './secretWatch.js';
 
 export type { OpenFile } from './diskState.js';
 
@@ -46,6 +47,8 @@ export interface FileStats {
 export class Disk extends DiskState {
   /** The I/O error armed for the current worker step, if any (the world arms and disarms it). */
   readonly faults = new IoFaultSlot();
+  /** With a task that carries an access token: sees every write and every new name (secretWatch.ts). */
+  secretWatch: SecretWatch | undefined;
 
   // ---- the process-facing operations (each is one step; the caller records it) ----
 
@@ -59,6 +62,7 @@ export class Disk extends DiskState {
     linuxPathCheck(this.vol, 'open', abs);
     const creates = !flags.startsWith('r') && !this.vol.existsSync(abs);
     const fd = this.vol.openSync(abs, flags) as number;
+    if (creates) this.secretWatch?.sawName(posix.relative(this.dir, abs));
     const stats = this.vol.fstatSync(fd);
     const ino = creates ? this.fresh(Number(stats.ino)) : this.id(Number(stats.ino));
     const isDirectory = stats.isDirectory();
@@ -104,6 +108,7 @@ export class Disk extends DiskState {
       if (position === undefined) file.position = at + bytes.length; // pwrite(2) never moves the offset, even under O_APPEND
       if (at === size) this.markAppend(file.ino, bytes);
       else this.markOverwrite(file.ino);
+      if (this.secretWatch && this.vol.existsSync(file.path)) this.secretWatch.sawWrite(posix.relative(this.dir, file.path), this.vol.readFileSync(file.path) as Buffer, at, bytes.length);
     }
     if (fault) throw ioError(fault.error, 'write');
   }
@@ -244,6 +249,7 @@ export class Disk extends DiskState {
     if (this.vol.existsSync(target) && this.vol.statSync(source).ino === this.vol.statSync(target).ino) return;
     const ids = [source, posix.dirname(source), posix.dirname(target)].map((p) => (this.vol.existsSync(p) ? this.id(Number(this.vol.statSync(p).ino)) : -1));
     this.vol.renameSync(source, target);
+    this.secretWatch?.sawName(posix.relative(this.dir, target));
     const [child, fromDir, toDir] = ids as [number, number, number];
     this.renames.note({ child, fromDir, fromName: posix.basename(source), toDir, toName: posix.basename(target) });
   }
@@ -251,6 +257,7 @@ export class Disk extends DiskState {
     this.faults.failIfArmed('link', this.resolve(existing));
     linuxLinkCheck(this.vol, this.resolve(existing), this.resolve(to));
     this.vol.linkSync(this.resolve(existing), this.resolve(to));
+    this.secretWatch?.sawName(posix.relative(this.dir, this.resolve(to)));
   }
   unlink(path: string): void {
     this.enter('unlink', this.resolve(path));
@@ -264,6 +271,7 @@ export class Disk extends DiskState {
     const creates = !this.vol.existsSync(abs);
     if (!creates && recursive && !this.vol.statSync(abs).isDirectory()) throw ioError('EEXIST', 'mkdir', abs);
     this.vol.mkdirSync(abs, { recursive });
+    if (creates) this.secretWatch?.sawName(posix.relative(this.dir, abs));
     const ino = Number(this.vol.statSync(abs).ino);
     this.image.kinds.set(creates ? this.fresh(ino) : this.id(ino), 'dir');
   }

@@ -39,3 +39,30 @@ describe('x-fencing-token', () => {
     expect(statuses.real).toEqual(statuses.direct);
   });
 });
+
+describe('authorization', () => {
+  const bearers = ['Bearer tok', undefined, 'Bearer other', 'bearer tok', 'Bearer tok'];
+  const sent = (bearer: string | undefined): RequestInit => ({ method: 'POST', body: 'x', ...(bearer === undefined ? {} : { headers: { authorization: bearer } }) });
+
+  test('a service that knows the task\'s token refuses a request whose credential is not exactly "Bearer <token>" (401, no effect) and serves one with none — the same by direct, msw and real HTTP', async () => {
+    const statuses: Record<string, number[]> = {};
+    for (const transport of ['direct', 'msw'] as const) {
+      const core = fresh();
+      core.requireBearer('tok');
+      const network = new Network(core, 'http://service.test', transport);
+      statuses[transport] = [];
+      for (const [i, bearer] of bearers.entries()) statuses[transport]?.push((await network.send(await network.read(`http://service.test/operations/a${i}`, sent(bearer)))).status);
+      expect(core.effects.map((e) => e.key)).toEqual(['a0', 'a1', 'a4']);
+      expect(core.requests.map((r) => r.unauthorized ?? false)).toEqual([false, false, true, true, false]);
+    }
+    const realCoreWithToken = fresh();
+    realCoreWithToken.requireBearer('tok');
+    const served = await serveOverHttp(realCoreWithToken);
+    statuses.real = [];
+    for (const [i, bearer] of bearers.entries()) statuses.real.push((await fetch(`${served.url}/operations/a${i}`, sent(bearer))).status);
+    await served.close();
+    expect(statuses.direct).toEqual([201, 201, 401, 401, 201]);
+    expect(statuses.msw).toEqual(statuses.direct);
+    expect(statuses.real).toEqual(statuses.direct);
+  });
+});

@@ -10,7 +10,7 @@
  *   carried out by the caller in virtual time.
  */
 import { getResponse, type RequestHandler } from 'msw';
-import { fencingOf, routeOf, type ServiceCore, type ServiceReply, type ServiceRoute } from './service.js';
+import { credentialHeaders, credentialsOf, routeOf, type RequestCredentials, type ServiceCore, type ServiceReply, type ServiceRoute } from './service.js';
 import { serviceHandlers } from './serviceHandlers.js';
 
 export type Transport = 'direct' | 'msw';
@@ -20,8 +20,8 @@ export interface SentRequest {
   url: string;
   route: ServiceRoute;
   body: string;
-  /** The x-fencing-token header, when it holds a whole number. */
-  fencingToken?: number;
+  /** The x-fencing-token header (when it holds a whole number) and the authorization header. */
+  credentials: RequestCredentials;
 }
 
 
@@ -49,12 +49,12 @@ export class Network {
       const method = (init?.method ?? 'GET').toUpperCase();
       const rawBody = init?.body;
       const body = rawBody === undefined || rawBody === null ? '' : typeof rawBody === 'string' ? rawBody : await new Request(url, { method, body: rawBody }).text();
-      return { method, url, route: this.route(method, url), body, ...fencingOf(new Headers(init?.headers)) };
+      return { method, url, route: this.route(method, url), body, credentials: credentialsOf(new Headers(init?.headers)) };
     }
     const request = init ? new Request(input, init) : input;
     const method = request.method.toUpperCase();
     const body = method === 'GET' || method === 'HEAD' ? '' : await request.clone().text();
-    return { method, url: request.url, route: this.route(method, request.url), body, ...fencingOf(request.headers) };
+    return { method, url: request.url, route: this.route(method, request.url), body, credentials: credentialsOf(request.headers) };
   }
 
   reachable(url: string): boolean {
@@ -63,12 +63,12 @@ export class Network {
 
   /** Delivers the request to the service and returns its reply. */
   async send(request: SentRequest): Promise<ServiceReply> {
-    if (this.transport === 'direct') return this.core.receive(request.method, request.route, request.body, request.fencingToken);
+    if (this.transport === 'direct') return this.core.receive(request.method, request.route, request.body, request.credentials);
     this.handlers ??= serviceHandlers(this.core, this.serviceUrl, (reply) => {
       this.lastReply = reply;
     });
     this.lastReply = undefined;
-    const init: RequestInit = { method: request.method, ...(request.fencingToken !== undefined ? { headers: { 'x-fencing-token': String(request.fencingToken) } } : {}) };
+    const init: RequestInit = { method: request.method, headers: credentialHeaders(request.credentials) };
     if (request.method !== 'GET' && request.method !== 'HEAD') init.body = request.body;
     const response = await getResponse(this.handlers, new Request(request.url, init));
     const reply = this.lastReply as ServiceReply | undefined;

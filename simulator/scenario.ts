@@ -13,6 +13,7 @@
  *   of NUL bytes, and no file may be another one's folder.
  */
 import type { Operation, Task } from '../model/contract/contract.js';
+import { canaryOf } from '../model/contract/secret.js';
 import { pathClash } from './scenarioFields.js';
 import { arr, bool, describe, fail, int, isRecord, misnamedKind, nonEmptyStr, oneOf, optional, relativePath, str, strict, type Json } from './scenarioValidators.js';
 
@@ -58,7 +59,8 @@ export interface Scenario {
   version: number;
   name?: string;
   description?: string;
-  task: { id: string; operations: Operation[] };
+  /** accessToken: the task carries an access token, canary number `canary` (model/contract/secret.ts); the service then wants it on every request. */
+  task: { id: string; operations: Operation[]; accessToken?: { canary: number } };
   /** A changed intent: incarnations after the first are handed these operations instead. */
   taskAfterRestart?: { operations: Operation[] };
   /** Initial files, relative to the work dir, all durable. */
@@ -166,11 +168,11 @@ export function parseScenario(value: Json): Scenario {
     fail('version', `is ${version}, newer than this durasim understands (${SCENARIO_VERSION})`, 'Upgrade durasim to replay this scenario.');
   }
   if (!isRecord(value.task)) fail('task', `must be an object, found ${describe(value.task)}`);
-  strict(value.task, 'task', ['id', 'operations'], ['id', 'operations']);
+  strict(value.task, 'task', ['id', 'operations', 'accessToken'], ['id', 'operations']);
   const scenario: Scenario = {
     format: SCENARIO_FORMAT,
     version,
-    task: { id: nonEmptyStr(value.task.id, 'task.id'), operations: parseOperations(value.task.operations, 'task.operations') },
+    task: { id: nonEmptyStr(value.task.id, 'task.id'), operations: parseOperations(value.task.operations, 'task.operations'), ...parseAccessToken(value.task.accessToken) },
     files: optional(value, 'files', (v) => {
       if (!isRecord(v)) fail('files', `must be an object of path to text, found ${describe(v)}`);
       return Object.fromEntries(Object.entries(v).map(([p, text]) => [relativePath(p, `files key ${JSON.stringify(p)}`), str(text, `files[${JSON.stringify(p)}]`)]));
@@ -238,6 +240,13 @@ export function parseScenarioText(text: string): Scenario {
   return parseScenario(value);
 }
 
+function parseAccessToken(value: Json | undefined): { accessToken?: { canary: number } } {
+  if (value === undefined) return {};
+  if (!isRecord(value)) fail('task.accessToken', `must be an object, found ${describe(value)}`, 'Write "accessToken": { "canary": N }: the token is derived from N, so the file never holds it.');
+  strict(value, 'task.accessToken', ['canary'], ['canary']);
+  return { accessToken: { canary: int(value.canary, 'task.accessToken.canary') } };
+}
+
 /** A scenario as it is saved: defaults dropped so the file reads as the story of the run. */
 export function scenarioToJson(scenario: Scenario): Record<string, unknown> {
   const out: Record<string, unknown> = { $schema: SCENARIO_SCHEMA_URL, format: scenario.format, version: scenario.version };
@@ -270,6 +279,7 @@ export function taskFor(scenario: Scenario, incarnation: number): Task {
     id: scenario.task.id,
     operations: operations.map((op) => ({ ...op })),
     service: { url: SERVICE_URL, query: scenario.service.query, idempotentReplay: scenario.service.idempotencyMemory === 'durable' },
+    ...(scenario.task.accessToken ? { accessToken: canaryOf(scenario.task.accessToken.canary) } : {}),
   };
 }
 

@@ -157,7 +157,7 @@ describe('ServiceCore faults anchored to a key', () => {
 });
 
 describe('fencing tokens', () => {
-  const fenced = (s: ServiceCore, key: string, token?: number) => s.receive('POST', { kind: 'publish', key }, `body ${key}`, token);
+  const fenced = (s: ServiceCore, key: string, token?: number) => s.receive('POST', { kind: 'publish', key }, `body ${key}`, token === undefined ? {} : { fencingToken: token });
 
   test('a POST whose token is lower than the highest accepted is refused with 412 before it can commit; equal or higher, or none, goes on', () => {
     const s = core();

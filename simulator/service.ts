@@ -17,6 +17,9 @@
  *   412 { error: 'stale_fencing_token', highest } before anything else, so a paused former lease
  *   holder cannot commit once its successor has been heard. A volatile service forgets the highest
  *   token on restart, as it forgets keys.
+ * - Access token: when the task carries one, a request that sends an authorization header must send
+ *   `Bearer <token>`; anything else is refused with 401 { error: 'unauthorized' } before all else.
+ *   A request with no credential is served (a journal that never touches the token is not failed).
  * Faults apply to the n-th request received (0-based): lost response after commit, 500 before or
  * after commit, 202 with the commit landing later, a mangled body (malformed, null, wrong key,
  * wrong digest, empty receipt, pending state, cut mid-read) or a delayed response.
@@ -56,6 +59,8 @@ export interface ServiceRequestRecord {
   fencingToken?: number;
   /** Refused for a stale fencing token: it had no effect and could have none. */
   fenced?: boolean;
+  /** Refused (401) for a missing or wrong access token: it had no effect and could have none. */
+  unauthorized?: boolean;
   fault?: ResponseFaultKind;
   status: number;
   /** The request committed an effect now (accept-later commits are separate effects later). */
@@ -86,6 +91,7 @@ export class ServiceCore {
   private memory = new Map<string, Stored>();
   /** The highest fencing token accepted so far. */
   private highestToken = -Infinity;
+  private bearer: string | undefined;
   private faults = new Map<number, ResponseFault>();
   /** Faults anchored to the n-th request about a key or resource, and how many such requests came. */
   private readonly anchored: ResponseFault[] = [];
@@ -104,12 +110,19 @@ export class ServiceCore {
     for (const { key, body } of config.existing) this.commit(key, digestOf(body), null);
   }
 
-  receive(method: string, route: ServiceRoute, body: string, fencingToken?: number): ServiceReply {
+  receive(method: string, route: ServiceRoute, body: string, credentials: RequestCredentials = {}): ServiceReply {
     const index = this.requests.length;
     const fault = this.faults.get(index) ?? this.anchoredFault(route);
+    const { fencingToken } = credentials;
     const record: ServiceRequestRecord = { index, atMs: this.clock.nowMs, method, route, status: 0, committed: false, ...(fencingToken !== undefined ? { fencingToken } : {}) };
     if (fault) record.fault = fault.fault;
     this.requests.push(record);
+    // A task with an access token: a request that sends a credential must send exactly that one (refused before all else).
+    if (this.bearer !== undefined && credentials.authorization !== undefined && credentials.authorization !== `Bearer ${this.bearer}`) {
+      record.unauthorized = true;
+      record.status = 401;
+      return this.reply(401, { error: 'unauthorized' }, undefined);
+    }
     const reply = this.answer(route, body, fault, record);
     record.status = reply.status;
     return reply;
@@ -138,6 +151,11 @@ export class ServiceCore {
       this.highestToken = -Infinity;
     }
     this.onEvent({ kind: 'restart', forgotKeys });
+  }
+
+  /** From now on a request that sends an authorization header must send `Bearer <token>`, or it is refused (401) with no effect. */
+  requireBearer(token: string): void {
+    this.bearer = token;
   }
 
   /** Raises the lowest fencing token accepted (an operator's takeover): older tokens are refused from now on. */
@@ -239,10 +257,23 @@ export class ServiceCore {
   }
 }
 
-/** The fencing token a request carries: the x-fencing-token header as a whole number (anything else is no token). */
-export function fencingOf(headers: Headers): { fencingToken?: number } {
+/** What a request carries besides its body: a fencing token, and a credential. */
+export interface RequestCredentials {
+  fencingToken?: number;
+  /** The authorization header as sent. */
+  authorization?: string;
+}
+
+/** The credentials a request carries: x-fencing-token as a whole number (anything else is no token), and the authorization header. */
+export function credentialsOf(headers: Headers): RequestCredentials {
   const text = headers.get('x-fencing-token');
-  return text !== null && /^\d+$/.test(text.trim()) ? { fencingToken: Number(text) } : {};
+  const authorization = headers.get('authorization');
+  return { ...(text !== null && /^\d+$/.test(text.trim()) ? { fencingToken: Number(text) } : {}), ...(authorization !== null ? { authorization } : {}) };
+}
+
+/** The headers that carry these credentials again (for msw, or a real request). */
+export function credentialHeaders(credentials: RequestCredentials): Record<string, string> {
+  return { ...(credentials.fencingToken !== undefined ? { 'x-fencing-token': String(credentials.fencingToken) } : {}), ...(credentials.authorization !== undefined ? { authorization: credentials.authorization } : {}) };
 }
 
 /** The trace line of a service event: a commit, or a restart and what it forgot. */

@@ -7,12 +7,12 @@
  * msw setup (setupServer) to run a journal against the fake service over the global fetch.
  */
 import { http, HttpResponse, type RequestHandler } from 'msw';
-import { fencingOf, type ServiceCore, type ServiceReply, type ServiceRoute } from './service.js';
+import { credentialsOf, type ServiceCore, type ServiceReply, type ServiceRoute } from './service.js';
 
 export function serviceHandlers(core: ServiceCore, baseUrl: string, onReply: (reply: ServiceReply) => void = () => {}): RequestHandler[] {
   const respond = async (request: Request, route: ServiceRoute): Promise<Response> => {
     const body = request.method === 'POST' ? await request.text() : '';
-    const reply = core.receive(request.method, route, body, fencingOf(request.headers).fencingToken);
+    const reply = core.receive(request.method, route, body, credentialsOf(request.headers));
     onReply(reply);
     return new HttpResponse(reply.body, { status: reply.status, headers: { 'content-type': 'application/json' } });
   };

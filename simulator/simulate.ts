@@ -8,7 +8,7 @@ import type { JournalAdapter } from '../model/contract/contract.js';
 import { installAmbientGuard, uninstallAmbientGuard, type Escape } from './ambientGuard.js';
 import type { Transport } from './network.js';
 import type { Proc } from './proc.js';
-import { parseScenario, type Scenario } from './scenario.js';
+import { parseScenario, taskFor, type Scenario } from './scenario.js';
 import type { Effect, ServiceRequestRecord } from './service.js';
 import { simulatedEnv } from './simEnv.js';
 import { filesOn } from './inspection.js';
@@ -17,6 +17,7 @@ import type { CrashRecord, ExitRecord, StopReason } from './runRecords.js';
 import type { DiskLaneState } from './diskLane.js';
 import type { StoreCall, StoreCore } from './store.js';
 import { World } from './world.js';
+import { SecretWatch, type SecretSighting } from './secretWatch.js';
 
 export interface SimulateOptions {
   /** How env.fetch reaches the fake service: 'direct' (default, fast) or through msw's getResponse. */
@@ -73,6 +74,8 @@ export interface SimulationResult {
   inspectErrors: string[];
   /** The shared store's ground truth: every call that reached it, and its restarts. */
   store: { calls: StoreCall[]; restarts: StoreCore['restarts']; offsetMs: number };
+  /** With a task that carries an access token: every place it landed on the disk or in the store (never the token itself). */
+  secretSightings: SecretSighting[];
   /** With SimulateOptions.diskLane: the work folder's files after every entry that changed them. */
   diskLane?: DiskLaneState[];
   stats: { steps: number; incarnations: number; virtualTimeMs: number; traceEntries: number };
@@ -95,9 +98,11 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
   installAmbientGuard();
   let world: World;
   let outcome: StopReason;
+  let watch: SecretWatch | undefined;
   try {
     world = new World(journal, scenario, { transport: options.transport ?? 'direct', makeEnv: simulatedEnv, ...(options.fresh ? { fresh: options.fresh } : {}), ...(options.beat ? { beat: options.beat } : {}), ...(options.diskLane ? { diskLane: true } : {}) });
     running = world;
+    watch = watchSecret(world, scenario);
     outcome = await world.run();
   } finally {
     running = null;
@@ -121,6 +126,7 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
     observed: world.inspection.observer.observed,
     inspectErrors: world.inspection.errors,
     store: { calls: world.store.calls, restarts: world.store.restarts, offsetMs: world.clock.epochMs - world.clock.nowMs + world.store.config.clockSkewMs },
+    secretSightings: watch ? (watch.sawStore(world.store.calls), watch.sightings) : [],
     ...(world.diskLane ? { diskLane: (world.diskLane.note(world.trace.length - 1), world.diskLane.states) } : {}),
     stats: { steps: world.globalStep, incarnations: world.incarnationsStarted, virtualTimeMs: world.clock.nowMs, traceEntries: world.trace.length },
   };
@@ -130,4 +136,20 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
   const digest = (): string => (payload ??= payloadDigest(world.payload));
   Object.defineProperty(result, 'payloadDigest', { enumerable: true, get: digest });
   return Object.defineProperty(result, 'traceHash', { enumerable: true, get: () => (hash ??= traceHash(world.trace, digest())) }) as SimulationResult;
+}
+
+/**
+ * A task that carries an access token: the service wants it on every request, the trace and exit
+ * messages show it masked, and the disk is watched for it (the store is read after the run).
+ */
+function watchSecret(world: World, scenario: Scenario): SecretWatch | undefined {
+  const token = taskFor(scenario, 0).accessToken;
+  if (token === undefined) return undefined;
+  world.service.requireBearer(token);
+  world.masksSecrets = true;
+  const who = (): { seq: number; by: string } => {
+    const step = world.trace.findLast((e) => e.step !== undefined && e.actor.startsWith('worker-'));
+    return { seq: step?.seq ?? world.trace.length, by: step ? `${step.actor}#${step.incarnation ?? 0}` : 'unknown' };
+  };
+  return (world.disk.secretWatch = new SecretWatch(token, who));
 }

@@ -5,13 +5,13 @@
  *   (served/) is a step, queued until the scheduler grants it; among ready workers (by pid) the
  *   scenario's schedule choices pick, a missing choice the lowest pid. A synchronous served call is
  *   an atomic step at once (atomicStep.ts).
- * - After a grant the worker runs (turns.ts) until its next step, an idle wait on a timer, or its exit.
- *   Virtual time advances only when no worker is ready (discrete events).
+ * - After a grant the worker runs (turns.ts) until its next step, an idle wait on a timer, or its
+ *   exit. Virtual time advances only when no worker is ready (discrete events).
  * - A crash { process, incarnation, step, when } kills that incarnation before or after the step:
  *   its pending promises never settle and its later calls are refused (they never settle either).
- *   keep-all kills one worker; the other modes are machine crashes that kill every live worker
- *   and drop volatile disk state. Killed workers restart after restartDelayMs as fresh
- *   incarnations; a worker that exits with an error (or process.exit(n), n ≠ 0) restarts the same way.
+ *   keep-all kills one worker; the other modes are machine crashes that kill every live worker and
+ *   drop volatile disk state. Killed workers restart after restartDelayMs as fresh incarnations; a
+ *   worker that exits with an error (or process.exit(n), n ≠ 0) restarts the same way.
  * - Every incarnation may get a fresh instance of the journal's modules (`fresh`), as a restarted
  *   process would; inspect() reads through its own (inspection.ts), on the durable image after
  *   every step that changed it, at every crash and at the end (the observed histories).
@@ -24,6 +24,7 @@ import type { Env, JournalAdapter } from '../model/contract/contract.js';
 import { atVirtualTime, escapeReason, outsideTurn, runAsTurn, type Escape } from './ambientGuard.js';
 import { VirtualClock, type Timer } from './clock.js';
 import { Disk } from './disk.js';
+import { maskSecrets } from '../model/contract/secret.js';
 import { DiskLane } from './diskLane.js';
 import { filesOn, Inspection } from './inspection.js';
 import { SimulatorInvariantError } from './invariant.js';
@@ -52,6 +53,7 @@ export interface WorldOptions {
 export class World {
   readonly clock = new VirtualClock();
   readonly trace: TraceEntry[] = [];
+  masksSecrets = false; // with a task that carries an access token: the trace and the exit messages show it masked
   readonly disk: Disk;
   readonly service: ServiceCore;
   readonly network: Network;
@@ -301,7 +303,7 @@ export class World {
       this.record({ actor: 'supervisor', op: 'exit', detail: `${proc.name} finished` });
       return;
     }
-    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const message = (this.masksSecrets ? maskSecrets : String)(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
     this.exits.push({ pid: proc.pid, incarnation: proc.incarnation, error: message });
     this.record({ actor: 'supervisor', op: 'exit', detail: `${proc.name} failed: ${message}` });
     this.scheduleRestart(proc);
@@ -377,7 +379,7 @@ export class World {
 
   record(entry: Omit<TraceEntry, 'seq' | 'timeMs'>): void {
     this.diskLane?.note(this.trace.length - 1);
-    this.trace.push({ seq: this.trace.length, timeMs: this.clock.nowMs, ...entry });
+    this.trace.push({ seq: this.trace.length, timeMs: this.clock.nowMs, ...entry, ...(this.masksSecrets ? { detail: maskSecrets(entry.detail) } : {}) });
   }
 
   /** Keeps the bytes the journal wrote or sent for the payload hash, tagged with the trace position. */
@@ -386,8 +388,7 @@ export class World {
   recordEscape(proc: Proc | null, api: string): Escape {
     const escape: Escape = { api, pid: proc?.pid ?? -1, incarnation: proc?.incarnation ?? 0, message: escapeReason(api) };
     this.escapes.push(escape);
-    const actor = proc ? { actor: `worker-${proc.pid}`, incarnation: proc.incarnation } : { actor: 'inspect' };
-    this.record({ ...actor, op: 'escape', detail: `${api}: ${escape.message}` });
+    this.record({ ...(proc ? { actor: `worker-${proc.pid}`, incarnation: proc.incarnation } : { actor: 'inspect' }), op: 'escape', detail: `${api}: ${escape.message}` });
     return escape;
   }
 

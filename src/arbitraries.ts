@@ -172,6 +172,8 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
             projectionLie: fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: fc.record({ atStep: fc.nat({ max: stepHorizon }), events: fc.nat({ max: 4 }) }), weight: 1 }),
           })
         : fc.constant(undefined),
+      // Half the tasks carry an access token (a canary, derived from this number): it must never be persisted.
+      accessToken: fc.option(fc.nat({ max: 9_999 }), { freq: 2, nil: undefined }),
     })
     .map(({ include, ...rest }) => {
       // A user's save needs a file the task edits: with user edits on, the edit is in the workload.
@@ -246,6 +248,7 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
         scenario.store = { ...scenario.store, clockSkewMs: draw.store.clockSkewMs };
         if (draw.store.calls.some((c) => c.fault === 'stale-read')) scenario.store.consistency = 'stale-reads';
       }
+      if (draw.accessToken !== undefined) scenario.task.accessToken = { canary: draw.accessToken };
       if (workers > 1) scenario.schedule = draw.schedule;
       scenario.random = draw.random;
       return scenario;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { makeDirDurably, removeDurably, removeStaleTemps, writeFileDurably } from './durableFile.js';
 import { folderName } from './regressions.js';
+import { canaryOf } from '../model/contract/secret.js';
 
 describe("durasim's own files are written as a correct journal writes", () => {
   test('a write replaces the whole file and leaves no temporary file behind', () => {
@@ -13,6 +14,13 @@ describe("durasim's own files are written as a correct journal writes", () => {
     writeFileDurably(file, 'new and longer');
     expect(readFileSync(file, 'utf8')).toBe('new and longer');
     expect(readdirSync(dir)).toEqual(['summary.json']);
+  });
+
+  test('an access-token canary in what durasim writes is masked: it persists no secret either', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'durasim-durable-'));
+    const file = join(dir, 'report.md');
+    writeFileDurably(file, `evidence: the file held "token=${canaryOf(5)}"\n`);
+    expect(readFileSync(file, 'utf8')).toBe('evidence: the file held "token=«secret»"\n');
   });
 
   test('a write that fails leaves the old file whole and no temporary file', () => {

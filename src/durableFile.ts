@@ -6,6 +6,7 @@
  */
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { maskSecrets } from '../model/contract/secret.js';
 
 let counter = 0;
 const TEMP = /^\..+\.durasim-\d+-\d+\.tmp$/;
@@ -28,13 +29,16 @@ export function makeDirDurably(dir: string): void {
   fsyncPath(dirname(absolute));
 }
 
-/** Writes `text` to `path` durably and atomically (temp file, fsync, rename, folder fsync). */
+/**
+ * Writes `text` to `path` durably and atomically (temp file, fsync, rename, folder fsync). A task's
+ * access token (a durasim canary) is masked in it: durasim persists no secret either.
+ */
 export function writeFileDurably(path: string, text: string): void {
   const dir = dirname(resolve(path));
   const temp = join(dir, `.${basename(path)}.durasim-${process.pid}-${counter++}.tmp`);
   const fd = openSync(temp, 'wx');
   try {
-    writeSync(fd, text);
+    writeSync(fd, maskSecrets(text));
     fsyncSync(fd);
   } catch (error) {
     closeSync(fd);

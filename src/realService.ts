@@ -7,7 +7,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fencingOf, routeOf, type ServiceCore, type ServiceReply } from '../simulator/service.js';
+import { credentialsOf, routeOf, type ServiceCore, type ServiceReply } from '../simulator/service.js';
 
 export interface RealService {
   url: string;
@@ -25,8 +25,8 @@ export async function serveOverHttp(core: ServiceCore, beforeReply: (method: str
     req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
     req.on('end', () => {
       const method = req.method ?? 'GET';
-      const token = req.headers['x-fencing-token'];
-      const reply = core.receive(method, routeOf(method, new URL(req.url ?? '/', 'http://127.0.0.1').pathname), body, fencingOf(new Headers(typeof token === 'string' ? { 'x-fencing-token': token } : {})).fencingToken);
+      const headers = new Headers(Object.entries(req.headers).flatMap(([name, value]) => (typeof value === 'string' ? [[name, value] as [string, string]] : [])));
+      const reply = core.receive(method, routeOf(method, new URL(req.url ?? '/', 'http://127.0.0.1').pathname), body, credentialsOf(headers));
       if (beforeReply(method, reply) === 'withhold') {
         res.destroy();
         return;

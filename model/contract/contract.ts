@@ -54,6 +54,12 @@ export interface Task {
   id: string;
   operations: Operation[];
   service: ServicePromises;
+  /**
+   * The credential the service wants on every request, when the task carries one: send it as
+   * `authorization: Bearer <accessToken>`. Keep it in memory only: never in a checkpoint, a log, a
+   * file or the store (no-secret-persisted); a restarted incarnation is handed it again.
+   */
+  accessToken?: string;
 }
 
 /**

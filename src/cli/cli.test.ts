@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
@@ -26,6 +26,17 @@ const report = (name: string) => join(dir, 'report', name);
 const common = () => ['--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'];
 
 describe('durasim check', () => {
+  test('a journal that persists the access token is caught, and nothing durasim prints or writes holds the token', async () => {
+    expect(await run('check', '--journal', 'token-in-checkpoint', '--runs', '50', '--seed', '5', ...common())).toBe(1);
+    expect(out.join('\n')).toMatch(/no-secret-persisted \[journal\.jsonl\] at #\d+: expected the task's access token kept in memory/);
+    const written = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+    expect(written.map((f) => f.slice(dir.length + 1)).sort()).toEqual(expect.arrayContaining(['report/timeline.html', 'report/counterexample.json']));
+    expect(written.filter((f) => readFileSync(f, 'utf8').includes('durasim-canary-'))).toEqual([]);
+    expect([...out, ...err].join('\n')).not.toContain('durasim-canary-');
+    // The saved scenario names the canary's number, never the token: it replays the same.
+    expect(readFileSync(report('counterexample.json'), 'utf8')).toMatch(/"accessToken": \{\s+"canary": \d+\s+\}/);
+  });
+
   test('a clean journal exits 0; the seed is the first line; the reports are written', async () => {
     expect(await run('check', '--runs', '30', '--seed', '5', ...common())).toBe(0);
     expect(out[0]).toMatch(/^seed 5 · faults crash,disk,io,response,duplicate,user,service-restart,intent,store/);
@@ -109,7 +120,7 @@ describe('check --tally, --invariants, --safety-only', () => {
     expect(out[1]).toMatch(/^judged by 16 invariants: safety one-effect-per-key, .*projection-consistent \(docs\/invariants\.md\)$/);
     out = [];
     expect(await run('check', '--journal', 'torn-tail-fatal', '--runs', '600', '--seed', '5', ...common())).toBe(3);
-    expect(out[1]).toMatch(/^judged by all 17 invariants: safety one-effect-per-key, .* · liveness convergence \(docs\/invariants\.md\)$/);
+    expect(out[1]).toMatch(/^judged by all 18 invariants: safety one-effect-per-key, .* · liveness convergence \(docs\/invariants\.md\)$/);
    }, 60_000);
 
   test('an unknown invariant, or nothing left to judge, is bad usage', async () => {

@@ -34,6 +34,8 @@ import { bundleJournal } from '../isolation/bundleJournal.js';
 import { compileJournal } from '../isolation/journalInstances.js';
 import type { JournalRef } from '../isolation/journalRef.js';
 import { serveOverHttp } from '../realService.js';
+import { maskSecrets } from '../../model/contract/secret.js';
+import { secretSightingsIn } from './secretScan.js';
 import { FROM_SOURCE, ownModule } from '../ownFiles.js';
 import type { FromWorker, SideLine, WorkerStart } from './protocol.js';
 
@@ -124,7 +126,9 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
 
   const trace: TraceLine[] = [];
   const lines: string[] = [];
-  const record = (actor: string, op: string, detail: string): void => {
+  const token = taskFor(scenario, 0).accessToken;
+  const record = (actor: string, op: string, raw: string): void => {
+    const detail = maskSecrets(raw);
     trace.push({ seq: trace.length, actor, op, detail });
     lines.push(`${String(trace.length - 1).padStart(4)} ${actor} ${op} ${detail}`);
   };
@@ -133,6 +137,7 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     if (event.kind === 'commit') event.effect.seq = trace.length;
     record('service', ...(Object.values(describeServiceEvent(event, scenario.service.idempotencyMemory)) as [string, string]));
   });
+  if (token !== undefined) core.requireBearer(token);
   let sender = '';
   const recordsAtArrival = new Map<number, Records>();
   const service = await serveOverHttp(core, (method) => {
@@ -325,6 +330,7 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
   const final = inspect();
   observer.observe(final, trace.length - 1, 'durable');
   const endFiles = files();
+  const secretSightings = token === undefined ? [] : secretSightingsIn(dir, token, trace.length - 1);
   rmSync(root, { recursive: true, force: true });
   const requests = core.requests.map((r) => ({ ...r, ...(recordsAtArrival.has(r.index) ? { recordsAtArrival: recordsAtArrival.get(r.index) } : {}) }));
   const input: JudgeInput = {
@@ -337,6 +343,7 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     userEdits,
     final: { durable: final, visible: final, files: endFiles, durableFiles: endFiles },
     observed: observer.observed,
+    secretSightings,
   };
   if (inspectErrors.length > 0) lines.push(`inspect() threw: ${[...new Set(inspectErrors)].join('; ')}`);
   return { input, lines, wallMs: performance.now() - started };

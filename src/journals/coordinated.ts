@@ -248,7 +248,7 @@ export class CoordinatedRun extends ReferenceRun {
       response = await this.env.fetch(`${this.task.service.url}/operations/${encodeURIComponent(key)}`, {
         method: 'POST',
         body: intent.body,
-        headers: { 'idempotency-key': key, 'content-type': 'text/plain', ...this.fencing() },
+        headers: { 'idempotency-key': key, 'content-type': 'text/plain', ...this.credentials(), ...this.fencing() },
         signal: await this.env.clock.timeout(this.settings.requestTimeoutMs),
       });
     } catch (error) {

@@ -143,12 +143,17 @@ export class ReferenceRun extends FileDeliveryRun {
     else await this.record({ key, state: verdict.state, digest: intent.digest, reason: verdict.reason });
   }
 
+  /** The task's access token, if it carries one, for every request: held in memory, never recorded. */
+  protected credentials(): Record<string, string> {
+    return this.task.accessToken === undefined ? {} : { authorization: `Bearer ${this.task.accessToken}` };
+  }
+
   protected async post(key: string, intent: Intent): Promise<Verdict> {
     try {
       const response = await this.env.fetch(`${this.task.service.url}/operations/${encodeURIComponent(key)}`, {
         method: 'POST',
         body: intent.body,
-        headers: { 'idempotency-key': key, 'content-type': 'text/plain' },
+        headers: { 'idempotency-key': key, 'content-type': 'text/plain', ...this.credentials() },
         signal: await this.env.clock.timeout(this.settings.requestTimeoutMs),
       });
       return await this.judgeReceipt(response, key, intent.digest);
@@ -186,6 +191,7 @@ export class ReferenceRun extends FileDeliveryRun {
   protected async query(key: string, digest: string): Promise<QueryAnswer> {
     try {
       const response = await this.env.fetch(`${this.task.service.url}/operations/${encodeURIComponent(key)}`, {
+        headers: this.credentials(),
         signal: await this.env.clock.timeout(this.settings.requestTimeoutMs),
       });
       if (response.status === 404) return { state: 'absent' };
@@ -225,6 +231,7 @@ export class ReferenceRun extends FileDeliveryRun {
   protected async read(op: LookupOperation): Promise<{ state: 'succeeded'; receipt: string } | { state: 'failed' | 'outcome_unknown'; reason: string }> {
     try {
       const response = await this.env.fetch(`${this.task.service.url}/resources/${encodeURIComponent(op.resource)}`, {
+        headers: this.credentials(),
         signal: await this.env.clock.timeout(this.settings.requestTimeoutMs),
       });
       if (response.status === 404) return { state: 'failed', reason: 'no such resource' };

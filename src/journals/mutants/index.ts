@@ -27,6 +27,7 @@ import { journal as continuesAfterLostCas } from './continuesAfterLostCas.js';
 import { journal as ignoresTakeover } from './ignoresTakeover.js';
 import { journal as projectionBeforeEvent } from './projectionBeforeEvent.js';
 import { journal as repairsProjection } from './repairsProjection.js';
+import { journal as tokenInCheckpoint } from './tokenInCheckpoint.js';
 import { coordinatedJournal } from '../coordinated.js';
 
 export interface Mutant {
@@ -62,6 +63,7 @@ export const MUTANTS: Mutant[] = [
   { journal: ignoresTakeover, defect: 'a renewal refused because an operator took the task over is answered by taking the lease back by force', breaks: ['takeover-exclusive'], reference: coordinatedJournal },
   { journal: projectionBeforeEvent, defect: 'the projection written before the event it folds', breaks: ['projection-consistent'], reference: coordinatedJournal },
   { journal: repairsProjection, defect: 'a projection that does not fold the events is rewritten from them and the task goes on, instead of quarantined', breaks: ['projection-consistent'], reference: coordinatedJournal },
+  { journal: tokenInCheckpoint, defect: "the intent record keeps the request's headers, the task's access token among them", breaks: ['no-secret-persisted'] },
 ];
 
 export function mutantNamed(name: string): Mutant | undefined {
