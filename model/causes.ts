@@ -13,6 +13,8 @@ export const CAUSAL_ORDER: readonly InvariantCode[] = [
   'cas-loser-stops',
   'single-advancer',
   'fenced-effects',
+  'failure-class-respected',
+  'retry-budget',
   'no-blind-retry',
   'retry-safe-only',
   'completed-replayed',

@@ -60,6 +60,10 @@ export interface RequestEvidence {
   fenced?: boolean;
   /** Refused (401) for a missing or wrong access token: no effect. */
   unauthorized?: boolean;
+  /** Answered 503 (unavailable): the wait it asked for before the next try, in ms. */
+  retryAfterMs?: number;
+  /** Its response reached its sender: not dropped, not reset, not given up on. */
+  answered?: boolean;
   /** Trace position where its sender stopped waiting for it (answered, gave up, or died); absent while it waits. */
   doneSeq?: number;
   recordsAtArrival?: Records;
@@ -125,7 +129,7 @@ export interface SecretSightingEvidence {
 
 export interface JudgeInput {
   scenario: {
-    task: { id?: string; operations: OperationSpec[] };
+    task: { id?: string; operations: OperationSpec[]; retryBudget?: { perOperation: number; perTask: number } };
     taskAfterRestart?: { operations: OperationSpec[] };
     service: { idempotencyMemory: 'durable' | 'volatile' | 'none'; query: boolean; resources: Record<string, string> };
     faults: { kind: string }[];

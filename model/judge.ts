@@ -7,6 +7,8 @@ import { checkCasLoserStops } from './invariants/casLoserStops.js';
 import { checkFencedEffects } from './invariants/fencedEffects.js';
 import { checkProjectionConsistent } from './invariants/projectionConsistent.js';
 import { checkNoSecretPersisted } from './invariants/noSecretPersisted.js';
+import { checkFailureClassRespected } from './invariants/failureClassRespected.js';
+import { checkRetryBudget } from './invariants/retryBudget.js';
 import { checkSingleAdvancer } from './invariants/singleAdvancer.js';
 import { checkTakeoverExclusive } from './invariants/takeoverExclusive.js';
 import { checkCompletedReplayed } from './invariants/completedReplayed.js';
@@ -41,6 +43,8 @@ export const CHECKS: Record<InvariantCode, (input: JudgeInput) => Violation[]> =
   'takeover-exclusive': checkTakeoverExclusive,
   'projection-consistent': checkProjectionConsistent,
   'no-secret-persisted': checkNoSecretPersisted,
+  'failure-class-respected': checkFailureClassRespected,
+  'retry-budget': checkRetryBudget,
   convergence: checkConvergence,
 };
 

@@ -5,6 +5,7 @@
  * Operation (publish, lookup):
  *   authorized → dispatched                       the intent is durable; then the request may leave
  *   dispatched → succeeded | conflict | failed    a verdict in the same incarnation
+ *   dispatched → blocked                          a refusal only a human can lift (403: permission revoked)
  *   dispatched → outcome_unknown                  timeout, 5xx, 202, unreadable or unproven receipt
  *   dispatched | outcome_unknown → reconciling    recovery asks the service before anything else
  *   reconciling → succeeded | conflict | blocked | failed | outcome_unknown
@@ -25,7 +26,7 @@ export type FileState = (typeof FILE_STATES)[number];
 
 const OPERATION_TRANSITIONS: Record<OperationState, readonly OperationState[]> = {
   authorized: ['dispatched', 'blocked', 'failed'],
-  dispatched: ['succeeded', 'conflict', 'failed', 'outcome_unknown', 'reconciling'],
+  dispatched: ['succeeded', 'conflict', 'failed', 'blocked', 'outcome_unknown', 'reconciling'],
   outcome_unknown: ['reconciling'],
   reconciling: ['succeeded', 'conflict', 'blocked', 'failed', 'outcome_unknown', 'dispatched', 'reconciling'],
   succeeded: [],

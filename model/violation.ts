@@ -21,6 +21,8 @@ export const INVARIANTS = [
   { code: 'takeover-exclusive', kind: 'safety', summary: "from an operator's takeover to its handback, no agent worker writes to the service or advances the task" },
   { code: 'projection-consistent', kind: 'safety', summary: "every projection of the task written to the store folds events that are there: as many as it claims, with its digest" },
   { code: 'no-secret-persisted', kind: 'safety', summary: "the task's access token never lands in a file, a file name or the shared store" },
+  { code: 'failure-class-respected', kind: 'safety', summary: 'a 400 is never retried, a 403 pauses the task, a 503 is retried only after the wait it asked for and never taken for a failure' },
+  { code: 'retry-budget', kind: 'safety', summary: "the task's retry budget holds at the service: POSTs per operation and in all, across every restart and worker" },
   { code: 'convergence', kind: 'liveness', summary: 'after the last fault every operation reaches a terminal state within the bounds' },
 ] as const;
 

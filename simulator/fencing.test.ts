@@ -1,10 +1,11 @@
-/** The fencing header reaches the service the same way by every path: the direct transport, msw's handlers and a real node:http server. */
+/** What a request carries and how its answer is delivered are the same by every path: the direct transport, msw's handlers and a real node:http server. */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { serveOverHttp, type RealService } from '../src/realService.js';
 import { VirtualClock } from './clock.js';
 import { Network } from './network.js';
 import { DEFAULT_SERVICE } from './scenario.js';
 import { ServiceCore } from './service.js';
+import { simulate } from './simulate.js';
 
 const fresh = () => new ServiceCore({ ...DEFAULT_SERVICE, existing: [], resources: {} }, [], new VirtualClock());
 const tokens = [2, 1, 2, undefined, 3, 0];
@@ -66,3 +67,22 @@ describe('authorization', () => {
     expect(statuses.real).toEqual(statuses.direct);
   });
 });
+
+describe('a connection reset', () => {
+  test('fails the client\'s fetch at once the same way in the simulated world and over real HTTP: TypeError "fetch failed", caused by ECONNRESET', async () => {
+    const realCoreReset = new ServiceCore({ ...DEFAULT_SERVICE, existing: [], resources: {} }, [{ kind: 'response', request: 0, fault: 'reset-after-commit' }], new VirtualClock());
+    const served = await serveOverHttp(realCoreReset);
+    const real = await fetch(`${served.url}/operations/a`, { method: 'POST', body: 'x' }).then(() => undefined, (error: unknown) => error as TypeError & { cause: { code?: string } });
+    await served.close();
+    const simulated = await simulate({ name: 'reset', inspect: () => ({}), run: async (env, task) => {
+      await env.fetch(`${task.service.url}/operations/a`, { method: 'POST', body: 'x' }).catch((error: unknown) => (caught = error as TypeError & { cause: { code?: string } }));
+    } }, { format: 'durasim.scenario', version: 1, task: { id: 't', operations: [] }, faults: [{ kind: 'response', request: 0, fault: 'reset-after-commit' }] });
+    const shape = (e: (TypeError & { cause: { code?: string } }) | undefined) => [e?.name, e?.message, e?.cause.code];
+    expect(shape(real)).toEqual(['TypeError', 'fetch failed', 'ECONNRESET']);
+    expect(shape(caught)).toEqual(shape(real));
+    expect(realCoreReset.effects).toHaveLength(1);
+    expect(simulated.effects).toHaveLength(1);
+    expect(simulated.trace.some((e) => e.detail.endsWith('(connection reset)'))).toBe(true);
+  });
+});
+let caught: (TypeError & { cause: { code?: string } }) | undefined;

@@ -12,7 +12,7 @@
  *   field they were probably meant to be), never ignored; paths must be canonical, relative, free
  *   of NUL bytes, and no file may be another one's folder.
  */
-import type { Operation, Task } from '../model/contract/contract.js';
+import type { Operation, RetryBudget, Task } from '../model/contract/contract.js';
 import { canaryOf } from '../model/contract/secret.js';
 import { pathClash } from './scenarioFields.js';
 import { arr, bool, describe, fail, int, isRecord, misnamedKind, nonEmptyStr, oneOf, optional, relativePath, str, strict, type Json } from './scenarioValidators.js';
@@ -60,7 +60,7 @@ export interface Scenario {
   name?: string;
   description?: string;
   /** accessToken: the task carries an access token, canary number `canary` (model/contract/secret.ts); the service then wants it on every request. */
-  task: { id: string; operations: Operation[]; accessToken?: { canary: number } };
+  task: { id: string; operations: Operation[]; accessToken?: { canary: number }; retryBudget?: RetryBudget };
   /** A changed intent: incarnations after the first are handed these operations instead. */
   taskAfterRestart?: { operations: Operation[] };
   /** Initial files, relative to the work dir, all durable. */
@@ -168,11 +168,11 @@ export function parseScenario(value: Json): Scenario {
     fail('version', `is ${version}, newer than this durasim understands (${SCENARIO_VERSION})`, 'Upgrade durasim to replay this scenario.');
   }
   if (!isRecord(value.task)) fail('task', `must be an object, found ${describe(value.task)}`);
-  strict(value.task, 'task', ['id', 'operations', 'accessToken'], ['id', 'operations']);
+  strict(value.task, 'task', ['id', 'operations', 'accessToken', 'retryBudget'], ['id', 'operations']);
   const scenario: Scenario = {
     format: SCENARIO_FORMAT,
     version,
-    task: { id: nonEmptyStr(value.task.id, 'task.id'), operations: parseOperations(value.task.operations, 'task.operations'), ...parseAccessToken(value.task.accessToken) },
+    task: { id: nonEmptyStr(value.task.id, 'task.id'), operations: parseOperations(value.task.operations, 'task.operations'), ...parseAccessToken(value.task.accessToken), ...parseRetryBudget(value.task.retryBudget) },
     files: optional(value, 'files', (v) => {
       if (!isRecord(v)) fail('files', `must be an object of path to text, found ${describe(v)}`);
       return Object.fromEntries(Object.entries(v).map(([p, text]) => [relativePath(p, `files key ${JSON.stringify(p)}`), str(text, `files[${JSON.stringify(p)}]`)]));
@@ -247,6 +247,13 @@ function parseAccessToken(value: Json | undefined): { accessToken?: { canary: nu
   return { accessToken: { canary: int(value.canary, 'task.accessToken.canary') } };
 }
 
+function parseRetryBudget(value: Json | undefined): { retryBudget?: RetryBudget } {
+  if (value === undefined) return {};
+  if (!isRecord(value)) fail('task.retryBudget', `must be an object, found ${describe(value)}`, 'Write "retryBudget": { "perOperation": N, "perTask": M }.');
+  strict(value, 'task.retryBudget', ['perOperation', 'perTask'], ['perOperation', 'perTask']);
+  return { retryBudget: { perOperation: int(value.perOperation, 'task.retryBudget.perOperation', 1), perTask: int(value.perTask, 'task.retryBudget.perTask', 1) } };
+}
+
 /** A scenario as it is saved: defaults dropped so the file reads as the story of the run. */
 export function scenarioToJson(scenario: Scenario): Record<string, unknown> {
   const out: Record<string, unknown> = { $schema: SCENARIO_SCHEMA_URL, format: scenario.format, version: scenario.version };
@@ -280,6 +287,7 @@ export function taskFor(scenario: Scenario, incarnation: number): Task {
     operations: operations.map((op) => ({ ...op })),
     service: { url: SERVICE_URL, query: scenario.service.query, idempotentReplay: scenario.service.idempotencyMemory === 'durable' },
     ...(scenario.task.accessToken ? { accessToken: canaryOf(scenario.task.accessToken.canary) } : {}),
+    ...(scenario.task.retryBudget ? { retryBudget: { ...scenario.task.retryBudget } } : {}),
   };
 }
 

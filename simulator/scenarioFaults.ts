@@ -78,7 +78,15 @@ export const RESPONSE_FAULTS = [
   'cut-body',
   'delay',
 ] as const;
-export type ResponseFaultKind = (typeof RESPONSE_FAULTS)[number];
+/**
+ * Failure classes (seed 002), each needing its own answer from the journal: invalid-argument (400,
+ * and every later POST of that key and body: the plan needs fixing, never a retry),
+ * permission-revoked (403, and every later POST: the task pauses), unavailable (503 with
+ * retryAfterMs: a bounded backoff, then again), reset-after-commit (committed, then the connection
+ * is reset: the client learns nothing and must reconcile before any re-send).
+ */
+export const FAILURE_CLASS_FAULTS = ['invalid-argument', 'permission-revoked', 'unavailable', 'reset-after-commit'] as const;
+export type ResponseFaultKind = (typeof RESPONSE_FAULTS)[number] | (typeof FAILURE_CLASS_FAULTS)[number];
 
 /**
  * Applies to the `request`-th request the service receives (0-based, GET and POST alike), or —
@@ -95,6 +103,8 @@ interface ResponseFaultBase {
   delayMs?: number;
   /** accept-later: virtual milliseconds until the accepted commit lands. Default 50. */
   commitDelayMs?: number;
+  /** unavailable: the wait the 503 asks for before the next try, in virtual milliseconds. Default 1000. */
+  retryAfterMs?: number;
 }
 
 /**
@@ -160,7 +170,7 @@ export type Fault = CrashFault | IoErrorFault | ResponseFault | UserEditFault | 
 const FAULT_FIELDS = {
   crash: ['kind', 'process', 'incarnation', 'step', 'at', 'when', 'mode', 'tornKeepBytes', 'tail', 'keep'],
   'io-error': ['kind', 'process', 'incarnation', 'step', 'at', 'error', 'writtenBytes'],
-  response: ['kind', 'request', 'at', 'fault', 'delayMs', 'commitDelayMs'],
+  response: ['kind', 'request', 'at', 'fault', 'delayMs', 'commitDelayMs', 'retryAfterMs'],
   'user-edit': ['kind', 'path', 'text', 'atStep', 'afterAccess'],
   'duplicate-delivery': ['kind', 'atStep'],
   'service-restart': ['kind', 'atStep'],
@@ -210,12 +220,13 @@ export function parseFault(value: Json, field: string): Fault {
       if ((value.request === undefined) === (value.at === undefined)) {
         fail(field, 'needs exactly one of request and at', 'Say which request it hits: "request": N (the N-th the service receives), or "at": { "mentions": "post-a", "occurrence": N }.');
       }
-      const what = { fault: oneOf(value.fault, RESPONSE_FAULTS, `${field}.fault`) };
+      const what = { fault: oneOf(value.fault, [...RESPONSE_FAULTS, ...FAILURE_CLASS_FAULTS], `${field}.fault`) };
       const fault: ResponseFault = value.request !== undefined
         ? { kind, request: int(value.request, `${field}.request`), ...what }
         : { kind, at: parseAnchor(value.at, `${field}.at`), ...what };
       if (value.delayMs !== undefined) fault.delayMs = int(value.delayMs, `${field}.delayMs`);
       if (value.commitDelayMs !== undefined) fault.commitDelayMs = int(value.commitDelayMs, `${field}.commitDelayMs`);
+      if (value.retryAfterMs !== undefined) fault.retryAfterMs = int(value.retryAfterMs, `${field}.retryAfterMs`);
       return fault;
     }
     case 'user-edit': {

@@ -182,3 +182,42 @@ describe('fencing tokens', () => {
     }
   });
 });
+
+describe('failure classes', () => {
+  test('invalid-argument: 400 with no effect, and again for every later POST of that key and body; another body for the key is judged afresh', () => {
+    const s = core({}, [{ kind: 'response', request: 0, fault: 'invalid-argument' }]);
+    const first = post(s, 'a', 'bad');
+    expect([first.status, json(first.body)]).toEqual([400, { error: 'invalid_argument', key: 'a' }]);
+    expect(post(s, 'a', 'bad').status).toBe(400);
+    expect(get(s, 'a').status).toBe(404);
+    expect(post(s, 'a', 'fixed').status).toBe(201);
+    expect(s.effects.map((e) => e.digest)).toEqual([digestOf('fixed')]);
+  });
+
+  test('permission-revoked: 403 with no effect, and for every later POST of any key; reads still answer', () => {
+    const s = core({}, [{ kind: 'response', request: 1, fault: 'permission-revoked' }]);
+    expect(post(s, 'a', 'x').status).toBe(201);
+    expect(post(s, 'b', 'y').status).toBe(403);
+    expect(post(s, 'c', 'z').status).toBe(403);
+    expect(get(s, 'a').status).toBe(200);
+    expect(s.effects.map((e) => e.key)).toEqual(['a']);
+  });
+
+  test('unavailable: 503 naming the wait it asks for, nothing committed, and the request records it; the next try goes through', () => {
+    const s = core({}, [{ kind: 'response', request: 0, fault: 'unavailable', retryAfterMs: 2_500 }, { kind: 'response', request: 1, fault: 'unavailable' }]);
+    const busy = post(s, 'a', 'x');
+    expect([busy.status, json(busy.body)]).toEqual([503, { error: 'unavailable', retryAfterMs: 2_500 }]);
+    expect(get(s, 'a').status).toBe(503); // a read can find the dependency down too
+    expect(s.requests.map((r) => r.retryAfterMs)).toEqual([2_500, 1_000]);
+    expect(post(s, 'a', 'x').status).toBe(201);
+    expect(s.effects).toHaveLength(1);
+  });
+
+  test('reset-after-commit: the effect is committed, then the connection is reset', () => {
+    const s = core({}, [{ kind: 'response', request: 0, fault: 'reset-after-commit' }]);
+    const reply = post(s, 'a', 'x');
+    expect(reply.deliver).toBe('reset');
+    expect(s.effects).toHaveLength(1);
+    expect(post(s, 'a', 'x').status).toBe(200);
+  });
+});

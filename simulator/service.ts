@@ -22,7 +22,10 @@
  *   A request with no credential is served (a journal that never touches the token is not failed).
  * Faults apply to the n-th request received (0-based): lost response after commit, 500 before or
  * after commit, 202 with the commit landing later, a mangled body (malformed, null, wrong key,
- * wrong digest, empty receipt, pending state, cut mid-read) or a delayed response.
+ * wrong digest, empty receipt, pending state, cut mid-read) or a delayed response; and the
+ * failure classes: 400 for invalid arguments (and for every later POST of that key and body),
+ * 403 for a revoked permission (and for every later POST), 503 asking for a wait (retryAfterMs,
+ * nothing committed), and a connection reset after the commit.
  */
 import { digestOf } from '../model/contract/digest.js';
 import type { EffectEvidence } from '../model/evidence.js';
@@ -44,8 +47,8 @@ export interface ServiceReply {
   body: string;
   /** The body stream errors after its first half. */
   cut: boolean;
-  /** drop: the response never reaches the client. */
-  deliver: 'respond' | 'drop';
+  /** drop: the response never reaches the client; reset: the connection is reset, the client's fetch fails at once. */
+  deliver: 'respond' | 'drop' | 'reset';
   delayMs: number;
 }
 
@@ -61,6 +64,10 @@ export interface ServiceRequestRecord {
   fenced?: boolean;
   /** Refused (401) for a missing or wrong access token: it had no effect and could have none. */
   unauthorized?: boolean;
+  /** Answered 503: the wait it asked for before the next try. */
+  retryAfterMs?: number;
+  /** Its response reached its sender (set by the world): not dropped, not reset, not given up on. */
+  answered?: boolean;
   fault?: ResponseFaultKind;
   status: number;
   /** The request committed an effect now (accept-later commits are separate effects later). */
@@ -92,6 +99,10 @@ export class ServiceCore {
   /** The highest fencing token accepted so far. */
   private highestToken = -Infinity;
   private bearer: string | undefined;
+  /** permission-revoked was answered: every POST from now on is refused (403). */
+  private revoked = false;
+  /** key and digest pairs an invalid-argument fault refused: refused again (400) whenever they come back. */
+  private readonly invalid = new Set<string>();
   private faults = new Map<number, ResponseFault>();
   /** Faults anchored to the n-th request about a key or resource, and how many such requests came. */
   private readonly anchored: ResponseFault[] = [];
@@ -171,6 +182,10 @@ export class ServiceCore {
     const kind = fault?.fault;
     if (route.kind === 'publish') record.digest = digestOf(body);
     if (kind === '500-before-commit') return this.reply(500, { error: 'internal' }, fault);
+    if (kind === 'unavailable') {
+      record.retryAfterMs = fault?.retryAfterMs ?? 1000;
+      return this.reply(503, { error: 'unavailable', retryAfterMs: record.retryAfterMs }, fault);
+    }
     switch (route.kind) {
       case 'publish': {
         if (record.fencingToken !== undefined) {
@@ -181,6 +196,11 @@ export class ServiceCore {
           this.highestToken = record.fencingToken;
         }
         const digest = record.digest as string;
+        // Sticky refusals: a permission once revoked stays revoked; arguments once invalid stay invalid.
+        if (kind === 'permission-revoked') this.revoked = true;
+        if (this.revoked) return this.reply(403, { error: 'permission_revoked' }, fault);
+        if (kind === 'invalid-argument') this.invalid.add(`${route.key}\n${digest}`);
+        if (this.invalid.has(`${route.key}\n${digest}`)) return this.reply(400, { error: 'invalid_argument', key: route.key }, fault);
         const stored = this.config.idempotencyMemory === 'none' ? undefined : this.memory.get(route.key);
         if (stored && stored.digest !== digest) return this.reply(409, { error: 'fingerprint_conflict' }, fault);
         if (stored?.state === 'pending') return this.reply(202, { key: route.key, digest, state: 'pending' }, fault);
@@ -251,7 +271,7 @@ export class ServiceCore {
       status,
       body: text,
       cut: kind === 'cut-body',
-      deliver: kind === 'drop-after-commit' ? 'drop' : 'respond',
+      deliver: kind === 'drop-after-commit' ? 'drop' : kind === 'reset-after-commit' ? 'reset' : 'respond',
       delayMs: kind === 'delay' ? (fault?.delayMs ?? 1000) : 0,
     };
   }

@@ -145,7 +145,7 @@ export function simulatedFetch(world: World, proc: Proc): (input: string | URL |
       world.record({
         actor: 'service',
         op: 'receive',
-        detail: `#${record?.index} ${method} ${where} → ${reply.status}${record?.fault ? ` [${record.fault}]` : ''}${reply.deliver === 'drop' ? ' (response dropped)' : ''}`,
+        detail: `#${record?.index} ${method} ${where} → ${reply.status}${record?.fault ? ` [${record.fault}]` : ''}${reply.deliver === 'drop' ? ' (response dropped)' : reply.deliver === 'reset' ? ' (connection reset)' : ''}`,
       });
       let timer: Timer | undefined;
       const done = (): void => {
@@ -162,10 +162,23 @@ export function simulatedFetch(world: World, proc: Proc): (input: string | URL |
         timer = world.procTimer(proc, world.scenario.service.latencyMs + reply.delayMs, 'response', () => {
           signal?.removeEventListener('abort', onAbort);
           done();
+          if (record) record.answered = true;
           complete({ ok: true, value: responseOf(reply), note: `${reply.status}${reply.cut ? ' (body will be cut)' : ''}` } as Outcome<unknown>);
+        });
+      }
+      if (reply.deliver === 'reset') {
+        timer = world.procTimer(proc, world.scenario.service.latencyMs, 'connection reset', () => {
+          signal?.removeEventListener('abort', onAbort);
+          done();
+          complete({ ok: false, error: connectionReset(), note: 'connection reset' });
         });
       }
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   };
+}
+
+/** What Node's fetch rejects with when the peer resets the connection: TypeError "fetch failed", caused by ECONNRESET. */
+function connectionReset(): TypeError {
+  return new TypeError('fetch failed', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET', errno: -104, syscall: 'read' }) });
 }

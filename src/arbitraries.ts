@@ -18,6 +18,7 @@ import {
   DEFAULT_STORE,
   STORE_CALL_FAULTS,
   RESPONSE_FAULTS,
+  FAILURE_CLASS_FAULTS,
   SCENARIO_FORMAT,
   SCENARIO_VERSION,
   type Fault,
@@ -27,9 +28,11 @@ import {
 /**
  * The fault families a run may draw. `disk` lets crashes lose unsynced data (machine crashes:
  * per-file persistence, torn appends and rewrites, zero and garbage tails); `io` fails disk calls
- * (EIO, ENOSPC with short writes, fsync failing as on Linux).
+ * (EIO, ENOSPC with short writes, fsync failing as on Linux); `store` draws the shared store's
+ * faults, pauses and takeovers; `failure` the service's failure classes (400, 403, 503 with a wait,
+ * a reset after the commit) and a retry budget on the task.
  */
-export const FAULT_KINDS = ['crash', 'disk', 'io', 'response', 'duplicate', 'user', 'service-restart', 'intent', 'store'] as const;
+export const FAULT_KINDS = ['crash', 'disk', 'io', 'response', 'duplicate', 'user', 'service-restart', 'intent', 'store', 'failure'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface ScenarioArbitraryOptions {
@@ -174,6 +177,14 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
         : fc.constant(undefined),
       // Half the tasks carry an access token (a canary, derived from this number): it must never be persisted.
       accessToken: fc.option(fc.nat({ max: 9_999 }), { freq: 2, nil: undefined }),
+      // Failure classes (400, 403, 503, a reset after the commit) on an operation's n-th request, and a retry budget.
+      failure: has('failure')
+        ? fc.record({
+            on: enabled('failure'),
+            answers: fc.array(fc.record({ operation: fc.nat({ max: STANDARD_OPERATIONS.length - 1 }), occurrence: mostlySmall(1, 4), fault: fc.constantFrom(...FAILURE_CLASS_FAULTS), retryAfterMs: fc.constantFrom(500, 2_000, 8_000) }), { minLength: 1, maxLength: 3 }),
+            budget: fc.option(fc.record({ perOperation: fc.constantFrom(1, 2, 3, 5), perTask: fc.constantFrom(2, 4, 8) }), { freq: 2, nil: undefined }),
+          })
+        : fc.constant(undefined),
     })
     .map(({ include, ...rest }) => {
       // A user's save needs a file the task edits: with user edits on, the edit is in the workload.
@@ -249,6 +260,15 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
         if (draw.store.calls.some((c) => c.fault === 'stale-read')) scenario.store.consistency = 'stale-reads';
       }
       if (draw.accessToken !== undefined) scenario.task.accessToken = { canary: draw.accessToken };
+      if (draw.failure?.on) {
+        for (const a of draw.failure.answers) {
+          const target = draw.operations.find((op) => op.key === STANDARD_OPERATIONS[a.operation]?.key) ?? draw.operations[0];
+          const subject = target?.kind === 'publish' ? target.key : target?.kind === 'lookup' ? target.resource : undefined;
+          if (subject === undefined) continue;
+          faults.push({ kind: 'response', at: { mentions: subject, occurrence: a.occurrence }, fault: a.fault, ...(a.fault === 'unavailable' ? { retryAfterMs: a.retryAfterMs } : {}) });
+        }
+        if (draw.failure.budget) scenario.task.retryBudget = draw.failure.budget;
+      }
       if (workers > 1) scenario.schedule = draw.schedule;
       scenario.random = draw.random;
       return scenario;

@@ -31,6 +31,10 @@ export async function serveOverHttp(core: ServiceCore, beforeReply: (method: str
         res.destroy();
         return;
       }
+      if (reply.deliver === 'reset') {
+        req.socket.resetAndDestroy(); // a TCP RST: the client's fetch fails at once
+        return;
+      }
       if (reply.deliver === 'drop') {
         if (dropped === 'destroyed') res.destroy();
         return;

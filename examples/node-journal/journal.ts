@@ -12,6 +12,9 @@
  * - publish: authorized → dispatched → POST (same idempotency key, the recorded body) → receipt.
  *   Only a matching, committed receipt is success; no answer is outcome_unknown, then reconciling
  *   by GET. A re-send only when the service promises idempotent replay; otherwise blocked.
+ *   400 (invalid arguments) → failed, never retried; 403 (permission revoked) → blocked, and the
+ *   task pauses; 503 → the wait it asks for (plus jitter) is recorded and kept before the next send.
+ *   A retry budget (task.retryBudget) is counted in the durable dispatched records: spent → blocked.
  * - edit: read, move the file aside and re-check it, fsync the candidate under a temporary name,
  *   hard-link it into place (a link never replaces the user's save), fsync the folder, applied.
  */
@@ -23,8 +26,8 @@ import type { DiskView, EditOperation, JournalAdapter, JournalRecords, LookupOpe
 const LOG = 'journal.jsonl';
 const LOCK = 'journal.lock';
 const FINAL = new Set(['succeeded', 'conflict', 'failed', 'blocked']);
-type Entry = { key: string; state: string; digest?: string | undefined; body?: string | undefined; receipt?: string | undefined; path?: string | undefined; candidate?: string | undefined; preserved?: string | undefined; reason?: string | undefined };
-type Verdict = { state: 'succeeded'; receipt: string } | { state: 'conflict' | 'failed' | 'outcome_unknown' | 'absent'; reason: string };
+type Entry = { key: string; state: string; digest?: string | undefined; body?: string | undefined; receipt?: string | undefined; path?: string | undefined; candidate?: string | undefined; preserved?: string | undefined; reason?: string | undefined; nextAttemptAtMs?: number | undefined; paused?: boolean | undefined };
+type Verdict = { state: 'succeeded'; receipt: string } | { state: 'conflict' | 'failed' | 'blocked' | 'outcome_unknown' | 'absent'; reason: string; retryAfterMs?: number };
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 const codeOf = (error: unknown): unknown => (error as { code?: unknown } | null)?.code;
@@ -154,16 +157,29 @@ async function publish(op: PublishOperation, log: Log, task: Task): Promise<void
   let send = last === undefined || last.state === 'authorized';
   for (let sends = 0; ; ) {
     if (send) {
+      // The retry budget, counted in what the log holds (a restart does not reset it), and the wait a 503 asked for.
+      const sent = (key: string): number => log.history(key).filter((e) => e.state === 'dispatched').length;
+      const budget = task.retryBudget;
+      if (budget && (sent(op.key) >= budget.perOperation || task.operations.reduce((n, o) => n + (o.kind === 'publish' ? sent(o.key) : 0), 0) >= budget.perTask)) return record('blocked', { reason: 'the retry budget is spent' });
+      const waitMs = (log.history(op.key).findLast((e) => e.nextAttemptAtMs !== undefined)?.nextAttemptAtMs ?? 0) - Date.now();
+      if (waitMs > 0) await sleep(waitMs);
       sends++;
       await record('dispatched');
       const verdict = await ask(url, { method: 'POST', body, headers: { 'idempotency-key': op.key } }, async (response) => {
         if (response.status === 409) return { state: 'conflict', reason: 'another intent holds this key' };
+        if (response.status === 400) return { state: 'failed', reason: 'invalid arguments (400): the plan needs fixing' };
+        if (response.status === 403) return { state: 'blocked', reason: 'permission revoked (403): the task pauses' };
+        if (response.status === 503) {
+          const asked = ((await response.json().catch(() => null)) as { retryAfterMs?: unknown } | null)?.retryAfterMs;
+          return { state: 'outcome_unknown', reason: 'unavailable (503)', retryAfterMs: typeof asked === 'number' ? asked : 1000 };
+        }
         const receipt: unknown = response.status === 200 || response.status === 201 ? await response.json().catch(() => null) : null;
         return isReceipt(receipt, op.key, digest) ? { state: 'succeeded', receipt: receipt.receipt } : { state: 'outcome_unknown', reason: `status ${response.status}` };
       });
       if (verdict.state === 'succeeded') return record('succeeded', { receipt: verdict.receipt });
-      if (verdict.state !== 'outcome_unknown') return record(verdict.state, { reason: verdict.reason });
-      await record('outcome_unknown', { reason: verdict.reason });
+      if (verdict.state !== 'outcome_unknown') return record(verdict.state, { reason: verdict.reason, ...(verdict.state === 'blocked' ? { paused: true } : {}) });
+      const retryAfterMs = verdict.retryAfterMs;
+      await record('outcome_unknown', { reason: verdict.reason, ...(retryAfterMs !== undefined ? { nextAttemptAtMs: Date.now() + retryAfterMs + Math.floor((Math.random() * retryAfterMs) / 2) } : {}) });
     }
     await record('reconciling');
     let answer: Verdict = { state: 'outcome_unknown', reason: 'the service offers no query' };
@@ -262,7 +278,10 @@ export const journal: JournalAdapter = {
     if (!(await takeLease(env.pid))) return;
     const log = new Log();
     await log.open();
-    for (const op of task.operations) await (op.kind === 'publish' ? publish(op, log, task) : op.kind === 'lookup' ? lookup(op, log, task) : edit(op, log));
+    for (const op of task.operations) {
+      if (task.operations.some((o) => log.history(o.key).some((e) => e.paused))) break; // paused by a revoked permission, until a human resumes it
+      await (op.kind === 'publish' ? publish(op, log, task) : op.kind === 'lookup' ? lookup(op, log, task) : edit(op, log));
+    }
     await log.close();
     await unlink(LOCK);
     await fsyncPath('.');

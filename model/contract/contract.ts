@@ -60,6 +60,17 @@ export interface Task {
    * file or the store (no-secret-persisted); a restarted incarnation is handed it again.
    */
   accessToken?: string;
+  /**
+   * How many POSTs may reach the service, across every restart and every worker: per operation,
+   * and for the whole task. Keep the count where a restart finds it (retry-budget); when it is
+   * spent, end the operation blocked and leave a handoff (what is done, what is in doubt).
+   */
+  retryBudget?: RetryBudget;
+}
+
+export interface RetryBudget {
+  perOperation: number;
+  perTask: number;
 }
 
 /**

@@ -12,7 +12,10 @@ import { projectionLiesRead } from './projectionConsistent.js';
  * that changed before it was ever sent. A task that a worker quarantined (<task id>/quarantine in
  * the store) after it read a projection that does not fold the events (projection-consistent) is
  * waiting for a human, as it should: its operations may stop where they were. A quarantine without
- * such a read excuses nothing.
+ * such a read excuses nothing. A task the service refused with 403 (permission revoked) is paused
+ * for a human: its operations may stop where they were. An operation may end blocked when the
+ * task's retry budget is spent (its sends, or the task's, reached it: counted in its recorded
+ * dispatched states, or at the service).
  */
 export function checkConvergence(input: JudgeInput): Violation[] {
   const end = endStep(input);
@@ -27,7 +30,7 @@ export function checkConvergence(input: JudgeInput): Violation[] {
     }];
   }
   const violations: Violation[] = [];
-  if (justlyQuarantined(input)) return violations;
+  if (justlyQuarantined(input) || input.requests.some((r) => r.method === 'POST' && r.status === 403)) return violations;
   const { service } = input.scenario;
   for (const op of input.scenario.task.operations) {
     const record = input.final.visible[op.key];
@@ -44,6 +47,7 @@ export function checkConvergence(input: JudgeInput): Violation[] {
       continue;
     }
     const unlearnable = !service.query || service.idempotencyMemory !== 'durable' || (intentChanged(input, op.key) && !everIn(input, op.key, 'dispatched', end, record));
+    if (last === 'blocked' && budgetSpent(input, op.key)) continue;
     if (last === 'blocked' || last === 'outcome_unknown') {
       if (!unlearnable) fail(`${last}, though the service offers a query and idempotent replay to learn the outcome`);
       continue;
@@ -58,6 +62,20 @@ function justlyQuarantined(input: JudgeInput): boolean {
   const key = `${taskIdOf(input)}/quarantine`;
   const lies = projectionLiesRead(input);
   return (input.store?.calls ?? []).some((c) => c.applied && c.request.op === 'put' && c.request.key === key && lies.some((lie) => lie.by === c.by && lie.seq < c.seq));
+}
+
+/** Whether the task's retry budget is spent for this operation: by its recorded sends or the task's, or at the service. */
+function budgetSpent(input: JudgeInput, key: string): boolean {
+  const budget = input.scenario.task.retryBudget;
+  if (!budget) return false;
+  const publishKeys = input.scenario.task.operations.filter((op) => op.kind === 'publish').map((op) => op.key);
+  const recorded = (k: string): number => {
+    const record = input.final.visible[k];
+    return record?.kind === 'operation' ? record.history.filter((s) => s === 'dispatched').length : 0;
+  };
+  const posted = (k?: string): number => input.requests.filter((r) => r.method === 'POST' && r.route.kind === 'publish' && (k === undefined || r.route.key === k)).length;
+  const total = Math.max(publishKeys.reduce((n, k) => n + recorded(k), 0), posted());
+  return Math.max(recorded(key), posted(key)) >= budget.perOperation || total >= budget.perTask;
 }
 
 function intentChanged(input: JudgeInput, key: string): boolean {

@@ -39,7 +39,7 @@ describe('durasim check', () => {
 
   test('a clean journal exits 0; the seed is the first line; the reports are written', async () => {
     expect(await run('check', '--runs', '30', '--seed', '5', ...common())).toBe(0);
-    expect(out[0]).toMatch(/^seed 5 · faults crash,disk,io,response,duplicate,user,service-restart,intent,store/);
+    expect(out[0]).toMatch(/^seed 5 · faults crash,disk,io,response,duplicate,user,service-restart,intent,store,failure/);
     for (const file of ['summary.json', 'report.md', 'junit.xml']) expect(existsSync(report(file)), file).toBe(true);
     expect(JSON.parse(readFileSync(report('summary.json'), 'utf8'))).toMatchObject({ verdict: 'clean', exitCode: 0, runsExecuted: 30, seed: 5 });
     // When clean, what to try next, as whole commands.
@@ -120,7 +120,7 @@ describe('check --tally, --invariants, --safety-only', () => {
     expect(out[1]).toMatch(/^judged by 16 invariants: safety one-effect-per-key, .*projection-consistent \(docs\/invariants\.md\)$/);
     out = [];
     expect(await run('check', '--journal', 'torn-tail-fatal', '--runs', '600', '--seed', '5', ...common())).toBe(3);
-    expect(out[1]).toMatch(/^judged by all 18 invariants: safety one-effect-per-key, .* · liveness convergence \(docs\/invariants\.md\)$/);
+    expect(out[1]).toMatch(/^judged by all 20 invariants: safety one-effect-per-key, .* · liveness convergence \(docs\/invariants\.md\)$/);
    }, 60_000);
 
   test('an unknown invariant, or nothing left to judge, is bad usage', async () => {

@@ -140,11 +140,12 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
   if (token !== undefined) core.requireBearer(token);
   let sender = '';
   const recordsAtArrival = new Map<number, Records>();
-  const service = await serveOverHttp(core, (method) => {
+  const service = await serveOverHttp(core, (method, reply) => {
     const request = core.requests[core.requests.length - 1];
     if (request) {
       request.seq = trace.length;
       request.sender = sender;
+      if (reply.deliver === 'respond') request.answered = true;
       if (request.route.kind !== 'query') recordsAtArrival.set(request.index, inspect());
       record('service', 'receive', `#${request.index} ${method} → ${request.status}${request.fault ? ` [${request.fault}]` : ''}`);
     }

@@ -56,7 +56,7 @@ export class CoordinatedRun extends ReferenceRun {
     if (!(await this.acquire())) return;
     try {
       for (const record of await this.loadRecords()) this.remember(record);
-      for (const op of this.task.operations) await this.operation(op);
+      for (const op of this.task.operations) if (!this.paused()) await this.operation(op);
       await this.env.store.lease.release(this.task.id, { token: this.token });
       if (local) await releaseLease(this.env);
     } catch (error) {

@@ -22,6 +22,12 @@ export interface LogRecord {
   reason?: string;
   pid?: number;
   incarnation?: number;
+  /** The stable class of a failure the service answered: what the next incarnation does about it. */
+  errorClass?: 'invalid-argument' | 'permission-revoked' | 'unavailable';
+  /** unavailable: not before this time (the clock's, ms) is the operation sent again. */
+  nextAttemptAtMs?: number;
+  /** A spent retry budget or a paused task: what a human needs to take over. */
+  handoff?: { completed: string[]; inDoubt: string[]; receipts: Record<string, string>; check: string };
 }
 
 export function hasCode(error: unknown, code: string): boolean {

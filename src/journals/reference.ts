@@ -12,6 +12,12 @@
  *   unknown). When the queries give no verdict, a re-send under the same key happens only when
  *   the service promises idempotent replay (or the write is retry-safe); otherwise the operation
  *   ends blocked. Never a new key.
+ * - Failure classes: 400 → failed (the plan needs fixing; never retried); 403 → blocked, and the
+ *   task pauses (nothing more is sent, by this incarnation or a later one); 503 → unknown, with the
+ *   wait it asked for plus jitter recorded (nextAttemptAtMs) and kept before the next send, even
+ *   after a restart. A retry budget (task.retryBudget) is counted in the durable dispatched
+ *   records; spent → blocked, with a handoff (done, in doubt, receipts, what to check).
+ * - The task's access token goes out as every request's credential and is never recorded.
  * - lookup: a retry-safe read; retried within a bound, recovery passes through reconciling.
  * - edit: read and digest; the current file is moved aside (rename) and re-checked against the
  *   digest; the candidate is written and fsynced under a temporary name and hard-linked into
@@ -24,17 +30,24 @@
 import type { Env, JournalAdapter, LookupOperation, Operation, PublishOperation, Task } from '../../model/contract/contract.js';
 import { digestOf } from '../../model/contract/digest.js';
 import { FileDeliveryRun } from './fileDelivery.js';
-import { acquireLease, recordsFromLog, releaseLease } from './jsonlLog.js';
+import { acquireLease, recordsFromLog, releaseLease, type LogRecord } from './jsonlLog.js';
 
 export { REFERENCE_SETTINGS, type ReferenceSettings } from './journalRun.js';
 
 export type Verdict =
   | { state: 'succeeded'; receipt: string }
-  | { state: 'conflict' | 'failed'; reason: string }
-  | { state: 'outcome_unknown'; reason: string };
+  | { state: 'conflict'; reason: string }
+  | { state: 'failed'; reason: string; errorClass?: 'invalid-argument' }
+  /** 403: only a human can lift it; the task pauses. */
+  | { state: 'paused'; reason: string }
+  /** retryAfterMs: a 503, which asked for that wait before the next try. */
+  | { state: 'outcome_unknown'; reason: string; retryAfterMs?: number };
 
 /** What a query says about a key: our intent committed, nothing (404), or nothing provable. */
 export type QueryAnswer = { state: 'succeeded'; receipt: string } | { state: 'absent' } | { state: 'unknown'; reason: string };
+
+/** A verdict the operation ends on. */
+export type FinalVerdict = Exclude<Verdict, { state: 'outcome_unknown' | 'paused' }>;
 
 export interface Intent {
   digest: string;
@@ -42,6 +55,16 @@ export interface Intent {
 }
 
 const FINAL_OPERATION_STATES = new Set(['succeeded', 'conflict', 'failed', 'blocked']);
+
+/** The wait a 503 asks for (its body's retryAfterMs), or 1 s when it names none. */
+async function retryAfterOf(response: Response): Promise<number> {
+  try {
+    const body = (await response.json()) as { retryAfterMs?: unknown } | null;
+    return typeof body?.retryAfterMs === 'number' && body.retryAfterMs >= 0 ? body.retryAfterMs : 1000;
+  } catch {
+    return 1000;
+  }
+}
 
 export function isValidReceipt(value: unknown, key: string, digest: string): value is { receipt: string } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
@@ -54,7 +77,7 @@ export class ReferenceRun extends FileDeliveryRun {
   async execute(): Promise<void> {
     if (!(await acquireLease(this.env, { pollMs: this.settings.leasePollMs, attempts: this.settings.leaseAttempts }))) return;
     for (const record of await this.loadRecords()) this.remember(record);
-    for (const op of this.task.operations) await this.operation(op);
+    for (const op of this.task.operations) if (!this.paused()) await this.operation(op);
     await this.log.close();
     await releaseLease(this.env);
   }
@@ -99,10 +122,13 @@ export class ReferenceRun extends FileDeliveryRun {
     let sends = 0;
     for (;;) {
       if (phase === 'send') {
+        if (await this.budgetSpent(op.key, intent)) return;
+        await this.waitAsAsked(op.key);
         sends++;
         const verdict = await this.dispatch(op, intent);
+        if (verdict.state === 'paused') return this.pause(op.key, intent, verdict.reason);
         if (verdict.state !== 'outcome_unknown') return this.conclude(op.key, intent, verdict);
-        await this.record({ key: op.key, state: 'outcome_unknown', digest: intent.digest, reason: verdict.reason });
+        await this.record({ key: op.key, state: 'outcome_unknown', digest: intent.digest, reason: verdict.reason, ...(await this.nextAttempt(verdict.retryAfterMs)) });
       }
       if ((await this.recover(op, intent, sends)) === 'done') return;
       phase = 'send';
@@ -138,9 +164,64 @@ export class ReferenceRun extends FileDeliveryRun {
     return recorded;
   }
 
-  protected async conclude(key: string, intent: Intent, verdict: Verdict): Promise<void> {
+  protected async conclude(key: string, intent: Intent, verdict: FinalVerdict): Promise<void> {
     if (verdict.state === 'succeeded') await this.record({ key, state: 'succeeded', digest: intent.digest, receipt: verdict.receipt });
-    else await this.record({ key, state: verdict.state, digest: intent.digest, reason: verdict.reason });
+    else await this.record({ key, state: verdict.state, digest: intent.digest, reason: verdict.reason, ...(verdict.state === 'failed' && verdict.errorClass ? { errorClass: verdict.errorClass } : {}) });
+  }
+
+  // ---- failure classes and the retry budget (seed 002) ----
+
+  /** Paused by a human's decision (403): recorded blocked, and the task sends nothing more, in this incarnation or any later one. */
+  protected async pause(key: string, intent: Intent, reason: string): Promise<void> {
+    await this.record({ key, state: 'blocked', digest: intent.digest, reason, errorClass: 'permission-revoked', handoff: this.handoff('restore the permission, then resume the task') });
+  }
+
+  /** Whether the task is paused: a permission was revoked (recorded, so a restart stays paused). */
+  protected paused(): boolean {
+    return [...this.records.values()].some((history) => history.some((r) => r.errorClass === 'permission-revoked'));
+  }
+
+  /** A 503's wait, recorded so that a restart keeps it: the time asked for plus jitter (up to half of it). */
+  protected async nextAttempt(retryAfterMs: number | undefined): Promise<Pick<LogRecord, 'errorClass' | 'nextAttemptAtMs'>> {
+    if (retryAfterMs === undefined) return {};
+    const jitterMs = Math.floor((await this.env.random()) * (retryAfterMs / 2));
+    return { errorClass: 'unavailable', nextAttemptAtMs: (await this.env.clock.now()) + retryAfterMs + jitterMs };
+  }
+
+  /** Waits until the operation's recorded next attempt, if one is still ahead. */
+  protected async waitAsAsked(key: string): Promise<void> {
+    const next = this.history(key).findLast((r) => r.nextAttemptAtMs !== undefined)?.nextAttemptAtMs;
+    if (next === undefined) return;
+    const now = await this.env.clock.now();
+    if (next > now) await this.env.clock.sleep(next - now);
+  }
+
+  /**
+   * The retry budget, counted from the durable records (a dispatched record precedes every POST):
+   * when this operation's or the task's is spent, the operation ends blocked with a handoff.
+   */
+  protected async budgetSpent(key: string, intent: Intent): Promise<boolean> {
+    const budget = this.task.retryBudget;
+    if (!budget) return false;
+    const sent = (k: string): number => this.history(k).filter((r) => r.state === 'dispatched').length;
+    const mine = sent(key);
+    const all = this.task.operations.filter((op) => op.kind === 'publish').reduce((n, op) => n + sent(op.key), 0);
+    if (mine < budget.perOperation && all < budget.perTask) return false;
+    const reason = `retry budget spent: ${mine} of ${budget.perOperation} sends of this operation, ${all} of ${budget.perTask} for the task`;
+    await this.record({ key, state: 'blocked', digest: intent.digest, reason, handoff: this.handoff('ask the service about the operations in doubt before anything is sent again') });
+    return true;
+  }
+
+  /** What a human needs to take the task over: what is done, what is in doubt, the receipts, what to check. */
+  protected handoff(check: string): NonNullable<LogRecord['handoff']> {
+    const last = (key: string): LogRecord | undefined => this.history(key).at(-1);
+    const ops = this.task.operations.map((op) => op.key);
+    return {
+      completed: ops.filter((key) => last(key)?.state === 'succeeded'),
+      inDoubt: ops.filter((key) => ['dispatched', 'outcome_unknown', 'reconciling'].includes(last(key)?.state ?? '')),
+      receipts: Object.fromEntries(ops.flatMap((key) => (last(key)?.receipt ? [[key, last(key)?.receipt as string]] : []))),
+      check,
+    };
   }
 
   /** The task's access token, if it carries one, for every request: held in memory, never recorded. */
@@ -162,9 +243,16 @@ export class ReferenceRun extends FileDeliveryRun {
     }
   }
 
-  /** 409 → conflict; only a full, matching, committed receipt → succeeded; anything else → unknown. */
+  /**
+   * 409 → conflict; 400 → failed (the arguments are invalid: the plan needs fixing, never a retry);
+   * 403 → paused (a permission was revoked); 503 → unknown, with the wait it asks for; only a full,
+   * matching, committed receipt → succeeded; anything else → unknown.
+   */
   protected async judgeReceipt(response: Response, key: string, digest: string): Promise<Verdict> {
     if (response.status === 409) return { state: 'conflict', reason: 'the service holds another intent under this key (409)' };
+    if (response.status === 400) return { state: 'failed', reason: 'the service finds the arguments invalid (400): the plan needs fixing', errorClass: 'invalid-argument' };
+    if (response.status === 403) return { state: 'paused', reason: 'the permission was revoked (403): the task pauses for a human' };
+    if (response.status === 503) return { state: 'outcome_unknown', reason: 'the service is unavailable (503)', retryAfterMs: await retryAfterOf(response) };
     if (response.status !== 200 && response.status !== 201) return { state: 'outcome_unknown', reason: `status ${response.status}` };
     let body: unknown;
     try {

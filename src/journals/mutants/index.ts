@@ -28,6 +28,9 @@ import { journal as ignoresTakeover } from './ignoresTakeover.js';
 import { journal as projectionBeforeEvent } from './projectionBeforeEvent.js';
 import { journal as repairsProjection } from './repairsProjection.js';
 import { journal as tokenInCheckpoint } from './tokenInCheckpoint.js';
+import { journal as retriesInvalidArgument } from './retriesInvalidArgument.js';
+import { journal as ignoresRetryAfter } from './ignoresRetryAfter.js';
+import { journal as budgetInMemory } from './budgetInMemory.js';
 import { coordinatedJournal } from '../coordinated.js';
 
 export interface Mutant {
@@ -64,6 +67,9 @@ export const MUTANTS: Mutant[] = [
   { journal: projectionBeforeEvent, defect: 'the projection written before the event it folds', breaks: ['projection-consistent'], reference: coordinatedJournal },
   { journal: repairsProjection, defect: 'a projection that does not fold the events is rewritten from them and the task goes on, instead of quarantined', breaks: ['projection-consistent'], reference: coordinatedJournal },
   { journal: tokenInCheckpoint, defect: "the intent record keeps the request's headers, the task's access token among them", breaks: ['no-secret-persisted'] },
+  { journal: retriesInvalidArgument, defect: 'a 400 (invalid arguments) is taken for an unknown outcome, reconciled and sent again', breaks: ['failure-class-respected'] },
+  { journal: ignoresRetryAfter, defect: "a 503 is sent again as soon as reconciling is done, whatever wait it asked for", breaks: ['failure-class-respected'] },
+  { journal: budgetInMemory, defect: 'the retry budget is counted in memory, so every restart starts it afresh', breaks: ['retry-budget'] },
 ];
 
 export function mutantNamed(name: string): Mutant | undefined {

@@ -5,7 +5,7 @@
  * truthful-outcome.
  */
 import type { PublishOperation } from '../../../model/contract/contract.js';
-import { journalFrom, ReferenceRun, isValidReceipt, type Intent, type Verdict } from '../reference.js';
+import { journalFrom, ReferenceRun, isValidReceipt, type FinalVerdict, type Intent, type Verdict } from '../reference.js';
 
 class SucceededBeforeReceipt extends ReferenceRun {
   protected override async dispatch(op: PublishOperation, intent: Intent): Promise<Verdict> {
@@ -33,7 +33,7 @@ class SucceededBeforeReceipt extends ReferenceRun {
     return { state: 'outcome_unknown', reason: 'the receipt does not prove this intent committed' };
   }
 
-  protected override async conclude(key: string, intent: Intent, verdict: Verdict): Promise<void> {
+  protected override async conclude(key: string, intent: Intent, verdict: FinalVerdict): Promise<void> {
     if (verdict.state === 'succeeded' && this.last(key)?.state === 'succeeded') return;
     await super.conclude(key, intent, verdict);
   }

@@ -1,0 +1,75 @@
+/** failure-class-respected and retry-budget fire on runs built to break them, and stay quiet on their correct counterparts. */
+import { describe, expect, test } from 'vitest';
+import type { RequestEvidence } from '../evidence.js';
+import { checkConvergence } from './convergence.js';
+import { checkFailureClassRespected } from './failureClassRespected.js';
+import { D1, op, post, run } from './fixtures.js';
+import { checkRetryBudget } from './retryBudget.js';
+
+const answered = (index: number, key: string, seq: number, sender: string, status: number, extra: Partial<RequestEvidence> = {}): RequestEvidence => ({ ...post(index, key, D1, seq), sender, status, answered: true, atMs: seq, ...extra });
+
+describe('failure-class-respected', () => {
+  test('fires when the incarnation that heard a 400 sends the same operation again', () => {
+    const v = checkFailureClassRespected(run({ requests: [answered(0, 'a', 10, 'worker-0#0', 400), answered(1, 'a', 20, 'worker-0#0', 400)] }));
+    expect(v.map((x) => [x.code, x.key, x.step, x.expected, x.actual])).toEqual([
+      ['failure-class-respected', 'a', 20, 'no retry of a after its arguments were refused as invalid (400, request #0): the plan needs fixing', 'worker-0#0 sent it again (request #1)'],
+    ]);
+  });
+
+  test('fires when a send arrives while failed (after a 400) is already durable, whoever sends it', () => {
+    const v = checkFailureClassRespected(run({ requests: [answered(0, 'a', 10, 'worker-0#0', 400), { ...answered(1, 'a', 30, 'worker-0#1', 400), recordsAtArrival: { a: op(['authorized', 'dispatched', 'failed']) } }] }));
+    expect(v.map((x) => [x.step, x.actual])).toEqual([[30, 'worker-0#1 sent it (request #1)']]);
+  });
+
+  test('fires when the incarnation that heard a 403 sends any further write', () => {
+    const v = checkFailureClassRespected(run({ requests: [answered(0, 'a', 10, 'worker-0#0', 403), answered(1, 'b', 20, 'worker-0#0', 403)] }));
+    expect(v.map((x) => [x.key, x.actual])).toEqual([['b', 'it sent request #1 (POST b)']]);
+  });
+
+  test('fires when a 503 is sent again before the wait it asked for, and when an operation ends failed on a 503', () => {
+    const early = checkFailureClassRespected(run({ requests: [answered(0, 'a', 10, 'worker-0#0', 503, { retryAfterMs: 2_000 }), answered(1, 'a', 20, 'worker-0#0', 201, { atMs: 1_500 })] }));
+    expect(early.map((x) => x.actual)).toEqual(['worker-0#0 sent it again 1490 ms after (request #1)']);
+    const failed = checkFailureClassRespected(run({ requests: [answered(0, 'a', 10, 'worker-0#0', 503, { retryAfterMs: 2_000 })], final: { durable: {}, visible: { a: op(['authorized', 'dispatched', 'failed']) }, files: {} } }));
+    expect(failed.map((x) => x.actual)).toEqual(['it ends failed on a 503 (request #0): a dependency that is down is not a verdict']);
+  });
+
+  test('stays quiet on what was never heard, on a later incarnation that found no record, on a 503 waited out, and on failed after a 400', () => {
+    const unheard = { ...answered(0, 'a', 10, 'worker-0#0', 400), answered: false };
+    expect(checkFailureClassRespected(run({ requests: [unheard, answered(1, 'a', 20, 'worker-0#0', 400)] }))).toEqual([]);
+    expect(checkFailureClassRespected(run({ requests: [answered(0, 'a', 10, 'worker-0#0', 400), { ...answered(1, 'a', 30, 'worker-0#1', 400), recordsAtArrival: { a: op(['authorized', 'dispatched', 'reconciling', 'dispatched']) } }] }))).toEqual([]);
+    expect(checkFailureClassRespected(run({ requests: [answered(0, 'a', 10, 'worker-0#0', 503, { retryAfterMs: 2_000 }), answered(1, 'a', 20, 'worker-0#0', 201, { atMs: 2_010 })] }))).toEqual([]);
+    expect(checkFailureClassRespected(run({ requests: [answered(0, 'a', 10, 'worker-0#0', 400)], final: { durable: {}, visible: { a: op(['authorized', 'dispatched', 'failed']) }, files: {} } }))).toEqual([]);
+  });
+});
+
+describe('retry-budget', () => {
+  const budget = { scenario: { task: { operations: [{ kind: 'publish' as const, key: 'a', body: 'x' }, { kind: 'publish' as const, key: 'b', body: 'y' }], retryBudget: { perOperation: 2, perTask: 3 } } } };
+
+  test('fires at the first POST past an operation\'s budget and past the task\'s, across senders', () => {
+    const requests = [answered(0, 'a', 10, 'worker-0#0', 500), answered(1, 'a', 20, 'worker-0#1', 500), answered(2, 'b', 30, 'worker-0#1', 201), answered(3, 'a', 40, 'worker-0#2', 201)];
+    const v = checkRetryBudget(run({ ...budget, requests }));
+    expect(v.map((x) => [x.key, x.step, x.expected, x.actual])).toEqual([
+      ['a', 40, 'at most 2 POSTs of a at the service, across restarts and workers', 'request #3 from worker-0#2 is POST number 3'],
+      ['', 40, 'at most 3 POSTs for the whole task, across restarts and workers', 'request #3 (a) from worker-0#2 is POST number 4'],
+    ]);
+  });
+
+  test('stays quiet within the budget, and with no budget at all', () => {
+    const requests = [answered(0, 'a', 10, 'worker-0#0', 500), answered(1, 'a', 20, 'worker-0#1', 201), answered(2, 'b', 30, 'worker-0#1', 201)];
+    expect(checkRetryBudget(run({ ...budget, requests }))).toEqual([]);
+    expect(checkRetryBudget(run({ requests: [...requests, answered(3, 'a', 40, 'worker-0#2', 201)] }))).toEqual([]);
+  });
+
+  test('convergence lets an operation end blocked once the budget is spent, and not before', () => {
+    const spent = { final: { durable: {}, visible: { a: op(['authorized', 'dispatched', 'outcome_unknown', 'reconciling', 'dispatched', 'outcome_unknown', 'reconciling', 'blocked']), b: op(['authorized', 'dispatched', 'succeeded']) }, files: {} } };
+    expect(checkConvergence(run({ ...budget, ...spent }))).toEqual([]);
+    const early = { final: { durable: {}, visible: { a: op(['authorized', 'dispatched', 'outcome_unknown', 'reconciling', 'blocked']), b: op(['authorized', 'dispatched', 'succeeded']) }, files: {} } };
+    expect(checkConvergence(run({ ...budget, ...early })).map((x) => x.key)).toEqual(['a']);
+  });
+
+  test('convergence lets a task the service refused with 403 stop where it was', () => {
+    const paused = { requests: [answered(0, 'a', 10, 'worker-0#0', 403)], final: { durable: {}, visible: { a: op(['authorized', 'dispatched', 'blocked']) }, files: {} } };
+    expect(checkConvergence(run({ ...budget, ...paused }))).toEqual([]);
+    expect(checkConvergence(run({ ...budget, final: paused.final })).map((x) => x.key)).toEqual(['a', 'b']);
+  });
+});
