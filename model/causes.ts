@@ -13,6 +13,7 @@ export const CAUSAL_ORDER: readonly InvariantCode[] = [
   'cas-loser-stops',
   'single-advancer',
   'fenced-effects',
+  'no-effect-after-cancel',
   'failure-class-respected',
   'retry-budget',
   'no-blind-retry',
@@ -27,6 +28,7 @@ export const CAUSAL_ORDER: readonly InvariantCode[] = [
   'no-silent-overwrite',
   'one-effect-per-key',
   'no-secret-persisted',
+  'cancel-truth',
   'convergence',
 ];
 

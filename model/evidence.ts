@@ -157,6 +157,8 @@ export interface TraceLine {
   actor: string;
   op: string;
   detail: string;
+  /** A worker's line: its incarnation (the actor names the worker slot). */
+  incarnation?: number;
 }
 
 /** A named image of the journal's records: where and when the judge read them. */

@@ -9,6 +9,8 @@ import { checkProjectionConsistent } from './invariants/projectionConsistent.js'
 import { checkNoSecretPersisted } from './invariants/noSecretPersisted.js';
 import { checkFailureClassRespected } from './invariants/failureClassRespected.js';
 import { checkRetryBudget } from './invariants/retryBudget.js';
+import { checkNoEffectAfterCancel } from './invariants/noEffectAfterCancel.js';
+import { checkCancelTruth } from './invariants/cancelTruth.js';
 import { checkSingleAdvancer } from './invariants/singleAdvancer.js';
 import { checkTakeoverExclusive } from './invariants/takeoverExclusive.js';
 import { checkCompletedReplayed } from './invariants/completedReplayed.js';
@@ -45,6 +47,8 @@ export const CHECKS: Record<InvariantCode, (input: JudgeInput) => Violation[]> =
   'no-secret-persisted': checkNoSecretPersisted,
   'failure-class-respected': checkFailureClassRespected,
   'retry-budget': checkRetryBudget,
+  'no-effect-after-cancel': checkNoEffectAfterCancel,
+  'cancel-truth': checkCancelTruth,
   convergence: checkConvergence,
 };
 

@@ -12,27 +12,30 @@
  *   reconciling → dispatched                      a re-send the service promises to replay, or a retry-safe read
  *   reconciling → reconciling                     a crash while reconciling, then reconciling again
  *   authorized → blocked | failed                 the intent was never sent and cannot be (e.g. it changed)
- *   succeeded, conflict, blocked, failed          terminal
+ *   authorized | dispatched → cancelled           the task was cancelled before this request ever left
+ *   reconciling → cancelled                       ... or reconciling found that it never landed
+ *   succeeded, conflict, blocked, failed, cancelled  terminal
  * File delivery (edit):
  *   read → applied | conflict | read              a crash before delivery re-reads
  *   conflict → read | conflict                    rebuild on the user's version; conflict is terminal once attempts run out
  *   applied                                       terminal
  */
-export const OPERATION_STATES = ['authorized', 'dispatched', 'succeeded', 'conflict', 'outcome_unknown', 'reconciling', 'blocked', 'failed'] as const;
+export const OPERATION_STATES = ['authorized', 'dispatched', 'succeeded', 'conflict', 'outcome_unknown', 'reconciling', 'blocked', 'failed', 'cancelled'] as const;
 export type OperationState = (typeof OPERATION_STATES)[number];
 
 export const FILE_STATES = ['read', 'conflict', 'applied'] as const;
 export type FileState = (typeof FILE_STATES)[number];
 
 const OPERATION_TRANSITIONS: Record<OperationState, readonly OperationState[]> = {
-  authorized: ['dispatched', 'blocked', 'failed'],
-  dispatched: ['succeeded', 'conflict', 'failed', 'blocked', 'outcome_unknown', 'reconciling'],
+  authorized: ['dispatched', 'blocked', 'failed', 'cancelled'],
+  dispatched: ['succeeded', 'conflict', 'failed', 'blocked', 'outcome_unknown', 'reconciling', 'cancelled'],
   outcome_unknown: ['reconciling'],
-  reconciling: ['succeeded', 'conflict', 'blocked', 'failed', 'outcome_unknown', 'dispatched', 'reconciling'],
+  reconciling: ['succeeded', 'conflict', 'blocked', 'failed', 'outcome_unknown', 'dispatched', 'reconciling', 'cancelled'],
   succeeded: [],
   conflict: [],
   blocked: [],
   failed: [],
+  cancelled: [],
 };
 
 const FILE_TRANSITIONS: Record<FileState, readonly FileState[]> = {
@@ -43,7 +46,7 @@ const FILE_TRANSITIONS: Record<FileState, readonly FileState[]> = {
 
 export const OPERATION_START: OperationState = 'authorized';
 export const FILE_START: FileState = 'read';
-export const TERMINAL_OPERATION_STATES: readonly OperationState[] = ['succeeded', 'conflict', 'blocked', 'failed'];
+export const TERMINAL_OPERATION_STATES: readonly OperationState[] = ['succeeded', 'conflict', 'blocked', 'failed', 'cancelled'];
 /** States in which a request may have left and its outcome is not known: recovery must reconcile. */
 export const IN_DOUBT_STATES: readonly OperationState[] = ['dispatched', 'outcome_unknown', 'reconciling'];
 

@@ -23,6 +23,8 @@ export const INVARIANTS = [
   { code: 'no-secret-persisted', kind: 'safety', summary: "the task's access token never lands in a file, a file name or the shared store" },
   { code: 'failure-class-respected', kind: 'safety', summary: 'a 400 is never retried, a 403 pauses the task, a 503 is retried only after the wait it asked for and never taken for a failure' },
   { code: 'retry-budget', kind: 'safety', summary: "the task's retry budget holds at the service: POSTs per operation and in all, across every restart and worker" },
+  { code: 'no-effect-after-cancel', kind: 'safety', summary: "once the task is cancelled no new write leaves: the journal looks at the cancel before every send" },
+  { code: 'cancel-truth', kind: 'safety', summary: 'an operation recorded cancelled has no effect at the service: what happened stays recorded as happened' },
   { code: 'convergence', kind: 'liveness', summary: 'after the last fault every operation reaches a terminal state within the bounds' },
 ] as const;
 

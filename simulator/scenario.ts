@@ -279,6 +279,11 @@ export function scenarioToJson(scenario: Scenario): Record<string, unknown> {
   return out;
 }
 
+/** Where a cancel of the task appears: a file in the work folder (see the cancel fault). */
+export function cancelFileOf(taskId: string): string {
+  return `${taskId}.cancel`;
+}
+
 /** The task incarnation `incarnation` is handed: the changed intent after a restart, if the scenario has one. */
 export function taskFor(scenario: Scenario, incarnation: number): Task {
   const operations = incarnation > 0 && scenario.taskAfterRestart ? scenario.taskAfterRestart.operations : scenario.task.operations;
@@ -288,6 +293,8 @@ export function taskFor(scenario: Scenario, incarnation: number): Task {
     service: { url: SERVICE_URL, query: scenario.service.query, idempotentReplay: scenario.service.idempotencyMemory === 'durable' },
     ...(scenario.task.accessToken ? { accessToken: canaryOf(scenario.task.accessToken.canary) } : {}),
     ...(scenario.task.retryBudget ? { retryBudget: { ...scenario.task.retryBudget } } : {}),
+    // A task that can be cancelled (under simulation: its scenario has a cancel) names where the cancel appears.
+    ...(scenario.faults.some((f) => f.kind === 'cancel') ? { cancelFile: cancelFileOf(scenario.task.id) } : {}),
   };
 }
 

@@ -8,6 +8,7 @@ import type { Fault } from './scenario.js';
 import { preview } from './trace.js';
 import type { World } from './world.js';
 import { takeOver } from './operator.js';
+import { cancelFileOf } from './scenario.js';
 import { describeStoreCall, type StoreRequest } from './store.js';
 
 export function fireScenarioEvent(world: World, fault: Fault): void {
@@ -24,6 +25,13 @@ export function fireScenarioEvent(world: World, fault: Fault): void {
       world.store.restart(world.trace.length);
       world.record({ actor: 'store', op: 'restart', detail: `the store restarts (${world.store.config.memory} memory${world.store.config.memory === 'volatile' ? ': every key and lease is gone' : ''})` });
       return;
+    case 'cancel': {
+      const path = cancelFileOf(world.scenario.task.id);
+      const reason = fault.reason ?? 'cancelled by the user';
+      atVirtualTime(world.clock.epochMs, () => world.disk.userWrite(path, `${JSON.stringify({ reason })}\n`));
+      world.record({ actor: 'user', op: 'cancel', detail: `${path} ← the task is cancelled: ${reason}` });
+      return;
+    }
     case 'store-edit': {
       const request: StoreRequest = fault.value === null ? { op: 'delete', key: fault.key } : { op: 'put', key: fault.key, value: fault.value };
       world.record({ actor: 'user', op: 'store-edit', detail: describeStoreCall(world.store.call(request, 'user', world.trace.length)) });

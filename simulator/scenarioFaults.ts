@@ -165,7 +165,18 @@ export interface StoreEditFault {
   value: string | null;
 }
 
-export type Fault = CrashFault | IoErrorFault | ResponseFault | UserEditFault | DuplicateDeliveryFault | ServiceRestartFault | StoreCallFault | StoreRestartFault | StoreEditFault | PauseFault | TakeoverFault;
+/**
+ * The user cancels the task just before global step `atStep`: the file named by task.cancelFile
+ * (`<task id>.cancel` in the work folder) appears, durably, holding { reason }. From then on no
+ * new side effect may start; what already happened stays recorded as happened.
+ */
+export interface CancelFault {
+  kind: 'cancel';
+  atStep: number;
+  reason?: string;
+}
+
+export type Fault = CancelFault | CrashFault | IoErrorFault | ResponseFault | UserEditFault | DuplicateDeliveryFault | ServiceRestartFault | StoreCallFault | StoreRestartFault | StoreEditFault | PauseFault | TakeoverFault;
 
 const FAULT_FIELDS = {
   crash: ['kind', 'process', 'incarnation', 'step', 'at', 'when', 'mode', 'tornKeepBytes', 'tail', 'keep'],
@@ -179,13 +190,14 @@ const FAULT_FIELDS = {
   'store-edit': ['kind', 'atStep', 'key', 'value'],
   pause: ['kind', 'process', 'incarnation', 'step', 'at', 'pauseMs'],
   takeover: ['kind', 'atStep', 'holdMs'],
+  cancel: ['kind', 'atStep', 'reason'],
 } as const;
-const FAULT_REQUIRED = { crash: ['kind', 'process', 'when'], 'io-error': ['kind', 'process', 'error'], response: ['kind', 'fault'], 'user-edit': ['kind', 'path', 'text'], 'duplicate-delivery': ['kind', 'atStep'], 'service-restart': ['kind', 'atStep'], 'store-call': ['kind', 'call', 'fault'], 'store-restart': ['kind', 'atStep'], 'store-edit': ['kind', 'atStep', 'key', 'value'], pause: ['kind', 'process', 'pauseMs'], takeover: ['kind', 'atStep', 'holdMs'] } as const;
+const FAULT_REQUIRED = { crash: ['kind', 'process', 'when'], 'io-error': ['kind', 'process', 'error'], response: ['kind', 'fault'], 'user-edit': ['kind', 'path', 'text'], 'duplicate-delivery': ['kind', 'atStep'], 'service-restart': ['kind', 'atStep'], 'store-call': ['kind', 'call', 'fault'], 'store-restart': ['kind', 'atStep'], 'store-edit': ['kind', 'atStep', 'key', 'value'], pause: ['kind', 'process', 'pauseMs'], takeover: ['kind', 'atStep', 'holdMs'], cancel: ['kind', 'atStep'] } as const;
 
 export function parseFault(value: Json, field: string): Fault {
   if (!isRecord(value)) fail(field, `must be an object, found ${describe(value)}`);
   misnamedKind(value, Object.keys(FAULT_FIELDS), field);
-  const kind = oneOf(value.kind, ['crash', 'io-error', 'response', 'user-edit', 'duplicate-delivery', 'service-restart', 'store-call', 'store-restart', 'store-edit', 'pause', 'takeover'] as const, `${field}.kind`);
+  const kind = oneOf(value.kind, ['crash', 'io-error', 'response', 'user-edit', 'duplicate-delivery', 'service-restart', 'store-call', 'store-restart', 'store-edit', 'pause', 'takeover', 'cancel'] as const, `${field}.kind`);
   strict(value, field, FAULT_FIELDS[kind], FAULT_REQUIRED[kind]);
   switch (kind) {
     case 'crash': {
@@ -243,6 +255,8 @@ export function parseFault(value: Json, field: string): Fault {
     case 'service-restart':
     case 'store-restart':
       return { kind, atStep: int(value.atStep, `${field}.atStep`) };
+    case 'cancel':
+      return { kind, atStep: int(value.atStep, `${field}.atStep`), ...(value.reason !== undefined ? { reason: str(value.reason, `${field}.reason`) } : {}) };
     case 'store-edit':
       return { kind, atStep: int(value.atStep, `${field}.atStep`), key: nonEmptyStr(value.key, `${field}.key`), value: value.value === null ? null : str(value.value, `${field}.value`) };
     case 'takeover':

@@ -185,6 +185,8 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
             budget: fc.option(fc.record({ perOperation: fc.constantFrom(1, 2, 3, 5), perTask: fc.constantFrom(2, 4, 8) }), { freq: 2, nil: undefined }),
           })
         : fc.constant(undefined),
+      // The user cancels the task (with the user family): one run in four of those.
+      cancel: has('user') ? fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: fc.record({ atStep: fc.nat({ max: stepHorizon }) }), weight: 1 }) : fc.constant(undefined),
     })
     .map(({ include, ...rest }) => {
       // A user's save needs a file the task edits: with user edits on, the edit is in the workload.
@@ -260,6 +262,7 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
         if (draw.store.calls.some((c) => c.fault === 'stale-read')) scenario.store.consistency = 'stale-reads';
       }
       if (draw.accessToken !== undefined) scenario.task.accessToken = { canary: draw.accessToken };
+      if (draw.mix.user && draw.cancel) faults.push({ kind: 'cancel', atStep: draw.cancel.atStep });
       if (draw.failure?.on) {
         for (const a of draw.failure.answers) {
           const target = draw.operations.find((op) => op.key === STANDARD_OPERATIONS[a.operation]?.key) ?? draw.operations[0];

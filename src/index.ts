@@ -25,6 +25,7 @@ export {
   type StoreCallFault,
   type StoreRestartFault,
   type StoreEditFault,
+  type CancelFault,
   RESPONSE_FAULTS,
   type Scenario,
   type Fault,

@@ -15,17 +15,19 @@
  *   400 (invalid arguments) → failed, never retried; 403 (permission revoked) → blocked, and the
  *   task pauses; 503 → the wait it asks for (plus jitter) is recorded and kept before the next send.
  *   A retry budget (task.retryBudget) is counted in the durable dispatched records: spent → blocked.
+ * - A cancel (the file task.cancelFile) is looked at before each operation and each send: once it is
+ *   there nothing new starts; an operation never sent is recorded cancelled, one sent stays in doubt.
  * - edit: read, move the file aside and re-check it, fsync the candidate under a temporary name,
  *   hard-link it into place (a link never replaces the user's save), fsync the folder, applied.
  */
 import { createHash } from 'node:crypto';
-import { link, open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { access, link, open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DiskView, EditOperation, JournalAdapter, JournalRecords, LookupOperation, PublishOperation, Task } from 'durasim';
 
 const LOG = 'journal.jsonl';
 const LOCK = 'journal.lock';
-const FINAL = new Set(['succeeded', 'conflict', 'failed', 'blocked']);
+const FINAL = new Set(['succeeded', 'conflict', 'failed', 'blocked', 'cancelled']);
 type Entry = { key: string; state: string; digest?: string | undefined; body?: string | undefined; receipt?: string | undefined; path?: string | undefined; candidate?: string | undefined; preserved?: string | undefined; reason?: string | undefined; nextAttemptAtMs?: number | undefined; paused?: boolean | undefined };
 type Verdict = { state: 'succeeded'; receipt: string } | { state: 'conflict' | 'failed' | 'blocked' | 'outcome_unknown' | 'absent'; reason: string; retryAfterMs?: number };
 
@@ -145,6 +147,15 @@ async function ask(url: string, init: RequestInit, judge: (response: Response) =
   }
 }
 
+/** Whether the user cancelled the task (its cancel file exists). */
+async function cancelled(task: Task): Promise<boolean> {
+  if (task.cancelFile === undefined) return false;
+  return access(task.cancelFile).then(() => true, (error: unknown) => {
+    if (codeOf(error) !== 'ENOENT') throw error;
+    return false;
+  });
+}
+
 async function publish(op: PublishOperation, log: Log, task: Task): Promise<void> {
   const last = log.last(op.key);
   if (last && FINAL.has(last.state)) return;
@@ -157,6 +168,7 @@ async function publish(op: PublishOperation, log: Log, task: Task): Promise<void
   let send = last === undefined || last.state === 'authorized';
   for (let sends = 0; ; ) {
     if (send) {
+      if (await cancelled(task)) return log.history(op.key).some((e) => e.state === 'dispatched') ? undefined : record('cancelled', { reason: 'the task was cancelled' });
       // The retry budget, counted in what the log holds (a restart does not reset it), and the wait a 503 asked for.
       const sent = (key: string): number => log.history(key).filter((e) => e.state === 'dispatched').length;
       const budget = task.retryBudget;
@@ -280,7 +292,14 @@ export const journal: JournalAdapter = {
     await log.open();
     for (const op of task.operations) {
       if (task.operations.some((o) => log.history(o.key).some((e) => e.paused))) break; // paused by a revoked permission, until a human resumes it
+      if (await cancelled(task)) break;
       await (op.kind === 'publish' ? publish(op, log, task) : op.kind === 'lookup' ? lookup(op, log, task) : edit(op, log));
+    }
+    // Cancelled: nothing new starts, but a user's file that an interrupted delivery moved aside goes back.
+    if (await cancelled(task)) {
+      for (const op of task.operations) {
+        if (op.kind === 'edit' && (await readText(op.path)) === undefined && (await link(`${op.path}.aside-${op.key}`, op.path).then(() => true, unless('ENOENT')))) await fsyncPath('.');
+      }
     }
     await log.close();
     await unlink(LOCK);

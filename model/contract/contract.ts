@@ -66,6 +66,14 @@ export interface Task {
    * spent, end the operation blocked and leave a handoff (what is done, what is in doubt).
    */
   retryBudget?: RetryBudget;
+  /**
+   * Set when the task can be cancelled: where a cancel appears, a file (relative to the work
+   * folder) that the user writes when they cancel. Check it when claiming a node, before every
+   * send and every retry: once it is there, start no new side effect; record what already happened
+   * as happened (no-effect-after-cancel, cancel-truth). Under simulation it is `<task id>.cancel`,
+   * set when the scenario holds a cancel (its time is still unknown to the journal).
+   */
+  cancelFile?: string;
 }
 
 export interface RetryBudget {

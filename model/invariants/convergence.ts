@@ -3,6 +3,7 @@ import { TERMINAL_OPERATION_STATES } from '../lifecycle.js';
 import type { Violation } from '../violation.js';
 import { taskIdOf } from './leases.js';
 import { projectionLiesRead } from './projectionConsistent.js';
+import { cancelledAt } from './cancellation.js';
 
 /**
  * convergence (liveness): the run completes within its bounds and every operation ends terminal
@@ -13,7 +14,8 @@ import { projectionLiesRead } from './projectionConsistent.js';
  * the store) after it read a projection that does not fold the events (projection-consistent) is
  * waiting for a human, as it should: its operations may stop where they were. A quarantine without
  * such a read excuses nothing. A task the service refused with 403 (permission revoked) is paused
- * for a human: its operations may stop where they were. An operation may end blocked when the
+ * for a human: its operations may stop where they were; so may a cancelled task's (stopped, with
+ * what is in doubt left to reconcile). An operation may end blocked when the
  * task's retry budget is spent (its sends, or the task's, reached it: counted in its recorded
  * dispatched states, or at the service).
  */
@@ -30,7 +32,8 @@ export function checkConvergence(input: JudgeInput): Violation[] {
     }];
   }
   const violations: Violation[] = [];
-  if (justlyQuarantined(input) || input.requests.some((r) => r.method === 'POST' && r.status === 403)) return violations;
+  // Quarantined, paused (403) or cancelled: the task waits for a human, and may stop where it was.
+  if (justlyQuarantined(input) || input.requests.some((r) => r.method === 'POST' && r.status === 403) || cancelledAt(input) !== undefined) return violations;
   const { service } = input.scenario;
   for (const op of input.scenario.task.operations) {
     const record = input.final.visible[op.key];

@@ -4,10 +4,13 @@
 import { existsSync } from 'node:fs';
 
 // Anything left unhandled is durasim's own failure: exit 5, never a finding about the journal.
-process.on('unhandledRejection', (reason) => {
+// (Journals run in worker threads, which report their own uncaught errors as the journal's.)
+const harnessFailed = (reason) => {
   process.stderr.write(`durasim failed: ${reason instanceof Error ? reason.stack : String(reason)}. Please report it with the command line you ran.\n`);
   process.exit(5);
-});
+};
+process.on('unhandledRejection', harnessFailed);
+process.on('uncaughtException', harnessFailed);
 const compiled = new URL('../cli/main.js', import.meta.url);
 let cli;
 if (existsSync(compiled)) {

@@ -26,7 +26,7 @@ import type { CrashEvidence, JudgeInput, Records, TraceLine } from '../../model/
 import { HistoryObserver } from '../../model/observedHistory.js';
 import { normalizeRecords } from '../../model/records.js';
 import { VirtualClock } from '../../simulator/clock.js';
-import { taskFor, taskPaths, type Fault, type ResponseFault, type Scenario } from '../../simulator/scenario.js';
+import { cancelFileOf, taskFor, taskPaths, type Fault, type ResponseFault, type Scenario } from '../../simulator/scenario.js';
 import { ScenarioEvents } from '../../simulator/scenarioEvents.js';
 import { describeServiceEvent, ServiceCore } from '../../simulator/service.js';
 import type { DiskView, JournalAdapter } from '../../model/contract/contract.js';
@@ -127,8 +127,8 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
   const trace: TraceLine[] = [];
   const lines: string[] = [];
   const token = taskFor(scenario, 0).accessToken;
-  const record = (actor: string, op: string, raw: string): void => {
-    const detail = maskSecrets(raw);
+  const record = (actor: string, op: string, raw: unknown): void => {
+    const detail = maskSecrets(String(raw ?? ''));
     trace.push({ seq: trace.length, actor, op, detail });
     lines.push(`${String(trace.length - 1).padStart(4)} ${actor} ${op} ${detail}`);
   };
@@ -197,6 +197,10 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
       userSave(dir, fault.path, fault.text);
       userEdits.push({ seq: trace.length, timeMs: performance.now() - started, path: fault.path, text: fault.text });
       record('user', 'edit', `${fault.path}`);
+    } else if (fault.kind === 'cancel') {
+      const reason = fault.reason ?? 'cancelled by the user';
+      userSave(dir, cancelFileOf(scenario.task.id), `${JSON.stringify({ reason })}\n`);
+      record('user', 'cancel', `${cancelFileOf(scenario.task.id)} ← the task is cancelled: ${reason}`);
     } else if (fault.kind === 'service-restart') core.restart();
     else if (fault.kind === 'duplicate-delivery') {
       record('supervisor', 'duplicate-delivery', `the task is delivered again to worker-${nextPid}`);

@@ -27,7 +27,7 @@
  */
 import type { JournalAdapter, JournalRecords, LookupOperation, StoreView } from '../../model/contract/contract.js';
 import { digestOf } from '../../model/contract/digest.js';
-import { acquireLease, hasCode, pollDelayMs, recordsFromLines, releaseLease, syncDir, type LogRecord } from './jsonlLog.js';
+import { acquireLease, pollDelayMs, recordsFromLines, releaseLease, type LogRecord } from './jsonlLog.js';
 import { ReferenceRun, type Intent, type QueryAnswer, type Verdict } from './reference.js';
 
 /** Thrown to stop the worker at once (lost the race, or the lease). */
@@ -56,7 +56,8 @@ export class CoordinatedRun extends ReferenceRun {
     if (!(await this.acquire())) return;
     try {
       for (const record of await this.loadRecords()) this.remember(record);
-      for (const op of this.task.operations) if (!this.paused()) await this.operation(op);
+      for (const op of this.task.operations) if (!this.paused() && !(await this.cancelSeen())) await this.operation(op);
+      if (this.cancelled) await this.settleAfterCancel();
       await this.env.store.lease.release(this.task.id, { token: this.token });
       if (local) await releaseLease(this.env);
     } catch (error) {
@@ -131,22 +132,6 @@ export class CoordinatedRun extends ReferenceRun {
       await this.patiently('the quarantine', () => this.env.store.put(`${this.task.id}/quarantine`, JSON.stringify({ reason: 'the projection does not fold the events', projection: folded, events: values.length })));
       await this.putFilesBack();
       throw new Stop('quarantined: the projection does not fold the events');
-    }
-  }
-
-  /**
-   * A quarantined task is advanced no further, but a user's file that an interrupted delivery moved
-   * aside goes back in place (nothing is deleted: the aside copy stays for whoever looks).
-   */
-  protected async putFilesBack(): Promise<void> {
-    for (const op of this.task.operations) {
-      if (op.kind !== 'edit' || (await this.readText(op.path)) !== undefined) continue;
-      try {
-        await this.env.fs.link(this.asidePath(op), op.path);
-        await syncDir(this.env);
-      } catch (error) {
-        if (!hasCode(error, 'ENOENT')) throw error; // nothing was moved aside
-      }
     }
   }
 

@@ -108,6 +108,23 @@ export abstract class FileDeliveryRun extends JournalRun {
     await this.removeIfPresent(this.candidatePath(op));
   }
 
+  /**
+   * A task that stops for good (cancelled, quarantined) is advanced no further, but a user's file
+   * that an interrupted delivery moved aside goes back in place (nothing is deleted: the aside copy
+   * stays for whoever looks).
+   */
+  protected async putFilesBack(): Promise<void> {
+    for (const op of this.task.operations) {
+      if (op.kind !== 'edit' || (await this.readText(op.path)) !== undefined) continue;
+      try {
+        await this.env.fs.link(this.asidePath(op), op.path);
+        await syncDir(this.env);
+      } catch (error) {
+        if (!hasCode(error, 'ENOENT')) throw error; // nothing was moved aside
+      }
+    }
+  }
+
   /** Finishes an edit a crash interrupted. Returns true when it is applied. */
   protected async resumeEdit(op: EditOperation, last: LogRecord): Promise<boolean> {
     if (last.state === 'conflict') {

@@ -18,6 +18,9 @@
  *   after a restart. A retry budget (task.retryBudget) is counted in the durable dispatched
  *   records; spent → blocked, with a handoff (done, in doubt, receipts, what to check).
  * - The task's access token goes out as every request's credential and is never recorded.
+ * - Cancellation: task.cancelFile is looked at when claiming each operation and before every send
+ *   and retry. Once it is there nothing new starts: an operation never sent is recorded cancelled,
+ *   one that may have left stays in doubt for reconciliation (never recorded as not happened).
  * - lookup: a retry-safe read; retried within a bound, recovery passes through reconciling.
  * - edit: read and digest; the current file is moved aside (rename) and re-checked against the
  *   digest; the candidate is written and fsynced under a temporary name and hard-linked into
@@ -30,7 +33,7 @@
 import type { Env, JournalAdapter, LookupOperation, Operation, PublishOperation, Task } from '../../model/contract/contract.js';
 import { digestOf } from '../../model/contract/digest.js';
 import { FileDeliveryRun } from './fileDelivery.js';
-import { acquireLease, recordsFromLog, releaseLease, type LogRecord } from './jsonlLog.js';
+import { acquireLease, hasCode, recordsFromLog, releaseLease, type LogRecord } from './jsonlLog.js';
 
 export { REFERENCE_SETTINGS, type ReferenceSettings } from './journalRun.js';
 
@@ -54,7 +57,7 @@ export interface Intent {
   body: string;
 }
 
-const FINAL_OPERATION_STATES = new Set(['succeeded', 'conflict', 'failed', 'blocked']);
+const FINAL_OPERATION_STATES = new Set(['succeeded', 'conflict', 'failed', 'blocked', 'cancelled']);
 
 /** The wait a 503 asks for (its body's retryAfterMs), or 1 s when it names none. */
 async function retryAfterOf(response: Response): Promise<number> {
@@ -77,7 +80,8 @@ export class ReferenceRun extends FileDeliveryRun {
   async execute(): Promise<void> {
     if (!(await acquireLease(this.env, { pollMs: this.settings.leasePollMs, attempts: this.settings.leaseAttempts }))) return;
     for (const record of await this.loadRecords()) this.remember(record);
-    for (const op of this.task.operations) if (!this.paused()) await this.operation(op);
+    for (const op of this.task.operations) if (!this.paused() && !(await this.cancelSeen())) await this.operation(op);
+    if (this.cancelled) await this.settleAfterCancel();
     await this.log.close();
     await releaseLease(this.env);
   }
@@ -122,6 +126,7 @@ export class ReferenceRun extends FileDeliveryRun {
     let sends = 0;
     for (;;) {
       if (phase === 'send') {
+        if (await this.cancelSeen()) return this.stopForCancel(op.key, intent);
         if (await this.budgetSpent(op.key, intent)) return;
         await this.waitAsAsked(op.key);
         sends++;
@@ -167,6 +172,48 @@ export class ReferenceRun extends FileDeliveryRun {
   protected async conclude(key: string, intent: Intent, verdict: FinalVerdict): Promise<void> {
     if (verdict.state === 'succeeded') await this.record({ key, state: 'succeeded', digest: intent.digest, receipt: verdict.receipt });
     else await this.record({ key, state: verdict.state, digest: intent.digest, reason: verdict.reason, ...(verdict.state === 'failed' && verdict.errorClass ? { errorClass: verdict.errorClass } : {}) });
+  }
+
+  // ---- cancellation (seed 002) ----
+
+  protected cancelled = false;
+
+  /** Whether the user cancelled the task: a look at task.cancelFile, when claiming a node and before every send. Once seen, it stays seen. */
+  protected async cancelSeen(): Promise<boolean> {
+    if (this.cancelled || this.task.cancelFile === undefined) return this.cancelled;
+    try {
+      await this.env.fs.stat(this.task.cancelFile);
+      this.cancelled = true;
+    } catch (error) {
+      if (!hasCode(error, 'ENOENT')) throw error;
+    }
+    return this.cancelled;
+  }
+
+  /**
+   * Cancelled before this send: an operation never sent is recorded cancelled; one sent before (it
+   * may have landed) stays in doubt, for reconciliation — never recorded as if it had not happened.
+   */
+  protected async stopForCancel(key: string, intent: Intent): Promise<void> {
+    if (this.history(key).some((r) => r.state === 'dispatched')) return;
+    await this.record({ key, state: 'cancelled', digest: intent.digest, reason: 'the task was cancelled before this operation was sent' });
+  }
+
+  /**
+   * After a cancel nothing new starts, but what may already have happened is found out: each
+   * operation in doubt is asked about (queries only, never a send) and recorded succeeded when the
+   * service holds it; the rest stay in doubt, for a human. A user's file moved aside goes back.
+   */
+  protected async settleAfterCancel(): Promise<void> {
+    for (const op of this.task.operations) {
+      const last = this.last(op.key);
+      if (op.kind !== 'publish' || last === undefined || !['dispatched', 'outcome_unknown', 'reconciling'].includes(last.state)) continue;
+      const intent = this.intent(op);
+      if (last.state !== 'reconciling') await this.record({ key: op.key, state: 'reconciling', digest: intent.digest });
+      const answer = await this.findOutcome(op.key, this.verificationIntent(op, intent));
+      if (answer.state === 'succeeded') await this.conclude(op.key, intent, answer);
+    }
+    await this.putFilesBack();
   }
 
   // ---- failure classes and the retry budget (seed 002) ----

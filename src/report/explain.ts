@@ -25,6 +25,8 @@ export function describeFault(fault: Scenario['faults'][number]): string {
       return `service restart before global step ${fault.atStep}`;
     case 'store-restart':
       return `store restart before global step ${fault.atStep}`;
+    case 'cancel':
+      return `the user cancels the task before global step ${fault.atStep}${fault.reason ? `: ${fault.reason}` : ''}`;
     case 'store-edit':
       return `someone ${fault.value === null ? `deletes ${fault.key} from` : `writes ${JSON.stringify(fault.value)} to ${fault.key} in`} the store before global step ${fault.atStep}`;
     case 'store-call':

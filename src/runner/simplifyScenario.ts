@@ -63,7 +63,7 @@ export function simplerScenarios(scenario: Scenario): Scenario[] {
   return [...out, ...milderScenarios(scenario), ...anchoredScenarios(scenario)];
 }
 
-const TIMED = new Set(['user-edit', 'duplicate-delivery', 'service-restart', 'store-restart', 'store-edit', 'takeover']);
+const TIMED = new Set(['user-edit', 'duplicate-delivery', 'service-restart', 'store-restart', 'store-edit', 'takeover', 'cancel']);
 
 /** The scenario as it is, then with its step-timed faults at a half, a quarter, an eighth and a sixteenth of their steps. */
 function withEarlier(scenario: Scenario): Scenario[] {

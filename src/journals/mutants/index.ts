@@ -31,6 +31,8 @@ import { journal as tokenInCheckpoint } from './tokenInCheckpoint.js';
 import { journal as retriesInvalidArgument } from './retriesInvalidArgument.js';
 import { journal as ignoresRetryAfter } from './ignoresRetryAfter.js';
 import { journal as budgetInMemory } from './budgetInMemory.js';
+import { journal as cancelCheckedAtStart } from './cancelCheckedAtStart.js';
+import { journal as cancelRollsBack } from './cancelRollsBack.js';
 import { coordinatedJournal } from '../coordinated.js';
 
 export interface Mutant {
@@ -70,6 +72,8 @@ export const MUTANTS: Mutant[] = [
   { journal: retriesInvalidArgument, defect: 'a 400 (invalid arguments) is taken for an unknown outcome, reconciled and sent again', breaks: ['failure-class-respected'] },
   { journal: ignoresRetryAfter, defect: "a 503 is sent again as soon as reconciling is done, whatever wait it asked for", breaks: ['failure-class-respected'] },
   { journal: budgetInMemory, defect: 'the retry budget is counted in memory, so every restart starts it afresh', breaks: ['retry-budget'] },
+  { journal: cancelCheckedAtStart, defect: 'the cancel is looked at once, when the worker starts, never before a send', breaks: ['no-effect-after-cancel'] },
+  { journal: cancelRollsBack, defect: 'a cancel records every unfinished operation cancelled, one that may have landed included', breaks: ['cancel-truth', 'no-state-skip'] },
 ];
 
 export function mutantNamed(name: string): Mutant | undefined {

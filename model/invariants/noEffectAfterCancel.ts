@@ -1,0 +1,42 @@
+import type { JudgeInput } from '../evidence.js';
+import type { Violation } from '../violation.js';
+import { cancelChecks, cancelFileFor, cancelledAt } from './cancellation.js';
+
+/**
+ * no-effect-after-cancel: once the user's cancel has landed, no new write leaves for the service.
+ * The journal must look at the cancel file (task.cancelFile) when claiming a node, before every
+ * send and every retry. A POST that arrives after the cancel is allowed only as the race the
+ * cancel cannot win: its sender's last look at the file came after its previous POST (or its
+ * start) and before the cancel landed. Anything else — no look since its previous write (checked
+ * only at the start), or a look that already saw the cancel — is a new side effect after it.
+ */
+export function checkNoEffectAfterCancel(input: JudgeInput): Violation[] {
+  const cancel = cancelledAt(input);
+  if (cancel === undefined) return [];
+  const checks = cancelChecks(input);
+  const file = cancelFileFor(input);
+  const violations: Violation[] = [];
+  const posts = input.requests.filter((r) => r.method === 'POST' && r.route.kind === 'publish' && r.sender !== undefined && r.seq !== undefined);
+  const reported = new Set<string>();
+  for (const post of posts) {
+    const seq = post.seq as number;
+    const sender = post.sender as string;
+    if (seq < cancel || reported.has(sender)) continue;
+    const previous = posts.filter((r) => r.sender === sender && (r.seq as number) < seq).at(-1)?.seq ?? -1;
+    const look = checks.filter((c) => c.by === sender && c.seq < seq).at(-1);
+    const raced = look !== undefined && look.seq > previous && look.seq < cancel;
+    if (raced) continue;
+    reported.add(sender);
+    violations.push({
+      code: 'no-effect-after-cancel',
+      key: post.route.key ?? '',
+      step: seq,
+      expected: `no new write after the task was cancelled at #${cancel} (${file})`,
+      actual: look === undefined || look.seq <= previous
+        ? `${sender} sent request #${post.index} (POST ${post.route.key ?? ''}) without looking at ${file} since ${previous < 0 ? 'it started' : 'its previous write'}`
+        : `${sender} looked at ${file} at #${look.seq}, after the cancel, and still sent request #${post.index} (POST ${post.route.key ?? ''})`,
+      evidence: { cancelledAt: cancel, request: post.index, lastLook: look?.seq ?? null, previousWrite: previous < 0 ? null : previous },
+    });
+  }
+  return violations;
+}
