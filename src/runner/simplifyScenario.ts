@@ -14,8 +14,9 @@
  * - a crash placed by step number re-placed by the work it hits (anchoredScenarios);
  * - a lone operation other than the workload's first replaced by the first;
  * - with a fault or an operation dropped, the faults timed by global step (a user's save, a
- *   duplicate delivery, a restart, a takeover) also tried earlier: the work they came after may be
- *   what was dropped.
+ *   duplicate delivery, a restart, a takeover, a cancel) also tried earlier — a little, or by
+ *   halves: the work they came after may be what was dropped;
+ * - with a crash dropped, the same worker's later faults moved one incarnation sooner.
  * Every rewrite taken makes (faults, steps) smaller, so it ends; the first that still fails wins.
  */
 import type { CrashFault, Fault, Scenario } from '../../simulator/scenario.js';
@@ -48,6 +49,13 @@ export function simplerScenarios(scenario: Scenario): Scenario[] {
     }
   }
   faults.forEach((_, i) => out.push(...withEarlier(without(i))));
+  // A crash dropped: the worker's later crashes now come one incarnation sooner.
+  for (const i of crashes) {
+    const dropped = faults[i] as CrashFault;
+    const later = (f: Fault): boolean => (f.kind === 'crash' || f.kind === 'io-error' || f.kind === 'pause') && f.process === dropped.process && f.incarnation > dropped.incarnation;
+    if (!faults.some(later)) continue;
+    out.push(...withEarlier({ ...scenario, faults: faults.flatMap((f, k) => (k === i ? [] : later(f) ? [{ ...f, incarnation: (f as CrashFault).incarnation - 1 } as Fault] : [f])) }));
+  }
   const operations = scenario.task.operations;
   if (operations.length > 1) for (const op of operations) out.push(...withEarlier(withoutOperation(scenario, op.key)));
   // A lone operation other than the workload's first: the first instead, as the draw's operation switches shrink toward it.
@@ -65,15 +73,20 @@ export function simplerScenarios(scenario: Scenario): Scenario[] {
 
 const TIMED = new Set(['user-edit', 'duplicate-delivery', 'service-restart', 'store-restart', 'store-edit', 'takeover', 'cancel']);
 
-/** The scenario as it is, then with its step-timed faults at a half, a quarter, an eighth and a sixteenth of their steps. */
+/**
+ * The scenario as it is, then with its step-timed faults a little earlier (2 to 24 steps: what a
+ * dropped restart or operation took, such as the startup of an incarnation), then at a half, a
+ * quarter, an eighth and a sixteenth of their steps.
+ */
 function withEarlier(scenario: Scenario): Scenario[] {
   const timed = scenario.faults.some((f) => TIMED.has(f.kind) && 'atStep' in f && (f.atStep ?? 0) > 1);
   if (!timed) return [scenario];
-  const earlier = (divisor: number): Scenario => ({
+  const moved = (at: (step: number) => number): Scenario => ({
     ...scenario,
-    faults: scenario.faults.map((f) => (TIMED.has(f.kind) && 'atStep' in f && f.atStep !== undefined ? ({ ...f, atStep: Math.floor(f.atStep / divisor) } as Fault) : f)),
+    faults: scenario.faults.map((f) => (TIMED.has(f.kind) && 'atStep' in f && f.atStep !== undefined ? ({ ...f, atStep: Math.max(0, at(f.atStep)) } as Fault) : f)),
   });
-  return [scenario, earlier(2), earlier(4), earlier(8), earlier(16)];
+  const nearer = [2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24].map((d) => moved((step) => step - d));
+  return [scenario, ...nearer, ...[2, 4, 8, 16].map((divisor) => moved((step) => Math.floor(step / divisor)))];
 }
 
 /**
