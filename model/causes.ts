@@ -14,6 +14,7 @@ export const CAUSAL_ORDER: readonly InvariantCode[] = [
   'single-advancer',
   'fenced-effects',
   'no-effect-after-cancel',
+  'version-change-pauses',
   'failure-class-respected',
   'retry-budget',
   'no-blind-retry',

@@ -10,6 +10,8 @@ export interface OperationSpec {
   resource?: string;
   path?: string;
   append?: string;
+  /** A publish whose plan was made from this version of a service resource. */
+  input?: { resource: string; version: string } | undefined;
 }
 
 export interface OperationHistory {

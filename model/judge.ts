@@ -11,6 +11,7 @@ import { checkFailureClassRespected } from './invariants/failureClassRespected.j
 import { checkRetryBudget } from './invariants/retryBudget.js';
 import { checkNoEffectAfterCancel } from './invariants/noEffectAfterCancel.js';
 import { checkCancelTruth } from './invariants/cancelTruth.js';
+import { checkVersionChangePauses } from './invariants/versionChangePauses.js';
 import { checkSingleAdvancer } from './invariants/singleAdvancer.js';
 import { checkTakeoverExclusive } from './invariants/takeoverExclusive.js';
 import { checkCompletedReplayed } from './invariants/completedReplayed.js';
@@ -49,6 +50,7 @@ export const CHECKS: Record<InvariantCode, (input: JudgeInput) => Violation[]> =
   'retry-budget': checkRetryBudget,
   'no-effect-after-cancel': checkNoEffectAfterCancel,
   'cancel-truth': checkCancelTruth,
+  'version-change-pauses': checkVersionChangePauses,
   convergence: checkConvergence,
 };
 

@@ -25,6 +25,7 @@ export const INVARIANTS = [
   { code: 'retry-budget', kind: 'safety', summary: "the task's retry budget holds at the service: POSTs per operation and in all, across every restart and worker" },
   { code: 'no-effect-after-cancel', kind: 'safety', summary: "once the task is cancelled no new write leaves: the journal looks at the cancel before every send" },
   { code: 'cancel-truth', kind: 'safety', summary: 'an operation recorded cancelled has no effect at the service: what happened stays recorded as happened' },
+  { code: 'version-change-pauses', kind: 'safety', summary: 'a node planned from a version of a source is not sent once the source changed: the task pauses for replanning' },
   { code: 'convergence', kind: 'liveness', summary: 'after the last fault every operation reaches a terminal state within the bounds' },
 ] as const;
 

@@ -61,6 +61,7 @@ const EXPECTED: Record<string, Expectation> = {
   '002-budget-exhausted-across-restarts': { histories: { 'prepare-target': 'authorized,dispatched,outcome_unknown,reconciling,dispatched,reconciling,blocked' }, effects: 1, posts: 2, crashAt: 'fetch' },
   '002-cancel-during-delayed-call': { histories: { 'prepare-target': 'authorized,dispatched,succeeded' }, effects: 1, posts: 1 },
   '002-cancel-mid-delivery': { histories: { 'edit-notes': 'read' }, effects: 0, posts: 0, crashAt: 'fs.rename', files: { 'notes.md': '# Notes\n' } },
+  '002-input-changed-during-pause': { histories: { 'prepare-target': 'authorized,dispatched,succeeded', 'copy-batch': 'authorized,blocked' }, effects: 1, posts: 1 },
   '002-failure-classes': { histories: { 'prepare-target': 'authorized,dispatched,failed', 'copy-batch': 'authorized,dispatched,outcome_unknown,reconciling,dispatched,succeeded', 'switch-reference': 'authorized,dispatched,outcome_unknown,reconciling,succeeded' }, effects: 2, posts: 4 },
   '002-permission-revoked-pauses': { histories: { 'prepare-target': 'authorized,dispatched,succeeded', 'copy-batch': 'authorized,dispatched,blocked' }, effects: 1, posts: 2, crashAt: 'fh.appendFile' },
   // Seed 002's matrix for the coordinated journal (a lease, events taken by compare-and-set in the

@@ -89,7 +89,7 @@ export const DEFAULT_SERVICE: ScenarioService = {
 export const DEFAULT_BOUNDS: ScenarioBounds = { maxSteps: 5000, maxIncarnations: 12, maxVirtualTimeMs: 3_600_000 };
 export const DEFAULT_RESTART_DELAY_MS = 100;
 
-const OPERATION_FIELDS = { publish: ['kind', 'key', 'body', 'retrySafe'], lookup: ['kind', 'key', 'resource'], edit: ['kind', 'key', 'path', 'append'] } as const;
+const OPERATION_FIELDS = { publish: ['kind', 'key', 'body', 'retrySafe', 'input'], lookup: ['kind', 'key', 'resource'], edit: ['kind', 'key', 'path', 'append'] } as const;
 const TOP_FIELDS = ['$schema', 'format', 'version', 'name', 'description', 'task', 'taskAfterRestart', 'files', 'service', 'store', 'faults', 'schedule', 'random', 'environment', 'restartDelayMs', 'bounds', 'regression'];
 
 function parseOperation(value: Json, field: string): Operation {
@@ -103,6 +103,11 @@ function parseOperation(value: Json, field: string): Operation {
     case 'publish': {
       const op: Operation = { kind, key, body: str(value.body, `${field}.body`) };
       if (value.retrySafe !== undefined) op.retrySafe = bool(value.retrySafe, `${field}.retrySafe`);
+      if (value.input !== undefined) {
+        if (!isRecord(value.input)) fail(`${field}.input`, `must be an object, found ${describe(value.input)}`, 'Write "input": { "resource": "config", "version": "v1" }.');
+        strict(value.input, `${field}.input`, ['resource', 'version'], ['resource', 'version']);
+        op.input = { resource: nonEmptyStr(value.input.resource, `${field}.input.resource`), version: str(value.input.version, `${field}.input.version`) };
+      }
       return op;
     }
     case 'lookup':

@@ -25,6 +25,10 @@ export function fireScenarioEvent(world: World, fault: Fault): void {
       world.store.restart(world.trace.length);
       world.record({ actor: 'store', op: 'restart', detail: `the store restarts (${world.store.config.memory} memory${world.store.config.memory === 'volatile' ? ': every key and lease is gone' : ''})` });
       return;
+    case 'input-change':
+      world.service.changeResource(fault.resource, fault.value);
+      world.record({ actor: 'user', op: 'input-change', detail: `the service's resource ${fault.resource} ← ${JSON.stringify(fault.value)}` });
+      return;
     case 'cancel': {
       const path = cancelFileOf(world.scenario.task.id);
       const reason = fault.reason ?? 'cancelled by the user';

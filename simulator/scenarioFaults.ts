@@ -176,7 +176,18 @@ export interface CancelFault {
   reason?: string;
 }
 
-export type Fault = CancelFault | CrashFault | IoErrorFault | ResponseFault | UserEditFault | DuplicateDeliveryFault | ServiceRestartFault | StoreCallFault | StoreRestartFault | StoreEditFault | PauseFault | TakeoverFault;
+/**
+ * The source changes: just before global step `atStep`, the service's resource `resource` takes
+ * the value `value` (a new version). A node whose plan was made from the old version must not run.
+ */
+export interface InputChangeFault {
+  kind: 'input-change';
+  atStep: number;
+  resource: string;
+  value: string;
+}
+
+export type Fault = InputChangeFault | CancelFault | CrashFault | IoErrorFault | ResponseFault | UserEditFault | DuplicateDeliveryFault | ServiceRestartFault | StoreCallFault | StoreRestartFault | StoreEditFault | PauseFault | TakeoverFault;
 
 const FAULT_FIELDS = {
   crash: ['kind', 'process', 'incarnation', 'step', 'at', 'when', 'mode', 'tornKeepBytes', 'tail', 'keep'],
@@ -191,13 +202,14 @@ const FAULT_FIELDS = {
   pause: ['kind', 'process', 'incarnation', 'step', 'at', 'pauseMs'],
   takeover: ['kind', 'atStep', 'holdMs'],
   cancel: ['kind', 'atStep', 'reason'],
+  'input-change': ['kind', 'atStep', 'resource', 'value'],
 } as const;
-const FAULT_REQUIRED = { crash: ['kind', 'process', 'when'], 'io-error': ['kind', 'process', 'error'], response: ['kind', 'fault'], 'user-edit': ['kind', 'path', 'text'], 'duplicate-delivery': ['kind', 'atStep'], 'service-restart': ['kind', 'atStep'], 'store-call': ['kind', 'call', 'fault'], 'store-restart': ['kind', 'atStep'], 'store-edit': ['kind', 'atStep', 'key', 'value'], pause: ['kind', 'process', 'pauseMs'], takeover: ['kind', 'atStep', 'holdMs'], cancel: ['kind', 'atStep'] } as const;
+const FAULT_REQUIRED = { crash: ['kind', 'process', 'when'], 'io-error': ['kind', 'process', 'error'], response: ['kind', 'fault'], 'user-edit': ['kind', 'path', 'text'], 'duplicate-delivery': ['kind', 'atStep'], 'service-restart': ['kind', 'atStep'], 'store-call': ['kind', 'call', 'fault'], 'store-restart': ['kind', 'atStep'], 'store-edit': ['kind', 'atStep', 'key', 'value'], pause: ['kind', 'process', 'pauseMs'], takeover: ['kind', 'atStep', 'holdMs'], cancel: ['kind', 'atStep'], 'input-change': ['kind', 'atStep', 'resource', 'value'] } as const;
 
 export function parseFault(value: Json, field: string): Fault {
   if (!isRecord(value)) fail(field, `must be an object, found ${describe(value)}`);
   misnamedKind(value, Object.keys(FAULT_FIELDS), field);
-  const kind = oneOf(value.kind, ['crash', 'io-error', 'response', 'user-edit', 'duplicate-delivery', 'service-restart', 'store-call', 'store-restart', 'store-edit', 'pause', 'takeover', 'cancel'] as const, `${field}.kind`);
+  const kind = oneOf(value.kind, ['crash', 'io-error', 'response', 'user-edit', 'duplicate-delivery', 'service-restart', 'store-call', 'store-restart', 'store-edit', 'pause', 'takeover', 'cancel', 'input-change'] as const, `${field}.kind`);
   strict(value, field, FAULT_FIELDS[kind], FAULT_REQUIRED[kind]);
   switch (kind) {
     case 'crash': {
@@ -255,6 +267,8 @@ export function parseFault(value: Json, field: string): Fault {
     case 'service-restart':
     case 'store-restart':
       return { kind, atStep: int(value.atStep, `${field}.atStep`) };
+    case 'input-change':
+      return { kind, atStep: int(value.atStep, `${field}.atStep`), resource: nonEmptyStr(value.resource, `${field}.resource`), value: str(value.value, `${field}.value`) };
     case 'cancel':
       return { kind, atStep: int(value.atStep, `${field}.atStep`), ...(value.reason !== undefined ? { reason: str(value.reason, `${field}.reason`) } : {}) };
     case 'store-edit':

@@ -7,7 +7,7 @@
  *   effect; the same key with another digest answers 409 { error: 'fingerprint_conflict' }.
  * - GET /operations/:key answers 200 with the stored receipt, or 404 (also while an accepted
  *   commit has not landed); 405 when the scenario offers no query. GET /resources/:name serves
- *   the scenario's resources.
+ *   the scenario's resources, as input-change events change them (a new version of a source).
  * - Idempotency memory is 'durable' (survives a restart), 'volatile' (a restart forgets every
  *   key, so a replay after it makes a second effect) or 'none' (no deduplication at all: every
  *   POST commits a new effect, never 409; GET finds the latest effect under the key). Effects
@@ -99,6 +99,8 @@ export class ServiceCore {
   /** The highest fencing token accepted so far. */
   private highestToken = -Infinity;
   private bearer: string | undefined;
+  /** The resources as they are now: the scenario's, changed by input-change events. */
+  private readonly resources: Record<string, string>;
   /** permission-revoked was answered: every POST from now on is refused (403). */
   private revoked = false;
   /** key and digest pairs an invalid-argument fault refused: refused again (400) whenever they come back. */
@@ -114,6 +116,7 @@ export class ServiceCore {
     private readonly clock: VirtualClock,
     private readonly onEvent: (event: ServiceEvent) => void = () => {},
   ) {
+    this.resources = { ...config.resources };
     for (const fault of faults) {
       if (fault.request === undefined) this.anchored.push(fault);
       else if (!this.faults.has(fault.request)) this.faults.set(fault.request, fault);
@@ -162,6 +165,11 @@ export class ServiceCore {
       this.highestToken = -Infinity;
     }
     this.onEvent({ kind: 'restart', forgotKeys });
+  }
+
+  /** The source changes: the resource answers this value (a new version) from now on. */
+  changeResource(name: string, value: string): void {
+    this.resources[name] = value;
   }
 
   /** From now on a request that sends an authorization header must send `Bearer <token>`, or it is refused (401) with no effect. */
@@ -225,7 +233,7 @@ export class ServiceCore {
         return this.reply(200, this.receiptBody(route.key, stored), fault);
       }
       case 'resource': {
-        const value = this.config.resources[route.name];
+        const value = this.resources[route.name];
         if (value === undefined) return this.rawReply(404, JSON_NOT_FOUND, fault);
         return this.reply(200, { resource: route.name, value }, fault);
       }

@@ -187,6 +187,8 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
         : fc.constant(undefined),
       // The user cancels the task (with the user family): one run in four of those.
       cancel: has('user') ? fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: fc.record({ atStep: fc.nat({ max: stepHorizon }) }), weight: 1 }) : fc.constant(undefined),
+      // The source the publishes were planned from changes (with the user family): one run in four of those.
+      inputChange: has('user') ? fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: fc.record({ atStep: fc.nat({ max: stepHorizon }), value: fc.constantFrom('v2', 'v3') }), weight: 1 }) : fc.constant(undefined),
     })
     .map(({ include, ...rest }) => {
       // A user's save needs a file the task edits: with user edits on, the edit is in the workload.
@@ -263,6 +265,12 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       }
       if (draw.accessToken !== undefined) scenario.task.accessToken = { canary: draw.accessToken };
       if (draw.mix.user && draw.cancel) faults.push({ kind: 'cancel', atStep: draw.cancel.atStep });
+      if (draw.mix.user && draw.inputChange && scenario.task.operations.some((op) => op.kind === 'publish')) {
+        // Every publish was planned from config v1; the source moves on mid-run.
+        for (const op of [...scenario.task.operations, ...(scenario.taskAfterRestart?.operations ?? [])]) if (op.kind === 'publish') op.input = { resource: 'config', version: STANDARD_RESOURCES.config ?? 'v1' };
+        scenario.service.resources = { ...STANDARD_RESOURCES, ...scenario.service.resources };
+        faults.push({ kind: 'input-change', atStep: draw.inputChange.atStep, resource: 'config', value: draw.inputChange.value });
+      }
       if (draw.failure?.on) {
         for (const a of draw.failure.answers) {
           const target = draw.operations.find((op) => op.key === STANDARD_OPERATIONS[a.operation]?.key) ?? draw.operations[0];

@@ -26,6 +26,7 @@ export {
   type StoreRestartFault,
   type StoreEditFault,
   type CancelFault,
+  type InputChangeFault,
   RESPONSE_FAULTS,
   type Scenario,
   type Fault,

@@ -17,6 +17,7 @@
  *   A retry budget (task.retryBudget) is counted in the durable dispatched records: spent → blocked.
  * - A cancel (the file task.cancelFile) is looked at before each operation and each send: once it is
  *   there nothing new starts; an operation never sent is recorded cancelled, one sent stays in doubt.
+ * - A node planned from a version of a source (op.input) reads it back before every send: changed → blocked.
  * - edit: read, move the file aside and re-check it, fsync the candidate under a temporary name,
  *   hard-link it into place (a link never replaces the user's save), fsync the folder, applied.
  */
@@ -175,6 +176,14 @@ async function publish(op: PublishOperation, log: Log, task: Task): Promise<void
       if (budget && (sent(op.key) >= budget.perOperation || task.operations.reduce((n, o) => n + (o.kind === 'publish' ? sent(o.key) : 0), 0) >= budget.perTask)) return record('blocked', { reason: 'the retry budget is spent' });
       const waitMs = (log.history(op.key).findLast((e) => e.nextAttemptAtMs !== undefined)?.nextAttemptAtMs ?? 0) - Date.now();
       if (waitMs > 0) await sleep(waitMs);
+      // The input this node was planned from, read back right before the send: changed → paused for replanning.
+      if (op.input) {
+        const source = await ask(`${task.service.url}/resources/${encodeURIComponent(op.input.resource)}`, {}, async (response) => {
+          const found = (response.status === 200 ? await response.json().catch(() => null) : null) as { value?: unknown } | null;
+          return typeof found?.value === 'string' ? { state: 'succeeded', receipt: found.value } : { state: 'outcome_unknown', reason: `status ${response.status}` };
+        });
+        if (source.state !== 'succeeded' || source.receipt !== op.input.version) return record('blocked', { reason: 'the input it was planned from changed, or could not be read: replan or approve' });
+      }
       sends++;
       await record('dispatched');
       const verdict = await ask(url, { method: 'POST', body, headers: { 'idempotency-key': op.key } }, async (response) => {

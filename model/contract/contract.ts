@@ -18,6 +18,12 @@ export interface PublishOperation {
   body: string;
   /** True only when re-sending is harmless (the endpoint is naturally idempotent). Default false. */
   retrySafe?: boolean;
+  /**
+   * The input this node's plan was made from: a resource at the service (GET /resources/:resource)
+   * at that version (its value then). Read it again right before every send: if it changed, the
+   * plan is stale — do not send; pause for replanning (blocked). version-change-pauses judges it.
+   */
+  input?: { resource: string; version: string } | undefined;
 }
 
 /** A retry-safe read: GET /resources/:resource. */

@@ -17,7 +17,7 @@ import { cancelledAt } from './cancellation.js';
  * for a human: its operations may stop where they were; so may a cancelled task's (stopped, with
  * what is in doubt left to reconcile). An operation may end blocked when the
  * task's retry budget is spent (its sends, or the task's, reached it: counted in its recorded
- * dispatched states, or at the service).
+ * dispatched states, or at the service), or when the source it was planned from changed.
  */
 export function checkConvergence(input: JudgeInput): Violation[] {
   const end = endStep(input);
@@ -50,7 +50,7 @@ export function checkConvergence(input: JudgeInput): Violation[] {
       continue;
     }
     const unlearnable = !service.query || service.idempotencyMemory !== 'durable' || (intentChanged(input, op.key) && !everIn(input, op.key, 'dispatched', end, record));
-    if (last === 'blocked' && budgetSpent(input, op.key)) continue;
+    if (last === 'blocked' && (budgetSpent(input, op.key) || inputChanged(input, op))) continue;
     if (last === 'blocked' || last === 'outcome_unknown') {
       if (!unlearnable) fail(`${last}, though the service offers a query and idempotent replay to learn the outcome`);
       continue;
@@ -79,6 +79,11 @@ function budgetSpent(input: JudgeInput, key: string): boolean {
   const posted = (k?: string): number => input.requests.filter((r) => r.method === 'POST' && r.route.kind === 'publish' && (k === undefined || r.route.key === k)).length;
   const total = Math.max(publishKeys.reduce((n, k) => n + recorded(k), 0), posted());
   return Math.max(recorded(key), posted(key)) >= budget.perOperation || total >= budget.perTask;
+}
+
+/** Whether the source this operation was planned from changed during the run (it pauses for replanning). */
+function inputChanged(input: JudgeInput, op: JudgeInput['scenario']['task']['operations'][number]): boolean {
+  return op.input !== undefined && input.trace.some((line) => line.actor === 'user' && line.op === 'input-change' && line.detail.startsWith(`the service's resource ${op.input?.resource ?? ''} `));
 }
 
 function intentChanged(input: JudgeInput, key: string): boolean {

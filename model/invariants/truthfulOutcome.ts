@@ -28,9 +28,12 @@ export function checkTruthfulOutcome(input: JudgeInput): Violation[] {
       const held = effects.filter((e) => e.key === key);
       if (record.history.includes('succeeded')) {
         if (spec?.kind === 'lookup') {
+          // The resource's value at the start, or one it took later (input-change) before this image.
           const value = spec.resource === undefined ? undefined : input.scenario.service.resources[spec.resource];
-          if (record.receipt !== value) {
-            report({ key, step: cp.seq, expected: `succeeded with the resource's value ${JSON.stringify(value)}`, actual: `receipt ${JSON.stringify(record.receipt)}`, evidence: { at: cp.label, history: record.history } }, 'succeeded');
+          const later = input.trace.filter((line) => line.seq <= cp.seq && line.actor === 'user' && line.op === 'input-change' && line.detail.startsWith(`the service's resource ${spec.resource ?? ''} ← `));
+          const values = [value, ...later.map((line) => JSON.parse(line.detail.slice(line.detail.indexOf('← ') + 2)) as string)];
+          if (!values.includes(record.receipt)) {
+            report({ key, step: cp.seq, expected: `succeeded with the resource's value ${values.map((v) => JSON.stringify(v)).join(' or ')}`, actual: `receipt ${JSON.stringify(record.receipt)}`, evidence: { at: cp.label, history: record.history } }, 'succeeded');
           }
         } else if (!held.some((e) => e.digest === record.digest && e.receipt === record.receipt)) {
           report({

@@ -201,6 +201,9 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
       const reason = fault.reason ?? 'cancelled by the user';
       userSave(dir, cancelFileOf(scenario.task.id), `${JSON.stringify({ reason })}\n`);
       record('user', 'cancel', `${cancelFileOf(scenario.task.id)} ← the task is cancelled: ${reason}`);
+    } else if (fault.kind === 'input-change') {
+      core.changeResource(fault.resource, fault.value);
+      record('user', 'input-change', `the service's resource ${fault.resource} ← ${JSON.stringify(fault.value)}`);
     } else if (fault.kind === 'service-restart') core.restart();
     else if (fault.kind === 'duplicate-delivery') {
       record('supervisor', 'duplicate-delivery', `the task is delivered again to worker-${nextPid}`);

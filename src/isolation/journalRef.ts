@@ -20,7 +20,7 @@ export const MUTANT_NAMES = [
   'send-before-dispatched', 'no-fsync', 'timeout-means-failed', 'conflict-as-success', 'trust-any-receipt', 'blind-overwrite',
   'new-process-args', 'succeeded-before-receipt', 'resend-instead-of-query', 'torn-tail-fatal', 'retry-unsafe-write', 'accepted-as-success',
   'unsynced-delivery', 'fsync-failure-retried', 'short-write-ignored', 'zero-tail-reset',
-  'overwrite-in-place', 'lease-by-own-clock', 'no-fencing-token', 'continues-after-lost-cas', 'ignores-takeover', 'projection-before-event', 'repairs-projection', 'token-in-checkpoint', 'retries-invalid-argument', 'ignores-retry-after', 'budget-in-memory', 'cancel-checked-at-start', 'cancel-rolls-back',
+  'overwrite-in-place', 'lease-by-own-clock', 'no-fencing-token', 'continues-after-lost-cas', 'ignores-takeover', 'projection-before-event', 'repairs-projection', 'token-in-checkpoint', 'retries-invalid-argument', 'ignores-retry-after', 'budget-in-memory', 'cancel-checked-at-start', 'cancel-rolls-back', 'input-checked-once',
 ] as const;
 
 

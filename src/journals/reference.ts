@@ -18,6 +18,8 @@
  *   after a restart. A retry budget (task.retryBudget) is counted in the durable dispatched
  *   records; spent → blocked, with a handoff (done, in doubt, receipts, what to check).
  * - The task's access token goes out as every request's credential and is never recorded.
+ * - Inputs: a publish planned from a version of a source (op.input) reads it back right before
+ *   every send; changed (or unreadable) → blocked, for replanning or approval, with a handoff.
  * - Cancellation: task.cancelFile is looked at when claiming each operation and before every send
  *   and retry. Once it is there nothing new starts: an operation never sent is recorded cancelled,
  *   one that may have left stays in doubt for reconciliation (never recorded as not happened).
@@ -32,8 +34,8 @@
  */
 import type { Env, JournalAdapter, LookupOperation, Operation, PublishOperation, Task } from '../../model/contract/contract.js';
 import { digestOf } from '../../model/contract/digest.js';
-import { FileDeliveryRun } from './fileDelivery.js';
-import { acquireLease, hasCode, recordsFromLog, releaseLease, type LogRecord } from './jsonlLog.js';
+import { TaskGuardsRun, type Intent } from './taskGuards.js';
+import { acquireLease, recordsFromLog, releaseLease } from './jsonlLog.js';
 
 export { REFERENCE_SETTINGS, type ReferenceSettings } from './journalRun.js';
 
@@ -52,10 +54,7 @@ export type QueryAnswer = { state: 'succeeded'; receipt: string } | { state: 'ab
 /** A verdict the operation ends on. */
 export type FinalVerdict = Exclude<Verdict, { state: 'outcome_unknown' | 'paused' }>;
 
-export interface Intent {
-  digest: string;
-  body: string;
-}
+export type { Intent } from './taskGuards.js';
 
 const FINAL_OPERATION_STATES = new Set(['succeeded', 'conflict', 'failed', 'blocked', 'cancelled']);
 
@@ -76,7 +75,7 @@ export function isValidReceipt(value: unknown, key: string, digest: string): val
 }
 
 /** One incarnation of the reference journal. Mutants subclass it and override one method. */
-export class ReferenceRun extends FileDeliveryRun {
+export class ReferenceRun extends TaskGuardsRun {
   async execute(): Promise<void> {
     if (!(await acquireLease(this.env, { pollMs: this.settings.leasePollMs, attempts: this.settings.leaseAttempts }))) return;
     for (const record of await this.loadRecords()) this.remember(record);
@@ -129,6 +128,8 @@ export class ReferenceRun extends FileDeliveryRun {
         if (await this.cancelSeen()) return this.stopForCancel(op.key, intent);
         if (await this.budgetSpent(op.key, intent)) return;
         await this.waitAsAsked(op.key);
+        const stale = await this.inputStale(op);
+        if (stale !== undefined) return this.record({ key: op.key, state: 'blocked', digest: intent.digest, reason: stale, handoff: this.handoff('replan from the new input, or approve the old plan') });
         sends++;
         const verdict = await this.dispatch(op, intent);
         if (verdict.state === 'paused') return this.pause(op.key, intent, verdict.reason);
@@ -174,31 +175,6 @@ export class ReferenceRun extends FileDeliveryRun {
     else await this.record({ key, state: verdict.state, digest: intent.digest, reason: verdict.reason, ...(verdict.state === 'failed' && verdict.errorClass ? { errorClass: verdict.errorClass } : {}) });
   }
 
-  // ---- cancellation (seed 002) ----
-
-  protected cancelled = false;
-
-  /** Whether the user cancelled the task: a look at task.cancelFile, when claiming a node and before every send. Once seen, it stays seen. */
-  protected async cancelSeen(): Promise<boolean> {
-    if (this.cancelled || this.task.cancelFile === undefined) return this.cancelled;
-    try {
-      await this.env.fs.stat(this.task.cancelFile);
-      this.cancelled = true;
-    } catch (error) {
-      if (!hasCode(error, 'ENOENT')) throw error;
-    }
-    return this.cancelled;
-  }
-
-  /**
-   * Cancelled before this send: an operation never sent is recorded cancelled; one sent before (it
-   * may have landed) stays in doubt, for reconciliation — never recorded as if it had not happened.
-   */
-  protected async stopForCancel(key: string, intent: Intent): Promise<void> {
-    if (this.history(key).some((r) => r.state === 'dispatched')) return;
-    await this.record({ key, state: 'cancelled', digest: intent.digest, reason: 'the task was cancelled before this operation was sent' });
-  }
-
   /**
    * After a cancel nothing new starts, but what may already have happened is found out: each
    * operation in doubt is asked about (queries only, never a send) and recorded succeeded when the
@@ -216,65 +192,7 @@ export class ReferenceRun extends FileDeliveryRun {
     await this.putFilesBack();
   }
 
-  // ---- failure classes and the retry budget (seed 002) ----
 
-  /** Paused by a human's decision (403): recorded blocked, and the task sends nothing more, in this incarnation or any later one. */
-  protected async pause(key: string, intent: Intent, reason: string): Promise<void> {
-    await this.record({ key, state: 'blocked', digest: intent.digest, reason, errorClass: 'permission-revoked', handoff: this.handoff('restore the permission, then resume the task') });
-  }
-
-  /** Whether the task is paused: a permission was revoked (recorded, so a restart stays paused). */
-  protected paused(): boolean {
-    return [...this.records.values()].some((history) => history.some((r) => r.errorClass === 'permission-revoked'));
-  }
-
-  /** A 503's wait, recorded so that a restart keeps it: the time asked for plus jitter (up to half of it). */
-  protected async nextAttempt(retryAfterMs: number | undefined): Promise<Pick<LogRecord, 'errorClass' | 'nextAttemptAtMs'>> {
-    if (retryAfterMs === undefined) return {};
-    const jitterMs = Math.floor((await this.env.random()) * (retryAfterMs / 2));
-    return { errorClass: 'unavailable', nextAttemptAtMs: (await this.env.clock.now()) + retryAfterMs + jitterMs };
-  }
-
-  /** Waits until the operation's recorded next attempt, if one is still ahead. */
-  protected async waitAsAsked(key: string): Promise<void> {
-    const next = this.history(key).findLast((r) => r.nextAttemptAtMs !== undefined)?.nextAttemptAtMs;
-    if (next === undefined) return;
-    const now = await this.env.clock.now();
-    if (next > now) await this.env.clock.sleep(next - now);
-  }
-
-  /**
-   * The retry budget, counted from the durable records (a dispatched record precedes every POST):
-   * when this operation's or the task's is spent, the operation ends blocked with a handoff.
-   */
-  protected async budgetSpent(key: string, intent: Intent): Promise<boolean> {
-    const budget = this.task.retryBudget;
-    if (!budget) return false;
-    const sent = (k: string): number => this.history(k).filter((r) => r.state === 'dispatched').length;
-    const mine = sent(key);
-    const all = this.task.operations.filter((op) => op.kind === 'publish').reduce((n, op) => n + sent(op.key), 0);
-    if (mine < budget.perOperation && all < budget.perTask) return false;
-    const reason = `retry budget spent: ${mine} of ${budget.perOperation} sends of this operation, ${all} of ${budget.perTask} for the task`;
-    await this.record({ key, state: 'blocked', digest: intent.digest, reason, handoff: this.handoff('ask the service about the operations in doubt before anything is sent again') });
-    return true;
-  }
-
-  /** What a human needs to take the task over: what is done, what is in doubt, the receipts, what to check. */
-  protected handoff(check: string): NonNullable<LogRecord['handoff']> {
-    const last = (key: string): LogRecord | undefined => this.history(key).at(-1);
-    const ops = this.task.operations.map((op) => op.key);
-    return {
-      completed: ops.filter((key) => last(key)?.state === 'succeeded'),
-      inDoubt: ops.filter((key) => ['dispatched', 'outcome_unknown', 'reconciling'].includes(last(key)?.state ?? '')),
-      receipts: Object.fromEntries(ops.flatMap((key) => (last(key)?.receipt ? [[key, last(key)?.receipt as string]] : []))),
-      check,
-    };
-  }
-
-  /** The task's access token, if it carries one, for every request: held in memory, never recorded. */
-  protected credentials(): Record<string, string> {
-    return this.task.accessToken === undefined ? {} : { authorization: `Bearer ${this.task.accessToken}` };
-  }
 
   protected async post(key: string, intent: Intent): Promise<Verdict> {
     try {

@@ -25,6 +25,8 @@ export function describeFault(fault: Scenario['faults'][number]): string {
       return `service restart before global step ${fault.atStep}`;
     case 'store-restart':
       return `store restart before global step ${fault.atStep}`;
+    case 'input-change':
+      return `the service's resource ${fault.resource} changes to ${JSON.stringify(fault.value)} before global step ${fault.atStep}`;
     case 'cancel':
       return `the user cancels the task before global step ${fault.atStep}${fault.reason ? `: ${fault.reason}` : ''}`;
     case 'store-edit':

@@ -33,6 +33,7 @@ import { journal as ignoresRetryAfter } from './ignoresRetryAfter.js';
 import { journal as budgetInMemory } from './budgetInMemory.js';
 import { journal as cancelCheckedAtStart } from './cancelCheckedAtStart.js';
 import { journal as cancelRollsBack } from './cancelRollsBack.js';
+import { journal as inputCheckedOnce } from './inputCheckedOnce.js';
 import { coordinatedJournal } from '../coordinated.js';
 
 export interface Mutant {
@@ -74,6 +75,7 @@ export const MUTANTS: Mutant[] = [
   { journal: budgetInMemory, defect: 'the retry budget is counted in memory, so every restart starts it afresh', breaks: ['retry-budget'] },
   { journal: cancelCheckedAtStart, defect: 'the cancel is looked at once, when the worker starts, never before a send', breaks: ['no-effect-after-cancel'] },
   { journal: cancelRollsBack, defect: 'a cancel records every unfinished operation cancelled, one that may have landed included', breaks: ['cancel-truth', 'no-state-skip'] },
+  { journal: inputCheckedOnce, defect: 'the input a plan was made from is read back once per incarnation and trusted from then on', breaks: ['version-change-pauses'] },
 ];
 
 export function mutantNamed(name: string): Mutant | undefined {

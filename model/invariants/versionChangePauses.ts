@@ -1,0 +1,45 @@
+import type { JudgeInput } from '../evidence.js';
+import type { Violation } from '../violation.js';
+
+/**
+ * version-change-pauses: a node whose plan was made from a version of a source (its operation's
+ * `input`: a resource at the service, at a version) does not run once that source has changed: the
+ * task pauses for replanning or approval instead. The journal must read the input right before
+ * every send. A POST of such a node that arrives after the change is allowed only as the race the
+ * change cannot win: its sender's last answered read of the resource came after its previous POST
+ * (or its start) and before the change landed. No read since its previous write, or a read that
+ * already showed the new version, is a node built on the old version run anyway.
+ */
+export function checkVersionChangePauses(input: JudgeInput): Violation[] {
+  const changes = input.trace.flatMap((line) => {
+    const changed = line.actor === 'user' && line.op === 'input-change' ? /^the service's resource (\S+) ← (.*)$/.exec(line.detail) : null;
+    return changed ? [{ seq: line.seq, resource: changed[1] as string, value: JSON.parse(changed[2] as string) as string }] : [];
+  });
+  if (changes.length === 0) return [];
+  const violations: Violation[] = [];
+  const posts = input.requests.filter((r) => r.method === 'POST' && r.route.kind === 'publish' && r.sender !== undefined && r.seq !== undefined);
+  for (const post of posts) {
+    const spec = input.scenario.task.operations.find((op) => op.key === post.route.key);
+    const source = spec?.input;
+    if (!source) continue;
+    const seq = post.seq as number;
+    const change = changes.find((c) => c.resource === source.resource && c.value !== source.version && c.seq < seq);
+    if (!change) continue;
+    const sender = post.sender as string;
+    const previous = posts.filter((r) => r.sender === sender && (r.seq as number) < seq).at(-1)?.seq ?? -1;
+    const read = input.requests.filter((r) => r.sender === sender && r.route.kind === 'resource' && r.route.name === source.resource && r.answered === true && (r.seq ?? 0) < seq).at(-1);
+    const readSeq = read?.seq ?? -1;
+    if (read && readSeq > previous && readSeq < change.seq) continue;
+    violations.push({
+      code: 'version-change-pauses',
+      key: post.route.key ?? '',
+      step: seq,
+      expected: `${post.route.key ?? ''} (planned from ${source.resource} ${JSON.stringify(source.version)}) not sent once ${source.resource} changed at #${change.seq}: the task pauses for replanning`,
+      actual: read === undefined || readSeq <= previous
+        ? `${sender} sent request #${post.index} without reading ${source.resource} since ${previous < 0 ? 'it started' : 'its previous write'}`
+        : `${sender} read ${source.resource} at #${readSeq}, after the change, and still sent request #${post.index}`,
+      evidence: { change, request: post.index, lastRead: read?.index ?? null },
+    });
+  }
+  return violations;
+}
