@@ -379,7 +379,7 @@ export class World {
 
   record(entry: Omit<TraceEntry, 'seq' | 'timeMs'>): void {
     this.diskLane?.note(this.trace.length - 1);
-    this.trace.push({ seq: this.trace.length, timeMs: this.clock.nowMs, ...entry, ...(this.masksSecrets ? { detail: maskSecrets(entry.detail) } : {}) });
+    this.trace.push(this.masksSecrets ? { seq: this.trace.length, timeMs: this.clock.nowMs, ...entry, detail: maskSecrets(entry.detail) } : { seq: this.trace.length, timeMs: this.clock.nowMs, ...entry });
   }
 
   /** Keeps the bytes the journal wrote or sent for the payload hash, tagged with the trace position. */

@@ -5,7 +5,7 @@ import type { Violation } from '../violation.js';
  * cancel-truth: a cancel stops what has not happened; it does not undo what has. An operation the
  * journal records `cancelled` (at the end, on either image) must have no effect at the service —
  * committed before the cancel or after it (a request that left before the cancel may land later).
- * An effect another writer made before the run (another intent under the key) is not its own.
+ * An effect that existed before the run (another writer's, even of the same intent) is not its own.
  * An effect that happened is recorded as happened; undoing it is a compensation: a new keyed
  * action, never a rewritten or deleted history (no-state-skip judges deletions).
  */
@@ -14,8 +14,8 @@ export function checkCancelTruth(input: JudgeInput): Violation[] {
   for (const image of ['durable', 'visible'] as const) {
     for (const [key, record] of Object.entries(input.final[image])) {
       if (record.kind !== 'operation' || record.history.at(-1) !== 'cancelled') continue;
-      // This operation's effect: one a request of the run committed, or one of its recorded intent (not another writer's, from before the run).
-      const effect = input.effects.find((e) => e.key === key && (e.requestIndex !== null || e.digest === record.digest));
+      // This operation's effect: one a request of the run committed (an effect that existed before the run is not the journal's doing).
+      const effect = input.effects.find((e) => e.key === key && e.requestIndex !== null);
       if (!effect || violations.some((v) => v.key === key)) continue;
       violations.push({
         code: 'cancel-truth',

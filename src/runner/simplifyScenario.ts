@@ -16,7 +16,8 @@
  * - with a fault or an operation dropped, the faults timed by global step (a user's save, a
  *   duplicate delivery, a restart, a takeover, a cancel) also tried earlier — a little, or by
  *   halves: the work they came after may be what was dropped;
- * - with a crash dropped, the same worker's later faults moved one incarnation sooner.
+ * - with a crash dropped, the same worker's later faults moved one incarnation sooner;
+ * - the inputs the publishes were planned from dropped, with any change of their source.
  * Every rewrite taken makes (faults, steps) smaller, so it ends; the first that still fails wins.
  */
 import type { CrashFault, Fault, Scenario } from '../../simulator/scenario.js';
@@ -62,6 +63,19 @@ export function simplerScenarios(scenario: Scenario): Scenario[] {
   const first = STANDARD_OPERATIONS[0];
   if (operations.length === 1 && first && operations[0]?.key !== first.key && !scenario.taskAfterRestart) {
     out.push(...withEarlier({ ...scenario, task: { ...scenario.task, operations: [{ ...first }] } }));
+  }
+  // The inputs the publishes were planned from, with the change of their source: both dropped together.
+  if ([...operations, ...(scenario.taskAfterRestart?.operations ?? [])].some((op) => op.kind === 'publish' && op.input)) {
+    const unplanned = (ops: Scenario['task']['operations']): Scenario['task']['operations'] => ops.map((op) => (op.kind === 'publish' && op.input ? (({ input: _, ...rest }) => rest)(op) : op));
+    // The reads of the inputs are gone from the service's requests: a fault on the n-th request may now be on an earlier one.
+    for (const fewer of [0, 1, 2, 3]) {
+      out.push(...withEarlier({
+        ...scenario,
+        task: { ...scenario.task, operations: unplanned(operations) },
+        ...(scenario.taskAfterRestart ? { taskAfterRestart: { operations: unplanned(scenario.taskAfterRestart.operations) } } : {}),
+        faults: faults.filter((f) => f.kind !== 'input-change').map((f) => (f.kind === 'response' && f.request !== undefined ? { ...f, request: Math.max(0, f.request - fewer) } : f)),
+      }));
+    }
   }
   // The intent change is a fault of its own: without it, every incarnation is handed the first intent.
   if (scenario.taskAfterRestart) {
