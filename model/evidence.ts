@@ -134,7 +134,8 @@ export interface JudgeInput {
     task: { id?: string; operations: OperationSpec[]; retryBudget?: { perOperation: number; perTask: number } };
     taskAfterRestart?: { operations: OperationSpec[] };
     service: { idempotencyMemory: 'durable' | 'volatile' | 'none'; query: boolean; resources: Record<string, string> };
-    faults: { kind: string }[];
+    /** The scenario's faults; an input-change names its resource and new value. */
+    faults: { kind: string; atStep?: number; resource?: string; value?: string | null }[];
     /** The files as they were before the run. */
     files?: Record<string, string>;
   };
@@ -161,6 +162,22 @@ export interface TraceLine {
   detail: string;
   /** A worker's line: its incarnation (the actor names the worker slot). */
   incarnation?: number;
+}
+
+/**
+ * The source changes of the run (input-change faults) where they landed: each trace line of a
+ * change, paired with its fault (they fire in order of their step, ties in scenario order).
+ */
+export function sourceChanges(input: JudgeInput): { seq: number; resource: string; value: string }[] {
+  const faults = input.scenario.faults
+    .map((fault, index) => ({ fault, index }))
+    .filter(({ fault }) => fault.kind === 'input-change')
+    .sort((a, b) => (a.fault.atStep ?? 0) - (b.fault.atStep ?? 0) || a.index - b.index);
+  const lines = input.trace.filter((line) => line.actor === 'user' && line.op === 'input-change');
+  return lines.flatMap((line, i) => {
+    const fault = faults[i]?.fault;
+    return fault?.resource !== undefined && typeof fault.value === 'string' ? [{ seq: line.seq, resource: fault.resource, value: fault.value }] : [];
+  });
 }
 
 /** A named image of the journal's records: where and when the judge read them. */

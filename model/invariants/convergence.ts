@@ -1,4 +1,4 @@
-import { endStep, everIn, operationSpec, type JudgeInput } from '../evidence.js';
+import { endStep, everIn, operationSpec, sourceChanges, type JudgeInput } from '../evidence.js';
 import { TERMINAL_OPERATION_STATES } from '../lifecycle.js';
 import type { Violation } from '../violation.js';
 import { taskIdOf } from './leases.js';
@@ -83,7 +83,7 @@ function budgetSpent(input: JudgeInput, key: string): boolean {
 
 /** Whether the source this operation was planned from changed during the run (it pauses for replanning). */
 function inputChanged(input: JudgeInput, op: JudgeInput['scenario']['task']['operations'][number]): boolean {
-  return op.input !== undefined && input.trace.some((line) => line.actor === 'user' && line.op === 'input-change' && line.detail.startsWith(`the service's resource ${op.input?.resource ?? ''} `));
+  return op.input !== undefined && sourceChanges(input).some((change) => change.resource === op.input?.resource);
 }
 
 function intentChanged(input: JudgeInput, key: string): boolean {

@@ -1,4 +1,4 @@
-import { checkpoints, effectsUpTo, everIn, operationSpec, short, type JudgeInput } from '../evidence.js';
+import { checkpoints, effectsUpTo, everIn, operationSpec, short, sourceChanges, type JudgeInput } from '../evidence.js';
 import type { Violation } from '../violation.js';
 
 /**
@@ -30,8 +30,8 @@ export function checkTruthfulOutcome(input: JudgeInput): Violation[] {
         if (spec?.kind === 'lookup') {
           // The resource's value at the start, or one it took later (input-change) before this image.
           const value = spec.resource === undefined ? undefined : input.scenario.service.resources[spec.resource];
-          const later = input.trace.filter((line) => line.seq <= cp.seq && line.actor === 'user' && line.op === 'input-change' && line.detail.startsWith(`the service's resource ${spec.resource ?? ''} ← `));
-          const values = [value, ...later.map((line) => JSON.parse(line.detail.slice(line.detail.indexOf('← ') + 2)) as string)];
+          const later = sourceChanges(input).filter((change) => change.seq <= cp.seq && change.resource === spec.resource);
+          const values = [value, ...later.map((change) => change.value)];
           if (!values.includes(record.receipt)) {
             report({ key, step: cp.seq, expected: `succeeded with the resource's value ${values.map((v) => JSON.stringify(v)).join(' or ')}`, actual: `receipt ${JSON.stringify(record.receipt)}`, evidence: { at: cp.label, history: record.history } }, 'succeeded');
           }

@@ -1,4 +1,4 @@
-import type { JudgeInput } from '../evidence.js';
+import { sourceChanges, type JudgeInput } from '../evidence.js';
 import type { Violation } from '../violation.js';
 
 /**
@@ -11,10 +11,7 @@ import type { Violation } from '../violation.js';
  * already showed the new version, is a node built on the old version run anyway.
  */
 export function checkVersionChangePauses(input: JudgeInput): Violation[] {
-  const changes = input.trace.flatMap((line) => {
-    const changed = line.actor === 'user' && line.op === 'input-change' ? /^the service's resource (\S+) ← (.*)$/.exec(line.detail) : null;
-    return changed ? [{ seq: line.seq, resource: changed[1] as string, value: JSON.parse(changed[2] as string) as string }] : [];
-  });
+  const changes = sourceChanges(input);
   if (changes.length === 0) return [];
   const violations: Violation[] = [];
   const posts = input.requests.filter((r) => r.method === 'POST' && r.route.kind === 'publish' && r.sender !== undefined && r.seq !== undefined);
