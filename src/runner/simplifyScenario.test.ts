@@ -96,3 +96,24 @@ describe('milder and anchored faults', () => {
   });
 });
 
+
+describe('rewrites for faults that move the story in time', () => {
+  const two = baseScenario(STANDARD_OPERATIONS.slice(0, 2));
+  const crash = (incarnation: number, step: number): CrashFault => ({ kind: 'crash', process: 0, incarnation, step, when: 'before', mode: 'keep-all' });
+
+  test('a dropped crash moves the worker\'s later crash one incarnation sooner; a step-timed fault is also tried a little earlier', () => {
+    const scenario: Scenario = { ...two, faults: [crash(0, 3), crash(1, 9), { kind: 'cancel', atStep: 30 }] };
+    const candidates = simplerScenarios(scenario).map((s) => JSON.stringify(s.faults));
+    expect(candidates).toContain(JSON.stringify([crash(0, 9), { kind: 'cancel', atStep: 30 }]));
+    expect(candidates).toContain(JSON.stringify([crash(0, 9), { kind: 'cancel', atStep: 14 }]));
+    expect(candidates).toContain(JSON.stringify([crash(1, 9), { kind: 'cancel', atStep: 28 }]));
+  });
+
+  test('the inputs a plan was made from go with the change of their source, request-indexed faults tried earlier too', () => {
+    const planned = two.task.operations.map((op) => (op.kind === 'publish' ? { ...op, input: { resource: 'config', version: 'v1' } } : op));
+    const response: Fault = { kind: 'response', request: 3, fault: 'pending-state' };
+    const scenario: Scenario = { ...two, task: { ...two.task, operations: planned }, faults: [response, { kind: 'input-change', atStep: 40, resource: 'config', value: 'v2' }] };
+    const unplanned = simplerScenarios(scenario).filter((s) => s.task.operations.every((op) => op.kind !== 'publish' || op.input === undefined));
+    expect(unplanned.map((s) => JSON.stringify(s.faults))).toEqual(expect.arrayContaining([0, 1, 2, 3].map((fewer) => JSON.stringify([{ ...response, request: 3 - fewer }]))));
+  });
+});
