@@ -177,7 +177,8 @@ async function publish(op: PublishOperation, log: Log, task: Task): Promise<void
       const sent = (key: string): number => log.history(key).filter((e) => e.state === 'dispatched').length;
       const budget = task.retryBudget;
       if (budget && (sent(op.key) >= budget.perOperation || task.operations.reduce((n, o) => n + (o.kind === 'publish' ? sent(o.key) : 0), 0) >= budget.perTask)) return record('blocked', { reason: 'the retry budget is spent' });
-      const waitMs = (log.history(op.key).findLast((e) => e.nextAttemptAtMs !== undefined)?.nextAttemptAtMs ?? 0) - Date.now();
+      const next = [...log.history(op.key)].reverse().find((e) => e.nextAttemptAtMs !== undefined)?.nextAttemptAtMs;
+      const waitMs = next === undefined ? 0 : next - Date.now();
       if (waitMs > 0) await sleep(waitMs);
       // The input this node was planned from, read back right before the send: changed → paused for replanning.
       if (op.input) {
