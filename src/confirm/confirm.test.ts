@@ -34,7 +34,8 @@ describe('durasim confirm', () => {
     expect(new Set(confirmable.map((c) => c.name)).size).toBeGreaterThanOrEqual(8);
   });
 
-  test.each(confirmable.map((c) => [c.name, c.file] as const))('%s: its counterexample is confirmed in real processes', async (name, file) => {
+  // Concurrently: each real run mostly waits on real timers and its own processes, in its own folder.
+  test.concurrent.each(confirmable.map((c) => [c.name, c.file] as const))('%s: its counterexample is confirmed in real processes', async (name, file) => {
     const { code, out } = await confirm(file, name);
     expect(out).toMatch(/^verdict: confirmed — the same violations in real processes/m);
     expect([1, 3]).toContain(code);
