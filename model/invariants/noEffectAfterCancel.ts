@@ -1,6 +1,7 @@
 import type { JudgeInput } from '../evidence.js';
 import type { Violation } from '../violation.js';
 import { cancelChecks, cancelFileFor, cancelledAt } from './cancellation.js';
+import { lookBeforeSend, since } from './lookBeforeSend.js';
 
 /**
  * no-effect-after-cancel: once the user's cancel has landed, no new write leaves for the service.
@@ -22,20 +23,18 @@ export function checkNoEffectAfterCancel(input: JudgeInput): Violation[] {
     const seq = post.seq as number;
     const sender = post.sender as string;
     if (seq < cancel || reported.has(sender)) continue;
-    const previous = posts.filter((r) => r.sender === sender && (r.seq as number) < seq).at(-1)?.seq ?? -1;
-    const look = checks.filter((c) => c.by === sender && c.seq < seq).at(-1);
-    const raced = look !== undefined && look.seq > previous && look.seq < cancel;
-    if (raced) continue;
+    const verdict = lookBeforeSend(posts, post, checks.filter((c) => c.by === sender).map((c) => c.seq), cancel);
+    if (verdict.kind === 'raced') continue;
     reported.add(sender);
     violations.push({
       code: 'no-effect-after-cancel',
       key: post.route.key ?? '',
       step: seq,
       expected: `no new write after the task was cancelled at #${cancel} (${file})`,
-      actual: look === undefined || look.seq <= previous
-        ? `${sender} sent request #${post.index} (POST ${post.route.key ?? ''}) without looking at ${file} since ${previous < 0 ? 'it started' : 'its previous write'}`
-        : `${sender} looked at ${file} at #${look.seq}, after the cancel, and still sent request #${post.index} (POST ${post.route.key ?? ''})`,
-      evidence: { cancelledAt: cancel, request: post.index, lastLook: look?.seq ?? null, previousWrite: previous < 0 ? null : previous },
+      actual: verdict.kind === 'unlooked'
+        ? `${sender} sent request #${post.index} (POST ${post.route.key ?? ''}) without looking at ${file} since ${since(verdict.previous)}`
+        : `${sender} looked at ${file} at #${verdict.look}, after the cancel, and still sent request #${post.index} (POST ${post.route.key ?? ''})`,
+      evidence: { cancelledAt: cancel, request: post.index, lastLook: verdict.look ?? null, previousWrite: verdict.previous < 0 ? null : verdict.previous },
     });
   }
   return violations;

@@ -1,5 +1,6 @@
 import { sourceChanges, type JudgeInput } from '../evidence.js';
 import type { Violation } from '../violation.js';
+import { lookBeforeSend, since } from './lookBeforeSend.js';
 
 /**
  * version-change-pauses: a node whose plan was made from a version of a source (its operation's
@@ -23,18 +24,18 @@ export function checkVersionChangePauses(input: JudgeInput): Violation[] {
     const change = changes.find((c) => c.resource === source.resource && c.value !== source.version && c.seq < seq);
     if (!change) continue;
     const sender = post.sender as string;
-    const previous = posts.filter((r) => r.sender === sender && (r.seq as number) < seq).at(-1)?.seq ?? -1;
-    const read = input.requests.filter((r) => r.sender === sender && r.route.kind === 'resource' && r.route.name === source.resource && r.answered === true && (r.seq ?? 0) < seq).at(-1);
-    const readSeq = read?.seq ?? -1;
-    if (read && readSeq > previous && readSeq < change.seq) continue;
+    const reads = input.requests.filter((r) => r.sender === sender && r.route.kind === 'resource' && r.route.name === source.resource && r.answered === true && r.seq !== undefined);
+    const verdict = lookBeforeSend(posts, post, reads.map((r) => r.seq as number), change.seq);
+    if (verdict.kind === 'raced') continue;
+    const read = reads.filter((r) => (r.seq as number) < seq).at(-1);
     violations.push({
       code: 'version-change-pauses',
       key: post.route.key ?? '',
       step: seq,
       expected: `${post.route.key ?? ''} (planned from ${source.resource} ${JSON.stringify(source.version)}) not sent once ${source.resource} changed at #${change.seq}: the task pauses for replanning`,
-      actual: read === undefined || readSeq <= previous
-        ? `${sender} sent request #${post.index} without reading ${source.resource} since ${previous < 0 ? 'it started' : 'its previous write'}`
-        : `${sender} read ${source.resource} at #${readSeq}, after the change, and still sent request #${post.index}`,
+      actual: verdict.kind === 'unlooked'
+        ? `${sender} sent request #${post.index} without reading ${source.resource} since ${since(verdict.previous)}`
+        : `${sender} read ${source.resource} at #${verdict.look}, after the change, and still sent request #${post.index}`,
       evidence: { change, request: post.index, lastRead: read?.index ?? null },
     });
   }
