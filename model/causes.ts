@@ -17,6 +17,7 @@ export const CAUSAL_ORDER: readonly InvariantCode[] = [
   'version-change-pauses',
   'failure-class-respected',
   'retry-budget',
+  'evidence-retained',
   'no-blind-retry',
   'retry-safe-only',
   'completed-replayed',
@@ -29,6 +30,7 @@ export const CAUSAL_ORDER: readonly InvariantCode[] = [
   'no-silent-overwrite',
   'one-effect-per-key',
   'no-secret-persisted',
+  'cleanup-owned-only',
   'cancel-truth',
   'convergence',
 ];

@@ -129,6 +129,17 @@ export interface SecretSightingEvidence {
   name: string;
 }
 
+/** The task's temp folder (task.temp): other tasks' files there, the steps that touched them, and what this task left. */
+export interface TempEvidence {
+  dir: string;
+  /** Other tasks' temp files: in the folder before the run. */
+  foreign: string[];
+  /** Steps that removed, moved, replaced or opened for writing one of them; op says what, as 'unlinked it'. */
+  touches: { seq: number; by: string; op: string; name: string }[];
+  /** Files in the folder at the end that were not there before the run. */
+  leftovers: string[];
+}
+
 export interface JudgeInput {
   scenario: {
     task: { id?: string; operations: OperationSpec[]; retryBudget?: { perOperation: number; perTask: number } };
@@ -153,6 +164,8 @@ export interface JudgeInput {
   store?: StoreEvidence;
   /** With a task that carries an access token: every place it landed on the disk or in the store. */
   secretSightings?: SecretSightingEvidence[];
+  /** With a task that keeps temp files. */
+  temp?: TempEvidence;
 }
 
 export interface TraceLine {

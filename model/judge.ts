@@ -15,6 +15,8 @@ import { checkVersionChangePauses } from './invariants/versionChangePauses.js';
 import { checkSingleAdvancer } from './invariants/singleAdvancer.js';
 import { checkTakeoverExclusive } from './invariants/takeoverExclusive.js';
 import { checkCompletedReplayed } from './invariants/completedReplayed.js';
+import { checkCleanupOwnedOnly } from './invariants/cleanupOwnedOnly.js';
+import { checkEvidenceRetained } from './invariants/evidenceRetained.js';
 import { checkConvergence } from './invariants/convergence.js';
 import { checkFileTruth } from './invariants/fileTruth.js';
 import { checkNoBlindRetry } from './invariants/noBlindRetry.js';
@@ -51,6 +53,8 @@ export const CHECKS: Record<InvariantCode, (input: JudgeInput) => Violation[]> =
   'no-effect-after-cancel': checkNoEffectAfterCancel,
   'cancel-truth': checkCancelTruth,
   'version-change-pauses': checkVersionChangePauses,
+  'cleanup-owned-only': checkCleanupOwnedOnly,
+  'evidence-retained': checkEvidenceRetained,
   convergence: checkConvergence,
 };
 

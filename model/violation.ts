@@ -26,7 +26,9 @@ export const INVARIANTS = [
   { code: 'no-effect-after-cancel', kind: 'safety', summary: "once the task is cancelled no new write leaves: the journal looks at the cancel before every send" },
   { code: 'cancel-truth', kind: 'safety', summary: 'an operation recorded cancelled has no effect at the service: what happened stays recorded as happened' },
   { code: 'version-change-pauses', kind: 'safety', summary: 'a node planned from a version of a source is not sent once the source changed: the task pauses for replanning' },
-  { code: 'convergence', kind: 'liveness', summary: 'after the last fault every operation reaches a terminal state within the bounds' },
+  { code: 'cleanup-owned-only', kind: 'safety', summary: "a task's cleanup never deletes, moves or rewrites another task's temp file in the folder they share" },
+  { code: 'evidence-retained', kind: 'safety', summary: "once the durable records hold a write's receipt they keep it, through every crash and cleanup, to the end" },
+  { code: 'convergence', kind: 'liveness', summary: 'after the last fault every operation reaches a terminal state within the bounds, and a finished task leaves no temp file behind' },
 ] as const;
 
 export type InvariantCode = (typeof INVARIANTS)[number]['code'];

@@ -29,6 +29,8 @@ interface Expectation {
   violations?: string[];
   /** The task ends quarantined (<task id>/quarantine in the store). */
   quarantined?: boolean;
+  /** A task with temp files: how many unlinks of them the workers made, and how many found the file already gone. */
+  tempUnlinks?: { total: number; alreadyGone: number };
 }
 
 const both = { 'prepare-target': 'authorized,dispatched,succeeded', 'copy-batch': 'authorized,dispatched,succeeded' };
@@ -63,6 +65,9 @@ const EXPECTED: Record<string, Expectation> = {
   '002-cancel-mid-delivery': { histories: { 'edit-notes': 'read' }, effects: 0, posts: 0, crashAt: 'fs.rename', files: { 'notes.md': '# Notes\n' } },
   '002-input-changed-during-pause': { histories: { 'prepare-target': 'authorized,dispatched,succeeded', 'copy-batch': 'authorized,blocked' }, effects: 1, posts: 1 },
   '002-failure-classes': { histories: { 'prepare-target': 'authorized,dispatched,failed', 'copy-batch': 'authorized,dispatched,outcome_unknown,reconciling,dispatched,succeeded', 'switch-reference': 'authorized,dispatched,outcome_unknown,reconciling,succeeded' }, effects: 2, posts: 4 },
+  // Seed 002's cleanup: repeated after a kill and by a duplicate delivery; a machine crash losing a deletion.
+  '002-cleanup-repeated': { histories: both, effects: 2, posts: 2, crashAt: 'fs.unlink', tempUnlinks: { total: 3, alreadyGone: 1 } },
+  '002-cleanup-crash-mid-deletion': { histories: both, effects: 2, posts: 2, crashAt: 'fs.unlink', tempUnlinks: { total: 3, alreadyGone: 0 } },
   '002-permission-revoked-pauses': { histories: { 'prepare-target': 'authorized,dispatched,succeeded', 'copy-batch': 'authorized,dispatched,blocked' }, effects: 1, posts: 2, crashAt: 'fh.appendFile' },
   // Seed 002's matrix for the coordinated journal (a lease, events taken by compare-and-set in the
   // store, fencing tokens): every kill point of every node, duplicate delivery, two workers at once,
@@ -85,7 +90,7 @@ const EXPECTED: Record<string, Expectation> = {
   '002-coord-renewal-at-expiry': { histories: both, effects: 2, posts: 2 },
   '002-coord-duplicated-queue-message': { histories: both, effects: 2, posts: 2 },
   '002-coord-projection-lie-quarantined': { histories: { 'prepare-target': 'authorized,dispatched,succeeded', 'copy-batch': 'authorized' }, effects: 1, posts: 1, quarantined: true },
-  '002-coord-volatile-store-restart': { histories: both, effects: 2, posts: 3, violations: ['completed-replayed', 'no-state-skip', 'single-advancer'] },
+  '002-coord-volatile-store-restart': { histories: both, effects: 2, posts: 3, violations: ['completed-replayed', 'evidence-retained', 'no-state-skip', 'single-advancer'] },
   '002-coord-two-operators-competing': { histories: {'prepare-target': 'authorized,dispatched,reconciling,succeeded','copy-batch': 'authorized,dispatched,succeeded'}, effects: 2, posts: 2 },
 };
 
@@ -127,6 +132,12 @@ describe('the seeds’ experiments', () => {
       expect(result.requests.filter((r) => r.unauthorized)).toEqual([]);
       expect(result.secretSightings).toEqual([]);
     }
+    if (scenario.task.temp) {
+      // Other tasks' temp files untouched; none of this task's left; every unlink accounted for.
+      expect(result.temp).toEqual(expect.objectContaining({ touches: [], leftovers: [] }));
+      const unlinks = result.trace.flatMap((e, i) => (e.op === 'fs.unlink' && e.detail.startsWith(`${scenario.task.temp?.dir}/`) ? [result.trace[i + 1]?.op === 'fs.unlink:result' ? result.trace[i + 1]?.detail : 'ok'] : []));
+      expect({ total: unlinks.length, alreadyGone: unlinks.filter((r) => r === 'ENOENT').length }).toEqual(expected.tempUnlinks);
+    } else expect(expected.tempUnlinks).toBeUndefined();
     const quarantine = result.store?.calls.some((c) => c.applied && c.request.op === 'put' && c.request.key === 'task-1/quarantine') ?? false;
     expect(quarantine).toBe(expected.quarantined ?? false);
     const histories = Object.fromEntries(Object.entries(result.final.visible).map(([key, r]) => [key, r.history.join(',')]));

@@ -34,6 +34,7 @@ import { ioError } from './ioError.js';
 import { IoFaultSlot } from './ioFaultSlot.js';
 import { isDirectory, linuxLinkCheck, linuxPathCheck, linuxRenameCheck } from './linuxChecks.js';
 import type { SecretWatch } from './secretWatch.js';
+import type { TempWatch } from './tempWatch.js';
 
 export type { OpenFile } from './diskState.js';
 
@@ -49,6 +50,8 @@ export class Disk extends DiskState {
   readonly faults = new IoFaultSlot();
   /** With a task that carries an access token: sees every write and every new name (secretWatch.ts). */
   secretWatch: SecretWatch | undefined;
+  /** With a task that keeps temp files: sees every step that removes, moves or rewrites a file (tempWatch.ts). */
+  tempWatch: TempWatch | undefined;
 
   // ---- the process-facing operations (each is one step; the caller records it) ----
 
@@ -63,6 +66,7 @@ export class Disk extends DiskState {
     const creates = !flags.startsWith('r') && !this.vol.existsSync(abs);
     const fd = this.vol.openSync(abs, flags) as number;
     if (creates) this.secretWatch?.sawName(posix.relative(this.dir, abs));
+    else if (flags !== 'r' && flags !== 'rs') this.tempWatch?.touched('opened it for writing', posix.relative(this.dir, abs));
     const stats = this.vol.fstatSync(fd);
     const ino = creates ? this.fresh(Number(stats.ino)) : this.id(Number(stats.ino));
     const isDirectory = stats.isDirectory();
@@ -248,7 +252,10 @@ export class Disk extends DiskState {
     // Two names of one file: rename does nothing, both stay (POSIX; memfs would drop the source).
     if (this.vol.existsSync(target) && this.vol.statSync(source).ino === this.vol.statSync(target).ino) return;
     const ids = [source, posix.dirname(source), posix.dirname(target)].map((p) => (this.vol.existsSync(p) ? this.id(Number(this.vol.statSync(p).ino)) : -1));
+    const replaces = this.vol.existsSync(target);
     this.vol.renameSync(source, target);
+    this.tempWatch?.touched('renamed it away', posix.relative(this.dir, source));
+    if (replaces) this.tempWatch?.touched('replaced it by a rename', posix.relative(this.dir, target));
     this.secretWatch?.sawName(posix.relative(this.dir, target));
     const [child, fromDir, toDir] = ids as [number, number, number];
     this.renames.note({ child, fromDir, fromName: posix.basename(source), toDir, toName: posix.basename(target) });
@@ -263,6 +270,7 @@ export class Disk extends DiskState {
     this.enter('unlink', this.resolve(path));
     if (isDirectory(this.vol, this.resolve(path))) throw ioError('EISDIR', 'unlink', this.resolve(path));
     this.vol.unlinkSync(this.resolve(path));
+    this.tempWatch?.touched('unlinked it', posix.relative(this.dir, this.resolve(path)));
   }
 
   mkdir(path: string, recursive: boolean): void {

@@ -87,6 +87,9 @@ export class DiskState {
 
   // ---- views for inspect() and the judge ----
 
+  /** Every file processes see, relative to the work folder. */
+  liveFilePaths(): string[] { return [...volumeFiles(this.vol).keys()].map((path) => posix.relative(this.dir, path)); }
+
   /** A digest of what processes see: every file's path and bytes (after a machine crash, the durable image). */
   imageDigest(): string { return digestOfFiles(volumeFiles(this.vol)); }
 

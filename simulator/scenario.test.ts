@@ -56,6 +56,13 @@ describe('parseScenario', () => {
     [{ ...minimal, task: { id: 't', operations: [{ kind: 'publish', key: 'a', body: 'x', retrysafe: true }] } }, 'Failed to load scenario: task.operations[0].retrysafe is not a known field. Did you mean "retrySafe"?'],
     [{ ...minimal, random: [1.5] }, 'Failed to load scenario: random[0] must be a number in [0, 1), found 1.5. Fix the scenario file, or regenerate it with durasim.'],
     [{ ...minimal, schedule: [-1] }, 'Failed to load scenario: schedule[0] must be an integer >= 0, found -1. Fix the scenario file, or regenerate it with durasim.'],
+    [{ ...minimal, task: { id: 't', operations: [], temp: 'tmp' } }, 'Failed to load scenario: task.temp must be an object, found "tmp". Write "temp": { "dir": "tmp", "retentionMs": 0 }.'],
+    [{ ...minimal, task: { id: 't', operations: [], temp: { dir: 'tmp', retention: 5 } } }, 'Failed to load scenario: task.temp.retention is not a known field. Did you mean "retentionMs"?'],
+    [{ ...minimal, task: { id: 't', operations: [], temp: { dir: '/tmp', retentionMs: 0 } } }, 'Failed to load scenario: task.temp.dir must be relative to the work dir, found "/tmp". Use a relative path such as "article.txt" or "docs/notes.md".'],
+    [
+      { ...minimal, task: { id: 't', operations: [{ kind: 'edit', key: 'e', path: 'tmp/notes.md', append: 'x' }], temp: { dir: 'tmp', retentionMs: 0 } } },
+      'Failed to load scenario: task.temp.dir holds "tmp/notes.md", a file the task edits or the user saves. Give the task a temp folder of its own (files there before the run are other tasks\' temp files).',
+    ],
   ])('rejects a malformed scenario with a house-style message (%#)', (input, message) => {
     expect(() => parseScenario(input)).toThrow(message);
   });

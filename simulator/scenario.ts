@@ -12,7 +12,7 @@
  *   field they were probably meant to be), never ignored; paths must be canonical, relative, free
  *   of NUL bytes, and no file may be another one's folder.
  */
-import type { Operation, RetryBudget, Task } from '../model/contract/contract.js';
+import type { Operation, RetryBudget, Task, TempFolder } from '../model/contract/contract.js';
 import { canaryOf } from '../model/contract/secret.js';
 import { pathClash } from './scenarioFields.js';
 import { arr, bool, describe, fail, int, isRecord, misnamedKind, nonEmptyStr, oneOf, optional, relativePath, str, strict, type Json } from './scenarioValidators.js';
@@ -60,7 +60,7 @@ export interface Scenario {
   name?: string;
   description?: string;
   /** accessToken: the task carries an access token, canary number `canary` (model/contract/secret.ts); the service then wants it on every request. */
-  task: { id: string; operations: Operation[]; accessToken?: { canary: number }; retryBudget?: RetryBudget };
+  task: { id: string; operations: Operation[]; accessToken?: { canary: number }; retryBudget?: RetryBudget; temp?: TempFolder };
   /** A changed intent: incarnations after the first are handed these operations instead. */
   taskAfterRestart?: { operations: Operation[] };
   /** Initial files, relative to the work dir, all durable. */
@@ -173,11 +173,11 @@ export function parseScenario(value: Json): Scenario {
     fail('version', `is ${version}, newer than this durasim understands (${SCENARIO_VERSION})`, 'Upgrade durasim to replay this scenario.');
   }
   if (!isRecord(value.task)) fail('task', `must be an object, found ${describe(value.task)}`);
-  strict(value.task, 'task', ['id', 'operations', 'accessToken', 'retryBudget'], ['id', 'operations']);
+  strict(value.task, 'task', ['id', 'operations', 'accessToken', 'retryBudget', 'temp'], ['id', 'operations']);
   const scenario: Scenario = {
     format: SCENARIO_FORMAT,
     version,
-    task: { id: nonEmptyStr(value.task.id, 'task.id'), operations: parseOperations(value.task.operations, 'task.operations'), ...parseAccessToken(value.task.accessToken), ...parseRetryBudget(value.task.retryBudget) },
+    task: { id: nonEmptyStr(value.task.id, 'task.id'), operations: parseOperations(value.task.operations, 'task.operations'), ...parseAccessToken(value.task.accessToken), ...parseRetryBudget(value.task.retryBudget), ...parseTemp(value.task.temp) },
     files: optional(value, 'files', (v) => {
       if (!isRecord(v)) fail('files', `must be an object of path to text, found ${describe(v)}`);
       return Object.fromEntries(Object.entries(v).map(([p, text]) => [relativePath(p, `files key ${JSON.stringify(p)}`), str(text, `files[${JSON.stringify(p)}]`)]));
@@ -214,6 +214,9 @@ export function parseScenario(value: Json): Scenario {
   }
   const clash = pathClash(scenarioPaths(scenario));
   if (clash) fail('files', `name ${JSON.stringify(clash[0])} both as a file and as the folder of ${JSON.stringify(clash[1])}`, 'Give every file a path that is not another file\'s folder.');
+  const tempDir = scenario.task.temp?.dir;
+  const edited = tempDir === undefined ? undefined : taskPaths(scenario).find((path) => path.startsWith(`${tempDir}/`));
+  if (edited !== undefined) fail('task.temp.dir', `holds ${JSON.stringify(edited)}, a file the task edits or the user saves`, 'Give the task a temp folder of its own (files there before the run are other tasks\' temp files).');
   const workers = 1 + scenario.faults.filter((f) => f.kind === 'duplicate-delivery').length;
   scenario.faults.forEach((f, i) => {
     if ((f.kind === 'crash' || f.kind === 'io-error') && f.process >= workers) {
@@ -250,6 +253,13 @@ function parseAccessToken(value: Json | undefined): { accessToken?: { canary: nu
   if (!isRecord(value)) fail('task.accessToken', `must be an object, found ${describe(value)}`, 'Write "accessToken": { "canary": N }: the token is derived from N, so the file never holds it.');
   strict(value, 'task.accessToken', ['canary'], ['canary']);
   return { accessToken: { canary: int(value.canary, 'task.accessToken.canary') } };
+}
+
+function parseTemp(value: Json | undefined): { temp?: TempFolder } {
+  if (value === undefined) return {};
+  if (!isRecord(value)) fail('task.temp', `must be an object, found ${describe(value)}`, 'Write "temp": { "dir": "tmp", "retentionMs": 0 }.');
+  strict(value, 'task.temp', ['dir', 'retentionMs'], ['dir', 'retentionMs']);
+  return { temp: { dir: relativePath(value.dir, 'task.temp.dir'), retentionMs: int(value.retentionMs, 'task.temp.retentionMs') } };
 }
 
 function parseRetryBudget(value: Json | undefined): { retryBudget?: RetryBudget } {
@@ -298,6 +308,7 @@ export function taskFor(scenario: Scenario, incarnation: number): Task {
     service: { url: SERVICE_URL, query: scenario.service.query, idempotentReplay: scenario.service.idempotencyMemory === 'durable' },
     ...(scenario.task.accessToken ? { accessToken: canaryOf(scenario.task.accessToken.canary) } : {}),
     ...(scenario.task.retryBudget ? { retryBudget: { ...scenario.task.retryBudget } } : {}),
+    ...(scenario.task.temp ? { temp: { ...scenario.task.temp } } : {}),
     // A task that can be cancelled (under simulation: its scenario has a cancel) names where the cancel appears.
     ...(scenario.faults.some((f) => f.kind === 'cancel') ? { cancelFile: cancelFileOf(scenario.task.id) } : {}),
   };

@@ -18,6 +18,7 @@ import type { DiskLaneState } from './diskLane.js';
 import type { StoreCall, StoreCore } from './store.js';
 import { World } from './world.js';
 import { SecretWatch, type SecretSighting } from './secretWatch.js';
+import { TempWatch, type TempEvidence } from './tempWatch.js';
 
 export interface SimulateOptions {
   /** How env.fetch reaches the fake service: 'direct' (default, fast) or through msw's getResponse. */
@@ -76,6 +77,8 @@ export interface SimulationResult {
   store: { calls: StoreCall[]; restarts: StoreCore['restarts']; offsetMs: number };
   /** With a task that carries an access token: every place it landed on the disk or in the store (never the token itself). */
   secretSightings: SecretSighting[];
+  /** With a task that keeps temp files (task.temp): the steps that touched other tasks' temp files, and what this task left there. */
+  temp?: TempEvidence;
   /** With SimulateOptions.diskLane: the work folder's files after every entry that changed them. */
   diskLane?: DiskLaneState[];
   stats: { steps: number; incarnations: number; virtualTimeMs: number; traceEntries: number };
@@ -99,10 +102,12 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
   let world: World;
   let outcome: StopReason;
   let watch: SecretWatch | undefined;
+  let tempWatch: TempWatch | undefined;
   try {
     world = new World(journal, scenario, { transport: options.transport ?? 'direct', makeEnv: simulatedEnv, ...(options.fresh ? { fresh: options.fresh } : {}), ...(options.beat ? { beat: options.beat } : {}), ...(options.diskLane ? { diskLane: true } : {}) });
     running = world;
     watch = watchSecret(world, scenario);
+    if (scenario.task.temp) tempWatch = world.disk.tempWatch = new TempWatch(scenario.task.temp.dir, Object.keys(scenario.files), () => stepAuthor(world));
     outcome = await world.run();
   } finally {
     running = null;
@@ -127,6 +132,7 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
     inspectErrors: world.inspection.errors,
     store: { calls: world.store.calls, restarts: world.store.restarts, offsetMs: world.clock.epochMs - world.clock.nowMs + world.store.config.clockSkewMs },
     secretSightings: watch ? (watch.sawStore(world.store.calls), watch.sightings) : [],
+    ...(tempWatch ? { temp: tempWatch.evidence(world.disk.liveFilePaths()) } : {}),
     ...(world.diskLane ? { diskLane: (world.diskLane.note(world.trace.length - 1), world.diskLane.states) } : {}),
     stats: { steps: world.globalStep, incarnations: world.incarnationsStarted, virtualTimeMs: world.clock.nowMs, traceEntries: world.trace.length },
   };
@@ -147,9 +153,11 @@ function watchSecret(world: World, scenario: Scenario): SecretWatch | undefined 
   if (token === undefined) return undefined;
   world.service.requireBearer(token);
   world.masksSecrets = true;
-  const who = (): { seq: number; by: string } => {
-    const step = world.trace.findLast((e) => e.step !== undefined && e.actor.startsWith('worker-'));
-    return { seq: step?.seq ?? world.trace.length, by: step ? `${step.actor}#${step.incarnation ?? 0}` : 'unknown' };
-  };
-  return (world.disk.secretWatch = new SecretWatch(token, who));
+  return (world.disk.secretWatch = new SecretWatch(token, () => stepAuthor(world)));
+}
+
+/** The worker step being taken now (the last one traced): where it is and who takes it. */
+function stepAuthor(world: World): { seq: number; by: string } {
+  const step = world.trace.findLast((e) => e.step !== undefined && e.actor.startsWith('worker-'));
+  return { seq: step?.seq ?? world.trace.length, by: step ? `${step.actor}#${step.incarnation ?? 0}` : 'unknown' };
 }

@@ -61,6 +61,8 @@ export const STANDARD_OPERATIONS: readonly Operation[] = [
   { kind: 'edit', key: 'edit-notes', path: 'notes.md', append: '- agent: published a, b and c\n' },
 ];
 export const STANDARD_FILES: Readonly<Record<string, string>> = { 'notes.md': '# Notes\n' };
+/** Where the generated tasks keep temp files, beside other tasks' (task.temp). */
+export const TEMP_DIR = 'tmp';
 export const STANDARD_RESOURCES: Readonly<Record<string, string>> = { config: 'v1' };
 
 /** A fault-free scenario of the standard workload (or of the given operations), with just the files and resources they use. */
@@ -189,6 +191,9 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       cancel: has('user') ? fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: fc.record({ atStep: fc.nat({ max: stepHorizon }) }), weight: 1 }) : fc.constant(undefined),
       // The source the publishes were planned from changes (with the user family): one run in four of those.
       inputChange: has('user') ? fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: fc.record({ atStep: fc.nat({ max: stepHorizon }), value: fc.constantFrom('v2', 'v3') }), weight: 1 }) : fc.constant(undefined),
+      // Half the tasks keep temp files in a folder shared with other tasks: task-10's (a name that
+      // starts with this task's id) and task-2's may be there already.
+      temp: fc.option(fc.record({ retentionMs: fc.constantFrom(0, 500, 5_000), neighbours: fc.subarray(['prefix', 'other'] as const) }), { freq: 2, nil: undefined }),
     })
     .map(({ include, ...rest }) => {
       // A user's save needs a file the task edits: with user edits on, the edit is in the workload.
@@ -279,6 +284,10 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
           faults.push({ kind: 'response', at: { mentions: subject, occurrence: a.occurrence }, fault: a.fault, ...(a.fault === 'unavailable' ? { retryAfterMs: a.retryAfterMs } : {}) });
         }
         if (draw.failure.budget) scenario.task.retryBudget = draw.failure.budget;
+      }
+      if (draw.temp) {
+        scenario.task.temp = { dir: TEMP_DIR, retentionMs: draw.temp.retentionMs };
+        for (const n of draw.temp.neighbours) scenario.files[n === 'prefix' ? `${TEMP_DIR}/${scenario.task.id}0.post-a.part` : `${TEMP_DIR}/task-2.index`] = n === 'prefix' ? "task-10's upload\n" : "task-2's index\n";
       }
       if (workers > 1) scenario.schedule = draw.schedule;
       scenario.random = draw.random;

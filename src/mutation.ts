@@ -14,6 +14,8 @@ export interface HuntOptions {
   numRuns: number;
   seed: number;
   arbitrary?: ScenarioArbitraryOptions;
+  /** Shrink the counterexample (default true). */
+  shrink?: boolean;
 }
 
 export interface HuntResult {
@@ -38,7 +40,7 @@ export interface HuntResult {
 
 export async function huntJournal(pool: WorkerPool, ref: JournalRef, options: HuntOptions): Promise<HuntResult> {
   const loaded = await pool.load(ref);
-  const hunted = await hunt({ pool, journalId: loaded.journalId, seed: options.seed, runs: options.numRuns, ...(options.arbitrary ? { arbitrary: options.arbitrary } : {}) });
+  const hunted = await hunt({ pool, journalId: loaded.journalId, seed: options.seed, runs: options.numRuns, ...(options.arbitrary ? { arbitrary: options.arbitrary } : {}), ...(options.shrink === false ? { shrink: false } : {}) });
   const base: HuntResult = { journal: loaded.name, seed: options.seed, budget: options.numRuns, killed: hunted.finding !== undefined, totalMs: hunted.elapsedMs };
   const finding = hunted.finding;
   if (!finding) return base;

@@ -80,6 +80,25 @@ export interface Task {
    * set when the scenario holds a cancel (its time is still unknown to the journal).
    */
   cancelFile?: string;
+  /**
+   * Set when the task keeps temporary files (staged uploads, chunks, intermediate indexes): where
+   * they go. The folder is shared with other tasks: the files in it before the run are theirs.
+   * Register each temp file (owner task, node, retention) durably before creating it. Once the
+   * task is finished (every operation ended and none blocked), or cancelled, delete the files this
+   * task registered — never by a name pattern, never another task's (cleanup-owned-only) — once
+   * their retention has passed, and record a cleanup receipt for each; keep the journal's records
+   * (evidence-retained). A crash may stop the cleanup half-way and a duplicate delivery may repeat
+   * it: the next run finishes it. A finished task's temp files still there at the end are
+   * reported (convergence).
+   */
+  temp?: TempFolder;
+}
+
+export interface TempFolder {
+  /** Relative to the work folder. */
+  dir: string;
+  /** How long a temp file is kept after it was created, at least. */
+  retentionMs: number;
 }
 
 export interface RetryBudget {

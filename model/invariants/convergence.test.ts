@@ -23,4 +23,14 @@ describe('convergence', () => {
     expect(checkConvergence(run({ service: { idempotencyMemory: 'volatile' }, final: blocked }))).toEqual([]);
     expect(checkConvergence(run({ final: blocked }))).toHaveLength(1);
   });
+
+  test('a spent retry budget excuses blocked, counted in what the journal reported or, for one that reports only its current state, in what durasim observed', () => {
+    const budget = { scenario: { task: { operations: [{ kind: 'publish' as const, key: 'a', body: 'x' }], retryBudget: { perOperation: 1, perTask: 2 } } } };
+    const blocked = { a: op(['blocked'], { reported: 'state' as const }) };
+    // Nothing reported shows the send: the blocked stays unexcused.
+    expect(checkConvergence(run({ ...budget, final: finalRecords(blocked) }))).toHaveLength(1);
+    const observed = { a: [{ state: 'authorized', seq: 10, image: 'durable' as const }, { state: 'dispatched', seq: 20, image: 'visible' as const }, { state: 'blocked', seq: 60, image: 'durable' as const }] };
+    expect(checkConvergence(run({ ...budget, final: finalRecords(blocked), observed }))).toEqual([]);
+    expect(checkConvergence(run({ ...budget, final: finalRecords({ a: op(['authorized', 'dispatched', 'reconciling', 'blocked']) }) }))).toEqual([]);
+  });
 });

@@ -18,6 +18,8 @@ import { cancelledAt } from './cancellation.js';
  * what is in doubt left to reconcile). An operation may end blocked when the
  * task's retry budget is spent (its sends, or the task's, reached it: counted in its recorded
  * dispatched states, or at the service), or when the source it was planned from changed.
+ * A task that keeps temp files (task.temp) and finished — every operation ended and none blocked
+ * or in doubt — leaves none of its temp files behind: its cleanup ran to the end.
  */
 export function checkConvergence(input: JudgeInput): Violation[] {
   const end = endStep(input);
@@ -31,7 +33,7 @@ export function checkConvergence(input: JudgeInput): Violation[] {
       evidence: { outcome: input.outcome },
     }];
   }
-  const violations: Violation[] = [];
+  const violations: Violation[] = tempLeftBehind(input, end);
   // Quarantined, paused (403) or cancelled: the task waits for a human, and may stop where it was.
   if (justlyQuarantined(input) || input.requests.some((r) => r.method === 'POST' && r.status === 403) || cancelledAt(input) !== undefined) return violations;
   const { service } = input.scenario;
@@ -60,6 +62,24 @@ export function checkConvergence(input: JudgeInput): Violation[] {
   return violations;
 }
 
+const FINISHED_STATES: readonly string[] = ['succeeded', 'conflict', 'failed', 'cancelled', 'applied'];
+
+/** A finished task's temp files still in the folder at the end: one violation naming them all. */
+function tempLeftBehind(input: JudgeInput, end: number): Violation[] {
+  const leftovers = input.temp?.leftovers ?? [];
+  if (leftovers.length === 0) return [];
+  const finished = input.scenario.task.operations.every((op) => FINISHED_STATES.includes(input.final.visible[op.key]?.history.at(-1) ?? ''));
+  if (!finished) return [];
+  return [{
+    code: 'convergence',
+    key: '',
+    step: end,
+    expected: 'a finished task to leave none of its temp files behind (its cleanup runs to the end, through crashes and repeats)',
+    actual: `${leftovers.length} left in ${input.temp?.dir ?? 'the temp folder'}: ${leftovers.join(', ')}`,
+    evidence: { leftovers },
+  }];
+}
+
 /** Whether a worker quarantined the task after it read a projection that does not fold the events. */
 function justlyQuarantined(input: JudgeInput): boolean {
   const key = `${taskIdOf(input)}/quarantine`;
@@ -67,14 +87,16 @@ function justlyQuarantined(input: JudgeInput): boolean {
   return (input.store?.calls ?? []).some((c) => c.applied && c.request.op === 'put' && c.request.key === key && lies.some((lie) => lie.by === c.by && lie.seq < c.seq));
 }
 
-/** Whether the task's retry budget is spent for this operation: by its recorded sends or the task's, or at the service. */
+/** Whether the task's retry budget is spent for this operation: by its recorded (or observed) sends or the task's, or at the service. */
 function budgetSpent(input: JudgeInput, key: string): boolean {
   const budget = input.scenario.task.retryBudget;
   if (!budget) return false;
   const publishKeys = input.scenario.task.operations.filter((op) => op.kind === 'publish').map((op) => op.key);
+  // A journal that reports only its current state shows its sends in what durasim observed (durable, or read by a next incarnation).
   const recorded = (k: string): number => {
     const record = input.final.visible[k];
-    return record?.kind === 'operation' ? record.history.filter((s) => s === 'dispatched').length : 0;
+    const reported = record?.kind === 'operation' ? record.history.filter((s) => s === 'dispatched').length : 0;
+    return Math.max(reported, (input.observed[k] ?? []).filter((o) => o.state === 'dispatched').length);
   };
   const posted = (k?: string): number => input.requests.filter((r) => r.method === 'POST' && r.route.kind === 'publish' && (k === undefined || r.route.key === k)).length;
   const total = Math.max(publishKeys.reduce((n, k) => n + recorded(k), 0), posted());

@@ -17,8 +17,8 @@ describe('npm run bench (smoke: tiny counts, so it cannot rot; never a timing ga
     expect(report.isolation?.ratio).toBeGreaterThan(0);
     expect(report.ambient?.ratio).toBeGreaterThan(0);
     expect(report.real?.runs).toEqual([expect.objectContaining({ effectsPerKeyOk: true, incarnations: 2 })]);
-    // Detection is hunted with a tiny budget here: every mutant gets its row; kills are the mutant suite's gate.
-    expect((report.detection as unknown as { mutant: string }[]).map((d) => d.mutant)).toHaveLength(MUTANTS.length);
+    // Detection is hunted with a tiny budget here, on every eighth mutant, unshrunk; kills are the mutant suite's gate.
+    expect((report.detection as unknown as { mutant: string }[]).map((d) => d.mutant)).toEqual(MUTANTS.filter((_, i) => i % 8 === 0).map((m) => m.journal.name));
     expect(report.exploreDepth1).toMatchObject({ states: expect.any(Number), findings: 0 });
     expect(report.exploreDepth1?.states).toBeGreaterThan(report.exploreDepth1?.points as number);
     vi.restoreAllMocks();

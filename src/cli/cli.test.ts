@@ -117,10 +117,10 @@ describe('check --tally, --invariants, --safety-only', () => {
     expect(out[1]).toBe('judged by 1 invariant: safety no-silent-overwrite (docs/invariants.md)');
     out = [];
     expect(await run('check', '--journal', 'torn-tail-fatal', '--safety-only', '--runs', '600', '--seed', '5', ...common())).toBe(0);
-    expect(out[1]).toMatch(/^judged by 22 invariants: safety one-effect-per-key, .*version-change-pauses \(docs\/invariants\.md\)$/);
+    expect(out[1]).toMatch(/^judged by 24 invariants: safety one-effect-per-key, .*version-change-pauses, cleanup-owned-only, evidence-retained \(docs\/invariants\.md\)$/);
     out = [];
     expect(await run('check', '--journal', 'torn-tail-fatal', '--runs', '600', '--seed', '5', ...common())).toBe(3);
-    expect(out[1]).toMatch(/^judged by all 23 invariants: safety one-effect-per-key, .* · liveness convergence \(docs\/invariants\.md\)$/);
+    expect(out[1]).toMatch(/^judged by all 25 invariants: safety one-effect-per-key, .* · liveness convergence \(docs\/invariants\.md\)$/);
    }, 60_000);
 
   test('an unknown invariant, or nothing left to judge, is bad usage', async () => {

@@ -36,6 +36,7 @@ import type { JournalRef } from '../isolation/journalRef.js';
 import { serveOverHttp } from '../realService.js';
 import { maskSecrets } from '../../model/contract/secret.js';
 import { secretSightingsIn } from './secretScan.js';
+import { tempEvidenceIn } from './tempScan.js';
 import { FROM_SOURCE, ownModule } from '../ownFiles.js';
 import type { FromWorker, SideLine, WorkerStart } from './protocol.js';
 
@@ -339,6 +340,7 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
   observer.observe(final, trace.length - 1, 'durable');
   const endFiles = files();
   const secretSightings = token === undefined ? [] : secretSightingsIn(dir, token, trace.length - 1);
+  const temp = tempEvidenceIn(dir, scenario, trace.length - 1);
   rmSync(root, { recursive: true, force: true });
   const requests = core.requests.map((r) => ({ ...r, ...(recordsAtArrival.has(r.index) ? { recordsAtArrival: recordsAtArrival.get(r.index) } : {}) }));
   const input: JudgeInput = {
@@ -352,6 +354,7 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     final: { durable: final, visible: final, files: endFiles, durableFiles: endFiles },
     observed: observer.observed,
     secretSightings,
+    ...(temp ? { temp } : {}),
   };
   if (inspectErrors.length > 0) lines.push(`inspect() threw: ${[...new Set(inspectErrors)].join('; ')}`);
   return { input, lines, wallMs: performance.now() - started };

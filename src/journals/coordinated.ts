@@ -68,6 +68,9 @@ export class CoordinatedRun extends ReferenceRun {
     }
   }
 
+  /** This journal stages no temp files: its records live in the store, and the temp folder is local to one machine. */
+  protected override async stageTemp(): Promise<void> {}
+
   /** Polls for the task's lease; false when it stays held (another worker is doing the task). */
   protected async acquire(): Promise<boolean> {
     for (let attempt = 0; attempt < this.settings.leaseAttempts; attempt++) {

@@ -34,13 +34,19 @@ export function hasCode(error: unknown, code: string): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
 }
 
+/** A line of a JSONL log: keyed, with a state. */
+export interface KeyedLine {
+  key: string;
+  state: string;
+}
+
 /** Parses log text. A torn or garbled line (a crash mid-append) is skipped, never fatal. */
-export function parseLog(text: string): LogRecord[] {
-  const records: LogRecord[] = [];
+export function parseLog<R extends KeyedLine = LogRecord>(text: string): R[] {
+  const records: R[] = [];
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     try {
-      const value = JSON.parse(line) as LogRecord;
+      const value = JSON.parse(line) as R;
       if (value && typeof value === 'object' && typeof value.key === 'string' && typeof value.state === 'string') records.push(value);
     } catch {
       // A partial line left by a crash: the record never became durable as a whole.
@@ -57,7 +63,7 @@ export async function syncDir(env: Env, dir = env.dir): Promise<void> {
 }
 
 /** The append-only log: every append is fsynced before it returns. One handle per incarnation. */
-export class JsonlLog {
+export class JsonlLog<R extends KeyedLine = LogRecord> {
   private handle: FileHandle | undefined;
 
   constructor(
@@ -73,14 +79,14 @@ export class JsonlLog {
    * without writing them. A log that holds anything is therefore written afresh (temp file, fsync,
    * rename, directory fsync), never trusted to a second fsync; the rewrite also drops a torn line.
    */
-  async open(): Promise<LogRecord[]> {
+  async open(): Promise<R[]> {
     let text = '';
     try {
       text = await this.env.fs.readFile(this.file, 'utf8');
     } catch (error) {
       if (!hasCode(error, 'ENOENT')) throw error;
     }
-    const records = parseLog(text);
+    const records = parseLog<R>(text);
     if (text.length > 0) await this.rewrite(records);
     this.handle = await this.env.fs.open(this.file, 'a');
     if (text.length === 0) {
@@ -91,7 +97,7 @@ export class JsonlLog {
   }
 
   /** Replaces the log with `records`, atomically and durably. */
-  private async rewrite(records: LogRecord[]): Promise<void> {
+  private async rewrite(records: R[]): Promise<void> {
     const temp = `${this.file}.rewrite`;
     const handle = await this.env.fs.open(temp, 'w');
     await handle.writeFile(records.map((r) => `${JSON.stringify(r)}\n`).join(''));
@@ -101,12 +107,12 @@ export class JsonlLog {
     await syncDir(this.env);
   }
 
-  async append(record: LogRecord): Promise<void> {
+  async append(record: R): Promise<void> {
     await this.appendRaw(`${JSON.stringify({ ...record, pid: this.env.pid, incarnation: this.env.incarnation })}\n`);
   }
 
   /** Appends without an fsync: for callers that choose their own durability. */
-  async appendUnsynced(record: LogRecord): Promise<void> {
+  async appendUnsynced(record: R): Promise<void> {
     await this.env.fs.appendFile(this.file, `${JSON.stringify({ ...record, pid: this.env.pid, incarnation: this.env.incarnation })}\n`);
   }
 

@@ -30,11 +30,15 @@
  *   the directory fsynced, then applied is recorded. A changed file → conflict with the user's
  *   text preserved in the log, the user's version linked back, and the candidate rebuilt on the
  *   new base.
+ * - Temp files (task.temp): each publish's body is staged in the shared temp folder, registered
+ *   before it is created; once the task is finished or cancelled, a cleanup deletes what this task
+ *   registered (tempFiles.ts), never the journal's records.
  * - A torn last line of the log is skipped, not fatal.
  */
 import type { Env, JournalAdapter, LookupOperation, Operation, PublishOperation, Task } from '../../model/contract/contract.js';
 import { digestOf } from '../../model/contract/digest.js';
-import { TaskGuardsRun, type Intent } from './taskGuards.js';
+import type { Intent } from './taskGuards.js';
+import { TempFilesRun } from './tempFiles.js';
 import { acquireLease, recordsFromLog, releaseLease } from './jsonlLog.js';
 
 export { REFERENCE_SETTINGS, type ReferenceSettings } from './journalRun.js';
@@ -75,12 +79,14 @@ export function isValidReceipt(value: unknown, key: string, digest: string): val
 }
 
 /** One incarnation of the reference journal. Mutants subclass it and override one method. */
-export class ReferenceRun extends TaskGuardsRun {
+export class ReferenceRun extends TempFilesRun {
   async execute(): Promise<void> {
     if (!(await acquireLease(this.env, { pollMs: this.settings.leasePollMs, attempts: this.settings.leaseAttempts }))) return;
     for (const record of await this.loadRecords()) this.remember(record);
     for (const op of this.task.operations) if (!this.paused() && !(await this.cancelSeen())) await this.operation(op);
     if (this.cancelled) await this.settleAfterCancel();
+    await this.cleanupTemps();
+    await this.tempLog.close();
     await this.log.close();
     await releaseLease(this.env);
   }
@@ -107,6 +113,7 @@ export class ReferenceRun extends TaskGuardsRun {
     if (last && FINAL_OPERATION_STATES.has(last.state)) return; // a saved result is reused, never redone
     const intent = this.intent(op);
     if (last === undefined) {
+      await this.stageTemp(op, intent.body);
       await this.record({ key: op.key, state: 'authorized', digest: intent.digest, body: intent.body });
       return this.deliver(op, intent, 'send');
     }

@@ -28,6 +28,8 @@ export interface HuntOptions {
   determinismEvery?: number;
   /** Shrink attempts at most (default 3000). */
   maxShrinkAttempts?: number;
+  /** Shrink the finding (default true); false reports it as found (a detection count needs no shrinking). */
+  shrink?: boolean;
   onProgress?: (runsDone: number, failing: number) => void;
   /** The invariants judged (default: all). */
   judged?: Judged;

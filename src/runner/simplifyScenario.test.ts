@@ -116,4 +116,26 @@ describe('rewrites for faults that move the story in time', () => {
     const unplanned = simplerScenarios(scenario).filter((s) => s.task.operations.every((op) => op.kind !== 'publish' || op.input === undefined));
     expect(unplanned.map((s) => JSON.stringify(s.faults))).toEqual(expect.arrayContaining([0, 1, 2, 3].map((fewer) => JSON.stringify([{ ...response, request: 3 - fewer }]))));
   });
+
+  test("the temp folder goes with the other tasks' files in it; each of those files is also tried alone", () => {
+    const scenario: Scenario = { ...two, task: { ...two.task, temp: { dir: 'tmp', retentionMs: 500 } }, files: { ...two.files, 'tmp/task-10.part': 'x', 'tmp/task-2.index': 'y' }, faults: [{ kind: 'cancel', atStep: 30 }] };
+    const candidates = simplerScenarios(scenario);
+    const untemped = candidates.filter((s) => s.task.temp === undefined);
+    expect(untemped.map((s) => [s.files, s.faults])).toEqual(expect.arrayContaining([[two.files, [{ kind: 'cancel', atStep: 30 }]], [two.files, [{ kind: 'cancel', atStep: 28 }]]]));
+    expect(candidates.filter((s) => s.task.temp !== undefined && s.faults.length === 1).map((s) => Object.keys(s.files).sort())).toEqual(expect.arrayContaining([
+      [...Object.keys(two.files), 'tmp/task-2.index'].sort(),
+      [...Object.keys(two.files), 'tmp/task-10.part'].sort(),
+    ]));
+  });
+
+  test("one worker fewer: a duplicate worker's lone crash becomes the first worker's, on a grid of its steps, earliest first", () => {
+    const theirs: Fault = { kind: 'crash', process: 1, incarnation: 0, at: { mentions: 'post-a', occurrence: 0 }, when: 'before', mode: 'lose-unsynced' };
+    const scenario: Scenario = { ...withFaults([theirs, { kind: 'duplicate-delivery', atStep: 43 }, restart]), schedule: [1, 0] };
+    const moved = simplerScenarios(scenario).filter((s) => s.faults.some((f) => f.kind === 'crash' && f.process === 0));
+    expect(moved.map((s) => s.faults)).toEqual([10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150].map((step) => [restart, { kind: 'crash', process: 0, incarnation: 0, mode: 'lose-unsynced', step, when: 'after' }]));
+    expect(moved.every((s) => s.schedule.length === 0)).toBe(true);
+    // Not when the second worker has other faults of its own (they would have nowhere to go).
+    const busy = withFaults([theirs, { ...theirs, incarnation: 1 }, { kind: 'duplicate-delivery', atStep: 43 }]);
+    expect(simplerScenarios(busy).some((s) => s.faults.some((f) => f.kind === 'crash' && f.process === 0))).toBe(false);
+  });
 });

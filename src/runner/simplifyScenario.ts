@@ -17,7 +17,9 @@
  *   duplicate delivery, a restart, a takeover, a cancel) also tried earlier — a little, or by
  *   halves: the work they came after may be what was dropped;
  * - with a crash dropped, the same worker's later faults moved one incarnation sooner;
- * - the inputs the publishes were planned from dropped, with any change of their source.
+ * - the inputs the publishes were planned from dropped, with any change of their source;
+ * - the task's temp folder dropped with the other tasks' files in it, or one of those files;
+ * - one worker fewer: a duplicate worker's lone crash moved to the first worker, at a step of its own.
  * Every rewrite taken makes (faults, steps) smaller, so it ends; the first that still fails wins.
  */
 import type { CrashFault, Fault, Scenario } from '../../simulator/scenario.js';
@@ -76,6 +78,27 @@ export function simplerScenarios(scenario: Scenario): Scenario[] {
         faults: faults.filter((f) => f.kind !== 'input-change').map((f) => (f.kind === 'response' && f.request !== undefined ? { ...f, request: Math.max(0, f.request - fewer) } : f)),
       }));
     }
+  }
+  // The temp folder dropped with the other tasks' files in it (the staging and the cleanup's steps go), or just one of those files.
+  const temp = scenario.task.temp;
+  if (temp) {
+    const { temp: _, ...task } = scenario.task;
+    const outside = (path: string): boolean => !path.startsWith(`${temp.dir}/`);
+    // Staging a publish's file mentioned its key once (its registration): faults anchored to a key may now hit an earlier mention.
+    const keys = new Set(scenario.task.operations.map((op) => op.key));
+    const sooner = (f: Fault, by: number): Fault => ('at' in f && f.at && keys.has(f.at.mentions) && (f.kind === 'crash' || f.kind === 'io-error' || f.kind === 'pause') ? ({ ...f, at: { ...f.at, occurrence: Math.max(0, f.at.occurrence - by) } } as Fault) : f);
+    for (const by of [0, 1, 2]) out.push(...withEarlier({ ...scenario, task, files: Object.fromEntries(Object.entries(scenario.files).filter(([path]) => outside(path))), faults: faults.map((f) => sooner(f, by)) }));
+    for (const path of Object.keys(scenario.files).filter((p) => !outside(p))) out.push({ ...scenario, files: Object.fromEntries(Object.entries(scenario.files).filter(([p]) => p !== path)) });
+  }
+  // One worker fewer: a duplicate worker's crash, its only fault, as a crash of the first worker at a step of its own
+  // (a coarse grid, earliest first; the anchoring rewrites refine it). A machine crash is the machine's, whoever takes it.
+  const duplicates = faults.filter((f) => f.kind === 'duplicate-delivery');
+  const second = faults.filter((f) => (f.kind === 'crash' || f.kind === 'io-error' || f.kind === 'pause') && f.process === 1);
+  const lone = duplicates.length === 1 && second.length === 1 && second[0]?.kind === 'crash' ? second[0] : undefined;
+  if (lone) {
+    const { at: _at, step: _step, ...crash } = lone;
+    const others = faults.filter((f) => f !== lone && f.kind !== 'duplicate-delivery');
+    for (let step = 10; step <= 150; step += 10) out.push({ ...scenario, faults: [...others, { ...crash, process: 0, incarnation: 0, step, when: 'after' }], schedule: [] });
   }
   // The intent change is a fault of its own: without it, every incarnation is handed the first intent.
   if (scenario.taskAfterRestart) {

@@ -34,6 +34,10 @@ import { journal as budgetInMemory } from './budgetInMemory.js';
 import { journal as cancelCheckedAtStart } from './cancelCheckedAtStart.js';
 import { journal as cancelRollsBack } from './cancelRollsBack.js';
 import { journal as inputCheckedOnce } from './inputCheckedOnce.js';
+import { journal as cleanupByPrefix } from './cleanupByPrefix.js';
+import { journal as cleanupDeletesJournal } from './cleanupDeletesJournal.js';
+import { journal as registersAfterCreate } from './registersAfterCreate.js';
+import { journal as deletionNotSynced } from './deletionNotSynced.js';
 import { coordinatedJournal } from '../coordinated.js';
 
 export interface Mutant {
@@ -76,6 +80,10 @@ export const MUTANTS: Mutant[] = [
   { journal: cancelCheckedAtStart, defect: 'the cancel is looked at once, when the worker starts, never before a send', breaks: ['no-effect-after-cancel'] },
   { journal: cancelRollsBack, defect: 'a cancel records every unfinished operation cancelled, one that may have landed included', breaks: ['cancel-truth', 'no-state-skip'] },
   { journal: inputCheckedOnce, defect: 'the input a plan was made from is read back once per incarnation and trusted from then on', breaks: ['version-change-pauses'] },
+  { journal: cleanupByPrefix, defect: "the cleanup deletes every temp file whose name starts with the task's id (task-10's too), not the ones it registered", breaks: ['cleanup-owned-only'] },
+  { journal: cleanupDeletesJournal, defect: "the cleanup deletes the journal's log with the temp files once the task is done", breaks: ['evidence-retained'] },
+  { journal: registersAfterCreate, defect: 'a temp file is created before it is registered (a crash between leaves one no cleanup finds)', breaks: ['convergence'] },
+  { journal: deletionNotSynced, defect: "the cleanup records its receipts without an fsync of the folder (a machine crash brings the deleted files back)", breaks: ['convergence'] },
 ];
 
 export function mutantNamed(name: string): Mutant | undefined {
