@@ -94,6 +94,19 @@ export interface ObservedState {
   seq: number;
   image: 'durable' | 'visible';
 }
+/** A receipt the durable records held for a key that a later snapshot no longer showed. */
+export interface ReceiptLoss {
+  key: string;
+  receipt: string;
+  /** Where a durable snapshot first held it. */
+  heldSeq: number;
+  /** Where a snapshot first showed it gone, and which image. */
+  seq: number;
+  image: 'durable' | 'visible';
+  /** What the record held instead: another receipt, or null for none; absent when the record itself was gone. */
+  now?: string | null;
+}
+
 /** Per key, every state observed, in order (consecutive repeats folded). */
 export type ObservedHistories = Record<string, ObservedState[]>;
 
@@ -160,6 +173,8 @@ export interface JudgeInput {
   final: { durable: Records; visible: Records; files: Record<string, string | undefined>; durableFiles?: Record<string, string | undefined> };
   /** The sequence of states durasim observed per key (built by observedHistory.ts). */
   observed: ObservedHistories;
+  /** Receipts the durable records held and a later snapshot lost (observedHistory.ts); absent from older evidence. */
+  receiptLosses?: ReceiptLoss[];
   /** The shared store's ground truth; absent from evidence made before it existed. */
   store?: StoreEvidence;
   /** With a task that carries an access token: every place it landed on the disk or in the store. */

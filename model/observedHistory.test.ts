@@ -70,4 +70,21 @@ describe('HistoryObserver and machine crashes', () => {
     observer.observe(recorded('authorized', 'dispatched', 'succeeded'), 31, 'durable');
     expect(states(observer)).toEqual(['authorized@20', 'dispatched@20', 'succeeded@27v']);
   });
+
+  test('watches receipts: once durable, the first later snapshot without it is noted, once per key', () => {
+    const receipt = (history: string[], r?: string): Records => ({ a: { kind: 'operation', history, ...(r !== undefined ? { receipt: r } : {}) } });
+    const observer = new HistoryObserver();
+    observer.observe(receipt(['authorized', 'dispatched', 'succeeded'], 'rcpt-1'), 5, 'visible'); // only visible: not held yet
+    expect(observer.receiptLosses).toEqual([]);
+    observer.observe(receipt(['authorized', 'dispatched', 'succeeded'], 'rcpt-1'), 6, 'durable');
+    observer.observe(receipt(['authorized', 'dispatched', 'succeeded'], 'rcpt-1'), 8, 'visible');
+    expect(observer.receiptLosses).toEqual([]);
+    observer.observe(receipt(['succeeded']), 9, 'visible'); // a compaction in the page cache drops it
+    observer.observe({}, 12, 'durable');
+    expect(observer.receiptLosses).toEqual([{ key: 'a', receipt: 'rcpt-1', heldSeq: 6, seq: 9, image: 'visible', now: null }]);
+    const gone = new HistoryObserver();
+    gone.observe(receipt(['succeeded'], 'rcpt-1'), 3, 'durable');
+    gone.observe({}, 4, 'durable');
+    expect(gone.receiptLosses).toEqual([{ key: 'a', receipt: 'rcpt-1', heldSeq: 3, seq: 4, image: 'durable' }]);
+  });
 });

@@ -9,12 +9,14 @@
  * - A recorded history contributes the states past its common prefix with the key's previous
  *   snapshot (of either image); a current state contributes itself. Consecutive repeats fold.
  * - A record that existed and is gone contributes 'absent'.
+ * - Receipts are watched beside the states: once a durable snapshot shows a key succeeded with a
+ *   receipt, the first later snapshot (either image) without that receipt is noted (evidence-retained).
  * - A machine crash drops what was only ever visible (page cache) and never caught up with by a
  *   durable snapshot: the disk took it back, not the journal. What the crash kept of it anyway (a
  *   per-file or torn crash keeps some unsynced writes) is the same observation, written before the
  *   crash: the first durable snapshot after the crash restores it as first seen, not as new.
  */
-import type { ObservedHistories, ObservedState, Records } from './evidence.js';
+import type { ObservedHistories, ObservedState, ReceiptLoss, Records } from './evidence.js';
 import { ABSENT } from './lifecycle.js';
 type Image = ObservedState['image'];
 type Snapshot = readonly string[] | null;
@@ -27,9 +29,14 @@ export class HistoryObserver {
   private readonly durableUpTo = new Map<string, number>();
   /** Per key, what the last machine crash took back, until the first durable snapshot after it. */
   private takenBack = new Map<string, ObservedState[]>();
+  /** Per key, the receipt a durable snapshot first showed it succeeded with. */
+  private readonly held = new Map<string, { receipt: string; seq: number }>();
+  /** Receipts a later snapshot no longer showed, the first per key. */
+  readonly receiptLosses: ReceiptLoss[] = [];
 
   /** Feeds one snapshot of an image, read at trace position `seq`. */
   observe(records: Records, seq: number, image: Image): void {
+    this.watchReceipts(records, seq, image);
     const keys = new Set([...Object.keys(records), ...this.last[image].keys(), ...this.lastAny.keys()]);
     for (const key of keys) {
       const now: Snapshot = records[key]?.history ?? null;
@@ -75,6 +82,19 @@ export class HistoryObserver {
       else this.lastAny.set(key, durable);
     }
     this.last.visible.clear();
+  }
+
+  private watchReceipts(records: Records, seq: number, image: Image): void {
+    for (const [key, held] of this.held) {
+      const record = records[key];
+      const now = record?.kind === 'operation' ? record.receipt : undefined;
+      if (now === held.receipt || this.receiptLosses.some((l) => l.key === key)) continue;
+      this.receiptLosses.push({ key, receipt: held.receipt, heldSeq: held.seq, seq, image, ...(record === undefined ? {} : { now: now ?? null }) });
+    }
+    if (image !== 'durable') return;
+    for (const [key, record] of Object.entries(records)) {
+      if (record.kind === 'operation' && record.receipt !== undefined && record.history.includes('succeeded') && !this.held.has(key)) this.held.set(key, { receipt: record.receipt, seq });
+    }
   }
 
   private push(key: string, state: string, seq: number, image: Image): void {

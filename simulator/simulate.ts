@@ -3,7 +3,7 @@
  * scenario and returns everything a judge needs. It depends on nothing but its arguments: the
  * same journal and scenario give the same trace, every time.
  */
-import type { ObservedHistories, Records } from '../model/evidence.js';
+import type { ObservedHistories, ReceiptLoss, Records } from '../model/evidence.js';
 import type { JournalAdapter } from '../model/contract/contract.js';
 import { installAmbientGuard, uninstallAmbientGuard, type Escape } from './ambientGuard.js';
 import type { Transport } from './network.js';
@@ -71,6 +71,8 @@ export interface SimulationResult {
   };
   /** Per key, the states durasim observed on the durable image after every change (and at crashes and the end). */
   observed: ObservedHistories;
+  /** Receipts the durable records held that a later snapshot no longer showed (evidence-retained). */
+  receiptLosses: ReceiptLoss[];
   /** Errors thrown by the journal's inspect(), which are journal bugs too. */
   inspectErrors: string[];
   /** The shared store's ground truth: every call that reached it, and its restarts. */
@@ -129,6 +131,7 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
     userEdits: world.userEdits,
     final: { ...world.inspection.observeBoth(world.trace.length - 1, false), files: filesOn(world.disk.liveView(), world.paths), durableFiles: filesOn(world.disk.durableView(), world.paths) },
     observed: world.inspection.observer.observed,
+    receiptLosses: world.inspection.observer.receiptLosses,
     inspectErrors: world.inspection.errors,
     store: { calls: world.store.calls, restarts: world.store.restarts, offsetMs: world.clock.epochMs - world.clock.nowMs + world.store.config.clockSkewMs },
     secretSightings: watch ? (watch.sawStore(world.store.calls), watch.sightings) : [],

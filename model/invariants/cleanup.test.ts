@@ -40,9 +40,13 @@ describe('evidence-retained', () => {
 
   test('fires when a later image keeps the record but not its receipt (a compaction that drops receipts)', () => {
     const input = run({ crashes: [crash(30, { a: op(SUCCEEDED, { receipt: 'rcpt-a-1' }) })], final: finalRecords({ a: op(['succeeded'], { reported: 'state' }) }) });
-    expect(checkEvidenceRetained(input)).toEqual([expect.objectContaining({ code: 'evidence-retained', key: 'a', step: 99, expected: 'the receipt rcpt-a-1 kept (the durable image after crash 1 held it)', actual: 'the durable image at the end holds its record without a receipt' })]);
+    expect(checkEvidenceRetained(input)).toEqual([expect.objectContaining({ code: 'evidence-retained', key: 'a', step: 99, expected: 'the receipt rcpt-a-1 kept (the durable records held it at #30)', actual: 'the durable records hold its record without a receipt at #99' })]);
     const changed = run({ crashes: [crash(30, { a: op(SUCCEEDED, { receipt: 'rcpt-a-1' }) })], final: finalRecords({ a: op(SUCCEEDED, { receipt: 'rcpt-a-2' }) }) });
-    expect(checkEvidenceRetained(changed)[0]?.actual).toBe('the durable image at the end shows the receipt rcpt-a-2');
+    expect(checkEvidenceRetained(changed)[0]?.actual).toBe('the durable records show the receipt rcpt-a-2 at #99');
+    // Watched at every snapshot (observedHistory.ts): a receipt dropped and never seen at a crash is still caught.
+    const watched = run({ final: finalRecords({ a: op(['succeeded'], { reported: 'state' }) }), receiptLosses: [{ key: 'a', receipt: 'rcpt-a-1', heldSeq: 40, seq: 61, image: 'visible', now: null }] });
+    expect(checkEvidenceRetained(watched)).toEqual([expect.objectContaining({ step: 61, actual: 'the records processes see hold its record without a receipt at #61' })]);
+    expect(checkEvidenceRetained(run({ final: finalRecords({ a: op(SUCCEEDED, { receipt: 'rcpt-a-1' }) }), receiptLosses: [] }))).toEqual([]);
   });
 
   test('holds while the receipt stays, for records deleted before they succeeded, and for lookups', () => {

@@ -1,18 +1,19 @@
-import { checkpoints, type JudgeInput } from '../evidence.js';
+import { checkpoints, type JudgeInput, type ReceiptLoss } from '../evidence.js';
 import type { Violation } from '../violation.js';
 
 /**
  * evidence-retained: once the durable records hold a write's receipt, they keep it — through every
- * crash, every cleanup, to the end. A record of succeeded is the only proof a later run (or a human)
- * has that the effect happened; a cleanup that deletes the journal, or a compaction that drops
- * receipts, turns a completed effect into one nobody can account for. Judged for every publish:
- * on the states durasim observed on the durable image (succeeded, then the record gone), and on
- * the receipt each image shows (a receipt a durable image held, missing or changed in a later one).
+ * crash, every cleanup, every compaction, to the end. A record of succeeded is the only proof a
+ * later run (or a human) has that the effect happened; a cleanup that deletes the journal, or a
+ * compaction that drops receipts, turns a completed effect into one nobody can account for. Judged
+ * for every publish: on the states durasim observed on the durable image (succeeded, then the
+ * record gone), and on the receipt every snapshot after that shows (observedHistory.ts; for older
+ * evidence, the images after each crash and at the end).
  */
 export function checkEvidenceRetained(input: JudgeInput): Violation[] {
   const violations: Violation[] = [];
   const publishes = new Set([...input.scenario.task.operations, ...(input.scenario.taskAfterRestart?.operations ?? [])].filter((op) => op.kind === 'publish').map((op) => op.key));
-  const images = checkpoints(input);
+  const losses = input.receiptLosses ?? lossesAtCheckpoints(input);
   for (const key of publishes) {
     const observed = input.observed[key] ?? [];
     const succeeded = observed.find((o) => o.state === 'succeeded' && o.image === 'durable');
@@ -28,25 +29,36 @@ export function checkEvidenceRetained(input: JudgeInput): Violation[] {
       });
       continue;
     }
-    let held: { receipt: string; label: string } | undefined;
-    for (const image of images) {
-      const record = image.records[key];
-      const receipt = record?.kind === 'operation' ? record.receipt : undefined;
-      if (held === undefined) {
-        if (receipt !== undefined && record?.history.includes('succeeded') && image.label.startsWith('durable')) held = { receipt, label: image.label };
-        continue;
-      }
-      if (receipt === held.receipt) continue;
-      violations.push({
-        code: 'evidence-retained',
-        key,
-        step: image.seq,
-        expected: `the receipt ${held.receipt} kept (the ${held.label} held it)`,
-        actual: record === undefined ? `the ${image.label} holds no record of it` : receipt !== undefined ? `the ${image.label} shows the receipt ${receipt}` : `the ${image.label} holds its record without a receipt`,
-        evidence: { held, record: record ?? null, at: image.label },
-      });
-      break;
-    }
+    const loss = losses.find((l) => l.key === key);
+    if (!loss) continue;
+    const where = loss.image === 'durable' ? 'the durable records' : 'the records processes see';
+    violations.push({
+      code: 'evidence-retained',
+      key,
+      step: loss.seq,
+      expected: `the receipt ${loss.receipt} kept (the durable records held it at #${loss.heldSeq})`,
+      actual: loss.now === undefined ? `${where} hold no record of it at #${loss.seq}` : loss.now === null ? `${where} hold its record without a receipt at #${loss.seq}` : `${where} show the receipt ${loss.now} at #${loss.seq}`,
+      evidence: { loss },
+    });
   }
   return violations;
+}
+
+/** For evidence made before receipts were watched: the receipt each checkpoint shows, the first loss per key. */
+function lossesAtCheckpoints(input: JudgeInput): ReceiptLoss[] {
+  const losses: ReceiptLoss[] = [];
+  const held = new Map<string, { receipt: string; seq: number }>();
+  for (const image of checkpoints(input)) {
+    for (const [key, kept] of held) {
+      const record = image.records[key];
+      const now = record?.kind === 'operation' ? record.receipt : undefined;
+      if (now === kept.receipt || losses.some((l) => l.key === key)) continue;
+      losses.push({ key, receipt: kept.receipt, heldSeq: kept.seq, seq: image.seq, image: image.label.startsWith('visible') ? 'visible' : 'durable', ...(record === undefined ? {} : { now: now ?? null }) });
+    }
+    if (!image.label.startsWith('durable')) continue;
+    for (const [key, record] of Object.entries(image.records)) {
+      if (record.kind === 'operation' && record.receipt !== undefined && record.history.includes('succeeded') && !held.has(key)) held.set(key, { receipt: record.receipt, seq: image.seq });
+    }
+  }
+  return losses;
 }

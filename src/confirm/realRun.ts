@@ -353,6 +353,7 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     userEdits,
     final: { durable: final, visible: final, files: endFiles, durableFiles: endFiles },
     observed: observer.observed,
+    receiptLosses: observer.receiptLosses,
     secretSightings,
     ...(temp ? { temp } : {}),
   };
