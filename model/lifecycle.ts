@@ -71,6 +71,9 @@ export const ABSENT = 'absent';
 /** The terminal states of a file delivery: applied, or a conflict left for the user. */
 export const TERMINAL_FILE_STATES: readonly FileState[] = ['applied', 'conflict'];
 
+/** The states after which nothing is left to do for a node (terminal, and not blocked for a human): a task whose nodes are all here is finished, and cleans up. */
+export const FINISHED_STATES: readonly (OperationState | FileState)[] = ['succeeded', 'conflict', 'failed', 'cancelled', 'applied'];
+
 /**
  * The first place a history leaves the model, or undefined when it is a path in it. An observed
  * history may hold 'absent' (the record was deleted): allowed after a terminal state, and nothing

@@ -8,7 +8,7 @@
  */
 
 /** The vocabulary is the model's own (model/lifecycle.ts); the contract re-exports it. */
-export { OPERATION_STATES, FILE_STATES, type OperationState, type FileState } from '../lifecycle.js';
+export { OPERATION_STATES, FILE_STATES, FINISHED_STATES, type OperationState, type FileState } from '../lifecycle.js';
 import type { FileState, OperationState } from '../lifecycle.js';
 
 /** A non-retry-safe external write: POST /operations/:key with an idempotency key and a body. */

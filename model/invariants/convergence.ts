@@ -1,5 +1,5 @@
 import { endStep, everIn, operationSpec, sourceChanges, type JudgeInput } from '../evidence.js';
-import { TERMINAL_OPERATION_STATES } from '../lifecycle.js';
+import { FINISHED_STATES, TERMINAL_OPERATION_STATES } from '../lifecycle.js';
 import type { Violation } from '../violation.js';
 import { taskIdOf } from './leases.js';
 import { projectionLiesRead } from './projectionConsistent.js';
@@ -62,13 +62,11 @@ export function checkConvergence(input: JudgeInput): Violation[] {
   return violations;
 }
 
-const FINISHED_STATES: readonly string[] = ['succeeded', 'conflict', 'failed', 'cancelled', 'applied'];
-
 /** A finished task's temp files still in the folder at the end: one violation naming them all. */
 function tempLeftBehind(input: JudgeInput, end: number): Violation[] {
   const leftovers = input.temp?.leftovers ?? [];
   if (leftovers.length === 0) return [];
-  const finished = input.scenario.task.operations.every((op) => FINISHED_STATES.includes(input.final.visible[op.key]?.history.at(-1) ?? ''));
+  const finished = input.scenario.task.operations.every((op) => (FINISHED_STATES as readonly string[]).includes(input.final.visible[op.key]?.history.at(-1) ?? ''));
   if (!finished) return [];
   return [{
     code: 'convergence',

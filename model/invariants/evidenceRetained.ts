@@ -1,4 +1,5 @@
 import { checkpoints, type JudgeInput, type ReceiptLoss } from '../evidence.js';
+import { HistoryObserver } from '../observedHistory.js';
 import type { Violation } from '../violation.js';
 
 /**
@@ -44,21 +45,9 @@ export function checkEvidenceRetained(input: JudgeInput): Violation[] {
   return violations;
 }
 
-/** For evidence made before receipts were watched: the receipt each checkpoint shows, the first loss per key. */
+/** For evidence made before receipts were watched: the checkpoints (after each crash, at the end) fed to the same watch. */
 function lossesAtCheckpoints(input: JudgeInput): ReceiptLoss[] {
-  const losses: ReceiptLoss[] = [];
-  const held = new Map<string, { receipt: string; seq: number }>();
-  for (const image of checkpoints(input)) {
-    for (const [key, kept] of held) {
-      const record = image.records[key];
-      const now = record?.kind === 'operation' ? record.receipt : undefined;
-      if (now === kept.receipt || losses.some((l) => l.key === key)) continue;
-      losses.push({ key, receipt: kept.receipt, heldSeq: kept.seq, seq: image.seq, image: image.label.startsWith('visible') ? 'visible' : 'durable', ...(record === undefined ? {} : { now: now ?? null }) });
-    }
-    if (!image.label.startsWith('durable')) continue;
-    for (const [key, record] of Object.entries(image.records)) {
-      if (record.kind === 'operation' && record.receipt !== undefined && record.history.includes('succeeded') && !held.has(key)) held.set(key, { receipt: record.receipt, seq: image.seq });
-    }
-  }
-  return losses;
+  const observer = new HistoryObserver();
+  for (const image of checkpoints(input)) observer.observe(image.records, image.seq, image.label.startsWith('visible') ? 'visible' : 'durable');
+  return observer.receiptLosses;
 }

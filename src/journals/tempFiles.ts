@@ -12,7 +12,7 @@
  *   cannot tell theirs from ours. A crash anywhere leaves files a repeat deletes; the journal's
  *   records are never touched.
  */
-import type { PublishOperation } from '../../model/contract/contract.js';
+import { FINISHED_STATES, type PublishOperation } from '../../model/contract/contract.js';
 import { hasCode, JsonlLog, syncDir } from './jsonlLog.js';
 import { TaskGuardsRun } from './taskGuards.js';
 
@@ -30,9 +30,6 @@ export interface TempRecord {
   /** deleted: what the cleanup saw and when. */
   receipt?: string;
 }
-
-/** The states after which an operation is over: nothing more will be sent or written for it. */
-const FINISHED_STATES = new Set(['succeeded', 'conflict', 'failed', 'cancelled', 'applied']);
 
 export abstract class TempFilesRun extends TaskGuardsRun {
   protected readonly tempLog = new JsonlLog<TempRecord>(this.env, TEMP_REGISTRY_FILE);
@@ -88,7 +85,7 @@ export abstract class TempFilesRun extends TaskGuardsRun {
 
   /** Whether the task is over: every operation ended, none blocked or in doubt. */
   protected taskFinished(): boolean {
-    return this.task.operations.every((op) => FINISHED_STATES.has(this.last(op.key)?.state ?? ''));
+    return this.task.operations.every((op) => (FINISHED_STATES as readonly string[]).includes(this.last(op.key)?.state ?? ''));
   }
 
   /** After completion or a cancel: deletes this task's registered temp files, then records a receipt for each. */
