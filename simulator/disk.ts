@@ -252,7 +252,7 @@ export class Disk extends DiskState {
     // Two names of one file: rename does nothing, both stay (POSIX; memfs would drop the source).
     if (this.vol.existsSync(target) && this.vol.statSync(source).ino === this.vol.statSync(target).ino) return;
     const ids = [source, posix.dirname(source), posix.dirname(target)].map((p) => (this.vol.existsSync(p) ? this.id(Number(this.vol.statSync(p).ino)) : -1));
-    const replaces = this.vol.existsSync(target);
+    const replaces = this.tempWatch !== undefined && this.vol.existsSync(target); // asked only when a temp folder is watched: renames are on the step path
     this.vol.renameSync(source, target);
     this.tempWatch?.touched('renamed it away', posix.relative(this.dir, source));
     if (replaces) this.tempWatch?.touched('replaced it by a rename', posix.relative(this.dir, target));
