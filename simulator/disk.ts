@@ -33,6 +33,7 @@ import { invariant } from './invariant.js';
 import { ioError } from './ioError.js';
 import { IoFaultSlot } from './ioFaultSlot.js';
 import { isDirectory, linuxLinkCheck, linuxPathCheck, linuxRenameCheck } from './linuxChecks.js';
+import { existsAt, nodeAt, nodeOfFd, sizeOfFd } from './memfsLookup.js';
 import type { SecretWatch } from './secretWatch.js';
 import type { TempWatch } from './tempWatch.js';
 
@@ -63,13 +64,13 @@ export class Disk extends DiskState {
   private openUnchecked(path: string, flags: string, owner: number): OpenFile {
     const abs = this.resolve(path);
     linuxPathCheck(this.vol, 'open', abs);
-    const creates = !flags.startsWith('r') && !this.vol.existsSync(abs);
+    const creates = !flags.startsWith('r') && !existsAt(this.vol, abs);
     const fd = this.vol.openSync(abs, flags) as number;
     if (creates) this.secretWatch?.sawName(posix.relative(this.dir, abs));
     else if (flags !== 'r' && flags !== 'rs') this.tempWatch?.touched('opened it for writing', posix.relative(this.dir, abs));
-    const stats = this.vol.fstatSync(fd);
-    const ino = creates ? this.fresh(Number(stats.ino)) : this.id(Number(stats.ino));
-    const isDirectory = stats.isDirectory();
+    const node = nodeOfFd(this.vol, fd);
+    const ino = creates ? this.fresh(node.ino) : this.id(node.ino);
+    const isDirectory = node.isDirectory();
     if (!this.image.kinds.has(ino)) this.image.kinds.set(ino, isDirectory ? 'dir' : 'file');
     // A truncation: unsynced appends are gone from the file; durable bytes are replaced at the next fsync.
     if (!isDirectory && !creates && flags.startsWith('w')) this.dirty.set(ino, this.image.length(ino) > 0 ? 'rewrite' : { appends: [] });
@@ -105,14 +106,14 @@ export class Disk extends DiskState {
     if (fault) this.faults.take(`write to ${file.path} stored ${stored} of ${data.length} bytes and failed`);
     const bytes = Buffer.from(data.subarray(0, stored));
     if (bytes.length > 0) {
-      const size = Number(this.vol.fstatSync(fd).size);
+      const size = sizeOfFd(this.vol, fd);
       // On Linux a write to a file opened for append goes to the end, whatever position it names.
       const at = file.append ? size : (position ?? file.position);
       this.vol.writeSync(fd, bytes, 0, bytes.length, at);
       if (position === undefined) file.position = at + bytes.length; // pwrite(2) never moves the offset, even under O_APPEND
       if (at === size) this.markAppend(file.ino, bytes);
       else this.markOverwrite(file.ino);
-      if (this.secretWatch && this.vol.existsSync(file.path)) this.secretWatch.sawWrite(posix.relative(this.dir, file.path), this.vol.readFileSync(file.path) as Buffer, at, bytes.length);
+      if (this.secretWatch && existsAt(this.vol, file.path)) this.secretWatch.sawWrite(posix.relative(this.dir, file.path), this.vol.readFileSync(file.path) as Buffer, at, bytes.length);
     }
     if (fault) throw ioError(fault.error, 'write');
   }
@@ -123,7 +124,7 @@ export class Disk extends DiskState {
     this.faults.failIfArmed('read', file.path);
     if (file.writeOnly) throw ioError('EBADF', 'read');
     if (file.isDirectory) throw ioError('EISDIR', 'read');
-    const size = Number(this.vol.fstatSync(fd).size);
+    const size = sizeOfFd(this.vol, fd);
     const start = Math.min(file.position, size);
     const buffer = Buffer.alloc(size - start);
     this.vol.readSync(fd, buffer, 0, buffer.length, start);
@@ -137,7 +138,7 @@ export class Disk extends DiskState {
     this.faults.failIfArmed('read', file.path);
     if (file.writeOnly) throw ioError('EBADF', 'read');
     if (file.isDirectory) throw ioError('EISDIR', 'read');
-    const size = Number(this.vol.fstatSync(fd).size);
+    const size = sizeOfFd(this.vol, fd);
     const start = Math.min(position ?? file.position, size);
     const buffer = Buffer.alloc(Math.max(0, Math.min(length, size - start)));
     this.vol.readSync(fd, buffer, 0, buffer.length, start);
@@ -150,7 +151,7 @@ export class Disk extends DiskState {
     const file = this.handle(fd);
     this.faults.failIfArmed('ftruncate', file.path);
     if (file.readOnly || file.isDirectory) throw ioError('EINVAL', 'ftruncate');
-    if (length === Number(this.vol.fstatSync(fd).size)) return;
+    if (length === sizeOfFd(this.vol, fd)) return;
     this.vol.ftruncateSync(fd, length);
     if (length === 0) this.dirty.set(file.ino, this.image.length(file.ino) > 0 ? 'rewrite' : { appends: [] });
     else this.markOverwrite(file.ino);
@@ -168,7 +169,7 @@ export class Disk extends DiskState {
 
   /** Whether a path exists in the page cache: the simulator's own look, never a step or a fault. */
   exists(path: string): boolean {
-    return this.vol.existsSync(this.resolve(path));
+    return existsAt(this.vol, this.resolve(path));
   }
 
   /** rmdir(2): an empty folder's entry goes, volatile until its parent is fsynced. */
@@ -178,7 +179,7 @@ export class Disk extends DiskState {
   }
 
   private contents(fd: number): Buffer {
-    const size = Number(this.vol.fstatSync(fd).size);
+    const size = sizeOfFd(this.vol, fd);
     const buffer = Buffer.alloc(size);
     this.vol.readSync(fd, buffer, 0, size, 0);
     return buffer;
@@ -190,13 +191,14 @@ export class Disk extends DiskState {
     if (file.isDirectory) {
       this.faults.failIfArmed('fsync', file.path);
       // A folder removed (or replaced) since it was opened has no entries of its own left to sync here.
-      if (this.vol.existsSync(file.path) && this.id(Number(this.vol.statSync(file.path).ino)) === file.ino) this.syncDirectory(file.ino, file.path);
+      const node = nodeAt(this.vol, file.path);
+      if (node !== undefined && this.id(node.ino) === file.ino) this.syncDirectory(file.ino, file.path);
       return;
     }
     const pending = this.dirty.get(file.ino);
     const fault = this.faults.take(`fsync of ${file.path} failed; its unsynced writes stay visible and will never be durable (a later fsync succeeds)`);
     if (fault) {
-      const size = Number(this.vol.fstatSync(fd).size);
+      const size = sizeOfFd(this.vol, fd);
       // Dropped pages keep what the disk held: nothing after a truncation, the old bytes under an overwrite.
       if (pending === 'rewrite') this.dirty.set(file.ino, { appends: [], droppedBytes: size, truncated: true });
       else if (pending === 'overwrite') this.dirty.set(file.ino, { appends: [], droppedBytes: Math.max(0, size - this.image.length(file.ino)) });
@@ -211,7 +213,7 @@ export class Disk extends DiskState {
       if (pending.appends.length === 0) return;
       this.image.setBytes(file.ino, extended(this.image.bytes(file.ino), pending, pending.appends));
       // Written with the appends, checked at the fsync: the durable image is exactly the file's size.
-      invariant(this.image.length(file.ino) === Number(this.vol.fstatSync(fd).size), `${file.path}: durable bytes differ from the file's size after fsync`);
+      invariant(this.image.length(file.ino) === sizeOfFd(this.vol, fd), `${file.path}: durable bytes differ from the file's size after fsync`);
     }
     this.dirty.delete(file.ino);
   }
@@ -250,9 +252,10 @@ export class Disk extends DiskState {
     this.enter('rename', source, target);
     linuxRenameCheck(this.vol, source, target);
     // Two names of one file: rename does nothing, both stay (POSIX; memfs would drop the source).
-    if (this.vol.existsSync(target) && this.vol.statSync(source).ino === this.vol.statSync(target).ino) return;
-    const ids = [source, posix.dirname(source), posix.dirname(target)].map((p) => (this.vol.existsSync(p) ? this.id(Number(this.vol.statSync(p).ino)) : -1));
-    const replaces = this.tempWatch !== undefined && this.vol.existsSync(target); // asked only when a temp folder is watched: renames are on the step path
+    const [sourceNode, targetNode] = [nodeAt(this.vol, source), nodeAt(this.vol, target)];
+    if (targetNode !== undefined && sourceNode !== undefined && sourceNode.ino === targetNode.ino) return;
+    const ids = [sourceNode, nodeAt(this.vol, posix.dirname(source)), nodeAt(this.vol, posix.dirname(target))].map((node) => (node !== undefined ? this.id(node.ino) : -1));
+    const replaces = this.tempWatch !== undefined && targetNode !== undefined; // asked only when a temp folder is watched: renames are on the step path
     this.vol.renameSync(source, target);
     this.tempWatch?.touched('renamed it away', posix.relative(this.dir, source));
     if (replaces) this.tempWatch?.touched('replaced it by a rename', posix.relative(this.dir, target));
@@ -276,8 +279,9 @@ export class Disk extends DiskState {
   mkdir(path: string, recursive: boolean): void {
     const abs = this.resolve(path);
     this.enter('mkdir', abs);
-    const creates = !this.vol.existsSync(abs);
-    if (!creates && recursive && !this.vol.statSync(abs).isDirectory()) throw ioError('EEXIST', 'mkdir', abs);
+    const existing = nodeAt(this.vol, abs);
+    const creates = existing === undefined;
+    if (existing !== undefined && recursive && !existing.isDirectory()) throw ioError('EEXIST', 'mkdir', abs);
     this.vol.mkdirSync(abs, { recursive });
     if (creates) this.secretWatch?.sawName(posix.relative(this.dir, abs));
     const ino = Number(this.vol.statSync(abs).ino);

@@ -4,6 +4,7 @@
  * our own; crashes, and the views the judge and inspect() read.
  */
 import { Volume } from 'memfs';
+import { nodeAt } from './memfsLookup.js';
 import { posix } from 'node:path';
 import type { DiskView } from '../model/contract/contract.js';
 import type { CrashShape, Pending } from './crashBytes.js';
@@ -46,7 +47,16 @@ export class DiskState {
   /** Bumped whenever the durable image changes (an fsync that wrote something, a directory fsync that changed entries, a user save, a crash). */
   get durableVersion(): number { return this.image.version; }
 
-  resolve(path: string): string { return posix.resolve(this.dir, path); }
+  /** Resolved paths, remembered: every step resolves its paths several times (a run names few paths). */
+  private readonly resolved = new Map<string, string>();
+  resolve(path: string): string {
+    let abs = this.resolved.get(path);
+    if (abs === undefined) {
+      abs = posix.resolve(this.dir, path);
+      if (this.resolved.size < 4096) this.resolved.set(path, abs);
+    }
+    return abs;
+  }
 
   // ---- crashes ----
 
@@ -182,10 +192,11 @@ export class DiskState {
   protected syncDirectory(ino: number, path: string): void {
     const entries = new Map<string, number>();
     for (const name of this.vol.readdirSync(path) as string[]) {
-      const stats = this.vol.statSync(posix.join(path, String(name)));
-      const child = this.id(Number(stats.ino));
+      const node = nodeAt(this.vol, path === '/' ? `/${String(name)}` : `${path}/${String(name)}`);
+      invariant(node !== undefined, `${path}: an entry listed by readdir is missing`);
+      const child = this.id(node.ino);
       entries.set(String(name), child);
-      if (!this.image.kinds.has(child)) this.image.kinds.set(child, stats.isDirectory() ? 'dir' : 'file');
+      if (!this.image.kinds.has(child)) this.image.kinds.set(child, node.isDirectory() ? 'dir' : 'file');
     }
     this.image.setEntries(ino, entries);
     if (this.renames.settle(ino, this.image.entries)) this.image.version++;

@@ -10,27 +10,26 @@
 import type { Volume } from 'memfs';
 import { posix } from 'node:path';
 import { ioError } from './ioError.js';
+import { existsAt, isDirectoryAt, nodeAt } from './memfsLookup.js';
 
-export function isDirectory(vol: Volume, abs: string): boolean {
-  return vol.existsSync(abs) && vol.statSync(abs).isDirectory();
-}
+export const isDirectory = isDirectoryAt;
 
 /** ENOTDIR when a folder on the way to one of `paths` is a file; a missing one is left to memfs (ENOENT). */
 export function linuxPathCheck(vol: Volume, syscall: string, ...paths: string[]): void {
   for (const abs of paths) {
     for (let at = abs.indexOf('/', 1); at !== -1; at = abs.indexOf('/', at + 1)) {
-      const folder = abs.slice(0, at);
-      if (!vol.existsSync(folder)) break;
-      if (!isDirectory(vol, folder)) throw ioError('ENOTDIR', syscall, abs);
+      const folder = nodeAt(vol, abs.slice(0, at));
+      if (folder === undefined) break;
+      if (!folder.isDirectory()) throw ioError('ENOTDIR', syscall, abs);
     }
   }
 }
 
 export function linuxRenameCheck(vol: Volume, source: string, target: string): void {
-  if (!vol.existsSync(source) || !isDirectory(vol, posix.dirname(target))) return; // memfs: ENOENT
+  if (!existsAt(vol, source) || !isDirectory(vol, posix.dirname(target))) return; // memfs: ENOENT
   const names = (abs: string): number => (vol.readdirSync(abs) as unknown[]).length;
   // Onto one of its own folders: ENOTEMPTY (the kernel's check that the target is not an ancestor).
-  const error = target.startsWith(`${source}/`) ? 'EINVAL' : source.startsWith(`${target}/`) ? 'ENOTEMPTY' : !vol.existsSync(target) || source === target ? undefined
+  const error = target.startsWith(`${source}/`) ? 'EINVAL' : source.startsWith(`${target}/`) ? 'ENOTEMPTY' : !existsAt(vol, target) || source === target ? undefined
     : isDirectory(vol, source) ? (!isDirectory(vol, target) ? 'ENOTDIR' : names(target) > 0 ? 'ENOTEMPTY' : undefined)
     : isDirectory(vol, target) ? 'EISDIR' : undefined;
   if (error) throw ioError(error, 'rename', source, target);
@@ -38,7 +37,7 @@ export function linuxRenameCheck(vol: Volume, source: string, target: string): v
 
 export function linuxLinkCheck(vol: Volume, existing: string, to: string): void {
   linuxPathCheck(vol, 'link', existing);
-  if (!vol.existsSync(existing)) return; // memfs: ENOENT
+  if (!existsAt(vol, existing)) return; // memfs: ENOENT
   linuxPathCheck(vol, 'link', to);
-  if (isDirectory(vol, existing) && !vol.existsSync(to) && isDirectory(vol, posix.dirname(to))) throw ioError('EPERM', 'link', existing, to);
+  if (isDirectory(vol, existing) && !existsAt(vol, to) && isDirectory(vol, posix.dirname(to))) throw ioError('EPERM', 'link', existing, to);
 }

@@ -85,7 +85,7 @@ export class ScenarioEvents {
   /** Counts a worker step on each path it names (the anchors of afterAccess user edits). */
   countAccess(op: string, detail: string): void {
     if (this.anchored.length === 0 || (!op.startsWith('fs.') && !op.startsWith('fh.'))) return;
-    const [first, arrow, second] = detail.split(' ');
+    const [first, arrow, second] = detail.split(' ', 3); // a write's detail goes on with its data
     for (const path of arrow === '→' && second !== undefined ? [first, second] : [first]) {
       if (path !== undefined) this.accesses.set(path, (this.accesses.get(path) ?? 0) + 1);
     }
