@@ -1,9 +1,13 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'simulator/**/*.test.ts', 'model/**/*.test.ts', 'properties/**/*.test.ts', 'examples/**/*.test.ts', 'docs/**/*.test.ts'],
-    testTimeout: 20_000,
+    // A test's timeout catches a hang; it is never a speed gate (that is `npm run bench`).
+    testTimeout: 60_000,
     pool: 'forks',
+    // One test file per core (vitest's default leaves one core to its own process, which mostly waits).
+    maxWorkers: Math.max(1, availableParallelism()),
   },
 });
