@@ -16,6 +16,10 @@ describe('npm run bench (smoke: tiny counts, so it cannot rot; never a timing ga
     expect(report.throughputs?.oneWorker).toBeGreaterThan(0);
     expect(report.isolation?.ratio).toBeGreaterThan(0);
     expect(report.ambient?.ratio).toBeGreaterThan(0);
+    // The ceiling: the journal's own work, and the scenarios per second it allows (1000 / floorMs); measured, never compared here.
+    expect(report.overhead).toMatchObject({ bareMs: expect.any(Number), floorMs: expect.any(Number), simulatedMs: expect.any(Number) });
+    expect(report.overhead?.floorMs).toBeGreaterThan(0);
+    expect(report.overhead?.ceilingPerSecond).toBeCloseTo(1000 / (report.overhead?.floorMs as number), 6);
     expect(report.real?.runs).toEqual([expect.objectContaining({ effectsPerKeyOk: true, incarnations: 2 })]);
     // Detection is hunted with a tiny budget here, on every eighth mutant, unshrunk; kills are the mutant suite's gate.
     expect((report.detection as unknown as { mutant: string }[]).map((d) => d.mutant)).toEqual(MUTANTS.filter((_, i) => i % 8 === 0).map((m) => m.journal.name));
