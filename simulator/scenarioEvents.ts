@@ -23,7 +23,8 @@ export class ScenarioEvents {
   private readonly timed: Fault[];
   private readonly anchored: UserEditFault[];
   private readonly accesses = new Map<string, number>();
-  private readonly crashes = new Map<string, StepFault>();
+  /** Per worker, incarnation and step ("pid/incarnation/step"): its faults, the first listed for each slot. */
+  private readonly stepFaults = new Map<string, StepFaults>();
   private readonly anchoredCrashes: StepFault[];
   private readonly anchors: string[];
   /** Per worker incarnation and anchor: how many of its steps mentioned the anchor so far. */
@@ -32,8 +33,10 @@ export class ScenarioEvents {
   constructor(faults: readonly Fault[]) {
     for (const fault of faults) {
       if ((fault.kind !== 'crash' && fault.kind !== 'io-error' && fault.kind !== 'pause') || fault.step === undefined) continue;
-      const key = `${fault.process}/${fault.incarnation}/${fault.step}/${slotOf(fault)}`;
-      if (!this.crashes.has(key)) this.crashes.set(key, fault);
+      const key = `${fault.process}/${fault.incarnation}/${fault.step}`;
+      const slots = this.stepFaults.get(key) ?? {};
+      if (slots[slotOf(fault)] === undefined) Object.assign(slots, { [slotOf(fault)]: fault });
+      this.stepFaults.set(key, slots);
     }
     this.anchoredCrashes = faults.filter((f): f is StepFault => (f.kind === 'crash' || f.kind === 'io-error' || f.kind === 'pause') && f.at !== undefined);
     this.anchors = [...new Set(this.anchoredCrashes.map((f) => f.at?.mentions ?? ''))];
@@ -51,20 +54,14 @@ export class ScenarioEvents {
    * step, in order.
    */
   faultsAt(pid: number, incarnation: number, step: number, line: () => string): StepFaults {
-    if (this.crashes.size === 0 && this.anchors.length === 0) return NO_FAULT;
-    const found: StepFaults = {};
+    if (this.stepFaults.size === 0 && this.anchors.length === 0) return NO_FAULT;
+    const found: StepFaults = { ...this.stepFaults.get(`${pid}/${incarnation}/${step}`) };
+    if (this.anchors.length === 0) return found;
     const set = (fault: StepFault): void => {
       if (fault.kind === 'crash') found[fault.when] ??= fault;
       else if (fault.kind === 'pause') found.pause ??= fault;
       else found.io ??= fault;
     };
-    if (this.crashes.size > 0) {
-      for (const slot of ['before', 'after', 'io', 'pause'] as const) {
-        const fault = this.crashes.get(`${pid}/${incarnation}/${step}/${slot}`);
-        if (fault) set(fault);
-      }
-    }
-    if (this.anchors.length === 0) return found;
     const text = line();
     for (const fault of this.anchoredCrashes) {
       const at = fault.at;

@@ -13,7 +13,7 @@ import type { Env, EnvFs, FileHandle, Stats } from '../model/contract/contract.j
 import { outsideTurn } from './ambientGuard.js';
 import { responseOf, UnreachableHostError } from './network.js';
 import type { Timer } from './clock.js';
-import { preview, rel } from './trace.js';
+import { previewData, rel } from './trace.js';
 import type { Outcome, Proc } from './proc.js';
 import { describeLoss } from './runRecords.js';
 import type { World } from './world.js';
@@ -24,7 +24,7 @@ export { VIRTUAL_EPOCH_MS } from './clock.js';
 
 const encoder = new TextEncoder();
 const bytesOf = (data: string | Uint8Array): Uint8Array => (typeof data === 'string' ? encoder.encode(data) : data);
-const show = (data: string | Uint8Array): string => preview(typeof data === 'string' ? data : Buffer.from(data).toString('utf8'));
+const show = (data: string | Uint8Array): string => previewData(data);
 
 export function simulatedEnv(world: World, proc: Proc): Env {
   const disk = world.disk;

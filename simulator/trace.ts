@@ -60,6 +60,17 @@ export function rel(path: string): string {
 
 /** Data as the trace shows it: quoted, cut at `max` characters. */
 export function preview(text: string, max = 120): string {
-  const flat = JSON.stringify(text);
+  // Only the first `max` characters can show (escaping never shortens them): the rest is never stringified.
+  const flat = JSON.stringify(text.length > max ? text.slice(0, max) : text);
   return flat.length > max ? `${flat.slice(0, max - 1)}…"` : flat;
+}
+
+/**
+ * preview() of data written or sent, bytes read as UTF-8. Only a prefix is decoded: a UTF-16 code
+ * unit takes at most 3 bytes, so 3 × (max + 2) bytes give more than max + 1 code units, and only
+ * the last (a sequence cut at the end) can differ from decoding the whole.
+ */
+export function previewData(data: string | ArrayBufferView, max = 120): string {
+  if (typeof data === 'string') return preview(data, max);
+  return preview(Buffer.from(data.buffer, data.byteOffset, Math.min(data.byteLength, 3 * (max + 2))).toString('utf8'), max);
 }

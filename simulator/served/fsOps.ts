@@ -9,7 +9,7 @@ import { posix } from 'node:path';
 import { constants } from 'node:fs'; // allow-ambient: flag constants, no I/O
 import type { Disk, FileStats } from '../disk.js';
 import { ioError } from '../ioError.js';
-import { preview, rel } from '../trace.js';
+import { preview, previewData, rel } from '../trace.js';
 import { bytesOf, decoded, dirent, encodingOf, invalidArg, openFlags, optionOf, positionOf, type DirentLike } from './fsArgs.js';
 import type { ServeContext } from './serveCall.js';
 
@@ -21,7 +21,7 @@ export interface FsOp {
 
 type OpOf = (ctx: ServeContext, args: readonly unknown[]) => FsOp;
 
-const show = (data: unknown): string => preview(typeof data === 'string' ? data : ArrayBuffer.isView(data) ? Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8') : String(data));
+const show = (data: unknown): string => (typeof data === 'string' || ArrayBuffer.isView(data) ? previewData(data) : preview(String(data)));
 
 function pathOf(value: unknown): string {
   if (typeof value === 'string') return value;
