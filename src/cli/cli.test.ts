@@ -23,7 +23,8 @@ afterEach(() => vi.restoreAllMocks());
 
 const run = (...argv: string[]) => main(argv, (line) => out.push(line));
 const report = (name: string) => join(dir, 'report', name);
-const common = () => ['--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'];
+// One worker: what these tests check does not depend on the count (the tally test and workerPool.test compare counts), and each worker costs a start-up.
+const common = () => ['--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'];
 
 describe('durasim check', () => {
   test('a journal that persists the access token is caught, and nothing durasim prints or writes holds the token', async () => {

@@ -31,7 +31,8 @@ afterEach(() => {
 });
 
 const run = (...argv: string[]) => main(argv, (line) => out.push(line));
-const outputs = () => ['--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'];
+// One worker: what these tests check does not depend on the count, and each worker costs a start-up.
+const outputs = () => ['--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'];
 const wallMs = (): number => performance.now();
 
 describe('a journal that would hang or exhaust durasim', () => {
