@@ -32,8 +32,8 @@ import { DiskState, type OpenFile } from './diskState.js';
 import { invariant } from './invariant.js';
 import { ioError } from './ioError.js';
 import { IoFaultSlot } from './ioFaultSlot.js';
-import { isDirectory, linuxLinkCheck, linuxPathCheck, linuxRenameCheck } from './linuxChecks.js';
-import { existsAt, nodeAt, nodeOfFd, sizeOfFd } from './memfsLookup.js';
+import { linuxLinkCheck, linuxPathCheck, linuxRenameCheck } from './linuxChecks.js';
+import { existsAt, isDirectoryAt, nodeAt, nodeOfFd, sizeOfFd } from './memfsLookup.js';
 import type { SecretWatch } from './secretWatch.js';
 import type { TempWatch } from './tempWatch.js';
 
@@ -271,7 +271,7 @@ export class Disk extends DiskState {
   }
   unlink(path: string): void {
     this.enter('unlink', this.resolve(path));
-    if (isDirectory(this.vol, this.resolve(path))) throw ioError('EISDIR', 'unlink', this.resolve(path));
+    if (isDirectoryAt(this.vol, this.resolve(path))) throw ioError('EISDIR', 'unlink', this.resolve(path));
     this.vol.unlinkSync(this.resolve(path));
     this.tempWatch?.touched('unlinked it', posix.relative(this.dir, this.resolve(path)));
   }

@@ -10,9 +10,7 @@
 import type { Volume } from 'memfs';
 import { posix } from 'node:path';
 import { ioError } from './ioError.js';
-import { existsAt, isDirectoryAt, nodeAt } from './memfsLookup.js';
-
-export const isDirectory = isDirectoryAt;
+import { existsAt, isDirectoryAt as isDirectory, nodeAt } from './memfsLookup.js';
 
 /** ENOTDIR when a folder on the way to one of `paths` is a file; a missing one is left to memfs (ENOENT). */
 export function linuxPathCheck(vol: Volume, syscall: string, ...paths: string[]): void {
