@@ -30,15 +30,17 @@ export function makeDirDurably(dir: string): void {
 }
 
 /**
- * Writes `text` to `path` durably and atomically (temp file, fsync, rename, folder fsync). A task's
- * access token (a durasim canary) is masked in it: durasim persists no secret either.
+ * Writes `data` to `path` durably and atomically (temp file, fsync, rename, folder fsync). In text,
+ * a task's access token (a durasim canary) is masked: durasim persists no secret either. Bytes
+ * (a compressed file) are written as they are.
  */
-export function writeFileDurably(path: string, text: string): void {
+export function writeFileDurably(path: string, data: string | Uint8Array): void {
   const dir = dirname(resolve(path));
   const temp = join(dir, `.${basename(path)}.durasim-${process.pid}-${counter++}.tmp`);
   const fd = openSync(temp, 'wx');
   try {
-    writeSync(fd, maskSecrets(text));
+    if (typeof data === 'string') writeSync(fd, maskSecrets(data));
+    else writeSync(fd, data);
     fsyncSync(fd);
   } catch (error) {
     closeSync(fd);

@@ -1,0 +1,31 @@
+/**
+ * Principle 2, held: every scenario of the saved trace-hash corpus (reports/trace-corpus.jsonl.gz)
+ * replays the trace it gave when it was saved. A refactor of the simulator that changes one trace
+ * fails here, naming the scenario; a change that must alter traces bumps the scenario format
+ * version and writes a new corpus (npm run trace-corpus -- --write).
+ */
+import { describe, expect, test } from 'vitest';
+import { readTraceCorpus, replayTraceCorpus } from '../src/runner/traceCorpus.js';
+
+const corpus = readTraceCorpus();
+const journals = [...new Set(corpus.map((entry) => entry.journal))];
+
+describe('the trace-hash corpus', () => {
+  test('covers every fault family, every built-in journal, the Node-API example, both transports and fresh modules', () => {
+    expect(corpus.length).toBeGreaterThanOrEqual(2000);
+    const kinds = new Set(corpus.flatMap((entry) => ((entry.scenario as { faults?: { kind: string }[] }).faults ?? []).map((fault) => fault.kind)));
+    expect([...kinds].sort()).toEqual(['cancel', 'crash', 'duplicate-delivery', 'input-change', 'io-error', 'pause', 'response', 'service-restart', 'store-call', 'store-edit', 'store-restart', 'takeover', 'user-edit']);
+    expect(journals).toEqual(expect.arrayContaining(['reference', 'coordinated', 'examples/node-journal/journal.ts', 'no-fsync', 'repairs-projection']));
+    expect(journals.length).toBe(38);
+    expect(new Set(corpus.map((entry) => entry.transport))).toEqual(new Set(['direct', 'msw']));
+    expect(new Set(corpus.map((entry) => entry.modules))).toEqual(new Set(['shared', 'fresh']));
+  });
+
+  for (const journal of journals) {
+    const entries = corpus.filter((entry) => entry.journal === journal);
+    test(`${journal}: ${entries.length} scenarios replay their saved trace hashes`, async () => {
+      const differences = await replayTraceCorpus(entries);
+      expect(differences.map((d) => `${d.entry.source} (${d.entry.modules}, ${d.entry.transport}): ${d.entry.traceEntries} → ${d.now.traceEntries} entries, ${d.entry.outcome} → ${d.now.outcome}`)).toEqual([]);
+    });
+  }
+});

@@ -1,0 +1,182 @@
+/**
+ * The trace-hash corpus (principle 2): saved scenarios, each with the journal it ran and the trace
+ * hash it gave. Whatever the generators or the simulator become, replaying the corpus must give
+ * every hash again; a change that must alter traces bumps the scenario format version instead.
+ *
+ * The corpus holds the scenarios themselves, never the seeds that drew them: a seed replays only
+ * while the generator stays the same. It is built from every fault family (the default generator,
+ * which switches families on and off per run), every built-in journal (the reference, the
+ * coordinated journal and every mutant), the Node-API example and its defective copy, both
+ * transports, journals evaluated afresh at every incarnation as the pool does, and every scenario
+ * file the repository keeps (seeds, hand-minimal counterexamples, regressions).
+ *
+ * Stored as gzipped JSON lines (reports/trace-corpus.jsonl.gz): one entry a line.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import fc from 'fast-check';
+import type { JournalAdapter } from '../../model/contract/contract.js';
+import { DurasimError } from '../../model/contract/failure.js';
+import { simulate } from '../../simulator/simulate.js';
+import type { Transport } from '../../simulator/network.js';
+import { scenarioArbitrary } from '../arbitraries.js';
+import { writeFileDurably } from '../durableFile.js';
+import { bundleJournal } from '../isolation/bundleJournal.js';
+import { compileJournal, type JournalInstances } from '../isolation/journalInstances.js';
+import { bundledJournal, journalRefOf, MUTANT_NAMES } from '../isolation/journalRef.js';
+import { CODE_ROOT, ownModule } from '../ownFiles.js';
+
+export const TRACE_CORPUS_FILE = 'reports/trace-corpus.jsonl.gz';
+
+/** A journal of the corpus: a bundled journal's name, or a module path relative to the repository. */
+export type CorpusJournal = string;
+
+export interface CorpusEntry {
+  journal: CorpusJournal;
+  /** shared: one instance of the journal's modules for the whole run; fresh: evaluated afresh at every incarnation (bundled, as the pool runs it). */
+  modules: 'shared' | 'fresh';
+  transport: Transport;
+  /** Where the scenario came from (a generator draw, or a file of the repository). */
+  source: string;
+  scenario: unknown;
+  traceHash: string;
+  /** For a reader of a difference: how long the trace was and how the run ended. */
+  traceEntries: number;
+  outcome: string;
+}
+
+const NODE_EXAMPLE = 'examples/node-journal/journal.ts';
+const NODE_EXAMPLE_UNSYNCED = 'examples/node-journal/journal-unsynced.ts';
+
+/** What the corpus is drawn from: journal, how many generated scenarios, at which seed, and how they run. */
+interface Draw {
+  journal: CorpusJournal;
+  runs: number;
+  seed: number;
+  modules?: 'shared' | 'fresh';
+  transport?: Transport;
+}
+
+function draws(): Draw[] {
+  return [
+    { journal: 'reference', runs: 500, seed: 101 },
+    { journal: 'coordinated', runs: 400, seed: 102 },
+    { journal: NODE_EXAMPLE, runs: 300, seed: 103 },
+    { journal: NODE_EXAMPLE_UNSYNCED, runs: 60, seed: 104 },
+    { journal: 'reference', runs: 60, seed: 105, transport: 'msw' },
+    { journal: 'reference', runs: 60, seed: 106, modules: 'fresh' },
+    { journal: NODE_EXAMPLE, runs: 60, seed: 107, modules: 'fresh' },
+    { journal: 'coordinated', runs: 40, seed: 108, modules: 'fresh' },
+    ...MUTANT_NAMES.map((name, i) => ({ journal: name, runs: 25, seed: 200 + i })),
+  ];
+}
+
+/** Every scenario file the repository keeps, with the journals it is replayed with. */
+function savedScenarios(root: string): { journal: CorpusJournal; source: string; scenario: unknown }[] {
+  const read = (file: string): unknown => JSON.parse(readFileSync(join(root, file), 'utf8')) as unknown;
+  const jsonIn = (dir: string): string[] => readdirSync(join(root, dir)).filter((name) => name.endsWith('.json')).sort();
+  const out: { journal: CorpusJournal; source: string; scenario: unknown }[] = [];
+  for (const name of jsonIn('reports/seeds')) {
+    const file = `reports/seeds/${name}`;
+    for (const journal of ['reference', 'coordinated']) out.push({ journal, source: file, scenario: read(file) });
+  }
+  for (const name of jsonIn('reports/mutants/minimal')) {
+    const file = `reports/mutants/minimal/${name}`;
+    out.push({ journal: name.replace(/\.json$/, ''), source: file, scenario: read(file) });
+  }
+  for (const folder of readdirSync(join(root, 'reports/regressions')).sort()) {
+    if (bundledJournal(folder) === undefined) continue;
+    for (const name of jsonIn(`reports/regressions/${folder}`)) {
+      const file = `reports/regressions/${folder}/${name}`;
+      out.push({ journal: folder, source: file, scenario: read(file) });
+    }
+  }
+  return out;
+}
+
+/** Loads the corpus's journals once each: the adapter, and its fresh instances when an entry wants them. */
+class Journals {
+  private readonly adapters = new Map<CorpusJournal, JournalAdapter>();
+  private readonly instances = new Map<CorpusJournal, JournalInstances>();
+
+  constructor(private readonly root: string) {}
+
+  async adapter(journal: CorpusJournal): Promise<JournalAdapter> {
+    const known = this.adapters.get(journal);
+    if (known) return known;
+    const ref = journalRefOf(bundledJournal(journal) ? journal : join(this.root, journal));
+    const module = (await import(ref.file)) as Record<string, unknown>;
+    const adapter = (ref.exportName ? module[ref.exportName] : (module.default ?? module.journal)) as JournalAdapter;
+    this.adapters.set(journal, adapter);
+    return adapter;
+  }
+
+  async fresh(journal: CorpusJournal): Promise<JournalInstances> {
+    const known = this.instances.get(journal);
+    if (known) return known;
+    const ref = journalRefOf(bundledJournal(journal) ? journal : join(this.root, journal));
+    const instances = await compileJournal(await bundleJournal(ref), ownModule('src/index'));
+    this.instances.set(journal, instances);
+    return instances;
+  }
+}
+
+async function run(journals: Journals, entry: Omit<CorpusEntry, 'traceHash' | 'traceEntries' | 'outcome'>): Promise<{ traceHash: string; traceEntries: number; outcome: string }> {
+  const fresh = entry.modules === 'fresh' ? (await journals.fresh(entry.journal)).fresh : undefined;
+  const journal = fresh ? fresh() : await journals.adapter(entry.journal);
+  const result = await simulate(journal, entry.scenario, { transport: entry.transport, ...(fresh ? { fresh } : {}) });
+  return { traceHash: result.traceHash, traceEntries: result.trace.length, outcome: result.outcome.kind };
+}
+
+/** Draws the corpus afresh from today's generator and simulator (to start a corpus, or after a format bump). */
+export async function buildTraceCorpus(root = CODE_ROOT, onProgress: (done: number, total: number) => void = () => {}): Promise<CorpusEntry[]> {
+  const planned: Omit<CorpusEntry, 'traceHash' | 'traceEntries' | 'outcome'>[] = [];
+  for (const draw of draws()) {
+    const scenarios = fc.sample(scenarioArbitrary(), { numRuns: draw.runs, seed: draw.seed });
+    scenarios.forEach((scenario, i) => planned.push({ journal: draw.journal, modules: draw.modules ?? 'shared', transport: draw.transport ?? 'direct', source: `generated seed ${draw.seed} #${i}`, scenario }));
+  }
+  for (const saved of savedScenarios(root)) planned.push({ ...saved, modules: 'shared', transport: 'direct' });
+  const journals = new Journals(root);
+  const out: CorpusEntry[] = [];
+  for (const entry of planned) {
+    out.push({ ...entry, ...(await run(journals, entry)) });
+    onProgress(out.length, planned.length);
+  }
+  return out;
+}
+
+export interface CorpusDifference {
+  index: number;
+  entry: CorpusEntry;
+  now: { traceHash: string; traceEntries: number; outcome: string };
+}
+
+/** Replays every entry; returns those whose trace hash is not the saved one. */
+export async function replayTraceCorpus(entries: readonly CorpusEntry[], root = CODE_ROOT, onProgress: (done: number, total: number) => void = () => {}): Promise<CorpusDifference[]> {
+  const journals = new Journals(root);
+  const differences: CorpusDifference[] = [];
+  for (const [index, entry] of entries.entries()) {
+    const now = await run(journals, entry);
+    if (now.traceHash !== entry.traceHash) differences.push({ index, entry, now });
+    onProgress(index + 1, entries.length);
+  }
+  return differences;
+}
+
+export function readTraceCorpus(file = join(CODE_ROOT, TRACE_CORPUS_FILE)): CorpusEntry[] {
+  let text: string;
+  try {
+    text = gunzipSync(readFileSync(file)).toString('utf8');
+  } catch (error) {
+    throw new DurasimError('read the trace-hash corpus', `${file} could not be read as gzipped JSON lines (${error instanceof Error ? error.message : String(error)})`, 'Restore it from git, or write a new one with npm run trace-corpus -- --write');
+  }
+  return text
+    .split('\n')
+    .filter((line) => line.length > 0)
+    .map((line) => JSON.parse(line) as CorpusEntry);
+}
+
+export function writeTraceCorpus(entries: readonly CorpusEntry[], file = join(CODE_ROOT, TRACE_CORPUS_FILE)): void {
+  writeFileDurably(file, gzipSync(`${entries.map((entry) => JSON.stringify(entry)).join('\n')}\n`, { level: 9 }));
+}

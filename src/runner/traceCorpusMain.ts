@@ -1,0 +1,40 @@
+/**
+ * npm run trace-corpus: replays the saved trace-hash corpus and reports every scenario whose trace
+ * changed (exit 1), or with --write draws a new corpus from today's generator (only with a scenario
+ * format bump, or to start one). Usage: npm run trace-corpus [-- --write]
+ */
+import { buildTraceCorpus, readTraceCorpus, replayTraceCorpus, TRACE_CORPUS_FILE, writeTraceCorpus } from './traceCorpus.js';
+
+const progress = (done: number, total: number): void => {
+  if (done % 250 === 0 || done === total) process.stderr.write(`  ${done}/${total}\n`);
+};
+
+async function main(args: string[]): Promise<number> {
+  const started = performance.now();
+  if (args.includes('--write')) {
+    const entries = await buildTraceCorpus(undefined, progress);
+    writeTraceCorpus(entries);
+    console.log(`wrote ${TRACE_CORPUS_FILE}: ${entries.length} scenarios, ${new Set(entries.map((e) => e.journal)).size} journals (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    return 0;
+  }
+  const entries = readTraceCorpus();
+  const differences = await replayTraceCorpus(entries, undefined, progress);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  if (differences.length === 0) {
+    console.log(`trace-hash corpus: all ${entries.length} scenarios replay the same trace (${seconds} s)`);
+    return 0;
+  }
+  for (const d of differences.slice(0, 20)) {
+    console.log(`#${d.index} ${d.entry.journal} (${d.entry.modules}, ${d.entry.transport}) ${d.entry.source}: ${d.entry.traceEntries} entries, ${d.entry.outcome} → now ${d.now.traceEntries} entries, ${d.now.outcome}`);
+  }
+  console.log(`trace-hash corpus: ${differences.length} of ${entries.length} scenarios replay a different trace (${seconds} s)`);
+  return 1;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(5);
+  },
+);
