@@ -110,7 +110,7 @@ export interface ReceiptLoss {
 /** Per key, every state observed, in order (consecutive repeats folded). */
 export type ObservedHistories = Record<string, ObservedState[]>;
 
-/** A call that reached the shared store, as its ground truth keeps it (simulator/store.ts). */
+/** A call that reached the shared store, as its ground truth keeps it (simulator/store/store.ts). */
 export interface StoreCallEvidence {
   index: number;
   /** Trace position of its arrival. */

@@ -13,7 +13,7 @@ import { closeToMinimal, handMinimal, MUTANT_BUDGET, mutantSeed } from '../src/m
 import { bundledJournal } from '../src/isolation/journalRef.js';
 import { huntJournal } from '../src/mutation.js';
 import { WorkerPool } from '../src/pool/workerPool.js';
-import { parseScenarioText } from '../simulator/scenario.js';
+import { parseScenarioText } from '../simulator/scenario/scenario.js';
 import { simulate } from '../simulator/simulate.js';
 import { PROPERTY_TIMEOUT_MS } from './budgets.js';
 

@@ -11,9 +11,9 @@
 import { request as httpRequest } from 'node:http';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { VirtualClock } from '../simulator/clock.js';
-import { DEFAULT_SERVICE, SERVICE_URL, type ResponseFault, type ScenarioService } from '../simulator/scenario.js';
-import { ServiceCore } from '../simulator/service.js';
+import { VirtualClock } from '../simulator/world/clock.js';
+import { DEFAULT_SERVICE, SERVICE_URL, type ResponseFault, type ScenarioService } from '../simulator/scenario/scenario.js';
+import { ServiceCore } from '../simulator/service/service.js';
 import { simulate } from '../simulator/simulate.js';
 import { baseScenario } from '../src/arbitraries.js';
 import type { JournalAdapter } from '../model/contract/contract.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { test } from '@fast-check/vitest';
 import { Ajv } from 'ajv';
 import { describe, expect } from 'vitest';
-import { parseScenario, scenarioToJson, SCENARIO_SCHEMA_URL } from '../simulator/scenario.js';
+import { parseScenario, scenarioToJson, SCENARIO_SCHEMA_URL } from '../simulator/scenario/scenario.js';
 import { scenarioArbitrary } from '../src/arbitraries.js';
 import { runs, seed } from './budgets.js';
 

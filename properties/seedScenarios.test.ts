@@ -9,7 +9,7 @@ import { describeViolation } from '../model/violation.js';
 import { leaseTenures } from '../model/invariants/leases.js';
 import { coordinatedJournal } from '../src/journals/coordinated.js';
 import { referenceJournal } from '../src/journals/reference.js';
-import { parseScenarioText } from '../simulator/scenario.js';
+import { parseScenarioText } from '../simulator/scenario/scenario.js';
 import { simulate, type SimulationResult } from '../simulator/simulate.js';
 
 const DIR = new URL('../reports/seeds/', import.meta.url);

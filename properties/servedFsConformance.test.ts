@@ -15,7 +15,7 @@ import { fc, test } from '@fast-check/vitest';
 import { afterAll, describe, expect } from 'vitest';
 import type { JournalAdapter } from '../model/contract/contract.js';
 import { baseScenario } from '../src/arbitraries.js';
-import { WORK_DIR } from '../simulator/scenario.js';
+import { WORK_DIR } from '../simulator/scenario/scenario.js';
 import { simulate } from '../simulator/simulate.js';
 import { PROPERTY_TIMEOUT_MS, runs, seed } from './budgets.js';
 

@@ -7,9 +7,9 @@ import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { ServiceModel, type Memory } from '../model/serviceModel.js';
 import { digestOf } from '../model/contract/digest.js';
-import { VirtualClock } from '../simulator/clock.js';
-import { DEFAULT_SERVICE, type ResponseFaultKind } from '../simulator/scenario.js';
-import { ServiceCore } from '../simulator/service.js';
+import { VirtualClock } from '../simulator/world/clock.js';
+import { DEFAULT_SERVICE, type ResponseFaultKind } from '../simulator/scenario/scenario.js';
+import { ServiceCore } from '../simulator/service/service.js';
 import { PROPERTY_TIMEOUT_MS, runs, seed } from './budgets.js';
 
 interface Real {

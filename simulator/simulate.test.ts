@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { Env, JournalAdapter, Task } from '../model/contract/contract.js';
 import { baseScenario } from '../src/arbitraries.js';
 import { simulate } from './simulate.js';
-import type { Fault, Scenario } from './scenario.js';
+import type { Fault, Scenario } from './scenario/scenario.js';
 
 /** A tiny journal built from a function; inspect reports nothing. */
 function journal(name: string, run: (env: Env, task: Task) => Promise<void>): JournalAdapter {
@@ -343,7 +343,7 @@ describe('the simulated process', () => {
 
 describe('a broken simulator invariant', () => {
   test('stops the run and is rethrown; the journal never sees it as an fs error', async () => {
-    const { Disk } = await import('./disk.js');
+    const { Disk } = await import('./disk/disk.js');
     const { SimulatorInvariantError } = await import('./invariant.js');
     const original = Disk.prototype.handleSync;
     Disk.prototype.handleSync = () => {

@@ -5,20 +5,21 @@
  */
 import type { ObservedHistories, ReceiptLoss, Records } from '../model/evidence.js';
 import type { JournalAdapter } from '../model/contract/contract.js';
-import { installAmbientGuard, uninstallAmbientGuard, type Escape } from './ambientGuard.js';
-import type { Transport } from './network.js';
-import type { Proc } from './proc.js';
-import { parseScenario, taskFor, type Scenario } from './scenario.js';
-import type { Effect, ServiceRequestRecord } from './service.js';
-import { simulatedEnv } from './simEnv.js';
-import { filesOn } from './inspection.js';
-import { payloadDigest, traceHash, type TraceEntry } from './trace.js';
-import type { CrashRecord, ExitRecord, StopReason } from './runRecords.js';
-import type { DiskLaneState } from './diskLane.js';
-import type { StoreCall, StoreCore } from './store.js';
-import { World } from './world.js';
-import { SecretWatch, type SecretSighting } from './secretWatch.js';
-import { TempWatch, type TempEvidence } from './tempWatch.js';
+import { installAmbientGuard, uninstallAmbientGuard, type Escape } from './sandbox/ambientGuard.js';
+import type { Transport } from './service/network.js';
+import type { Proc } from './world/proc.js';
+import { parseScenario, taskFor, type Scenario } from './scenario/scenario.js';
+import type { Effect, ServiceRequestRecord } from './service/service.js';
+import { simulatedEnv } from './node/simEnv.js';
+import { filesOn } from './world/inspection.js';
+import { payloadDigest, traceHash, type TraceEntry } from './world/trace.js';
+import type { CrashRecord, ExitRecord, StopReason } from './world/runRecords.js';
+import type { DiskLaneState } from './disk/diskLane.js';
+import type { StoreCall, StoreCore } from './store/store.js';
+import { World } from './world/world.js';
+import { SecretWatch, type SecretSighting } from './disk/secretWatch.js';
+import { serveCall } from './node/served/serveCall.js';
+import { TempWatch, type TempEvidence } from './disk/tempWatch.js';
 
 export interface SimulateOptions {
   /** How env.fetch reaches the fake service: 'direct' (default, fast) or through msw's getResponse. */
@@ -106,7 +107,7 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
   let watch: SecretWatch | undefined;
   let tempWatch: TempWatch | undefined;
   try {
-    world = new World(journal, scenario, { transport: options.transport ?? 'direct', makeEnv: simulatedEnv, ...(options.fresh ? { fresh: options.fresh } : {}), ...(options.beat ? { beat: options.beat } : {}), ...(options.diskLane ? { diskLane: true } : {}) });
+    world = new World(journal, scenario, { transport: options.transport ?? 'direct', makeEnv: simulatedEnv, serve: serveCall, ...(options.fresh ? { fresh: options.fresh } : {}), ...(options.beat ? { beat: options.beat } : {}), ...(options.diskLane ? { diskLane: true } : {}) });
     running = world;
     watch = watchSecret(world, scenario);
     if (scenario.task.temp) tempWatch = world.disk.tempWatch = new TempWatch(scenario.task.temp.dir, Object.keys(scenario.files), () => stepAuthor(world));

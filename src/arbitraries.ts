@@ -23,7 +23,7 @@ import {
   SCENARIO_VERSION,
   type Fault,
   type Scenario,
-} from '../simulator/scenario.js';
+} from '../simulator/scenario/scenario.js';
 
 /**
  * The fault families a run may draw. `disk` lets crashes lose unsynced data (machine crashes:

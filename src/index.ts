@@ -5,10 +5,10 @@ export { digestOf } from '../model/contract/digest.js';
 export { realEnv, type RealEnvOptions } from './realEnv.js';
 export { referenceJournal, ReferenceRun, journalFrom, REFERENCE_SETTINGS, type ReferenceSettings } from './journals/reference.js';
 export { coordinatedJournal, CoordinatedRun, coordinatedJournalFrom } from './journals/coordinated.js';
-export { StoreTimeoutError } from '../simulator/simStore.js';
+export { StoreTimeoutError } from '../simulator/node/simStore.js';
 export { scenarioArbitrary, baseScenario, FAULT_KINDS, STANDARD_OPERATIONS, type FaultKind, type ScenarioArbitraryOptions } from './arbitraries.js';
 export { simulate, reportUncaught, type SimulateOptions, type SimulationResult, type ServiceRequest } from '../simulator/simulate.js';
-export { traceHash, formatTraceEntry, type TraceEntry } from '../simulator/trace.js';
+export { traceHash, formatTraceEntry, type TraceEntry } from '../simulator/world/trace.js';
 export {
   parseScenario,
   parseScenarioText,
@@ -37,16 +37,16 @@ export {
   type ServiceRestartFault,
   type CrashMode,
   type ResponseFaultKind,
-} from '../simulator/scenario.js';
-export { ServiceCore, type Effect, type ServiceReply } from '../simulator/service.js';
-export { serviceHandlers } from '../simulator/serviceHandlers.js';
-export type { StopReason, CrashRecord, ExitRecord } from '../simulator/runRecords.js';
+} from '../simulator/scenario/scenario.js';
+export { ServiceCore, type Effect, type ServiceReply } from '../simulator/service/service.js';
+export { serviceHandlers } from '../simulator/service/serviceHandlers.js';
+export type { StopReason, CrashRecord, ExitRecord } from '../simulator/world/runRecords.js';
 export { judge, verdict, CHECKS, type Verdict } from '../model/judge.js';
 export { INVARIANTS, INVARIANT_CODES, describeViolation, invariantKind, type Violation, type InvariantCode } from '../model/violation.js';
 export { allowed, allowedFile, firstSkip, TERMINAL_OPERATION_STATES } from '../model/lifecycle.js';
 export { ServiceModel } from '../model/serviceModel.js';
 export type { JudgeInput } from '../model/evidence.js';
-export type { Escape } from '../simulator/ambientGuard.js';
+export type { Escape } from '../simulator/sandbox/ambientGuard.js';
 export { checkJournal, type CheckJournalOptions } from './checkJournal.js';
 export { saveRegression, loadRegressions, scenarioHash, REGRESSIONS_DIR, type Regression, type RegressionInfo } from './regressions.js';
 export { MUTANTS, mutantNamed, type Mutant } from './journals/mutants/index.js';

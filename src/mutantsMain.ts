@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { parseScenarioText, scenarioToJson } from '../simulator/scenario.js';
+import { parseScenarioText, scenarioToJson } from '../simulator/scenario/scenario.js';
 import { simulate } from '../simulator/simulate.js';
 import type { JournalAdapter } from '../model/contract/contract.js';
 import { makeDirDurably, writeFileDurably } from './durableFile.js';

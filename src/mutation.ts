@@ -3,7 +3,7 @@
  * incarnation, shrinking), summed up for the mutant corpus's kill table. Reusable for any journal.
  */
 import { describeViolation, type InvariantCode } from '../model/violation.js';
-import type { Scenario } from '../simulator/scenario.js';
+import type { Scenario } from '../simulator/scenario/scenario.js';
 import type { ScenarioArbitraryOptions } from './arbitraries.js';
 import type { JournalRef } from './isolation/journalRef.js';
 import type { WorkerPool } from './pool/workerPool.js';

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { VirtualClock } from '../simulator/clock.js';
-import { DEFAULT_SERVICE } from '../simulator/scenario.js';
-import { ServiceCore } from '../simulator/service.js';
-import { serviceHandlers } from '../simulator/serviceHandlers.js';
+import { VirtualClock } from '../simulator/world/clock.js';
+import { DEFAULT_SERVICE } from '../simulator/scenario/scenario.js';
+import { ServiceCore } from '../simulator/service/service.js';
+import { serviceHandlers } from '../simulator/service/serviceHandlers.js';
 import { referenceJournal } from './journals/reference.js';
 import { realEnv } from './realEnv.js';
 

@@ -7,7 +7,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { credentialsOf, routeOf, type ServiceCore, type ServiceReply } from '../simulator/service.js';
+import { credentialsOf, routeOf, type ServiceCore, type ServiceReply } from '../simulator/service/service.js';
 
 export interface RealService {
   url: string;

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { InvariantCode } from '../model/violation.js';
-import { parseScenarioText, scenarioToJson, type Scenario } from '../simulator/scenario.js';
+import { parseScenarioText, scenarioToJson, type Scenario } from '../simulator/scenario/scenario.js';
 import { makeDirDurably, writeFileDurably } from './durableFile.js';
 import { DurasimError } from '../model/contract/failure.js';
 

@@ -1,7 +1,7 @@
 /** The Redis-like and DynamoDB-like adapters behave as their originals do, inside the simulated world (virtual time for PX). */
 import { describe, expect, test } from 'vitest';
 import type { JournalAdapter } from 'durasim';
-import { parseScenario } from '../../simulator/scenario.js';
+import { parseScenario } from '../../simulator/scenario/scenario.js';
 import { simulate } from '../../simulator/simulate.js';
 import { ConditionalCheckFailedException, dynamoLike } from './dynamoLike.js';
 import { redisLike } from './redisLike.js';

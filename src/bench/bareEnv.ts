@@ -11,10 +11,10 @@ import { Volume } from 'memfs';
 import { posix } from 'node:path';
 import { missingStore } from '../realEnv.js';
 import type { Env, EnvFs, FileHandle } from '../../model/contract/contract.js';
-import { VirtualClock } from '../../simulator/clock.js';
-import { responseOf } from '../../simulator/network.js';
-import { DEFAULT_SERVICE, SERVICE_URL } from '../../simulator/scenario.js';
-import { routeOf, ServiceCore } from '../../simulator/service.js';
+import { VirtualClock } from '../../simulator/world/clock.js';
+import { responseOf } from '../../simulator/service/network.js';
+import { DEFAULT_SERVICE, SERVICE_URL } from '../../simulator/scenario/scenario.js';
+import { routeOf, ServiceCore } from '../../simulator/service/service.js';
 
 type At = (path: string) => string;
 

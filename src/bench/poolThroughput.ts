@@ -7,7 +7,7 @@
  *   with 2 workers, determinism and module-independence re-runs included.
  */
 import { judge } from '../../model/judge.js';
-import { installAmbientGuard, uninstallAmbientGuard } from '../../simulator/ambientGuard.js';
+import { installAmbientGuard, uninstallAmbientGuard } from '../../simulator/sandbox/ambientGuard.js';
 import { simulate } from '../../simulator/simulate.js';
 import { journalRefOf } from '../isolation/journalRef.js';
 import { referenceJournal } from '../journals/reference.js';

@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Task } from '../../model/contract/contract.js';
-import { VirtualClock } from '../../simulator/clock.js';
-import { DEFAULT_SERVICE } from '../../simulator/scenario.js';
-import { ServiceCore } from '../../simulator/service.js';
+import { VirtualClock } from '../../simulator/world/clock.js';
+import { DEFAULT_SERVICE } from '../../simulator/scenario/scenario.js';
+import { ServiceCore } from '../../simulator/service/service.js';
 import { serveOverHttp } from '../realService.js';
 import { STANDARD_FILES, STANDARD_OPERATIONS, STANDARD_RESOURCES } from '../arbitraries.js';
 

@@ -4,7 +4,7 @@
  * twice), reported and saved to the regression corpus. Outputs are checked before the first run.
  */
 import { describeViolation, INVARIANT_CODES, invariantKind, type InvariantCode } from '../../model/violation.js';
-import type { Escape } from '../../simulator/ambientGuard.js';
+import type { Escape } from '../../simulator/sandbox/ambientGuard.js';
 import type { FaultKind } from '../arbitraries.js';
 import { DurasimError } from '../../model/contract/failure.js';
 import { journalRefOf, type JournalRef } from '../isolation/journalRef.js';

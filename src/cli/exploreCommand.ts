@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { invariantKind, type Violation } from '../../model/violation.js';
-import type { Fault } from '../../simulator/scenario.js';
+import type { Fault } from '../../simulator/scenario/scenario.js';
 import { baseScenario } from '../arbitraries.js';
 import { makeDirDurably, writeFileDurably } from '../durableFile.js';
 import { journalRefOf } from '../isolation/journalRef.js';

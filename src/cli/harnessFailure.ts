@@ -3,7 +3,7 @@
  * journal. The scenario that triggered it is saved (durably) so it can be reported and replayed.
  */
 import { join } from 'node:path';
-import { scenarioToJson, type Scenario } from '../../simulator/scenario.js';
+import { scenarioToJson, type Scenario } from '../../simulator/scenario/scenario.js';
 import { makeDirDurably, writeFileDurably } from '../durableFile.js';
 import { EXIT } from './exitCodes.js';
 

@@ -3,7 +3,7 @@
  * worker pool, twice (a journal that is nondeterministic is told so), print the trace (replay) or
  * the explained steps with the violating step marked (explain), and the verdict.
  */
-import { formatTraceEntry } from '../../simulator/trace.js';
+import { formatTraceEntry } from '../../simulator/world/trace.js';
 import { journalRefOf } from '../isolation/journalRef.js';
 import { explainText } from '../report/explain.js';
 import { verdictOf, type RunReport } from '../report/runReport.js';

@@ -1,6 +1,6 @@
 /** A scenario file named on the command line, read and validated; a file that cannot be read is said in the house style with `fix`. */
 import { readFileSync } from 'node:fs';
-import { parseScenarioText, type Scenario } from '../../simulator/scenario.js';
+import { parseScenarioText, type Scenario } from '../../simulator/scenario/scenario.js';
 import { DurasimError } from '../../model/contract/failure.js';
 
 export function readScenarioFile(file: string, fix: string): Scenario {

@@ -7,9 +7,10 @@
  */
 import { judge } from '../../model/judge.js';
 import { invariantKind, type Violation } from '../../model/violation.js';
-import { describeLoss, type CrashRecord } from '../../simulator/runRecords.js';
-import type { Fault, Scenario } from '../../simulator/scenario.js';
-import type { TraceEntry } from '../../simulator/trace.js';
+import { describeLoss } from '../../simulator/disk/crashReport.js';
+import type { CrashRecord } from '../../simulator/world/runRecords.js';
+import type { Fault, Scenario } from '../../simulator/scenario/scenario.js';
+import type { TraceEntry } from '../../simulator/world/trace.js';
 import { violationLines } from '../report/violationLines.js';
 import { EXIT } from '../cli/exitCodes.js';
 import type { JournalRef } from '../isolation/journalRef.js';

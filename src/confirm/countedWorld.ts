@@ -9,9 +9,9 @@
  * the parent grants others no step meanwhile (the simulator would).
  */
 import { relative } from 'node:path';
-import { outsideTurn, type TurnHolder } from '../../simulator/ambientGuard.js';
-import { SERVED_APIS } from '../../simulator/served/serveCall.js';
-import { preview } from '../../simulator/trace.js';
+import { outsideTurn, type TurnHolder } from '../../simulator/sandbox/ambientGuard.js';
+import { SERVED_APIS } from '../../simulator/node/served/serveCall.js';
+import { preview } from '../../simulator/world/trace.js';
 import type { Env, FileHandle } from '../../model/contract/contract.js';
 import type { StepCounter } from './stepCounter.js';
 

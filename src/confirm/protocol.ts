@@ -9,7 +9,7 @@
  * (a worker runs from its start, or the completion of its step, until it asks again or exits),
  * choosing among the asking workers by the scenario's schedule.
  */
-import type { Fault } from '../../simulator/scenario.js';
+import type { Fault } from '../../simulator/scenario/scenario.js';
 import type { Task } from '../../model/contract/contract.js';
 
 export interface WorkerStart {

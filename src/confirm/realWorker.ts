@@ -7,7 +7,7 @@
  * here once: every process is a fresh incarnation.
  */
 import { readFileSync } from 'node:fs';
-import { installAmbientGuard, runAsTurn } from '../../simulator/ambientGuard.js';
+import { installAmbientGuard, runAsTurn } from '../../simulator/sandbox/ambientGuard.js';
 import type { JournalBundle } from '../isolation/bundleJournal.js';
 import { compileJournal } from '../isolation/journalInstances.js';
 import { realEnv } from '../realEnv.js';

@@ -7,8 +7,8 @@
  * itself, before or after the step.
  */
 import { appendFileSync } from 'node:fs';
-import { outsideTurn } from '../../simulator/ambientGuard.js';
-import { ScenarioEvents } from '../../simulator/scenarioEvents.js';
+import { outsideTurn } from '../../simulator/sandbox/ambientGuard.js';
+import { ScenarioEvents } from '../../simulator/scenario/scenarioEvents.js';
 import type { FromWorker, SideLine, WorkerStart } from './protocol.js';
 
 const kill = process.kill.bind(process); // captured before the sandbox: this process is real

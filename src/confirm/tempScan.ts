@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { TempEvidence } from '../../model/evidence.js';
-import type { Scenario } from '../../simulator/scenario.js';
+import type { Scenario } from '../../simulator/scenario/scenario.js';
 
 export function tempEvidenceIn(dir: string, scenario: Scenario, seq: number): TempEvidence | undefined {
   const temp = scenario.task.temp;

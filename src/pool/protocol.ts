@@ -3,10 +3,10 @@
  * reports back. Everything here is plain data (structured-clone safe).
  */
 import type { Violation } from '../../model/violation.js';
-import type { Escape } from '../../simulator/ambientGuard.js';
-import type { StopReason } from '../../simulator/runRecords.js';
+import type { Escape } from '../../simulator/sandbox/ambientGuard.js';
+import type { StopReason } from '../../simulator/world/runRecords.js';
 import type { SimulationResult } from '../../simulator/simulate.js';
-import type { TraceEntry } from '../../simulator/trace.js';
+import type { TraceEntry } from '../../simulator/world/trace.js';
 import type { JournalBundle } from '../isolation/bundleJournal.js';
 
 /** How much of a run comes back: the verdict's facts; plus the trace hash (re-run checks); plus the trace (a difference found); or everything (reports). */

@@ -16,7 +16,7 @@ import { WorkerPool } from './workerPool.js';
 
 type Probe = { name: string; code: string } & ({ api: string } | { served: (value: string) => boolean });
 
-/** Where virtual time starts (simulator/clock.ts): the probe reads the clock at virtual 0 ms. */
+/** Where virtual time starts (simulator/world/clock.ts): the probe reads the clock at virtual 0 ms. */
 const EPOCH = 1_767_225_600_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

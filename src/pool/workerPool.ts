@@ -20,7 +20,7 @@ import { DurasimError } from '../../model/contract/failure.js';
 import { bundleJournal, type JournalBundle } from '../isolation/bundleJournal.js';
 import type { JournalRef } from '../isolation/journalRef.js';
 import { beats, blockedAt, describeBlockedAt, newHeartbeat, type BlockedAt } from './heartbeat.js';
-import type { Escape } from '../../simulator/ambientGuard.js';
+import type { Escape } from '../../simulator/sandbox/ambientGuard.js';
 import { ownModule } from '../ownFiles.js';
 import type { FromWorker, RunRequest, RunSummary, ToWorker, WorkerData } from './protocol.js';
 

@@ -3,9 +3,9 @@
  * someone staring at a failing crash sequence reads first.
  */
 import { describeViolation, type Violation } from '../../model/violation.js';
-import type { Scenario } from '../../simulator/scenario.js';
+import type { Scenario } from '../../simulator/scenario/scenario.js';
 import type { SimulationResult } from '../../simulator/simulate.js';
-import { formatTraceEntry } from '../../simulator/trace.js';
+import { formatTraceEntry } from '../../simulator/world/trace.js';
 
 export function describeFault(fault: Scenario['faults'][number]): string {
   switch (fault.kind) {

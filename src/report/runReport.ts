@@ -2,7 +2,7 @@
  * What one `durasim check` (or replay) found, as data: every report file is derived from this.
  */
 import type { Violation } from '../../model/violation.js';
-import type { Scenario } from '../../simulator/scenario.js';
+import type { Scenario } from '../../simulator/scenario/scenario.js';
 import type { SimulationResult } from '../../simulator/simulate.js';
 import type { RunVerdict } from '../runner/runVerdict.js';
 

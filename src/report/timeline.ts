@@ -9,8 +9,8 @@ import { count } from './count.js';
 import { byCause } from '../../model/causes.js';
 import { describeViolation, type Violation } from '../../model/violation.js';
 import type { SimulationResult } from '../../simulator/simulate.js';
-import type { TraceEntry } from '../../simulator/trace.js';
-import { describeLoss } from '../../simulator/runRecords.js';
+import type { TraceEntry } from '../../simulator/world/trace.js';
+import { describeLoss } from '../../simulator/disk/crashReport.js';
 import { describeScenario } from './explain.js';
 import { diskAt, diskStateHtml, escapeHtml, isFault, timelineRows } from './timelineRows.js';
 

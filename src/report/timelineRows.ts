@@ -4,9 +4,9 @@
  * click opens (a checkbox and CSS: the page stays free of scripts). The disk lane shows the work
  * folder's files, visible and durable, after every entry that changed them.
  */
-import type { DiskFileState, DiskLaneState } from '../../simulator/diskLane.js';
+import type { DiskFileState, DiskLaneState } from '../../simulator/disk/diskLane.js';
 import type { SimulationResult } from '../../simulator/simulate.js';
-import type { TraceEntry } from '../../simulator/trace.js';
+import type { TraceEntry } from '../../simulator/world/trace.js';
 import type { Violation } from '../../model/violation.js';
 import { describeViolation } from '../../model/violation.js';
 

@@ -4,7 +4,7 @@
  * complete, so a report folder without one was interrupted.
  */
 import { join, relative } from 'node:path';
-import { scenarioToJson } from '../../simulator/scenario.js';
+import { scenarioToJson } from '../../simulator/scenario/scenario.js';
 import { makeDirDurably, removeDurably, removeStaleTemps, writeFileDurably } from '../durableFile.js';
 import { junitXml } from './junit.js';
 import { reportMarkdown } from './markdown.js';

@@ -6,9 +6,9 @@
  * of being judged as if it were the journal's behaviour in production. A run the pool had to stop
  * is re-run with its step bound set just before where it stopped, which gives the trace up to there.
  */
-import type { Scenario } from '../../simulator/scenario.js';
+import type { Scenario } from '../../simulator/scenario/scenario.js';
 import type { SimulationResult } from '../../simulator/simulate.js';
-import { formatTraceEntry, type TraceEntry } from '../../simulator/trace.js';
+import { formatTraceEntry, type TraceEntry } from '../../simulator/world/trace.js';
 import type { RunSummary } from '../pool/protocol.js';
 import type { RunOutcome, WorkerPool } from '../pool/workerPool.js';
 import { divergenceOf, firstDivergence, type Divergence } from './explore.js';

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { baseScenario } from '../arbitraries.js';
 import { bundledJournal } from '../isolation/journalRef.js';
 import { WorkerPool } from '../pool/workerPool.js';
-import type { TraceEntry } from '../../simulator/trace.js';
+import type { TraceEntry } from '../../simulator/world/trace.js';
 import { crashPoints, exploreCrashes, ioShapes, stepKind, tornShapes } from './crashExplorer.js';
 
 describe('crash points and states', () => {

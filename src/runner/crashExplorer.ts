@@ -18,8 +18,8 @@
  *   the table and the first counterexample per row are the same for any number of workers.
  */
 import type { InvariantCode, Violation } from '../../model/violation.js';
-import type { CrashFault, Fault, IoErrorFault, Scenario } from '../../simulator/scenario.js';
-import type { TraceEntry } from '../../simulator/trace.js';
+import type { CrashFault, Fault, IoErrorFault, Scenario } from '../../simulator/scenario/scenario.js';
+import type { TraceEntry } from '../../simulator/world/trace.js';
 import type { RunSummary } from '../pool/protocol.js';
 import type { WorkerPool } from '../pool/workerPool.js';
 import { judgedViolations, summaryOf, type Judged } from './runVerdict.js';

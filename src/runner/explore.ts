@@ -19,8 +19,8 @@
  *   stops it). The counts are the same for any number of workers.
  */
 import type fc from 'fast-check';
-import type { Scenario } from '../../simulator/scenario.js';
-import type { TraceEntry } from '../../simulator/trace.js';
+import type { Scenario } from '../../simulator/scenario/scenario.js';
+import type { TraceEntry } from '../../simulator/world/trace.js';
 import type { Rerun } from '../pool/protocol.js';
 import type { RunOutcome, WorkerPool } from '../pool/workerPool.js';
 import { scenarioAt } from './scenarioSource.js';

@@ -7,7 +7,7 @@
  * timeout or a worker's memory), a nondeterministic run (it may not fail twice), and a harness error.
  */
 import type fc from 'fast-check';
-import type { Scenario } from '../../simulator/scenario.js';
+import type { Scenario } from '../../simulator/scenario/scenario.js';
 import { scenarioArbitrary, type ScenarioArbitraryOptions } from '../arbitraries.js';
 import type { RunOutcome, WorkerPool } from '../pool/workerPool.js';
 import type { Regression } from '../regressions.js';

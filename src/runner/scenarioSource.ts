@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
-import type { Scenario } from '../../simulator/scenario.js';
+import type { Scenario } from '../../simulator/scenario/scenario.js';
 
 /** A 32-bit mix of the seed and the run index (the splitmix32 finaliser). */
 export function runSeed(seed: number, index: number): number {

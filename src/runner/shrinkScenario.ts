@@ -5,7 +5,7 @@
  * stream order wins, so the result is the same for any degree of parallelism.
  */
 import type fc from 'fast-check';
-import type { Scenario } from '../../simulator/scenario.js';
+import type { Scenario } from '../../simulator/scenario/scenario.js';
 
 export interface ShrinkResult {
   value: fc.Value<Scenario>;

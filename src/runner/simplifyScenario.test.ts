@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { baseScenario, STANDARD_OPERATIONS } from '../arbitraries.js';
-import type { CrashFault, Fault, FaultAnchor, Scenario } from '../../simulator/scenario.js';
+import type { CrashFault, Fault, FaultAnchor, Scenario } from '../../simulator/scenario/scenario.js';
 import { anchoredScenarios, gentlerScenarios, milderScenarios, simplerScenarios, simplifyScenario } from './simplifyScenario.js';
 
 const kill: Fault = { kind: 'crash', process: 0, incarnation: 0, at: { mentions: 'post-a', occurrence: 2 }, when: 'after', mode: 'keep-all' };

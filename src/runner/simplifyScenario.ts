@@ -22,7 +22,7 @@
  * - one worker fewer: a duplicate worker's lone crash moved to the first worker, at a step of its own.
  * Every rewrite taken makes (faults, steps) smaller, so it ends; the first that still fails wins.
  */
-import type { CrashFault, Fault, Scenario } from '../../simulator/scenario.js';
+import type { CrashFault, Fault, Scenario } from '../../simulator/scenario/scenario.js';
 import { STANDARD_OPERATIONS } from '../arbitraries.js';
 
 export interface SimplifyResult {

@@ -19,7 +19,7 @@ import fc from 'fast-check';
 import type { JournalAdapter } from '../../model/contract/contract.js';
 import { DurasimError } from '../../model/contract/failure.js';
 import { simulate } from '../../simulator/simulate.js';
-import type { Transport } from '../../simulator/network.js';
+import type { Transport } from '../../simulator/service/network.js';
 import { scenarioArbitrary } from '../arbitraries.js';
 import { writeFileDurably } from '../durableFile.js';
 import { bundleJournal } from '../isolation/bundleJournal.js';

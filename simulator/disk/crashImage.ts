@@ -1,0 +1,52 @@
+/**
+ * The disk image a machine crash leaves: every durable folder, and every durable file as its
+ * unsynced changes leave it (crashBytes.ts), with the disk's account of what was lost, torn or
+ * came back.
+ */
+import { posix } from 'node:path';
+import { bytesNotAsWritten, crashBytes, type CrashShape, type Pending } from './crashBytes.js';
+import type { DurableImage } from './durableImage.js';
+import type { CrashDiskReport } from './crashReport.js';
+
+export interface CrashImage {
+  report: CrashDiskReport;
+  image: Map<string, Buffer>;
+  dirs: string[];
+}
+
+export interface DiskState {
+  dir: string;
+  durable: DurableImage;
+  pending: (ino: number) => Pending | undefined;
+  /** Every file processes see now, with its bytes. */
+  volatileFiles: Map<string, Buffer>;
+  /** The durable inode id at a path processes see. */
+  inoAt: (path: string) => number;
+  unsyncedAppends: Record<string, number>;
+}
+
+export function crashImage(shape: CrashShape, disk: DiskState): CrashImage {
+  const report: CrashDiskReport = { mode: shape.mode, lostData: [], lostEntries: [], restoredEntries: [], torn: [], unsyncedAppends: disk.unsyncedAppends };
+  const { volatileFiles } = disk;
+  const image = new Map<string, Buffer>();
+  const dirs: string[] = [];
+  disk.durable.walk((path, ino, kind) => {
+    if (kind === 'dir') {
+      dirs.push(path);
+      return;
+    }
+    const pending = disk.pending(ino);
+    // A rewrite's or an overwrite's new bytes: the file's content now, when the same inode is still at that path.
+    const rewritten = typeof pending === 'string' && volatileFiles.has(path) && disk.inoAt(path) === ino;
+    const { bytes, torn } = crashBytes(shape, posix.relative(disk.dir, path), disk.durable.bytes(ino), pending, rewritten ? volatileFiles.get(path) : undefined);
+    if (torn) report.torn.push({ path, ...torn });
+    image.set(path, bytes);
+  });
+  for (const [path, bytes] of volatileFiles) {
+    const after = image.get(path);
+    if (after === undefined) report.lostEntries.push(path);
+    else if (!after.equals(bytes)) report.lostData.push({ path, bytes: bytesNotAsWritten(bytes, after) });
+  }
+  for (const path of image.keys()) if (!volatileFiles.has(path)) report.restoredEntries.push(path);
+  return { report, image, dirs };
+}

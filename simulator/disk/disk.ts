@@ -1,0 +1,327 @@
+/**
+ * Disk: a crash-consistent virtual disk, memfs underneath.
+ *
+ * Durability rules (what survives a machine crash):
+ * - memfs holds what processes see (the page cache). Written data is volatile until an fsync of a
+ *   handle on that file; directory entries (create, rename, link, unlink, mkdir) until an fsync of
+ *   a handle on the parent directory. Then the file's bytes, or the directory's entries, are durable.
+ *   A rename across folders is atomic: an fsync of either folder makes it durable on both sides
+ *   (one journal transaction on ext4 and XFS; "All File Systems Are Not Created Equal", OSDI '14).
+ *   Opening with 'w' truncates: the file's unsynced appends are gone, not just hidden.
+ * - Crash modes: keep-all (a process kill: nothing is lost); lose-unsynced (the disk returns to its
+ *   durable image); per-file, torn-tail and torn-write (what each leaves of each file, after ALICE,
+ *   CrashMonkey and LazyFS: crashBytes.ts). Directory entries are all-or-nothing per folder fsync.
+ * - I/O errors (a scenario fault armed for one worker step): a read fails; a write stores its
+ *   first `writtenBytes` (a short write) and fails; any other call fails and does nothing (close
+ *   still releases the handle). A failed fsync is Linux's: the file's unsynced writes are marked
+ *   clean without reaching the disk — still visible, never durable — and a later fsync succeeds
+ *   (PostgreSQL's "fsyncgate", 2018; Rebello et al., "Can Applications Recover from fsync
+ *   Failures?", ATC '20). A later append that does reach the disk leaves them as zeros.
+ * - Handles behave as node:fs's FileHandle: reads and writes start at the handle's position and
+ *   move it (writes go to the end on a handle opened for append); writing through a handle never
+ *   truncates; a closed handle stays closed though memfs reuses its number. What Linux refuses and
+ *   memfs allows is refused first (linuxChecks.ts). A differential test against real node:fs
+ *   holds all of this to Node's behaviour (properties/fsConformance.test.ts).
+ * - The user's edits are saved in place and durably (an editor that fsyncs the file and its directory).
+ * The durable image is kept incrementally (durableImage.ts) under inode ids of our own, fresh at
+ * every creation: memfs reuses deleted inodes' numbers.
+ */
+import { posix } from 'node:path';
+import { extended } from './crashBytes.js';
+import { DiskState, type OpenFile } from './diskState.js';
+import { invariant } from '../invariant.js';
+import { ioError } from './ioError.js';
+import { IoFaultSlot } from './ioFaultSlot.js';
+import { linuxLinkCheck, linuxPathCheck, linuxRenameCheck } from './linuxChecks.js';
+import { existsAt, isDirectoryAt, nodeAt, nodeOfFd, sizeOfFd } from './memfsLookup.js';
+import type { SecretWatch } from './secretWatch.js';
+import type { TempWatch } from './tempWatch.js';
+
+export type { OpenFile } from './diskState.js';
+
+/** stat(2) as node:fs reports it (memfs's Stats has this shape). */
+export interface FileStats {
+  dev: number; ino: number; mode: number; nlink: number; uid: number; gid: number; rdev: number; size: number; blksize: number; blocks: number;
+  atimeMs: number; mtimeMs: number; ctimeMs: number; birthtimeMs: number; atime: Date; mtime: Date; ctime: Date; birthtime: Date;
+  isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean;
+}
+
+export class Disk extends DiskState {
+  /** The I/O error armed for the current worker step, if any (the world arms and disarms it). */
+  readonly faults = new IoFaultSlot();
+  /** With a task that carries an access token: sees every write and every new name (secretWatch.ts). */
+  secretWatch: SecretWatch | undefined;
+  /** With a task that keeps temp files: sees every step that removes, moves or rewrites a file (tempWatch.ts). */
+  tempWatch: TempWatch | undefined;
+
+  // ---- the process-facing operations (each is one step; the caller records it) ----
+
+  openFile(path: string, flags: string, owner: number): OpenFile {
+    this.faults.failIfArmed('open', this.resolve(path));
+    return this.openUnchecked(path, flags, owner);
+  }
+
+  private openUnchecked(path: string, flags: string, owner: number): OpenFile {
+    const abs = this.resolve(path);
+    linuxPathCheck(this.vol, 'open', abs);
+    const creates = !flags.startsWith('r') && !existsAt(this.vol, abs);
+    const fd = this.vol.openSync(abs, flags) as number;
+    if (creates) this.secretWatch?.sawName(posix.relative(this.dir, abs));
+    else if (flags !== 'r' && flags !== 'rs') this.tempWatch?.touched('opened it for writing', posix.relative(this.dir, abs));
+    const node = nodeOfFd(this.vol, fd);
+    const ino = creates ? this.fresh(node.ino) : this.id(node.ino);
+    const isDirectory = node.isDirectory();
+    if (!this.image.kinds.has(ino)) this.image.kinds.set(ino, isDirectory ? 'dir' : 'file');
+    // A truncation: unsynced appends are gone from the file; durable bytes are replaced at the next fsync.
+    if (!isDirectory && !creates && flags.startsWith('w')) this.dirty.set(ino, this.image.length(ino) > 0 ? 'rewrite' : { appends: [] });
+    const file: OpenFile = { fd, ino, path: abs, isDirectory, append: flags.startsWith('a'), readOnly: flags === 'r' || flags === 'rs', writeOnly: !flags.includes('+') && !flags.startsWith('r'), position: 0, owner };
+    this.open.set(fd, file);
+    return file;
+  }
+
+  /** The fd of `file` while that very handle is open: memfs reuses numbers, and a closed handle must never reach the next file opened. */
+  fdOf(file: OpenFile): number {
+    if (!this.isOpen(file)) throw ioError('EBADF', 'fstat');
+    return file.fd;
+  }
+
+  isOpen(file: OpenFile): boolean { return this.open.get(file.fd) === file; }
+
+  handle(fd: number): OpenFile {
+    const file = this.open.get(fd);
+    if (file) return file;
+    throw Object.assign(new Error('EBADF: bad file descriptor'), { code: 'EBADF' });
+  }
+
+  /**
+   * A write through a handle, as node:fs's FileHandle.writeFile and appendFile make it: at the
+   * handle's position (at the end when it was opened for append), advancing it; never a truncation.
+   * A short write stores a prefix, then fails.
+   */
+  handleWrite(fd: number, data: Uint8Array, position?: number): void {
+    const file = this.handle(fd);
+    if (data.length > 0 && file.readOnly) throw ioError('EBADF', 'write');
+    const fault = data.length > 0 ? this.faults.pending : undefined;
+    const stored = fault ? Math.min(fault.writtenBytes ?? 0, data.length - 1) : data.length;
+    if (fault) this.faults.take(`write to ${file.path} stored ${stored} of ${data.length} bytes and failed`);
+    const bytes = Buffer.from(data.subarray(0, stored));
+    if (bytes.length > 0) {
+      const size = sizeOfFd(this.vol, fd);
+      // On Linux a write to a file opened for append goes to the end, whatever position it names.
+      const at = file.append ? size : (position ?? file.position);
+      this.vol.writeSync(fd, bytes, 0, bytes.length, at);
+      if (position === undefined) file.position = at + bytes.length; // pwrite(2) never moves the offset, even under O_APPEND
+      if (at === size) this.markAppend(file.ino, bytes);
+      else this.markOverwrite(file.ino);
+      if (this.secretWatch && existsAt(this.vol, file.path)) this.secretWatch.sawWrite(posix.relative(this.dir, file.path), this.vol.readFileSync(file.path) as Buffer, at, bytes.length);
+    }
+    if (fault) throw ioError(fault.error, 'write');
+  }
+
+  /** FileHandle.readFile: from the handle's position to the end, which it then is at. */
+  handleRead(fd: number): Buffer {
+    const file = this.handle(fd);
+    this.faults.failIfArmed('read', file.path);
+    if (file.writeOnly) throw ioError('EBADF', 'read');
+    if (file.isDirectory) throw ioError('EISDIR', 'read');
+    const size = sizeOfFd(this.vol, fd);
+    const start = Math.min(file.position, size);
+    const buffer = Buffer.alloc(size - start);
+    this.vol.readSync(fd, buffer, 0, buffer.length, start);
+    file.position = size;
+    return buffer;
+  }
+
+  /** read(2) or pread(2): up to `length` bytes from `position` (default: the handle's, which then moves past them). */
+  handleReadAt(fd: number, length: number, position?: number): Buffer {
+    const file = this.handle(fd);
+    this.faults.failIfArmed('read', file.path);
+    if (file.writeOnly) throw ioError('EBADF', 'read');
+    if (file.isDirectory) throw ioError('EISDIR', 'read');
+    const size = sizeOfFd(this.vol, fd);
+    const start = Math.min(position ?? file.position, size);
+    const buffer = Buffer.alloc(Math.max(0, Math.min(length, size - start)));
+    this.vol.readSync(fd, buffer, 0, buffer.length, start);
+    if (position === undefined) file.position = start + buffer.length;
+    return buffer;
+  }
+
+  /** ftruncate(2): the new length is volatile until an fsync, like any change of the bytes. */
+  handleTruncate(fd: number, length: number): void {
+    const file = this.handle(fd);
+    this.faults.failIfArmed('ftruncate', file.path);
+    if (file.readOnly || file.isDirectory) throw ioError('EINVAL', 'ftruncate');
+    if (length === sizeOfFd(this.vol, fd)) return;
+    this.vol.ftruncateSync(fd, length);
+    if (length === 0) this.dirty.set(file.ino, this.image.length(file.ino) > 0 ? 'rewrite' : { appends: [] });
+    else this.markOverwrite(file.ino);
+  }
+
+  /** The full stat(2) of a path or an open handle (memfs's Stats; times are virtual, see the world). */
+  statOf(target: string | number, follow = true): FileStats {
+    if (typeof target === 'number') {
+      this.faults.failIfArmed('fstat', this.handle(target).path);
+      return this.vol.fstatSync(target) as unknown as FileStats;
+    }
+    this.enter(follow ? 'stat' : 'lstat', this.resolve(target));
+    return (follow ? this.vol.statSync(this.resolve(target)) : this.vol.lstatSync(this.resolve(target))) as unknown as FileStats;
+  }
+
+  /** Whether a path exists in the page cache: the simulator's own look, never a step or a fault. */
+  exists(path: string): boolean {
+    return existsAt(this.vol, this.resolve(path));
+  }
+
+  /** rmdir(2): an empty folder's entry goes, volatile until its parent is fsynced. */
+  rmdir(path: string): void {
+    this.enter('rmdir', this.resolve(path));
+    this.vol.rmdirSync(this.resolve(path));
+  }
+
+  private contents(fd: number): Buffer {
+    const size = sizeOfFd(this.vol, fd);
+    const buffer = Buffer.alloc(size);
+    this.vol.readSync(fd, buffer, 0, size, 0);
+    return buffer;
+  }
+
+  /** fsync: a file's bytes, or a directory's entries, become durable. A failed one drops the file's unsynced writes from writeback. */
+  handleSync(fd: number): void {
+    const file = this.handle(fd);
+    if (file.isDirectory) {
+      this.faults.failIfArmed('fsync', file.path);
+      // A folder removed (or replaced) since it was opened has no entries of its own left to sync here.
+      const node = nodeAt(this.vol, file.path);
+      if (node !== undefined && this.id(node.ino) === file.ino) this.syncDirectory(file.ino, file.path);
+      return;
+    }
+    const pending = this.dirty.get(file.ino);
+    const fault = this.faults.take(`fsync of ${file.path} failed; its unsynced writes stay visible and will never be durable (a later fsync succeeds)`);
+    if (fault) {
+      const size = sizeOfFd(this.vol, fd);
+      // Dropped pages keep what the disk held: nothing after a truncation, the old bytes under an overwrite.
+      if (pending === 'rewrite') this.dirty.set(file.ino, { appends: [], droppedBytes: size, truncated: true });
+      else if (pending === 'overwrite') this.dirty.set(file.ino, { appends: [], droppedBytes: Math.max(0, size - this.image.length(file.ino)) });
+      else if (pending) this.dirty.set(file.ino, { appends: [], droppedBytes: (pending.droppedBytes ?? 0) + pending.appends.reduce((n, b) => n + b.length, 0), truncated: pending.truncated ?? false });
+      throw ioError(fault.error, 'fsync');
+    }
+    if (pending === undefined) return;
+    if (pending === 'rewrite' || pending === 'overwrite') {
+      this.image.setBytes(file.ino, this.contents(fd));
+    } else {
+      // Writes dropped by a failed fsync stay dropped until an append reaches the disk past them.
+      if (pending.appends.length === 0) return;
+      this.image.setBytes(file.ino, extended(this.image.bytes(file.ino), pending, pending.appends));
+      // Written with the appends, checked at the fsync: the durable image is exactly the file's size.
+      invariant(this.image.length(file.ino) === sizeOfFd(this.vol, fd), `${file.path}: durable bytes differ from the file's size after fsync`);
+    }
+    this.dirty.delete(file.ino);
+  }
+
+  handleClose(fd: number): void {
+    const file = this.handle(fd);
+    this.open.delete(fd);
+    this.vol.closeSync(fd);
+    const fault = this.faults.take(`close of ${file.path} failed (the handle is released)`);
+    if (fault) throw ioError(fault.error, 'close');
+  }
+
+  closeOwnedBy(owner: number): void {
+    for (const file of [...this.open.values()]) if (file.owner === owner) this.closeQuietly(file.fd);
+  }
+
+  /** fs.appendFile (flag 'a', mode append) and fs.writeFile (flag 'w' or 'wx', mode replace): open, write, close. */
+  writeWhole(path: string, data: Uint8Array, flag: string, owner: number): void {
+    const file = this.openUnchecked(path, flag, owner);
+    try {
+      this.handleWrite(file.fd, data);
+    } finally {
+      this.closeQuietly(file.fd);
+    }
+  }
+
+  readFile(path: string): Buffer {
+    this.faults.failIfArmed('read', this.resolve(path));
+    linuxPathCheck(this.vol, 'open', this.resolve(path));
+    return this.vol.readFileSync(this.resolve(path)) as Buffer;
+  }
+
+  // Entries change in the page cache; they become durable at an fsync of the directory (a move across folders: of either one).
+  rename(from: string, to: string): void {
+    const [source, target] = [this.resolve(from), this.resolve(to)];
+    this.enter('rename', source, target);
+    linuxRenameCheck(this.vol, source, target);
+    // Two names of one file: rename does nothing, both stay (POSIX; memfs would drop the source).
+    const [sourceNode, targetNode] = [nodeAt(this.vol, source), nodeAt(this.vol, target)];
+    if (targetNode !== undefined && sourceNode !== undefined && sourceNode.ino === targetNode.ino) return;
+    const ids = [sourceNode, nodeAt(this.vol, posix.dirname(source)), nodeAt(this.vol, posix.dirname(target))].map((node) => (node !== undefined ? this.id(node.ino) : -1));
+    const replaces = this.tempWatch !== undefined && targetNode !== undefined; // asked only when a temp folder is watched: renames are on the step path
+    this.vol.renameSync(source, target);
+    this.tempWatch?.touched('renamed it away', posix.relative(this.dir, source));
+    if (replaces) this.tempWatch?.touched('replaced it by a rename', posix.relative(this.dir, target));
+    this.secretWatch?.sawName(posix.relative(this.dir, target));
+    const [child, fromDir, toDir] = ids as [number, number, number];
+    this.renames.note({ child, fromDir, fromName: posix.basename(source), toDir, toName: posix.basename(target) });
+  }
+  link(existing: string, to: string): void {
+    this.faults.failIfArmed('link', this.resolve(existing));
+    linuxLinkCheck(this.vol, this.resolve(existing), this.resolve(to));
+    this.vol.linkSync(this.resolve(existing), this.resolve(to));
+    this.secretWatch?.sawName(posix.relative(this.dir, this.resolve(to)));
+  }
+  unlink(path: string): void {
+    this.enter('unlink', this.resolve(path));
+    if (isDirectoryAt(this.vol, this.resolve(path))) throw ioError('EISDIR', 'unlink', this.resolve(path));
+    this.vol.unlinkSync(this.resolve(path));
+    this.tempWatch?.touched('unlinked it', posix.relative(this.dir, this.resolve(path)));
+  }
+
+  mkdir(path: string, recursive: boolean): void {
+    const abs = this.resolve(path);
+    this.enter('mkdir', abs);
+    const existing = nodeAt(this.vol, abs);
+    const creates = existing === undefined;
+    if (existing !== undefined && recursive && !existing.isDirectory()) throw ioError('EEXIST', 'mkdir', abs);
+    this.vol.mkdirSync(abs, { recursive });
+    if (creates) this.secretWatch?.sawName(posix.relative(this.dir, abs));
+    const ino = Number(this.vol.statSync(abs).ino);
+    this.image.kinds.set(creates ? this.fresh(ino) : this.id(ino), 'dir');
+  }
+
+  readdir(path: string): string[] {
+    this.enter('scandir', this.resolve(path));
+    return this.entryNames(this.resolve(path));
+  }
+
+  /** A path call: its armed I/O error, then what Linux refuses on the way to its paths. */
+  private enter(syscall: string, ...paths: string[]): void {
+    this.faults.failIfArmed(syscall, paths[0] as string);
+    linuxPathCheck(this.vol, syscall, ...paths);
+  }
+
+
+
+  stat(path: string): { size: number; isFile(): boolean; isDirectory(): boolean } {
+    this.enter('stat', this.resolve(path));
+    const stats = this.vol.statSync(this.resolve(path));
+    const isDirectory = stats.isDirectory();
+    return { size: Number(stats.size), isFile: () => !isDirectory, isDirectory: () => isDirectory };
+  }
+
+  /**
+   * The user saves a file in place (same inode when it exists), then fsyncs it and its directory:
+   * the save is durable at once, and so is every entry of that directory at that moment.
+   */
+  userWrite(path: string, text: string): void {
+    const abs = this.resolve(path);
+    const dir = posix.dirname(abs);
+    this.vol.mkdirSync(dir, { recursive: true });
+    const creates = !this.vol.existsSync(abs);
+    this.vol.writeFileSync(abs, text);
+    const ino = creates ? this.fresh(Number(this.vol.statSync(abs).ino)) : this.id(Number(this.vol.statSync(abs).ino));
+    this.image.kinds.set(ino, 'file');
+    this.image.setBytes(ino, Buffer.from(text));
+    this.dirty.delete(ino);
+    this.syncDirectory(this.id(Number(this.vol.statSync(dir).ino)), dir);
+  }
+}

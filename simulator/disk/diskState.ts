@@ -1,0 +1,231 @@
+/**
+ * The state under the disk (disk.ts states the model): the memfs volume processes see, the
+ * durable image (durableImage.ts), each file's unsynced changes, the open handles, and inode ids of
+ * our own; crashes, and the views the judge and inspect() read.
+ */
+import { Volume } from 'memfs';
+import { nodeAt } from './memfsLookup.js';
+import { posix } from 'node:path';
+import type { DiskView } from '../../model/contract/contract.js';
+import type { CrashShape, Pending } from './crashBytes.js';
+import type { DiskFileState } from './diskLane.js';
+import { crashImage, type CrashImage } from './crashImage.js';
+import { DurableImage } from './durableImage.js';
+import { invariant } from '../invariant.js';
+import { RenameLog } from './renameLog.js';
+import type { CrashDiskReport } from './crashReport.js';
+import { digestOfFiles, volumeFiles } from './volumeFiles.js';
+
+export interface OpenFile {
+  fd: number;
+  ino: number;
+  path: string;
+  isDirectory: boolean;
+  append: boolean;
+  readOnly: boolean;
+  writeOnly: boolean;
+  /** Where the next read or write through the handle starts. */
+  position: number;
+  owner: number;
+}
+
+export class DiskState {
+  protected vol = new Volume();
+  protected ids = new Map<number, number>();
+  protected nextId = 1;
+  protected readonly image = new DurableImage();
+  protected dirty = new Map<number, Pending>();
+  protected open = new Map<number, OpenFile>();
+  protected readonly renames = new RenameLog();
+
+  constructor(readonly dir: string, files: Record<string, string>) {
+    const image = new Map<string, Buffer>();
+    for (const [path, text] of Object.entries(files)) image.set(this.resolve(path), Buffer.from(text));
+    this.install(image, [dir]);
+  }
+
+  /** Bumped whenever the durable image changes (an fsync that wrote something, a directory fsync that changed entries, a user save, a crash). */
+  get durableVersion(): number { return this.image.version; }
+
+  /** Resolved paths, remembered: every step resolves its paths several times (a run names few paths). */
+  private readonly resolved = new Map<string, string>();
+  resolve(path: string): string {
+    let abs = this.resolved.get(path);
+    if (abs === undefined) {
+      abs = posix.resolve(this.dir, path);
+      if (this.resolved.size < 4096) this.resolved.set(path, abs);
+    }
+    return abs;
+  }
+
+  // ---- crashes ----
+
+  /** A machine crash: the disk falls back to its durable image (see the rules at the top). keep-all changes nothing. */
+  crash(shape: CrashShape): CrashDiskReport {
+    if (shape.mode === 'keep-all') return { mode: shape.mode, lostData: [], lostEntries: [], restoredEntries: [], torn: [], unsyncedAppends: this.unsyncedAppends() };
+    for (const fd of [...this.open.keys()]) this.closeQuietly(fd);
+    const { report, image, dirs } = this.imageAfterCrash(shape);
+    this.install(image, dirs);
+    return report;
+  }
+
+  /** What a machine crash now would lose (nothing changes): the disk's own account of what is not yet durable. */
+  lossIfCrashedNow(): CrashDiskReport {
+    return this.imageAfterCrash({ mode: 'lose-unsynced' }).report;
+  }
+
+  /** The paths (relative to the work dir) with unsynced appends, and how many: what a per-file crash may keep a prefix of. */
+  unsyncedAppends(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    this.image.walk((path, ino, kind) => {
+      const pending = this.dirty.get(ino);
+      if (kind === 'file' && pending !== undefined) counts[posix.relative(this.dir, path)] = typeof pending === 'string' ? 1 : pending.appends.length;
+    });
+    return counts;
+  }
+
+  private imageAfterCrash(shape: CrashShape): CrashImage {
+    return crashImage(shape, {
+      dir: this.dir,
+      durable: this.image,
+      pending: (ino) => this.dirty.get(ino),
+      volatileFiles: volumeFiles(this.vol),
+      inoAt: (path) => this.id(Number(this.vol.statSync(path).ino)),
+      unsyncedAppends: this.unsyncedAppends(),
+    });
+  }
+
+  // ---- views for inspect() and the judge ----
+
+  /** Every file processes see, relative to the work folder. */
+  liveFilePaths(): string[] { return [...volumeFiles(this.vol).keys()].map((path) => posix.relative(this.dir, path)); }
+
+  /** A digest of what processes see: every file's path and bytes (after a machine crash, the durable image). */
+  imageDigest(): string { return digestOfFiles(volumeFiles(this.vol)); }
+
+  /** The durable image: what would survive a machine crash now. */
+  durableView(): DiskView { return this.image.view(this.dir, (path) => this.resolve(path)); }
+
+  /** What the durable image holds at `path`, as a stamp: equal stamps mean equal bytes (a file) or equal entries (a folder). */
+  durableStamp(path: string, kind: 'file' | 'dir'): string { return this.image.stamp(this.resolve(path), kind); }
+
+  /**
+   * Each file under the work folder: the bytes processes see, the bytes a machine crash would keep,
+   * and whether they are the same file with nothing unsynced. Read by stat and from the durable
+   * image, never by reading a file (memfs would move its access time) or naming a new inode.
+   */
+  fileStates(): DiskFileState[] {
+    const states = new Map<string, DiskFileState & { ino?: number; durableIno?: number }>();
+    const of = (abs: string): DiskFileState & { ino?: number; durableIno?: number } => {
+      const path = posix.relative(this.dir, abs);
+      let state = states.get(path);
+      if (!state) states.set(path, (state = { path, synced: false }));
+      return state;
+    };
+    const walk = (abs: string): void => {
+      for (const name of this.entryNames(abs)) {
+        const child = posix.join(abs, name);
+        const stats = this.vol.statSync(child);
+        if (stats.isDirectory()) walk(child);
+        else Object.assign(of(child), { visibleBytes: Number(stats.size), ino: this.ids.get(Number(stats.ino)) });
+      }
+    };
+    if (this.vol.existsSync(this.dir)) walk(this.dir);
+    this.image.walk((abs, ino, kind) => {
+      if (kind === 'file' && abs.startsWith(`${this.dir}/`)) Object.assign(of(abs), { durableBytes: this.image.length(ino), durableIno: ino });
+    });
+    return [...states.values()]
+      .sort((a, b) => (a.path < b.path ? -1 : 1))
+      .map(({ ino, durableIno, ...state }) => ({ ...state, synced: ino !== undefined && ino === durableIno && !this.dirty.has(ino) && state.visibleBytes === state.durableBytes }));
+  }
+
+  /** What processes see now (page cache included). */
+  liveView(): DiskView {
+    const orElse = <T>(read: () => T, missing: T): T => {
+      try {
+        return read();
+      } catch {
+        return missing;
+      }
+    };
+    return { dir: this.dir, readFile: (path) => orElse(() => this.vol.readFileSync(this.resolve(path), 'utf8') as string, undefined), readdir: (path) => orElse(() => this.entryNames(this.resolve(path)), []) };
+  }
+
+  protected entryNames(abs: string): string[] { return (this.vol.readdirSync(abs) as string[]).map(String).sort(); }
+
+  protected closeQuietly(fd: number): void {
+    this.open.delete(fd);
+    this.vol.closeSync(fd);
+  }
+
+  // ---- internals ----
+
+  /** Our id for a memfs inode number. */
+  protected id(ino: number): number {
+    let id = this.ids.get(ino);
+    if (id === undefined) {
+      id = this.nextId++;
+      this.ids.set(ino, id);
+    }
+    return id;
+  }
+
+  /** A new inode: memfs may have reused the number of a deleted one, so it gets a new id. */
+  protected fresh(ino: number): number {
+    const id = this.nextId++;
+    this.ids.set(ino, id);
+    return id;
+  }
+
+  protected markAppend(ino: number, bytes: Buffer): void {
+    const pending = this.dirty.get(ino);
+    if (typeof pending === 'string') return;
+    if (pending) pending.appends.push(bytes);
+    else this.dirty.set(ino, { appends: [bytes] });
+  }
+
+  /** Bytes changed in place: the next fsync writes the whole file; a crash before it keeps old bytes, or whole new blocks (torn-write). */
+  protected markOverwrite(ino: number): void {
+    if (this.dirty.get(ino) !== 'rewrite') this.dirty.set(ino, 'overwrite');
+  }
+
+  protected syncDirectory(ino: number, path: string): void {
+    const entries = new Map<string, number>();
+    for (const name of this.vol.readdirSync(path) as string[]) {
+      const node = nodeAt(this.vol, path === '/' ? `/${String(name)}` : `${path}/${String(name)}`);
+      invariant(node !== undefined, `${path}: an entry listed by readdir is missing`);
+      const child = this.id(node.ino);
+      entries.set(String(name), child);
+      if (!this.image.kinds.has(child)) this.image.kinds.set(child, node.isDirectory() ? 'dir' : 'file');
+    }
+    this.image.setEntries(ino, entries);
+    if (this.renames.settle(ino, this.image.entries)) this.image.version++;
+  }
+
+  /** Replaces the volume with `image`, all of it durable. */
+  private install(image: Map<string, Buffer>, dirs: string[]): void {
+    this.image.clear();
+    this.renames.clear();
+    this.vol = new Volume();
+    this.ids.clear();
+    this.dirty.clear();
+    this.open.clear();
+    for (const dir of dirs) this.vol.mkdirSync(dir, { recursive: true });
+    for (const [path, bytes] of image) {
+      this.vol.mkdirSync(posix.dirname(path), { recursive: true });
+      this.vol.writeFileSync(path, bytes);
+    }
+    this.image.rootIno = this.id(Number(this.vol.statSync('/').ino));
+    invariant(this.dirty.size === 0 && this.open.size === 0, 'a freshly installed disk has unsynced data or open handles');
+    this.image.kinds.set(this.image.rootIno, 'dir');
+    const record = (dir: string, dirIno: number): void => {
+      this.syncDirectory(dirIno, dir);
+      for (const [name, child] of this.image.entries.get(dirIno) ?? []) {
+        const path = posix.join(dir, name);
+        if (this.image.kinds.get(child) === 'dir') record(path, child);
+        else this.image.setBytes(child, this.vol.readFileSync(path) as Buffer);
+      }
+    };
+    record('/', this.image.rootIno);
+  }
+}

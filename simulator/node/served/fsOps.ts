@@ -1,0 +1,241 @@
+/**
+ * node:fs's calls, each as one operation on the crash-consistent disk, named by its synchronous
+ * form (openSync, writeFileSync, ...). The synchronous API runs one at once (an atomic step), the
+ * callback and promise APIs run the same one as a scheduled step (servedFs.ts), so the three
+ * agree by construction. Semantics follow node:fs on Linux (positions, flags, what a call returns)
+ * and are held to real node:fs by properties/servedFsConformance.test.ts.
+ */
+import { posix } from 'node:path';
+import { constants } from 'node:fs'; // allow-ambient: flag constants, no I/O
+import type { Disk, FileStats } from '../../disk/disk.js';
+import { ioError } from '../../disk/ioError.js';
+import { preview, previewData, rel } from '../../world/trace.js';
+import { bytesOf, decoded, dirent, encodingOf, invalidArg, openFlags, optionOf, positionOf, type DirentLike } from './fsArgs.js';
+import type { ServeContext } from './serveContext.js';
+
+/** One call: what the trace shows, and what it does when it runs. */
+export interface FsOp {
+  detail: string;
+  run: () => unknown;
+}
+
+type OpOf = (ctx: ServeContext, args: readonly unknown[]) => FsOp;
+
+const show = (data: unknown): string => (typeof data === 'string' || ArrayBuffer.isView(data) ? previewData(data) : preview(String(data)));
+
+function pathOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value instanceof URL && value.protocol === 'file:') return decodeURIComponent(value.pathname);
+  if (Buffer.isBuffer(value)) return value.toString('utf8');
+  throw invalidArg('path', 'of type string or an instance of Buffer or URL', value);
+}
+
+function fdOf(value: unknown): number {
+  if (typeof value !== 'number') throw invalidArg('fd', 'of type number', value);
+  if (Number.isInteger(value) && value >= 0 && value <= 2 ** 31 - 1) return value;
+  throw Object.assign(new RangeError(`The value of "fd" is out of range. It must be >= 0 && <= 2147483647. Received ${value}`), { code: 'ERR_OUT_OF_RANGE' });
+}
+
+const named = (disk: Disk, path: unknown): string => rel(disk.resolve(pathOf(path)));
+const fdName = (disk: Disk, fd: unknown): string => {
+  try {
+    const file = disk.handle(fdOf(fd));
+    return file.isDirectory ? `${rel(file.path)}/` : rel(file.path);
+  } catch {
+    return `fd ${String(fd)}`;
+  }
+};
+
+/** A write's bytes, noted for the run's payload hash when it runs. */
+function written(ctx: ServeContext, bytes: Buffer): Buffer {
+  ctx.world.notePayload(bytes);
+  return bytes;
+}
+
+/** writeSync(fd, buffer[, offset[, length[, position]]]) and writeSync(fd, string[, position[, encoding]]). */
+function writeArgs(args: readonly unknown[]): { bytes: Buffer; position: number | undefined } {
+  const [, data] = args;
+  if (typeof data === 'string') return { bytes: Buffer.from(data, (args[3] as BufferEncoding | undefined) ?? 'utf8'), position: positionOf(args[2]) };
+  const all = bytesOf(data);
+  if (typeof args[2] === 'object' && args[2] !== null) {
+    const o = args[2] as { offset?: number; length?: number; position?: number | null };
+    const offset = o.offset ?? 0;
+    return { bytes: all.subarray(offset, offset + (o.length ?? all.length - offset)), position: positionOf(o.position) };
+  }
+  const offset = (args[2] as number | undefined) ?? 0;
+  const length = (args[3] as number | undefined) ?? all.length - offset;
+  return { bytes: all.subarray(offset, offset + length), position: positionOf(args[4]) };
+}
+
+/** readSync(fd, buffer[, offset[, length[, position]]]) and readSync(fd, buffer, { offset, length, position }). */
+function readArgs(args: readonly unknown[]): { buffer: Uint8Array; offset: number; length: number; position: number | undefined } {
+  const buffer = args[1];
+  if (!ArrayBuffer.isView(buffer)) throw invalidArg('buffer', 'an instance of Buffer, TypedArray, or DataView', buffer);
+  const view = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+  if (typeof args[2] === 'object' && args[2] !== null) {
+    const o = args[2] as { offset?: number; length?: number; position?: number | null };
+    const offset = o.offset ?? 0;
+    return { buffer: view, offset, length: o.length ?? view.length - offset, position: positionOf(o.position) };
+  }
+  const offset = (args[2] as number | undefined) ?? 0;
+  return { buffer: view, offset, length: (args[3] as number | undefined) ?? view.length - offset, position: positionOf(args[4]) };
+}
+
+/** The first folder mkdir -p creates (what Node returns), before it creates it. */
+function firstCreated(disk: Disk, abs: string): string | undefined {
+  let first: string | undefined;
+  for (let at = abs; at !== '/' && !disk.exists(at); at = posix.dirname(at)) first = at;
+  return first;
+}
+
+function remove(disk: Disk, abs: string, recursive: boolean): void {
+  const stats = disk.statOf(abs, false);
+  if (!stats.isDirectory()) return disk.unlink(abs);
+  if (!recursive) throw Object.assign(new Error(`Path is a directory: rm returned EISDIR (is a directory) ${abs}`), { code: 'ERR_FS_EISDIR', errno: 21, syscall: 'rm', path: abs });
+  for (const name of disk.readdir(abs)) remove(disk, posix.join(abs, name), true);
+  disk.rmdir(abs);
+}
+
+function readdir(disk: Disk, path: unknown, options: unknown): string[] | DirentLike[] {
+  const abs = disk.resolve(pathOf(path));
+  const names = disk.readdir(abs);
+  if (!optionOf(options, 'withFileTypes', false)) return names;
+  return names.map((name) => dirent(name, abs, disk.statOf(posix.join(abs, name), false).isDirectory()));
+}
+
+function stat(disk: Disk, path: unknown, options: unknown, follow: boolean): FileStats | undefined {
+  try {
+    return disk.statOf(pathOf(path), follow);
+  } catch (error) {
+    if (!optionOf(options, 'throwIfNoEntry', true) && (error as { code?: string }).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function readWhole(ctx: ServeContext, target: unknown, options: unknown): Buffer | string {
+  const disk = ctx.world.disk;
+  const bytes = typeof target === 'number' ? disk.handleRead(target) : disk.readFile(pathOf(target));
+  return decoded(bytes, encodingOf(options));
+}
+
+function writeWhole(ctx: ServeContext, target: unknown, data: unknown, options: unknown, append: boolean): void {
+  const disk = ctx.world.disk;
+  const bytes = written(ctx, bytesOf(data, encodingOf(options)));
+  if (typeof target === 'number') return disk.handleWrite(target, bytes);
+  disk.writeWhole(pathOf(target), bytes, openFlags(optionOf(options, 'flag', undefined), append ? 'a' : 'w'), ctx.proc.pid);
+}
+
+/**
+ * copyFile as libuv does it: the source is opened, then the target (created, or EEXIST under
+ * COPYFILE_EXCL; EISDIR on a folder); one file under two names is left alone; a folder as source
+ * fails with EISDIR and takes the target with it; else the target's bytes are replaced.
+ */
+function copyFile(ctx: ServeContext, from: string, to: string, exclusive: boolean): void {
+  const disk = ctx.world.disk;
+  const [source, target] = [disk.resolve(from), disk.resolve(to)];
+  const sourceStats = disk.statOf(source);
+  if (exclusive && disk.exists(target)) throw ioError('EEXIST', 'copyfile', source, target);
+  if (disk.exists(target) && disk.statOf(target).isDirectory()) throw ioError('EISDIR', 'copyfile', source, target);
+  if (disk.exists(target) && disk.statOf(target).ino === sourceStats.ino) return;
+  if (sourceStats.isDirectory()) {
+    const opened = disk.openFile(target, 'w', ctx.proc.pid);
+    disk.handleClose(opened.fd);
+    disk.unlink(target);
+    throw ioError('EISDIR', 'copyfile', source, target);
+  }
+  disk.writeWhole(target, written(ctx, disk.readFile(source)), 'w', ctx.proc.pid);
+}
+
+const targetName = (disk: Disk, target: unknown): string => (typeof target === 'number' ? fdName(disk, target) : named(disk, target));
+
+export const FS_OPS: Record<string, OpOf> = {
+  openSync: (ctx, [path, flags]) => {
+    const flag = openFlags(flags);
+    return { detail: `${named(ctx.world.disk, path)} ${flag}`, run: () => ctx.world.disk.openFile(pathOf(path), flag, ctx.proc.pid).fd };
+  },
+  closeSync: (ctx, [fd]) => ({ detail: fdName(ctx.world.disk, fd), run: () => ctx.world.disk.handleClose(fdOf(fd)) }),
+  readSync: (ctx, args) => ({
+    detail: fdName(ctx.world.disk, args[0]),
+    run: () => {
+      const fd = fdOf(args[0]);
+      const { buffer, offset, length, position } = readArgs(args);
+      if (length === 0) return 0; // as node:fs: no read at all
+      const bytes = ctx.world.disk.handleReadAt(fd, length, position);
+      buffer.set(bytes, offset);
+      return bytes.length;
+    },
+  }),
+  writeSync: (ctx, args) => ({
+    detail: `${fdName(ctx.world.disk, args[0])} ${show(args[1])}`,
+    run: () => {
+      const { bytes, position } = writeArgs(args);
+      ctx.world.disk.handleWrite(fdOf(args[0]), written(ctx, bytes), position);
+      return bytes.length;
+    },
+  }),
+  fsyncSync: (ctx, [fd]) => ({ detail: fdName(ctx.world.disk, fd), run: () => ctx.world.disk.handleSync(fdOf(fd)) }),
+  fdatasyncSync: (ctx, [fd]) => ({ detail: fdName(ctx.world.disk, fd), run: () => ctx.world.disk.handleSync(fdOf(fd)) }),
+  ftruncateSync: (ctx, [fd, length]) => ({ detail: `${fdName(ctx.world.disk, fd)} ${Number(length ?? 0)}`, run: () => ctx.world.disk.handleTruncate(fdOf(fd), Number(length ?? 0)) }),
+  fstatSync: (ctx, [fd]) => ({ detail: fdName(ctx.world.disk, fd), run: () => ctx.world.disk.statOf(fdOf(fd)) }),
+  readFileSync: (ctx, [target, options]) => ({ detail: targetName(ctx.world.disk, target), run: () => readWhole(ctx, target, options) }),
+  writeFileSync: (ctx, [target, data, options]) => ({ detail: `${targetName(ctx.world.disk, target)} ${show(data)}`, run: () => writeWhole(ctx, target, data, options, false) }),
+  appendFileSync: (ctx, [target, data, options]) => ({ detail: `${targetName(ctx.world.disk, target)} ${show(data)}`, run: () => writeWhole(ctx, target, data, options, true) }),
+  renameSync: (ctx, [from, to]) => ({ detail: `${named(ctx.world.disk, from)} → ${named(ctx.world.disk, to)}`, run: () => ctx.world.disk.rename(pathOf(from), pathOf(to)) }),
+  linkSync: (ctx, [from, to]) => ({ detail: `${named(ctx.world.disk, from)} → ${named(ctx.world.disk, to)}`, run: () => ctx.world.disk.link(pathOf(from), pathOf(to)) }),
+  unlinkSync: (ctx, [path]) => ({ detail: named(ctx.world.disk, path), run: () => ctx.world.disk.unlink(pathOf(path)) }),
+  mkdirSync: (ctx, [path, options]) => ({
+    detail: named(ctx.world.disk, path),
+    run: () => {
+      const recursive = typeof options === 'object' && options !== null && optionOf<boolean>(options, 'recursive', false) === true;
+      const first = recursive ? firstCreated(ctx.world.disk, ctx.world.disk.resolve(pathOf(path))) : undefined;
+      ctx.world.disk.mkdir(pathOf(path), recursive);
+      return first;
+    },
+  }),
+  readdirSync: (ctx, [path, options]) => ({ detail: named(ctx.world.disk, path), run: () => readdir(ctx.world.disk, path, options) }),
+  statSync: (ctx, [path, options]) => ({ detail: named(ctx.world.disk, path), run: () => stat(ctx.world.disk, path, options, true) }),
+  lstatSync: (ctx, [path, options]) => ({ detail: named(ctx.world.disk, path), run: () => stat(ctx.world.disk, path, options, false) }),
+  accessSync: (ctx, [path]) => ({ detail: named(ctx.world.disk, path), run: () => void ctx.world.disk.statOf(pathOf(path)) }),
+  existsSync: (ctx, [path]) => ({
+    detail: typeof path === 'string' ? named(ctx.world.disk, path) : '',
+    run: () => {
+      try {
+        ctx.world.disk.statOf(pathOf(path));
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  }),
+  realpathSync: (ctx, [path]) => ({ detail: named(ctx.world.disk, path), run: () => (ctx.world.disk.statOf(pathOf(path)), ctx.world.disk.resolve(pathOf(path))) }),
+  rmdirSync: (ctx, [path]) => ({ detail: named(ctx.world.disk, path), run: () => ctx.world.disk.rmdir(pathOf(path)) }),
+  rmSync: (ctx, [path, options]) => ({
+    detail: named(ctx.world.disk, path),
+    run: () => {
+      const abs = ctx.world.disk.resolve(pathOf(path));
+      try {
+        return remove(ctx.world.disk, abs, optionOf(options, 'recursive', false));
+      } catch (error) {
+        // force forgives a missing path, and nothing else (ENOTDIR stands).
+        if (optionOf(options, 'force', false) && (error as { code?: string }).code === 'ENOENT') return undefined;
+        throw error;
+      }
+    },
+  }),
+  truncateSync: (ctx, [path, length]) => ({
+    detail: `${named(ctx.world.disk, path)} ${Number(length ?? 0)}`,
+    run: () => {
+      const disk = ctx.world.disk;
+      const file = disk.openFile(pathOf(path), 'r+', ctx.proc.pid);
+      try {
+        disk.handleTruncate(file.fd, Number(length ?? 0));
+      } finally {
+        if (disk.isOpen(file)) disk.handleClose(file.fd);
+      }
+    },
+  }),
+  copyFileSync: (ctx, [from, to, mode]) => ({
+    detail: `${named(ctx.world.disk, from)} → ${named(ctx.world.disk, to)}`,
+    run: () => copyFile(ctx, pathOf(from), pathOf(to), (Number(mode ?? 0) & constants.COPYFILE_EXCL) !== 0),
+  }),
+};

@@ -1,0 +1,11 @@
+/** What a served Node API is handed: the world it takes its steps on, and the incarnation that called. */
+import type { StepHost } from '../../world/host.js';
+import type { Proc } from '../../world/proc.js';
+
+export interface ServeContext {
+  world: StepHost;
+  proc: Proc;
+}
+
+/** A served API: what the call returns (or throws) in the simulated world. */
+export type Served = (ctx: ServeContext, args: readonly unknown[], thisArg: unknown, newTarget?: unknown) => unknown;

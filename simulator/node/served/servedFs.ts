@@ -1,0 +1,71 @@
+/**
+ * node:fs served on the simulated disk, in its three forms, each built on the one operation of
+ * fsOps.ts: the synchronous API (fs.writeFileSync: one atomic step), the callback API
+ * (fs.writeFile(path, data, cb): a scheduled step whose callback runs as the process's own code)
+ * and the promise API (fs.promises.writeFile, node:fs/promises: a scheduled step; open() gives a
+ * FileHandle). What fsOps.ts does not implement (streams, watchers, symlinks, opendir, utimes,
+ * chmod, ...) stays an escape, refused with its explanation.
+ */
+import { runAsTurn } from '../../sandbox/ambientGuard.js';
+import { atomicStep } from '../../world/atomicStep.js';
+import { FS_OPS } from './fsOps.js';
+import { invalidArg } from './fsArgs.js';
+import type { Served, ServeContext } from './serveContext.js';
+import { ServedFileHandle } from './servedFileHandle.js';
+
+const syncServed = (name: string): Served => {
+  const api = `fs.${name}`;
+  const opOf = FS_OPS[name] as NonNullable<(typeof FS_OPS)[string]>;
+  return (ctx, args) => {
+    const op = opOf(ctx, args);
+    return atomicStep(ctx.world, ctx.proc, api, op.detail, op.run);
+  };
+};
+
+/** What the callback gets on success: fs.read and fs.write give two values, fs.exists one and no error. */
+function deliver(name: string, callback: (...values: unknown[]) => void, value: unknown, args: readonly unknown[]): void {
+  if (name === 'readSync') callback(null, value, args[1]);
+  else if (name === 'writeSync') callback(null, value, args[1]);
+  else if (name === 'existsSync') callback(value);
+  else callback(null, value);
+}
+
+const callbackServed = (name: string): Served => {
+  const api = `fs.${name.slice(0, -'Sync'.length)}`;
+  const opOf = FS_OPS[name] as NonNullable<(typeof FS_OPS)[string]>;
+  return (ctx, all) => {
+    const callback = all[all.length - 1];
+    if (typeof callback !== 'function') throw invalidArg('cb', 'of type function', callback);
+    const args = all.slice(0, -1);
+    const op = opOf(ctx, args);
+    const as = (run: () => void): void => runAsTurn(ctx.proc, run);
+    ctx.world.syncStep(ctx.proc, api, op.detail, op.run).then(
+      (value) => as(() => deliver(name, callback as (...values: unknown[]) => void, value, args)),
+      (error: unknown) => as(() => (name === 'existsSync' ? callback(false) : callback(error))),
+    );
+    return undefined;
+  };
+};
+
+/** A FileHandle given where a path or fd goes (readFile, writeFile, appendFile) reads and writes through its fd. */
+const unwrap = (value: unknown): unknown => (value instanceof ServedFileHandle ? value.fd : value);
+
+const promiseServed = (name: string): Served => {
+  const api = `fs.promises.${name.slice(0, -'Sync'.length)}`;
+  const opOf = FS_OPS[name] as NonNullable<(typeof FS_OPS)[string]>;
+  return (ctx: ServeContext, args) => {
+    const op = opOf(ctx, [unwrap(args[0]), ...args.slice(1)]);
+    if (name !== 'openSync') return ctx.world.syncStep(ctx.proc, api, op.detail, op.run);
+    return ctx.world.syncStep(ctx.proc, api, op.detail, () => new ServedFileHandle(ctx, ctx.world.disk.handle(op.run() as number)));
+  };
+};
+
+const SYNC_NAMES = Object.keys(FS_OPS);
+const CALLBACK_NAMES = SYNC_NAMES;
+const PROMISE_NAMES = ['openSync', 'readFileSync', 'writeFileSync', 'appendFileSync', 'renameSync', 'linkSync', 'unlinkSync', 'mkdirSync', 'readdirSync', 'statSync', 'lstatSync', 'accessSync', 'rmSync', 'rmdirSync', 'truncateSync', 'copyFileSync', 'realpathSync'];
+
+export const FS_SERVED: [string, Served][] = [
+  ...SYNC_NAMES.map((name): [string, Served] => [`fs.${name}`, syncServed(name)]),
+  ...CALLBACK_NAMES.map((name): [string, Served] => [`fs.${name.slice(0, -'Sync'.length)}`, callbackServed(name)]),
+  ...PROMISE_NAMES.map((name): [string, Served] => [`fs.promises.${name.slice(0, -'Sync'.length)}`, promiseServed(name)]),
+];

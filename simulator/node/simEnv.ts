@@ -1,0 +1,184 @@
+/**
+ * The simulated Env handed to one incarnation of a worker: every call is a scheduler step.
+ *
+ * Rules:
+ * - fs calls act on the crash-consistent Disk; errors are memfs's Node-style errors (err.code).
+ * - fetch: the request reaches the service when the step runs (the service acts then); the
+ *   response arrives latencyMs (+ any delay fault) later in virtual time, or never when it is
+ *   dropped; an AbortSignal (env.clock.timeout) rejects it with the signal's reason.
+ * - clock: virtual time; now() is VIRTUAL_EPOCH_MS + elapsed virtual milliseconds.
+ * - random(): the scenario's values in call order, 0 past the end.
+ */
+import type { Env, EnvFs, FileHandle, Stats } from '../../model/contract/contract.js';
+import { outsideTurn } from '../sandbox/ambientGuard.js';
+import { responseOf, UnreachableHostError } from '../service/network.js';
+import type { Timer } from '../world/clock.js';
+import { previewData, rel } from '../world/trace.js';
+import type { Outcome, Proc } from '../world/proc.js';
+import { describeLoss } from '../disk/crashReport.js';
+import type { StepHost } from '../world/host.js';
+import type { OpenFile } from '../disk/disk.js';
+import { simulatedStore } from './simStore.js';
+
+export { VIRTUAL_EPOCH_MS } from '../world/clock.js';
+
+const encoder = new TextEncoder();
+const bytesOf = (data: string | Uint8Array): Uint8Array => (typeof data === 'string' ? encoder.encode(data) : data);
+const show = (data: string | Uint8Array): string => previewData(data);
+
+export function simulatedEnv(world: StepHost, proc: Proc): Env {
+  const disk = world.disk;
+  const pid = proc.pid;
+  const sync = <T>(op: string, detail: string, run: () => T): Promise<T> => world.syncStep(proc, op, detail, run);
+  /** A write: its bytes go into the payload hash when the step runs (the trace shows a preview). */
+  const write = (op: string, detail: string, data: string | Uint8Array, run: () => void): Promise<void> =>
+    world.syncStep(proc, op, detail, () => {
+      world.notePayload(data);
+      run();
+    });
+
+  const handleFor = (file: OpenFile): FileHandle => {
+    const { path, isDirectory } = file;
+    const fd = (): number => disk.fdOf(file);
+    // A directory's handle shows as "dir/": its fsync is a directory fsync.
+    const name = isDirectory ? `${rel(path)}/` : rel(path);
+    const readFile = ((options?: { encoding?: 'utf8' | null } | 'utf8') =>
+      sync('fh.readFile', name, () => {
+        const bytes = disk.handleRead(fd());
+        const utf8 = options === 'utf8' || (typeof options === 'object' && options?.encoding === 'utf8');
+        return utf8 ? bytes.toString('utf8') : new Uint8Array(bytes);
+      })) as FileHandle['readFile'];
+    return {
+      appendFile: (data) => write('fh.appendFile', `${name} ${show(data)}`, data, () => disk.handleWrite(fd(), bytesOf(data))),
+      writeFile: (data) => write('fh.writeFile', `${name} ${show(data)}`, data, () => disk.handleWrite(fd(), bytesOf(data))),
+      readFile,
+      sync: () => sync('fh.sync', name, () => disk.handleSync(fd())),
+      close: () => sync('fh.close', name, () => {
+        if (disk.isOpen(file)) disk.handleClose(file.fd); // closing a closed FileHandle does nothing, as in node:fs
+      }),
+    };
+  };
+
+  const fs: EnvFs = {
+    open: (path, flags = 'r') =>
+      sync('fs.open', `${rel(disk.resolve(path))} ${flags}`, () => {
+        const file = disk.openFile(path, flags, pid);
+        return handleFor(file);
+      }),
+    appendFile: (path, data) => write('fs.appendFile', `${rel(disk.resolve(path))} ${show(data)}`, data, () => disk.writeWhole(path, bytesOf(data), 'a', pid)),
+    writeFile: (path, data, options) =>
+      write('fs.writeFile', `${rel(disk.resolve(path))} ${show(data)}`, data, () => disk.writeWhole(path, bytesOf(data), options?.flag ?? 'w', pid)),
+    readFile: ((path: string, encoding?: 'utf8') =>
+      sync('fs.readFile', rel(disk.resolve(path)), () => {
+        const bytes = disk.readFile(path);
+        return encoding === 'utf8' ? bytes.toString('utf8') : new Uint8Array(bytes);
+      })) as EnvFs['readFile'],
+    rename: (from, to) => sync('fs.rename', `${rel(disk.resolve(from))} → ${rel(disk.resolve(to))}`, () => disk.rename(from, to)),
+    link: (existing, to) => sync('fs.link', `${rel(disk.resolve(existing))} → ${rel(disk.resolve(to))}`, () => disk.link(existing, to)),
+    unlink: (path) => sync('fs.unlink', rel(disk.resolve(path)), () => disk.unlink(path)),
+    mkdir: (path, options) => sync('fs.mkdir', rel(disk.resolve(path)), () => disk.mkdir(path, options?.recursive ?? false)),
+    readdir: (path) => sync('fs.readdir', rel(disk.resolve(path)), () => disk.readdir(path)),
+    stat: (path) => sync<Stats>('fs.stat', rel(disk.resolve(path)), () => disk.stat(path)),
+  };
+
+  const fetch = simulatedFetch(world, proc);
+
+  const clock: Env['clock'] = {
+    now: () => sync('clock.now', '', () => world.clock.epochMs),
+    sleep: (ms) =>
+      world.step<void>(proc, 'clock.sleep', `${ms}ms`, (complete) => {
+        world.procTimer(proc, ms, 'sleep', () => complete({ ok: true, value: undefined }));
+      }),
+    timeout: (ms) =>
+      sync('clock.timeout', `${ms}ms`, () => {
+        const controller = new AbortController();
+        // The abort runs the journal's own listeners: under its turn, so what they reach is seen.
+        world.procTimer(proc, ms, 'timeout', () => world.turns.asTurnOf(proc, () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'))));
+        return controller.signal;
+      }),
+  };
+
+  return {
+    dir: disk.dir,
+    fs,
+    fetch,
+    clock,
+    store: simulatedStore(world, proc),
+    random: () => sync('random', '', () => world.scenario.random[world.randomDraws++] ?? 0),
+    pid,
+    incarnation: proc.incarnation,
+  };
+}
+
+/** fetch in the simulated world: a step whose request reaches the service when it runs (simEnv's rules). */
+export function simulatedFetch(world: StepHost, proc: Proc): (input: string | URL | Request, init?: RequestInit) => Promise<Response> {
+  return (input, init) => {
+    const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    const url = input instanceof Request ? input.url : String(input);
+    const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
+    const where = world.network.reachable(url) ? url.slice(world.network.serviceUrl.length) || '/' : url;
+    return world.step<Response>(proc, 'fetch', `${method} ${where}`, async (complete) => {
+      if (signal?.aborted) {
+        complete({ ok: false, error: signal.reason, note: 'aborted before sending' });
+        return;
+      }
+      const request = await world.network.read(input, init);
+      if (!world.network.reachable(request.url)) {
+        complete({ ok: false, error: new UnreachableHostError(request.url, world.network.serviceUrl), note: 'unreachable host' });
+        return;
+      }
+      if (request.route.kind !== 'query') {
+        const index = world.service.requests.length;
+        const records = world.inspect('durable');
+        // A write that arrives before its record is durable: what the disk holds only in its page cache explains why.
+        const key = request.route.kind === 'publish' ? request.route.key : undefined;
+        const early = key !== undefined && records[key]?.history.at(-1) !== 'dispatched';
+        world.arrivals.set(index, early ? { records, unsynced: describeLoss(world.disk.lossIfCrashedNow(), rel) } : { records });
+      }
+      world.notePayload(`${request.method} ${request.url}\n${request.body}`);
+      const reply = await world.network.send(request);
+      const record = world.service.requests[world.service.requests.length - 1];
+      if (record) {
+        record.seq = world.trace.length;
+        record.sender = proc.name;
+      }
+      world.record({
+        actor: 'service',
+        op: 'receive',
+        detail: `#${record?.index} ${method} ${where} → ${reply.status}${record?.fault ? ` [${record.fault}]` : ''}${reply.deliver === 'drop' ? ' (response dropped)' : reply.deliver === 'reset' ? ' (connection reset)' : ''}`,
+      });
+      let timer: Timer | undefined;
+      const done = (): void => {
+        if (record) record.doneSeq ??= world.trace.length;
+      };
+      // Run by the journal's abort (its code, its context): what follows is the world's own work.
+      const onAbort = (): void =>
+        outsideTurn(() => {
+          if (timer) world.clock.cancel(timer);
+          done();
+          complete({ ok: false, error: signal?.reason, note: 'aborted: timeout' });
+        });
+      if (reply.deliver === 'respond') {
+        timer = world.procTimer(proc, world.scenario.service.latencyMs + reply.delayMs, 'response', () => {
+          signal?.removeEventListener('abort', onAbort);
+          done();
+          if (record) record.answered = true;
+          complete({ ok: true, value: responseOf(reply), note: `${reply.status}${reply.cut ? ' (body will be cut)' : ''}` } as Outcome<unknown>);
+        });
+      }
+      if (reply.deliver === 'reset') {
+        timer = world.procTimer(proc, world.scenario.service.latencyMs, 'connection reset', () => {
+          signal?.removeEventListener('abort', onAbort);
+          done();
+          complete({ ok: false, error: connectionReset(), note: 'connection reset' });
+        });
+      }
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  };
+}
+
+/** What Node's fetch rejects with when the peer resets the connection: TypeError "fetch failed", caused by ECONNRESET. */
+function connectionReset(): TypeError {
+  return new TypeError('fetch failed', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET', errno: -104, syscall: 'read' }) });
+}

@@ -1,0 +1,222 @@
+/**
+ * The globals a journal can reach without importing anything: the real clock (Date, performance,
+ * Intl's "now"), randomness (Math.random, Web Crypto), timers, the global fetch. While a journal (allow-ambient: names what it guards)
+ * holds the turn each is served by the simulated world where it can be (node/served/), else refused.
+ * clearTimeout and friends cancel a served timer and pass anything else through. Buffer.allocUnsafe is served zero-filled under the turn, so a
+ * journal that writes unfilled bytes writes the same bytes every run. Returns restore callbacks.
+ */
+import { guardFunction, guardProperty, serveOrRefuse } from './guardFunction.js';
+import { createHash } from 'node:crypto';
+import { turnHolder } from './turn.js';
+
+type Restore = () => void;
+
+function replace(target: object, name: string, value: unknown): Restore {
+  const descriptor = Object.getOwnPropertyDescriptor(target, name);
+  Object.defineProperty(target, name, { value, writable: true, configurable: true, enumerable: descriptor?.enumerable ?? false });
+  return () => {
+    if (descriptor) Object.defineProperty(target, name, descriptor);
+    else delete (target as Record<string, unknown>)[name];
+  };
+}
+
+let virtualNowMs: number | null = null;
+/** The real clock, for a holder that is a real process (durasim confirm). */
+const realNow = Date.now; // allow-ambient: captured before the guard, made only for a real process
+
+/**
+ * Runs the simulator's own synchronous work (a disk operation: memfs stamps every change with
+ * `new Date()`) at the virtual time `nowMs`, so what stat() reports is the same in every run. (allow-ambient: names what it serves)
+ */
+export function atVirtualTime<T>(nowMs: number, run: () => T): T {
+  const saved = virtualNowMs;
+  virtualNowMs = nowMs;
+  try {
+    return run();
+  } finally {
+    virtualNowMs = saved;
+  }
+}
+
+/**
+ * new Date() and Date() read the clock; new Date(value) does not. A plain function rather than a (allow-ambient: names what it guards)
+ * Proxy: memfs makes a Date on every file operation, and a Proxy's construct trap is slow.
+ */
+function guardDate(): Restore[] {
+  const RealDate = Date;
+  const restores: Restore[] = [];
+  const now = guardProperty(RealDate, 'now', 'Date.now'); // allow-ambient: names what it guards
+  if (now) restores.push(now);
+  const make = RealDate as unknown as new (...args: unknown[]) => Date;
+  // Explicit parameters, no rest array: this runs on every memfs operation.
+  function GuardedDate(this: unknown, a?: unknown, b?: unknown, c?: unknown, d?: unknown, e?: unknown, f?: unknown, g?: unknown): Date | string {
+    const count = arguments.length;
+    if (new.target === GuardedDate) {
+      if (count === 0) {
+        // The simulator's own work first: it may run in a journal's context (a listener the world set on the journal's signal).
+        if (virtualNowMs !== null) return new make(virtualNowMs);
+        const holder = turnHolder();
+        if (holder !== null) return new make(serveOrRefuse(holder, 'new Date()', realNow)); // allow-ambient: names what it guards
+        return new RealDate(); // allow-ambient: the guard's pass-through
+      }
+      // Exactly as many arguments as given: new Date(2020, 1) is not new Date(2020, 1, undefined). (allow-ambient: names what it guards)
+      switch (count) {
+        case 1: return new make(a);
+        case 2: return new make(a, b);
+        case 3: return new make(a, b, c);
+        case 4: return new make(a, b, c, d);
+        case 5: return new make(a, b, c, d, e);
+        case 6: return new make(a, b, c, d, e, f);
+        default: return new make(a, b, c, d, e, f, g);
+      }
+    }
+    if (new.target !== undefined) return Reflect.construct(RealDate, Array.prototype.slice.call(arguments), new.target) as Date;
+    const holder = turnHolder();
+    if (holder !== null) return new make(serveOrRefuse(holder, 'Date()', realNow)).toString();
+    return (RealDate as unknown as () => string)();
+  }
+  Object.defineProperties(GuardedDate, Object.getOwnPropertyDescriptors(RealDate));
+  restores.push(replace(globalThis, 'Date', GuardedDate));
+  // Dates made through the guard still say `d.constructor === Date`.
+  restores.push(replace(RealDate.prototype, 'constructor', GuardedDate));
+  return restores;
+}
+
+/** Intl.DateTimeFormat#format() and formatToParts() without a date format "now". */
+function guardIntl(): Restore[] {
+  const prototype = Intl.DateTimeFormat.prototype;
+  const formatGetter = Object.getOwnPropertyDescriptor(prototype, 'format');
+  const formatToParts = Object.getOwnPropertyDescriptor(prototype, 'formatToParts');
+  const restores: Restore[] = [];
+  if (formatGetter?.get) {
+    const realGet = formatGetter.get;
+    Object.defineProperty(prototype, 'format', {
+      ...formatGetter,
+      get(this: Intl.DateTimeFormat) {
+        const bound = realGet.call(this) as (date?: Date | number) => string;
+        return (date?: Date | number): string => {
+          const holder = turnHolder();
+          if (holder !== null && date === undefined) return bound(serveOrRefuse(holder, 'Intl.DateTimeFormat.format', realNow) as number);
+          return bound(date);
+        };
+      },
+    });
+    restores.push(() => Object.defineProperty(prototype, 'format', formatGetter));
+  }
+  if (formatToParts && typeof formatToParts.value === 'function') {
+    const real = formatToParts.value as (this: Intl.DateTimeFormat, date?: Date | number) => Intl.DateTimeFormatPart[];
+    Object.defineProperty(prototype, 'formatToParts', {
+      ...formatToParts,
+      value(this: Intl.DateTimeFormat, date?: Date | number) {
+        const holder = turnHolder();
+        if (holder !== null && date === undefined) return real.call(this, serveOrRefuse(holder, 'Intl.DateTimeFormat.formatToParts', realNow) as number);
+        return real.call(this, date);
+      },
+    });
+    restores.push(() => Object.defineProperty(prototype, 'formatToParts', formatToParts));
+  }
+  return restores;
+}
+
+function guardPerformance(): Restore[] {
+  const perf = globalThis.performance as unknown as Record<string, unknown> | undefined;
+  if (!perf) return [];
+  const restores: Restore[] = [];
+  const methods = ['now', 'mark', 'measure', 'timerify', 'eventLoopUtilization', 'getEntries', 'getEntriesByName', 'getEntriesByType', 'toJSON', 'markResourceTiming'];
+  for (const name of methods) {
+    const original = perf[name];
+    if (typeof original !== 'function') continue;
+    restores.push(replace(perf, name, guardFunction((original as (...a: unknown[]) => unknown).bind(perf), `performance.${name}`)));
+  }
+  const origin = perf.timeOrigin;
+  Object.defineProperty(perf, 'timeOrigin', {
+    configurable: true,
+    enumerable: true,
+    get() {
+      const holder = turnHolder();
+      if (holder !== null) return serveOrRefuse(holder, 'performance.timeOrigin', () => origin);
+      return origin;
+    },
+  });
+  restores.push(() => delete perf.timeOrigin);
+  return restores;
+}
+
+const DIGESTS: Record<string, string> = { 'SHA-1': 'sha1', 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512' };
+
+function guardWebCrypto(): Restore[] {
+  const webCrypto = globalThis.crypto as unknown as Record<string, unknown> | undefined;
+  if (!webCrypto) return [];
+  const restores: Restore[] = [];
+  for (const name of ['randomUUID', 'getRandomValues']) { // allow-ambient: names what it guards
+    const original = webCrypto[name];
+    if (typeof original === 'function') restores.push(replace(webCrypto, name, guardFunction((original as (...a: unknown[]) => unknown).bind(webCrypto), `crypto.${name}`)));
+  }
+  const subtle = webCrypto.subtle as Record<string, unknown> | undefined;
+  const generateKey = subtle?.generateKey;
+  if (subtle && typeof generateKey === 'function') restores.push(replace(subtle, 'generateKey', guardFunction((generateKey as (...a: unknown[]) => unknown).bind(subtle), 'crypto.subtle.generateKey')));
+  // A digest completes on the thread pool, at a real time: under a turn it is computed at once, so a
+  // journal that hashes while a served timer is pending runs the same way every time.
+  const digest = subtle?.digest;
+  if (subtle && typeof digest === 'function') {
+    const real = (digest as (...a: unknown[]) => Promise<ArrayBuffer>).bind(subtle);
+    restores.push(replace(subtle, 'digest', function digestAtOnce(algorithm: unknown, data: unknown): Promise<ArrayBuffer> {
+      const name = typeof algorithm === 'string' ? algorithm : (algorithm as { name?: unknown } | null)?.name;
+      const hash = typeof name === 'string' ? DIGESTS[name.toUpperCase()] : undefined;
+      if (turnHolder() === null || hash === undefined || !(ArrayBuffer.isView(data) || data instanceof ArrayBuffer)) return real(algorithm, data);
+      const bytes = ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
+      const out = createHash(hash).update(bytes).digest();
+      return Promise.resolve(out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength));
+    }));
+  }
+  return restores;
+}
+
+function serveAllocUnsafe(): Restore[] {
+  const restores: Restore[] = [];
+  for (const name of ['allocUnsafe', 'allocUnsafeSlow'] as const) {
+    const original = Buffer[name];
+    const served = Object.assign(function allocUnsafe(size: number): Buffer {
+      return turnHolder() === null ? original.call(Buffer, size) : Buffer.alloc(size);
+    }, original);
+    restores.push(replace(Buffer, name, served));
+  }
+  return restores;
+}
+
+/** Marks a served timer (node/served/servedTimers.ts): its value cancels it. */
+export const SERVED_TIMER = Symbol.for('durasim.servedTimer');
+
+/** clearTimeout and friends: a served timer is cancelled in the world; anything else passes through. */
+export function cancelsServed(real: (handle?: unknown) => void): (handle?: unknown) => void {
+  return function clear(handle?: unknown): void {
+    const cancel = typeof handle === 'object' && handle !== null ? (handle as Record<symbol, unknown>)[SERVED_TIMER] : undefined;
+    if (typeof cancel === 'function') (cancel as () => void)();
+    else real(handle);
+  };
+}
+
+/** The global clearTimeout, clearInterval and clearImmediate (node:timers' own are patched once, guardModules.ts). */
+function serveClearTimers(): Restore[] {
+  const restores: Restore[] = [];
+  const global = globalThis as unknown as Record<string, unknown>;
+  for (const name of ['clearTimeout', 'clearInterval', 'clearImmediate']) {
+    const real = global[name];
+    if (typeof real === 'function') restores.push(replace(global, name, cancelsServed(real as (handle?: unknown) => void)));
+  }
+  return restores;
+}
+
+export function guardGlobals(): Restore[] {
+  const restores: Restore[] = [];
+  const add = (restore: Restore | undefined): void => void (restore && restores.push(restore));
+  add(guardProperty(globalThis, 'fetch', 'fetch'));
+  add(guardProperty(globalThis, 'WebSocket', 'WebSocket'));
+  add(guardProperty(Math, 'random', 'Math.random')); // allow-ambient: names what it guards
+  add(guardProperty(globalThis, 'setTimeout', 'setTimeout')); // allow-ambient: names what it guards
+  add(guardProperty(globalThis, 'setInterval', 'setInterval')); // allow-ambient: names what it guards
+  add(guardProperty(globalThis, 'setImmediate', 'setImmediate')); // allow-ambient: names what it guards
+  add(guardProperty(AbortSignal, 'timeout', 'AbortSignal.timeout'));
+  restores.push(...guardDate(), ...guardIntl(), ...guardPerformance(), ...guardWebCrypto(), ...serveAllocUnsafe(), ...serveClearTimers());
+  return restores;
+}

@@ -1,0 +1,91 @@
+import { describe, expect, test } from 'vitest';
+import { baseScenario } from '../../src/arbitraries.js';
+import { DEFAULT_BOUNDS, parseScenario, parseScenarioText, scenarioToJson, SCENARIO_SCHEMA_URL } from './scenario.js';
+
+const minimal = { format: 'durasim.scenario', version: 1, task: { id: 't', operations: [{ kind: 'publish', key: 'a', body: 'x' }] } };
+
+describe('parseScenario', () => {
+  test('fills the boring defaults', () => {
+    const scenario = parseScenario(minimal);
+    expect(scenario.faults).toEqual([]);
+    expect(scenario.schedule).toEqual([]);
+    expect(scenario.service).toMatchObject({ idempotencyMemory: 'durable', query: true, latencyMs: 1 });
+    expect(scenario.bounds).toEqual(DEFAULT_BOUNDS);
+  });
+
+  test('round-trips through its saved form', () => {
+    const scenario = baseScenario();
+    scenario.faults = [{ kind: 'crash', process: 0, incarnation: 1, step: 4, when: 'after', mode: 'torn-tail', tornKeepBytes: 3 }];
+    expect(parseScenario(JSON.parse(JSON.stringify(scenarioToJson(scenario))))).toEqual(scenario);
+  });
+
+  test('the saved form drops defaults, and names the format\'s JSON Schema', () => {
+    expect(scenarioToJson(parseScenario(minimal))).toEqual({ $schema: SCENARIO_SCHEMA_URL, ...minimal });
+    expect(parseScenario(scenarioToJson(parseScenario(minimal)))).toEqual(parseScenario(minimal));
+  });
+
+  test.each([
+    [{ ...minimal, format: 'other' }, 'Failed to load scenario: format must be "durasim.scenario", found "other". Is this a durasim scenario file?'],
+    [{ ...minimal, version: 2 }, 'Failed to load scenario: version is 2, newer than this durasim understands (1). Upgrade durasim to replay this scenario.'],
+    [{ ...minimal, task: undefined }, 'Failed to load scenario: task must be an object, found nothing. Fix the scenario file, or regenerate it with durasim.'],
+    [
+      { ...minimal, faults: [{ kind: 'crash', process: 0, step: 1, when: 'during' }] },
+      'Failed to load scenario: faults[0].when must be one of "before", "after", found "during". Fix the scenario file, or regenerate it with durasim.',
+    ],
+    [
+      { ...minimal, faults: [{ kind: 'crash', process: 1, step: 1, when: 'before' }] },
+      'Failed to load scenario: faults[0].process is 1, but the scenario has 1 worker(s). Crash worker 0, or add a duplicate-delivery fault that starts another worker.',
+    ],
+    [
+      { ...minimal, task: { id: 't', operations: [{ kind: 'publish', key: 'a', body: 'x' }, { kind: 'lookup', key: 'a', resource: 'r' }] } },
+      'Failed to load scenario: task.operations[1].key repeats the key "a". Give every operation its own key.',
+    ],
+    [
+      { ...minimal, files: { '../etc/passwd': 'x' } },
+      'Failed to load scenario: files key "../etc/passwd" must stay inside the work dir (no ".."), found "../etc/passwd". Use a relative path such as "article.txt" or "docs/notes.md".',
+    ],
+    [{ ...minimal, files: { a: 'x', 'a/b': 'y' } }, 'Failed to load scenario: files name "a" both as a file and as the folder of "a/b". Give every file a path that is not another file\'s folder.'],
+    [{ ...minimal, files: { '.': 'x' } }, 'Failed to load scenario: files key "." must be a plain relative path (no "." segment, empty segment or trailing "/"), found ".". Use a relative path such as "article.txt" or "docs/notes.md".'],
+    [{ ...minimal, files: { './': 'x' } }, 'Failed to load scenario: files key "./" must be a plain relative path (no "." segment, empty segment or trailing "/"), found "./". Use a relative path such as "article.txt" or "docs/notes.md".'],
+    [{ ...minimal, files: { 'a\u0000b': 'x' } }, 'Failed to load scenario: files key "a\\u0000b" must not contain a NUL byte, found "a\\u0000b". Use a relative path such as "article.txt" or "docs/notes.md".'],
+    [{ ...minimal, fault: [] }, 'Failed to load scenario: fault is not a known field. Did you mean "faults"?'],
+    [{ ...minimal, faults: [{ fault: 'crash', process: 0, step: 1, when: 'before' }] }, 'Failed to load scenario: faults[0].fault is not a known field. Did you mean "kind"?'],
+    [{ ...minimal, faults: [{ kind: 'crash', process: 0, step: 1, when: 'before', mdoe: 'lose-unsynced' }] }, 'Failed to load scenario: faults[0].mdoe is not a known field. Did you mean "mode"?'],
+    [{ ...minimal, service: { querry: false } }, 'Failed to load scenario: service.querry is not a known field. Did you mean "query"?'],
+    [{ ...minimal, bounds: { steps: 5 } }, 'Failed to load scenario: bounds.steps is not a known field. Did you mean "maxSteps"?'],
+    [{ ...minimal, task: { id: 't', operations: [{ kind: 'publish', key: 'a', body: 'x', retrysafe: true }] } }, 'Failed to load scenario: task.operations[0].retrysafe is not a known field. Did you mean "retrySafe"?'],
+    [{ ...minimal, random: [1.5] }, 'Failed to load scenario: random[0] must be a number in [0, 1), found 1.5. Fix the scenario file, or regenerate it with durasim.'],
+    [{ ...minimal, schedule: [-1] }, 'Failed to load scenario: schedule[0] must be an integer >= 0, found -1. Fix the scenario file, or regenerate it with durasim.'],
+    [{ ...minimal, task: { id: 't', operations: [], temp: 'tmp' } }, 'Failed to load scenario: task.temp must be an object, found "tmp". Write "temp": { "dir": "tmp", "retentionMs": 0 }.'],
+    [{ ...minimal, task: { id: 't', operations: [], temp: { dir: 'tmp', retention: 5 } } }, 'Failed to load scenario: task.temp.retention is not a known field. Did you mean "retentionMs"?'],
+    [{ ...minimal, task: { id: 't', operations: [], temp: { dir: '/tmp', retentionMs: 0 } } }, 'Failed to load scenario: task.temp.dir must be relative to the work dir, found "/tmp". Use a relative path such as "article.txt" or "docs/notes.md".'],
+    [
+      { ...minimal, task: { id: 't', operations: [{ kind: 'edit', key: 'e', path: 'tmp/notes.md', append: 'x' }], temp: { dir: 'tmp', retentionMs: 0 } } },
+      'Failed to load scenario: task.temp.dir holds "tmp/notes.md", a file the task edits or the user saves. Give the task a temp folder of its own (files there before the run are other tasks\' temp files).',
+    ],
+  ])('rejects a malformed scenario with a house-style message (%#)', (input, message) => {
+    expect(() => parseScenario(input)).toThrow(message);
+  });
+
+  test('bad JSON text gets the same style', () => {
+    expect(() => parseScenarioText('{ nope')).toThrow(/^Failed to load scenario: the file is not valid JSON \(.+\)\. Fix the scenario file, or regenerate it with durasim\.$/);
+  });
+});
+
+describe('saved scenarios stay loadable', () => {
+  test('every committed scenario file parses under the strict fields', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const root = new URL('../../reports/', import.meta.url).pathname;
+    const files: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        if (entry.isDirectory()) walk(join(dir, entry.name));
+        else if (entry.name.endsWith('.json') && !['bench.json', 'mutants.json'].includes(entry.name) && !dir.endsWith('/out')) files.push(join(dir, entry.name));
+      }
+    };
+    walk(root);
+    expect(files.length).toBeGreaterThan(40);
+    for (const file of files.filter((f) => !f.includes('/out/'))) expect(() => parseScenarioText(readFileSync(file, 'utf8')), file).not.toThrow();
+  });
+});

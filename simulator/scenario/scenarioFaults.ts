@@ -1,0 +1,298 @@
+/**
+ * A scenario's faults: their types, and the validation of untrusted fault JSON (scenario.ts
+ * validates the rest). Every fault is plain data; a missing optional field is the gentlest choice.
+ */
+import { STORE_CALL_FAULTS, type StoreCallFaultKind } from '../store/store.js';
+import { describe, fail, int, isRecord, misnamedKind, nonEmptyStr, oneOf, optional, relativePath, str, strict, type Json } from './scenarioValidators.js';
+
+/** The errors an io-error fault may fail a disk call with (the disk raises them as node:fs does: disk/ioError.ts). */
+export const IO_ERROR_CODES = ['EIO', 'ENOSPC'] as const;
+export type IoErrorCode = (typeof IO_ERROR_CODES)[number];
+
+export const CRASH_MODES = ['keep-all', 'lose-unsynced', 'per-file', 'torn-tail', 'torn-write'] as const;
+export const CRASH_TAILS = ['cut', 'zeros', 'garbage'] as const;
+export type CrashMode = (typeof CRASH_MODES)[number];
+
+/**
+ * Kills one incarnation of a worker at one of its env calls: its `step`-th (0-based, counted per
+ * incarnation), or — anchored to the journal's own work, so it stays in its window when other
+ * operations come and go — its `at.occurrence`-th call whose trace line mentions `at.mentions`
+ * (an operation's key, or a file's path: the POST of post-b, the append recording it, the rename
+ * of notes.md). Exactly one of `step` and `at`.
+ */
+export type CrashFault = CrashFaultBase & ({ step: number; at?: never } | { at: FaultAnchor; step?: never });
+
+/** An anchor: the `occurrence`-th (0-based) step, or request, that names `mentions` (a key, a path, a resource). */
+export interface FaultAnchor {
+  mentions: string;
+  occurrence: number;
+}
+
+interface CrashFaultBase {
+  kind: 'crash';
+  process: number;
+  incarnation: number;
+  /** before: the call never happens. after: it happened (the response arrived) but the process dies. */
+  when: 'before' | 'after';
+  /**
+   * keep-all: a process kill; the page cache survives, only this worker dies.
+   * lose-unsynced / per-file / torn-tail / torn-write: a machine crash; every worker dies and the
+   * disk falls back to its durable image (per-file: each file keeps `keep[path]` of its unsynced
+   * appends; torn-tail: the last unsynced append of each file survives as a prefix; torn-write:
+   * that, and a file rewritten in place keeps only whole 4,096-byte blocks of its new bytes, so a
+   * small one is left empty). See simulator/disk/crashBytes.ts.
+   */
+  mode: CrashMode;
+  /** torn-tail and torn-write: bytes of the last unsynced append that survive (clamped below its length); of a rewrite, whole blocks within it. */
+  tornKeepBytes?: number;
+  /** torn-tail and torn-write: what fills the rest of the torn append (default cut: nothing; zeros; garbage). */
+  tail?: (typeof CRASH_TAILS)[number];
+  /** per-file: per path (relative), how many of its unsynced appends survive whole (default 0; a rewrite survives at 1). */
+  keep?: Record<string, number>;
+}
+
+/**
+ * An I/O error on one worker step (by number or anchored, as a crash): the step's disk call fails
+ * with `error`. A write first stores `writtenBytes` of its data (a short write; default 0); a
+ * failed fsync drops the file's unsynced writes from writeback, as Linux does (simulator/disk/disk.ts).
+ * On a step that makes no disk call it does nothing (the trace says so).
+ */
+export type IoErrorFault = IoErrorFaultBase & ({ step: number; at?: never } | { at: FaultAnchor; step?: never });
+
+interface IoErrorFaultBase {
+  kind: 'io-error';
+  process: number;
+  incarnation: number;
+  error: IoErrorCode;
+  writtenBytes?: number;
+}
+
+export const RESPONSE_FAULTS = [
+  'drop-after-commit',
+  '500-before-commit',
+  '500-after-commit',
+  'accept-later',
+  'malformed-body',
+  'null-body',
+  'wrong-key',
+  'wrong-digest',
+  'empty-receipt',
+  'pending-state',
+  'cut-body',
+  'delay',
+] as const;
+/**
+ * Failure classes (seed 002), each needing its own answer from the journal: invalid-argument (400,
+ * and every later POST of that key and body: the plan needs fixing, never a retry),
+ * permission-revoked (403, and every later POST: the task pauses), unavailable (503 with
+ * retryAfterMs: a bounded backoff, then again), reset-after-commit (committed, then the connection
+ * is reset: the client learns nothing and must reconcile before any re-send).
+ */
+export const FAILURE_CLASS_FAULTS = ['invalid-argument', 'permission-revoked', 'unavailable', 'reset-after-commit'] as const;
+export type ResponseFaultKind = (typeof RESPONSE_FAULTS)[number] | (typeof FAILURE_CLASS_FAULTS)[number];
+
+/**
+ * Applies to the `request`-th request the service receives (0-based, GET and POST alike), or —
+ * anchored, so it stays on its request when other operations come and go — to the
+ * `at.occurrence`-th request about `at.mentions` (an operation key, or a resource name).
+ * Exactly one of `request` and `at`.
+ */
+export type ResponseFault = ResponseFaultBase & ({ request: number; at?: never } | { at: FaultAnchor; request?: never });
+
+interface ResponseFaultBase {
+  kind: 'response';
+  fault: ResponseFaultKind;
+  /** delay: extra virtual milliseconds before the response arrives. Default 1000. */
+  delayMs?: number;
+  /** accept-later: virtual milliseconds until the accepted commit lands. Default 50. */
+  commitDelayMs?: number;
+  /** unavailable: the wait the 503 asks for before the next try, in virtual milliseconds. Default 1000. */
+  retryAfterMs?: number;
+}
+
+/**
+ * The user saves `text` into `path` (durably): just before global step `atStep`, or — anchored to
+ * the journal's own work, so it stays in its window when other operations come and go — just
+ * before the first worker step after the worker's `afterAccess`-th step on that path (0-based).
+ */
+export type UserEditFault = { kind: 'user-edit'; path: string; text: string } & ({ atStep: number; afterAccess?: never } | { afterAccess: number; atStep?: never });
+
+/** The task is delivered again: a further worker starts on it just before global step `atStep`. */
+export interface DuplicateDeliveryFault {
+  kind: 'duplicate-delivery';
+  atStep: number;
+}
+
+/** The service restarts just before global step `atStep`; volatile idempotency memory is lost. */
+export interface ServiceRestartFault {
+  kind: 'service-restart';
+  atStep: number;
+}
+
+/**
+ * The worker freezes for `pauseMs` of virtual time just as its step is granted, before the step
+ * takes effect (a GC pause, SIGSTOP, a migrated VM): what it decided before the pause, it does after.
+ * Placed by step number or anchor, as a crash is.
+ */
+export type PauseFault = { kind: 'pause'; process: number; incarnation: number; pauseMs: number } & ({ step: number; at?: never } | { at: FaultAnchor; step?: never });
+
+/** The shared store's answer to its `call`-th call (0-based, across workers) is lost, or a read is stale (store.ts). */
+export interface StoreCallFault {
+  kind: 'store-call';
+  call: number;
+  fault: StoreCallFaultKind;
+}
+
+/** The shared store restarts just before global step `atStep`; volatile memory loses every key and lease. */
+export interface StoreRestartFault {
+  kind: 'store-restart';
+  atStep: number;
+}
+
+/** A human operator takes the task over just before global step `atStep`, for `holdMs` (operator.ts). */
+export interface TakeoverFault {
+  kind: 'takeover';
+  atStep: number;
+  holdMs: number;
+}
+
+/**
+ * Someone outside the workers (a person at the console, a script, an older build) writes `value` to
+ * `key` in the shared store just before global step `atStep`, unconditionally; `value: null` deletes
+ * the key. The store's counterpart of a user's edit: what a journal reads back may not be its own.
+ */
+export interface StoreEditFault {
+  kind: 'store-edit';
+  atStep: number;
+  key: string;
+  value: string | null;
+}
+
+/**
+ * The user cancels the task just before global step `atStep`: the file named by task.cancelFile
+ * (`<task id>.cancel` in the work folder) appears, durably, holding { reason }. From then on no
+ * new side effect may start; what already happened stays recorded as happened.
+ */
+export interface CancelFault {
+  kind: 'cancel';
+  atStep: number;
+  reason?: string;
+}
+
+/**
+ * The source changes: just before global step `atStep`, the service's resource `resource` takes
+ * the value `value` (a new version). A node whose plan was made from the old version must not run.
+ */
+export interface InputChangeFault {
+  kind: 'input-change';
+  atStep: number;
+  resource: string;
+  value: string;
+}
+
+export type Fault = InputChangeFault | CancelFault | CrashFault | IoErrorFault | ResponseFault | UserEditFault | DuplicateDeliveryFault | ServiceRestartFault | StoreCallFault | StoreRestartFault | StoreEditFault | PauseFault | TakeoverFault;
+
+const FAULT_FIELDS = {
+  crash: ['kind', 'process', 'incarnation', 'step', 'at', 'when', 'mode', 'tornKeepBytes', 'tail', 'keep'],
+  'io-error': ['kind', 'process', 'incarnation', 'step', 'at', 'error', 'writtenBytes'],
+  response: ['kind', 'request', 'at', 'fault', 'delayMs', 'commitDelayMs', 'retryAfterMs'],
+  'user-edit': ['kind', 'path', 'text', 'atStep', 'afterAccess'],
+  'duplicate-delivery': ['kind', 'atStep'],
+  'service-restart': ['kind', 'atStep'],
+  'store-call': ['kind', 'call', 'fault'],
+  'store-restart': ['kind', 'atStep'],
+  'store-edit': ['kind', 'atStep', 'key', 'value'],
+  pause: ['kind', 'process', 'incarnation', 'step', 'at', 'pauseMs'],
+  takeover: ['kind', 'atStep', 'holdMs'],
+  cancel: ['kind', 'atStep', 'reason'],
+  'input-change': ['kind', 'atStep', 'resource', 'value'],
+} as const;
+const FAULT_REQUIRED = { crash: ['kind', 'process', 'when'], 'io-error': ['kind', 'process', 'error'], response: ['kind', 'fault'], 'user-edit': ['kind', 'path', 'text'], 'duplicate-delivery': ['kind', 'atStep'], 'service-restart': ['kind', 'atStep'], 'store-call': ['kind', 'call', 'fault'], 'store-restart': ['kind', 'atStep'], 'store-edit': ['kind', 'atStep', 'key', 'value'], pause: ['kind', 'process', 'pauseMs'], takeover: ['kind', 'atStep', 'holdMs'], cancel: ['kind', 'atStep'], 'input-change': ['kind', 'atStep', 'resource', 'value'] } as const;
+
+export function parseFault(value: Json, field: string): Fault {
+  if (!isRecord(value)) fail(field, `must be an object, found ${describe(value)}`);
+  misnamedKind(value, Object.keys(FAULT_FIELDS), field);
+  const kind = oneOf(value.kind, ['crash', 'io-error', 'response', 'user-edit', 'duplicate-delivery', 'service-restart', 'store-call', 'store-restart', 'store-edit', 'pause', 'takeover', 'cancel', 'input-change'] as const, `${field}.kind`);
+  strict(value, field, FAULT_FIELDS[kind], FAULT_REQUIRED[kind]);
+  switch (kind) {
+    case 'crash': {
+      if ((value.step === undefined) === (value.at === undefined)) {
+        fail(field, 'needs exactly one of step and at', 'Say where the worker dies: "step": N (its N-th call), or "at": { "mentions": "post-a", "occurrence": N }.');
+      }
+      const who = { kind, process: int(value.process, `${field}.process`), incarnation: optional(value, 'incarnation', (v) => int(v, `${field}.incarnation`), 0) };
+      const how = {
+        when: oneOf(value.when, ['before', 'after'] as const, `${field}.when`),
+        mode: optional(value, 'mode', (v) => oneOf(v, CRASH_MODES, `${field}.mode`), 'keep-all' as CrashMode),
+      };
+      const fault: CrashFault = value.step !== undefined ? { ...who, step: int(value.step, `${field}.step`), ...how } : { ...who, at: parseAnchor(value.at, `${field}.at`), ...how };
+      if (value.tornKeepBytes !== undefined) fault.tornKeepBytes = int(value.tornKeepBytes, `${field}.tornKeepBytes`);
+      if (value.tail !== undefined) fault.tail = oneOf(value.tail, CRASH_TAILS, `${field}.tail`);
+      if (value.keep !== undefined) {
+        if (!isRecord(value.keep)) fail(`${field}.keep`, `must be an object of path to count, found ${describe(value.keep)}`);
+        fault.keep = Object.fromEntries(Object.entries(value.keep).map(([p, n]) => [relativePath(p, `${field}.keep key ${JSON.stringify(p)}`), int(n, `${field}.keep[${JSON.stringify(p)}]`)]));
+      }
+      return fault;
+    }
+    case 'io-error': {
+      if ((value.step === undefined) === (value.at === undefined)) {
+        fail(field, 'needs exactly one of step and at', 'Say which call fails: "step": N (the worker\'s N-th call), or "at": { "mentions": "journal.jsonl", "occurrence": N }.');
+      }
+      const who = { kind, process: int(value.process, `${field}.process`), incarnation: optional(value, 'incarnation', (v) => int(v, `${field}.incarnation`), 0) };
+      const what = { error: oneOf(value.error, IO_ERROR_CODES, `${field}.error`) };
+      const fault: IoErrorFault = value.step !== undefined ? { ...who, step: int(value.step, `${field}.step`), ...what } : { ...who, at: parseAnchor(value.at, `${field}.at`), ...what };
+      if (value.writtenBytes !== undefined) fault.writtenBytes = int(value.writtenBytes, `${field}.writtenBytes`);
+      return fault;
+    }
+    case 'response': {
+      if ((value.request === undefined) === (value.at === undefined)) {
+        fail(field, 'needs exactly one of request and at', 'Say which request it hits: "request": N (the N-th the service receives), or "at": { "mentions": "post-a", "occurrence": N }.');
+      }
+      const what = { fault: oneOf(value.fault, [...RESPONSE_FAULTS, ...FAILURE_CLASS_FAULTS], `${field}.fault`) };
+      const fault: ResponseFault = value.request !== undefined
+        ? { kind, request: int(value.request, `${field}.request`), ...what }
+        : { kind, at: parseAnchor(value.at, `${field}.at`), ...what };
+      if (value.delayMs !== undefined) fault.delayMs = int(value.delayMs, `${field}.delayMs`);
+      if (value.commitDelayMs !== undefined) fault.commitDelayMs = int(value.commitDelayMs, `${field}.commitDelayMs`);
+      if (value.retryAfterMs !== undefined) fault.retryAfterMs = int(value.retryAfterMs, `${field}.retryAfterMs`);
+      return fault;
+    }
+    case 'user-edit': {
+      const path = relativePath(value.path, `${field}.path`);
+      const text = str(value.text, `${field}.text`);
+      if ((value.atStep === undefined) === (value.afterAccess === undefined)) {
+        fail(field, 'needs exactly one of atStep and afterAccess', 'Say when the user saves: "atStep": N, or "afterAccess": N.');
+      }
+      return value.atStep !== undefined
+        ? { kind, atStep: int(value.atStep, `${field}.atStep`), path, text }
+        : { kind, afterAccess: int(value.afterAccess, `${field}.afterAccess`), path, text };
+    }
+    case 'duplicate-delivery':
+    case 'service-restart':
+    case 'store-restart':
+      return { kind, atStep: int(value.atStep, `${field}.atStep`) };
+    case 'input-change':
+      return { kind, atStep: int(value.atStep, `${field}.atStep`), resource: nonEmptyStr(value.resource, `${field}.resource`), value: str(value.value, `${field}.value`) };
+    case 'cancel':
+      return { kind, atStep: int(value.atStep, `${field}.atStep`), ...(value.reason !== undefined ? { reason: str(value.reason, `${field}.reason`) } : {}) };
+    case 'store-edit':
+      return { kind, atStep: int(value.atStep, `${field}.atStep`), key: nonEmptyStr(value.key, `${field}.key`), value: value.value === null ? null : str(value.value, `${field}.value`) };
+    case 'takeover':
+      return { kind, atStep: int(value.atStep, `${field}.atStep`), holdMs: int(value.holdMs, `${field}.holdMs`, 1) };
+    case 'store-call':
+      return { kind, call: int(value.call, `${field}.call`), fault: oneOf(value.fault, STORE_CALL_FAULTS, `${field}.fault`) };
+    case 'pause': {
+      if ((value.step === undefined) === (value.at === undefined)) {
+        fail(field, 'needs exactly one of step and at', 'Say where the worker freezes: "step": N (its N-th call), or "at": { "mentions": "post-a", "occurrence": N }.');
+      }
+      const who = { kind, process: int(value.process, `${field}.process`), incarnation: optional(value, 'incarnation', (v) => int(v, `${field}.incarnation`), 0), pauseMs: int(value.pauseMs, `${field}.pauseMs`, 1) };
+      return value.step !== undefined ? { ...who, step: int(value.step, `${field}.step`) } : { ...who, at: parseAnchor(value.at, `${field}.at`) };
+    }
+  }
+}
+
+function parseAnchor(value: Json, field: string): FaultAnchor {
+  if (!isRecord(value)) fail(field, `must be an object, found ${describe(value)}`);
+  strict(value, field, ['mentions', 'occurrence'], ['mentions', 'occurrence']);
+  return { mentions: nonEmptyStr(value.mentions, `${field}.mentions`), occurrence: int(value.occurrence, `${field}.occurrence`) };
+}
+

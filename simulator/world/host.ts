@@ -1,0 +1,69 @@
+/**
+ * What the world's neighbours may ask of it, declared below world.ts so that none of them imports
+ * it (the arrows point one way): the scenario's events and the operator act on an EventHost; the
+ * Node surface a journal sees (node/: env, the served Node APIs) takes steps on a StepHost. World
+ * implements both.
+ */
+import type { Records } from '../../model/evidence.js';
+import type { Disk } from '../disk/disk.js';
+import type { Scenario } from '../scenario/scenario.js';
+import type { Network } from '../service/network.js';
+import type { ServiceCore } from '../service/service.js';
+import type { StoreCore } from '../store/store.js';
+import type { VirtualClock, Timer } from './clock.js';
+import type { CrashFault } from '../scenario/scenario.js';
+import type { PendingStep, Proc } from './proc.js';
+import type { StopReason } from './runRecords.js';
+import type { TraceEntry } from './trace.js';
+import type { Turns } from './turns.js';
+import type { ScenarioEvents } from '../scenario/scenarioEvents.js';
+import type { SimulatorInvariantError } from '../invariant.js';
+
+/** What every neighbour sees: the scenario, the clock, the disk, the service, the store, and the trace it adds to. */
+export interface WorldCore {
+  readonly scenario: Scenario;
+  readonly clock: VirtualClock;
+  readonly disk: Disk;
+  readonly service: ServiceCore;
+  readonly store: StoreCore;
+  readonly trace: readonly TraceEntry[];
+  record(entry: Omit<TraceEntry, 'seq' | 'timeMs'>): void;
+}
+
+/** What a scenario event (a user's save, a restart, a takeover, a duplicate delivery) acts on. */
+export interface EventHost extends WorldCore {
+  readonly procs: readonly Proc[];
+  readonly userEdits: { seq: number; timeMs: number; path: string; text: string }[];
+  /** Starts incarnation `incarnation` of worker `pid`. */
+  spawn(pid: number, incarnation: number): void;
+}
+
+/** What the Node surface a journal sees takes its steps on. */
+export interface StepHost extends WorldCore {
+  readonly network: Network;
+  readonly turns: Turns;
+  readonly arrivals: Map<number, { records: Records; unsynced?: string[] }>;
+  readonly stop: StopReason | null;
+  /** Steps taken so far by every worker (an atomic step takes one). */
+  globalStep: number;
+  /** Random draws taken so far (the scenario's values are read in this order). */
+  randomDraws: number;
+  /** Queues a step of `proc`; it runs when granted. A dead process's calls never settle. */
+  step<T>(proc: Proc, op: string, detail: string, start: PendingStep['start']): Promise<T>;
+  /** A step that completes at once with `run()`'s value, or its error. */
+  syncStep<T>(proc: Proc, op: string, detail: string, run: () => T): Promise<T>;
+  /** A timer owned by `proc`: cancelled if it dies. */
+  procTimer(proc: Proc, delayMs: number, label: string, fire: () => void): Timer;
+  /** Keeps the bytes the journal wrote or sent for the payload hash. */
+  notePayload(data: string | Uint8Array): void;
+  /** The journal's records as its inspect() reads them from the durable or the visible image. */
+  inspect(image: 'durable' | 'visible'): Records;
+  /** An uncaught exception of journal code: it ends the incarnation that last ran. */
+  uncaught(error: unknown): void;
+  /** The scenario's faults at `proc`'s step `step`. */
+  faultsFor(proc: Proc, step: number, op: string, detail: string): ReturnType<ScenarioEvents['faultsAt']>;
+  beat(globalStep: number, proc: Proc | undefined, op: string): void;
+  crash(proc: Proc, fault: CrashFault): void;
+  haltAll(reason: StopReason): void;
+  fail(error: SimulatorInvariantError): void;
+}

@@ -1,0 +1,128 @@
+/**
+ * Inspection: the journal's records read off a disk image through its inspect(), the way the judge
+ * sees them. inspect() runs under a turn of its own (a clock read or a timer is served inertly,
+ * sandbox/pureServe.ts; any other reach around the disk view is an escape, charged to "inspect"); with fresh modules it gets an instance of its own, so it reads
+ * the disk, not what run() keeps in memory. The view's reads are the simulator's own work.
+ * Its answer is normalized (model/records.ts). The durable image's answer is cached with what
+ * inspect() read (each file's durable stamp, each folder's entries): asking again costs nothing
+ * until one of those changed — an fsync of a lock file or a candidate does not re-run inspect().
+ * (inspect() must be a function of what it reads; a journal whose inspect() is not is judged on
+ * its first answer for the same bytes.)
+ */
+import type { Records } from '../../model/evidence.js';
+import { HistoryObserver } from '../../model/observedHistory.js';
+import { normalizeRecords } from '../../model/records.js';
+import type { DiskView, StoreView, JournalAdapter } from '../../model/contract/contract.js';
+import { outsideTurn, runAsTurn, type Escape, type TurnHolder } from '../sandbox/ambientGuard.js';
+import type { Disk } from '../disk/disk.js';
+import { WORK_DIR } from '../scenario/scenario.js';
+import { pureServe } from '../sandbox/pureServe.js';
+
+interface Read {
+  path: string;
+  kind: 'file' | 'dir';
+}
+
+export class Inspection {
+  /** Errors thrown by the journal's inspect(), which are journal bugs too. */
+  readonly errors: string[] = [];
+  /** Whether the last read failed (inspect() threw): its empty answer is no observation. */
+  failed = false;
+  /** storeChanges: the store's change count when inspect() last read it; undefined when it did not. */
+  private cached: { version: number; reads: Read[]; stamps: string[]; records: Records; failed: boolean; storeChanges: number | undefined } | undefined;
+  /** Builds each key's observed states from the durable image after every change (model/observedHistory.ts). */
+  readonly observer = new HistoryObserver();
+  private observedVersion = '';
+  private lastObserved: Records | undefined;
+  private readonly turn: TurnHolder;
+  private readonly inspector: JournalAdapter;
+
+  constructor(
+    journal: JournalAdapter,
+    fresh: (() => JournalAdapter) | undefined,
+    private readonly disk: Disk,
+    private readonly store: { view(): StoreView; readonly changes: number },
+    environment: Record<string, string>,
+    onEscape: (api: string) => Escape,
+    /** The virtual time, as the clock reads it: what a clock read inside inspect() (or its module's load) gives. */
+    epochMs: () => number,
+  ) {
+    this.turn = { simulated: { pid: 1, cwd: WORK_DIR, env: { ...environment } }, onEscape, exit: () => {}, serve: pureServe(epochMs) };
+    this.inspector = journal;
+    if (fresh) {
+      try {
+        this.inspector = this.underTurn(fresh);
+      } catch (error) {
+        this.inspector = { name: journal.name, run: async () => {}, inspect: () => { throw error; } };
+      }
+    }
+  }
+
+  /** Reads the durable image when it changed since the last look (at trace position `seq`), feeding the observed histories. */
+  observeDurable(seq: number): Records {
+    const records = this.read('durable');
+    const version = `${this.disk.durableVersion}:${this.store.changes}`;
+    if (version !== this.observedVersion) {
+      this.observedVersion = version;
+      // The same answer as last time (nothing inspect() reads changed) adds nothing to observe.
+      if (!this.failed && records !== this.lastObserved) this.observer.observe(records, seq, 'durable');
+      this.lastObserved = records;
+    }
+    return records;
+  }
+
+  /** Both images, observed: after a crash (a machine crash first takes back what was only visible) or at the end. */
+  observeBoth(seq: number, machineCrash: boolean): { durable: Records; visible: Records } {
+    if (machineCrash) this.observer.machineCrash();
+    const durable = this.observeDurable(seq);
+    if (machineCrash) return { durable, visible: durable };
+    const visible = this.read('visible');
+    if (!this.failed) this.observer.observe(visible, seq, 'visible');
+    return { durable, visible };
+  }
+
+  /** The journal's records as its inspect() reads them from the durable or the visible image. */
+  read(image: 'durable' | 'visible'): Records {
+    if (image === 'durable' && this.cached !== undefined) {
+      const cached = this.cached;
+      const storeSame = cached.storeChanges === undefined || cached.storeChanges === this.store.changes;
+      if (storeSame && (cached.version === this.disk.durableVersion || cached.reads.every((read, i) => this.disk.durableStamp(read.path, read.kind) === cached.stamps[i]))) {
+        cached.version = this.disk.durableVersion;
+        this.failed = cached.failed;
+        return cached.records;
+      }
+    }
+    const disk = image === 'durable' ? this.disk.durableView() : this.disk.liveView();
+    const reads: Read[] = [];
+    // memfs stamps access times on a read: the simulator's work, not the journal's.
+    const view: DiskView = {
+      dir: disk.dir,
+      readFile: (path) => (reads.push({ path, kind: 'file' }), outsideTurn(() => disk.readFile(path))),
+      readdir: (path) => (reads.push({ path, kind: 'dir' }), outsideTurn(() => disk.readdir(path))),
+    };
+    let records: Records = {};
+    this.failed = false;
+    let storeRead = false;
+    const storeView = this.store.view();
+    const store: StoreView = { get: (key) => ((storeRead = true), storeView.get(key)), list: (prefix) => ((storeRead = true), storeView.list(prefix)) };
+    try {
+      const { records: normalized, problems } = normalizeRecords(this.underTurn(() => this.inspector.inspect(view, store)));
+      records = normalized;
+      for (const problem of problems) if (!this.errors.includes(problem)) this.errors.push(problem);
+    } catch (error) {
+      this.errors.push(error instanceof Error ? error.message : String(error));
+      this.failed = true;
+    }
+    if (image === 'durable') this.cached = { version: this.disk.durableVersion, reads, stamps: reads.map((read) => this.disk.durableStamp(read.path, read.kind)), records, failed: this.failed, storeChanges: storeRead ? this.store.changes : undefined };
+    return records;
+  }
+
+  private underTurn<T>(read: () => T): T {
+    return runAsTurn(this.turn, read);
+  }
+}
+
+/** The contents of `paths` on a disk view (undefined: missing). */
+export function filesOn(view: DiskView, paths: readonly string[]): Record<string, string | undefined> {
+  return Object.fromEntries(paths.map((path) => [path, view.readFile(path)]));
+}

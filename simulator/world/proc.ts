@@ -1,0 +1,77 @@
+/**
+ * Proc: one incarnation of a worker as the scheduler sees it — its queued env calls (pending), the
+ * calls in flight (a fetch awaiting its response, a sleep), its timers, and whether it holds the
+ * turn. It is also the turn holder the sandbox asks while its journal code runs: escapes are
+ * charged to it, and it serves the simulated process (its own pid, environment and work dir) and
+ * the Node APIs the world serves (node/served/).
+ */
+import type { Escape, SimulatedProcess, TurnHolder } from '../sandbox/ambientGuard.js';
+import type { Timer } from './clock.js';
+import { SimulatorInvariantError } from '../invariant.js';
+import { errorCode } from './trace.js';
+
+export type Outcome<T> = { ok: true; value: T; note?: string } | { ok: false; error: unknown; note?: string };
+
+export interface PendingStep {
+  op: string;
+  detail: string;
+  start: (complete: (outcome: Outcome<unknown>) => void) => void | Promise<void>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+export interface ProcHooks {
+  escape(proc: Proc, api: string): Escape;
+  exit(proc: Proc, code: number): void;
+  /** The world's answer to a Node API the journal called (node/served/), or NOT_SERVED. */
+  serve(proc: Proc, api: string, args: readonly unknown[], thisArg: unknown, newTarget?: unknown): unknown;
+}
+
+/** The pid a simulated incarnation reports: one per incarnation, as a restarted process gets a new one. */
+export function simulatedPid(slot: number, incarnation: number): number {
+  return 1000 * (slot + 1) + incarnation;
+}
+
+export class Proc implements TurnHolder {
+  alive = true;
+  done = false;
+  running = false;
+  calls = 0;
+  readonly pending: PendingStep[] = [];
+  readonly inFlight = new Map<number, string>();
+  readonly timers = new Set<Timer>();
+  readonly simulated: SimulatedProcess;
+  constructor(
+    private readonly hooks: ProcHooks,
+    readonly pid: number,
+    readonly incarnation: number,
+    environment: Record<string, string>,
+    cwd: string,
+    /** Virtual time when the incarnation started: its performance.now() counts from here. (allow-ambient: names what it serves) */
+    readonly startedAtMs = 0,
+  ) {
+    this.simulated = { pid: simulatedPid(pid, incarnation), cwd, env: { ...environment } };
+  }
+  get name(): string {
+    return `worker-${this.pid}#${this.incarnation}`;
+  }
+  onEscape(api: string): Escape {
+    return this.hooks.escape(this, api);
+  }
+  exit(code: number): void {
+    this.hooks.exit(this, code);
+  }
+  serve(api: string, args: readonly unknown[], thisArg: unknown, newTarget?: unknown): unknown {
+    return this.hooks.serve(this, api, args, thisArg, newTarget);
+  }
+}
+
+/** Starts a granted step: what it throws completes it as an error (a broken simulator invariant stops the run instead). */
+export async function startStep(request: PendingStep, complete: (outcome: Outcome<unknown>) => void, broke: (error: SimulatorInvariantError) => void): Promise<void> {
+  try {
+    await request.start(complete);
+  } catch (error) {
+    if (error instanceof SimulatorInvariantError) broke(error);
+    else complete({ ok: false, error, note: errorCode(error) });
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * Turns: which worker the world waits for, and waiting for it to yield. A worker runs from the
+ * moment the world resumes it (its start, a completed step, a timer or an abort reaching its
+ * code) until its next step (an env call or a served asynchronous Node call) or its exit. Whose
+ * code it is the sandbox knows from the async context each worker's code runs in (sandbox/turn.ts).
+ * A worker that awaits a served timer (a callback timer, timers/promises, AbortSignal.timeout) yields
+ * once its microtasks are spent: the first real event-loop turn of the wait finds it idle, as
+ * Node's event loop would. A stall watch ends a wait on something outside the world after
+ * STALL_TURNS event-loop turns.
+ */
+import { runAsTurn } from '../sandbox/ambientGuard.js';
+import type { Proc } from './proc.js';
+import { StallWatch } from './stallWatch.js';
+
+/** Event-loop turns a worker may spend awaiting something outside the simulated world before the run is stopped. */
+export const STALL_TURNS = 10_000;
+export const STALL_TURNS_TEXT = '10,000';
+/** Microtasks a journal's abort listener may chain before the world takes the turn back. */
+const LISTENER_TICKS = 64;
+
+export class Turns {
+  /** The incarnation that last held the turn: where an unhandled rejection comes from. */
+  lastRunner: Proc | null = null;
+  private running = 0;
+  private waiter: (() => void) | null = null;
+  private waitId = 0;
+  private listenersOf: Proc | null = null;
+  private readonly stallWatch: StallWatch;
+
+  constructor(
+    private readonly procs: readonly Proc[],
+    onStall: () => void,
+  ) {
+    this.stallWatch = new StallWatch(() => (this.waiter === null ? null : this.waitId), onStall, STALL_TURNS, () => this.yieldIdle());
+  }
+
+  get anyRunning(): boolean {
+    return this.running > 0;
+  }
+
+  /** The world resumes `proc`: it holds the turn until it yields. */
+  resume(proc: Proc): void {
+    if (!proc.running) {
+      proc.running = true;
+      this.running++;
+    }
+    this.lastRunner = proc;
+  }
+
+  /**
+   * At a real event-loop turn: a running worker whose microtasks are spent and that something in
+   * the world can wake (a queued or running step, a timer) has yielded.
+   */
+  private yieldIdle(): void {
+    for (const proc of this.procs) if (proc.running && (proc.pending.length > 0 || proc.inFlight.size > 0 || proc.timers.size > 0)) this.yielded(proc);
+  }
+
+  /** `proc` made an env call, exited or died: the world may go on once nobody runs. */
+  yielded(proc: Proc): void {
+    if (!proc.running) return;
+    proc.running = false;
+    this.running--;
+    if (this.running === 0) this.wake();
+  }
+
+  /** Waits until no worker runs. */
+  async quiesce(): Promise<void> {
+    if (this.running > 0) {
+      await new Promise<void>((resolve) => {
+        this.waitId++;
+        this.waiter = resolve;
+        this.stallWatch.arm();
+      });
+    }
+  }
+
+  /** Runs journal-facing code (an abort dispatched to the journal's listeners) as `proc`'s code. */
+  asTurnOf(proc: Proc, dispatch: () => void): void {
+    if (!proc.alive || proc.done) return;
+    this.lastRunner = proc;
+    this.listenersOf = proc;
+    runAsTurn(proc, dispatch);
+  }
+
+  /**
+   * After an abort reached the journal's own listeners: the promise chains they started run on
+   * (up to LISTENER_TICKS microtasks deep) before the world goes on.
+   */
+  async drainListeners(): Promise<void> {
+    if (this.listenersOf === null) return;
+    this.listenersOf = null;
+    for (let tick = 0; tick < LISTENER_TICKS; tick++) await null;
+  }
+
+  /** Everyone stops: after a stall or a broken invariant. */
+  stopAll(): void {
+    for (const proc of this.procs) if (proc.running) proc.running = false;
+    this.running = 0;
+    this.wake();
+  }
+
+  /** The run is over: no stall check may outlive it. */
+  close(): void {
+    this.stallWatch.clear();
+  }
+
+  private wake(): void {
+    const wake = this.waiter;
+    this.waiter = null;
+    wake?.();
+  }
+}

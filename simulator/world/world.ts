@@ -1,0 +1,404 @@
+/**
+ * World: the scheduler of worker processes, and the owner of everything they touch.
+ *
+ * - Workers are async tasks. Every env call and every asynchronous Node call served from the world
+ *   (node/served/) is a step, queued until the scheduler grants it; among ready workers (by pid) the
+ *   scenario's schedule choices pick, a missing choice the lowest pid. A synchronous served call is
+ *   an atomic step at once (atomicStep.ts).
+ * - After a grant the worker runs (turns.ts) until its next step, an idle wait on a timer, or its
+ *   exit. Virtual time advances only when no worker is ready (discrete events).
+ * - A crash { process, incarnation, step, when } kills that incarnation before or after the step:
+ *   its pending promises never settle and its later calls are refused (they never settle either).
+ *   keep-all kills one worker; the other modes are machine crashes that kill every live worker and
+ *   drop volatile disk state. Killed workers restart after restartDelayMs as fresh incarnations; a
+ *   worker that exits with an error (or process.exit(n), n ≠ 0) restarts the same way.
+ * - Every incarnation may get a fresh instance of the journal's modules (`fresh`), as a restarted
+ *   process would; inspect() reads through its own (inspection.ts), on the durable image after
+ *   every step that changed it, at every crash and at the end (the observed histories).
+ * - Bounds: global steps, incarnations per worker, virtual time. Running out is a liveness outcome,
+ *   never a hang; so is a deadlock, and a stall (awaiting something outside the simulated world).
+ * - A broken simulator invariant stops the run and is rethrown by run(), never seen by the journal.
+ */
+import type { Records } from '../../model/evidence.js';
+import type { Env, JournalAdapter } from '../../model/contract/contract.js';
+import { atVirtualTime, escapeReason, outsideTurn, runAsTurn, type Escape } from '../sandbox/ambientGuard.js';
+import { VirtualClock, type Timer } from './clock.js';
+import { Disk } from '../disk/disk.js';
+import { maskSecrets } from '../../model/contract/secret.js';
+import { DiskLane } from '../disk/diskLane.js';
+import { filesOn, Inspection } from './inspection.js';
+import { SimulatorInvariantError } from '../invariant.js';
+import { Network, type Transport } from '../service/network.js';
+import { Proc, startStep, type Outcome, type PendingStep, type ProcHooks } from './proc.js';
+import { fireScenarioEvent } from './fireScenarioEvent.js';
+import { describeLoss } from '../disk/crashReport.js';
+import type { CrashRecord, ExitRecord, StopReason } from './runRecords.js';
+import { ScenarioEvents } from '../scenario/scenarioEvents.js';
+import { SERVICE_URL, taskFor, taskPaths, WORK_DIR, type CrashFault, type Scenario } from '../scenario/scenario.js';
+import { describeServiceEvent, ServiceCore, type ServiceEvent } from '../service/service.js';
+import { StoreCore } from '../store/store.js';
+import { STALL_TURNS_TEXT, Turns } from './turns.js';
+import type { EventHost, StepHost } from './host.js';
+import { errorCode, rel, type TraceEntry } from './trace.js';
+
+export interface WorldOptions {
+  transport: Transport;
+  /** The env object an incarnation's run() is handed (node/simEnv.ts). */
+  makeEnv: (world: StepHost, proc: Proc) => Env;
+  /** The world's answer to a Node API the journal called (node/served/), or NOT_SERVED. */
+  serve: (ctx: { world: StepHost; proc: Proc }, api: string, args: readonly unknown[], thisArg: unknown, newTarget?: unknown) => unknown;
+  /** A fresh instance of the journal's modules, evaluated at every incarnation's start. */
+  fresh?: () => JournalAdapter;
+  /** Called at every scheduling decision: a sign of life for a watchdog outside the simulation. */
+  beat?: (globalStep: number, proc: Proc | undefined, op: string) => void;
+  diskLane?: boolean; // note the files, visible and durable, after each entry that changed them (diskLane.ts)
+}
+
+export class World implements StepHost, EventHost {
+  readonly clock = new VirtualClock();
+  readonly trace: TraceEntry[] = [];
+  masksSecrets = false; // with a task that carries an access token: the trace and the exit messages show it masked
+  readonly disk: Disk;
+  readonly service: ServiceCore;
+  readonly network: Network;
+  readonly store: StoreCore;
+  readonly procs: Proc[] = [];
+  readonly crashes: CrashRecord[] = [];
+  readonly exits: ExitRecord[] = [];
+  readonly escapes: Escape[] = [];
+  readonly userEdits: { seq: number; timeMs: number; path: string; text: string }[] = [];
+  /** Per request index: the durable records when it arrived; for a write whose record was not durable yet, what only the page cache held. */
+  readonly arrivals = new Map<number, { records: Records; unsynced?: string[] }>();
+  /** Every byte the journal wrote or sent, tagged with its trace position (the trace shows previews; its hash covers these). */
+  readonly payload: (string | Uint8Array)[] = [];
+  stop: StopReason | null = null;
+  /** A broken simulator invariant: the run stops and run() rethrows it. */
+  internalError: Error | null = null;
+  globalStep = 0;
+  randomDraws = 0;
+  incarnationsStarted = 0;
+  private decisions = 0;
+  readonly turns = new Turns(this.procs, () => this.stalled());
+  private readonly events: ScenarioEvents;
+  private readonly procHooks: ProcHooks = {
+    // Called from the journal's code (its context): what they do is the world's own work.
+    escape: (proc, api) => outsideTurn(() => this.recordEscape(proc, api)),
+    exit: (proc, code) => outsideTurn(() => this.exitByCall(proc, code)),
+    serve: (proc, api, args, thisArg, newTarget) => this.options.serve({ world: this, proc }, api, args, thisArg, newTarget),
+  };
+  /** The journal's inspect() on the disk's images, and the observed histories built from them. */
+  readonly inspection: Inspection;
+  /** The files the task edits or the user saves: the judge reads them at every crash and at the end. */
+  readonly paths: string[];
+  readonly diskLane?: DiskLane; // see WorldOptions.diskLane
+
+  constructor(
+    readonly journal: JournalAdapter,
+    readonly scenario: Scenario,
+    private readonly options: WorldOptions,
+  ) {
+    this.disk = atVirtualTime(this.clock.epochMs, () => new Disk(WORK_DIR, scenario.files));
+    this.paths = taskPaths(scenario);
+    this.service = new ServiceCore(scenario.service, scenario.faults.filter((f) => f.kind === 'response'), this.clock, (event) => this.onServiceEvent(event));
+    this.network = new Network(this.service, SERVICE_URL, options.transport);
+    this.store = new StoreCore(scenario.store, new Map(scenario.faults.flatMap((f) => (f.kind === 'store-call' ? [[f.call, f.fault] as const] : []))), () => this.clock.epochMs);
+    this.events = new ScenarioEvents(scenario.faults);
+    this.inspection = new Inspection(journal, options.fresh, this.disk, this.store, scenario.environment, (api) => this.recordEscape(null, api), () => this.clock.epochMs);
+    if (options.diskLane) this.diskLane = new DiskLane(() => outsideTurn(() => atVirtualTime(this.clock.epochMs, () => this.disk.fileStates())));
+  }
+
+  async run(): Promise<StopReason> {
+    this.spawn(0, 0);
+    await this.turns.quiesce();
+    while (this.stop === null) {
+      this.options.beat?.(this.globalStep, undefined, '');
+      this.inspection.observeDurable(this.trace.length - 1);
+      this.fireEventsDue();
+      if (this.stop !== null) break;
+      if (this.turns.anyRunning) await this.turns.quiesce();
+      const ready = this.procs.filter((p) => p.alive && !p.done && p.pending.length > 0);
+      if (ready.length > 0) {
+        if (this.globalStep >= this.scenario.bounds.maxSteps) {
+          this.halt({ kind: 'bounds-exceeded', bound: 'steps', detail: `${this.globalStep} steps taken, the bound is ${this.scenario.bounds.maxSteps}` });
+          break;
+        }
+        const choice = ready.length > 1 ? (this.scenario.schedule[this.decisions++] ?? 0) % ready.length : 0;
+        await this.grant(ready[choice] as Proc);
+        continue;
+      }
+      const due = this.clock.nextDueMs();
+      if (due !== undefined) {
+        if (due > this.scenario.bounds.maxVirtualTimeMs) {
+          this.halt({ kind: 'bounds-exceeded', bound: 'virtual-time', detail: `the next event is at ${due} ms, the bound is ${this.scenario.bounds.maxVirtualTimeMs} ms` });
+          break;
+        }
+        for (const timer of this.clock.advance()) {
+          timer.fire();
+          await this.turns.drainListeners();
+          await this.turns.quiesce();
+          if (this.stop !== null) break;
+        }
+        continue;
+      }
+      const leftOver = this.events.nextLeftOver();
+      if (leftOver) {
+        fireScenarioEvent(this, leftOver);
+        await this.turns.quiesce();
+        continue;
+      }
+      const waiting = this.procs.filter((p) => p.alive && !p.done);
+      if (waiting.length === 0) this.halt({ kind: 'completed' });
+      else this.halt({ kind: 'deadlock', detail: `${waiting.map((p) => `${p.name} waits on ${[...p.inFlight.values()].join(', ') || 'nothing the simulation knows of'}`).join('; ')}, and nothing is left that could wake it (a lost response with no timeout?)` });
+    }
+    this.turns.close();
+    if (this.internalError) throw this.internalError;
+    return this.stop as StopReason;
+  }
+
+  halt(reason: StopReason): void {
+    if (this.stop !== null) return;
+    this.stop = reason;
+    this.record({ actor: 'supervisor', op: 'stop', detail: reason.kind === 'completed' ? 'completed' : `${reason.kind}: ${reason.detail}` });
+  }
+
+  /** Queues an env call of `proc`; it runs when granted. A dead process's calls never settle. */
+  step<T>(proc: Proc, op: string, detail: string, start: PendingStep['start']): Promise<T> {
+    if (!proc.alive || proc.done) return new Promise<T>(() => {});
+    const promise = new Promise<T>((resolve, reject) => {
+      proc.pending.push({ op, detail, start, resolve: resolve as (value: unknown) => void, reject });
+    });
+    this.turns.yielded(proc);
+    return promise;
+  }
+
+  /** The scenario's faults at `proc`'s step `step` (the access is counted for anchored faults). */
+  faultsFor(proc: Proc, step: number, op: string, detail: string): ReturnType<ScenarioEvents['faultsAt']> {
+    this.events.countAccess(op, detail);
+    return this.events.faultsAt(proc.pid, proc.incarnation, step, () => `${op} ${detail}`);
+  }
+
+  beat(globalStep: number, proc: Proc | undefined, op: string): void { this.options.beat?.(globalStep, proc, op); }
+
+  /** The run stops here, with every live worker. */
+  haltAll(reason: StopReason): void {
+    this.halt(reason);
+    for (const proc of this.procs) if (proc.alive && !proc.done) this.kill(proc);
+    this.turns.stopAll();
+  }
+
+  /** A step that completes at once with `run()`'s value, or its error (the disk stamps virtual time). */
+  syncStep<T>(proc: Proc, op: string, detail: string, run: () => T): Promise<T> {
+    return this.step<T>(proc, op, detail, (complete) => {
+      let outcome: Outcome<unknown>;
+      try {
+        outcome = { ok: true, value: atVirtualTime(this.clock.epochMs, run) };
+      } catch (error) {
+        if (error instanceof SimulatorInvariantError) return this.fail(error);
+        outcome = { ok: false, error, note: errorCode(error) };
+      }
+      complete(outcome);
+    });
+  }
+
+  /** A timer owned by `proc`: cancelled if it dies. */
+  procTimer(proc: Proc, delayMs: number, label: string, fire: () => void): Timer {
+    // A gone process sets no timer: nothing of it may wake, or keep the world from seeing a deadlock.
+    if (!proc.alive || proc.done) return { atMs: Number.POSITIVE_INFINITY, seq: -1, label, fire: () => {}, cancelled: true };
+    const timer = this.clock.at(delayMs, label, () => {
+      proc.timers.delete(timer);
+      fire();
+    });
+    proc.timers.add(timer);
+    return timer;
+  }
+
+  /** A simulator invariant broke: stop the run; run() rethrows it. The journal never sees it. */
+  fail(error: SimulatorInvariantError): void {
+    this.internalError ??= error;
+    this.haltAll({ kind: 'deadlock', detail: 'the simulator stopped: an internal invariant broke' });
+  }
+
+  private async grant(proc: Proc): Promise<void> {
+    const request = proc.pending.shift() as PendingStep;
+    const step = proc.calls++;
+    const globalStep = this.globalStep++;
+    this.beat(globalStep, proc, request.op);
+    this.record({ actor: `worker-${proc.pid}`, incarnation: proc.incarnation, step, globalStep, op: request.op, detail: request.detail });
+    const { before, after, io, pause } = this.faultsFor(proc, step, request.op, request.detail);
+    if (before) {
+      this.crash(proc, before);
+      return;
+    }
+    // An I/O error is armed for this step alone: taken by its disk call, disarmed when the step completes or yields.
+    const endIo = this.disk.faults.armFor(io, request.op, (detail) => this.record({ actor: 'disk', op: 'io-error', detail }));
+    let completed = false;
+    proc.inFlight.set(step, `${request.op} ${request.detail}`);
+    const complete = (outcome: Outcome<unknown>): void => {
+      if (completed) return;
+      endIo();
+      completed = true;
+      proc.inFlight.delete(step);
+      if (!proc.alive || proc.done || this.internalError) return;
+      if (outcome.note !== undefined) {
+        this.record({ actor: `worker-${proc.pid}`, incarnation: proc.incarnation, step, op: `${request.op}:result`, detail: outcome.note });
+      }
+      if (after) {
+        this.crash(proc, after);
+        return;
+      }
+      if (proc.pending.length === 0 && proc.inFlight.size === 0) this.turns.resume(proc);
+      else this.turns.lastRunner = proc;
+      if (outcome.ok) request.resolve(outcome.value);
+      else request.reject(outcome.error);
+    };
+    const start = (): Promise<void> => startStep(request, complete, (error) => this.fail(error));
+    // A pause: the worker freezes with the step granted but not yet taken effect (others run meanwhile).
+    if (pause) this.record({ actor: 'supervisor', op: 'pause', detail: `${proc.name} freezes for ${pause.pauseMs} ms` });
+    if (pause) this.procTimer(proc, pause.pauseMs, 'pause', () => void start());
+    else await start();
+    endIo();
+    // The worker now holds the turn until its next env call, even across its own awaits.
+    await this.turns.quiesce();
+  }
+
+  /** A worker awaited something outside the simulated world for STALL_TURNS event-loop turns: stop the run. */
+  private stalled(): void {
+    const stuck = this.procs.filter((p) => p.running);
+    this.halt({ kind: 'stalled', detail: `${stuck.map((p) => p.name).join(', ')} awaited something outside the simulated world for ${STALL_TURNS_TEXT} event-loop turns: a promise that never settles?` });
+    for (const proc of stuck) this.kill(proc);
+    this.turns.stopAll();
+  }
+
+  spawn(pid: number, incarnation: number): void {
+    const proc = new Proc(this.procHooks, pid, incarnation, this.scenario.environment, WORK_DIR, this.clock.nowMs);
+    this.procs[pid] = proc;
+    this.incarnationsStarted++;
+    this.record({ actor: 'supervisor', op: 'start', detail: proc.name });
+    this.options.beat?.(this.globalStep, proc, 'start');
+    const task = taskFor(this.scenario, incarnation);
+    this.turns.resume(proc);
+    const env = this.options.makeEnv(this, proc);
+    // Everything the incarnation's code does, now and in every continuation, is its own (sandbox/turn.ts).
+    const result = runAsTurn(proc, (): Promise<void> => {
+      try {
+        // A fresh process loads its modules afresh: module-level state dies with every crash.
+        const journal = this.options.fresh ? this.options.fresh() : this.journal;
+        return Promise.resolve(journal.run(env, task));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    });
+    result.then(
+      () => this.exit(proc, undefined),
+      (error: unknown) => this.exit(proc, error ?? new Error('the journal rejected with no reason')),
+    );
+  }
+
+  private exit(proc: Proc, error: unknown): void {
+    if (!proc.alive || proc.done) return;
+    proc.done = true;
+    for (const request of this.service.requests) if (request.sender === proc.name) request.doneSeq ??= this.trace.length;
+    for (const timer of proc.timers) this.clock.cancel(timer);
+    proc.timers.clear();
+    this.turns.yielded(proc);
+    this.disk.closeOwnedBy(proc.pid);
+    if (error === undefined) {
+      this.exits.push({ pid: proc.pid, incarnation: proc.incarnation });
+      this.record({ actor: 'supervisor', op: 'exit', detail: `${proc.name} finished` });
+      return;
+    }
+    const message = (this.masksSecrets ? maskSecrets : String)(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+    this.exits.push({ pid: proc.pid, incarnation: proc.incarnation, error: message });
+    this.record({ actor: 'supervisor', op: 'exit', detail: `${proc.name} failed: ${message}` });
+    this.scheduleRestart(proc);
+  }
+
+  /** process.exit(code) from the journal: the incarnation ends as a process would, finished or failed. */
+  private exitByCall(proc: Proc, code: number): void {
+    this.exit(proc, code === 0 ? undefined : new Error(`process.exit(${code})`));
+  }
+
+  /** An unhandled rejection or uncaught exception: it ends the incarnation that last ran, as it would end a process. */
+  uncaught(error: unknown): void {
+    outsideTurn(() => this.endByUncaught(error));
+  }
+
+  private endByUncaught(error: unknown): void {
+    const proc = this.turns.lastRunner;
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    if (proc && proc.alive && !proc.done) this.exit(proc, new Error(`unhandled: ${message}`));
+    else this.record({ actor: 'supervisor', op: 'unhandled', detail: message });
+  }
+
+  private kill(proc: Proc): void {
+    proc.alive = false;
+    for (const request of this.service.requests) if (request.sender === proc.name) request.doneSeq ??= this.trace.length;
+    this.turns.yielded(proc);
+    proc.pending.length = 0;
+    proc.inFlight.clear();
+    for (const timer of proc.timers) this.clock.cancel(timer);
+    proc.timers.clear();
+  }
+
+  /** `fault` strikes `proc` now (a process kill or a machine crash). */
+  crash(proc: Proc, fault: CrashFault): void {
+    // What the step just made durable is durable: observed before the crash takes anything back.
+    this.inspection.observeDurable(this.trace.length - 1);
+    const machine = fault.mode !== 'keep-all';
+    const victims = machine ? this.procs.filter((p) => p.alive && !p.done) : [proc];
+    const where = fault.at ? `its call #${fault.at.occurrence} that mentions ${fault.at.mentions}` : `step ${fault.step}`;
+    this.record({ actor: 'supervisor', op: 'crash', detail: `${proc.name} ${fault.when} ${where} (${fault.mode}${machine ? ': machine crash' : ': process kill'}); killed ${victims.map((p) => p.name).join(', ')}` });
+    for (const victim of victims) this.kill(victim);
+    for (const victim of victims) this.disk.closeOwnedBy(victim.pid);
+    const disk = atVirtualTime(this.clock.epochMs, () => this.disk.crash(fault));
+    if (machine) {
+      const lost = describeLoss(disk, rel);
+      this.record({ actor: 'disk', op: 'crash', detail: lost.length > 0 ? lost.join('; ') : 'nothing unsynced was lost' });
+    }
+    this.options.beat?.(this.globalStep, undefined, 'inspect');
+    const { durable: records, visible } = this.inspection.observeBoth(this.trace.length - 1, machine);
+    const survivors = this.procs.filter((p) => p.alive && !p.done).map((p) => p.name);
+    const files = filesOn(this.disk.durableView(), this.paths);
+    this.crashes.push({ seq: this.trace.length - 1, timeMs: this.clock.nowMs, fault, killed: victims.map((p) => p.name), survivors, disk, records, visible, files, imageDigest: this.disk.imageDigest() });
+    for (const victim of victims) this.scheduleRestart(victim);
+  }
+
+  private scheduleRestart(proc: Proc): void {
+    const next = proc.incarnation + 1;
+    if (next >= this.scenario.bounds.maxIncarnations) {
+      this.halt({ kind: 'bounds-exceeded', bound: 'incarnations', detail: `worker-${proc.pid} would start incarnation ${next}, the bound is ${this.scenario.bounds.maxIncarnations}` });
+      return;
+    }
+    this.clock.at(this.scenario.restartDelayMs, `restart worker-${proc.pid}`, () => this.spawn(proc.pid, next));
+  }
+
+  private fireEventsDue(): void {
+    for (let fault = this.events.nextDue(this.globalStep); fault && this.stop === null; fault = this.events.nextDue(this.globalStep)) fireScenarioEvent(this, fault);
+  }
+
+  private onServiceEvent(event: ServiceEvent): void {
+    if (event.kind === 'commit') event.effect.seq = this.trace.length;
+    this.record({ actor: 'service', ...describeServiceEvent(event, this.scenario.service.idempotencyMemory) });
+  }
+
+  record(entry: Omit<TraceEntry, 'seq' | 'timeMs'>): void {
+    this.diskLane?.note(this.trace.length - 1);
+    this.trace.push(this.masksSecrets ? { seq: this.trace.length, timeMs: this.clock.nowMs, ...entry, detail: maskSecrets(entry.detail) } : { seq: this.trace.length, timeMs: this.clock.nowMs, ...entry });
+  }
+
+  /** Keeps the bytes the journal wrote or sent for the payload hash, tagged with the trace position. */
+  notePayload(data: string | Uint8Array): void { this.payload.push(`${this.trace.length}:`, data); }
+
+  recordEscape(proc: Proc | null, api: string): Escape {
+    const escape: Escape = { api, pid: proc?.pid ?? -1, incarnation: proc?.incarnation ?? 0, message: escapeReason(api) };
+    this.escapes.push(escape);
+    this.record({ ...(proc ? { actor: `worker-${proc.pid}`, incarnation: proc.incarnation } : { actor: 'inspect' }), op: 'escape', detail: `${api}: ${escape.message}` });
+    return escape;
+  }
+
+  /** The journal's records as its inspect() reads them from the durable or the visible image. */
+  inspect(image: 'durable' | 'visible'): Records {
+    this.options.beat?.(this.globalStep, undefined, 'inspect');
+    return this.inspection.read(image);
+  }
+}
