@@ -11,12 +11,12 @@ const corpus = readTraceCorpus();
 const journals = [...new Set(corpus.map((entry) => entry.journal))];
 
 describe('the trace-hash corpus', () => {
-  test('covers every fault family, every built-in journal, the Node-API example, both transports and fresh modules', () => {
+  test('covers every fault family, every built-in journal, the Node-API example, a process of concurrent chains, both transports and fresh modules', () => {
     expect(corpus.length).toBeGreaterThanOrEqual(2000);
     const kinds = new Set(corpus.flatMap((entry) => ((entry.scenario as { faults?: { kind: string }[] }).faults ?? []).map((fault) => fault.kind)));
     expect([...kinds].sort()).toEqual(['cancel', 'crash', 'duplicate-delivery', 'input-change', 'io-error', 'pause', 'response', 'service-restart', 'store-call', 'store-edit', 'store-restart', 'takeover', 'user-edit']);
-    expect(journals).toEqual(expect.arrayContaining(['reference', 'coordinated', 'examples/node-journal/journal.ts', 'no-fsync', 'repairs-projection']));
-    expect(journals.length).toBe(38);
+    expect(journals).toEqual(expect.arrayContaining(['reference', 'coordinated', 'examples/node-journal/journal.ts', 'properties/fixtures/concurrentChains.ts', 'no-fsync', 'repairs-projection']));
+    expect(journals.length).toBe(39);
     expect(new Set(corpus.map((entry) => entry.transport))).toEqual(new Set(['direct', 'msw']));
     expect(new Set(corpus.map((entry) => entry.modules))).toEqual(new Set(['shared', 'fresh']));
   });

@@ -6,7 +6,8 @@
  * The corpus holds the scenarios themselves, never the seeds that drew them: a seed replays only
  * while the generator stays the same. It is built from every fault family (the default generator,
  * which switches families on and off per run), every built-in journal (the reference, the
- * coordinated journal and every mutant), the Node-API example and its defective copy, both
+ * coordinated journal and every mutant), the Node-API example and its defective copy, a journal
+ * running several promise chains in one process (properties/fixtures/concurrentChains.ts), both
  * transports, journals evaluated afresh at every incarnation as the pool does, and every scenario
  * file the repository keeps (seeds, hand-minimal counterexamples, regressions).
  *
@@ -48,6 +49,8 @@ export interface CorpusEntry {
 
 const NODE_EXAMPLE = 'examples/node-journal/journal.ts';
 const NODE_EXAMPLE_UNSYNCED = 'examples/node-journal/journal-unsynced.ts';
+/** Several promise chains in one process: how the world interleaves them shows in its traces. */
+const CONCURRENT_CHAINS = 'properties/fixtures/concurrentChains.ts';
 
 /** What the corpus is drawn from: journal, how many generated scenarios, at which seed, and how they run. */
 interface Draw {
@@ -68,6 +71,8 @@ function draws(): Draw[] {
     { journal: 'reference', runs: 60, seed: 106, modules: 'fresh' },
     { journal: NODE_EXAMPLE, runs: 60, seed: 107, modules: 'fresh' },
     { journal: 'coordinated', runs: 40, seed: 108, modules: 'fresh' },
+    { journal: CONCURRENT_CHAINS, runs: 150, seed: 109 },
+    { journal: CONCURRENT_CHAINS, runs: 30, seed: 110, modules: 'fresh' },
     ...MUTANT_NAMES.map((name, i) => ({ journal: name, runs: 25, seed: 200 + i })),
   ];
 }
