@@ -10,5 +10,13 @@ export class SimulatorInvariantError extends Error {
 }
 
 export function invariant(condition: unknown, message: string): asserts condition {
-  if (!condition) throw new SimulatorInvariantError(message);
+  if (condition) return;
+  // Its stack is where durasim broke: kept even inside the disk's work, which raises the journal's errors without frames.
+  const frames = Error.stackTraceLimit;
+  Error.stackTraceLimit = Math.max(frames, 20);
+  try {
+    throw new SimulatorInvariantError(message);
+  } finally {
+    Error.stackTraceLimit = frames;
+  }
 }

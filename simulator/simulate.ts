@@ -34,6 +34,8 @@ export interface SimulateOptions {
   beat?: (globalStep: number, proc: Proc | undefined, op: string) => void;
   /** Also note the work folder's files, visible and durable, after every entry that changed them (`diskLane` in the result; for reports). */
   diskLane?: boolean;
+  /** Also take a digest of the whole disk right after every crash (CrashRecord.imageDigest: how explore tells crash states apart). */
+  crashDigests?: boolean;
 }
 
 export interface ServiceRequest extends ServiceRequestRecord {
@@ -107,7 +109,7 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
   let watch: SecretWatch | undefined;
   let tempWatch: TempWatch | undefined;
   try {
-    world = new World(journal, scenario, { transport: options.transport ?? 'direct', makeEnv: simulatedEnv, serve: serveCall, ...(options.fresh ? { fresh: options.fresh } : {}), ...(options.beat ? { beat: options.beat } : {}), ...(options.diskLane ? { diskLane: true } : {}) });
+    world = new World(journal, scenario, { transport: options.transport ?? 'direct', makeEnv: simulatedEnv, serve: serveCall, ...(options.fresh ? { fresh: options.fresh } : {}), ...(options.beat ? { beat: options.beat } : {}), ...(options.diskLane ? { diskLane: true } : {}), ...(options.crashDigests ? { crashDigests: true } : {}) });
     running = world;
     watch = watchSecret(world, scenario);
     if (scenario.task.temp) tempWatch = world.disk.tempWatch = new TempWatch(scenario.task.temp.dir, Object.keys(scenario.files), () => stepAuthor(world));

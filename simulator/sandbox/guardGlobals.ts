@@ -27,14 +27,21 @@ const realNow = Date.now; // allow-ambient: captured before the guard, made only
 /**
  * Runs the simulator's own synchronous work (a disk operation: memfs stamps every change with
  * `new Date()`) at the virtual time `nowMs`, so what stat() reports is the same in every run. (allow-ambient: names what it serves)
+ * The errors it raises for the journal (ENOENT, EEXIST…) carry no stack frames, as node:fs's
+ * asynchronous errors carry none: frames of the simulator would mean nothing to the journal's
+ * author, and capturing them is most of what such an error costs. (The simulator's own broken
+ * invariants keep theirs: invariant.ts.)
  */
 export function atVirtualTime<T>(nowMs: number, run: () => T): T {
   const saved = virtualNowMs;
+  const frames = Error.stackTraceLimit;
   virtualNowMs = nowMs;
+  Error.stackTraceLimit = 0;
   try {
     return run();
   } finally {
     virtualNowMs = saved;
+    Error.stackTraceLimit = frames;
   }
 }
 

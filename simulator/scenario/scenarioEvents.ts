@@ -23,20 +23,27 @@ export class ScenarioEvents {
   private readonly timed: Fault[];
   private readonly anchored: UserEditFault[];
   private readonly accesses = new Map<string, number>();
-  /** Per worker, incarnation and step ("pid/incarnation/step"): its faults, the first listed for each slot. */
-  private readonly stepFaults = new Map<string, StepFaults>();
+  /** Per worker incarnation ("pid/incarnation"), per step: its faults, the first listed for each slot. */
+  private readonly stepFaults = new Map<string, Map<number, StepFaults>>();
   private readonly anchoredCrashes: StepFault[];
   private readonly anchors: string[];
-  /** Per worker incarnation and anchor: how many of its steps mentioned the anchor so far. */
-  private readonly mentions = new Map<string, number>();
+  /** Per worker incarnation ("pid/incarnation"): its anchored faults, and how many of its steps mentioned each anchor so far. */
+  private readonly ranks = new Map<string, { faults: StepFault[]; counts: number[] }>();
+  /** The incarnation looked up last (steps come in runs of one incarnation): its key and tables. */
+  private lastPid = -1;
+  private lastIncarnation = -1;
+  private lastSteps: Map<number, StepFaults> | undefined;
+  private lastRanks: { faults: StepFault[]; counts: number[] } | undefined;
 
   constructor(faults: readonly Fault[]) {
     for (const fault of faults) {
       if ((fault.kind !== 'crash' && fault.kind !== 'io-error' && fault.kind !== 'pause') || fault.step === undefined) continue;
-      const key = `${fault.process}/${fault.incarnation}/${fault.step}`;
-      const slots = this.stepFaults.get(key) ?? {};
+      const key = `${fault.process}/${fault.incarnation}`;
+      const steps = this.stepFaults.get(key) ?? new Map<number, StepFaults>();
+      const slots = steps.get(fault.step) ?? {};
       if (slots[slotOf(fault)] === undefined) Object.assign(slots, { [slotOf(fault)]: fault });
-      this.stepFaults.set(key, slots);
+      steps.set(fault.step, slots);
+      this.stepFaults.set(key, steps);
     }
     this.anchoredCrashes = faults.filter((f): f is StepFault => (f.kind === 'crash' || f.kind === 'io-error' || f.kind === 'pause') && f.at !== undefined);
     this.anchors = [...new Set(this.anchoredCrashes.map((f) => f.at?.mentions ?? ''))];
@@ -51,32 +58,42 @@ export class ScenarioEvents {
   /**
    * The crashes due before and after a worker's step, and an I/O error in it: by its number, or
    * (anchored) by its rank among the incarnation's steps that mention the anchor. Call once per
-   * step, in order.
+   * step, in order. The answer is read, never changed, by the caller.
    */
-  faultsAt(pid: number, incarnation: number, step: number, line: () => string): StepFaults {
+  faultsAt(pid: number, incarnation: number, step: number, op: string, detail: string): StepFaults {
     if (this.stepFaults.size === 0 && this.anchors.length === 0) return NO_FAULT;
-    const found: StepFaults = { ...this.stepFaults.get(`${pid}/${incarnation}/${step}`) };
-    if (this.anchors.length === 0) return found;
+    if (pid !== this.lastPid || incarnation !== this.lastIncarnation) this.lookUp(pid, incarnation);
+    const numbered = this.lastSteps?.get(step) ?? NO_FAULT;
+    if (this.anchors.length === 0) return numbered;
+    let found = numbered;
     const set = (fault: StepFault): void => {
+      if (found === numbered) found = { ...numbered };
       if (fault.kind === 'crash') found[fault.when] ??= fault;
       else if (fault.kind === 'pause') found.pause ??= fault;
       else found.io ??= fault;
     };
-    const text = line();
-    for (const fault of this.anchoredCrashes) {
-      const at = fault.at;
-      if (at === undefined || fault.process !== pid || fault.incarnation !== incarnation || !mentions(text, at.mentions)) continue;
-      const key = `${pid}/${incarnation}/${at.mentions}`;
-      const rank = this.mentions.get(key) ?? 0;
-      if (rank === at.occurrence) set(fault);
+    const ranks = this.lastRanks as { faults: StepFault[]; counts: number[] };
+    for (const fault of ranks.faults) {
+      const at = fault.at as NonNullable<StepFault['at']>;
+      const anchor = this.anchors.indexOf(at.mentions);
+      if (ranks.counts[anchor] === at.occurrence && stepMentions(op, detail, at.mentions)) set(fault);
     }
     // Ranks advance once per step and anchor, after every fault for this step was looked at.
-    for (const mention of this.anchors) {
-      if (!mentions(text, mention)) continue;
-      const key = `${pid}/${incarnation}/${mention}`;
-      this.mentions.set(key, (this.mentions.get(key) ?? 0) + 1);
-    }
+    for (const [i, anchor] of this.anchors.entries()) if (stepMentions(op, detail, anchor)) ranks.counts[i] = (ranks.counts[i] ?? 0) + 1;
     return found;
+  }
+
+  private lookUp(pid: number, incarnation: number): void {
+    const key = `${pid}/${incarnation}`;
+    this.lastPid = pid;
+    this.lastIncarnation = incarnation;
+    this.lastSteps = this.stepFaults.get(key);
+    let ranks = this.ranks.get(key);
+    if (ranks === undefined) {
+      ranks = { faults: this.anchoredCrashes.filter((f) => f.process === pid && f.incarnation === incarnation), counts: this.anchors.map(() => 0) };
+      this.ranks.set(key, ranks);
+    }
+    this.lastRanks = ranks;
   }
 
   /** Counts a worker step on each path it names (the anchors of afterAccess user edits). */
@@ -104,6 +121,15 @@ export class ScenarioEvents {
 
 function stepOf(fault: Fault): number {
   return 'atStep' in fault && fault.atStep !== undefined ? fault.atStep : 0;
+}
+
+/**
+ * Whether a step's trace line (`${op} ${detail}`) names `anchor`, without building the line: a
+ * whole-word match lies in the op or in the detail, unless the anchor holds the space between them.
+ */
+function stepMentions(op: string, detail: string, anchor: string): boolean {
+  if (anchor.includes(' ')) return mentions(`${op} ${detail}`, anchor);
+  return mentions(detail, anchor) || mentions(op, anchor);
 }
 
 /** Whether a trace line names `anchor` as a whole word: a key or a path, not a longer name that starts with it. */

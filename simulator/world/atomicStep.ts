@@ -42,9 +42,8 @@ export function atomicStep<T>(world: StepHost, proc: Proc, op: string, detail: s
   }
   const step = proc.calls++;
   const globalStep = world.globalStep++;
-  const actor = `worker-${proc.pid}`;
   world.beat(globalStep, proc, op);
-  world.record({ actor, incarnation: proc.incarnation, step, globalStep, op, detail });
+  world.recordStep(proc, step, globalStep, op, detail);
   const { before, after, io } = world.faultsFor(proc, step, op, detail);
   if (before) {
     world.crash(proc, before);
@@ -63,7 +62,7 @@ export function atomicStep<T>(world: StepHost, proc: Proc, op: string, detail: s
   } finally {
     endIo();
   }
-  if (!outcome.ok) world.record({ actor, incarnation: proc.incarnation, step, op: `${op}:result`, detail: errorCode(outcome.error) });
+  if (!outcome.ok) world.recordResult(proc, step, op, errorCode(outcome.error));
   if (after) {
     world.crash(proc, after);
     throw new ProcessEnded(proc, `crashed after ${op}`);

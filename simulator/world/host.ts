@@ -30,6 +30,12 @@ export interface WorldCore {
   record(entry: Omit<TraceEntry, 'seq' | 'timeMs'>): void;
 }
 
+/** The trace entries of a worker's steps, made without a spread (the step path's). */
+export interface StepRecorder {
+  recordStep(proc: Proc, step: number, globalStep: number, op: string, detail: string): void;
+  recordResult(proc: Proc, step: number, op: string, note: string): void;
+}
+
 /** What a scenario event (a user's save, a restart, a takeover, a duplicate delivery) acts on. */
 export interface EventHost extends WorldCore {
   readonly procs: readonly Proc[];
@@ -39,7 +45,7 @@ export interface EventHost extends WorldCore {
 }
 
 /** What the Node surface a journal sees takes its steps on. */
-export interface StepHost extends WorldCore {
+export interface StepHost extends WorldCore, StepRecorder {
   readonly network: Network;
   readonly turns: Turns;
   readonly arrivals: Map<number, { records: Records; unsynced?: string[] }>;

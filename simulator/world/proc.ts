@@ -38,7 +38,8 @@ export class Proc implements TurnHolder {
   running = false;
   calls = 0;
   readonly pending: PendingStep[] = [];
-  readonly inFlight = new Map<number, string>();
+  /** Granted steps not yet completed, by step number (a fetch awaiting its response, a sleep). */
+  readonly inFlight = new Map<number, PendingStep>();
   readonly timers = new Set<Timer>();
   readonly simulated: SimulatedProcess;
   constructor(
@@ -51,10 +52,13 @@ export class Proc implements TurnHolder {
     readonly startedAtMs = 0,
   ) {
     this.simulated = { pid: simulatedPid(pid, incarnation), cwd, env: { ...environment } };
+    this.actor = `worker-${pid}`;
+    this.name = `${this.actor}#${incarnation}`;
   }
-  get name(): string {
-    return `worker-${this.pid}#${this.incarnation}`;
-  }
+  /** worker-<pid>#<incarnation>, as the trace and the reports name an incarnation. */
+  readonly name: string;
+  /** worker-<pid>: the actor of its trace entries. */
+  readonly actor: string;
   onEscape(api: string): Escape {
     return this.hooks.escape(this, api);
   }

@@ -31,8 +31,8 @@ export interface CrashRecord {
   visible: Records;
   /** The task's files on the durable image right after the crash (undefined: missing). */
   files: Record<string, string | undefined>;
-  /** A digest of the whole disk right after the crash (every path, its bytes, every folder): equal digests, equal crash states. */
-  imageDigest: string;
+  /** With SimulateOptions.crashDigests: a digest of the whole disk right after the crash (every path, its bytes, every folder): equal digests, equal crash states. */
+  imageDigest?: string;
 }
 
 export interface ExitRecord {

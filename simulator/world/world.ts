@@ -52,6 +52,7 @@ export interface WorldOptions {
   /** Called at every scheduling decision: a sign of life for a watchdog outside the simulation. */
   beat?: (globalStep: number, proc: Proc | undefined, op: string) => void;
   diskLane?: boolean; // note the files, visible and durable, after each entry that changed them (diskLane.ts)
+  crashDigests?: boolean; // take a digest of the whole disk right after every crash (CrashRecord.imageDigest)
 }
 
 export class World implements StepHost, EventHost {
@@ -148,7 +149,7 @@ export class World implements StepHost, EventHost {
       }
       const waiting = this.procs.filter((p) => p.alive && !p.done);
       if (waiting.length === 0) this.halt({ kind: 'completed' });
-      else this.halt({ kind: 'deadlock', detail: `${waiting.map((p) => `${p.name} waits on ${[...p.inFlight.values()].join(', ') || 'nothing the simulation knows of'}`).join('; ')}, and nothing is left that could wake it (a lost response with no timeout?)` });
+      else this.halt({ kind: 'deadlock', detail: `${waiting.map((p) => `${p.name} waits on ${[...p.inFlight.values()].map((s) => `${s.op} ${s.detail}`).join(', ') || 'nothing the simulation knows of'}`).join('; ')}, and nothing is left that could wake it (a lost response with no timeout?)` });
     }
     this.turns.close();
     if (this.internalError) throw this.internalError;
@@ -174,7 +175,7 @@ export class World implements StepHost, EventHost {
   /** The scenario's faults at `proc`'s step `step` (the access is counted for anchored faults). */
   faultsFor(proc: Proc, step: number, op: string, detail: string): ReturnType<ScenarioEvents['faultsAt']> {
     this.events.countAccess(op, detail);
-    return this.events.faultsAt(proc.pid, proc.incarnation, step, () => `${op} ${detail}`);
+    return this.events.faultsAt(proc.pid, proc.incarnation, step, op, detail);
   }
 
   beat(globalStep: number, proc: Proc | undefined, op: string): void { this.options.beat?.(globalStep, proc, op); }
@@ -223,7 +224,7 @@ export class World implements StepHost, EventHost {
     const step = proc.calls++;
     const globalStep = this.globalStep++;
     this.beat(globalStep, proc, request.op);
-    this.record({ actor: `worker-${proc.pid}`, incarnation: proc.incarnation, step, globalStep, op: request.op, detail: request.detail });
+    this.recordStep(proc, step, globalStep, request.op, request.detail);
     const { before, after, io, pause } = this.faultsFor(proc, step, request.op, request.detail);
     if (before) {
       this.crash(proc, before);
@@ -232,7 +233,7 @@ export class World implements StepHost, EventHost {
     // An I/O error is armed for this step alone: taken by its disk call, disarmed when the step completes or yields.
     const endIo = this.disk.faults.armFor(io, request.op, (detail) => this.record({ actor: 'disk', op: 'io-error', detail }));
     let completed = false;
-    proc.inFlight.set(step, `${request.op} ${request.detail}`);
+    proc.inFlight.set(step, request);
     const complete = (outcome: Outcome<unknown>): void => {
       if (completed) return;
       endIo();
@@ -240,7 +241,7 @@ export class World implements StepHost, EventHost {
       proc.inFlight.delete(step);
       if (!proc.alive || proc.done || this.internalError) return;
       if (outcome.note !== undefined) {
-        this.record({ actor: `worker-${proc.pid}`, incarnation: proc.incarnation, step, op: `${request.op}:result`, detail: outcome.note });
+        this.recordResult(proc, step, request.op, outcome.note);
       }
       if (after) {
         this.crash(proc, after);
@@ -359,7 +360,7 @@ export class World implements StepHost, EventHost {
     const { durable: records, visible } = this.inspection.observeBoth(this.trace.length - 1, machine);
     const survivors = this.procs.filter((p) => p.alive && !p.done).map((p) => p.name);
     const files = filesOn(this.disk.durableView(), this.paths);
-    this.crashes.push({ seq: this.trace.length - 1, timeMs: this.clock.nowMs, fault, killed: victims.map((p) => p.name), survivors, disk, records, visible, files, imageDigest: this.disk.imageDigest() });
+    this.crashes.push({ seq: this.trace.length - 1, timeMs: this.clock.nowMs, fault, killed: victims.map((p) => p.name), survivors, disk, records, visible, files, ...(this.options.crashDigests ? { imageDigest: this.disk.imageDigest() } : {}) });
     for (const victim of victims) this.scheduleRestart(victim);
   }
 
@@ -384,6 +385,18 @@ export class World implements StepHost, EventHost {
   record(entry: Omit<TraceEntry, 'seq' | 'timeMs'>): void {
     this.diskLane?.note(this.trace.length - 1);
     this.trace.push(this.masksSecrets ? { seq: this.trace.length, timeMs: this.clock.nowMs, ...entry, detail: maskSecrets(entry.detail) } : { seq: this.trace.length, timeMs: this.clock.nowMs, ...entry });
+  }
+
+  /** A worker's step: the entry record() would make, built in its key order without a spread (the step path's). */
+  recordStep(proc: Proc, step: number, globalStep: number, op: string, detail: string): void {
+    this.diskLane?.note(this.trace.length - 1);
+    this.trace.push({ seq: this.trace.length, timeMs: this.clock.nowMs, actor: proc.actor, incarnation: proc.incarnation, step, globalStep, op, detail: this.masksSecrets ? maskSecrets(detail) : detail });
+  }
+
+  /** What a worker's step gave, when it says something (an error code, a status): the entry record() would make. */
+  recordResult(proc: Proc, step: number, op: string, note: string): void {
+    this.diskLane?.note(this.trace.length - 1);
+    this.trace.push({ seq: this.trace.length, timeMs: this.clock.nowMs, actor: proc.actor, incarnation: proc.incarnation, step, op: `${op}:result`, detail: this.masksSecrets ? maskSecrets(note) : note });
   }
 
   /** Keeps the bytes the journal wrote or sent for the payload hash, tagged with the trace position. */

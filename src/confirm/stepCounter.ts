@@ -68,7 +68,7 @@ export class StepCounter {
   private begin(op: string, detail: string): { step: number; after: boolean } {
     const step = this.calls++;
     this.side({ type: 'step', step, op, detail });
-    const faults = this.events.faultsAt(this.start.pid, this.start.incarnation, step, () => `${op} ${detail}`);
+    const faults = this.events.faultsAt(this.start.pid, this.start.incarnation, step, op, detail);
     if (faults.before) this.die(step, 'before', op);
     return { step, after: faults.after !== undefined };
   }

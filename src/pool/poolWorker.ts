@@ -91,15 +91,15 @@ async function load(message: Extract<ToWorker, { type: 'load' }>): Promise<void>
 type RunMessage = Extract<ToWorker, { type: 'run' }>;
 
 async function simulateOnce(journal: { instances: JournalInstances; first: JournalAdapter }, message: RunMessage, modules: ModuleMode): Promise<{ summary: RunSummary; result?: SimulationResult; crashed: boolean }> {
-  const lane = message.detail === 'full' ? { diskLane: true } : {};
-  const result = await simulate(journal.first, message.scenario, modules === 'fresh' ? { fresh: journal.instances.fresh, beat: onBeat, ...lane } : { beat: onBeat, ...lane });
+  const extra = { ...(message.detail === 'full' ? { diskLane: true } : {}), ...(message.crashStates ? { crashDigests: true } : {}) };
+  const result = await simulate(journal.first, message.scenario, modules === 'fresh' ? { fresh: journal.instances.fresh, beat: onBeat, ...extra } : { beat: onBeat, ...extra });
   const summary: RunSummary = {
     outcome: result.outcome,
     violations: judge(result),
     escapes: result.escapes,
     stats: result.stats,
     journalErrors: journalErrors(result),
-    crashStates: result.crashes.map((c) => ({ seq: c.seq, imageDigest: c.imageDigest, unsyncedAppends: c.disk.unsyncedAppends })),
+    crashStates: message.crashStates ? result.crashes.map((c) => ({ seq: c.seq, imageDigest: c.imageDigest ?? '', unsyncedAppends: c.disk.unsyncedAppends })) : [],
   };
   if (message.detail !== 'summary') summary.traceHash = result.traceHash;
   if (message.detail === 'trace') summary.trace = result.trace;

@@ -29,6 +29,8 @@ export interface RunRequest {
   detail: RunDetail;
   modules: ModuleMode;
   then?: Rerun;
+  /** Report each crash's state (the disk's digest right after it): what explore tells crash states apart by. */
+  crashStates?: boolean;
 }
 
 export interface RunSummary {
@@ -40,7 +42,7 @@ export interface RunSummary {
   stats: SimulationResult['stats'];
   /** What the journal reported going wrong (failed incarnations, inspect() errors). */
   journalErrors: string[];
-  /** Each crash that fired: where (trace position), the disk it left (a digest), and the unsynced appends per file just before it. */
+  /** With RunRequest.crashStates, each crash that fired: where (trace position), the disk it left (a digest), and the unsynced appends per file just before it; empty otherwise. */
   crashStates: { seq: number; imageDigest: string; unsyncedAppends: Record<string, number> }[];
   trace?: TraceEntry[];
 }

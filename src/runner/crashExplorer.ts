@@ -159,7 +159,7 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
 
   const run = async (scenario: Scenario, detail: 'summary' | 'trace'): Promise<RunSummary | undefined> => {
     result.runs++;
-    const outcome = await pool.run(journalId, scenario, { detail, modules: 'fresh' });
+    const outcome = await pool.run(journalId, scenario, { detail, modules: 'fresh', crashStates: true });
     if (outcome.kind === 'harness-error') {
       result.harnessError ??= outcome.message;
       return undefined;
