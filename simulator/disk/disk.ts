@@ -33,6 +33,7 @@ import { invariant } from '../invariant.js';
 import { ioError } from './ioError.js';
 import { IoFaultSlot } from './ioFaultSlot.js';
 import { linuxLinkCheck, linuxPathCheck, linuxRenameCheck } from './linuxChecks.js';
+import { closeFd, openFd, readAt, readWhole, writeAt } from './memfsCore.js';
 import { existsAt, isDirectoryAt, nodeAt, nodeOfFd, sizeOfFd } from './memfsLookup.js';
 import type { SecretWatch } from './secretWatch.js';
 import type { TempWatch } from './tempWatch.js';
@@ -64,8 +65,7 @@ export class Disk extends DiskState {
   private openUnchecked(path: string, flags: string, owner: number): OpenFile {
     const abs = this.resolve(path);
     linuxPathCheck(this.vol, 'open', abs);
-    const creates = !flags.startsWith('r') && !existsAt(this.vol, abs);
-    const fd = this.vol.openSync(abs, flags) as number;
+    const { fd, created: creates } = openFd(this.vol, abs, flags);
     if (creates) this.secretWatch?.sawName(posix.relative(this.dir, abs));
     else if (flags !== 'r' && flags !== 'rs') this.tempWatch?.touched('opened it for writing', posix.relative(this.dir, abs));
     const node = nodeOfFd(this.vol, fd);
@@ -109,7 +109,7 @@ export class Disk extends DiskState {
       const size = sizeOfFd(this.vol, fd);
       // On Linux a write to a file opened for append goes to the end, whatever position it names.
       const at = file.append ? size : (position ?? file.position);
-      this.vol.writeSync(fd, bytes, 0, bytes.length, at);
+      writeAt(this.vol, fd, bytes, at);
       if (position === undefined) file.position = at + bytes.length; // pwrite(2) never moves the offset, even under O_APPEND
       if (at === size) this.markAppend(file.ino, bytes);
       else this.markOverwrite(file.ino);
@@ -127,7 +127,7 @@ export class Disk extends DiskState {
     const size = sizeOfFd(this.vol, fd);
     const start = Math.min(file.position, size);
     const buffer = Buffer.alloc(size - start);
-    this.vol.readSync(fd, buffer, 0, buffer.length, start);
+    readAt(this.vol, fd, buffer, start);
     file.position = size;
     return buffer;
   }
@@ -141,7 +141,7 @@ export class Disk extends DiskState {
     const size = sizeOfFd(this.vol, fd);
     const start = Math.min(position ?? file.position, size);
     const buffer = Buffer.alloc(Math.max(0, Math.min(length, size - start)));
-    this.vol.readSync(fd, buffer, 0, buffer.length, start);
+    readAt(this.vol, fd, buffer, start);
     if (position === undefined) file.position = start + buffer.length;
     return buffer;
   }
@@ -181,7 +181,7 @@ export class Disk extends DiskState {
   private contents(fd: number): Buffer {
     const size = sizeOfFd(this.vol, fd);
     const buffer = Buffer.alloc(size);
-    this.vol.readSync(fd, buffer, 0, size, 0);
+    readAt(this.vol, fd, buffer, 0);
     return buffer;
   }
 
@@ -221,7 +221,7 @@ export class Disk extends DiskState {
   handleClose(fd: number): void {
     const file = this.handle(fd);
     this.open.delete(fd);
-    this.vol.closeSync(fd);
+    closeFd(this.vol, fd);
     const fault = this.faults.take(`close of ${file.path} failed (the handle is released)`);
     if (fault) throw ioError(fault.error, 'close');
   }
@@ -243,7 +243,7 @@ export class Disk extends DiskState {
   readFile(path: string): Buffer {
     this.faults.failIfArmed('read', this.resolve(path));
     linuxPathCheck(this.vol, 'open', this.resolve(path));
-    return this.vol.readFileSync(this.resolve(path)) as Buffer;
+    return readWhole(this.vol, this.resolve(path));
   }
 
   // Entries change in the page cache; they become durable at an fsync of the directory (a move across folders: of either one).

@@ -5,6 +5,7 @@
  */
 import { Volume } from 'memfs';
 import { entriesAt } from './memfsLookup.js';
+import { closeFd } from './memfsCore.js';
 import { posix } from 'node:path';
 import type { DiskView } from '../../model/contract/contract.js';
 import type { CrashShape, Pending } from './crashBytes.js';
@@ -14,7 +15,7 @@ import { DurableImage } from './durableImage.js';
 import { invariant } from '../invariant.js';
 import { RenameLog } from './renameLog.js';
 import type { CrashDiskReport } from './crashReport.js';
-import { digestOfFiles, volumeFiles } from './volumeFiles.js';
+import { digestOfFiles, volumeFilePaths, volumeFiles } from './volumeFiles.js';
 
 export interface OpenFile {
   fd: number;
@@ -98,7 +99,7 @@ export class DiskState {
   // ---- views for inspect() and the judge ----
 
   /** Every file processes see, relative to the work folder. */
-  liveFilePaths(): string[] { return [...volumeFiles(this.vol).keys()].map((path) => posix.relative(this.dir, path)); }
+  liveFilePaths(): string[] { return volumeFilePaths(this.vol).map((path) => posix.relative(this.dir, path)); }
 
   /** A digest of what processes see: every file's path and bytes (after a machine crash, the durable image). */
   imageDigest(): string { return digestOfFiles(volumeFiles(this.vol)); }
@@ -155,7 +156,7 @@ export class DiskState {
 
   protected closeQuietly(fd: number): void {
     this.open.delete(fd);
-    this.vol.closeSync(fd);
+    closeFd(this.vol, fd);
   }
 
   // ---- internals ----
@@ -223,7 +224,12 @@ export class DiskState {
       for (const [name, child] of this.image.entries.get(dirIno) ?? []) {
         const path = posix.join(dir, name);
         if (this.image.kinds.get(child) === 'dir') record(path, child);
-        else this.image.setBytes(child, this.vol.readFileSync(path) as Buffer);
+        else {
+          // The bytes just written are the durable ones (memfs copied them): no need to read them back.
+          const bytes = image.get(path);
+          invariant(bytes !== undefined, `${path}: a file of the installed volume is not in its image`);
+          this.image.setBytes(child, bytes);
+        }
       }
     };
     record('/', this.image.rootIno);

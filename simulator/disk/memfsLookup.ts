@@ -10,16 +10,18 @@
 import type { Volume } from 'memfs';
 import { ioError } from './ioError.js';
 
-interface CoreNode {
+export interface CoreNode {
   ino: number;
   symlink?: string;
   isDirectory(): boolean;
   isSymlink(): boolean;
   getSize(): number;
   canExecute(uid?: number, gid?: number): boolean;
+  canRead(uid?: number, gid?: number): boolean;
+  canWrite(uid?: number, gid?: number): boolean;
 }
 
-interface CoreLink {
+export interface CoreLink {
   children: Map<string, CoreLink | undefined>;
   getNode(): CoreNode;
   getPath(): string;
@@ -77,6 +79,30 @@ export function linkAt(vol: Volume, abs: string): CoreLink | undefined {
       continue;
     }
     i++;
+  }
+  return curr;
+}
+
+/**
+ * The link at `abs` when no symbolic link is on the way (nor at the end): found, undefined when the
+ * walk finds nothing there (a name missing, a file on the way, a folder out of reach), or 'slow'
+ * when a symbolic link is met (memfs's own calls follow it).
+ */
+export function plainLinkAt(vol: Volume, abs: string): CoreLink | undefined | 'slow' {
+  const core = vol._core as unknown as { root: CoreLink; process: { getuid?: () => number; getgid?: () => number } };
+  const steps = stepsOf(abs);
+  let curr = core.root;
+  const uid = core.process.getuid?.() ?? 0;
+  const gid = core.process.getgid?.() ?? 0;
+  for (let i = 0; i < steps.length; i++) {
+    const node = curr.getNode();
+    if (node.isDirectory()) {
+      if (!node.canExecute(uid, gid)) return undefined;
+    } else if (i < steps.length - 1) return undefined;
+    const next = curr.children.get(steps[i] as string);
+    if (next === undefined) return undefined;
+    if (next.getNode().isSymlink()) return 'slow';
+    curr = next;
   }
   return curr;
 }

@@ -1,22 +1,43 @@
 /**
  * Every file of a memfs volume with its bytes (what processes see), and a digest of them: two disks
- * with equal digests hold the same paths with the same bytes.
+ * with equal digests hold the same paths with the same bytes. Read off memfs's tree (no Stats, no
+ * access time stamped, no copy: each file's bytes are a view of its inode's, to be read before the
+ * volume changes again).
  */
 import { createHash } from 'node:crypto';
-import { posix } from 'node:path';
 import type { Volume } from 'memfs';
+import { entriesAt, type CoreNode } from './memfsLookup.js';
+
+/** A file's bytes as memfs keeps them: the used part of its buffer. */
+function bytesOf(node: CoreNode): Buffer {
+  const inode = node as CoreNode & { buf?: Buffer; size: number };
+  return inode.buf === undefined ? Buffer.alloc(0) : inode.buf.subarray(0, inode.size);
+}
+
+/** Every path under `dir` (files, and folders too when `withFolders`), depth first in readdir's order. */
+function walk(vol: Volume, dir: string, visit: (path: string, node: CoreNode) => void): void {
+  for (const { name, node } of entriesAt(vol, dir) ?? []) {
+    const path = dir === '/' ? `/${name}` : `${dir}/${name}`;
+    visit(path, node);
+    if (node.isDirectory()) walk(vol, path, visit);
+  }
+}
 
 export function volumeFiles(vol: Volume): Map<string, Buffer> {
   const files = new Map<string, Buffer>();
-  const walk = (dir: string): void => {
-    for (const name of vol.readdirSync(dir) as string[]) {
-      const path = posix.join(dir, String(name));
-      if (vol.statSync(path).isDirectory()) walk(path);
-      else files.set(path, vol.readFileSync(path) as Buffer);
-    }
-  };
-  walk('/');
+  walk(vol, '/', (path, node) => {
+    if (!node.isDirectory()) files.set(path, bytesOf(node));
+  });
   return files;
+}
+
+/** Every file's path, without its bytes. */
+export function volumeFilePaths(vol: Volume): string[] {
+  const paths: string[] = [];
+  walk(vol, '/', (path, node) => {
+    if (!node.isDirectory()) paths.push(path);
+  });
+  return paths;
 }
 
 export function digestOfFiles(files: Map<string, Buffer>): string {
