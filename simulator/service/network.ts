@@ -12,6 +12,7 @@
 import { getResponse, type RequestHandler } from 'msw';
 import { credentialHeaders, credentialsOf, routeOf, type RequestCredentials, type ServiceCore, type ServiceReply, type ServiceRoute } from './service.js';
 import { serviceHandlers } from './serviceHandlers.js';
+import { TextResponse } from './textResponse.js';
 
 export type Transport = 'direct' | 'msw';
 
@@ -83,11 +84,12 @@ export class Network {
   }
 }
 
-/** The Response the client sees for a reply (a cut body errors after its first half). */
+/** The Response the client sees for a reply: its body a text (textResponse.ts); a cut body errors after its first half. */
 export function responseOf(reply: ServiceReply): Response {
   const headers = { 'content-type': 'application/json' };
   const nullBody = reply.status === 204 || reply.status === 304;
-  if (!reply.cut || nullBody) return new Response(nullBody ? null : reply.body, { status: reply.status, headers });
+  if (nullBody) return new Response(null, { status: reply.status, headers });
+  if (!reply.cut) return new TextResponse(reply.body, { status: reply.status, headers });
   const bytes = new TextEncoder().encode(reply.body);
   // The first half arrives; the next read finds the connection gone (a reader sees the half first).
   let sent = false;

@@ -32,7 +32,9 @@ export class Inspection {
   private cached: { version: number; reads: Read[]; stamps: string[]; records: Records; failed: boolean; storeChanges: number | undefined } | undefined;
   /** Builds each key's observed states from the durable image after every change (model/observedHistory.ts). */
   readonly observer = new HistoryObserver();
-  private observedVersion = '';
+  /** The durable image's version and the store's change count when the durable records were last observed. */
+  private observedDisk = -1;
+  private observedStore = -1;
   private lastObserved: Records | undefined;
   private readonly turn: TurnHolder;
   private readonly inspector: JournalAdapter;
@@ -61,9 +63,9 @@ export class Inspection {
   /** Reads the durable image when it changed since the last look (at trace position `seq`), feeding the observed histories. */
   observeDurable(seq: number): Records {
     const records = this.read('durable');
-    const version = `${this.disk.durableVersion}:${this.store.changes}`;
-    if (version !== this.observedVersion) {
-      this.observedVersion = version;
+    if (this.disk.durableVersion !== this.observedDisk || this.store.changes !== this.observedStore) {
+      this.observedDisk = this.disk.durableVersion;
+      this.observedStore = this.store.changes;
       // The same answer as last time (nothing inspect() reads changed) adds nothing to observe.
       if (!this.failed && records !== this.lastObserved) this.observer.observe(records, seq, 'durable');
       this.lastObserved = records;

@@ -117,14 +117,14 @@ export class World implements StepHost, EventHost {
       this.fireEventsDue();
       if (this.stop !== null) break;
       if (this.turns.anyRunning) await this.turns.quiesce();
-      const ready = this.procs.filter((p) => p.alive && !p.done && p.pending.length > 0);
-      if (ready.length > 0) {
+      const ready = this.readyCount();
+      if (ready > 0) {
         if (this.globalStep >= this.scenario.bounds.maxSteps) {
           this.halt({ kind: 'bounds-exceeded', bound: 'steps', detail: `${this.globalStep} steps taken, the bound is ${this.scenario.bounds.maxSteps}` });
           break;
         }
-        const choice = ready.length > 1 ? (this.scenario.schedule[this.decisions++] ?? 0) % ready.length : 0;
-        await this.grant(ready[choice] as Proc);
+        const choice = ready > 1 ? (this.scenario.schedule[this.decisions++] ?? 0) % ready : 0;
+        await this.grant(this.readyAt(choice));
         continue;
       }
       const due = this.clock.nextDueMs();
@@ -154,6 +154,20 @@ export class World implements StepHost, EventHost {
     this.turns.close();
     if (this.internalError) throw this.internalError;
     return this.stop as StopReason;
+  }
+
+  /** How many workers have a step queued (counted, not collected: this runs before every decision). */
+  private readyCount(): number {
+    let ready = 0;
+    for (const proc of this.procs) if (proc.alive && !proc.done && proc.pending.length > 0) ready++;
+    return ready;
+  }
+
+  /** The `choice`-th worker with a step queued, lowest pid first. */
+  private readyAt(choice: number): Proc {
+    let seen = 0;
+    for (const proc of this.procs) if (proc.alive && !proc.done && proc.pending.length > 0 && seen++ === choice) return proc;
+    throw new SimulatorInvariantError(`no ready worker at choice ${choice}`);
   }
 
   halt(reason: StopReason): void {
