@@ -10,9 +10,16 @@ const CANARY_PREFIX = 'durasim-canary-';
 const CANARY_PATTERN = /durasim-canary-[0-9a-f]*/g;
 export const SECRET_MASK = '«secret»';
 
-/** The access token of canary number n: "durasim-canary-" and 24 hex digits. */
+const canaries = new Map<number, string>();
+/** The access token of canary number n: "durasim-canary-" and 24 hex digits (remembered: every incarnation asks). */
 export function canaryOf(n: number): string {
-  return `${CANARY_PREFIX}${digestOf(`durasim access token canary ${n}`).slice(0, 24)}`;
+  let canary = canaries.get(n);
+  if (canary === undefined) {
+    canary = `${CANARY_PREFIX}${digestOf(`durasim access token canary ${n}`).slice(0, 24)}`;
+    if (canaries.size >= 1024) canaries.clear();
+    canaries.set(n, canary);
+  }
+  return canary;
 }
 
 /** The text with every canary (whole, or cut short after its prefix) replaced by «secret». */

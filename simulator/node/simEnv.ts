@@ -12,7 +12,7 @@
 import type { Env, EnvFs, FileHandle, Stats } from '../../model/contract/contract.js';
 import { outsideTurn } from '../sandbox/ambientGuard.js';
 import { responseOf, UnreachableHostError } from '../service/network.js';
-import type { Timer } from '../world/clock.js';
+import { timeoutReason, type Timer } from '../world/clock.js';
 import { previewData, rel } from '../world/trace.js';
 import type { Outcome, Proc } from '../world/proc.js';
 import { describeLoss } from '../disk/crashReport.js';
@@ -93,7 +93,7 @@ export function simulatedEnv(world: StepHost, proc: Proc): Env {
       sync('clock.timeout', `${ms}ms`, () => {
         const controller = new AbortController();
         // The abort runs the journal's own listeners: under its turn, so what they reach is seen.
-        world.procTimer(proc, ms, 'timeout', () => world.turns.asTurnOf(proc, () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'))));
+        world.procTimer(proc, ms, 'timeout', () => world.turns.asTurnOf(proc, () => controller.abort(timeoutReason())));
         return controller.signal;
       }),
   };

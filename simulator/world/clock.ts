@@ -10,6 +10,21 @@
 /** 2026-01-01T00:00:00Z: where virtual time starts (what a served clock read and env.clock.now() say at 0 ms). */
 export const VIRTUAL_EPOCH_MS = 1_767_225_600_000;
 
+/**
+ * The reason a timeout's AbortSignal aborts with, as AbortSignal.timeout() gives it: a DOMException
+ * named TimeoutError. Node makes it inside a timer callback, where its stack holds only Node's own
+ * frames; this one holds none (capturing the simulator's frames would be most of what it costs).
+ */
+export function timeoutReason(): DOMException {
+  const frames = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new DOMException('The operation was aborted due to timeout', 'TimeoutError');
+  } finally {
+    Error.stackTraceLimit = frames;
+  }
+}
+
 export interface Timer {
   atMs: number;
   seq: number;

@@ -13,7 +13,7 @@
  */
 import { outsideTurn, runAsTurn, SERVED_TIMER } from '../../sandbox/ambientGuard.js';
 import { atomicStep } from '../../world/atomicStep.js';
-import type { Timer } from '../../world/clock.js';
+import { timeoutReason, type Timer } from '../../world/clock.js';
 import type { Served, ServeContext } from './serveContext.js';
 
 const TIMEOUT_MAX = 2 ** 31 - 1;
@@ -146,7 +146,7 @@ const abortTimeout: Served = (ctx, args) => {
   return atomicStep(ctx.world, ctx.proc, 'AbortSignal.timeout', `${delayMs}ms`, () => {
     const controller = new AbortController();
     ctx.world.procTimer(ctx.proc, delayMs, 'AbortSignal.timeout', () =>
-      ctx.world.turns.asTurnOf(ctx.proc, () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'))),
+      ctx.world.turns.asTurnOf(ctx.proc, () => controller.abort(timeoutReason())),
     );
     return controller.signal;
   }, () => new AbortController().signal);
