@@ -6,7 +6,7 @@
 import type { ObservedHistories, ReceiptLoss, Records } from '../model/evidence.js';
 import type { JournalAdapter } from '../model/contract/contract.js';
 import { installAmbientGuard, uninstallAmbientGuard, type Escape } from './sandbox/ambientGuard.js';
-import type { Transport } from './service/network.js';
+import { loadMsw, type Transport } from './service/network.js';
 import type { Proc } from './world/proc.js';
 import { parseScenario, taskFor, type Scenario } from './scenario/scenario.js';
 import type { Effect, ServiceRequestRecord } from './service/service.js';
@@ -103,6 +103,7 @@ export function reportUncaught(error: unknown): boolean {
 
 export async function simulate(journal: JournalAdapter, scenarioInput: Scenario | unknown, options: SimulateOptions = {}): Promise<SimulationResult> {
   const scenario = parseScenario(scenarioInput);
+  if (options.transport === 'msw') await loadMsw();
   installAmbientGuard();
   let world: World;
   let outcome: StopReason;

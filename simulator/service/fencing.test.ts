@@ -2,10 +2,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { serveOverHttp, type RealService } from '../../src/realService.js';
 import { VirtualClock } from '../world/clock.js';
-import { Network } from './network.js';
+import { loadMsw, Network } from './network.js';
 import { DEFAULT_SERVICE } from '../scenario/scenario.js';
 import { ServiceCore } from './service.js';
 import { simulate } from '../simulate.js';
+
+// The msw transport loads msw on first use (simulate() does it before a run): the tests here build Networks by hand.
+beforeAll(loadMsw);
 
 const fresh = () => new ServiceCore({ ...DEFAULT_SERVICE, existing: [], resources: {} }, [], new VirtualClock());
 const tokens = [2, 1, 2, undefined, 3, 0];

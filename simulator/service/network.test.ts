@@ -1,8 +1,11 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, beforeAll } from 'vitest';
 import { VirtualClock } from '../world/clock.js';
-import { Network, responseOf } from './network.js';
+import { loadMsw, Network, responseOf } from './network.js';
 import { DEFAULT_SERVICE, SERVICE_URL } from '../scenario/scenario.js';
 import { ServiceCore } from './service.js';
+
+// The msw transport loads msw on first use (simulate() does it before a run): the tests here build Networks by hand.
+beforeAll(loadMsw);
 
 function pair(faults = [] as ConstructorParameters<typeof ServiceCore>[1]) {
   const make = () => new ServiceCore({ ...DEFAULT_SERVICE, existing: [], resources: { config: 'v1' } }, faults, new VirtualClock());

@@ -9,12 +9,21 @@
  * - The service acts when the request arrives; the reply's delivery (drop, delay, cut body) is
  *   carried out by the caller in virtual time.
  */
-import { getResponse, type RequestHandler } from 'msw';
+import type { RequestHandler } from 'msw';
+import { invariant } from '../invariant.js';
 import { credentialHeaders, credentialsOf, routeOf, type RequestCredentials, type ServiceCore, type ServiceReply, type ServiceRoute } from './service.js';
-import { serviceHandlers } from './serviceHandlers.js';
 import { TextResponse } from './textResponse.js';
+import { handlersWith, type Msw } from './mswHandlers.js';
 
 export type Transport = 'direct' | 'msw';
+
+/** msw, loaded only for a run on the msw transport: importing it costs about 200 ms of CPU, in every thread that does. */
+let msw: (Msw & Pick<typeof import('msw'), 'getResponse'>) | undefined;
+
+/** Loads msw for the msw transport (simulate() calls it before such a run). */
+export async function loadMsw(): Promise<void> {
+  msw ??= await import('msw');
+}
 
 export interface SentRequest {
   method: string;
@@ -65,13 +74,14 @@ export class Network {
   /** Delivers the request to the service and returns its reply. */
   async send(request: SentRequest): Promise<ServiceReply> {
     if (this.transport === 'direct') return this.core.receive(request.method, request.route, request.body, request.credentials);
-    this.handlers ??= serviceHandlers(this.core, this.serviceUrl, (reply) => {
+    invariant(msw !== undefined, 'the msw transport was used before loadMsw()');
+    this.handlers ??= handlersWith(msw, this.core, this.serviceUrl, (reply) => {
       this.lastReply = reply;
     });
     this.lastReply = undefined;
     const init: RequestInit = { method: request.method, headers: credentialHeaders(request.credentials) };
     if (request.method !== 'GET' && request.method !== 'HEAD') init.body = request.body;
-    const response = await getResponse(this.handlers, new Request(request.url, init));
+    const response = await msw.getResponse(this.handlers, new Request(request.url, init));
     const reply = this.lastReply as ServiceReply | undefined;
     if (!response || !reply) throw new Error(`msw handlers gave no response for ${request.method} ${request.url}`);
     // What the client sees is what msw answered; the core's reply adds only the delivery decision.

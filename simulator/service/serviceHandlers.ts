@@ -1,26 +1,13 @@
 /**
- * The fake service's HTTP face: msw request handlers over a ServiceCore.
- *
- * Rules: the handlers hold no state of their own; each request is routed to the core, whose reply
- * (status, body, and the delivery decision a real network would make: drop, delay, cut) is handed
- * to `onReply` and returned as an HttpResponse. The same handlers can be mounted in a user's own
- * msw setup (setupServer) to run a journal against the fake service over the global fetch.
+ * The fake service's msw request handlers, for a user's own msw setup (setupServer) to run a
+ * journal against the fake service over the global fetch: mswHandlers.ts with the msw this module
+ * imports. (The simulator itself never imports this module: it loads msw only for a run on the msw
+ * transport.)
  */
 import { http, HttpResponse, type RequestHandler } from 'msw';
-import { credentialsOf, type ServiceCore, type ServiceReply, type ServiceRoute } from './service.js';
+import { handlersWith } from './mswHandlers.js';
+import type { ServiceCore, ServiceReply } from './service.js';
 
 export function serviceHandlers(core: ServiceCore, baseUrl: string, onReply: (reply: ServiceReply) => void = () => {}): RequestHandler[] {
-  const respond = async (request: Request, route: ServiceRoute): Promise<Response> => {
-    const body = request.method === 'POST' ? await request.text() : '';
-    const reply = core.receive(request.method, route, body, credentialsOf(request.headers));
-    onReply(reply);
-    return new HttpResponse(reply.body, { status: reply.status, headers: { 'content-type': 'application/json' } });
-  };
-  const id = (value: string | readonly string[] | undefined): string => (Array.isArray(value) ? value.join('/') : String(value));
-  return [
-    http.post(`${baseUrl}/operations/:key`, ({ request, params }) => respond(request, { kind: 'publish', key: id(params.key) })),
-    http.get(`${baseUrl}/operations/:key`, ({ request, params }) => respond(request, { kind: 'query', key: id(params.key) })),
-    http.get(`${baseUrl}/resources/:name`, ({ request, params }) => respond(request, { kind: 'resource', name: id(params.name) })),
-    http.all(`${baseUrl}/*`, ({ request }) => respond(request, { kind: 'unknown' })),
-  ];
+  return handlersWith({ http, HttpResponse }, core, baseUrl, onReply);
 }

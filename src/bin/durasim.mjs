@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// The durasim command. From the compiled package (dist/) it runs as plain JavaScript; from the
-// TypeScript sources (a clone of the repository) it registers tsx first.
+// The durasim command. It runs durasim's module graph (graph.mjs: one file, built for the sources
+// on first use, or the package's own); where there is none, the compiled modules of the package,
+// or the TypeScript sources through tsx.
 import { existsSync } from 'node:fs';
+import { loadGraph } from './graph.mjs';
 
 // Anything left unhandled is durasim's own failure: exit 5, never a finding about the journal.
 // (Journals run in worker threads, which report their own uncaught errors as the journal's.)
@@ -11,9 +13,12 @@ const harnessFailed = (reason) => {
 };
 process.on('unhandledRejection', harnessFailed);
 process.on('uncaughtException', harnessFailed);
+const graph = await loadGraph();
 const compiled = new URL('../cli/main.js', import.meta.url);
 let cli;
-if (existsSync(compiled)) {
+if (graph !== undefined) {
+  cli = graph.MODULES['src/cli/main'];
+} else if (existsSync(compiled)) {
   cli = await import(compiled.href);
 } else {
   const { register } = await import('tsx/esm/api');

@@ -13,11 +13,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { dirname, extname, join, relative, sep } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { build, type Plugin } from 'esbuild';
+import { dirname, join, relative, sep } from 'node:path';
+import type { Plugin } from 'esbuild';
 import { DurasimError } from '../../model/contract/failure.js';
 import { CODE_ROOT } from '../ownFiles.js';
+import { withRealMeta } from '../bin/graph.mjs';
 import type { JournalRef } from './journalRef.js';
 
 /** What a worker needs to evaluate a journal: the bundle, and the shared modules it requires. */
@@ -37,7 +37,6 @@ export function isDurasimOwn(path: string): boolean {
   return SHARED_FOLDERS.some((folder) => path.startsWith(folder) && !path.slice(folder.length).includes(`node_modules${sep}`)) && !path.startsWith(OWN_JOURNALS);
 }
 
-const LOADERS: Record<string, 'ts' | 'tsx' | 'js' | 'jsx'> = { '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.tsx': 'tsx', '.jsx': 'jsx' };
 
 function sharing(): Plugin {
   return {
@@ -54,20 +53,18 @@ function sharing(): Plugin {
         return { path: resolved.path, ...(resolved.sideEffects === false ? { sideEffects: false } : {}) };
       });
       // import.meta has no meaning in one bundle: give every file its own real values.
-      build.onLoad({ filter: /\.(m|c)?(t|j)sx?$/ }, (args) => {
+      build.onLoad({ filter: /\.(m|c)?(t|j)sx?$/ }, async (args) => {
         const text = readFileSync(args.path, 'utf8');
         if (!text.includes('import.meta')) return undefined;
-        const contents = text
-          .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href))
-          .replaceAll('import.meta.dirname', JSON.stringify(dirname(args.path)))
-          .replaceAll('import.meta.filename', JSON.stringify(args.path));
-        return { contents, loader: LOADERS[extname(args.path)] ?? 'js', resolveDir: dirname(args.path) };
+        return { contents: await withRealMeta(text, args.path), loader: 'js', resolveDir: dirname(args.path) };
       });
     },
   };
 }
 
 export async function bundleJournal(ref: JournalRef): Promise<JournalBundle> {
+  // esbuild loads on first use: a worker thread (which never bundles) does not pay for it.
+  const { build } = await import('esbuild');
   let output;
   try {
     output = await build({

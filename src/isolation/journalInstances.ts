@@ -5,11 +5,14 @@
  * with the process. durasim's own modules and Node's builtins are shared (see bundleJournal).
  */
 import { createRequire } from 'node:module';
+import { extname, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compileFunction } from 'node:vm';
 import type { JournalAdapter } from '../../model/contract/contract.js';
 import { DurasimError } from '../../model/contract/failure.js';
 import type { JournalBundle } from './bundleJournal.js';
+import { CODE_ROOT } from '../ownFiles.js';
+import { ownModuleOfGraph } from './sharedModules.js';
 
 export interface JournalInstances {
   /** A new instance of the journal's modules. */
@@ -56,12 +59,34 @@ function forgetAddedGlobals(baseline: Set<PropertyKey>): void {
   for (const key of globalKeys()) if (!baseline.has(key)) Reflect.deleteProperty(globalThis, key);
 }
 
-/** Compiles a bundle in this thread; the shared modules are imported once, here. */
+/** A shared module's key in the thread's graph: its path from the code root without extension ("durasim" is src/index). */
+function graphKey(id: string, durasimIndex: string): string {
+  const path = relative(CODE_ROOT, id === 'durasim' ? durasimIndex : id);
+  return path.slice(0, path.length - extname(path).length).split(sep).join('/');
+}
+
+let tsxRegistered = false;
+
+/**
+ * One of durasim's own modules by path, for a journal that shares one its thread's graph does not
+ * hold (the public entry, "durasim"): a TypeScript source (a clone) loads through tsx, registered in
+ * this thread the first time one is needed.
+ */
+async function importOwn(path: string): Promise<unknown> {
+  if (extname(path) === '.ts' && !tsxRegistered && !process.execArgv.some((arg) => arg.includes('tsx'))) {
+    const { register } = (await import('tsx/esm/api')) as { register: () => unknown };
+    register();
+    tsxRegistered = true;
+  }
+  return import(pathToFileURL(path).href);
+}
+
+/** Compiles a bundle in this thread; the shared modules come from the thread's graph, or are imported once, here. */
 export async function compileJournal(bundle: JournalBundle, durasimIndex: string): Promise<JournalInstances> {
   const nodeRequire = createRequire(bundle.ref.file);
   const shared = new Map<string, unknown>();
   for (const id of bundle.shared) {
-    const namespace = (await import(id === 'durasim' ? pathToFileURL(durasimIndex).href : pathToFileURL(id).href)) as Record<string, unknown>;
+    const namespace = (ownModuleOfGraph(graphKey(id, durasimIndex)) ?? (await importOwn(id === 'durasim' ? durasimIndex : id))) as Record<string, unknown>;
     shared.set(id, Object.assign(Object.create(null) as object, namespace, { __esModule: true }));
   }
   const require = (id: string): unknown => (shared.has(id) ? shared.get(id) : nodeRequire(id));

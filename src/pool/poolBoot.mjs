@@ -1,12 +1,19 @@
-// Worker-thread entry of the pool. From the compiled package it loads the worker as it is; from
-// the TypeScript sources it first registers tsx in this thread, so durasim's own .ts modules load.
+// Worker-thread entry of the pool. It loads durasim's module graph (src/bin/graph.mjs: one file, no
+// TypeScript loader), else the compiled worker of the package, else the TypeScript sources through
+// tsx; then makes the thread a pool worker.
 import { existsSync } from 'node:fs';
+import { loadGraph } from '../bin/graph.mjs';
 
+const graph = await loadGraph();
 const compiled = new URL('./poolWorker.js', import.meta.url);
-if (existsSync(compiled)) {
-  await import(compiled.href);
+let worker;
+if (graph !== undefined) {
+  worker = graph.MODULES['src/pool/poolWorker'];
+} else if (existsSync(compiled)) {
+  worker = await import(compiled.href);
 } else {
   const { register } = await import('tsx/esm/api');
   register();
-  await import('./poolWorker.ts');
+  worker = await import('./poolWorker.ts');
 }
+worker.startPoolWorker();

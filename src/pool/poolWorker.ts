@@ -23,15 +23,13 @@ import { journalErrors } from '../report/runReport.js';
 import { beat, setBusy } from './heartbeat.js';
 import type { FromWorker, ModuleMode, RunSummary, ToWorker, WorkerData } from './protocol.js';
 
-installAmbientGuard({ permanent: true });
-
-const { heartbeat, maxHeapMb, durasimIndex } = workerData as WorkerData;
-const port = parentPort;
-if (!port) throw new Error('poolWorker runs only in a worker thread');
+/** The thread's setup, made once by startPoolWorker(): importing this module does nothing (the worker graph holds it for the main thread too). */
+let heartbeat: Int32Array;
+let maxHeapMb = 0;
+let durasimIndex = '';
+let port: NonNullable<typeof parentPort>;
+let collectGarbage: () => void = () => {};
 const post = (message: FromWorker): void => port.postMessage(message);
-
-setFlagsFromString('--expose-gc');
-const collectGarbage = runInNewContext('gc') as () => void;
 
 class JournalOutOfMemory extends Error {}
 
@@ -135,11 +133,22 @@ async function run(message: RunMessage): Promise<void> {
   }
 }
 
-// A rejection or exception the journal left unhandled ends the incarnation that last ran, as it ends a process.
-process.on('unhandledRejection', (reason) => void reportUncaught(reason));
-process.on('uncaughtException', (error) => void reportUncaught(error));
-
-let queue: Promise<void> = Promise.resolve();
-port.on('message', (message: ToWorker) => {
-  queue = queue.then(() => (message.type === 'load' ? load(message) : run(message)));
-});
+/**
+ * Makes this thread a pool worker: guards it first (before any journal code is evaluated), then
+ * serves the pool's messages one at a time. Called by the worker's boot (poolBoot.mjs), once.
+ */
+export function startPoolWorker(): void {
+  if (!parentPort) throw new Error('a pool worker runs only in a worker thread');
+  port = parentPort;
+  installAmbientGuard({ permanent: true });
+  ({ heartbeat, maxHeapMb, durasimIndex } = workerData as WorkerData);
+  setFlagsFromString('--expose-gc');
+  collectGarbage = runInNewContext('gc') as () => void;
+  // A rejection or exception the journal left unhandled ends the incarnation that last ran, as it ends a process.
+  process.on('unhandledRejection', (reason) => void reportUncaught(reason));
+  process.on('uncaughtException', (error) => void reportUncaught(error));
+  let queue: Promise<void> = Promise.resolve();
+  port.on('message', (message: ToWorker) => {
+    queue = queue.then(() => (message.type === 'load' ? load(message) : run(message)));
+  });
+}

@@ -1,0 +1,10 @@
+/** Declarations of graph.mjs (plain JavaScript: it runs before anything of durasim's can load). */
+export declare const CODE_ROOT: string;
+export declare const FROM_SOURCE: boolean;
+export declare const DIST_GRAPH: string;
+export declare function graphModules(root?: string, ext?: string): string[];
+export declare function bundleGraph(modules: readonly string[], root?: string): Promise<string>;
+export declare function graphFile(): Promise<string | undefined>;
+export declare function loadGraph(): Promise<{ MODULES: Record<string, Record<string, unknown>> } | undefined>;
+export declare function withRealMeta(text: string, path: string): Promise<string>;
+export declare function graphNameOf(root: string): string;

@@ -1,0 +1,196 @@
+// The module graph: durasim's own modules (src/, model/, simulator/) bundled into one ESM file, so
+// the command and every worker thread load one file instead of some 170 modules, and the sources
+// need no TypeScript loader in any thread (a worker booted through tsx cost ~2 s of CPU).
+// - From the sources (a clone) it is built on first use into node_modules/.cache/durasim/, named by
+//   a digest of every source file it holds, and rebuilt whenever one changes (a stale graph can
+//   never run). The package ships its own, built from dist/ by `npm run build` (dist/graph.mjs).
+// - Each module keeps its own import.meta.url (where it really lives), and the graph exports them
+//   all by path from the code root, without extension ("src/cli/main"), for the worker threads'
+//   journals to share (src/isolation/sharedModules.ts).
+// - Written as durasim writes its files: a temp file, fsynced, renamed, the folder fsynced.
+// - Plain JavaScript: it runs before anything else of durasim can load.
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, extname, join, relative, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** The folder that holds src/, model/ and simulator/: the repository, or dist/ in the package. */
+export const CODE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** True in a clone (the TypeScript sources are here); false in the package. */
+export const FROM_SOURCE = existsSync(join(CODE_ROOT, 'src', 'cli', 'main.ts'));
+const EXT = FROM_SOURCE ? '.ts' : '.js';
+/** The package's graph, next to its compiled code. */
+export const DIST_GRAPH = join(CODE_ROOT, 'graph.mjs');
+
+/**
+ * Folders and files left out of the graph: journals (bundled with each journal), the bench, test
+ * fixtures, scripts that run as they load, and the public entry with the msw handlers it exports
+ * (msw costs ~200 ms to load in every thread; nothing in the graph imports them, and a journal that
+ * imports "durasim" at run time loads it by path).
+ */
+const LEFT_OUT = ['src/journals/', 'src/bench/', 'src/pool/fixtures/', 'src/bin/', 'src/confirm/realWorker', 'src/runner/traceCorpusMain', 'src/index', 'simulator/service/serviceHandlers'];
+
+/** Every file under src/, model/ and simulator/ that `keep` keeps, by path from `root`, sorted. */
+function filesUnder(root, keep) {
+  const out = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (entry.name !== 'node_modules') walk(path);
+      } else if (keep(path)) out.push(path);
+    }
+  };
+  for (const dir of ['src', 'model', 'simulator']) if (existsSync(join(root, dir))) walk(dir);
+  return out.sort();
+}
+
+/** The graph's modules: every source file of src/, model/ and simulator/ but tests, declarations and LEFT_OUT, by path from `root`. */
+export function graphModules(root = CODE_ROOT, ext = EXT) {
+  return filesUnder(root, (path) => path.endsWith(ext) && !path.endsWith(`.test${ext}`) && !path.endsWith(`.d${ext}`) && !LEFT_OUT.some((left) => path.startsWith(left)));
+}
+
+/**
+ * The file's code (TypeScript or JavaScript) as JavaScript whose import.meta.url, .dirname and
+ * .filename are the file's own values: esbuild parses it and defines them, so only code is
+ * rewritten, never a string or a comment that names them.
+ */
+export async function withRealMeta(text, path) {
+  const esbuild = createRequire(import.meta.url)('esbuild');
+  const define = { 'import.meta.url': JSON.stringify(pathToFileURL(path).href), 'import.meta.dirname': JSON.stringify(dirname(path)), 'import.meta.filename': JSON.stringify(path) };
+  const loader = { '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.tsx': 'tsx', '.jsx': 'jsx' }[extname(path)] ?? 'js';
+  const out = await esbuild.transform(text, { loader, define, target: 'node20', sourcefile: path });
+  return out.code;
+}
+
+/** Bundles `modules` (paths from `root`) into one ESM text: each module's import.meta as where it lives, npm packages left to Node. */
+export async function bundleGraph(modules, root = CODE_ROOT) {
+  const esbuild = createRequire(import.meta.url)('esbuild');
+  const key = (path) => path.slice(0, -extname(path).length);
+  const entry = [
+    ...modules.map((path, i) => `import * as m${i} from ${JSON.stringify(join(root, path))};`),
+    `import { registerOwnModules } from ${JSON.stringify(join(root, `src/isolation/sharedModules${extname(modules[0] ?? EXT)}`))};`,
+    `export const MODULES = { ${modules.map((path, i) => `${JSON.stringify(key(path))}: m${i}`).join(', ')} };`,
+    'registerOwnModules(MODULES);',
+  ].join('\n');
+  const realMeta = {
+    name: 'durasim-import-meta',
+    setup(build) {
+      build.onLoad({ filter: /\.(m|c)?(t|j)s$/ }, async (args) => {
+        if (args.path.includes(`${sep}node_modules${sep}`)) return undefined;
+        const text = readFileSync(args.path, 'utf8');
+        if (!text.includes('import.meta')) return undefined;
+        return { contents: await withRealMeta(text, args.path), loader: 'js', resolveDir: dirname(args.path) };
+      });
+    },
+  };
+  const out = await esbuild.build({
+    stdin: { contents: entry, resolveDir: root, sourcefile: 'durasim-graph.js', loader: 'js' },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    write: false,
+    logLevel: 'silent',
+    plugins: [realMeta],
+  });
+  return out.outputFiles[0].text;
+}
+
+/** Writes `text` to `path` durably and atomically (the way durasim writes its own files). */
+function writeDurably(path, text) {
+  const dir = dirname(path);
+  mkdirSync(dir, { recursive: true });
+  const temp = join(dir, `.${path.slice(dir.length + 1)}.durasim-${process.pid}.tmp`);
+  const fd = openSync(temp, 'w');
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  const dirFd = openSync(dir, 'r');
+  try {
+    fsyncSync(dirFd);
+  } finally {
+    closeSync(dirFd);
+  }
+}
+
+/** Where a clone keeps its built graphs: node_modules/.cache/durasim, or the temp folder when that cannot be written. */
+function cacheDirs() {
+  return [join(CODE_ROOT, 'node_modules', '.cache', 'durasim'), join(tmpdir(), `durasim-graph-${process.getuid?.() ?? 'user'}`)];
+}
+
+/**
+ * The graph's file name for the sources under `root`: a digest of every source file of src/,
+ * model/ and simulator/ (tests aside: a module the graph pulls in need not be one it lists, the
+ * journals say), of this builder and of esbuild's version.
+ */
+export function graphNameOf(root) {
+  const hash = createHash('sha256');
+  const esbuildVersion = createRequire(import.meta.url)('esbuild/package.json').version;
+  hash.update(`durasim graph 1\0esbuild ${esbuildVersion}\0${readFileSync(fileURLToPath(import.meta.url))}\0`);
+  for (const path of filesUnder(root, (p) => /\.(m?ts|m?js)$/.test(p) && !/\.test\.m?ts$/.test(p))) hash.update(`${path}\0`).update(readFileSync(join(root, path))).update('\0');
+  return `graph-${hash.digest('hex').slice(0, 20)}.mjs`;
+}
+
+let known;
+
+/**
+ * The graph file this thread loads: the package's, or (from the sources) the one built for the
+ * sources as they are now — built here when missing. Undefined when none can be had (the sources
+ * cannot be bundled, no folder can be written): the caller then loads the modules one by one.
+ */
+export function graphFile() {
+  known ??= findOrBuild();
+  return known;
+}
+
+async function findOrBuild() {
+  if (!FROM_SOURCE) return existsSync(DIST_GRAPH) ? DIST_GRAPH : undefined;
+  const modules = graphModules();
+  const name = graphNameOf(CODE_ROOT);
+  for (const dir of cacheDirs()) {
+    const path = join(dir, name);
+    if (existsSync(path)) return path;
+  }
+  let text;
+  try {
+    text = await bundleGraph(modules);
+  } catch {
+    return undefined;
+  }
+  for (const dir of cacheDirs()) {
+    try {
+      writeDurably(join(dir, name), text);
+      return join(dir, name);
+    } catch {
+      // try the next folder
+    }
+  }
+  return undefined;
+}
+
+/** The graph's modules, loaded (one file), or undefined when there is no graph (see graphFile). */
+export async function loadGraph() {
+  const file = await graphFile();
+  return file === undefined ? undefined : /** @type {{ MODULES: Record<string, Record<string, unknown>> }} */ (await import(pathToFileURL(file).href));
+}
+
+// `node src/bin/graph.mjs --dist` (npm run build): the package's graph, from the compiled code in dist/.
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.includes('--dist')) {
+  const dist = join(CODE_ROOT, 'dist');
+  const modules = graphModules(dist, '.js');
+  writeDurably(join(dist, 'graph.mjs'), await bundleGraph(modules, dist));
+  process.stderr.write(`wrote ${relative(process.cwd(), join(dist, 'graph.mjs'))}: ${modules.length} modules\n`);
+}

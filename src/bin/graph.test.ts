@@ -1,0 +1,57 @@
+/**
+ * The module graph (graph.mjs): one file holding durasim's own modules, each with its real
+ * import.meta, registered for journals' shared imports, without msw; rebuilt when a source changes.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { CODE_ROOT, graphFile, graphModules, graphNameOf, loadGraph, withRealMeta } from './graph.mjs';
+
+describe('the module graph', () => {
+  test('holds every module it lists, each with its own import.meta, and registers them', async () => {
+    const graph = await loadGraph();
+    expect(graph).toBeDefined();
+    const modules = graphModules();
+    expect(modules.length).toBeGreaterThan(100);
+    expect(Object.keys(graph?.MODULES ?? {}).sort()).toEqual(modules.map((path) => path.replace(/\.ts$/, '')).sort());
+    const own = graph?.MODULES['src/ownFiles'] as { CODE_ROOT: string; FROM_SOURCE: boolean };
+    expect(own.CODE_ROOT).toBe(CODE_ROOT);
+    expect(own.FROM_SOURCE).toBe(true);
+    expect(typeof (graph?.MODULES['src/cli/main'] as { main?: unknown }).main).toBe('function');
+    expect(typeof (graph?.MODULES['src/pool/poolWorker'] as { startPoolWorker?: unknown }).startPoolWorker).toBe('function');
+    const shared = graph?.MODULES['src/isolation/sharedModules'] as { ownModuleOfGraph: (key: string) => unknown };
+    expect(shared.ownModuleOfGraph('model/contract/digest')).toBe(graph?.MODULES['model/contract/digest']);
+  });
+
+  test('leaves out the journals, the scripts that run as they load, and msw (the public entry and its handlers)', async () => {
+    const modules = graphModules();
+    for (const left of ['src/journals/reference.ts', 'src/bench/main.ts', 'src/confirm/realWorker.ts', 'src/index.ts', 'simulator/service/serviceHandlers.ts']) expect(modules).not.toContain(left);
+    const text = readFileSync((await graphFile()) as string, 'utf8');
+    expect(text).not.toMatch(/^import [^;]*from "msw"/m);
+    expect(text).toMatch(/import\("msw"\)/); // the msw transport still loads it when a run needs it
+  });
+
+  test('is named after its sources: one more byte in any of them names another graph; a test file does not', async () => {
+    const file = (await graphFile()) as string;
+    expect(file.endsWith(graphNameOf(CODE_ROOT))).toBe(true);
+    expect(file.startsWith(join(CODE_ROOT, 'node_modules', '.cache', 'durasim')) || file.includes('durasim-graph-')).toBe(true);
+    const root = mkdtempSync(join(tmpdir(), 'durasim-graph-name-'));
+    mkdirSync(join(root, 'src'));
+    writeFileSync(join(root, 'src', 'a.ts'), 'export const a = 1;\n');
+    const first = graphNameOf(root);
+    expect(graphNameOf(root)).toBe(first);
+    writeFileSync(join(root, 'src', 'a.test.ts'), 'it counts for nothing');
+    expect(graphNameOf(root)).toBe(first);
+    writeFileSync(join(root, 'src', 'a.ts'), 'export const a = 12;\n');
+    expect(graphNameOf(root)).not.toBe(first);
+  });
+
+  test('import.meta becomes the file’s own in code, never in a string or a comment', async () => {
+    const code = await withRealMeta("export const a = import.meta.url; export const b = 'import.meta.url'; export const c = `${import.meta.dirname}/x`; // import.meta.filename\n", '/a/b.ts');
+    expect(code).toContain('"file:///a/b.ts"');
+    expect(code).toContain('"import.meta.url"'); // the string stays (esbuild writes it in double quotes)
+    expect(code).toContain('"/a"');
+    expect(code).not.toMatch(/=\s*import\.meta/);
+  });
+});
