@@ -3,7 +3,9 @@
 // on first use, or the package's own); where there is none, the compiled modules of the package,
 // or the TypeScript sources through tsx.
 import { existsSync } from 'node:fs';
-import { loadGraph } from './graph.mjs';
+import { loadGraph, tuneCompiler } from './graph.mjs';
+
+tuneCompiler();
 
 // Anything left unhandled is durasim's own failure: exit 5, never a finding about the journal.
 // (Journals run in worker threads, which report their own uncaught errors as the journal's.)

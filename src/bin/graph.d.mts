@@ -8,3 +8,4 @@ export declare function graphFile(): Promise<string | undefined>;
 export declare function loadGraph(): Promise<{ MODULES: Record<string, Record<string, unknown>> } | undefined>;
 export declare function withRealMeta(text: string, path: string): Promise<string>;
 export declare function graphNameOf(root: string): string;
+export declare function tuneCompiler(): void;

@@ -114,6 +114,12 @@ export function checkedLine(judged: Judged): string {
   return `judged by ${judged === undefined ? 'all ' : ''}${count(codes.length, 'invariant')}: ${parts.join(' · ')} (docs/invariants.md)`;
 }
 
+/** This process's CPU so far, every thread (the harness's own accounting, never simulated). */
+const cpuMsSoFar = (): number => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
 export async function runCheck(options: CheckOptions, print: (line: string) => void): Promise<number> {
   checkOutputFolder(options.reportDir, '--report-dir');
   checkOutputFolder(options.regressionsDir, '--regressions');
@@ -134,6 +140,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
     const started = wallMs();
     const regressions = loadRegressions(loaded.name, options.regressionsDir);
     const progress = new Progress(options.shard ? Math.ceil(options.runs / options.shard.count) : options.runs, process.stderr, options.progress && !options.json);
+    let cpuMsBeforeFirstRun: number | undefined;
     const hunted = await hunt({
       pool,
       journalId: loaded.journalId,
@@ -141,7 +148,10 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       runs: options.runs,
       arbitrary: { faults: options.faults },
       regressions,
-      onProgress: (done, failing) => progress.update(done, failing),
+      onProgress: (done, failing) => {
+        cpuMsBeforeFirstRun ??= cpuMsSoFar();
+        progress.update(done, failing);
+      },
       ...(options.shard ? { shard: options.shard } : {}),
       ...(options.timeBudgetMs !== undefined ? { timeBudgetMs: options.timeBudgetMs } : {}),
       ...(judged ? { judged } : {}),
@@ -202,6 +212,8 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
     }
     report.exitCode = worst(exits);
     report.elapsedMs = wallMs() - started;
+    if (hunted.work) report.work = hunted.work;
+    report.cost = { cpuMs: cpuMsSoFar(), ...(cpuMsBeforeFirstRun !== undefined ? { cpuMsBeforeFirstRun } : {}), wallMs: wallMs() };
     const files = writeReports(options.reportDir, report, options.junit);
     if (options.json) {
       print(JSON.stringify({ ...report, result: undefined, files }, null, 2));

@@ -2,8 +2,9 @@
 // TypeScript loader), else the compiled worker of the package, else the TypeScript sources through
 // tsx; then makes the thread a pool worker.
 import { existsSync } from 'node:fs';
-import { loadGraph } from '../bin/graph.mjs';
+import { loadGraph, tuneCompiler } from '../bin/graph.mjs';
 
+tuneCompiler();
 const graph = await loadGraph();
 const compiled = new URL('./poolWorker.js', import.meta.url);
 let worker;

@@ -22,6 +22,8 @@ import { compileJournal, type JournalInstances } from '../isolation/journalInsta
 import { journalErrors } from '../report/runReport.js';
 import { beat, setBusy } from './heartbeat.js';
 import type { FromWorker, ModuleMode, RunSummary, ToWorker, WorkerData } from './protocol.js';
+import { generatedScenario, rerunFor } from '../runner/scenarioSource.js';
+import type { Scenario } from '../../simulator/scenario/scenario.js';
 
 /** The thread's setup, made once by startPoolWorker(): importing this module does nothing (the worker graph holds it for the main thread too). */
 let heartbeat: Int32Array;
@@ -117,12 +119,16 @@ async function run(message: RunMessage): Promise<void> {
   setBusy(heartbeat, true);
   try {
     if (FAILPOINT === 'simulator-invariant') throw new SimulatorInvariantError('the DURASIM_FAILPOINT test failpoint is set');
-    const first = await simulateOnce(journal, message, message.modules);
+    // A generated run: drawn here, its re-run chosen by its ordinal (the hashes then come back to compare).
+    const scenario = message.generate ? generatedScenario(message.generate).value_ : message.scenario;
+    const then = message.generate ? rerunFor(message.generate.ordinal, scenario as Scenario, message.generate.determinismEvery, message.generate.independenceEvery) : message.then;
+    const request: RunMessage = { ...message, scenario, ...(then ? { then } : {}), ...(message.generate && then ? { detail: 'hash' as const } : {}) };
+    const first = await simulateOnce(journal, request, request.modules);
     // With fresh modules only where they can differ: the run restarted a worker after a crash.
-    const rerun = message.then === 'same' || (message.then === 'fresh' && first.crashed);
-    const again = rerun ? await simulateOnce(journal, message, message.then === 'fresh' ? 'fresh' : message.modules) : undefined;
+    const rerun = then === 'same' || (then === 'fresh' && first.crashed);
+    const again = rerun ? await simulateOnce(journal, request, then === 'fresh' ? 'fresh' : request.modules) : undefined;
     setBusy(heartbeat, false);
-    post({ type: 'result', id: message.id, summary: first.summary, ...(first.result ? { result: first.result } : {}), ...(again ? { again: { summary: again.summary, ...(again.result ? { result: again.result } : {}) } } : {}), heapMb: memoryMb(false) });
+    post({ type: 'result', id: message.id, summary: first.summary, ...(first.result ? { result: first.result } : {}), ...(again ? { again: { summary: again.summary, ...(again.result ? { result: again.result } : {}) } } : {}), ...(then ? { rerun: then } : {}), heapMb: memoryMb(false) });
   } catch (error) {
     setBusy(heartbeat, false);
     if (error instanceof JournalOutOfMemory) {

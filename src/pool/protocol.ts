@@ -8,6 +8,7 @@ import type { StopReason } from '../../simulator/world/runRecords.js';
 import type { SimulationResult } from '../../simulator/simulate.js';
 import type { TraceEntry } from '../../simulator/world/trace.js';
 import type { JournalBundle } from '../isolation/bundleJournal.js';
+import type { ScenarioArbitraryOptions } from '../arbitraries.js';
 
 /** How much of a run comes back: the verdict's facts; plus the trace hash (re-run checks); plus the trace (a difference found); or everything (reports). */
 export type RunDetail = 'summary' | 'hash' | 'trace' | 'full';
@@ -24,6 +25,22 @@ export type ModuleMode = 'shared' | 'fresh';
  * with fresh modules (independence), done only when a crash fired (otherwise there is no `again`).
  */
 export type Rerun = 'same' | 'fresh';
+
+/**
+ * A run the worker draws itself: the `index`-th scenario of `seed` (src/runner/scenarioSource.ts,
+ * the same in every thread), and the re-run its ordinal among the shard's runs asks for (explore.ts:
+ * the first and every `determinismEvery`-th twice; every `independenceEvery`-th that crashes a
+ * worker again with fresh modules). The main thread sends a few numbers instead of a scenario, and
+ * draws none itself until one fails.
+ */
+export interface GeneratedRun {
+  seed: number;
+  index: number;
+  arbitrary: ScenarioArbitraryOptions;
+  ordinal: number;
+  determinismEvery: number;
+  independenceEvery: number;
+}
 
 export interface RunRequest {
   detail: RunDetail;
@@ -57,13 +74,14 @@ export interface WorkerData {
 
 export type ToWorker =
   | { type: 'load'; journalId: number; bundle: JournalBundle }
-  | ({ type: 'run'; id: number; journalId: number; scenario: unknown } & RunRequest);
+  | ({ type: 'run'; id: number; journalId: number; scenario?: unknown; generate?: GeneratedRun } & RunRequest);
 
 export type FromWorker =
   | { type: 'loaded'; journalId: number; name: string; escapes: Escape[]; readsWorldAtLoad: boolean }
   /** `failure`: the house-style parts when the error was durasim's own message about the journal. */
   | { type: 'load-failed'; journalId: number; message: string; failure?: { action: string; reason: string; fix: string }; escapes: Escape[] }
-  | { type: 'result'; id: number; summary: RunSummary; result?: SimulationResult; again?: { summary: RunSummary; result?: SimulationResult }; heapMb: number }
+  /** `rerun`: which re-run `again` is (a generated run's, chosen by the worker). */
+  | { type: 'result'; id: number; summary: RunSummary; result?: SimulationResult; again?: { summary: RunSummary; result?: SimulationResult }; rerun?: Rerun; heapMb: number }
   /** The run passed the memory limit; the worker exits after sending this. */
   | { type: 'out-of-memory'; id: number; detail: string }
   /** durasim itself failed (a broken simulator invariant, a bug): never the journal's finding. */

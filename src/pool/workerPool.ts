@@ -24,7 +24,7 @@ import type { JournalRef } from '../isolation/journalRef.js';
 import { beats, blockedAt, describeBlockedAt, newHeartbeat, type BlockedAt } from './heartbeat.js';
 import type { Escape } from '../../simulator/sandbox/ambientGuard.js';
 import { ownModule } from '../ownFiles.js';
-import type { FromWorker, RunRequest, RunSummary, ToWorker, WorkerData } from './protocol.js';
+import type { FromWorker, GeneratedRun, Rerun, RunRequest, RunSummary, ToWorker, WorkerData } from './protocol.js';
 
 export interface PoolOptions {
   /** Worker threads (default: the machine's available parallelism). */
@@ -40,7 +40,7 @@ export interface PoolOptions {
 export type RunOutcome =
   /** Taken off the queue before it ran (see cancel). */
   | { kind: 'cancelled' }
-  | { kind: 'simulated'; summary: RunSummary; result?: SimulationResult; again?: { summary: RunSummary; result?: SimulationResult } }
+  | { kind: 'simulated'; summary: RunSummary; result?: SimulationResult; again?: { summary: RunSummary; result?: SimulationResult }; rerun?: Rerun }
   | { kind: 'journal-blocked'; at: BlockedAt; detail: string }
   | { kind: 'journal-out-of-memory'; detail: string }
   | { kind: 'harness-error'; message: string; stack?: string };
@@ -60,7 +60,9 @@ export interface LoadedJournal {
 interface PendingRun {
   id: number;
   journalId: number;
-  scenario: unknown;
+  /** The scenario, or the numbers the worker draws it from. */
+  scenario?: unknown;
+  generate?: GeneratedRun;
   request: RunRequest;
   /** The caller's label for the run (explore: the run's index), for cancel. */
   tag: number;
@@ -138,6 +140,19 @@ export class WorkerPool {
     });
   }
 
+  /**
+   * Runs a scenario the worker draws itself (GeneratedRun: the seed's index-th, with the re-run its
+   * ordinal asks for), its modules shared, only the summary and the hashes of a re-run coming back.
+   */
+  runGenerated(journalId: number, generate: GeneratedRun, tag = -1): Promise<RunOutcome> {
+    if (this.closed) return Promise.resolve({ kind: 'harness-error', message: 'the worker pool is closed' });
+    const full: RunRequest = { detail: 'summary', modules: this.alwaysFresh.has(journalId) ? 'fresh' : 'shared' };
+    return new Promise<RunOutcome>((resolve) => {
+      this.queue.push({ id: this.nextId++, journalId, generate, request: full, tag, resolve });
+      this.dispatch();
+    });
+  }
+
   /** Takes the runs whose tag matches off the queue (not those a worker already has); they resolve as cancelled. */
   cancel(matches: (tag: number) => boolean): void {
     for (let i = this.queue.length - 1; i >= 0; i--) {
@@ -194,7 +209,7 @@ export class WorkerPool {
         }
         slot.sent.push(run);
         this.ensureLoaded(slot, run.journalId);
-        slot.worker.postMessage({ type: 'run', id: run.id, journalId: run.journalId, scenario: run.scenario, ...run.request } satisfies ToWorker);
+        slot.worker.postMessage({ type: 'run', id: run.id, journalId: run.journalId, ...(run.generate ? { generate: run.generate } : { scenario: run.scenario }), ...run.request } satisfies ToWorker);
       }
     }
   }
@@ -235,7 +250,7 @@ export class WorkerPool {
       case 'result':
         if (slot.sent[0]?.id !== message.id) return;
         slot.heapMb = message.heapMb;
-        this.finish(slot, { kind: 'simulated', summary: message.summary, ...(message.result ? { result: message.result } : {}), ...(message.again ? { again: message.again } : {}) });
+        this.finish(slot, { kind: 'simulated', summary: message.summary, ...(message.result ? { result: message.result } : {}), ...(message.again ? { again: message.again } : {}), ...(message.rerun ? { rerun: message.rerun } : {}) });
         return;
       case 'out-of-memory':
         if (slot.sent[0]?.id !== message.id) return;

@@ -45,6 +45,15 @@ export interface RunReport {
   tally?: Record<string, number>;
   /** --tally: one shrunk counterexample per invariant, saved in the regression corpus. */
   counterexamples?: { invariant: string; verdict: RunVerdict; violations: string[]; regressionFile: string; replayCommand: string; faults: number }[];
+  /** What the generated runs simulated (their first runs, not the re-runs): steps and trace entries, summed. */
+  work?: { steps: number; traceEntries: number };
+  /**
+   * What the command cost, in this process (every thread: the main one, the workers, V8's helpers;
+   * not esbuild's own process when it bundled the journal): CPU in all, CPU until the first
+   * generated run came back (start-up, the journal's bundle, the workers' boot, the stored
+   * regressions), and wall time since the process started.
+   */
+  cost?: { cpuMs: number; cpuMsBeforeFirstRun?: number; wallMs: number };
 }
 
 /**

@@ -8,7 +8,8 @@
  */
 import type fc from 'fast-check';
 import type { Scenario } from '../../simulator/scenario/scenario.js';
-import { scenarioArbitrary, type ScenarioArbitraryOptions } from '../arbitraries.js';
+import type { ScenarioArbitraryOptions } from '../arbitraries.js';
+import { arbitraryOf } from './scenarioSource.js';
 import type { RunOutcome, WorkerPool } from '../pool/workerPool.js';
 import type { Regression } from '../regressions.js';
 import { divergenceOf, explore, type Divergence, type ExploreFailure } from './explore.js';
@@ -55,6 +56,8 @@ export interface Finding {
 
 export interface HuntResult {
   runsExecuted: number;
+  /** What the generated runs simulated (their first runs): steps and trace entries, summed. */
+  work?: { steps: number; traceEntries: number };
   timeBudgetHit: boolean;
   determinismChecks: number;
   independenceChecks: number;
@@ -92,11 +95,11 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
       return { runsExecuted, timeBudgetHit: false, determinismChecks: 0, independenceChecks: 0, finding, msToFinding: wallMs() - started, elapsedMs: wallMs() - started };
     }
   }
-  const arbitrary = scenarioArbitrary(options.arbitrary);
+  const arbitrary = arbitraryOf(options.arbitrary ?? {});
   const explored = await explore({
     pool,
     journalId,
-    arbitrary,
+    arbitrary: options.arbitrary ?? {},
     seed: options.seed,
     runs: options.runs,
     ...(options.shard ? { shard: options.shard } : {}),
@@ -107,7 +110,7 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
     ...(options.tally ? { tally: true } : {}),
   });
   runsExecuted += explored.runsExecuted;
-  const base = { runsExecuted, timeBudgetHit: explored.timeBudgetHit, determinismChecks: explored.determinismChecks, independenceChecks: explored.independenceChecks };
+  const base = { runsExecuted, timeBudgetHit: explored.timeBudgetHit, determinismChecks: explored.determinismChecks, independenceChecks: explored.independenceChecks, work: explored.work };
   const failure = explored.failure;
   if (explored.tally && !failure) {
     for (const [code, n] of Object.entries(explored.tally.counts)) counts[code] = (counts[code] ?? 0) + n;

@@ -7,6 +7,8 @@
 import fc from 'fast-check';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import type { Scenario } from '../../simulator/scenario/scenario.js';
+import { scenarioArbitrary, type ScenarioArbitraryOptions } from '../arbitraries.js';
+import type { GeneratedRun, Rerun } from '../pool/protocol.js';
 
 /** A 32-bit mix of the seed and the run index (the splitmix32 finaliser). */
 export function runSeed(seed: number, index: number): number {
@@ -23,4 +25,31 @@ function biasFactor(index: number): number {
 
 export function scenarioAt(arbitrary: fc.Arbitrary<Scenario>, seed: number, index: number): fc.Value<Scenario> {
   return arbitrary.generate(new fc.Random(xoroshiro128plus(runSeed(seed, index))), biasFactor(index));
+}
+
+/** Which re-run a run gets, by its ordinal among the runs of its shard (never by worker): see explore.ts. */
+export function rerunFor(ordinal: number, scenario: Scenario, determinismEvery: number, independenceEvery: number): Rerun | undefined {
+  if (determinismEvery > 0 && ordinal % determinismEvery === 0) return 'same';
+  const crashes = scenario.faults.some((f) => f.kind === 'crash');
+  if (independenceEvery > 0 && crashes && ordinal % independenceEvery === Math.floor(independenceEvery / 2)) return 'fresh';
+  return undefined;
+}
+
+const arbitraries = new Map<string, fc.Arbitrary<Scenario>>();
+
+/** The arbitrary of these options, built once per distinct options in a thread. */
+export function arbitraryOf(options: ScenarioArbitraryOptions): fc.Arbitrary<Scenario> {
+  const key = JSON.stringify(options);
+  let arbitrary = arbitraries.get(key);
+  if (arbitrary === undefined) {
+    arbitrary = scenarioArbitrary(options);
+    if (arbitraries.size >= 64) arbitraries.clear();
+    arbitraries.set(key, arbitrary);
+  }
+  return arbitrary;
+}
+
+/** The scenario a GeneratedRun names: the same in every thread. */
+export function generatedScenario(run: GeneratedRun): fc.Value<Scenario> {
+  return scenarioAt(arbitraryOf(run.arbitrary), run.seed, run.index);
 }
