@@ -93,7 +93,7 @@ export function simulatedEnv(world: StepHost, proc: Proc): Env {
       sync('clock.timeout', `${ms}ms`, () => {
         const controller = new AbortController();
         // The abort runs the journal's own listeners: under its turn, so what they reach is seen.
-        world.procTimer(proc, ms, 'timeout', () => world.turns.asTurnOf(proc, () => controller.abort(timeoutReason())));
+        world.procTimer(proc, ms, 'timeout', () => world.turns.abortAs(proc, controller, timeoutReason()));
         return controller.signal;
       }),
   };

@@ -21,6 +21,17 @@ function replace(target: object, name: string, value: unknown): Restore {
 }
 
 let virtualNowMs: number | null = null;
+/**
+ * The Date the simulator's own work gets for `nowMs`: one object per virtual instant. memfs stamps
+ * several on every call (the times of each inode and folder it touches) and never changes one in
+ * place (its Stats are copies), so they can be one. Made with the real Date, never through the guard.
+ */
+let sharedDate: Date | undefined;
+function virtualDate(nowMs: number): Date {
+  if (sharedDate === undefined || sharedDate.getTime() !== nowMs) sharedDate = new RealDateOf.Date(nowMs);
+  return sharedDate;
+}
+const RealDateOf = { Date }; // allow-ambient: captured before the guard wraps Date, for the simulator's own stamps
 /** The real clock, for a holder that is a real process (durasim confirm). */
 const realNow = Date.now; // allow-ambient: captured before the guard, made only for a real process
 
@@ -61,7 +72,7 @@ function guardDate(): Restore[] {
     if (new.target === GuardedDate) {
       if (count === 0) {
         // The simulator's own work first: it may run in a journal's context (a listener the world set on the journal's signal).
-        if (virtualNowMs !== null) return new make(virtualNowMs);
+        if (virtualNowMs !== null) return virtualDate(virtualNowMs);
         const holder = turnHolder();
         if (holder !== null) return new make(serveOrRefuse(holder, 'new Date()', realNow)); // allow-ambient: names what it guards
         return new RealDate(); // allow-ambient: the guard's pass-through

@@ -8,6 +8,7 @@
  * Node's event loop would. A stall watch ends a wait on something outside the world after
  * STALL_TURNS event-loop turns.
  */
+import { getEventListeners } from 'node:events';
 import { runAsTurn } from '../sandbox/ambientGuard.js';
 import type { Proc } from './proc.js';
 import { StallWatch } from './stallWatch.js';
@@ -15,6 +16,13 @@ import { StallWatch } from './stallWatch.js';
 /** Event-loop turns a worker may spend awaiting something outside the simulated world before the run is stopped. */
 export const STALL_TURNS = 10_000;
 export const STALL_TURNS_TEXT = '10,000';
+/** Whether anything listens for `signal`'s abort: a listener (onabort among them), or a signal AbortSignal.any() made from it. */
+function heard(signal: AbortSignal): boolean {
+  if (getEventListeners(signal, 'abort').length > 0) return true;
+  const dependants = Object.getOwnPropertySymbols(signal).find((symbol) => symbol.description === 'kDependantSignals');
+  return dependants !== undefined && ((signal as unknown as Record<symbol, { size?: number } | undefined>)[dependants]?.size ?? 0) > 0;
+}
+
 /** Microtasks a journal's abort listener may chain before the world takes the turn back. */
 const LISTENER_TICKS = 64;
 
@@ -80,6 +88,22 @@ export class Turns {
     this.lastRunner = proc;
     this.listenersOf = proc;
     runAsTurn(proc, dispatch);
+  }
+
+  /**
+   * A timeout's abort, fired by the world: as `proc`'s code when something of the journal's can
+   * hear it (asTurnOf: a listener, onabort, a signal AbortSignal.any made from it), and the chains
+   * its listeners start are then drained; at once when nothing listens — no code of the journal's
+   * runs, so there is nothing to drain.
+   */
+  abortAs(proc: Proc, controller: AbortController, reason: unknown): void {
+    if (heard(controller.signal)) {
+      this.asTurnOf(proc, () => controller.abort(reason));
+      return;
+    }
+    if (!proc.alive || proc.done) return;
+    this.lastRunner = proc; // as asTurnOf leaves it
+    controller.abort(reason);
   }
 
   /**

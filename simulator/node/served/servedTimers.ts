@@ -146,7 +146,7 @@ const abortTimeout: Served = (ctx, args) => {
   return atomicStep(ctx.world, ctx.proc, 'AbortSignal.timeout', `${delayMs}ms`, () => {
     const controller = new AbortController();
     ctx.world.procTimer(ctx.proc, delayMs, 'AbortSignal.timeout', () =>
-      ctx.world.turns.asTurnOf(ctx.proc, () => controller.abort(timeoutReason())),
+      ctx.world.turns.abortAs(ctx.proc, controller, timeoutReason()),
     );
     return controller.signal;
   }, () => new AbortController().signal);
