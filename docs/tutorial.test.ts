@@ -8,7 +8,8 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const BIN = join(ROOT, 'src', 'bin', 'durasim.mjs');
+/** The repository's own bin, as package.json declares it (what npx durasim runs in a clone). */
+const BIN = join(ROOT, (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: { durasim: string } }).bin.durasim);
 const text = readFileSync(join(ROOT, 'docs', 'tutorial.md'), 'utf8');
 const commands = [...text.matchAll(/```sh\n([^\n]+)\n```/g)].map((m) => m[1] as string);
 const quoted = (/```text\n([\s\S]+?)\n```/.exec(text)?.[1] ?? '').split(/…|\n/).map((f) => f.trim()).filter((f) => f.length > 0);

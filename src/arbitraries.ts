@@ -72,7 +72,7 @@ export function baseScenario(operations: readonly Operation[] = STANDARD_OPERATI
   return {
     format: SCENARIO_FORMAT,
     version: SCENARIO_VERSION,
-    task: { id: 'task-1', operations: structuredClone([...operations]) },
+    task: { id: 'task-1', operations: operations.map((op) => ({ ...op, ...(op.kind === 'publish' && op.input ? { input: { ...op.input } } : {}) })) },
     files: edits ? { ...STANDARD_FILES } : {},
     service: { ...DEFAULT_SERVICE, existing: [], resources: lookups ? { ...STANDARD_RESOURCES } : {} },
     store: { ...DEFAULT_STORE },

@@ -1,5 +1,5 @@
 /**
- * The sandbox: everything a journal could reach around `env` (see guard/). Rules:
+ * The sandbox: everything a journal could reach around `env` (this room's other files). Rules:
  * - Node's outward-facing modules are guarded whole, once per thread and forever (guardModules),
  *   inert outside a journal's turn. A worker thread installs them before it evaluates a journal.
  * - Globals and the process object are guarded while a simulation runs (reference-counted, so

@@ -56,7 +56,7 @@ crash steps) and judges both worlds: confirmed (exit 1 or 3), both clean (0), no
 or cannot confirm (2: a machine crash that lost data or an I/O error cannot be made real).
 exit codes: 0 clean · 1 safety violation · 2 bad usage or input · 3 liveness · 4 nondeterminism or sandbox escape · 5 durasim failed`;
 
-const COMMANDS = ['check', 'replay', 'explain', 'confirm', 'explore', 'mutants', 'merge'] as const;
+export const COMMANDS = ['check', 'replay', 'explain', 'confirm', 'explore', 'mutants', 'merge'] as const;
 
 /** The help of one command: its usage lines from HELP, then the notes that apply to every command. */
 export function commandHelp(command: string): string {

@@ -1,0 +1,50 @@
+/**
+ * The README's commands hold in a clone: its quick start runs as written (after the npm ci that
+ * .ci/run does), the command npm links answers --version with no build, and every `npx durasim`
+ * line names a command durasim has.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { COMMANDS } from '../src/cli/main.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; bin: { durasim: string }; scripts: Record<string, string> };
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+describe('README.md, in a clone', () => {
+  test('the quick start is `npm ci && npm start` and `npm test`, and .ci/run calls the same', () => {
+    const quickStart = /## Quick start\n\n```sh\n([\s\S]+?)```/.exec(readme)?.[1] ?? '';
+    const commands = quickStart.split('\n').map((line) => line.replace(/#.*$/, '').trim()).filter(Boolean);
+    expect(commands).toEqual(['npm ci && npm start', 'npm test']);
+    const ci = readFileSync(join(ROOT, '.ci/run'), 'utf8');
+    expect(ci).toMatch(/^npm ci\b/m);
+    expect(ci).toMatch(/^npm test$/m);
+  });
+
+  test('npm start runs a check of the bundled reference journal, clean (a small budget here)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'durasim-readme-'));
+    try {
+      const out = execFileSync(NPM, ['start', '--', '--runs', '20', '--seed', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'], { cwd: ROOT, stdio: 'pipe', timeout: 110_000 }).toString('utf8');
+      expect(out).toMatch(/^seed 1 · /m);
+      expect(out).toMatch(/runs in .*: clean$/m);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  test('the command npm links (npx durasim) runs from a clone with no build: --version', () => {
+    expect(pkg.bin.durasim).toBe('bin/durasim.mjs');
+    const out = execFileSync(process.execPath, [join(ROOT, pkg.bin.durasim), '--version'], { cwd: ROOT, stdio: 'pipe' }).toString('utf8');
+    expect(out.trim()).toBe(`durasim ${pkg.version}`);
+  });
+
+  test('every `npx durasim` line names one of its commands', () => {
+    const lines = [...readme.matchAll(/npx durasim (\S+)/g)].map((m) => m[1] as string);
+    expect(lines.length).toBeGreaterThan(5);
+    for (const command of lines) expect(COMMANDS, command).toContain(command);
+  });
+});
