@@ -52,19 +52,33 @@ function parentPathOf(link: CoreLink): string {
  * The link at `abs` as memfs's walk(steps, resolveSymlinks: true, checkExistence: false,
  * checkAccess: true) finds it, or undefined where that walk finds none or fails.
  */
-export function linkAt(vol: Volume, abs: string): CoreLink | undefined {
+interface WalkStart {
+  root: CoreLink;
+  uid: number;
+  gid: number;
+}
+
+function walkStart(vol: Volume): WalkStart {
   const core = vol._core as unknown as { root: CoreLink; process: { getuid?: () => number; getgid?: () => number } };
+  return { root: core.root, uid: core.process.getuid?.() ?? 0, gid: core.process.getgid?.() ?? 0 };
+}
+
+/** One step of memfs's walk: the child named `name` of `curr`, or undefined where the walk stops (a file on the way, a folder without search permission, no such name). */
+function stepInto(curr: CoreLink, name: string, last: boolean, start: WalkStart): CoreLink | undefined {
+  const node = curr.getNode();
+  if (node.isDirectory()) {
+    if (!node.canExecute(start.uid, start.gid)) return undefined;
+  } else if (!last) return undefined;
+  return curr.children.get(name);
+}
+
+export function linkAt(vol: Volume, abs: string): CoreLink | undefined {
+  const start = walkStart(vol);
   let steps = stepsOf(abs);
-  let curr = core.root;
+  let curr = start.root;
   let hops = 0;
-  const uid = core.process.getuid?.() ?? 0;
-  const gid = core.process.getgid?.() ?? 0;
   for (let i = 0; i < steps.length; ) {
-    const node = curr.getNode();
-    if (node.isDirectory()) {
-      if (!node.canExecute(uid, gid)) return undefined;
-    } else if (i < steps.length - 1) return undefined;
-    const next = curr.children.get(steps[i] as string);
+    const next = stepInto(curr, steps[i] as string, i === steps.length - 1, start);
     if (next === undefined) return undefined;
     curr = next;
     const child = curr.getNode();
@@ -74,7 +88,7 @@ export function linkAt(vol: Volume, abs: string): CoreLink | undefined {
       const resolved = target.startsWith('/') ? target : `${parentPathOf(curr)}/${target}`;
       steps = [...resolved.split('/').filter((s) => s.length > 0 && s !== '.'), ...steps.slice(i + 1)];
       if (steps.includes('..')) return linkAtSlowly(vol, `/${steps.join('/')}`);
-      curr = core.root;
+      curr = start.root;
       i = 0;
       continue;
     }
@@ -89,17 +103,11 @@ export function linkAt(vol: Volume, abs: string): CoreLink | undefined {
  * when a symbolic link is met (memfs's own calls follow it).
  */
 export function plainLinkAt(vol: Volume, abs: string): CoreLink | undefined | 'slow' {
-  const core = vol._core as unknown as { root: CoreLink; process: { getuid?: () => number; getgid?: () => number } };
+  const start = walkStart(vol);
   const steps = stepsOf(abs);
-  let curr = core.root;
-  const uid = core.process.getuid?.() ?? 0;
-  const gid = core.process.getgid?.() ?? 0;
+  let curr = start.root;
   for (let i = 0; i < steps.length; i++) {
-    const node = curr.getNode();
-    if (node.isDirectory()) {
-      if (!node.canExecute(uid, gid)) return undefined;
-    } else if (i < steps.length - 1) return undefined;
-    const next = curr.children.get(steps[i] as string);
+    const next = stepInto(curr, steps[i] as string, i === steps.length - 1, start);
     if (next === undefined) return undefined;
     if (next.getNode().isSymlink()) return 'slow';
     curr = next;

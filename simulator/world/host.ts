@@ -50,6 +50,8 @@ export interface StepHost extends WorldCore, StepRecorder {
   readonly turns: Turns;
   readonly arrivals: Map<number, { records: Records; unsynced?: string[] }>;
   readonly stop: StopReason | null;
+  /** A broken simulator invariant, once one broke: the run is stopping and nothing more is recorded. */
+  readonly internalError: Error | null;
   /** Steps taken so far by every worker (an atomic step takes one). */
   globalStep: number;
   /** Random draws taken so far (the scenario's values are read in this order). */

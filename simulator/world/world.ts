@@ -3,8 +3,8 @@
  *
  * - Workers are async tasks. Every env call and every asynchronous Node call served from the world
  *   (node/served/) is a step, queued until the scheduler grants it; among ready workers (by pid) the
- *   scenario's schedule choices pick, a missing choice the lowest pid. A synchronous served call is
- *   an atomic step at once (atomicStep.ts).
+ *   scenario's schedule choices pick, a missing choice the lowest pid; what a granted step does is
+ *   grantStep.ts. A synchronous served call is an atomic step at once (atomicStep.ts).
  * - After a grant the worker runs (turns.ts) until its next step, an idle wait on a timer, or its
  *   exit. Virtual time advances only when no worker is ready (discrete events).
  * - A crash { process, incarnation, step, when } kills that incarnation before or after the step:
@@ -29,7 +29,8 @@ import { DiskLane } from '../disk/diskLane.js';
 import { filesOn, Inspection } from './inspection.js';
 import { SimulatorInvariantError } from '../invariant.js';
 import { Network, type Transport } from '../service/network.js';
-import { Proc, startStep, type Outcome, type PendingStep, type ProcHooks } from './proc.js';
+import { Proc, type Outcome, type PendingStep, type ProcHooks } from './proc.js';
+import { grantStep } from './grantStep.js';
 import { fireScenarioEvent } from './fireScenarioEvent.js';
 import { describeLoss } from '../disk/crashReport.js';
 import type { CrashRecord, ExitRecord, StopReason } from './runRecords.js';
@@ -124,7 +125,7 @@ export class World implements StepHost, EventHost {
           break;
         }
         const choice = ready > 1 ? (this.scenario.schedule[this.decisions++] ?? 0) % ready : 0;
-        await this.grant(this.readyAt(choice));
+        await grantStep(this, this.readyAt(choice));
         continue;
       }
       const due = this.clock.nextDueMs();
@@ -231,49 +232,6 @@ export class World implements StepHost, EventHost {
   fail(error: SimulatorInvariantError): void {
     this.internalError ??= error;
     this.haltAll({ kind: 'deadlock', detail: 'the simulator stopped: an internal invariant broke' });
-  }
-
-  private async grant(proc: Proc): Promise<void> {
-    const request = proc.pending.shift() as PendingStep;
-    const step = proc.calls++;
-    const globalStep = this.globalStep++;
-    this.beat(globalStep, proc, request.op);
-    this.recordStep(proc, step, globalStep, request.op, request.detail);
-    const { before, after, io, pause } = this.faultsFor(proc, step, request.op, request.detail);
-    if (before) {
-      this.crash(proc, before);
-      return;
-    }
-    // An I/O error is armed for this step alone: taken by its disk call, disarmed when the step completes or yields.
-    const endIo = this.disk.faults.armFor(io, request.op, (detail) => this.record({ actor: 'disk', op: 'io-error', detail }));
-    let completed = false;
-    proc.inFlight.set(step, request);
-    const complete = (outcome: Outcome<unknown>): void => {
-      if (completed) return;
-      endIo();
-      completed = true;
-      proc.inFlight.delete(step);
-      if (!proc.alive || proc.done || this.internalError) return;
-      if (outcome.note !== undefined) {
-        this.recordResult(proc, step, request.op, outcome.note);
-      }
-      if (after) {
-        this.crash(proc, after);
-        return;
-      }
-      if (proc.pending.length === 0 && proc.inFlight.size === 0) this.turns.resume(proc);
-      else this.turns.lastRunner = proc;
-      if (outcome.ok) request.resolve(outcome.value);
-      else request.reject(outcome.error);
-    };
-    const start = (): Promise<void> => startStep(request, complete, (error) => this.fail(error));
-    // A pause: the worker freezes with the step granted but not yet taken effect (others run meanwhile).
-    if (pause) this.record({ actor: 'supervisor', op: 'pause', detail: `${proc.name} freezes for ${pause.pauseMs} ms` });
-    if (pause) this.procTimer(proc, pause.pauseMs, 'pause', () => void start());
-    else await start();
-    endIo();
-    // The worker now holds the turn until its next env call, even across its own awaits.
-    await this.turns.quiesce();
   }
 
   /** A worker awaited something outside the simulated world for STALL_TURNS event-loop turns: stop the run. */

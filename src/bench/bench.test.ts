@@ -11,10 +11,13 @@ describe('npm run bench (smoke: tiny counts, so it cannot rot; never a timing ga
     const out = join(mkdtempSync(join(tmpdir(), 'durasim-bench-')), 'bench.json');
     await runBench(['--quick', '--runs', '10', '--memory-runs', '40', '--real', '1', '--out', out]);
     const report = JSON.parse(readFileSync(out, 'utf8')) as Record<string, Record<string, unknown>>;
-    expect(Object.keys(report)).toEqual(['node', 'cores', 'quick', 'floor', 'check', 'ratio', 'isolation', 'ambient', 'exploreDepth1', 'detection', 'memory', 'real']);
+    expect(Object.keys(report)).toEqual(['node', 'cores', 'quick', 'floor', 'floorThreads', 'check', 'ratio', 'isolation', 'ambient', 'exploreDepth1', 'detection', 'memory', 'real']);
     // The floor serves the same task the simulation takes: as many calls as simulated steps.
     expect(report.floor).toMatchObject({ calls: expect.any(Number), msPerRun: expect.any(Number) });
     expect(report.floor?.calls).toBe(report.floor?.simulatedSteps);
+    // The machine's cap on scaling: the floor in two threads against one, both measured.
+    expect(report.floorThreads).toMatchObject({ oneThreadPerSecond: expect.any(Number), twoThreadsPerSecond: expect.any(Number) });
+    expect(report.floorThreads?.ratio).toBeCloseTo((report.floorThreads?.twoThreadsPerSecond as number) / (report.floorThreads?.oneThreadPerSecond as number), 6);
     // check as users run it: measured from its own report (cost and work), never compared here.
     const sources = report.check?.sources as Record<string, Record<string, unknown>>;
     expect(sources.short).toMatchObject({ exitCode: 0, runsExecuted: expect.any(Number), traceEntries: expect.any(Number), cpuMs: expect.any(Number) });

@@ -24,15 +24,21 @@ export interface JournalFloor {
   usPerCall: number;
 }
 
+const FLOOR_TASK: Task = { id: 'task-1', operations: [...STANDARD_OPERATIONS], service: { url: SERVICE_URL, query: true, idempotentReplay: true } };
+
+/** One run of the fault-free standard task on the floor; the journal's calls it took. */
+export async function runFloorOnce(): Promise<number> {
+  const floor = floorEnv(STANDARD_FILES, STANDARD_RESOURCES, SERVICE_URL);
+  await referenceJournal.run(floor.env, FLOOR_TASK);
+  return floor.calls;
+}
+
 export async function journalFloor(options: { runs: number; rounds: number }): Promise<JournalFloor> {
-  const task: Task = { id: 'task-1', operations: [...STANDARD_OPERATIONS], service: { url: SERVICE_URL, query: true, idempotentReplay: true } };
   const simulated = await simulate(referenceJournal, baseScenario());
   const simulatedSteps = simulated.trace.filter((entry) => entry.globalStep !== undefined).length;
   let calls = 0;
   const once = async (): Promise<void> => {
-    const floor = floorEnv(STANDARD_FILES, STANDARD_RESOURCES, SERVICE_URL);
-    await referenceJournal.run(floor.env, task);
-    calls = floor.calls;
+    calls = await runFloorOnce();
   };
   for (let i = 0; i < Math.min(500, options.runs); i++) await once(); // warm
   let best = Number.POSITIVE_INFINITY;

@@ -10,6 +10,8 @@
  *   the first runs (two budgets subtracted), the same at the default budget, the fixed cost before
  *   the first scenario, one worker against two, and CPU per thread.
  * - The ratio that matters: check's CPU per trace entry over the floor's per call.
+ * - What the machine gives two threads: the floor in two worker threads against one
+ *   (floorScaling.ts), the cap on check's two-workers ratio that day.
  * - Then what it always measured: fresh modules against shared, a Node-API journal against env,
  *   the exhaustive crash sweep, runs to detection of every mutant, memory over many scenarios, and
  *   the real-process baseline.
@@ -30,6 +32,7 @@ import { exploreCrashes } from '../runner/crashExplorer.js';
 import { ambientCost } from './ambientCost.js';
 import { checkRun, marginal, type CheckFrom, type CheckRun } from './checkCost.js';
 import { isolationCost } from './isolationCost.js';
+import { floorScaling } from './floorScaling.js';
 import { journalFloor } from './journalFloor.js';
 import { heapGrowth } from './memory.js';
 import { realScenario } from './realProcess.js';
@@ -75,6 +78,9 @@ export async function runBench(args: string[]): Promise<Record<string, unknown>>
   const floor = await journalFloor({ runs: quick ? 200 : 3000, rounds: quick ? 1 : 5 });
   log(`journal floor: ${fixed(floor.msPerRun, 3)} ms a run, ${floor.calls} calls (${floor.simulatedSteps} simulated steps), ${fixed(floor.usPerCall, 2)} µs a call`);
   if (floor.calls !== floor.simulatedSteps) throw new Error(`the floor served ${floor.calls} calls where the simulated task takes ${floor.simulatedSteps} steps: it no longer serves the same task`);
+
+  const floorThreads = await floorScaling({ runs: quick ? 300 : 15_000, rounds: quick ? 1 : 3 });
+  log(`journal floor in two threads vs one: ×${fixed(floorThreads.ratio, 2)} (${fixed(floorThreads.twoThreadsPerSecond, 0)} vs ${fixed(floorThreads.oneThreadPerSecond, 0)} runs/s): what this machine gives plain code`);
 
   // The package is measured as npm run build makes it, built afresh here (a dist/ left from older sources would measure them).
   const fromPackage = !quick && !args.includes('--no-package');
@@ -152,6 +158,7 @@ export async function runBench(args: string[]): Promise<Record<string, unknown>>
     '|---|---|---|',
     `| the journal floor: the reference journal's fault-free standard task on a Map and plain objects, per run (${floor.calls} calls) | ${fixed(floor.msPerRun, 3)} ms | — |`,
     `| the journal floor per call | ${fixed(floor.usPerCall, 2)} µs | — |`,
+    `| the journal floor in two worker threads vs one, runs per second of wall time (the machine's cap on scaling that day) | ×${fixed(floorThreads.ratio, 2)} (${fixed(floorThreads.twoThreadsPerSecond, 0)} vs ${fixed(floorThreads.oneThreadPerSecond, 0)}/s) | — |`,
     ...rows,
     `| check's CPU per trace entry over the floor's per call (from the sources) | ×${fixed(ratio, 2)} | ≤ ×4 |`,
     `| fresh modules at every incarnation vs shared, CPU ms a scenario (why they run on a sample) | ×${fixed(isolation.ratio, 2)} (${fixed(isolation.freshMs, 3)} vs ${fixed(isolation.sharedMs, 3)} ms) | — |`,
@@ -161,7 +168,7 @@ export async function runBench(args: string[]): Promise<Record<string, unknown>>
     `| a real-process scenario (the old way: worker processes, SIGKILL, node:http) | ${fixed(realMs, 0)} ms | — |`,
   ].join('\n');
   log(`\n${table}`);
-  const report = { node: process.version, cores: availableParallelism(), quick, floor, check, ratio, isolation, ambient, exploreDepth1, detection, memory, real: { runs: real, msPerScenario: realMs } };
+  const report = { node: process.version, cores: availableParallelism(), quick, floor, floorThreads, check, ratio, isolation, ambient, exploreDepth1, detection, memory, real: { runs: real, msPerScenario: realMs } };
   makeDirDurably(dirname(out));
   writeFileDurably(out, `${JSON.stringify(report, null, 2)}\n`);
   log(`wrote ${out}`);

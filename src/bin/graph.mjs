@@ -114,7 +114,10 @@ export async function bundleGraph(modules, root = CODE_ROOT) {
   return out.outputFiles[0].text;
 }
 
-/** Writes `text` to `path` durably and atomically (the way durasim writes its own files). */
+/**
+ * Writes `text` to `path` durably and atomically: src/durableFile.ts's steps (temp file, fsync,
+ * rename, folder fsync), again here because this file runs before any TypeScript can load.
+ */
 function writeDurably(path, text) {
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true });
