@@ -57,11 +57,6 @@ export function installAmbientGuard(options: { permanent?: boolean } = {}): void
   if (installs === 1 && restores.length === 0) install();
 }
 
-/** True in a thread that runs simulations only (a pool worker): the guard stays, and nothing else runs there. */
-export function guardIsPermanent(): boolean {
-  return permanent;
-}
-
 export function uninstallAmbientGuard(): void {
   installs = Math.max(0, installs - 1);
   if (installs > 0 || permanent) return;
