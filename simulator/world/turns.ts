@@ -16,11 +16,24 @@ import { StallWatch } from './stallWatch.js';
 /** Event-loop turns a worker may spend awaiting something outside the simulated world before the run is stopped. */
 export const STALL_TURNS = 10_000;
 export const STALL_TURNS_TEXT = '10,000';
-/** Whether anything listens for `signal`'s abort: a listener (onabort among them), or a signal AbortSignal.any() made from it. */
+/**
+ * Where Node keeps the signals AbortSignal.any() made from a signal (an internal symbol, found once
+ * by making one), or undefined where this Node keeps them elsewhere: then every abort counts as heard.
+ */
+const DEPENDANTS: symbol | undefined = (() => {
+  const source = new AbortController().signal;
+  const made = AbortSignal.any([source]);
+  const symbol = Object.getOwnPropertySymbols(source).find((s) => s.description === 'kDependantSignals');
+  const size = symbol === undefined ? undefined : (source as unknown as Record<symbol, { size?: number } | undefined>)[symbol]?.size;
+  void made;
+  return size === 1 ? symbol : undefined;
+})();
+
+/** Whether anything may hear `signal`'s abort: a listener (onabort among them), or a signal AbortSignal.any() made from it. */
 function heard(signal: AbortSignal): boolean {
   if (getEventListeners(signal, 'abort').length > 0) return true;
-  const dependants = Object.getOwnPropertySymbols(signal).find((symbol) => symbol.description === 'kDependantSignals');
-  return dependants !== undefined && ((signal as unknown as Record<symbol, { size?: number } | undefined>)[dependants]?.size ?? 0) > 0;
+  if (DEPENDANTS === undefined) return true;
+  return ((signal as unknown as Record<symbol, { size?: number } | undefined>)[DEPENDANTS]?.size ?? 0) > 0;
 }
 
 /** Microtasks a journal's abort listener may chain before the world takes the turn back. */

@@ -77,6 +77,28 @@ describe('timers and the clock', () => {
     expect(result.stats.virtualTimeMs).toBe(3000 + 500 + 250);
   });
 
+  test('a timeout heard only through AbortSignal.any runs its listener as the process own code, and the chain it starts runs before the world goes on', async () => {
+    const result = await simulate(
+      journal(async () => {
+        const derived = AbortSignal.any([AbortSignal.timeout(100)]);
+        derived.addEventListener('abort', () => {
+          void (async () => {
+            await null;
+            await null;
+            await fsp.writeFile('out.txt', `aborted at ${Date.now()}`);
+          })();
+        });
+        await timersPromises.setTimeout(1000);
+      }),
+      scenario(),
+    );
+    expect(result.outcome).toEqual({ kind: 'completed' });
+    expect(result.escapes).toEqual([]);
+    expect(digestOf(result.final.visible)).toBe(`aborted at ${1_767_225_600_000 + 100}`);
+    const worker = result.trace.filter((t) => t.actor === 'worker-0');
+    expect(worker.map((t) => `${t.timeMs} ${t.op}`)).toEqual(['0 AbortSignal.timeout', '0 timers.promises.setTimeout', '100 Date.now', '100 fs.promises.writeFile', '1000 timer']);
+  });
+
   test("node:timers' own clearTimeout cancels a served timer: it never fires", async () => {
     let fired = false;
     const result = await simulate(
