@@ -71,6 +71,40 @@ export interface RequestEvidence {
   recordsAtArrival?: Records;
   /** For a write whose record was not durably dispatched: what only the page cache held then, per file. */
   unsyncedAtArrival?: string[];
+  /** ... and the durability step each of those files was missing. */
+  gapsAtArrival?: DurabilityGap[];
+}
+
+/**
+ * A durability step a journal left out, as the disk's model sees it for one path: what a machine
+ * crash then loses, and why. The fix differs per kind:
+ * - file-fsync: the file's own writes were never fsynced (fsync the file before relying on it);
+ * - folder-fsync: the file was fsynced, but the folder entry that names it (a create, or a rename
+ *   onto it) was not (fsync the folder after creating or renaming into it);
+ * - failed-fsync: an fsync of the file failed and the journal went on: Linux dropped those writes
+ *   and a later fsync succeeds without them (rewrite the file, do not retry the fsync).
+ */
+export interface DurabilityGap {
+  path: string;
+  missing: 'file-fsync' | 'folder-fsync' | 'failed-fsync';
+}
+
+/** A crash's losses as the cause of a finding on its image: "; that crash lost …", or nothing when it lost nothing (or only other files). */
+export function lostBy(gaps: readonly DurabilityGap[] | undefined, path?: string): string {
+  const named = (gaps ?? []).filter((g) => path === undefined || g.path === path);
+  return named.length === 0 ? '' : `; the crash lost ${named.map(describeGap).join('; ')}`;
+}
+
+/** The fix a gap names, in words. */
+export function describeGap(gap: DurabilityGap): string {
+  switch (gap.missing) {
+    case 'file-fsync':
+      return `${gap.path}: its writes were never fsynced (fsync the file before relying on it)`;
+    case 'folder-fsync':
+      return `${gap.path}: fsynced, but its folder was not after it was created or renamed into place (fsync the folder)`;
+    case 'failed-fsync':
+      return `${gap.path}: an fsync of it failed and the writes it dropped were trusted (a retried fsync succeeds without them: rewrite the file)`;
+  }
 }
 
 export interface CrashEvidence {
@@ -82,8 +116,12 @@ export interface CrashEvidence {
   visible: Records;
   /** Workers still running after the crash; their records continue without any recovery. */
   survivors: string[];
+  /** Workers the crash killed, as worker-<pid>#<incarnation>. */
+  killed?: string[];
   /** The task's files on the durable image right after the crash (undefined: missing). */
   files?: Record<string, string | undefined>;
+  /** What the crash lost, per path, and the durability step that would have kept it (machine crashes only). */
+  gaps?: DurabilityGap[];
 }
 
 /** One state of a key as durasim observed it: on the durable image after it changed, or on what the next incarnation read. */
@@ -190,6 +228,8 @@ export interface TraceLine {
   detail: string;
   /** A worker's line: its incarnation (the actor names the worker slot). */
   incarnation?: number;
+  /** Virtual time of the line, in ms since the run began. */
+  timeMs?: number;
 }
 
 /**
@@ -213,13 +253,15 @@ export interface Checkpoint {
   label: string;
   seq: number;
   records: Records;
+  /** After a machine crash: what it lost, and the durability step that would have kept it. */
+  gaps?: DurabilityGap[];
 }
 
 /** Every image a safety check should hold on: after each crash (durable), and at the end (durable and visible). */
 export function checkpoints(input: JudgeInput): Checkpoint[] {
   const end = Math.max(0, input.trace.length - 1);
   return [
-    ...input.crashes.map((c, i) => ({ label: `durable image after crash ${i + 1}`, seq: c.seq, records: c.records })),
+    ...input.crashes.map((c, i) => ({ label: `durable image after crash ${i + 1}`, seq: c.seq, records: c.records, ...(c.gaps !== undefined && c.gaps.length > 0 ? { gaps: c.gaps } : {}) })),
     { label: 'durable image at the end', seq: end, records: input.final.durable },
     { label: 'visible records at the end', seq: end, records: input.final.visible },
   ];

@@ -10,6 +10,8 @@
  *   dispatched | outcome_unknown → reconciling    recovery asks the service before anything else
  *   reconciling → succeeded | conflict | blocked | failed | outcome_unknown
  *   reconciling → dispatched                      a re-send the service promises to replay, or a retry-safe read
+ *   dispatched | outcome_unknown → dispatched     a retry-safe call (a lookup, or a write marked retrySafe) is simply
+ *                                                 sent again: it has no effect to reconcile (firstSkip's retrySafe)
  *   reconciling → reconciling                     a crash while reconciling, then reconciling again
  *   authorized → blocked | failed                 the intent was never sent and cannot be (e.g. it changed)
  *   authorized | dispatched → cancelled           the task was cancelled before this request ever left
@@ -61,6 +63,11 @@ export function allowed(from: OperationState, to: OperationState): boolean {
   return OPERATION_TRANSITIONS[from].includes(to);
 }
 
+/** A retry-safe call may also be sent again straight from dispatched or outcome_unknown (no reconciling). */
+export function allowedRetrySafe(from: OperationState, to: OperationState): boolean {
+  return allowed(from, to) || (to === 'dispatched' && (from === 'dispatched' || from === 'outcome_unknown'));
+}
+
 export function allowedFile(from: FileState, to: FileState): boolean {
   return FILE_TRANSITIONS[from].includes(to);
 }
@@ -79,10 +86,10 @@ export const FINISHED_STATES: readonly (OperationState | FileState)[] = ['succee
  * history may hold 'absent' (the record was deleted): allowed after a terminal state, and nothing
  * may follow it.
  */
-export function firstSkip(kind: 'operation' | 'file', history: readonly string[]): { index: number; from: string | null; to: string } | undefined {
+export function firstSkip(kind: 'operation' | 'file', history: readonly string[], options: { retrySafe?: boolean } = {}): { index: number; from: string | null; to: string } | undefined {
   const start = kind === 'operation' ? OPERATION_START : FILE_START;
   const known = kind === 'operation' ? isOperationState : isFileState;
-  const step = kind === 'operation' ? allowed : allowedFile;
+  const step = kind === 'operation' ? (options.retrySafe === true ? allowedRetrySafe : allowed) : allowedFile;
   const terminal: readonly string[] = kind === 'operation' ? TERMINAL_OPERATION_STATES : TERMINAL_FILE_STATES;
   for (let i = 0; i < history.length; i++) {
     const to = history[i] as string;

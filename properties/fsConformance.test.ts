@@ -16,7 +16,9 @@ import { simulate } from '../simulator/simulate.js';
 import { baseScenario } from '../src/arbitraries.js';
 import { PROPERTY_TIMEOUT_MS, runs, seed } from './budgets.js';
 
-const PATHS = ['a', 'b', 'd', 'd/a', 'd/e', 'd/e/b'] as const;
+/** A name over NAME_MAX (256 bytes), alone and under a folder: ENAMETOOLONG where the walk reaches it. */
+const LONG = 'n'.repeat(256);
+const PATHS = ['a', 'b', 'd', 'd/a', 'd/e', 'd/e/b', LONG, `d/${LONG}`, `a/${LONG}`, `nope/${LONG}`] as const;
 const FLAGS = ['r', 'r+', 'w', 'wx', 'a', 'ax'] as const;
 const DATA = ['x', 'hello', 'HI', '12345', 'line\n', ''] as const;
 

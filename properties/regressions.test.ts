@@ -1,12 +1,16 @@
 /**
  * The committed regression corpus (reports/regressions/<journal>/<hash>.json), replayed on every
  * test run: a fixed bug stays fixed. Scenarios stored for a mutant must still fail with their
- * recorded invariant; those stored for the reference journal must pass.
+ * recorded invariant; those stored for a correct journal (the reference, the coordinated one) must
+ * pass: each records a finding that was a bug of that journal, or of the judge, since fixed.
  */
 import { describe, expect, test } from 'vitest';
 import { judge } from '../model/judge.js';
 import { mutantNamed } from '../src/journals/mutants/index.js';
 import { referenceJournal } from '../src/journals/reference.js';
+import { coordinatedJournal } from '../src/journals/coordinated.js';
+
+const CORRECT: Record<string, Parameters<typeof simulate>[0]> = { reference: referenceJournal, coordinated: coordinatedJournal };
 import { loadRegressions, regressionJournals } from '../src/regressions.js';
 import { simulate } from '../simulator/simulate.js';
 
@@ -22,8 +26,9 @@ describe('the regression corpus', () => {
   for (const name of journals) {
     const stored = loadRegressions(name, ROOT);
     test.each(stored.map((r) => [r.file.slice(ROOT.length + 1), r] as const))('%s', async (_file, regression) => {
-      if (name === 'reference') {
-        expect(judge(await simulate(referenceJournal, regression.scenario))).toEqual([]);
+      const correct = CORRECT[name];
+      if (correct !== undefined) {
+        expect(judge(await simulate(correct, regression.scenario))).toEqual([]);
         return;
       }
       const mutant = mutantNamed(name);

@@ -9,6 +9,7 @@ import { Ajv } from 'ajv';
 import { describe, expect } from 'vitest';
 import { parseScenario, scenarioToJson, SCENARIO_SCHEMA_URL } from '../simulator/scenario/scenario.js';
 import { scenarioArbitrary } from '../src/arbitraries.js';
+import { SCENARIO_LIMITS } from '../simulator/scenario/scenarioLimits.js';
 import { runs, seed } from './budgets.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -26,6 +27,21 @@ function scenarioFiles(dir: string): string[] {
 }
 
 describe('the scenario JSON Schema', () => {
+  test('states the limits the parser enforces (scenarioLimits.ts), number for number', () => {
+    const s = schema as unknown as { properties: Record<string, { maxLength?: number; maxItems?: number; properties?: Record<string, { maximum?: number }> }>; definitions: Record<string, { maxLength?: number; maxItems?: number }> };
+    expect(s.properties.name?.maxLength).toBe(SCENARIO_LIMITS.titleChars);
+    expect(s.properties.description?.maxLength).toBe(SCENARIO_LIMITS.descriptionChars);
+    expect(s.definitions.key?.maxLength).toBe(SCENARIO_LIMITS.nameChars);
+    expect(s.definitions.relativePath?.maxLength).toBe(SCENARIO_LIMITS.pathBytes);
+    expect(s.definitions.operations?.maxItems).toBe(SCENARIO_LIMITS.operations);
+    expect(s.properties.faults?.maxItems).toBe(SCENARIO_LIMITS.faults);
+    expect(s.properties.schedule?.maxItems).toBe(SCENARIO_LIMITS.decisions);
+    expect(s.properties.bounds?.properties?.maxSteps?.maximum).toBe(SCENARIO_LIMITS.maxSteps);
+    expect(s.properties.bounds?.properties?.maxIncarnations?.maximum).toBe(SCENARIO_LIMITS.maxIncarnations);
+    const texts = JSON.stringify(schema).match(/"maxLength":(\d+)/g)?.map((m) => Number(m.split(':')[1])) ?? [];
+    expect(new Set(texts)).toEqual(new Set([SCENARIO_LIMITS.titleChars, SCENARIO_LIMITS.descriptionChars, SCENARIO_LIMITS.nameChars, SCENARIO_LIMITS.textChars, SCENARIO_LIMITS.pathBytes]));
+  });
+
   test('is the one durasim names in what it writes', () => {
     expect(schema.$id).toBe(SCENARIO_SCHEMA_URL);
   });
@@ -48,6 +64,18 @@ describe('the scenario JSON Schema', () => {
     ['an I/O error with no error', { ...minimal, faults: [{ kind: 'io-error', process: 0, step: 1 }] }],
     ['an absolute path', { ...minimal, files: { '/etc/passwd': 'x' } }],
     ['a key with a space', { ...minimal, task: { id: 't', operations: [{ kind: 'publish', key: 'a b', body: 'x' }] } }],
+    // The limits (simulator/scenario/scenarioLimits.ts):
+    ['a name that is a nested array', { ...minimal, name: [[[[]]]] }],
+    ['a name over 200 characters', { ...minimal, name: 'n'.repeat(201) }],
+    ['a description over 10,000 characters', { ...minimal, description: 'd'.repeat(10_001) }],
+    ['a key over 200 characters', { ...minimal, task: { id: 't', operations: [{ kind: 'publish', key: 'k'.repeat(201), body: 'x' }] } }],
+    ['a body over 256 KiB', { ...minimal, task: { id: 't', operations: [{ kind: 'publish', key: 'a', body: 'b'.repeat(256 * 1024 + 1) }] } }],
+    ['a temp folder path over PATH_MAX', { ...minimal, task: { id: 't', operations: [], temp: { dir: 'd/'.repeat(2100) + 'd', retentionMs: 0 } } }],
+    ['more than 256 operations', { ...minimal, task: { id: 't', operations: Array.from({ length: 257 }, (_, i) => ({ kind: 'publish', key: `k${i}`, body: 'x' })) } }],
+    ['more than 1,000 faults', { ...minimal, faults: Array.from({ length: 1001 }, () => ({ kind: 'service-restart', atStep: 1 })) }],
+    ['more than 100,000 schedule decisions', { ...minimal, schedule: Array.from({ length: 100_001 }, () => 0) }],
+    ['a step past what JavaScript counts exactly', { ...minimal, faults: [{ kind: 'service-restart', atStep: 1e300 }] }],
+    ['a step bound over 1,000,000', { ...minimal, bounds: { maxSteps: 1_000_001 } }],
   ])('refuses %s, as the parser does', (_name, value) => {
     expect(validate(value)).toBe(false);
     expect(() => parseScenario(value)).toThrow(/^Failed to load scenario: /);

@@ -19,7 +19,9 @@ import { WORK_DIR } from '../simulator/scenario/scenario.js';
 import { simulate } from '../simulator/simulate.js';
 import { PROPERTY_TIMEOUT_MS, runs, seed } from './budgets.js';
 
-const PATHS = ['a', 'b', 'd', 'd/a', 'd/e', 'd/e/b'] as const;
+/** A name over NAME_MAX (256 bytes, 128 two-byte characters), alone and under folders: ENAMETOOLONG where the walk reaches it. */
+const LONG = 'é'.repeat(128);
+const PATHS = ['a', 'b', 'd', 'd/a', 'd/e', 'd/e/b', LONG, `d/${LONG}`, `a/${LONG}`] as const;
 const FLAGS = ['r', 'r+', 'w', 'wx', 'w+', 'wx+', 'a', 'ax', 'a+', 'ax+', 'rs+', fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC] as const;
 const DATA = ['x', 'hello', 'HI', '12345', 'line\n', ''] as const;
 

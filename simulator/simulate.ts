@@ -3,7 +3,7 @@
  * scenario and returns everything a judge needs. It depends on nothing but its arguments: the
  * same journal and scenario give the same trace, every time.
  */
-import type { ObservedHistories, ReceiptLoss, Records } from '../model/evidence.js';
+import type { DurabilityGap, ObservedHistories, ReceiptLoss, Records } from '../model/evidence.js';
 import type { JournalAdapter } from '../model/contract/contract.js';
 import { installAmbientGuard, uninstallAmbientGuard, type Escape } from './sandbox/ambientGuard.js';
 import { loadMsw, type Transport } from './service/network.js';
@@ -43,6 +43,7 @@ export interface ServiceRequest extends ServiceRequestRecord {
   recordsAtArrival?: Records;
   /** For a POST whose record was not durably dispatched: what only the page cache held then (a machine crash would have lost it). */
   unsyncedAtArrival?: string[];
+  gapsAtArrival?: DurabilityGap[];
 }
 
 export interface SimulationResult {
@@ -127,7 +128,7 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
     effects: world.service.effects,
     requests: world.service.requests.map((r) => {
       const arrival = world.arrivals.get(r.index);
-      return { ...r, ...(arrival ? { recordsAtArrival: arrival.records } : {}), ...(arrival?.unsynced ? { unsyncedAtArrival: arrival.unsynced } : {}) };
+      return { ...r, ...(arrival ? { recordsAtArrival: arrival.records } : {}), ...(arrival?.unsynced ? { unsyncedAtArrival: arrival.unsynced } : {}), ...(arrival?.gaps ? { gapsAtArrival: arrival.gaps } : {}) };
     }),
     crashes: world.crashes,
     exits: world.exits,

@@ -46,7 +46,7 @@ describe('examples/node-journal', () => {
   test('its copy that appends without fsync is caught, and the counterexample names the lost bytes', async () => {
     const { code, out } = await check(join(HERE, 'journal-unsynced.ts'), '--runs', '300', '--seed', '11');
     expect(code).toBe(1);
-    expect(out).toMatch(/write-ahead \[post-\w+\] at #\d+: expected durable authorized and dispatched .* \(only in the page cache: a machine crash here would lose journal\.jsonl: \d+ unsynced bytes lost\)/);
+    expect(out).toMatch(/write-ahead \[post-\w+\] at #\d+: expected durable authorized and dispatched .* \(only in the page cache: a machine crash here would lose journal\.jsonl: \d+ unsynced bytes lost — fsync the file\)/);
   }, 120_000);
 });
 

@@ -1,4 +1,4 @@
-import { endStep, type JudgeInput, type Records } from '../evidence.js';
+import { endStep, lostBy, type DurabilityGap, type JudgeInput, type Records } from '../evidence.js';
 import type { Violation } from '../violation.js';
 
 const DELIVERIES = new Set(['fs.writeFile', 'fh.writeFile', 'fs.appendFile', 'fh.appendFile', 'fs.rename', 'fs.link']);
@@ -21,8 +21,8 @@ export function checkFileTruth(input: JudgeInput): Violation[] {
   if (paths.length === 0) return [];
   const end = endStep(input);
   const completed = input.outcome.kind === 'completed';
-  const images: { label: string; seq: number; records: Records; files: Record<string, string | undefined> | undefined; atEnd: boolean }[] = [
-    ...input.crashes.map((c, i) => ({ label: `durable image after crash ${i + 1}`, seq: c.seq, records: c.records, files: c.files, atEnd: false })),
+  const images: { label: string; seq: number; records: Records; files: Record<string, string | undefined> | undefined; atEnd: boolean; gaps?: DurabilityGap[] }[] = [
+    ...input.crashes.map((c, i) => ({ label: `durable image after crash ${i + 1}`, seq: c.seq, records: c.records, files: c.files, atEnd: false, gaps: c.gaps ?? [] })),
     { label: 'durable image at the end', seq: end, records: input.final.durable, files: input.final.durableFiles, atEnd: true },
     { label: 'files at the end', seq: end, records: input.final.visible, files: input.final.files, atEnd: true },
   ];
@@ -43,8 +43,8 @@ export function checkFileTruth(input: JudgeInput): Violation[] {
           key: path,
           step: image.seq,
           expected: `${path} to hold its text${bases.length > 1 ? ' (or a text the user saved)' : ''}, with or without the task's edits: ${bases.filter((b) => b !== undefined).map((b) => JSON.stringify(b)).join(' or ')}`,
-          actual: `it is ${shown(content)} on the ${image.label}`,
-          evidence: { at: image.label, found: content, bases: bases.filter((b) => b !== undefined), appends },
+          actual: `it is ${shown(content)} on the ${image.label}${lostBy(image.gaps, path)}`,
+          evidence: { at: image.label, found: content, bases: bases.filter((b) => b !== undefined), appends, missing: (image.gaps ?? []).filter((g) => g.path === path) },
         });
         continue;
       }
@@ -62,8 +62,8 @@ export function checkFileTruth(input: JudgeInput): Violation[] {
           key,
           step: image.seq,
           expected: `${path} recorded applied to hold the edit: ${expected.join(' or ')}`,
-          actual: `it is ${shown(content)} on the ${image.label}`,
-          evidence: { at: image.label, path, found: content, expected, history: record.history },
+          actual: `it is ${shown(content)} on the ${image.label}${lostBy(image.gaps, path)}`,
+          evidence: { at: image.label, path, found: content, expected, history: record.history, missing: (image.gaps ?? []).filter((g) => g.path === path) },
         });
       }
     }

@@ -23,8 +23,8 @@ export function query(index: number, key: string, seq: number): RequestEvidence 
   return { index, atMs: 0, method: 'GET', route: { kind: 'query', key }, status: 200, seq };
 }
 
-export function crash(seq: number, records: Records, visible: Records = records, survivors: string[] = []): CrashEvidence {
-  return { seq, timeMs: 0, records, visible, survivors };
+export function crash(seq: number, records: Records, visible: Records = records, survivors: string[] = [], killed: string[] = []): CrashEvidence {
+  return { seq, timeMs: 0, records, visible, survivors, killed };
 }
 
 /** A run: one publish 'a' by default, ending completed at trace position 99. */

@@ -30,6 +30,32 @@ describe('no-state-skip', () => {
     expect(checkNoStateSkip(observedRun({ crashes: [crash(40, atCrash, atCrash, ['worker-1#0'])], final: finalRecords({ a: op(['authorized', 'dispatched', 'succeeded']) }) }))).toEqual([]);
   });
 
+  describe('a retry-safe call (a lookup, or a write marked retrySafe) is simply sent again after a crash', () => {
+    const lookup = [{ kind: 'lookup' as const, key: 'a', resource: 'config' }];
+    const safeWrite = [{ kind: 'publish' as const, key: 'a', body: 'x', retrySafe: true }];
+    test('holds for dispatched → dispatched → succeeded across a crash, recorded or observed', () => {
+      for (const operations of [lookup, safeWrite]) {
+        const atCrash = { a: op(['authorized', 'dispatched']) };
+        expect(checkNoStateSkip(observedRun({ operations, crashes: [crash(40, atCrash)], final: finalRecords({ a: op(['authorized', 'dispatched', 'dispatched', 'succeeded']) }) }))).toEqual([]);
+        expect(checkNoStateSkip(observedRun({ operations, crashes: [crash(40, atCrash)], final: finalRecords({ a: op(['authorized', 'dispatched', 'succeeded']) }) }))).toEqual([]);
+        const observed = { a: seen(['authorized', 3], ['dispatched', 5], ['outcome_unknown', 7], ['dispatched', 50], ['succeeded', 60]) };
+        expect(checkNoStateSkip(run({ operations, observed, crashes: [crash(40, { a: state('outcome_unknown') })], final: finalRecords({ a: state('succeeded') }) }))).toEqual([]);
+      }
+    });
+    test('still fires for a write that is not retry-safe, and for a retry-safe call that skips a state', () => {
+      const atCrash = { a: op(['authorized', 'dispatched']) };
+      expect(checkNoStateSkip(observedRun({ crashes: [crash(40, atCrash)], final: finalRecords({ a: op(['authorized', 'dispatched', 'dispatched', 'succeeded']) }) }))).toEqual([
+        expect.objectContaining({ code: 'no-state-skip', key: 'a', actual: 'dispatched → dispatched' }),
+      ]);
+      expect(checkNoStateSkip(observedRun({ operations: lookup, final: finalRecords({ a: op(['authorized', 'succeeded']) }) }))).toEqual([
+        expect.objectContaining({ code: 'no-state-skip', key: 'a', actual: 'authorized → succeeded' }),
+      ]);
+      expect(checkNoStateSkip(observedRun({ operations: lookup, final: finalRecords({ a: op(['authorized', 'dispatched', 'reconciling', 'outcome_unknown', 'succeeded']) }) }))).toEqual([
+        expect.objectContaining({ code: 'no-state-skip', key: 'a', actual: 'outcome_unknown → succeeded' }),
+      ]);
+    });
+  });
+
   test('checks file histories too', () => {
     expect(checkNoStateSkip(run({ final: finalRecords({ e: { kind: 'file', path: 'n', history: ['applied'], preserved: [] } }) }))).toEqual([
       expect.objectContaining({ code: 'no-state-skip', key: 'e' }),

@@ -1,4 +1,4 @@
-import { checkpoints, type JudgeInput, type ObservedState } from '../evidence.js';
+import { checkpoints, operationSpec, type JudgeInput, type ObservedState } from '../evidence.js';
 import { ABSENT, firstSkip, IN_DOUBT_STATES } from '../lifecycle.js';
 import type { Violation } from '../violation.js';
 
@@ -8,6 +8,9 @@ import type { Violation } from '../violation.js';
  * sequence durasim observed (observedHistory.ts), so a journal may report only its current state,
  * and on every history a journal recorded, where it reports one. The step marked is where the
  * offending state was first seen.
+ *
+ * A retry-safe call (a lookup, or a write marked retrySafe) has no effect to reconcile: after a
+ * crash it may simply be sent again (dispatched → dispatched, or straight to its verdict).
  */
 export function checkNoStateSkip(input: JudgeInput): Violation[] {
   const violations: Violation[] = [];
@@ -17,10 +20,14 @@ export function checkNoStateSkip(input: JudgeInput): Violation[] {
   for (const image of images) for (const [key, record] of Object.entries(image.records)) kinds.set(key, record.kind);
   const kindOf = (key: string): 'operation' | 'file' =>
     kinds.get(key) ?? (input.scenario.task.operations.find((op) => op.key === key)?.kind === 'edit' ? 'file' : 'operation');
+  const retrySafe = (key: string): boolean => {
+    const spec = operationSpec(input, key);
+    return spec?.kind === 'lookup' || (spec?.kind === 'publish' && spec.retrySafe === true);
+  };
   const seen = (key: string, state: string, upTo: number): number | undefined => input.observed[key]?.find((o) => o.state === state && o.seq <= upTo)?.seq;
 
   for (const [key, states] of Object.entries(input.observed)) {
-    const skip = firstSkip(kindOf(key), states.map((o) => o.state));
+    const skip = firstSkip(kindOf(key), states.map((o) => o.state), { retrySafe: retrySafe(key) });
     if (!skip) continue;
     reported.add(key);
     const at = states[skip.index] as ObservedState;
@@ -35,7 +42,7 @@ export function checkNoStateSkip(input: JudgeInput): Violation[] {
   for (const image of images) {
     for (const [key, record] of Object.entries(image.records)) {
       if (record.reported === 'state' || reported.has(key)) continue;
-      const skip = firstSkip(record.kind, record.history);
+      const skip = firstSkip(record.kind, record.history, { retrySafe: retrySafe(key) });
       if (!skip) continue;
       reported.add(key);
       violations.push({
@@ -51,7 +58,7 @@ export function checkNoStateSkip(input: JudgeInput): Violation[] {
     if (crash.survivors.length > 0) return; // a surviving worker may go on without recovering
     const until = input.crashes[i + 1]?.seq ?? Number.POSITIVE_INFINITY;
     for (const [key, states] of Object.entries(input.observed)) {
-      if (reported.has(key)) continue;
+      if (reported.has(key) || retrySafe(key)) continue;
       const before = states.filter((o) => o.seq <= crash.seq).at(-1);
       // From reconciling, recovery is reconciling again: a current state cannot show the re-entry, and the path check judges what follows.
       if (before === undefined || before.state === 'reconciling' || !(IN_DOUBT_STATES as readonly string[]).includes(before.state)) continue;

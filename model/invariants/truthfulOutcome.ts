@@ -1,4 +1,4 @@
-import { checkpoints, effectsUpTo, everIn, operationSpec, short, sourceChanges, type JudgeInput } from '../evidence.js';
+import { checkpoints, effectsUpTo, everIn, lostBy, operationSpec, short, sourceChanges, type JudgeInput } from '../evidence.js';
 import type { Violation } from '../violation.js';
 
 /**
@@ -57,13 +57,13 @@ export function checkTruthfulOutcome(input: JudgeInput): Violation[] {
       if (spec?.kind === 'publish' && !everIn(input, key, 'dispatched', cp.seq, record)) {
         const made = held.filter((e) => e.requestIndex !== null);
         if (made.length > 0) {
-          report({ key, step: cp.seq, expected: 'no effect for a key never recorded dispatched', actual: `${made.length} effect(s), history [${record.history.join(', ')}]`, evidence: { at: cp.label, history: record.history, effects: made } }, 'never-dispatched');
+          report({ key, step: cp.seq, expected: 'no effect for a key never recorded dispatched', actual: `${made.length} effect(s), history [${record.history.join(', ')}]${lostBy(cp.gaps)}`, evidence: { at: cp.label, history: record.history, effects: made, missing: cp.gaps ?? [] } }, 'never-dispatched');
         }
       }
     }
     for (const effect of effects) {
       if (effect.requestIndex === null || cp.records[effect.key] !== undefined || operationSpec(input, effect.key) === undefined) continue;
-      report({ key: effect.key, step: cp.seq, expected: 'a durable record of the operation the service committed', actual: `no record of ${effect.key} in the ${cp.label}`, evidence: { at: cp.label, effect } }, 'never-dispatched');
+      report({ key: effect.key, step: cp.seq, expected: 'a durable record of the operation the service committed', actual: `no record of ${effect.key} in the ${cp.label}${lostBy(cp.gaps)}`, evidence: { at: cp.label, effect, missing: cp.gaps ?? [] } }, 'never-dispatched');
     }
   }
   return violations;

@@ -1,4 +1,4 @@
-import { everIn, short, type JudgeInput } from '../evidence.js';
+import { describeGap, everIn, short, type DurabilityGap, type JudgeInput } from '../evidence.js';
 import type { Violation } from '../violation.js';
 
 /** write-ahead: a request reaches the service only after authorized and dispatched are durable, with its digest. */
@@ -19,14 +19,15 @@ export function checkWriteAhead(input: JudgeInput): Violation[] {
       key,
       step: request.seq ?? 0,
       expected: `durable authorized and dispatched with digest ${short(request.digest)} before request #${request.index} arrived`,
-      actual: `${history.length === 0 ? 'no durable record of the key' : `durable history [${history.join(', ')}] with digest ${short(digest)}`}${omission(request.unsyncedAtArrival)}`,
-      evidence: { request: { index: request.index, method: request.method, digest: request.digest }, durableHistory: history, recordedDigest: digest, unsyncedAtArrival: request.unsyncedAtArrival ?? [] },
+      actual: `${history.length === 0 ? 'no durable record of the key' : `durable history [${history.join(', ')}] with digest ${short(digest)}`}${omission(request.gapsAtArrival, request.unsyncedAtArrival)}`,
+      evidence: { request: { index: request.index, method: request.method, digest: request.digest }, durableHistory: history, recordedDigest: digest, unsyncedAtArrival: request.unsyncedAtArrival ?? [], missing: request.gapsAtArrival ?? [] },
     });
   }
   return violations;
 }
 
-/** Why the records were not durable, from the disk's durability model: what a machine crash at that moment would have lost. */
-function omission(unsynced: readonly string[] | undefined): string {
+/** Why the records were not durable, from the disk's durability model: the step each file was missing, what a machine crash at that moment would have lost. */
+function omission(gaps: readonly DurabilityGap[] | undefined, unsynced: readonly string[] | undefined): string {
+  if ((unsynced === undefined || unsynced.length === 0) && gaps !== undefined && gaps.length > 0) return ` (only in the page cache: ${gaps.map(describeGap).join('; ')})`;
   return unsynced === undefined || unsynced.length === 0 ? '' : ` (only in the page cache: a machine crash here would lose ${unsynced.join('; ')})`;
 }

@@ -7,6 +7,7 @@ import { posix } from 'node:path';
 import { bytesNotAsWritten, crashBytes, type CrashShape, type Pending } from './crashBytes.js';
 import type { DurableImage } from './durableImage.js';
 import type { CrashDiskReport } from './crashReport.js';
+import type { DurabilityGap } from '../../model/evidence.js';
 
 export interface CrashImage {
   report: CrashDiskReport;
@@ -26,7 +27,7 @@ export interface DiskState {
 }
 
 export function crashImage(shape: CrashShape, disk: DiskState): CrashImage {
-  const report: CrashDiskReport = { mode: shape.mode, lostData: [], lostEntries: [], restoredEntries: [], torn: [], unsyncedAppends: disk.unsyncedAppends };
+  const report: CrashDiskReport = { mode: shape.mode, lostData: [], lostEntries: [], restoredEntries: [], torn: [], gaps: [], unsyncedAppends: disk.unsyncedAppends };
   const { volatileFiles } = disk;
   const image = new Map<string, Buffer>();
   const dirs: string[] = [];
@@ -44,9 +45,28 @@ export function crashImage(shape: CrashShape, disk: DiskState): CrashImage {
   });
   for (const [path, bytes] of volatileFiles) {
     const after = image.get(path);
+    if (after !== undefined && after.equals(bytes)) continue;
     if (after === undefined) report.lostEntries.push(path);
-    else if (!after.equals(bytes)) report.lostData.push({ path, bytes: bytesNotAsWritten(bytes, after) });
+    else report.lostData.push({ path, bytes: bytesNotAsWritten(bytes, after) });
+    report.gaps.push({ path, missing: missingStep(disk, path) });
   }
-  for (const path of image.keys()) if (!volatileFiles.has(path)) report.restoredEntries.push(path);
+  for (const path of image.keys()) {
+    if (volatileFiles.has(path)) continue;
+    report.restoredEntries.push(path);
+    report.gaps.push({ path, missing: 'folder-fsync' });
+  }
   return { report, image, dirs };
+}
+
+/**
+ * Why a path processes see was not kept: its own writes pending (never fsynced, or dropped by a
+ * failed fsync), or — its writes all durable — the folder entry naming it (a create, or a rename
+ * onto it) never fsynced.
+ */
+function missingStep(disk: DiskState, path: string): DurabilityGap['missing'] {
+  const ino = disk.inoAt(path);
+  const pending = disk.pending(ino);
+  if (pending === undefined) return disk.durable.lookup(path) === ino ? 'file-fsync' : 'folder-fsync';
+  if (typeof pending !== 'string' && (pending.droppedBytes ?? 0) > 0) return 'failed-fsync';
+  return 'file-fsync';
 }

@@ -1,20 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { Disk } from './disk.js';
+import { syncFolder as syncDir, text, writeThrough } from './diskCalls.js';
 
-const text = (s: string): Uint8Array => new TextEncoder().encode(s);
 const fresh = (): Disk => new Disk('/work', { 'a.txt': 'original\n' });
-
-function appendSynced(disk: Disk, path: string, data: string, sync: boolean): void {
-  const file = disk.openFile(path, 'a', 0);
-  disk.handleWrite(file.fd, text(data));
-  if (sync) disk.handleSync(file.fd);
-  disk.handleClose(file.fd);
-}
-function syncDir(disk: Disk): void {
-  const dir = disk.openFile('/work', 'r', 0);
-  disk.handleSync(dir.fd);
-  disk.handleClose(dir.fd);
-}
+const appendSynced = (disk: Disk, path: string, data: string, sync: boolean): void => writeThrough(disk, path, data, 'a', sync);
 
 describe('Disk durability', () => {
   test('initial files are durable', () => {
@@ -254,5 +243,38 @@ describe('torn-write: a file rewritten in place', () => {
     synced.handleClose(file.fd);
     synced.crash({ mode: 'torn-write', tornKeepBytes: 0 });
     expect(synced.liveView().readFile('a.txt')).toBe('new\n');
+  });
+});
+
+describe('names too long (Linux: NAME_MAX 255 bytes, PATH_MAX 4,096 bytes)', () => {
+  const code = (run: () => unknown): string => {
+    try {
+      run();
+      return 'ok';
+    } catch (error) {
+      return (error as { code?: string }).code ?? String(error);
+    }
+  };
+  test('a name of 256 bytes is refused where the walk reaches it; 255 is fine; a missing folder before it is found first', () => {
+    const disk = fresh();
+    expect(code(() => disk.writeWhole('n'.repeat(255), text('x'), 'w', 0))).toBe('ok');
+    expect(code(() => disk.writeWhole('n'.repeat(256), text('x'), 'w', 0))).toBe('ENAMETOOLONG');
+    expect(code(() => disk.writeWhole('é'.repeat(128), text('x'), 'w', 0))).toBe('ENAMETOOLONG'); // 128 characters, 256 bytes
+    expect(code(() => disk.writeWhole(`missing/${'n'.repeat(256)}`, text('x'), 'w', 0))).toBe('ENOENT');
+    expect(code(() => disk.writeWhole(`${'n'.repeat(256)}/a`, text('x'), 'w', 0))).toBe('ENAMETOOLONG');
+    expect(code(() => disk.mkdir(`q/${'n'.repeat(256)}`, true))).toBe('ENAMETOOLONG');
+    expect(disk.liveView().readdir('.')).toContain('q'); // mkdir -p made the folder before the name too long
+  });
+
+  test('a path of 4,096 bytes or more is refused whatever its names', () => {
+    const disk = fresh();
+    const deep = `${'d/'.repeat(2100)}f`;
+    expect(code(() => disk.readFile(deep))).toBe('ENAMETOOLONG');
+    expect(code(() => disk.readFile(`${'d/'.repeat(1000)}f`))).toBe('ENOENT');
+    try {
+      disk.readFile(deep);
+    } catch (error) {
+      expect((error as Error).message.startsWith('ENAMETOOLONG: name too long, open \'/work/d/d/')).toBe(true);
+    }
   });
 });

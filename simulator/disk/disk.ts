@@ -32,7 +32,7 @@ import { DiskState, type OpenFile } from './diskState.js';
 import { invariant } from '../invariant.js';
 import { ioError } from './ioError.js';
 import { IoFaultSlot } from './ioFaultSlot.js';
-import { linuxLinkCheck, linuxPathCheck, linuxRenameCheck } from './linuxChecks.js';
+import { linuxLinkCheck, linuxPathCheck, linuxRenameCheck, NAME_MAX } from './linuxChecks.js';
 import { closeFd, openFd, readAt, readWhole, writeAt } from './memfsCore.js';
 import { existsAt, isDirectoryAt, nodeAt, nodeOfFd, sizeOfFd } from './memfsLookup.js';
 import type { SecretWatch } from './secretWatch.js';
@@ -98,9 +98,14 @@ export class Disk extends DiskState {
    * handle's position (at the end when it was opened for append), advancing it; never a truncation.
    * A short write stores a prefix, then fails.
    */
-  handleWrite(fd: number, data: Uint8Array, position?: number): void {
+  /**
+   * write(2) of `data` (pwrite at `position`). `oneCall`: the caller makes exactly one write(2),
+   * empty or not (writeSync, fh.write): a read-only handle refuses it even empty (EBADF), where a
+   * writeFile of nothing makes no call at all.
+   */
+  handleWrite(fd: number, data: Uint8Array, position?: number, oneCall = false): void {
     const file = this.handle(fd);
-    if (data.length > 0 && file.readOnly) throw ioError('EBADF', 'write');
+    if ((data.length > 0 || oneCall) && file.readOnly) throw ioError('EBADF', 'write');
     const fault = data.length > 0 ? this.faults.pending : undefined;
     const stored = fault ? Math.min(fault.writtenBytes ?? 0, data.length - 1) : data.length;
     if (fault) this.faults.take(`write to ${file.path} stored ${stored} of ${data.length} bytes and failed`);
@@ -279,6 +284,13 @@ export class Disk extends DiskState {
   mkdir(path: string, recursive: boolean): void {
     const abs = this.resolve(path);
     this.enter('mkdir', abs);
+    // mkdir -p makes the folders before a name too long, then fails on it (ENAMETOOLONG), as Node's does.
+    const tooLong = recursive && abs.length * 3 > NAME_MAX ? abs.split('/').findIndex((part) => Buffer.byteLength(part) > NAME_MAX) : -1;
+    if (tooLong > 0) {
+      const before = abs.split('/').slice(0, tooLong).join('/');
+      if (before !== '' && before !== this.dir && !existsAt(this.vol, before)) this.mkdir(before, true);
+      throw ioError('ENAMETOOLONG', 'mkdir', abs);
+    }
     const existing = nodeAt(this.vol, abs);
     const creates = existing === undefined;
     if (existing !== undefined && recursive && !existing.isDirectory()) throw ioError('EEXIST', 'mkdir', abs);

@@ -14,7 +14,7 @@ import { crashImage, type CrashImage } from './crashImage.js';
 import { DurableImage } from './durableImage.js';
 import { invariant } from '../invariant.js';
 import { RenameLog } from './renameLog.js';
-import type { CrashDiskReport } from './crashReport.js';
+import { emptyLoss, type CrashDiskReport } from './crashReport.js';
 import { digestOfFiles, volumeFilePaths, volumeFiles } from './volumeFiles.js';
 
 export interface OpenFile {
@@ -63,7 +63,7 @@ export class DiskState {
 
   /** A machine crash: the disk falls back to its durable image (see the rules at the top). keep-all changes nothing. */
   crash(shape: CrashShape): CrashDiskReport {
-    if (shape.mode === 'keep-all') return { mode: shape.mode, lostData: [], lostEntries: [], restoredEntries: [], torn: [], unsyncedAppends: this.unsyncedAppends() };
+    if (shape.mode === 'keep-all') return emptyLoss(shape.mode, this.unsyncedAppends());
     for (const fd of [...this.open.keys()]) this.closeQuietly(fd);
     const { report, image, dirs } = this.imageAfterCrash(shape);
     this.install(image, dirs);

@@ -15,6 +15,7 @@ const DESCRIPTION = {
   ENOTDIR: { errno: -20, text: 'not a directory' },
   EISDIR: { errno: -21, text: 'illegal operation on a directory' },
   ENOTEMPTY: { errno: -39, text: 'directory not empty' },
+  ENAMETOOLONG: { errno: -36, text: 'name too long' },
 } as const;
 export type FsErrorCode = keyof typeof DESCRIPTION;
 

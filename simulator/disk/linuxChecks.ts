@@ -5,16 +5,59 @@
  * - rename: a folder into itself (EINVAL: memfs lets it vanish), anything onto one of its own
  *   folders (ENOTEMPTY), a folder over a file (ENOTDIR) or
  *   over a non-empty folder (ENOTEMPTY), a file over a folder (EISDIR);
- * - link: a folder (EPERM), after the source and the target's folder were found.
+ * - link: a folder (EPERM), after the source and the target's folder were found;
+ * - names too long: a path of PATH_MAX (4,096) bytes or more, or a component over NAME_MAX (255
+ *   bytes, UTF-8) where the walk reaches it: ENAMETOOLONG (memfs takes any length). Linux measures
+ *   the path as given; this measures the resolved one, so a relative path within 6 bytes of the
+ *   limit ("/work/" is 6) is refused here and not there. A folder missing on the way, or a file
+ *   in a folder's place, is found first (ENOENT, ENOTDIR), as the kernel's walk finds it.
  */
 import type { Volume } from 'memfs';
 import { posix } from 'node:path';
 import { ioError } from './ioError.js';
 import { existsAt, isDirectoryAt as isDirectory, linkAt, nodeAt } from './memfsLookup.js';
 
-/** ENOTDIR when a folder on the way to one of `paths` is a file; a missing one is left to memfs (ENOENT). */
+/** PATH_MAX and NAME_MAX of Linux, in bytes. */
+export const PATH_MAX = 4096;
+export const NAME_MAX = 255;
+
+/**
+ * The kernel's walk of a call's paths: each path's folders (a name too long: ENAMETOOLONG; a file
+ * in a folder's place: ENOTDIR; a missing one is left to memfs: ENOENT), then — every path's folder
+ * found — the last names (ENAMETOOLONG).
+ */
 export function linuxPathCheck(vol: Volume, syscall: string, ...paths: string[]): void {
-  for (const abs of paths) if (fileOnTheWay(vol, abs)) throw ioError('ENOTDIR', syscall, abs);
+  let longName: string | undefined;
+  for (const abs of paths) {
+    if (abs.length * 3 > NAME_MAX) {
+      if (Buffer.byteLength(abs) >= PATH_MAX || folderNameTooLong(vol, abs)) throw ioError('ENAMETOOLONG', syscall, abs);
+      if (longName === undefined && Buffer.byteLength(posix.basename(abs)) > NAME_MAX) longName = abs;
+    }
+    if (fileOnTheWay(vol, abs)) throw ioError('ENOTDIR', syscall, abs);
+    // A folder missing on the way ends the walk here (ENOENT, from memfs) before a later path is looked at.
+    if (paths.length > 1 && nodeAt(vol, posix.dirname(abs)) === undefined) return;
+  }
+  if (longName === undefined || !paths.every((abs) => nodeAt(vol, posix.dirname(abs))?.isDirectory() === true)) return;
+  // The last names, in order: a source missing ends the call (ENOENT) before a later name is looked at.
+  for (const [i, abs] of paths.entries()) {
+    if (abs.length * 3 > NAME_MAX && Buffer.byteLength(posix.basename(abs)) > NAME_MAX) throw ioError('ENAMETOOLONG', syscall, abs);
+    if (i < paths.length - 1 && !existsAt(vol, abs)) return;
+  }
+}
+
+/**
+ * Whether the walk to `abs` meets a folder name over NAME_MAX before it stops (at a folder missing
+ * or not a folder: ENOENT or ENOTDIR come first). Asked only of paths long enough to hold such a
+ * name (a UTF-16 unit is at most 3 bytes of UTF-8).
+ */
+function folderNameTooLong(vol: Volume, abs: string): boolean {
+  const parts = abs.split('/').filter(Boolean);
+  for (let i = 0; i < parts.length - 1; i++) {
+    if (Buffer.byteLength(parts[i] as string) > NAME_MAX) return true;
+    const folder = nodeAt(vol, `/${parts.slice(0, i + 1).join('/')}`);
+    if (folder === undefined || !folder.isDirectory()) return false;
+  }
+  return false;
 }
 
 /**

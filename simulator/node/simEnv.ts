@@ -15,7 +15,7 @@ import { responseOf, UnreachableHostError } from '../service/network.js';
 import { timeoutReason, type Timer } from '../world/clock.js';
 import { previewData, rel } from '../world/trace.js';
 import type { Outcome, Proc } from '../world/proc.js';
-import { describeLoss } from '../disk/crashReport.js';
+import { explainLoss, gapsOf } from '../disk/crashReport.js';
 import type { StepHost } from '../world/host.js';
 import type { OpenFile } from '../disk/disk.js';
 import { simulatedStore } from './simStore.js';
@@ -133,7 +133,8 @@ export function simulatedFetch(world: StepHost, proc: Proc): (input: string | UR
         // A write that arrives before its record is durable: what the disk holds only in its page cache explains why.
         const key = request.route.kind === 'publish' ? request.route.key : undefined;
         const early = key !== undefined && records[key]?.history.at(-1) !== 'dispatched';
-        world.arrivals.set(index, early ? { records, unsynced: describeLoss(world.disk.lossIfCrashedNow(), rel) } : { records });
+        const loss = early ? world.disk.lossIfCrashedNow() : undefined;
+        world.arrivals.set(index, loss ? { records, unsynced: explainLoss(loss, rel), gaps: gapsOf(loss, rel) } : { records });
       }
       world.notePayload(`${request.method} ${request.url}\n${request.body}`);
       const reply = await world.network.send(request);

@@ -89,3 +89,37 @@ describe('saved scenarios stay loadable', () => {
     for (const file of files.filter((f) => !f.includes('/out/'))) expect(() => parseScenarioText(readFileSync(file, 'utf8')), file).not.toThrow();
   });
 });
+
+describe('the limits, word for word', () => {
+  const refused = (value: unknown): string => {
+    try {
+      parseScenario(value);
+      return 'accepted';
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+  const op = (patch: Record<string, unknown>) => ({ ...minimal, task: { id: 't', operations: [{ kind: 'publish', key: 'a', body: 'x', ...patch }] } });
+  test('a name that is not a string, and texts past their lengths', () => {
+    expect(refused({ ...minimal, name: [[[]]] })).toBe('Failed to load scenario: name must be a string, found an array. Fix the scenario file, or regenerate it with durasim.');
+    expect(refused(op({ key: 'k'.repeat(1024 * 1024) }))).toBe('Failed to load scenario: task.operations[0].key is 1048576 characters long, over the limit of 200. Shorten it: a scenario is a test case, not a data set.');
+    expect(refused(op({ body: 'b'.repeat(262_145) }))).toBe('Failed to load scenario: task.operations[0].body is 262145 characters long, over the limit of 262144. Shorten it: a scenario is a test case, not a data set.');
+    expect(refused(op({ body: 'b'.repeat(262_144) }))).toBe('accepted');
+  });
+  test('paths as Linux allows them: a name of at most 255 bytes, the whole under 4,096', () => {
+    const temp = (dir: string) => ({ ...minimal, task: { ...minimal.task, temp: { dir, retentionMs: 0 } } });
+    expect(refused(temp('t'.repeat(100_000)))).toBe("Failed to load scenario: task.temp.dir must be under Linux's PATH_MAX (at most 4095 bytes), found 100000 bytes. Use a relative path such as \"article.txt\" or \"docs/notes.md\".");
+    expect(refused(temp('t'.repeat(300)))).toBe("Failed to load scenario: task.temp.dir must name files and folders within Linux's NAME_MAX (255 bytes each), found a name of 300 bytes. Use a relative path such as \"article.txt\" or \"docs/notes.md\".");
+    expect(refused(temp('é'.repeat(128)))).toMatch(/found a name of 256 bytes\./);
+    expect(refused(temp('t'.repeat(255)))).toBe('accepted');
+    expect(refused(temp('d/'.repeat(2048) + 'd'))).toBe("Failed to load scenario: task.temp.dir must be under Linux's PATH_MAX (at most 4095 bytes), found 4097 bytes. Use a relative path such as \"article.txt\" or \"docs/notes.md\".");
+    expect(refused({ ...minimal, files: { ['f'.repeat(300)]: 'x' } })).toMatch(/^Failed to load scenario: files key "f{59}… \(302 characters\) must name files/);
+  });
+  test('lists, maps and numbers', () => {
+    expect(refused({ ...minimal, faults: Array.from({ length: 1001 }, () => ({ kind: 'service-restart', atStep: 1 })) })).toBe('Failed to load scenario: faults holds 1001 entries, over the limit of 1000. Fix the scenario file, or regenerate it with durasim.');
+    expect(refused({ ...minimal, environment: Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`V${i}`, 'x'])) })).toBe('Failed to load scenario: environment holds 1001 entries, over the limit of 1000. Fix the scenario file, or regenerate it with durasim.');
+    expect(refused({ ...minimal, faults: [{ kind: 'service-restart', atStep: 1e300 }] })).toBe('Failed to load scenario: faults[0].atStep is 1e+300, over the limit of 9007199254740991. Fix the scenario file, or regenerate it with durasim.');
+    expect(refused({ ...minimal, bounds: { maxSteps: 1_000_001 } })).toBe('Failed to load scenario: bounds.maxSteps is 1000001, over the limit of 1000000. Fix the scenario file, or regenerate it with durasim.');
+    expect(refused({ ...minimal, regression: 'x' })).toBe('Failed to load scenario: regression must be an object (what durasim recorded when it saved the scenario), found "x". Fix the scenario file, or regenerate it with durasim.');
+  });
+});

@@ -15,7 +15,8 @@
 import type { Operation, RetryBudget, Task, TempFolder } from '../../model/contract/contract.js';
 import { canaryOf } from '../../model/contract/secret.js';
 import { pathClash } from './scenarioFields.js';
-import { arr, bool, describe, fail, int, isRecord, misnamedKind, nonEmptyStr, oneOf, optional, relativePath, str, strict, type Json } from './scenarioValidators.js';
+import { arr, bool, describe, fail, int, isRecord, mapEntries, misnamedKind, nonEmptyStr, oneOf, optional, relativePath, shown, str, strict, type Json } from './scenarioValidators.js';
+import { SCENARIO_LIMITS } from './scenarioLimits.js';
 
 export const SCENARIO_FORMAT = 'durasim.scenario';
 export const SCENARIO_VERSION = 1;
@@ -118,7 +119,7 @@ function parseOperation(value: Json, field: string): Operation {
 }
 
 function parseOperations(value: Json, field: string): Operation[] {
-  const operations = arr(value, field).map((op, i) => parseOperation(op, `${field}[${i}]`));
+  const operations = arr(value, field, SCENARIO_LIMITS.operations).map((op, i) => parseOperation(op, `${field}[${i}]`));
   const seen = new Set<string>();
   operations.forEach((op, i) => {
     if (seen.has(op.key)) fail(`${field}[${i}].key`, `repeats the key ${JSON.stringify(op.key)}`, 'Give every operation its own key.');
@@ -141,8 +142,7 @@ function parseService(value: Json): ScenarioService {
       return { key: nonEmptyStr(e.key, `service.existing[${i}].key`), body: str(e.body, `service.existing[${i}].body`) };
     }), []),
     resources: optional(value, 'resources', (v) => {
-      if (!isRecord(v)) fail('service.resources', `must be an object, found ${describe(v)}`);
-      return Object.fromEntries(Object.entries(v).map(([k, text]) => [k, str(text, `service.resources.${k}`)]));
+      return Object.fromEntries(mapEntries(v, 'service.resources', 'name to value').map(([k, text]) => [nonEmptyStr(k, `service.resources key ${shown(JSON.stringify(k))}`), str(text, `service.resources.${shown(k)}`)]));
     }, {}),
   };
 }
@@ -179,34 +179,33 @@ export function parseScenario(value: Json): Scenario {
     version,
     task: { id: nonEmptyStr(value.task.id, 'task.id'), operations: parseOperations(value.task.operations, 'task.operations'), ...parseAccessToken(value.task.accessToken), ...parseRetryBudget(value.task.retryBudget), ...parseTemp(value.task.temp) },
     files: optional(value, 'files', (v) => {
-      if (!isRecord(v)) fail('files', `must be an object of path to text, found ${describe(v)}`);
-      return Object.fromEntries(Object.entries(v).map(([p, text]) => [relativePath(p, `files key ${JSON.stringify(p)}`), str(text, `files[${JSON.stringify(p)}]`)]));
+      return Object.fromEntries(mapEntries(v, 'files', 'path to text').map(([p, text]) => [relativePath(p, `files key ${shown(JSON.stringify(p))}`), str(text, `files[${shown(JSON.stringify(p))}]`)]));
     }, {}),
     service: parseService(value.service),
     store: parseStore(value.store),
-    faults: optional(value, 'faults', (v) => arr(v, 'faults').map((f, i) => parseFault(f, `faults[${i}]`)), []),
-    schedule: optional(value, 'schedule', (v) => arr(v, 'schedule').map((c, i) => int(c, `schedule[${i}]`)), []),
-    random: optional(value, 'random', (v) => arr(v, 'random').map((r, i) => {
+    faults: optional(value, 'faults', (v) => arr(v, 'faults', SCENARIO_LIMITS.faults).map((f, i) => parseFault(f, `faults[${i}]`)), []),
+    schedule: optional(value, 'schedule', (v) => arr(v, 'schedule', SCENARIO_LIMITS.decisions).map((c, i) => int(c, `schedule[${i}]`)), []),
+    random: optional(value, 'random', (v) => arr(v, 'random', SCENARIO_LIMITS.decisions).map((r, i) => {
       if (typeof r !== 'number' || !(r >= 0 && r < 1)) fail(`random[${i}]`, `must be a number in [0, 1), found ${describe(r)}`);
       return r;
     }), []),
     environment: optional(value, 'environment', (v) => {
-      if (!isRecord(v)) fail('environment', `must be an object of name to text, found ${describe(v)}`);
-      return Object.fromEntries(Object.entries(v).map(([k, text]) => [k, str(text, `environment.${k}`)]));
+      return Object.fromEntries(mapEntries(v, 'environment', 'name to text').map(([k, text]) => [nonEmptyStr(k, `environment key ${shown(JSON.stringify(k))}`), str(text, `environment.${shown(k)}`)]));
     }, {}),
     restartDelayMs: optional(value, 'restartDelayMs', (v) => int(v, 'restartDelayMs'), DEFAULT_RESTART_DELAY_MS),
     bounds: optional(value, 'bounds', (v) => {
       if (!isRecord(v)) fail('bounds', `must be an object, found ${describe(v)}`);
       strict(v, 'bounds', ['maxSteps', 'maxIncarnations', 'maxVirtualTimeMs']);
       return {
-        maxSteps: optional(v, 'maxSteps', (n) => int(n, 'bounds.maxSteps', 1), DEFAULT_BOUNDS.maxSteps),
-        maxIncarnations: optional(v, 'maxIncarnations', (n) => int(n, 'bounds.maxIncarnations', 1), DEFAULT_BOUNDS.maxIncarnations),
+        maxSteps: optional(v, 'maxSteps', (n) => int(n, 'bounds.maxSteps', 1, SCENARIO_LIMITS.maxSteps), DEFAULT_BOUNDS.maxSteps),
+        maxIncarnations: optional(v, 'maxIncarnations', (n) => int(n, 'bounds.maxIncarnations', 1, SCENARIO_LIMITS.maxIncarnations), DEFAULT_BOUNDS.maxIncarnations),
         maxVirtualTimeMs: optional(v, 'maxVirtualTimeMs', (n) => int(n, 'bounds.maxVirtualTimeMs', 1), DEFAULT_BOUNDS.maxVirtualTimeMs),
       };
     }, { ...DEFAULT_BOUNDS }),
   };
-  if (typeof value.name === 'string') scenario.name = value.name;
-  if (typeof value.description === 'string') scenario.description = value.description;
+  if (value.regression !== undefined && !isRecord(value.regression)) fail('regression', `must be an object (what durasim recorded when it saved the scenario), found ${describe(value.regression)}`);
+  if (value.name !== undefined) scenario.name = str(value.name, 'name', SCENARIO_LIMITS.titleChars);
+  if (value.description !== undefined) scenario.description = str(value.description, 'description', SCENARIO_LIMITS.descriptionChars);
   if (value.taskAfterRestart !== undefined) {
     if (!isRecord(value.taskAfterRestart)) fail('taskAfterRestart', `must be an object, found ${describe(value.taskAfterRestart)}`);
     strict(value.taskAfterRestart, 'taskAfterRestart', ['operations'], ['operations']);
@@ -239,6 +238,7 @@ function scenarioPaths(scenario: Scenario): string[] {
 
 /** Parses scenario file text; bad JSON gets the same house-style message. */
 export function parseScenarioText(text: string): Scenario {
+  if (text.length > SCENARIO_LIMITS.fileChars) fail('the file', `is ${text.length} characters long, over the limit of ${SCENARIO_LIMITS.fileChars}`, 'A scenario is a test case: shorten its texts and lists.');
   let value: Json;
   try {
     value = JSON.parse(text);

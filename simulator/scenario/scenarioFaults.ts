@@ -3,7 +3,7 @@
  * validates the rest). Every fault is plain data; a missing optional field is the gentlest choice.
  */
 import { STORE_CALL_FAULTS, type StoreCallFaultKind } from '../store/store.js';
-import { describe, fail, int, isRecord, misnamedKind, nonEmptyStr, oneOf, optional, relativePath, str, strict, type Json } from './scenarioValidators.js';
+import { describe, fail, int, isRecord, mapEntries, misnamedKind, nonEmptyStr, oneOf, optional, relativePath, shown, str, strict, type Json } from './scenarioValidators.js';
 
 /** The errors an io-error fault may fail a disk call with (the disk raises them as node:fs does: disk/ioError.ts). */
 export const IO_ERROR_CODES = ['EIO', 'ENOSPC'] as const;
@@ -229,7 +229,7 @@ export function parseFault(value: Json, field: string): Fault {
       if (value.tail !== undefined) fault.tail = oneOf(value.tail, CRASH_TAILS, `${field}.tail`);
       if (value.keep !== undefined) {
         if (!isRecord(value.keep)) fail(`${field}.keep`, `must be an object of path to count, found ${describe(value.keep)}`);
-        fault.keep = Object.fromEntries(Object.entries(value.keep).map(([p, n]) => [relativePath(p, `${field}.keep key ${JSON.stringify(p)}`), int(n, `${field}.keep[${JSON.stringify(p)}]`)]));
+        fault.keep = Object.fromEntries(mapEntries(value.keep, `${field}.keep`, 'path to count').map(([p, n]) => [relativePath(p, `${field}.keep key ${shown(JSON.stringify(p))}`), int(n, `${field}.keep[${shown(JSON.stringify(p))}]`)]));
       }
       return fault;
     }

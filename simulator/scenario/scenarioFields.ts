@@ -4,6 +4,11 @@
  * counterexample into a pass). Paths are checked so that every one of them names the same file on
  * every machine: relative, canonical, no NUL byte, and no file that is also another one's folder.
  */
+import { SCENARIO_LIMITS } from './scenarioLimits.js';
+
+/** Linux's limits on a path (bytes of UTF-8). */
+const PATH_BYTES = SCENARIO_LIMITS.pathBytes;
+const NAME_BYTES = SCENARIO_LIMITS.pathNameBytes;
 
 /** Edit distance (insertions, deletions, substitutions), for "did you mean". */
 export function editDistance(a: string, b: string): number {
@@ -46,6 +51,9 @@ export function unknownField(record: Record<string, unknown>, known: readonly st
 /** Why `path` cannot name a file inside the work dir, or undefined when it can. */
 export function pathProblem(path: string): string | undefined {
   if (path.length === 0) return 'must not be empty';
+  if (Buffer.byteLength(path) > PATH_BYTES) return `must be under Linux's PATH_MAX (at most ${PATH_BYTES} bytes), found ${Buffer.byteLength(path)} bytes`;
+  const long = path.split('/').find((part) => Buffer.byteLength(part) > NAME_BYTES);
+  if (long !== undefined) return `must name files and folders within Linux's NAME_MAX (${NAME_BYTES} bytes each), found a name of ${Buffer.byteLength(long)} bytes`;
   if (path.includes('\u0000')) return 'must not contain a NUL byte';
   if (path.startsWith('/')) return 'must be relative to the work dir';
   const parts = path.split('/');

@@ -4,6 +4,7 @@
  */
 import { DurasimError } from '../../model/contract/failure.js';
 import { pathProblem, unknownField } from './scenarioFields.js';
+import { SCENARIO_LIMITS } from './scenarioLimits.js';
 
 export type Json = unknown;
 const FIX = 'Fix the scenario file, or regenerate it with durasim.';
@@ -14,19 +15,23 @@ export function fail(field: string, problem: string, fix = FIX): never {
 export function isRecord(value: Json): value is Record<string, Json> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
-export function str(value: Json, field: string): string {
+/** A text (at most SCENARIO_LIMITS.textChars characters, or `max`). */
+export function str(value: Json, field: string, max: number = SCENARIO_LIMITS.textChars): string {
   if (typeof value !== 'string') fail(field, `must be a string, found ${describe(value)}`);
+  if (value.length > max) fail(field, `is ${value.length} characters long, over the limit of ${max}`, 'Shorten it: a scenario is a test case, not a data set.');
   return value;
 }
+/** An identifier: a non-empty string of at most SCENARIO_LIMITS.nameChars characters. */
 export function nonEmptyStr(value: Json, field: string): string {
-  const text = str(value, field);
+  const text = str(value, field, SCENARIO_LIMITS.nameChars);
   if (text.length === 0) fail(field, 'must not be empty');
   return text;
 }
-export function int(value: Json, field: string, min = 0): number {
+export function int(value: Json, field: string, min = 0, max: number = SCENARIO_LIMITS.integer): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
     fail(field, `must be an integer >= ${min}, found ${describe(value)}`);
   }
+  if (value > max) fail(field, `is ${value}, over the limit of ${max}`);
   return value;
 }
 export function bool(value: Json, field: string): boolean {
@@ -39,16 +44,28 @@ export function oneOf<T extends string>(value: Json, allowed: readonly T[], fiel
   }
   return value as T;
 }
-export function arr(value: Json, field: string): Json[] {
+export function arr(value: Json, field: string, max: number = SCENARIO_LIMITS.entries): Json[] {
   if (!Array.isArray(value)) fail(field, `must be an array, found ${describe(value)}`);
+  if (value.length > max) fail(field, `holds ${value.length} entries, over the limit of ${max}`);
   return value;
+}
+/** The entries of an object used as a map (file → text, name → value): at most SCENARIO_LIMITS.entries. */
+export function mapEntries(value: Json, field: string, what: string): [string, Json][] {
+  if (!isRecord(value)) fail(field, `must be an object of ${what}, found ${describe(value)}`);
+  const entries = Object.entries(value);
+  if (entries.length > SCENARIO_LIMITS.entries) fail(field, `holds ${entries.length} entries, over the limit of ${SCENARIO_LIMITS.entries}`);
+  return entries;
 }
 export function describe(value: Json): string {
   if (value === undefined) return 'nothing';
   if (Array.isArray(value)) return 'an array';
   if (value === null) return 'null';
   if (typeof value === 'object') return 'an object';
-  return JSON.stringify(value);
+  return shown(JSON.stringify(value));
+}
+/** A value as a message quotes it: cut to 80 characters, with its length, when longer. */
+export function shown(text: string): string {
+  return text.length <= 80 ? text : `${text.slice(0, 60)}… (${text.length} characters)`;
 }
 export function optional<T>(record: Record<string, Json>, key: string, parse: (v: Json) => T, fallback: T): T {
   return record[key] === undefined ? fallback : parse(record[key]);
@@ -73,7 +90,7 @@ export function misnamedKind(value: Record<string, Json>, kinds: readonly string
 export function relativePath(value: Json, field: string): string {
   const path = str(value, field);
   const problem = pathProblem(path);
-  if (problem !== undefined) fail(field, `${problem}, found ${JSON.stringify(path)}`, 'Use a relative path such as "article.txt" or "docs/notes.md".');
+  if (problem !== undefined) fail(field, `${problem}${problem.includes(', found ') ? '' : `, found ${shown(JSON.stringify(path))}`}`, 'Use a relative path such as "article.txt" or "docs/notes.md".');
   return path;
 }
 

@@ -44,6 +44,20 @@ describe('x-fencing-token', () => {
   });
 });
 
+describe('x-fencing-token on a query', () => {
+  test('a GET with a higher token raises the highest one, so an older holder\'s POST is refused after it; a GET with an older token is still served', () => {
+    const core = fresh();
+    const get = (token: number) => core.receive('GET', { kind: 'query', key: 'k' }, '', { fencingToken: token }).status;
+    const post = (key: string, token: number) => core.receive('POST', { kind: 'publish', key }, 'x', { fencingToken: token }).status;
+    expect(post('a', 1)).toBe(201);
+    expect(get(2)).toBe(404); // the successor only asked
+    expect(post('b', 1)).toBe(412); // the paused former holder wakes and sends: refused, no effect
+    expect(get(1)).toBe(404); // a read with an old token is served
+    expect(post('c', 2)).toBe(201);
+    expect(core.effects.map((e) => e.key)).toEqual(['a', 'c']);
+  });
+});
+
 describe('authorization', () => {
   const bearers = ['Bearer tok', undefined, 'Bearer other', 'bearer tok', 'Bearer tok'];
   const sent = (bearer: string | undefined): RequestInit => ({ method: 'POST', body: 'x', ...(bearer === undefined ? {} : { headers: { authorization: bearer } }) });

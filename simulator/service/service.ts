@@ -15,8 +15,10 @@
  * - Fencing: a POST may carry `x-fencing-token: N` (the token of a lease from the shared store).
  *   The service remembers the highest token it accepted; a POST with a lower one is refused with
  *   412 { error: 'stale_fencing_token', highest } before anything else, so a paused former lease
- *   holder cannot commit once its successor has been heard. A volatile service forgets the highest
- *   token on restart, as it forgets keys.
+ *   holder cannot commit once its successor has been heard. A GET of an operation may carry one
+ *   too: it raises the highest token (a successor that only asked has been heard as well) and is
+ *   served whatever its token (a read has no effect to fence). A volatile service forgets the
+ *   highest token on restart, as it forgets keys.
  * - Access token: when the task carries one, a request that sends an authorization header must send
  *   `Bearer <token>`; anything else is refused with 401 { error: 'unauthorized' } before all else.
  *   A request with no credential is served (a journal that never touches the token is not failed).
@@ -233,6 +235,7 @@ export class ServiceCore {
       }
       case 'query': {
         if (!this.config.query) return this.reply(405, { error: 'query_not_supported' }, fault);
+        if (record.fencingToken !== undefined && record.fencingToken > this.highestToken) this.highestToken = record.fencingToken;
         const stored = this.memory.get(route.key);
         if (!stored || stored.state !== 'committed') return this.rawReply(404, JSON_NOT_FOUND, fault);
         return this.reply(200, this.receiptBody(route.key, stored), fault);

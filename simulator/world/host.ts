@@ -4,7 +4,7 @@
  * Node surface a journal sees (node/: env, the served Node APIs) takes steps on a StepHost. World
  * implements both.
  */
-import type { Records } from '../../model/evidence.js';
+import type { DurabilityGap, Records } from '../../model/evidence.js';
 import type { Disk } from '../disk/disk.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { Network } from '../service/network.js';
@@ -48,7 +48,7 @@ export interface EventHost extends WorldCore {
 export interface StepHost extends WorldCore, StepRecorder {
   readonly network: Network;
   readonly turns: Turns;
-  readonly arrivals: Map<number, { records: Records; unsynced?: string[] }>;
+  readonly arrivals: Map<number, { records: Records; unsynced?: string[]; gaps?: DurabilityGap[] }>;
   readonly stop: StopReason | null;
   /** A broken simulator invariant, once one broke: the run is stopping and nothing more is recorded. */
   readonly internalError: Error | null;

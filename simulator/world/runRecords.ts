@@ -2,7 +2,7 @@
  * What a run leaves behind besides its trace: why it stopped, each crash (with what the disk kept
  * and lost, and the journal's records right after it), and how each incarnation exited.
  */
-import type { Records } from '../../model/evidence.js';
+import type { DurabilityGap, Records } from '../../model/evidence.js';
 import type { CrashFault } from '../scenario/scenario.js';
 import type { CrashDiskReport } from '../disk/crashReport.js';
 
@@ -25,6 +25,8 @@ export interface CrashRecord {
   /** Workers still running after it (a process kill spares the others). */
   survivors: string[];
   disk: CrashDiskReport;
+  /** What a machine crash lost, per path relative to the work folder, and the durability step that would have kept it. */
+  gaps: DurabilityGap[];
   /** The journal's records on the durable image right after the crash. */
   records: Records;
   /** The records the next incarnation will read (for keep-all, the page cache survives). */

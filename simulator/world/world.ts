@@ -19,7 +19,7 @@
  *   never a hang; so is a deadlock, and a stall (awaiting something outside the simulated world).
  * - A broken simulator invariant stops the run and is rethrown by run(), never seen by the journal.
  */
-import type { Records } from '../../model/evidence.js';
+import type { DurabilityGap, Records } from '../../model/evidence.js';
 import type { Env, JournalAdapter } from '../../model/contract/contract.js';
 import { atVirtualTime, escapeReason, outsideTurn, runAsTurn, type Escape } from '../sandbox/ambientGuard.js';
 import { VirtualClock, type Timer } from './clock.js';
@@ -32,7 +32,7 @@ import { Network, type Transport } from '../service/network.js';
 import { Proc, type Outcome, type PendingStep, type ProcHooks } from './proc.js';
 import { grantStep } from './grantStep.js';
 import { fireScenarioEvent } from './fireScenarioEvent.js';
-import { describeLoss } from '../disk/crashReport.js';
+import { describeLoss, gapsOf } from '../disk/crashReport.js';
 import type { CrashRecord, ExitRecord, StopReason } from './runRecords.js';
 import { ScenarioEvents } from '../scenario/scenarioEvents.js';
 import { SERVICE_URL, taskFor, taskPaths, WORK_DIR, type CrashFault, type Scenario } from '../scenario/scenario.js';
@@ -70,7 +70,7 @@ export class World implements StepHost, EventHost {
   readonly escapes: Escape[] = [];
   readonly userEdits: { seq: number; timeMs: number; path: string; text: string }[] = [];
   /** Per request index: the durable records when it arrived; for a write whose record was not durable yet, what only the page cache held. */
-  readonly arrivals = new Map<number, { records: Records; unsynced?: string[] }>();
+  readonly arrivals = new Map<number, { records: Records; unsynced?: string[]; gaps?: DurabilityGap[] }>();
   /** Every byte the journal wrote or sent, tagged with its trace position (the trace shows previews; its hash covers these). */
   readonly payload: (string | Uint8Array)[] = [];
   stop: StopReason | null = null;
@@ -332,7 +332,7 @@ export class World implements StepHost, EventHost {
     const { durable: records, visible } = this.inspection.observeBoth(this.trace.length - 1, machine);
     const survivors = this.procs.filter((p) => p.alive && !p.done).map((p) => p.name);
     const files = filesOn(this.disk.durableView(), this.paths);
-    this.crashes.push({ seq: this.trace.length - 1, timeMs: this.clock.nowMs, fault, killed: victims.map((p) => p.name), survivors, disk, records, visible, files, ...(this.options.crashDigests ? { imageDigest: this.disk.imageDigest() } : {}) });
+    this.crashes.push({ seq: this.trace.length - 1, timeMs: this.clock.nowMs, fault, killed: victims.map((p) => p.name), survivors, disk, gaps: gapsOf(disk, rel), records, visible, files, ...(this.options.crashDigests ? { imageDigest: this.disk.imageDigest() } : {}) });
     for (const victim of victims) this.scheduleRestart(victim);
   }
 

@@ -208,6 +208,14 @@ export class CoordinatedRun extends ReferenceRun {
     return { 'x-fencing-token': String(this.token) };
   }
 
+  /**
+   * A query carries the token too, so the service hears this holder even when it only asks: a
+   * paused former holder that wakes after it and sends is refused (412), not committed.
+   */
+  protected override queryFencing(): Record<string, string> {
+    return this.fencing();
+  }
+
   /** What a slot holds. `taken`: the store said it is, so an empty read is a stale one and is asked again. */
   private async slot(key: string, taken: boolean): Promise<string | undefined> {
     for (let attempt = 0; attempt < STORE_RETRIES; attempt++) {

@@ -248,10 +248,15 @@ export class ReferenceRun extends TempFilesRun {
     return last.state === 'absent' ? last : { state: 'unknown', reason: `no verdict after ${this.settings.queryAttempts} queries (${last.reason})` };
   }
 
+  /** Headers that let the service hear a query's sender as the lease holder (none: this journal takes no store lease). */
+  protected queryFencing(): Record<string, string> {
+    return {};
+  }
+
   protected async query(key: string, digest: string): Promise<QueryAnswer> {
     try {
       const response = await this.env.fetch(`${this.task.service.url}/operations/${encodeURIComponent(key)}`, {
-        headers: this.credentials(),
+        headers: { ...this.credentials(), ...this.queryFencing() },
         signal: await this.env.clock.timeout(this.settings.requestTimeoutMs),
       });
       if (response.status === 404) return { state: 'absent' };

@@ -169,7 +169,7 @@ export const FS_OPS: Record<string, OpOf> = {
     detail: `${fdName(ctx.world.disk, args[0])} ${show(args[1])}`,
     run: () => {
       const { bytes, position } = writeArgs(args);
-      ctx.world.disk.handleWrite(fdOf(args[0]), written(ctx, bytes), position);
+      ctx.world.disk.handleWrite(fdOf(args[0]), written(ctx, bytes), position, true);
       return bytes.length;
     },
   }),

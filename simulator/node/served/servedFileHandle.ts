@@ -76,7 +76,7 @@ export class ServedFileHandle {
     }
     return this.step('fh.write', `${this.name} ${preview(bytes.toString('utf8'))}`, (fd) => {
       this.ctx.world.notePayload(bytes);
-      this.ctx.world.disk.handleWrite(fd, bytes, at);
+      this.ctx.world.disk.handleWrite(fd, bytes, at, true);
       return { bytesWritten: bytes.length, buffer: data };
     });
   }

@@ -38,6 +38,8 @@ import { journal as cleanupByPrefix } from './cleanupByPrefix.js';
 import { journal as cleanupDeletesJournal } from './cleanupDeletesJournal.js';
 import { journal as registersAfterCreate } from './registersAfterCreate.js';
 import { journal as deletionNotSynced } from './deletionNotSynced.js';
+import { journal as waitInMemory } from './waitInMemory.js';
+import { journal as pauseInMemory } from './pauseInMemory.js';
 import { coordinatedJournal } from '../coordinated.js';
 
 export interface Mutant {
@@ -47,6 +49,12 @@ export interface Mutant {
   breaks: InvariantCode[];
   /** The correct journal it is a mutant of (default: the reference journal). */
   reference?: JournalAdapter;
+  /**
+   * Found only when two faults meet in one window the generator does not aim at yet (an answer,
+   * then a kill inside the wait it asked for): held to being killed within the budget, and
+   * reported, but not counted in the corpus's runs-to-detection bounds.
+   */
+  unaimedWindow?: string;
 }
 
 export const MUTANTS: Mutant[] = [
@@ -84,6 +92,8 @@ export const MUTANTS: Mutant[] = [
   { journal: cleanupDeletesJournal, defect: "the cleanup deletes the journal's log with the temp files once the task is done", breaks: ['evidence-retained'] },
   { journal: registersAfterCreate, defect: 'a temp file is created before it is registered (a crash between leaves one no cleanup finds)', breaks: ['convergence'] },
   { journal: deletionNotSynced, defect: "the cleanup records its receipts without an fsync of the folder (a machine crash brings the deleted files back)", breaks: ['convergence'] },
+  { journal: waitInMemory, defect: "a 503's wait is kept in memory: the same incarnation waits, the next one after a restart sends at once", breaks: ['failure-class-respected'], unaimedWindow: 'a 503 on a publish, then a kill of its worker before the wait it asked for is over' },
+  { journal: pauseInMemory, defect: 'a 403 pauses the task in memory: after a restart the next operations are sent', breaks: ['failure-class-respected'] },
 ];
 
 export function mutantNamed(name: string): Mutant | undefined {
