@@ -15,6 +15,8 @@ export interface LogRecord {
   state: OperationState | FileState;
   digest?: string;
   body?: string;
+  /** authorized: the input the intent was planned from. The recorded intent wins, and its provenance with it. */
+  input?: { resource: string; version: string };
   receipt?: string;
   path?: string;
   candidateDigest?: string;

@@ -108,13 +108,19 @@ export class ReferenceRun extends TempFilesRun {
     return { digest: digestOf(op.body), body: op.body };
   }
 
+  /** The operation as its recorded intent was planned: the input recorded with it, if any, else the one this incarnation was given. */
+  protected plannedFrom(op: PublishOperation): PublishOperation {
+    const recorded = this.history(op.key).filter((r) => r.state === 'authorized').at(-1)?.input;
+    return recorded === undefined ? op : { ...op, input: recorded };
+  }
+
   protected async publish(op: PublishOperation): Promise<void> {
     const last = this.last(op.key);
     if (last && FINAL_OPERATION_STATES.has(last.state)) return; // a saved result is reused, never redone
     const intent = this.intent(op);
     if (last === undefined) {
       await this.stageTemp(op, intent.body);
-      await this.record({ key: op.key, state: 'authorized', digest: intent.digest, body: intent.body });
+      await this.record({ key: op.key, state: 'authorized', digest: intent.digest, body: intent.body, ...(op.input ? { input: op.input } : {}) });
       return this.deliver(op, intent, 'send');
     }
     if (last.state === 'authorized') {
@@ -135,7 +141,7 @@ export class ReferenceRun extends TempFilesRun {
         if (await this.cancelSeen()) return this.stopForCancel(op.key, intent);
         if (await this.budgetSpent(op.key, intent)) return;
         await this.waitAsAsked(op.key);
-        const stale = await this.inputStale(op);
+        const stale = await this.inputStale(this.plannedFrom(op));
         if (stale !== undefined) return this.record({ key: op.key, state: 'blocked', digest: intent.digest, reason: stale, handoff: this.handoff('replan from the new input, or approve the old plan') });
         sends++;
         const verdict = await this.dispatch(op, intent);

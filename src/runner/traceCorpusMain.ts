@@ -1,8 +1,11 @@
 /**
  * npm run trace-corpus: replays the saved trace-hash corpus and reports every scenario whose trace
  * changed (exit 1), or with --write draws a new corpus from today's generator (only with a scenario
- * format bump, or to start one). Usage: npm run trace-corpus [-- --write]
+ * format bump, or to start one), or with --accept <journal>,... re-records the saved hashes of
+ * those journals' scenarios only: a journal changed what it writes, not the simulator (the note
+ * must say which and why). Usage: npm run trace-corpus [-- --write | --accept reference,coordinated]
  */
+import { failureMessage } from '../../model/contract/failure.js';
 import { buildTraceCorpus, readTraceCorpus, replayTraceCorpus, TRACE_CORPUS_FILE, writeTraceCorpus } from './traceCorpus.js';
 
 const progress = (done: number, total: number): void => {
@@ -22,6 +25,20 @@ async function main(args: string[]): Promise<number> {
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   if (differences.length === 0) {
     console.log(`trace-hash corpus: all ${entries.length} scenarios replay the same trace (${seconds} s)`);
+    return 0;
+  }
+  const acceptAt = args.indexOf('--accept');
+  if (acceptAt !== -1) {
+    const accepted = new Set((args[acceptAt + 1] ?? '').split(',').filter(Boolean));
+    const refused = differences.filter((d) => !accepted.has(d.entry.journal));
+    if (refused.length > 0) {
+      console.error(failureMessage('accept the changed traces', `${refused.length} of them belong to journals not named (${[...new Set(refused.map((d) => d.entry.journal))].join(', ')})`, 'Name every journal that changed, or find out why a trace moved.'));
+      return 2;
+    }
+    const next = [...entries];
+    for (const d of differences) next[d.index] = { ...d.entry, ...d.now };
+    writeTraceCorpus(next);
+    console.log(`trace-hash corpus: re-recorded ${differences.length} of ${entries.length} scenarios, of ${[...new Set(differences.map((d) => d.entry.journal))].length} journals (${seconds} s)`);
     return 0;
   }
   for (const d of differences.slice(0, 20)) {
