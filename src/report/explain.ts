@@ -5,7 +5,8 @@
 import { describeViolation, type Violation } from '../../model/violation.js';
 import type { Scenario } from '../../simulator/scenario/scenario.js';
 import type { SimulationResult } from '../../simulator/simulate.js';
-import { formatTraceEntry } from '../../simulator/world/trace.js';
+import { explainLoss } from '../../simulator/disk/crashReport.js';
+import { formatTraceEntry, rel } from '../../simulator/world/trace.js';
 
 export function describeFault(fault: Scenario['faults'][number]): string {
   switch (fault.kind) {
@@ -54,14 +55,23 @@ export function describeScenario(scenario: Scenario): string[] {
   return lines;
 }
 
-/** The numbered trace; lines at a violating step are marked with ">>" and the violations named. */
+/**
+ * The numbered trace; lines at a violating step are marked with ">>" and the violations named; under
+ * each machine crash's disk line, what it lost and the durability step that would have kept it.
+ */
 export function explainText(result: SimulationResult, violations: readonly Violation[]): string {
   const marks = new Map<number, Violation[]>();
   for (const v of violations) marks.set(v.step, [...(marks.get(v.step) ?? []), v]);
   const lines = [...describeScenario(result.scenario), '', `outcome: ${result.outcome.kind}${result.outcome.kind === 'completed' ? '' : ` (${result.outcome.detail})`}`, ''];
+  const machineCrashes = result.crashes.filter((c) => c.fault.mode !== 'keep-all');
+  let diskLines = 0;
   for (const entry of result.trace) {
     const here = marks.get(entry.seq);
     lines.push(`${here ? '>>' : '  '} ${formatTraceEntry(entry)}`);
+    if (entry.actor === 'disk' && entry.op === 'crash') {
+      const crash = machineCrashes[diskLines++];
+      for (const why of crash === undefined ? [] : explainLoss(crash.disk, rel)) lines.push(`   ·· ${why}`);
+    }
     for (const v of here ?? []) lines.push(`   ^^ ${describeViolation(v)}`);
   }
   lines.push('', violations.length === 0 ? 'verdict: no violation' : `verdict: ${violations.length} violation(s)`);
