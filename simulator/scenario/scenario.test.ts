@@ -120,6 +120,7 @@ describe('the limits, word for word', () => {
     expect(refused({ ...minimal, environment: Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`V${i}`, 'x'])) })).toBe('Failed to load scenario: environment holds 1001 entries, over the limit of 1000. Fix the scenario file, or regenerate it with durasim.');
     expect(refused({ ...minimal, faults: [{ kind: 'service-restart', atStep: 1e300 }] })).toBe('Failed to load scenario: faults[0].atStep is 1e+300, over the limit of 9007199254740991. Fix the scenario file, or regenerate it with durasim.');
     expect(refused({ ...minimal, bounds: { maxSteps: 1_000_001 } })).toBe('Failed to load scenario: bounds.maxSteps is 1000001, over the limit of 1000000. Fix the scenario file, or regenerate it with durasim.');
+    expect(refused({ ...minimal, task: { ...minimal.task, id: 'a\u0000b' } })).toBe('Failed to load scenario: task.id must use only letters, digits, ".", "_" and "-" (it names files and store keys), found "a\\u0000b". Fix the scenario file, or regenerate it with durasim.');
     expect(refused({ ...minimal, regression: 'x' })).toBe('Failed to load scenario: regression must be an object (what durasim recorded when it saved the scenario), found "x". Fix the scenario file, or regenerate it with durasim.');
   });
 });

@@ -118,6 +118,13 @@ function parseOperation(value: Json, field: string): Operation {
   }
 }
 
+/** The task's id: it names files and store keys (<id>.cancel, <id>/events/…), so it is a plain name: letters, digits, ".", "_" and "-". */
+function taskId(value: Json): string {
+  const id = nonEmptyStr(value, 'task.id');
+  if (!/^[A-Za-z0-9._-]+$/.test(id) || id === '.' || id === '..') fail('task.id', `must use only letters, digits, ".", "_" and "-" (it names files and store keys), found ${shown(JSON.stringify(id))}`);
+  return id;
+}
+
 function parseOperations(value: Json, field: string): Operation[] {
   const operations = arr(value, field, SCENARIO_LIMITS.operations).map((op, i) => parseOperation(op, `${field}[${i}]`));
   const seen = new Set<string>();
@@ -177,7 +184,7 @@ export function parseScenario(value: Json): Scenario {
   const scenario: Scenario = {
     format: SCENARIO_FORMAT,
     version,
-    task: { id: nonEmptyStr(value.task.id, 'task.id'), operations: parseOperations(value.task.operations, 'task.operations'), ...parseAccessToken(value.task.accessToken), ...parseRetryBudget(value.task.retryBudget), ...parseTemp(value.task.temp) },
+    task: { id: taskId(value.task.id), operations: parseOperations(value.task.operations, 'task.operations'), ...parseAccessToken(value.task.accessToken), ...parseRetryBudget(value.task.retryBudget), ...parseTemp(value.task.temp) },
     files: optional(value, 'files', (v) => {
       return Object.fromEntries(mapEntries(v, 'files', 'path to text').map(([p, text]) => [relativePath(p, `files key ${shown(JSON.stringify(p))}`), str(text, `files[${shown(JSON.stringify(p))}]`)]));
     }, {}),
