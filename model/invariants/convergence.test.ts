@@ -24,6 +24,14 @@ describe('convergence', () => {
     expect(checkConvergence(run({ final: blocked }))).toHaveLength(1);
   });
 
+  test('a plan whose input cannot be verified excuses blocked: a resource the service does not have, or one at another version from the start; a verifiable one does not', () => {
+    const blocked = finalRecords({ a: op(['authorized', 'blocked']) });
+    const planned = (resource: string, version: string) => [{ kind: 'publish' as const, key: 'a', body: 'x', input: { resource, version } }];
+    expect(checkConvergence(run({ operations: planned('missing', 'v1'), final: blocked }))).toEqual([]);
+    expect(checkConvergence(run({ operations: planned('config', 'v0'), final: blocked }))).toEqual([]);
+    expect(checkConvergence(run({ operations: planned('config', 'v1'), final: blocked }))).toHaveLength(1);
+  });
+
   test('a spent retry budget excuses blocked, counted in what the journal reported or, for one that reports only its current state, in what durasim observed', () => {
     const budget = { scenario: { task: { operations: [{ kind: 'publish' as const, key: 'a', body: 'x' }], retryBudget: { perOperation: 1, perTask: 2 } } } };
     const blocked = { a: op(['blocked'], { reported: 'state' as const }) };

@@ -102,8 +102,11 @@ function budgetSpent(input: JudgeInput, key: string): boolean {
 }
 
 /** Whether the source this operation was planned from changed during the run (it pauses for replanning). */
+/** The input a publish was planned from cannot be verified: it changed during the run, or the service never held it at that version (a missing resource, or a plan stale from the start). */
 function inputChanged(input: JudgeInput, op: JudgeInput['scenario']['task']['operations'][number]): boolean {
-  return op.input !== undefined && sourceChanges(input).some((change) => change.resource === op.input?.resource);
+  if (op.input === undefined) return false;
+  if (input.scenario.service.resources[op.input.resource] !== op.input.version) return true;
+  return sourceChanges(input).some((change) => change.resource === op.input?.resource);
 }
 
 function intentChanged(input: JudgeInput, key: string): boolean {
