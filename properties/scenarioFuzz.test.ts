@@ -4,6 +4,9 @@
  * extreme number), deleted, or repeated. Whatever comes of it is a verdict durasim can give — refused
  * as bad input (exit 2) or run to clean, safety or liveness (0, 1, 3) within the scenario's bounds —
  * never durasim's own failure (5) and never a run past its bounds.
+ *
+ * To look at what the fuzzer finds: DURASIM_FUZZ_TALLY=1 prints the exit codes' tally, and
+ * DURASIM_FUZZ_DUMP=<dir> writes every mutated scenario that ended in a finding (exit 1 or 3) there.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
