@@ -15,6 +15,7 @@ import { filesOn } from './world/inspection.js';
 import { payloadDigest, traceHash, type TraceEntry } from './world/trace.js';
 import type { CrashRecord, ExitRecord, StopReason } from './world/runRecords.js';
 import type { DiskLaneState } from './disk/diskLane.js';
+import { diskCallLines, type DiskCallLine } from './disk/diskCallLog.js';
 import type { StoreCall, StoreCore } from './store/store.js';
 import { World } from './world/world.js';
 import { SecretWatch, type SecretSighting } from './disk/secretWatch.js';
@@ -34,6 +35,8 @@ export interface SimulateOptions {
   beat?: (globalStep: number, proc: Proc | undefined, op: string) => void;
   /** Also note the work folder's files, visible and durable, after every entry that changed them (`diskLane` in the result; for reports). */
   diskLane?: boolean;
+  /** Also log what the journal's calls changed on the disk, per worker step (`diskCalls` in the result; what confirm compares with the real calls). */
+  diskCalls?: boolean;
   /** Also take a digest of the whole disk right after every crash (CrashRecord.imageDigest: how explore tells crash states apart). */
   crashDigests?: boolean;
 }
@@ -87,6 +90,8 @@ export interface SimulationResult {
   temp?: TempEvidence;
   /** With SimulateOptions.diskLane: the work folder's files after every entry that changed them. */
   diskLane?: DiskLaneState[];
+  /** With SimulateOptions.diskCalls: every change the journal's calls made on the disk, per worker step. */
+  diskCalls?: DiskCallLine[];
   stats: { steps: number; incarnations: number; virtualTimeMs: number; traceEntries: number };
 }
 
@@ -111,7 +116,7 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
   let watch: SecretWatch | undefined;
   let tempWatch: TempWatch | undefined;
   try {
-    world = new World(journal, scenario, { transport: options.transport ?? 'direct', makeEnv: simulatedEnv, serve: serveCall, ...(options.fresh ? { fresh: options.fresh } : {}), ...(options.beat ? { beat: options.beat } : {}), ...(options.diskLane ? { diskLane: true } : {}), ...(options.crashDigests ? { crashDigests: true } : {}) });
+    world = new World(journal, scenario, { transport: options.transport ?? 'direct', makeEnv: simulatedEnv, serve: serveCall, ...(options.fresh ? { fresh: options.fresh } : {}), ...(options.beat ? { beat: options.beat } : {}), ...(options.diskLane ? { diskLane: true } : {}), ...(options.crashDigests ? { crashDigests: true } : {}), ...(options.diskCalls ? { diskCalls: true } : {}) });
     running = world;
     watch = watchSecret(world, scenario);
     if (scenario.task.temp) tempWatch = world.disk.tempWatch = new TempWatch(scenario.task.temp.dir, Object.keys(scenario.files), () => stepAuthor(world));
@@ -142,6 +147,7 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
     secretSightings: watch ? (watch.sawStore(world.store.calls), watch.sightings) : [],
     ...(tempWatch ? { temp: tempWatch.evidence(world.disk.liveFilePaths()) } : {}),
     ...(world.diskLane ? { diskLane: (world.diskLane.note(world.trace.length - 1), world.diskLane.states) } : {}),
+    ...(world.diskCalls ? { diskCalls: diskCallLines(world.diskCalls) } : {}),
     stats: { steps: world.globalStep, incarnations: world.incarnationsStarted, virtualTimeMs: world.clock.nowMs, traceEntries: world.trace.length },
   };
   // Hashing costs about 5% of a simulation; most callers never read it, so both hashes are computed on first read.

@@ -37,6 +37,7 @@ import { closeFd, openFd, readAt, readWhole, writeAt } from './memfsCore.js';
 import { existsAt, isDirectoryAt, nodeAt, nodeOfFd, sizeOfFd } from './memfsLookup.js';
 import type { SecretWatch } from './secretWatch.js';
 import type { TempWatch } from './tempWatch.js';
+import type { DiskCall } from './diskCallLog.js';
 
 export type { OpenFile } from './diskState.js';
 
@@ -54,6 +55,10 @@ export class Disk extends DiskState {
   secretWatch: SecretWatch | undefined;
   /** With a task that keeps temp files: sees every step that removes, moves or rewrites a file (tempWatch.ts). */
   tempWatch: TempWatch | undefined;
+  /** When set: told every change the journal's calls make (diskCallLog.ts). */
+  callLog: ((call: DiskCall) => void) | undefined;
+
+  private rel(abs: string): string { return posix.relative(this.dir, abs); }
 
   // ---- the process-facing operations (each is one step; the caller records it) ----
 
@@ -65,7 +70,12 @@ export class Disk extends DiskState {
   private openUnchecked(path: string, flags: string, owner: number): OpenFile {
     const abs = this.resolve(path);
     linuxPathCheck(this.vol, 'open', abs);
+    const sizeBefore = this.callLog !== undefined && flags.startsWith('w') && existsAt(this.vol, abs) && !isDirectoryAt(this.vol, abs) ? Number(this.vol.statSync(abs).size) : 0;
     const { fd, created: creates } = openFd(this.vol, abs, flags);
+    if (this.callLog) {
+      if (creates) this.callLog({ op: 'create', path: this.rel(abs) });
+      else if (sizeBefore > 0) this.callLog({ op: 'truncate', path: this.rel(abs), size: 0 });
+    }
     if (creates) this.secretWatch?.sawName(posix.relative(this.dir, abs));
     else if (flags !== 'r' && flags !== 'rs') this.tempWatch?.touched('opened it for writing', posix.relative(this.dir, abs));
     const node = nodeOfFd(this.vol, fd);
@@ -115,6 +125,7 @@ export class Disk extends DiskState {
       // On Linux a write to a file opened for append goes to the end, whatever position it names.
       const at = file.append ? size : (position ?? file.position);
       writeAt(this.vol, fd, bytes, at);
+      this.callLog?.({ op: 'write', path: this.rel(file.path), at, bytes });
       if (position === undefined) file.position = at + bytes.length; // pwrite(2) never moves the offset, even under O_APPEND
       if (at === size) this.markAppend(file.ino, bytes);
       else this.markOverwrite(file.ino);
@@ -158,6 +169,7 @@ export class Disk extends DiskState {
     if (file.readOnly || file.isDirectory) throw ioError('EINVAL', 'ftruncate');
     if (length === sizeOfFd(this.vol, fd)) return;
     this.vol.ftruncateSync(fd, length);
+    this.callLog?.({ op: 'truncate', path: this.rel(file.path), size: length });
     if (length === 0) this.dirty.set(file.ino, this.image.length(file.ino) > 0 ? 'rewrite' : { appends: [] });
     else this.markOverwrite(file.ino);
   }
@@ -181,6 +193,7 @@ export class Disk extends DiskState {
   rmdir(path: string): void {
     this.enter('rmdir', this.resolve(path));
     this.vol.rmdirSync(this.resolve(path));
+    this.callLog?.({ op: 'rmdir', path: this.rel(this.resolve(path)) });
   }
 
   private contents(fd: number): Buffer {
@@ -198,6 +211,7 @@ export class Disk extends DiskState {
       // A folder removed (or replaced) since it was opened has no entries of its own left to sync here.
       const node = nodeAt(this.vol, file.path);
       if (node !== undefined && this.id(node.ino) === file.ino) this.syncDirectory(file.ino, file.path);
+      this.callLog?.({ op: 'fsync', path: `${this.rel(file.path) || '.'}/` });
       return;
     }
     const pending = this.dirty.get(file.ino);
@@ -210,6 +224,7 @@ export class Disk extends DiskState {
       else if (pending) this.dirty.set(file.ino, { appends: [], droppedBytes: (pending.droppedBytes ?? 0) + pending.appends.reduce((n, b) => n + b.length, 0), truncated: pending.truncated ?? false });
       throw ioError(fault.error, 'fsync');
     }
+    this.callLog?.({ op: 'fsync', path: this.rel(file.path) });
     if (pending === undefined) return;
     if (pending === 'rewrite' || pending === 'overwrite') {
       this.image.setBytes(file.ino, this.contents(fd));
@@ -262,6 +277,7 @@ export class Disk extends DiskState {
     const ids = [sourceNode, nodeAt(this.vol, posix.dirname(source)), nodeAt(this.vol, posix.dirname(target))].map((node) => (node !== undefined ? this.id(node.ino) : -1));
     const replaces = this.tempWatch !== undefined && targetNode !== undefined; // asked only when a temp folder is watched: renames are on the step path
     this.vol.renameSync(source, target);
+    this.callLog?.({ op: 'rename', path: this.rel(source), to: this.rel(target) });
     this.tempWatch?.touched('renamed it away', posix.relative(this.dir, source));
     if (replaces) this.tempWatch?.touched('replaced it by a rename', posix.relative(this.dir, target));
     this.secretWatch?.sawName(posix.relative(this.dir, target));
@@ -272,12 +288,14 @@ export class Disk extends DiskState {
     this.faults.failIfArmed('link', this.resolve(existing));
     linuxLinkCheck(this.vol, this.resolve(existing), this.resolve(to));
     this.vol.linkSync(this.resolve(existing), this.resolve(to));
+    this.callLog?.({ op: 'link', path: this.rel(this.resolve(existing)), to: this.rel(this.resolve(to)) });
     this.secretWatch?.sawName(posix.relative(this.dir, this.resolve(to)));
   }
   unlink(path: string): void {
     this.enter('unlink', this.resolve(path));
     if (isDirectoryAt(this.vol, this.resolve(path))) throw ioError('EISDIR', 'unlink', this.resolve(path));
     this.vol.unlinkSync(this.resolve(path));
+    this.callLog?.({ op: 'unlink', path: this.rel(this.resolve(path)) });
     this.tempWatch?.touched('unlinked it', posix.relative(this.dir, this.resolve(path)));
   }
 
@@ -294,7 +312,10 @@ export class Disk extends DiskState {
     const existing = nodeAt(this.vol, abs);
     const creates = existing === undefined;
     if (existing !== undefined && recursive && !existing.isDirectory()) throw ioError('EEXIST', 'mkdir', abs);
+    const made: string[] = [];
+    if (this.callLog) for (let at = abs; at !== '/' && !existsAt(this.vol, at); at = posix.dirname(at)) made.unshift(at);
     this.vol.mkdirSync(abs, { recursive });
+    for (const level of made) this.callLog?.({ op: 'mkdir', path: this.rel(level) });
     if (creates) this.secretWatch?.sawName(posix.relative(this.dir, abs));
     const ino = Number(this.vol.statSync(abs).ino);
     this.image.kinds.set(creates ? this.fresh(ino) : this.id(ino), 'dir');

@@ -15,7 +15,7 @@ import { DurableImage } from './durableImage.js';
 import { invariant } from '../invariant.js';
 import { RenameLog } from './renameLog.js';
 import { emptyLoss, type CrashDiskReport } from './crashReport.js';
-import { digestOfFiles, volumeFilePaths, volumeFiles } from './volumeFiles.js';
+import { digestOfFiles, volumeFilePaths, volumeFiles, volumeFolders } from './volumeFiles.js';
 
 export interface OpenFile {
   fd: number;
@@ -100,6 +100,11 @@ export class DiskState {
 
   /** Every file processes see, relative to the work folder. */
   liveFilePaths(): string[] { return volumeFilePaths(this.vol).map((path) => posix.relative(this.dir, path)); }
+
+  /** Everything processes see, as absolute paths: every file with a copy of its bytes, every folder. */
+  liveImage(): { files: Map<string, Buffer>; folders: string[] } {
+    return { files: new Map([...volumeFiles(this.vol)].map(([path, bytes]) => [path, Buffer.from(bytes)])), folders: volumeFolders(this.vol) };
+  }
 
   /** A digest of what processes see: every file's path and bytes (after a machine crash, the durable image). */
   imageDigest(): string { return digestOfFiles(volumeFiles(this.vol)); }

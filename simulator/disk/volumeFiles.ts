@@ -31,6 +31,15 @@ export function volumeFiles(vol: Volume): Map<string, Buffer> {
   return files;
 }
 
+/** Every folder's path (the root's included), in readdir's order. */
+export function volumeFolders(vol: Volume): string[] {
+  const folders = ['/'];
+  walk(vol, '/', (path, node) => {
+    if (node.isDirectory()) folders.push(path);
+  });
+  return folders;
+}
+
 /** Every file's path, without its bytes. */
 export function volumeFilePaths(vol: Volume): string[] {
   const paths: string[] = [];

@@ -26,6 +26,7 @@ import { VirtualClock, type Timer } from './clock.js';
 import { Disk } from '../disk/disk.js';
 import { maskSecrets } from '../../model/contract/secret.js';
 import { DiskLane } from '../disk/diskLane.js';
+import type { MarkedDiskCall } from '../disk/diskCallLog.js';
 import { filesOn, Inspection } from './inspection.js';
 import { SimulatorInvariantError } from '../invariant.js';
 import { Network, type Transport } from '../service/network.js';
@@ -53,6 +54,7 @@ export interface WorldOptions {
   /** Called at every scheduling decision: a sign of life for a watchdog outside the simulation. */
   beat?: (globalStep: number, proc: Proc | undefined, op: string) => void;
   diskLane?: boolean; // note the files, visible and durable, after each entry that changed them (diskLane.ts)
+  diskCalls?: boolean; // log what the journal's calls change on the disk, with the worker step making them (diskCallLog.ts)
   crashDigests?: boolean; // take a digest of the whole disk right after every crash (CrashRecord.imageDigest)
 }
 
@@ -93,6 +95,7 @@ export class World implements StepHost, EventHost {
   /** The files the task edits or the user saves: the judge reads them at every crash and at the end. */
   readonly paths: string[];
   readonly diskLane?: DiskLane; // see WorldOptions.diskLane
+  readonly diskCalls?: MarkedDiskCall[]; // see WorldOptions.diskCalls
 
   constructor(
     readonly journal: JournalAdapter,
@@ -106,6 +109,14 @@ export class World implements StepHost, EventHost {
     this.store = new StoreCore(scenario.store, new Map(scenario.faults.flatMap((f) => (f.kind === 'store-call' ? [[f.call, f.fault] as const] : []))), () => this.clock.epochMs);
     this.events = new ScenarioEvents(scenario.faults);
     this.inspection = new Inspection(journal, options.fresh, this.disk, this.store, scenario.environment, (api) => this.recordEscape(null, api), () => this.clock.epochMs);
+    if (options.diskCalls) {
+      const calls: MarkedDiskCall[] = (this.diskCalls = []);
+      // The step making the call is the last worker step traced (its line is written before it runs).
+      this.disk.callLog = (call) => {
+        const step = this.trace.findLast((e) => e.step !== undefined && e.actor.startsWith('worker-') && !e.op.endsWith(':result'));
+        calls.push({ mark: step ? `${step.actor}#${step.incarnation ?? 0} step ${step.step} ${step.op}` : '', call });
+      };
+    }
     if (options.diskLane) this.diskLane = new DiskLane(() => outsideTurn(() => atVirtualTime(this.clock.epochMs, () => this.disk.fileStates())));
   }
 

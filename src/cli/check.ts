@@ -206,8 +206,8 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       if (finding.shrink) report.shrink = finding.shrink;
       if (finding.notShrunk) report.notShrunk = finding.notShrunk;
       if (options.confirm && confirmed.result) {
-        const { verdict: realVerdict, lines } = await confirmScenario(ref, finding.scenario, { violations, trace: confirmed.result.trace, crashes: confirmed.result.crashes });
-        report.confirmation = { verdict: realVerdict, lines };
+        const { verdict: realVerdict, lines, calls } = await confirmScenario(ref, finding.scenario, { violations, trace: confirmed.result.trace, crashes: confirmed.result.crashes, ...(confirmed.result.diskCalls ? { diskCalls: confirmed.result.diskCalls } : {}) });
+        report.confirmation = { verdict: realVerdict, lines, ...(calls ? { calls } : {}) };
       }
     }
     report.exitCode = worst(exits);

@@ -2,7 +2,7 @@
  * durasim confirm <scenario.json>: is a simulated failure real? The scenario is simulated (with the
  * journal's modules loaded afresh at every incarnation, as a real restart loads them), then run for
  * real and judged the same way (src/confirm/confirmScenario.ts). Exit codes: confirmed 1 (safety)
- * or 3 (liveness), both clean 0, not reproduced 4, cannot confirm 2.
+ * or 3 (liveness), both clean 0, not reproduced 4, cannot confirm 2, diverged 6.
  */
 import { confirmScenario } from '../confirm/confirmScenario.js';
 import { journalRefOf } from '../isolation/journalRef.js';
@@ -19,6 +19,8 @@ export interface ConfirmOptions extends PoolFlags {
   journal?: string;
   /** Wall-clock limit of the real run. */
   wallLimitMs?: number;
+  /** Print the real system calls beside the simulated disk calls, per worker step. */
+  calls?: boolean;
 }
 
 export async function runConfirm(options: ConfirmOptions, print: (line: string) => void): Promise<number> {
@@ -40,7 +42,11 @@ export async function runConfirm(options: ConfirmOptions, print: (line: string) 
   } finally {
     await pool.close();
   }
-  const confirmation = await confirmScenario(ref, scenario, { violations: simulated.violations, trace: simulated.result.trace, crashes: simulated.result.crashes }, options.wallLimitMs === undefined ? {} : { wallLimitMs: options.wallLimitMs });
+  const confirmation = await confirmScenario(ref, scenario, { violations: simulated.violations, trace: simulated.result.trace, crashes: simulated.result.crashes, ...(simulated.result.diskCalls ? { diskCalls: simulated.result.diskCalls } : {}) }, options.wallLimitMs === undefined ? {} : { wallLimitMs: options.wallLimitMs });
   for (const line of confirmation.lines) print(line);
+  if (options.calls && confirmation.calls) {
+    print('disk calls per worker step, simulated beside real (≠ where they differ), with the real system calls:');
+    for (const line of confirmation.calls) print(`  ${line}`);
+  } else if (options.calls) print('disk calls: the workers ran untraced (no strace), so there is no real-call log.');
   return confirmation.exitCode;
 }

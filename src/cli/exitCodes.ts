@@ -10,6 +10,8 @@ export const EXIT = {
   sandbox: 4,
   /** durasim itself failed: never a finding about the journal. */
   harness: 5,
+  /** confirm: the real system calls changed the disk otherwise than the simulation did — a fidelity defect of durasim. */
+  diverged: 6,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

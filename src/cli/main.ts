@@ -32,7 +32,7 @@ usage:
                   [--tally] [--invariants a,b] [--safety-only] [--confirm]
   durasim replay  <scenario.json> [--journal <module>] [--report-dir <dir>] [--max-heap MB] [--hang-timeout 5s]
   durasim explain <scenario.json> [--journal <module>]
-  durasim confirm <scenario.json> [--journal <module>] [--wall-limit 60s]
+  durasim confirm <scenario.json> [--journal <module>] [--wall-limit 60s] [--calls]
   durasim explore [scenario.json] [--journal <module>] [--depth 1|2] [--max-runs N]
                   [--report-dir <dir>] [--regressions <dir>] [--workers N]
   durasim mutants [--runs N] [--out <dir>] [--workers N]
@@ -52,9 +52,12 @@ before and after, in every distinct crash state (process kill, lost unsynced dat
 per-file states), judges each continuation and prints the crash-window coverage table;
 --depth 2 adds a second crash at every point of every continuation.
 confirm runs a scenario in real processes (real files, a real node:http service, SIGKILL at its
-crash steps) and judges both worlds: confirmed (exit 1 or 3), both clean (0), not reproduced (4),
-or cannot confirm (2: a machine crash that lost data or an I/O error cannot be made real).
-exit codes: 0 clean · 1 safety violation · 2 bad usage or input · 3 liveness · 4 nondeterminism or sandbox escape · 5 durasim failed`;
+crash steps) under strace, builds each machine crash's disk from the workers' real system calls,
+and judges both worlds: confirmed (exit 1 or 3), both clean (0), not reproduced (4), cannot
+confirm (2: an I/O error, the shared store, no strace for a machine crash), or diverged (6: the
+real calls changed the disk otherwise than simulated, a defect of durasim). --calls prints the
+real system calls beside the simulated disk calls, per worker step.
+exit codes: 0 clean · 1 safety violation · 2 bad usage or input · 3 liveness · 4 nondeterminism or sandbox escape · 5 durasim failed · 6 confirm: diverged`;
 
 export const COMMANDS = ['check', 'replay', 'explain', 'confirm', 'explore', 'mutants', 'merge'] as const;
 
@@ -144,13 +147,14 @@ export async function main(argv: string[], print: (line: string) => void = termi
         }, print);
       }
       case 'confirm': {
-        const { positional, flags } = parseArgs(rest, { journal: 'string', 'wall-limit': 'duration', ...POOL_FLAGS }, 'confirm');
+        const { positional, flags } = parseArgs(rest, { journal: 'string', 'wall-limit': 'duration', calls: 'boolean', ...POOL_FLAGS }, 'confirm');
         if (positional.length !== 1) throw usageError(`confirm takes one scenario file, found ${positional.length}`, 'Run durasim confirm <scenario.json> --journal <module>');
         return await runConfirm({
           ...poolFlags(flags),
           file: positional[0] as string,
           ...(flags.journal !== undefined ? { journal: flags.journal as string } : {}),
           ...(flags['wall-limit'] !== undefined ? { wallLimitMs: flags['wall-limit'] as number } : {}),
+          ...(flags.calls === true ? { calls: true } : {}),
         }, print);
       }
       case 'explore': {

@@ -20,18 +20,16 @@ async function confirm(file: string, journal: string, ...args: string[]): Promis
   return { code, out: out.join('\n') };
 }
 
-/** Its violation is about what only the page cache holds: a process kill cannot show it (the exit-2 test below). */
-const DURABILITY_ONLY = ['no-fsync'];
-
-/** Mutants whose committed counterexample real processes can run (process kills and timeless response faults only). */
+/** Mutants whose committed counterexample real processes can run: process kills, machine crashes (built from the traced calls), response faults… */
 const confirmable = readdirSync(REGRESSIONS)
-  .filter((name) => name !== 'reference' && !DURABILITY_ONLY.includes(name))
+  .filter((name) => name !== 'reference')
   .flatMap((name) => readdirSync(join(REGRESSIONS, name)).map((file) => ({ name, file: join(REGRESSIONS, name, file) })))
-  .filter(({ file }) => unconfirmable(readScenarioFile(file, '')) === undefined && !readScenarioFile(file, '').faults.some((f) => f.kind === 'crash' && f.mode !== 'keep-all'));
+  .filter(({ file }) => unconfirmable(readScenarioFile(file, '')) === undefined);
 
 describe('durasim confirm', () => {
-  test('the corpus holds counterexamples real processes can run, from at least eight mutants', () => {
+  test('the corpus holds counterexamples real processes can run, from at least eight mutants, four of them with a machine crash or a durability finding', () => {
     expect(new Set(confirmable.map((c) => c.name)).size).toBeGreaterThanOrEqual(8);
+    for (const name of ['no-fsync', 'deletion-not-synced', 'torn-tail-fatal', 'zero-tail-reset']) expect(confirmable.map((c) => c.name)).toContain(name);
   });
 
   // Concurrently: each real run mostly waits on real timers and its own processes, in its own folder.
@@ -54,22 +52,20 @@ describe('durasim confirm', () => {
     const code = await main(['check', '--journal', 'trust-any-receipt', '--runs', '300', '--seed', '3', '--confirm', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'], (line) => out.push(line));
     expect(code).toBe(1);
     expect(out).toContain('in real processes: confirmed — the same violations in real processes');
-    expect(readFileSync(join(dir, 'report', 'report.md'), 'utf8')).toMatch(/## In real processes\n\n\*\*confirmed\*\*\n\n- simulated: truthful-outcome \[post-a\]\n- real \(\d+ ms, \d+ worker steps\): truthful-outcome \[post-a\]/);
+    expect(readFileSync(join(dir, 'report', 'report.md'), 'utf8')).toMatch(/## In real processes\n\n\*\*confirmed\*\*\n\n- simulated: truthful-outcome \[post-a\]\n- real \(\d+ ms, \d+ worker steps, \d+ system calls on the work folder traced\): truthful-outcome \[post-a\]/);
     expect((JSON.parse(readFileSync(join(dir, 'report', 'summary.json'), 'utf8')) as { confirmation?: { verdict: string } }).confirmation?.verdict).toBe('confirmed');
   }, 60_000);
 
-  test('what real processes cannot do is said, exit 2: lost unsynced data, an I/O error, a violation only a machine crash shows', async () => {
-    const lost = await confirm(join(REGRESSIONS, 'torn-tail-fatal', readdirSync(join(REGRESSIONS, 'torn-tail-fatal'))[0] as string), 'torn-tail-fatal');
-    expect(lost.out).toMatch(/^cannot confirm: faults\[0\] is a machine crash \(torn-tail\): killing a process cannot lose what the page cache holds\.$/m);
-    expect(lost.code).toBe(2);
+  test('what real processes cannot do is said, exit 2: an I/O error, the shared store, a machine crash without strace', async () => {
     const io = await confirm(join(REGRESSIONS, 'short-write-ignored', readdirSync(join(REGRESSIONS, 'short-write-ignored'))[0] as string), 'short-write-ignored');
     expect(io.out).toMatch(/^cannot confirm: faults\[0\] is an I\/O error \(EIO\): a real disk cannot be made to fail on cue\.$/m);
-    const unsynced = await confirm(join(REGRESSIONS, 'no-fsync', readdirSync(join(REGRESSIONS, 'no-fsync'))[0] as string), 'no-fsync');
-    expect(unsynced.out).toMatch(/^cannot confirm: write-ahead \[post-a\].*only a machine crash would lose it\.$/m);
-    expect(unsynced.code).toBe(2);
+    expect(io.code).toBe(2);
     const stored = await confirm(join(ROOT, 'reports/mutants/minimal/no-fencing-token.json'), 'no-fencing-token');
     expect(stored.out).toMatch(/^cannot confirm: the journal uses the shared store \(env\.store\), which has no real counterpart in a confirmation yet\.$/m);
     expect(stored.code).toBe(2);
+    const torn = readScenarioFile(join(REGRESSIONS, 'torn-tail-fatal', readdirSync(join(REGRESSIONS, 'torn-tail-fatal'))[0] as string), '');
+    expect(unconfirmable(torn, 'strace is not installed (ENOENT)')).toBe('faults[0] is a machine crash (torn-tail), which is built from the workers\' real system calls, and strace is not installed (ENOENT). Install strace (Debian: apt-get install strace)');
+    expect(unconfirmable(torn, undefined)).toBeUndefined();
   }, 60_000);
 
   test('a journal that differs for real from its simulation is not reproduced (exit 4), and the first parting step is shown; nothing is left behind', async () => {

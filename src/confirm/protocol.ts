@@ -24,18 +24,21 @@ export interface WorkerStart {
   dir: string;
   /** Where the worker appends its SideLines. */
   sideFile: string;
-  /** The scenario's faults: the worker finds its own crashes among them (process kills only). */
+  /** The scenario's faults: the worker finds its own crashes among them (machine crashes too when `machineCrashes`). */
   faults: Fault[];
   /** The scenario's random draws (env.random, Math.random, crypto.randomInt). */
   random: number[];
+  /** Whether the worker carries out machine crashes (the parent runs it traced and builds the crash image); else process kills only. */
+  machineCrashes: boolean;
 }
 
 export type SideLine =
   | { type: 'step'; step: number; op: string; detail: string }
   | { type: 'result'; step: number; op: string; note: string }
-  | { type: 'crash'; step: number; when: 'before' | 'after'; op: string }
+  /** `fault`: its index in the scenario's faults; a crash whose mode is not keep-all is a machine crash, which the parent carries on. */
+  | { type: 'crash'; step: number; when: 'before' | 'after'; op: string; fault: number; mode: string }
   | { type: 'exit'; error?: string };
 
-/** ask: a scheduled step waits for "go"; done: it completed, and the worker's code runs on until its next ask or its exit. */
-export type FromWorker = { type: 'ask'; op: string; detail: string } | { type: 'done'; op: string };
+/** hello: the worker's own pid, first (under strace the parent's child is strace); ask: a scheduled step waits for "go"; done: it completed, and the worker's code runs on until its next ask or its exit. */
+export type FromWorker = { type: 'ask'; op: string; detail: string } | { type: 'done'; op: string } | { type: 'hello'; pid: number };
 export type ToWorker = { type: 'go' };

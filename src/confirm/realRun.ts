@@ -10,23 +10,32 @@
  * Rules and limits:
  * - Only faults real processes can produce are run: process kills (keep-all), response faults (a
  *   delay or a later commit in real milliseconds), user saves, duplicate deliveries, service
- *   restarts, a changed task after a restart. Machine crashes and I/O errors cannot be
- *   (unconfirmable() says which one stands in the way).
- * - A real process kill loses nothing the page cache holds: the durable image and the visible one
- *   are the same folder, and a violation that only a machine crash would show is not reproduced.
+ *   restarts, a changed task after a restart — and, with the workers traced (strace, see
+ *   straceCommand.ts), machine crashes: the workers' real system calls are replayed onto the disk
+ *   model (realDisk.ts), which then knows what was durable; at the crash every worker is killed,
+ *   the crash image the model allows is built from those calls and written into a fresh real
+ *   folder at the same path, and the recovery runs there. I/O errors cannot be run (unconfirmable()
+ *   says which fault stands in the way).
+ * - Traced, the durable records (at each step, at a request's arrival, at the end) are read from
+ *   the model's durable image; untraced, from the real folder, which a process kill leaves whole.
  * - Between workers, steps go in the order they ask (real time), not the scenario's schedule.
  * - Bounded: a wall-clock limit for the whole run; every child is killed and the folder removed
  *   whatever happens.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { fork, spawn as spawnProcess, type ChildProcess } from 'node:child_process';
+import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, posix } from 'node:path';
+import { describeLoss, explainLoss, gapsOf } from '../../simulator/disk/crashReport.js';
+import { diskCallLines, type DiskCallLine } from '../../simulator/disk/diskCallLog.js';
+import { filesOn } from '../../simulator/world/inspection.js';
+import { RealDisk } from './realDisk.js';
+import { straceArgs, straceUnavailable } from './straceCommand.js';
 import type { CrashEvidence, JudgeInput, Records, TraceLine } from '../../model/evidence.js';
 import { HistoryObserver } from '../../model/observedHistory.js';
 import { normalizeRecords } from '../../model/records.js';
 import { VirtualClock } from '../../simulator/world/clock.js';
-import { cancelFileOf, taskFor, taskPaths, type Fault, type ResponseFault, type Scenario } from '../../simulator/scenario/scenario.js';
+import { cancelFileOf, taskFor, taskPaths, type CrashFault, type Fault, type ResponseFault, type Scenario } from '../../simulator/scenario/scenario.js';
 import { ScenarioEvents } from '../../simulator/scenario/scenarioEvents.js';
 import { describeServiceEvent, ServiceCore } from '../../simulator/service/service.js';
 import type { DiskView, JournalAdapter } from '../../model/contract/contract.js';
@@ -45,10 +54,10 @@ const WORKER = ownModule('src/confirm/realWorker');
 /** tsx, as the workers load it (`--import tsx` would resolve from the task's folder). */
 const WORKER_EXEC_ARGV = FROM_SOURCE ? ['--import', import.meta.resolve('tsx')] : [];
 
-/** Why real processes cannot run this scenario's faults, or undefined when they can. */
-export function unconfirmable(scenario: Scenario): string | undefined {
+/** Why real processes cannot run this scenario's faults, or undefined when they can; `untraced`: why workers cannot run under strace here, if they cannot. */
+export function unconfirmable(scenario: Scenario, untraced: string | undefined = straceUnavailable()): string | undefined {
   for (const [i, fault] of scenario.faults.entries()) {
-    if (fault.kind === 'crash' && fault.mode !== 'keep-all') return `faults[${i}] is a machine crash (${fault.mode}): killing a process cannot lose what the page cache holds`;
+    if (fault.kind === 'crash' && fault.mode !== 'keep-all' && untraced !== undefined) return `faults[${i}] is a machine crash (${fault.mode}), which is built from the workers' real system calls, and ${untraced}. Install strace (Debian: apt-get install strace)`;
     if (fault.kind === 'io-error') return `faults[${i}] is an I/O error (${fault.error}): a real disk cannot be made to fail on cue`;
     if (fault.kind === 'takeover') return `faults[${i}] is an operator takeover, which needs the shared store, which has no real counterpart in a confirmation yet`;
     if (fault.kind === 'pause') return `faults[${i}] is a pause (${fault.pauseMs} ms), which a real process is not frozen for on cue yet`;
@@ -62,6 +71,15 @@ export interface RealRun {
   /** Trace lines as they happened, for the reader. */
   lines: string[];
   wallMs: number;
+  /** Whether the workers ran under strace (then the next three say what their real calls did). */
+  traced: boolean;
+  /** What the real calls changed on the work folder, per worker step, as the disk model took them. */
+  realCalls: DiskCallLine[];
+  /** The real system calls on the work folder, a line each: "<worker step> | <call> = <result>". */
+  callLog: string[];
+  /** Real calls the replay cannot follow, and real calls the disk model refused (realDisk.ts). */
+  unfollowed: string[];
+  refused: string[];
 }
 
 function realDiskView(dir: string): DiskView {
@@ -96,10 +114,20 @@ function userSave(dir: string, path: string, text: string): void {
   }
 }
 
-export async function runForReal(ref: JournalRef, scenario: Scenario, options: { wallLimitMs?: number } = {}): Promise<RealRun> {
+/** Writes a crash image into a fresh folder at `dir` (the old one is moved aside): every folder, every file. */
+function writeImage(dir: string, aside: string, image: { files: Map<string, Buffer>; folders: string[] }): void {
+  renameSync(dir, aside);
+  mkdirSync(dir);
+  const under = (path: string): boolean => path.startsWith(`${dir}/`);
+  for (const folder of image.folders) if (under(folder)) mkdirSync(folder, { recursive: true });
+  for (const [path, bytes] of image.files) if (under(path)) writeFileSync(path, bytes);
+}
+
+export async function runForReal(ref: JournalRef, scenario: Scenario, options: { wallLimitMs?: number; traced?: boolean } = {}): Promise<RealRun> {
   const started = performance.now();
   const wallLimitMs = options.wallLimitMs ?? 60_000;
-  const root = mkdtempSync(join(tmpdir(), 'durasim-confirm-'));
+  const traced = options.traced ?? straceUnavailable() === undefined;
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'durasim-confirm-')));
   const dir = join(root, 'work');
   mkdirSync(join(root, 'side'));
   for (const [path, text] of Object.entries(scenario.files)) {
@@ -113,10 +141,13 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
   writeFileSync(bundleFile, JSON.stringify(bundle));
   const journal: JournalAdapter = (await compileJournal(bundle, DURASIM_INDEX)).fresh();
   const view = realDiskView(dir);
+  const realDisk = traced ? new RealDisk(dir, scenario.files) : undefined;
+  const relName = (path: string): string => posix.relative(dir, path);
   const inspectErrors: string[] = [];
-  const inspect = (): Records => {
+  /** The journal's records in the real folder (what a process reads), or on `on` (the model's durable image). */
+  const inspect = (on: DiskView = view): Records => {
     try {
-      const { records, problems } = normalizeRecords(journal.inspect(view));
+      const { records, problems } = normalizeRecords(journal.inspect(on));
       inspectErrors.push(...problems);
       return records;
     } catch (error) {
@@ -140,14 +171,26 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
   });
   if (token !== undefined) core.requireBearer(token);
   let sender = '';
-  const recordsAtArrival = new Map<number, Records>();
+  /** The records that would survive a machine crash now: the model's durable image, traced; the real folder, untraced. */
+  const inspectDurable = (): Records => {
+    if (!realDisk) return inspect();
+    realDisk.catchUp();
+    return inspect(realDisk.disk.durableView());
+  };
+  const recordsAtArrival = new Map<number, { records: Records; unsynced?: string[]; gaps?: ReturnType<typeof gapsOf> }>();
   const service = await serveOverHttp(core, (method, reply) => {
     const request = core.requests[core.requests.length - 1];
     if (request) {
       request.seq = trace.length;
       request.sender = sender;
       if (reply.deliver === 'respond') request.answered = true;
-      if (request.route.kind !== 'query') recordsAtArrival.set(request.index, inspect());
+      if (request.route.kind !== 'query') {
+        const records = inspectDurable();
+        // A write that arrives before its record is durable: what the disk holds only in its page cache explains why (as simulated).
+        const key = request.route.kind === 'publish' ? (request.route as { key?: string }).key : undefined;
+        const loss = realDisk && key !== undefined && records[key]?.history.at(-1) !== 'dispatched' ? realDisk.disk.lossIfCrashedNow() : undefined;
+        recordsAtArrival.set(request.index, loss ? { records, unsynced: explainLoss(loss, relName), gaps: gapsOf(loss, relName) } : { records });
+      }
       record('service', 'receive', `#${request.index} ${method} → ${request.status}${request.fault ? ` [${request.fault}]` : ''}`);
     }
     return 'respond';
@@ -185,7 +228,7 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
         if (line.note !== 'ok') record(name, `step ${line.step} ${line.op}:result`, line.note);
       }
     }
-    observer.observe(inspect(), trace.length - 1, 'durable');
+    observer.observe(inspectDurable(), trace.length - 1, 'durable');
     return out;
   };
 
@@ -196,11 +239,15 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
   const fire = (fault: Fault): void => {
     if (fault.kind === 'user-edit') {
       userSave(dir, fault.path, fault.text);
+      realDisk?.catchUp();
+      realDisk?.disk.userWrite(fault.path, fault.text);
       userEdits.push({ seq: trace.length, timeMs: performance.now() - started, path: fault.path, text: fault.text });
       record('user', 'edit', `${fault.path}`);
     } else if (fault.kind === 'cancel') {
       const reason = fault.reason ?? 'cancelled by the user';
       userSave(dir, cancelFileOf(scenario.task.id), `${JSON.stringify({ reason })}\n`);
+      realDisk?.catchUp();
+      realDisk?.disk.userWrite(cancelFileOf(scenario.task.id), `${JSON.stringify({ reason })}\n`);
       record('user', 'cancel', `${cancelFileOf(scenario.task.id)} ← the task is cancelled: ${reason}`);
     } else if (fault.kind === 'input-change') {
       core.changeResource(fault.resource, fault.value);
@@ -222,7 +269,10 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
   interface Worker {
     name: string;
     pid: number;
+    incarnation: number;
     child: ChildProcess;
+    /** The worker process's own pid (under strace, `child` is strace). */
+    tracee?: number;
     sideFile: string;
     state: 'running' | 'asking' | 'waiting';
     asked?: { op: string; detail: string };
@@ -230,17 +280,29 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
   const workers = new Map<ChildProcess, Worker>();
   let decisions = 0;
   const WAITS = new Set(['fetch', 'clock.sleep']);
+  /** A machine crash being carried out: every other worker is being killed; then the crash image is built. */
+  let crashing: { struck: string; detail: string; fault: CrashFault; victims: Set<Worker>; killed: string[]; restarts: { pid: number; incarnation: number }[] } | undefined;
+  const killWorker = (w: Worker): void => {
+    if (w.tracee !== undefined) {
+      try {
+        process.kill(w.tracee, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
+    w.child.kill('SIGKILL');
+  };
   const pump = (): void => {
     for (const w of workers.values()) readSide(w.name, w.sideFile);
     // Grant steps until a worker runs: one that only waits on the world (a request, a sleep) lets the next go.
     for (;;) {
-      if ([...workers.values()].some((w) => w.state === 'running')) return;
+      if (crashing || [...workers.values()].some((w) => w.state === 'running')) return;
       fireDue();
       const asking = [...workers.values()].filter((w) => w.state === 'asking').sort((a, b) => a.pid - b.pid);
       if (asking.length === 0 || [...workers.values()].some((w) => w.state === 'running')) return;
       if (globalStep >= scenario.bounds.maxSteps) {
         outcome = { kind: 'bounds-exceeded', bound: 'steps', detail: `${globalStep} steps taken, the bound is ${scenario.bounds.maxSteps}` };
-        for (const w of workers.values()) w.child.kill('SIGKILL');
+        for (const w of workers.values()) killWorker(w);
         return;
       }
       const chosen = asking[asking.length > 1 ? (scenario.schedule[decisions++] ?? 0) % asking.length : 0] as Worker;
@@ -250,23 +312,78 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     }
   };
 
+  /** Nothing runs and nothing will: the events left over fire (one may start a worker), else the run is over. */
+  const settle = (): void => {
+    if (live !== 0) return;
+    fireDue();
+    for (let left = events.nextLeftOver(); left && live === 0; left = events.nextLeftOver()) fire(left);
+    if (live === 0) finish();
+  };
+
+  const restartLater = (pid: number, incarnation: number): void => {
+    if (outcome.kind !== 'completed') return;
+    if (incarnation + 1 >= scenario.bounds.maxIncarnations) {
+      outcome = { kind: 'bounds-exceeded', bound: 'incarnations', detail: `worker-${pid} would start incarnation ${incarnation + 1}, the bound is ${scenario.bounds.maxIncarnations}` };
+      return;
+    }
+    live++;
+    setTimeout(() => {
+      live--;
+      spawn(pid, incarnation + 1);
+    }, Math.min(scenario.restartDelayMs, 20)).unref();
+  };
+
+  /** Every worker of a machine crash is dead and its log complete: the crash image from their real calls goes into a fresh folder. */
+  const finishMachineCrash = (): void => {
+    const crash = crashing;
+    if (!crash || crash.victims.size > 0 || !realDisk) return;
+    record('supervisor', 'crash', `${crash.detail} (${crash.fault.mode}: machine crash); killed ${crash.killed.join(', ')}`);
+    realDisk.catchUp();
+    const report = realDisk.disk.crash(crash.fault);
+    const lost = describeLoss(report, relName);
+    record('disk', 'crash', lost.length > 0 ? lost.join('; ') : 'nothing unsynced was lost');
+    writeImage(dir, join(root, `crashed-${crashes.length}`), realDisk.disk.liveImage());
+    observer.machineCrash();
+    const records = inspectDurable();
+    observer.observe(records, trace.length - 1, 'durable');
+    crashes.push({ seq: trace.length - 1, timeMs: performance.now() - started, records, visible: records, survivors: [], killed: crash.killed, files: filesOn(realDisk.disk.durableView(), paths), gaps: gapsOf(report, relName) });
+    crashing = undefined;
+    for (const r of crash.restarts) restartLater(r.pid, r.incarnation);
+    live--; // the crash itself
+    settle();
+    pump();
+  };
+
   let nextPid = 1;
   const spawn = (pid: number, incarnation: number): void => {
     const name = `worker-${pid}#${incarnation}`;
     const sideFile = join(root, 'side', `${pid}-${incarnation}.jsonl`);
     const task = taskFor(scenario, incarnation);
     task.service.url = service.url;
-    const start: WorkerStart = { bundleFile, durasimIndex: DURASIM_INDEX, task, pid, incarnation, dir, sideFile, faults: scenario.faults, random: scenario.random };
+    const start: WorkerStart = { bundleFile, durasimIndex: DURASIM_INDEX, task, pid, incarnation, dir, sideFile, faults: scenario.faults, random: scenario.random, machineCrashes: traced };
     record('supervisor', 'start', name);
-    const child = fork(WORKER, [JSON.stringify(start)], { cwd: dir, execArgv: WORKER_EXEC_ARGV, env: { ...process.env, ...scenario.environment }, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const env = { ...process.env, ...scenario.environment };
+    const stdio: ['ignore', 'ignore', 'pipe', 'ipc'] = ['ignore', 'ignore', 'pipe', 'ipc'];
+    let child: ChildProcess;
+    if (realDisk) {
+      const logFile = join(root, 'side', `${pid}-${incarnation}.strace`);
+      realDisk.attach(name, logFile, sideFile);
+      // io_uring off: libuv's file calls are then system calls strace sees.
+      child = spawnProcess('strace', [...straceArgs(logFile), process.execPath, ...WORKER_EXEC_ARGV, WORKER, JSON.stringify(start)], { cwd: dir, env: { ...env, UV_USE_IO_URING: '0' }, stdio });
+    } else child = fork(WORKER, [JSON.stringify(start)], { cwd: dir, execArgv: WORKER_EXEC_ARGV, env, stdio });
     children.add(child);
     live++;
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-2000)));
     child.on('error', () => {}); // a send to a worker that just died: its exit says what happened
-    const worker: Worker = { name, pid, child, sideFile, state: 'running' };
+    const worker: Worker = { name, pid, incarnation, child, sideFile, state: 'running' };
     workers.set(child, worker);
     child.on('message', (message: FromWorker) => {
+      if (message.type === 'hello') {
+        worker.tracee = message.pid;
+        if (crashing?.victims.has(worker)) killWorker(worker);
+        return;
+      }
       if (message.type === 'ask') {
         worker.state = 'asking';
         worker.asked = { op: message.op, detail: message.detail };
@@ -277,31 +394,42 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
       children.delete(child);
       workers.delete(child);
       const side = readSide(name, sideFile);
+      realDisk?.ended(name);
       const crash = side.find((l): l is Extract<SideLine, { type: 'crash' }> => l.type === 'crash');
       const end = side.find((l): l is Extract<SideLine, { type: 'exit' }> => l.type === 'exit');
       for (const request of core.requests) if (request.sender === name) request.doneSeq ??= trace.length;
+      const finished = code === 0 && !end?.error && !crash;
+      live--;
+      if (crashing?.victims.has(worker)) {
+        // Killed by a machine crash another worker's step set off.
+        crashing.victims.delete(worker);
+        if (!finished) {
+          crashing.killed.push(name);
+          crashing.restarts.push({ pid, incarnation });
+        } else record('supervisor', 'exit', `${name} finished`);
+        finishMachineCrash();
+        return;
+      }
+      if (crash && signal === 'SIGKILL' && crash.mode !== 'keep-all' && realDisk) {
+        const fault = scenario.faults[crash.fault];
+        if (fault?.kind === 'crash') {
+          live++; // the crash itself, until its image is in place
+          crashing = { struck: name, detail: `${name} ${crash.when} step ${crash.step} (${crash.op})`, fault, victims: new Set(workers.values()), killed: [name], restarts: [{ pid, incarnation }] };
+          for (const victim of crashing.victims) killWorker(victim);
+          finishMachineCrash();
+          return;
+        }
+      }
       if (crash && signal === 'SIGKILL') {
         record('supervisor', 'crash', `${name} ${crash.when} step ${crash.step} (${crash.op}): SIGKILL`);
-        const records = inspect();
-        crashes.push({ seq: trace.length - 1, timeMs: performance.now() - started, records, visible: records, survivors: [...children].map(() => 'another worker'), files: files() });
-      } else if (code === 0 && !end?.error) record('supervisor', 'exit', `${name} finished`);
+        const visible = inspect();
+        const records = inspectDurable();
+        crashes.push({ seq: trace.length - 1, timeMs: performance.now() - started, records, visible, survivors: [...workers.values()].map((w) => w.name), killed: [name], files: files() });
+        if (realDisk) observer.observe(visible, trace.length - 1, 'visible');
+      } else if (finished) record('supervisor', 'exit', `${name} finished`);
       else record('supervisor', 'exit', `${name} failed: ${end?.error ?? (signal ? `killed by ${signal}` : `exit code ${code}`)}${stderr && !end ? ` (${stderr.trim().split('\n').at(-1)})` : ''}`);
-      const failed = !(code === 0 && !end?.error);
-      live--;
-      if (failed && incarnation + 1 < scenario.bounds.maxIncarnations && outcome.kind === 'completed') {
-        live++;
-        setTimeout(() => {
-          live--;
-          spawn(pid, incarnation + 1);
-        }, Math.min(scenario.restartDelayMs, 20)).unref();
-      } else if (failed && outcome.kind === 'completed') {
-        outcome = { kind: 'bounds-exceeded', bound: 'incarnations', detail: `worker-${pid} would start incarnation ${incarnation + 1}, the bound is ${scenario.bounds.maxIncarnations}` };
-      }
-      if (live === 0) {
-        fireDue();
-        for (let left = events.nextLeftOver(); left && live === 0; left = events.nextLeftOver()) fire(left);
-        if (live === 0) finish();
-      }
+      if (!finished) restartLater(pid, incarnation);
+      settle();
       pump();
     });
   };
@@ -314,11 +442,13 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
   }, 5);
   const limit = setTimeout(() => {
     outcome = { kind: 'bounds-exceeded', bound: 'wall-time', detail: `the real run took over ${wallLimitMs} ms` };
+    for (const w of workers.values()) killWorker(w);
     for (const child of children) child.kill('SIGKILL');
     finish();
   }, wallLimitMs);
   // Interrupted (Ctrl-C, a CI cancel): no worker and no folder outlives the run.
   const interrupted = (signal: NodeJS.Signals): void => {
+    for (const w of workers.values()) killWorker(w);
     for (const child of children) child.kill('SIGKILL');
     rmSync(root, { recursive: true, force: true });
     process.kill(process.pid, signal);
@@ -333,16 +463,23 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     process.off('SIGTERM', interrupted);
     clearTimeout(limit);
     clearInterval(serviceClock);
+    for (const w of workers.values()) killWorker(w);
     for (const child of children) child.kill('SIGKILL');
     await service.close();
   }
-  const final = inspect();
+  const visibleAtEnd = inspect();
+  const final = inspectDurable();
   observer.observe(final, trace.length - 1, 'durable');
+  if (realDisk) observer.observe(visibleAtEnd, trace.length - 1, 'visible');
   const endFiles = files();
+  const durableFiles = realDisk ? filesOn(realDisk.disk.durableView(), paths) : endFiles;
   const secretSightings = token === undefined ? [] : secretSightingsIn(dir, token, trace.length - 1);
   const temp = tempEvidenceIn(dir, scenario, trace.length - 1);
   rmSync(root, { recursive: true, force: true });
-  const requests = core.requests.map((r) => ({ ...r, ...(recordsAtArrival.has(r.index) ? { recordsAtArrival: recordsAtArrival.get(r.index) } : {}) }));
+  const requests = core.requests.map((r) => {
+    const arrival = recordsAtArrival.get(r.index);
+    return { ...r, ...(arrival ? { recordsAtArrival: arrival.records } : {}), ...(arrival?.unsynced ? { unsyncedAtArrival: arrival.unsynced } : {}), ...(arrival?.gaps ? { gapsAtArrival: arrival.gaps } : {}) };
+  });
   const input: JudgeInput = {
     scenario,
     outcome,
@@ -351,12 +488,12 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     requests,
     crashes,
     userEdits,
-    final: { durable: final, visible: final, files: endFiles, durableFiles: endFiles },
+    final: { durable: final, visible: realDisk ? visibleAtEnd : final, files: endFiles, durableFiles },
     observed: observer.observed,
     receiptLosses: observer.receiptLosses,
     secretSightings,
     ...(temp ? { temp } : {}),
   };
   if (inspectErrors.length > 0) lines.push(`inspect() threw: ${[...new Set(inspectErrors)].join('; ')}`);
-  return { input, lines, wallMs: performance.now() - started };
+  return { input, lines, wallMs: performance.now() - started, traced, realCalls: diskCallLines(realDisk?.calls ?? []), callLog: realDisk?.log ?? [], unfollowed: realDisk?.unfollowed ?? [], refused: realDisk?.refused ?? [] };
 }

@@ -4,11 +4,13 @@
  * a synchronous call at once. The scenario's process kills for this incarnation are found exactly as
  * the simulator finds them (by number, or by the rank of the steps that mention an anchor), and
  * carried out for real: the process writes what it is about to do to its side file and SIGKILLs
- * itself, before or after the step.
+ * itself, before or after the step. A machine crash (traced runs only) starts the same way; the
+ * parent then kills every other worker and builds the crash image from their real calls.
  */
 import { appendFileSync } from 'node:fs';
 import { outsideTurn } from '../../simulator/sandbox/ambientGuard.js';
 import { ScenarioEvents } from '../../simulator/scenario/scenarioEvents.js';
+import type { Fault } from '../../simulator/scenario/scenario.js';
 import type { FromWorker, SideLine, WorkerStart } from './protocol.js';
 
 const kill = process.kill.bind(process); // captured before the sandbox: this process is real
@@ -20,10 +22,11 @@ export class StepCounter {
   private waiting: (() => void)[] = [];
 
   constructor(private readonly start: WorkerStart) {
-    this.events = new ScenarioEvents(start.faults.filter((f) => f.kind === 'crash' && f.mode === 'keep-all' && f.process === start.pid && f.incarnation === start.incarnation));
+    this.events = new ScenarioEvents(start.faults.filter((f) => f.kind === 'crash' && (f.mode === 'keep-all' || start.machineCrashes) && f.process === start.pid && f.incarnation === start.incarnation));
     process.on('message', (message: { type?: string }) => {
       if (message?.type === 'go') this.waiting.shift()?.();
     });
+    (process.send as (message: FromWorker) => void)({ type: 'hello', pid: pidOfThis });
   }
 
   side(line: SideLine): void {
@@ -65,21 +68,21 @@ export class StepCounter {
     return outcome.value;
   }
 
-  private begin(op: string, detail: string): { step: number; after: boolean } {
+  private begin(op: string, detail: string): { step: number; after: Fault | undefined } {
     const step = this.calls++;
     this.side({ type: 'step', step, op, detail });
     const faults = this.events.faultsAt(this.start.pid, this.start.incarnation, step, op, detail);
-    if (faults.before) this.die(step, 'before', op);
-    return { step, after: faults.after !== undefined };
+    if (faults.before) this.die(step, 'before', op, faults.before);
+    return { step, after: faults.after };
   }
 
-  private end(step: number, op: string, after: boolean, error: unknown): void {
+  private end(step: number, op: string, after: Fault | undefined, error: unknown): void {
     if (error !== undefined) this.side({ type: 'result', step, op, note: (error as { code?: string }).code ?? (error instanceof Error ? error.name : 'error') });
-    if (after) this.die(step, 'after', op);
+    if (after) this.die(step, 'after', op, after);
   }
 
-  private die(step: number, when: 'before' | 'after', op: string): never {
-    this.side({ type: 'crash', step, when, op });
+  private die(step: number, when: 'before' | 'after', op: string, fault: Fault): never {
+    this.side({ type: 'crash', step, when, op, fault: this.start.faults.indexOf(fault), mode: fault.kind === 'crash' ? fault.mode : 'keep-all' });
     kill(pidOfThis, 'SIGKILL');
     throw new Error('unreachable: SIGKILL');
   }

@@ -91,7 +91,7 @@ async function load(message: Extract<ToWorker, { type: 'load' }>): Promise<void>
 type RunMessage = Extract<ToWorker, { type: 'run' }>;
 
 async function simulateOnce(journal: { instances: JournalInstances; first: JournalAdapter }, message: RunMessage, modules: ModuleMode): Promise<{ summary: RunSummary; result?: SimulationResult; crashed: boolean }> {
-  const extra = { ...(message.detail === 'full' ? { diskLane: true } : {}), ...(message.crashStates ? { crashDigests: true } : {}) };
+  const extra = { ...(message.detail === 'full' ? { diskLane: true, diskCalls: true } : {}), ...(message.crashStates ? { crashDigests: true } : {}) };
   const result = await simulate(journal.first, message.scenario, modules === 'fresh' ? { fresh: journal.instances.fresh, beat: onBeat, ...extra } : { beat: onBeat, ...extra });
   const summary: RunSummary = {
     outcome: result.outcome,

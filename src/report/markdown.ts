@@ -30,6 +30,9 @@ export function reportMarkdown(report: RunReport): string {
     for (const group of byCause(report.violations)) lines.push(`- ${describeViolation(group.root)}`, ...group.derived.map((d) => `  - then: ${describeViolation(d)}`));
   }
   if (report.confirmation) lines.push('', '## In real processes', '', `**${report.confirmation.verdict}**`, '', ...report.confirmation.lines.map((line) => `- ${line}`));
+  if (report.confirmation?.calls) {
+    lines.push('', '### Disk calls per worker step: simulated, and the real system calls (strace)', '', '`≠` marks a step whose real calls changed the disk otherwise than simulated.', '', '```', ...report.confirmation.calls, '```');
+  }
   if (report.replayCommand) lines.push('', '## Replay', '', '```sh', report.replayCommand, '```');
   if (report.result) lines.push('', '## What happened', '', '```text', explainText(report.result, report.violations), '```');
   return `${lines.join('\n')}\n`;

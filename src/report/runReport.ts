@@ -29,7 +29,8 @@ export interface RunReport {
   shrink?: { attempts: number; steps: number; exhausted: boolean; ms: number; fromFaults: number };
   notShrunk?: string;
   /** check --confirm: the first counterexample run in real processes (src/confirm/), its verdict and what it printed. */
-  confirmation?: { verdict: string; lines: string[] };
+  /** check --confirm: the real run's verdict and lines; traced, the disk calls per worker step, simulated beside real, with the real system calls. */
+  confirmation?: { verdict: string; lines: string[]; calls?: string[] };
   /** What the journal reported going wrong, shown before the violations. */
   journalErrors?: string[];
   /** Why the run counts as a sandbox failure (nondeterminism or an escape), when it does. */
