@@ -37,16 +37,22 @@ export class SecretWatch {
 
   /** The store's applied writes, after the run: a key or a value that holds the token. */
   sawStore(calls: readonly StoreCall[]): void {
-    const token = this.token.toString('utf8');
-    for (const call of calls) {
-      const r = call.request;
-      if (!call.applied || r.op !== 'put' || !(r.key.includes(token) || r.value.includes(token))) continue;
-      this.sightings.push({ seq: call.seq, by: call.by, where: 'store', name: r.key.includes(token) ? '(a key)' : r.key });
-    }
+    this.sightings.push(...secretInStore(calls, this.token.toString('utf8')));
   }
 
   private saw(where: 'disk', name: string): void {
     const { seq, by } = this.who();
     this.sightings.push({ seq, by, where, name: name.includes(this.token.toString('utf8')) ? '(a file name)' : name });
   }
+}
+
+/** The store's applied writes whose key or value holds `token` (the simulated run's and a confirmation's). */
+export function secretInStore(calls: readonly StoreCall[], token: string): SecretSighting[] {
+  const out: SecretSighting[] = [];
+  for (const call of calls) {
+    const r = call.request;
+    if (!call.applied || r.op !== 'put' || !(r.key.includes(token) || r.value.includes(token))) continue;
+    out.push({ seq: call.seq, by: call.by, where: 'store', name: r.key.includes(token) ? '(a key)' : r.key });
+  }
+  return out;
 }

@@ -24,8 +24,8 @@ const writeResult = (answer: StoreAnswer): StoreWriteResult =>
   answer.ok ? { ok: true, version: answer.version as number } : { ok: false, reason: answer.reason === 'lease' ? 'lease' : 'conflict', ...(answer.version !== undefined ? { version: answer.version } : {}) };
 
 export function simulatedStore(world: StepHost, proc: Proc): Store {
-  const call = <T>(request: StoreRequest, shape: (answer: StoreAnswer) => T): Promise<T> =>
-    world.step<T>(proc, `store.${request.op}`, detailOf(request), (complete) => {
+  return storeOver(<T>(request: StoreRequest, shape: (answer: StoreAnswer) => T): Promise<T> =>
+    world.step<T>(proc, `store.${request.op}`, storeStepDetail(request), (complete) => {
       if (request.op === 'put') world.notePayload(`store ${request.key}\n${request.value}`);
       const made = world.store.call(request, proc.name, world.trace.length);
       world.record({ actor: 'store', op: request.op, detail: describeStoreCall(made) });
@@ -35,7 +35,15 @@ export function simulatedStore(world: StepHost, proc: Proc): Store {
       } else {
         world.procTimer(proc, latencyMs, 'store answer', () => complete({ ok: true, value: shape(made.answer) }));
       }
-    });
+    }));
+}
+
+/**
+ * The Store API over one function that carries a call to the store and shapes its answer: the
+ * simulated store's steps above, or a confirmation's real client (src/confirm/storeClient.ts), so
+ * both send the same requests and give the journal the same results.
+ */
+export function storeOver(call: <T>(request: StoreRequest, shape: (answer: StoreAnswer) => T) => Promise<T>): Store {
   return {
     get: (key) => call({ op: 'get', key }, (a) => (a.ok ? a.entry : undefined) as StoreEntry | undefined),
     put: (key, value, options = {}) =>
@@ -51,7 +59,8 @@ export function simulatedStore(world: StepHost, proc: Proc): Store {
   };
 }
 
-function detailOf(request: StoreRequest): string {
+/** A store call's step detail in the trace: the key, the prefix, or the lease. */
+export function storeStepDetail(request: StoreRequest): string {
   switch (request.op) {
     case 'get':
     case 'put':

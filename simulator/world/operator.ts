@@ -5,12 +5,22 @@
  * older token can land while it works. After holdMs it hands back: a structured result in the
  * store (<task id>/handback) and the release of its lease. Agents must keep off the task between.
  */
-import { describeStoreCall, type StoreRequest } from '../store/store.js';
-import type { EventHost } from './host.js';
+import { describeStoreCall, type StoreCore, type StoreRequest } from '../store/store.js';
 
 export const OPERATOR = 'operator';
 
-export function takeOver(world: EventHost, holdMs: number): void {
+/** What the operator acts on: the world (an EventHost), or a confirmation's real run (src/confirm/realRun.ts). */
+export interface OperatorHost {
+  readonly scenario: { readonly task: { readonly id: string } };
+  readonly store: StoreCore;
+  readonly service: { fence(token: number): void };
+  readonly clock: { at(delayMs: number, label: string, fire: () => void): unknown };
+  /** Its length is the trace position of the next entry. */
+  readonly trace: { readonly length: number };
+  record(entry: { actor: string; op: string; detail: string }): void;
+}
+
+export function takeOver(world: OperatorHost, holdMs: number): void {
   const name = world.scenario.task.id;
   const call = (request: StoreRequest) => {
     const made = world.store.call(request, OPERATOR, world.trace.length);

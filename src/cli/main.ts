@@ -51,12 +51,12 @@ explore crashes the base scenario (default: the standard workload, no faults) at
 before and after, in every distinct crash state (process kill, lost unsynced data, torn and
 per-file states), judges each continuation and prints the crash-window coverage table;
 --depth 2 adds a second crash at every point of every continuation.
-confirm runs a scenario in real processes (real files, a real node:http service, SIGKILL at its
-crash steps) under strace, builds each machine crash's disk from the workers' real system calls,
-and judges both worlds: confirmed (exit 1 or 3), both clean (0), not reproduced (4), cannot
-confirm (2: an I/O error, the shared store, no strace for a machine crash), or diverged (6: the
-real calls changed the disk otherwise than simulated, a defect of durasim). --calls prints the
-real system calls beside the simulated disk calls, per worker step.
+confirm runs a scenario in real processes (real files, a real node:http service and shared store,
+SIGKILL at its crash steps, real pauses) under strace, builds each machine crash's disk from the
+workers' real system calls, and judges both worlds: confirmed (exit 1 or 3), both clean (0), not
+reproduced (4), cannot confirm (2: an I/O error, no strace for a machine crash), or diverged (6:
+the real calls changed the disk otherwise than simulated, a defect of durasim). --calls prints
+the real system calls beside the simulated disk calls, per worker step.
 exit codes: 0 clean · 1 safety violation · 2 bad usage or input · 3 liveness · 4 nondeterminism or sandbox escape · 5 durasim failed · 6 confirm: diverged`;
 
 export const COMMANDS = ['check', 'replay', 'explain', 'confirm', 'explore', 'mutants', 'merge'] as const;

@@ -80,9 +80,8 @@ export async function confirmScenario(ref: JournalRef, scenario: Scenario, simul
   const simulated = simulatedRun.violations;
   const simulatedSteps = steps(simulatedRun.trace, false);
   const realScenario = asProcessKills(scenario, simulatedRun.crashes);
-  const usesStore = simulatedRun.trace.some((e) => e.actor === 'store');
   const untraced = options.traced === false ? 'tracing is off' : straceUnavailable();
-  const why = unconfirmable(realScenario, untraced) ?? (usesStore ? 'the journal uses the shared store (env.store), which has no real counterpart in a confirmation yet' : undefined);
+  const why = unconfirmable(realScenario, untraced);
   if (why !== undefined) return { verdict: 'cannot confirm', exitCode: EXIT.usage, lines: [`cannot confirm: ${why}.`] };
   if (realScenario !== scenario) lines.push('a machine crash that lost nothing and killed one worker runs as a process kill: on that disk, at that moment, it is one');
   const real = await runForReal(ref, realScenario, { traced: untraced === undefined, ...(options.wallLimitMs === undefined ? {} : { wallLimitMs: options.wallLimitMs }) });

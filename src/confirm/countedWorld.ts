@@ -12,8 +12,10 @@ import { relative } from 'node:path';
 import { outsideTurn, type TurnHolder } from '../../simulator/sandbox/ambientGuard.js';
 import { SERVED_APIS } from '../../simulator/node/served/serveCall.js';
 import { preview } from '../../simulator/world/trace.js';
-import type { Env, FileHandle } from '../../model/contract/contract.js';
+import type { Env, FileHandle, Store } from '../../model/contract/contract.js';
+import { storeOver, storeStepDetail } from '../../simulator/node/simStore.js';
 import type { StepCounter } from './stepCounter.js';
+import type { StoreCaller } from './storeClient.js';
 
 const SERVED = new Set(SERVED_APIS);
 const HANDLE_METHODS = new Set(['readFile', 'writeFile', 'appendFile', 'read', 'write', 'stat', 'truncate', 'sync', 'datasync', 'close']);
@@ -27,6 +29,8 @@ export class CountedWorld {
     private readonly counter: StepCounter,
     private readonly dir: string,
     private readonly random: readonly number[],
+    /** The confirmation's shared store (storeClient.ts), when the parent serves one. */
+    private readonly storeCall?: StoreCaller,
   ) {}
 
   private name(path: unknown): string {
@@ -82,7 +86,13 @@ export class CountedWorld {
         timeout: (ms) => c.scheduled('clock.timeout', `${ms}ms`, () => out(() => real.clock.timeout(ms))),
       },
       random: () => c.scheduled('random', '', async () => this.draw()),
+      ...(this.storeCall ? { store: this.store(this.storeCall) } : {}),
     };
+  }
+
+  /** env.store over the real shared store: every call a step, named and detailed as the simulated store's. */
+  private store(call: StoreCaller): Store {
+    return storeOver((request, shape) => this.counter.scheduled(`store.${request.op}`, storeStepDetail(request), () => outsideTurn(() => call(request))).then(shape));
   }
 
   private request(input: unknown, init?: { method?: string }): string {

@@ -30,6 +30,8 @@ export interface WorkerStart {
   random: number[];
   /** Whether the worker carries out machine crashes (the parent runs it traced and builds the crash image); else process kills only. */
   machineCrashes: boolean;
+  /** The shared store the parent serves (storeServer.ts), and how long a call waits for its answer. */
+  store?: { url: string; timeoutMs: number };
 }
 
 export type SideLine =
@@ -39,6 +41,11 @@ export type SideLine =
   | { type: 'crash'; step: number; when: 'before' | 'after'; op: string; fault: number; mode: string }
   | { type: 'exit'; error?: string };
 
-/** hello: the worker's own pid, first (under strace the parent's child is strace); ask: a scheduled step waits for "go"; done: it completed, and the worker's code runs on until its next ask or its exit. */
-export type FromWorker = { type: 'ask'; op: string; detail: string } | { type: 'done'; op: string } | { type: 'hello'; pid: number };
+/**
+ * hello: the worker's own pid, first (under strace the parent's child is strace); ask: a scheduled
+ * step waits for "go"; pause: the step granted, the worker freezes for `ms` before it takes effect
+ * (the scenario's pause: others run meanwhile); done: it completed (or the pause ended), and the
+ * worker's code runs on until its next ask or its exit.
+ */
+export type FromWorker = { type: 'ask'; op: string; detail: string } | { type: 'pause'; step: number; ms: number } | { type: 'done'; op: string } | { type: 'hello'; pid: number };
 export type ToWorker = { type: 'go' };

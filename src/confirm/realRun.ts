@@ -10,7 +10,10 @@
  * Rules and limits:
  * - Only faults real processes can produce are run: process kills (keep-all), response faults (a
  *   delay or a later commit in real milliseconds), user saves, duplicate deliveries, service
- *   restarts, a changed task after a restart — and, with the workers traced (strace, see
+ *   restarts, a changed task after a restart, pauses (a real wait between a step's grant and its
+ *   call, others running meanwhile), the shared store's faults, restarts and edits, an operator's
+ *   takeover (the store is the simulator's model behind a real socket, storeServer.ts, on the real
+ *   clock; the operator acts on it from here) — and, with the workers traced (strace, see
  *   straceCommand.ts), machine crashes: the workers' real system calls are replayed onto the disk
  *   model (realDisk.ts), which then knows what was durable; at the crash every worker is killed,
  *   the crash image the model allows is built from those calls and written into a fresh real
@@ -38,6 +41,10 @@ import { VirtualClock } from '../../simulator/world/clock.js';
 import { cancelFileOf, taskFor, taskPaths, type CrashFault, type Fault, type ResponseFault, type Scenario } from '../../simulator/scenario/scenario.js';
 import { ScenarioEvents } from '../../simulator/scenario/scenarioEvents.js';
 import { describeServiceEvent, ServiceCore } from '../../simulator/service/service.js';
+import { describeStoreCall, StoreCore, type StoreCallFaultKind, type StoreRequest } from '../../simulator/store/store.js';
+import { takeOver } from '../../simulator/world/operator.js';
+import { secretInStore } from '../../simulator/disk/secretWatch.js';
+import { serveStore } from './storeServer.js';
 import type { DiskView, JournalAdapter } from '../../model/contract/contract.js';
 import { bundleJournal } from '../isolation/bundleJournal.js';
 import { compileJournal } from '../isolation/journalInstances.js';
@@ -59,9 +66,6 @@ export function unconfirmable(scenario: Scenario, untraced: string | undefined =
   for (const [i, fault] of scenario.faults.entries()) {
     if (fault.kind === 'crash' && fault.mode !== 'keep-all' && untraced !== undefined) return `faults[${i}] is a machine crash (${fault.mode}), which is built from the workers' real system calls, and ${untraced}. Install strace (Debian: apt-get install strace)`;
     if (fault.kind === 'io-error') return `faults[${i}] is an I/O error (${fault.error}): a real disk cannot be made to fail on cue`;
-    if (fault.kind === 'takeover') return `faults[${i}] is an operator takeover, which needs the shared store, which has no real counterpart in a confirmation yet`;
-    if (fault.kind === 'pause') return `faults[${i}] is a pause (${fault.pauseMs} ms), which a real process is not frozen for on cue yet`;
-    if (fault.kind === 'store-call' || fault.kind === 'store-restart' || fault.kind === 'store-edit') return `faults[${i}] is a fault of the shared store (${fault.kind}), which has no real counterpart in a confirmation yet`;
   }
   return undefined;
 }
@@ -144,10 +148,13 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
   const realDisk = traced ? new RealDisk(dir, scenario.files) : undefined;
   const relName = (path: string): string => posix.relative(dir, path);
   const inspectErrors: string[] = [];
+  // The shared store: the simulator's model on the real clock (the workers' clocks are real too), skewed as the scenario says.
+  const epochAtStart = Date.now();
+  const storeCore = new StoreCore(scenario.store, new Map(scenario.faults.flatMap((f): [number, StoreCallFaultKind][] => (f.kind === 'store-call' ? [[f.call, f.fault]] : []))), () => epochAtStart + (performance.now() - started));
   /** The journal's records in the real folder (what a process reads), or on `on` (the model's durable image). */
   const inspect = (on: DiskView = view): Records => {
     try {
-      const { records, problems } = normalizeRecords(journal.inspect(on));
+      const { records, problems } = normalizeRecords(journal.inspect(on, storeCore.view()));
       inspectErrors.push(...problems);
       return records;
     } catch (error) {
@@ -253,6 +260,16 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
       core.changeResource(fault.resource, fault.value);
       record('user', 'input-change', `the service's resource ${fault.resource} ← ${JSON.stringify(fault.value)}`);
     } else if (fault.kind === 'service-restart') core.restart();
+    else if (fault.kind === 'store-restart') {
+      storeCore.restart(trace.length);
+      record('store', 'restart', `the store restarts (${storeCore.config.memory} memory${storeCore.config.memory === 'volatile' ? ': every key and lease is gone' : ''})`);
+    } else if (fault.kind === 'store-edit') {
+      const request: StoreRequest = fault.value === null ? { op: 'delete', key: fault.key } : { op: 'put', key: fault.key, value: fault.value };
+      record('user', 'store-edit', describeStoreCall(storeCore.call(request, 'user', trace.length)));
+    } else if (fault.kind === 'takeover') {
+      // The operator's procedure, as simulated; its hand-back comes holdMs later in real time.
+      takeOver({ scenario, store: storeCore, service: core, clock, trace, record: (entry) => record(entry.actor, entry.op, entry.detail) }, fault.holdMs);
+    }
     else if (fault.kind === 'duplicate-delivery') {
       record('supervisor', 'duplicate-delivery', `the task is delivered again to worker-${nextPid}`);
       spawn(nextPid++, 0);
@@ -354,13 +371,26 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     pump();
   };
 
+  // A store call is applied when it arrives; its caller then waits on the store's answer, and the others may go (as simulated).
+  const storeServer = await serveStore((request: StoreRequest, by: string) => {
+    for (const w of workers.values()) readSide(w.name, w.sideFile);
+    const made = storeCore.call(request, by, trace.length);
+    record('store', request.op, describeStoreCall(made));
+    const caller = [...workers.values()].find((w) => w.name === by);
+    if (caller?.state === 'running' && caller.asked?.op.startsWith('store.')) {
+      caller.state = 'waiting';
+      pump();
+    }
+    return made;
+  });
+
   let nextPid = 1;
   const spawn = (pid: number, incarnation: number): void => {
     const name = `worker-${pid}#${incarnation}`;
     const sideFile = join(root, 'side', `${pid}-${incarnation}.jsonl`);
     const task = taskFor(scenario, incarnation);
     task.service.url = service.url;
-    const start: WorkerStart = { bundleFile, durasimIndex: DURASIM_INDEX, task, pid, incarnation, dir, sideFile, faults: scenario.faults, random: scenario.random, machineCrashes: traced };
+    const start: WorkerStart = { bundleFile, durasimIndex: DURASIM_INDEX, task, pid, incarnation, dir, sideFile, faults: scenario.faults, random: scenario.random, machineCrashes: traced, store: { url: storeServer.url, timeoutMs: scenario.store.timeoutMs } };
     record('supervisor', 'start', name);
     const env = { ...process.env, ...scenario.environment };
     const stdio: ['ignore', 'ignore', 'pipe', 'ipc'] = ['ignore', 'ignore', 'pipe', 'ipc'];
@@ -387,6 +417,10 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
       if (message.type === 'ask') {
         worker.state = 'asking';
         worker.asked = { op: message.op, detail: message.detail };
+      } else if (message.type === 'pause') {
+        readSide(name, sideFile);
+        record('supervisor', 'pause', `${name} freezes for ${message.ms} ms`);
+        worker.state = 'waiting';
       } else worker.state = 'running';
       pump();
     });
@@ -466,6 +500,7 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     for (const w of workers.values()) killWorker(w);
     for (const child of children) child.kill('SIGKILL');
     await service.close();
+    await storeServer.close();
   }
   const visibleAtEnd = inspect();
   const final = inspectDurable();
@@ -473,7 +508,7 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
   if (realDisk) observer.observe(visibleAtEnd, trace.length - 1, 'visible');
   const endFiles = files();
   const durableFiles = realDisk ? filesOn(realDisk.disk.durableView(), paths) : endFiles;
-  const secretSightings = token === undefined ? [] : secretSightingsIn(dir, token, trace.length - 1);
+  const secretSightings = token === undefined ? [] : [...secretSightingsIn(dir, token, trace.length - 1), ...secretInStore(storeCore.calls, token)];
   const temp = tempEvidenceIn(dir, scenario, trace.length - 1);
   rmSync(root, { recursive: true, force: true });
   const requests = core.requests.map((r) => {
@@ -492,6 +527,7 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     observed: observer.observed,
     receiptLosses: observer.receiptLosses,
     secretSightings,
+    store: { calls: storeCore.calls, restarts: storeCore.restarts, offsetMs: epochAtStart + scenario.store.clockSkewMs },
     ...(temp ? { temp } : {}),
   };
   if (inspectErrors.length > 0) lines.push(`inspect() threw: ${[...new Set(inspectErrors)].join('; ')}`);

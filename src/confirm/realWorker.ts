@@ -14,11 +14,12 @@ import { realEnv } from '../realEnv.js';
 import { CountedWorld } from './countedWorld.js';
 import type { WorkerStart } from './protocol.js';
 import { StepCounter } from './stepCounter.js';
+import { storeClient } from './storeClient.js';
 
 const exit = process.exit.bind(process) as (code: number) => never; // captured before the sandbox serves it
 const start = JSON.parse(process.argv[2] ?? '{}') as WorkerStart;
 const counter = new StepCounter(start);
-const world = new CountedWorld(counter, start.dir, start.random);
+const world = new CountedWorld(counter, start.dir, start.random, start.store ? storeClient(start.store.url, `worker-${start.pid}#${start.incarnation}`, start.store.timeoutMs) : undefined);
 installAmbientGuard({ permanent: true });
 const holder = world.holder(process.pid, (code) => {
   counter.side(code === 0 ? { type: 'exit' } : { type: 'exit', error: `process.exit(${code})` });

@@ -4,13 +4,15 @@
  * a synchronous call at once. The scenario's process kills for this incarnation are found exactly as
  * the simulator finds them (by number, or by the rank of the steps that mention an anchor), and
  * carried out for real: the process writes what it is about to do to its side file and SIGKILLs
- * itself, before or after the step. A machine crash (traced runs only) starts the same way; the
+ * itself, before or after the step. A pause at a scheduled step is a real wait of its length
+ * between the grant and the call (the parent lets the other workers go meanwhile). A machine crash (traced runs only) starts the same way; the
  * parent then kills every other worker and builds the crash image from their real calls.
  */
 import { appendFileSync } from 'node:fs';
 import { outsideTurn } from '../../simulator/sandbox/ambientGuard.js';
 import { ScenarioEvents } from '../../simulator/scenario/scenarioEvents.js';
 import type { Fault } from '../../simulator/scenario/scenario.js';
+import type { PauseFault } from '../../simulator/scenario/scenarioFaults.js';
 import type { FromWorker, SideLine, WorkerStart } from './protocol.js';
 
 const kill = process.kill.bind(process); // captured before the sandbox: this process is real
@@ -22,7 +24,8 @@ export class StepCounter {
   private waiting: (() => void)[] = [];
 
   constructor(private readonly start: WorkerStart) {
-    this.events = new ScenarioEvents(start.faults.filter((f) => f.kind === 'crash' && (f.mode === 'keep-all' || start.machineCrashes) && f.process === start.pid && f.incarnation === start.incarnation));
+    const mine = (f: Fault): boolean => (f.kind === 'crash' || f.kind === 'pause') && f.process === start.pid && f.incarnation === start.incarnation;
+    this.events = new ScenarioEvents(start.faults.filter((f) => mine(f) && (f.kind !== 'crash' || f.mode === 'keep-all' || start.machineCrashes)));
     process.on('message', (message: { type?: string }) => {
       if (message?.type === 'go') this.waiting.shift()?.();
     });
@@ -39,7 +42,13 @@ export class StepCounter {
       this.waiting.push(resolve);
       (process.send as (message: FromWorker) => void)({ type: 'ask', op, detail });
     });
-    const { step, after } = this.begin(op, detail);
+    const { step, after, pause } = this.begin(op, detail);
+    if (pause) {
+      // The scenario's pause: granted, the step waits before it takes effect; the parent lets others run meanwhile.
+      (process.send as (message: FromWorker) => void)({ type: 'pause', step, ms: pause.pauseMs });
+      await outsideTurn(() => new Promise<void>((resolve) => setTimeout(resolve, pause.pauseMs)));
+      (process.send as (message: FromWorker) => void)({ type: 'done', op });
+    }
     let outcome: { ok: true; value: T } | { ok: false; error: unknown };
     try {
       // Made outside the journal's turn: what Node does inside (undici's timers, fs internals) is not the journal's step.
@@ -68,12 +77,12 @@ export class StepCounter {
     return outcome.value;
   }
 
-  private begin(op: string, detail: string): { step: number; after: Fault | undefined } {
+  private begin(op: string, detail: string): { step: number; after: Fault | undefined; pause: PauseFault | undefined } {
     const step = this.calls++;
     this.side({ type: 'step', step, op, detail });
     const faults = this.events.faultsAt(this.start.pid, this.start.incarnation, step, op, detail);
     if (faults.before) this.die(step, 'before', op, faults.before);
-    return { step, after: faults.after };
+    return { step, after: faults.after, pause: faults.pause };
   }
 
   private end(step: number, op: string, after: Fault | undefined, error: unknown): void {
