@@ -3,9 +3,11 @@
  * program of Node calls — the promise API and its FileHandle (positional reads and writes,
  * truncate, stat, datasync), the synchronous API on file descriptors and paths, the callback API,
  * every open flag (and a numeric one), rm, rmdir, copyFile, access, mkdir -p's return value,
- * readdir with file types, and their error paths — runs inside a simulation (the calls served on
- * the virtual disk) and on real node:fs in a temp folder. Every value or error code, and the
- * final tree, must be identical.
+ * readdir with file types, and their error paths; metadata (chmod, chown, utimes, on paths and
+ * handles, and the modes a umask of 022 gives), mkdtemp, opendir, cp, writev and readv, and Node's
+ * own file streams — runs inside a simulation (the calls served on the virtual disk) and on real
+ * node:fs in a temp folder (umask 022, as the simulated process has). Every value or error code,
+ * and the final tree, must be identical (mkdtemp's six random characters aside).
  */
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
@@ -39,7 +41,16 @@ type Call =
   | { call: 'rename' | 'renameSync' | 'link' | 'copyFile' | 'copyFileExcl'; from: string; to: string }
   | { call: 'mkdir' | 'mkdirSync'; path: string; recursive: boolean }
   | { call: 'rm'; path: string; recursive: boolean; force: boolean }
-  | { call: 'truncate'; path: string; length: number };
+  | { call: 'truncate'; path: string; length: number }
+  | { call: 'chmod' | 'chmodSync'; path: string; mode: number }
+  | { call: 'fh.chmod'; handle: number; mode: number }
+  | { call: 'chown' | 'chownSync' | 'utimes' | 'utimesSync' | 'opendir' | 'opendirSync' | 'stream.read'; path: string }
+  | { call: 'fh.chown' | 'fh.utimes'; handle: number }
+  | { call: 'mkdtemp' | 'mkdtempSync'; prefix: string }
+  | { call: 'cp' | 'cpSync'; from: string; to: string; recursive: boolean }
+  | { call: 'writevSync' | 'fh.writev'; handle: number; data: string[]; position: number | null }
+  | { call: 'readvSync' | 'fh.readv'; handle: number; lengths: number[]; position: number | null }
+  | { call: 'stream.write'; path: string; data: string[]; flags: 'w' | 'a' };
 
 const path = fc.constantFrom(...PATHS);
 const data = fc.constantFrom(...DATA);
@@ -69,7 +80,24 @@ const call: fc.Arbitrary<Call> = fc.oneof(
   { arbitrary: fc.record({ call: fc.constantFrom('mkdir' as const, 'mkdirSync' as const), path, recursive: fc.boolean() }), weight: 2 },
   { arbitrary: fc.record({ call: fc.constant('rm' as const), path, recursive: fc.boolean(), force: fc.boolean() }), weight: 1 },
   { arbitrary: fc.record({ call: fc.constant('truncate' as const), path, length: small }), weight: 1 },
+  // Modes that keep the owner's read, write and search (memfs checks permissions as for a non-root owner; real root bypasses them).
+  { arbitrary: fc.record({ call: fc.constantFrom('chmod' as const, 'chmodSync' as const), path, mode: fc.constantFrom(0o700, 0o711, 0o750, 0o755, 0o775, 0o777) }), weight: 1 },
+  { arbitrary: fc.record({ call: fc.constant('fh.chmod' as const), handle, mode: fc.constantFrom(0o700, 0o755, 0o777) }), weight: 1 },
+  { arbitrary: fc.record({ call: fc.constantFrom('chown' as const, 'chownSync' as const, 'utimes' as const, 'utimesSync' as const, 'opendir' as const, 'opendirSync' as const, 'stream.read' as const), path }), weight: 3 },
+  { arbitrary: fc.record({ call: fc.constantFrom('fh.chown' as const, 'fh.utimes' as const), handle }), weight: 1 },
+  { arbitrary: fc.record({ call: fc.constantFrom('mkdtemp' as const, 'mkdtempSync' as const), prefix: fc.constantFrom('t-', 'd/t-', 'a/t-', 'x/t-') }), weight: 1 },
+  { arbitrary: fc.record({ call: fc.constantFrom('cp' as const, 'cpSync' as const), from: path, to: path, recursive: fc.boolean() }), weight: 2 },
+  { arbitrary: fc.record({ call: fc.constantFrom('writevSync' as const, 'fh.writev' as const), handle, data: fc.array(data, { maxLength: 3 }), position }), weight: 2 },
+  { arbitrary: fc.record({ call: fc.constantFrom('readvSync' as const, 'fh.readv' as const), handle, lengths: fc.array(fc.nat({ max: 4 }), { maxLength: 3 }), position }), weight: 2 },
+  { arbitrary: fc.record({ call: fc.constant('stream.write' as const), path, data: fc.array(data, { maxLength: 3 }), flags: fc.constantFrom('w' as const, 'a' as const) }), weight: 2 },
 );
+
+/** Times utimes sets (in seconds), and how a stat shows a file's modification time: one of them, or another. */
+const SET_ATIME_S = 1_000;
+const SET_MTIME_S = 2_000;
+const mtimeOf = (s: fs.Stats): string => (s.mtimeMs === SET_MTIME_S * 1000 ? 'mtime set' : 'mtime other');
+/** mkdtemp's six characters are random on real node:fs: a result or a tree line shows them as XXXXXX. */
+const unrandom = (text: string): string => text.replace(/t-[A-Za-z0-9]{6}/g, 't-XXXXXX');
 
 type Handle = { kind: 'fh'; fh: fsp.FileHandle } | { kind: 'fd'; fd: number };
 
@@ -87,7 +115,8 @@ async function runCalls(root: string, calls: readonly Call[]): Promise<string[]>
     const h = pick(i);
     return h === undefined ? undefined : h.kind === 'fd' ? h.fd : h.fh.fd;
   };
-  const statLine = (s: fs.Stats): string => (s.isDirectory() ? 'directory' : `file of ${s.size} bytes, ${s.nlink} link(s)`);
+  const statLine = (s: fs.Stats): string => `${s.isDirectory() ? `directory of ${s.size} bytes` : `file of ${s.size} bytes, ${s.nlink} link(s)`}, mode ${(s.mode & 0o7777).toString(8)}, ${mtimeOf(s)}`; // (blocks: a sparse file's holes are not modelled)
+  const { uid, gid } = { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
   const viaCallback = <T>(run: (done: (error: NodeJS.ErrnoException | null, value?: T) => void) => void): Promise<T> =>
     new Promise<T>((resolve, reject) => run((error, value) => (error ? reject(error) : resolve(value as T))));
   const apply = async (c: Call): Promise<string> => {
@@ -224,11 +253,102 @@ async function runCalls(root: string, calls: readonly Call[]): Promise<string[]>
       case 'truncate':
         await fsp.truncate(at(c.path), c.length);
         return 'ok';
+      case 'chmod':
+        await fsp.chmod(at(c.path), c.mode);
+        return 'ok';
+      case 'chmodSync':
+        fs.chmodSync(at(c.path), c.mode.toString(8));
+        return 'ok';
+      case 'fh.chmod': {
+        const fh = fhOf(c.handle);
+        return fh ? ((await fh.chmod(c.mode)), 'ok') : 'no handle';
+      }
+      case 'chown':
+        await fsp.chown(at(c.path), uid, gid);
+        return 'ok';
+      case 'chownSync':
+        fs.chownSync(at(c.path), uid, gid);
+        return 'ok';
+      case 'fh.chown': {
+        const fh = fhOf(c.handle);
+        return fh ? ((await fh.chown(uid, gid)), 'ok') : 'no handle';
+      }
+      case 'utimes':
+        await fsp.utimes(at(c.path), SET_ATIME_S, SET_MTIME_S);
+        return 'ok';
+      case 'utimesSync':
+        fs.utimesSync(at(c.path), new Date(SET_ATIME_S * 1000), new Date(SET_MTIME_S * 1000));
+        return 'ok';
+      case 'fh.utimes': {
+        const fh = fhOf(c.handle);
+        return fh ? ((await fh.utimes(SET_ATIME_S, SET_MTIME_S)), 'ok') : 'no handle';
+      }
+      case 'mkdtemp':
+        return `made ${relative(root, await fsp.mkdtemp(at(c.prefix)))}`;
+      case 'mkdtempSync':
+        return `made ${relative(root, fs.mkdtempSync(at(c.prefix)))}`;
+      case 'opendir': {
+        const names: string[] = [];
+        for await (const entry of await fsp.opendir(at(c.path))) names.push(`${entry.name}${entry.isDirectory() ? '/' : ''}`);
+        return JSON.stringify(names.sort());
+      }
+      case 'opendirSync': {
+        const dir = fs.opendirSync(at(c.path));
+        const names: string[] = [];
+        for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) names.push(`${entry.name}${entry.isDirectory() ? '/' : ''}`);
+        dir.closeSync();
+        return JSON.stringify(names.sort());
+      }
+      case 'cp':
+        // Node's promise cp stats the source and the target at once: when both fail, which error wins is a race. Look at the source first.
+        await fsp.lstat(at(c.from));
+        await fsp.cp(at(c.from), at(c.to), { recursive: c.recursive });
+        return 'ok';
+      case 'cpSync':
+        fs.cpSync(at(c.from), at(c.to), { recursive: c.recursive });
+        return 'ok';
+      case 'writevSync': {
+        const fd = fdOf(c.handle);
+        return fd === undefined ? 'no handle' : `${fs.writevSync(fd, c.data.map((d) => Buffer.from(d)), c.position ?? undefined)} written`;
+      }
+      case 'fh.writev': {
+        const fh = fhOf(c.handle);
+        return fh ? `${(await fh.writev(c.data.map((d) => Buffer.from(d)), c.position ?? undefined)).bytesWritten} written` : 'no handle';
+      }
+      case 'readvSync':
+      case 'fh.readv': {
+        const buffers = c.lengths.map((n) => Buffer.alloc(n));
+        let read: number;
+        if (c.call === 'readvSync') {
+          const fd = fdOf(c.handle);
+          if (fd === undefined) return 'no handle';
+          read = fs.readvSync(fd, buffers, c.position ?? undefined);
+        } else {
+          const fh = fhOf(c.handle);
+          if (!fh) return 'no handle';
+          read = (await fh.readv(buffers, c.position ?? undefined)).bytesRead;
+        }
+        return `${read} read: ${JSON.stringify(buffers.map((b) => b.toString('utf8')))}`;
+      }
+      case 'stream.write': {
+        const stream = fs.createWriteStream(at(c.path), { flags: c.flags });
+        await new Promise<void>((resolve, reject) => {
+          stream.on('error', reject);
+          for (const chunk of c.data) stream.write(chunk);
+          stream.end(() => resolve());
+        });
+        return 'ok';
+      }
+      case 'stream.read': {
+        let text = '';
+        for await (const chunk of fs.createReadStream(at(c.path), { encoding: 'utf8', highWaterMark: 3 })) text += chunk as string;
+        return JSON.stringify(text);
+      }
     }
   };
   for (const c of calls) {
     try {
-      out.push(`${JSON.stringify(c)} → ${await apply(c)}`);
+      out.push(unrandom(`${JSON.stringify(c)} → ${await apply(c)}`));
     } catch (error) {
       out.push(`${JSON.stringify(c)} → ${(error as { code?: string }).code ?? String(error)}`);
     }
@@ -246,12 +366,14 @@ async function runCalls(root: string, calls: readonly Call[]): Promise<string[]>
     const lines: string[] = [];
     for (const name of (await fsp.readdir(dir)).sort()) {
       const child = join(dir, name);
-      if ((await fsp.stat(child)).isDirectory()) lines.push(`${relative(root, child)}/`, ...(await tree(child)));
-      else lines.push(`${relative(root, child)}: ${JSON.stringify(await fsp.readFile(child, 'utf8'))}`);
+      const stats = await fsp.stat(child);
+      const mode = (stats.mode & 0o7777).toString(8);
+      if (stats.isDirectory()) lines.push(unrandom(`${relative(root, child)}/ (mode ${mode})`), ...(await tree(child)));
+      else lines.push(unrandom(`${relative(root, child)}: ${JSON.stringify(await fsp.readFile(child, 'utf8'))} (mode ${mode})`));
     }
     return lines;
   };
-  out.push(...(await tree(root)));
+  out.push(...(await tree(root)).sort());
   return out;
 }
 
@@ -260,10 +382,16 @@ afterAll(() => {
   for (const root of roots) fs.rmSync(root, { recursive: true, force: true });
 });
 
-function onRealNode(calls: readonly Call[]): Promise<string[]> {
+async function onRealNode(calls: readonly Call[]): Promise<string[]> {
   const root = fs.mkdtempSync(join(tmpdir(), 'durasim-served-fs-'));
   roots.push(root);
-  return runCalls(root, calls);
+  // The simulated process's umask is 022; the real one here may be another.
+  const umask = process.umask(0o022);
+  try {
+    return await runCalls(root, calls);
+  } finally {
+    process.umask(umask);
+  }
 }
 
 async function served(calls: readonly Call[]): Promise<string[]> {
@@ -280,6 +408,10 @@ describe('node:fs as durasim serves it behaves as real node:fs', () => {
     ['a positional write leaves the position where it was', [{ call: 'open', path: 'a', flags: 'w+' }, { call: 'fh.write', handle: 0, data: 'hello', position: null }, { call: 'fh.write', handle: 0, data: 'HI', position: 0 }, { call: 'fh.write', handle: 0, data: 'x', position: null }, { call: 'fh.readFile', handle: 0 }]],
     ['a write on an append handle goes to the end whatever position it names', [{ call: 'writeFile', path: 'a', data: '12345', flag: 'w' }, { call: 'openSync', path: 'a', flags: 'a+' }, { call: 'writeSync', handle: 0, data: 'HI', position: 0 }, { call: 'readSync', handle: 0, length: 8, position: 0 }]],
     ['mkdir -p says where it started creating', [{ call: 'mkdir', path: 'd/e', recursive: true }, { call: 'mkdirSync', path: 'd/e/b', recursive: true }, { call: 'mkdir', path: 'd', recursive: true }]],
+    ['rename of a missing source: ENOENT, whatever the target (ENOTDIR only where the target\'s folder is a file)', [{ call: 'writeFile', path: 'a', data: 'x', flag: 'w' }, { call: 'renameSync', from: 'b', to: 'a/d' }, { call: 'rename', from: 'b', to: 'd/e' }, { call: 'rename', from: 'd/b', to: 'a/b' }]],
+    ['an empty write on a read-only handle: EBADF from writeSync, nothing from FileHandle.write and writev of no buffers', [{ call: 'writeFile', path: 'a', data: 'x', flag: 'w' }, { call: 'openSync', path: 'a', flags: 'r' }, { call: 'open', path: 'a', flags: 'r' }, { call: 'writeSync', handle: 0, data: '', position: null }, { call: 'fh.write', handle: 1, data: '', position: 0 }, { call: 'writevSync', handle: 0, data: [], position: null }, { call: 'writevSync', handle: 0, data: [''], position: null }, { call: 'fh.writev', handle: 1, data: [], position: null }]],
+    ['a folder is 4096 bytes; files and folders are made 644 and 755 (umask 022), mkdtemp 700; chmod and utimes show', [{ call: 'mkdir', path: 'd', recursive: false }, { call: 'stat', path: 'd' }, { call: 'writeFile', path: 'a', data: 'x', flag: 'w' }, { call: 'chmod', path: 'a', mode: 0o700 }, { call: 'utimes', path: 'a' }, { call: 'statSync', path: 'a' }, { call: 'mkdtemp', prefix: 'd/t-' }]],
+    ['cp: a file keeps its mode, a folder needs recursive, a folder onto a file is refused', [{ call: 'writeFile', path: 'a', data: 'x', flag: 'w' }, { call: 'chmod', path: 'a', mode: 0o755 }, { call: 'cp', from: 'a', to: 'd/e/b', recursive: false }, { call: 'cpSync', from: 'd', to: 'b', recursive: false }, { call: 'cpSync', from: 'd', to: 'b', recursive: true }, { call: 'cp', from: 'd', to: 'a', recursive: true }, { call: 'stream.write', path: 'b/e/b', data: ['hello', 'line\n'], flags: 'a' }, { call: 'stream.read', path: 'b/e/b' }, { call: 'opendirSync', path: 'b' }]],
     ['rm of a folder needs recursive; force forgives a missing path', [{ call: 'mkdir', path: 'd/e', recursive: true }, { call: 'rm', path: 'd', recursive: false, force: false }, { call: 'rm', path: 'd', recursive: true, force: false }, { call: 'rm', path: 'd', recursive: false, force: true }]],
   ] as [string, Call[]][])('%s', async (_name, calls) => {
     expect(await served(calls)).toEqual(await onRealNode(calls));

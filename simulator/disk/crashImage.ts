@@ -5,7 +5,7 @@
  */
 import { posix } from 'node:path';
 import { bytesNotAsWritten, crashBytes, type CrashShape, type Pending } from './crashBytes.js';
-import type { DurableImage } from './durableImage.js';
+import type { DurableImage, DurableMeta } from './durableImage.js';
 import type { CrashDiskReport } from './crashReport.js';
 import type { DurabilityGap } from '../../model/evidence.js';
 
@@ -13,6 +13,8 @@ export interface CrashImage {
   report: CrashDiskReport;
   image: Map<string, Buffer>;
   dirs: string[];
+  /** The files whose mode and owner were made durable (the others come back with the defaults). */
+  meta: Map<string, DurableMeta>;
 }
 
 export interface DiskState {
@@ -31,11 +33,14 @@ export function crashImage(shape: CrashShape, disk: DiskState): CrashImage {
   const { volatileFiles } = disk;
   const image = new Map<string, Buffer>();
   const dirs: string[] = [];
+  const meta = new Map<string, DurableMeta>();
   disk.durable.walk((path, ino, kind) => {
     if (kind === 'dir') {
       dirs.push(path);
       return;
     }
+    const kept = disk.durable.meta.get(ino);
+    if (kept !== undefined) meta.set(path, kept);
     const pending = disk.pending(ino);
     // A rewrite's or an overwrite's new bytes: the file's content now, when the same inode is still at that path.
     const rewritten = typeof pending === 'string' && volatileFiles.has(path) && disk.inoAt(path) === ino;
@@ -55,7 +60,7 @@ export function crashImage(shape: CrashShape, disk: DiskState): CrashImage {
     report.restoredEntries.push(path);
     report.gaps.push({ path, missing: 'folder-fsync' });
   }
-  return { report, image, dirs };
+  return { report, image, dirs, meta };
 }
 
 /**

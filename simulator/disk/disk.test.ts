@@ -132,6 +132,48 @@ describe('Disk durability', () => {
   });
 });
 
+describe('Disk metadata', () => {
+  const modeOf = (disk: Disk, path: string): number => disk.statOf(path).mode & 0o7777;
+
+  test('files and folders are made with the umask 022; an open mode of its own is kept (less the umask)', () => {
+    const disk = fresh();
+    expect(modeOf(disk, 'a.txt')).toBe(0o644);
+    disk.mkdir('d', false);
+    expect(modeOf(disk, 'd')).toBe(0o755);
+    expect(disk.statOf('d').size).toBe(4096);
+    disk.handleClose(disk.openFile('secret', 'w', 0, 0o666 & 0o600).fd);
+    expect(modeOf(disk, 'secret')).toBe(0o600);
+    disk.handleClose(disk.openFile('wide', 'w', 0, 0o777).fd);
+    expect(modeOf(disk, 'wide')).toBe(0o755);
+  });
+
+  test('a chmod or chown is durable once the file is fsynced: a machine crash before it restores the old mode, after it the new', () => {
+    const disk = fresh();
+    disk.changeMeta('chmod', 'a.txt', { kind: 'mode', mode: 0o600 });
+    expect(modeOf(disk, 'a.txt')).toBe(0o600);
+    disk.crash({ mode: 'lose-unsynced' });
+    expect(modeOf(disk, 'a.txt')).toBe(0o644);
+    const file = disk.openFile('a.txt', 'r', 0);
+    disk.changeMeta('fchmod', file.fd, { kind: 'mode', mode: 0o640 });
+    disk.handleSync(file.fd);
+    disk.handleClose(file.fd);
+    disk.crash({ mode: 'lose-unsynced' });
+    expect(modeOf(disk, 'a.txt')).toBe(0o640);
+    // and it stays durable through the next crash too
+    disk.crash({ mode: 'lose-unsynced' });
+    expect(modeOf(disk, 'a.txt')).toBe(0o640);
+    disk.crash({ mode: 'keep-all' });
+    expect(modeOf(disk, 'a.txt')).toBe(0o640);
+  });
+
+  test('utimes sets the times on the inode; a missing path is ENOENT', () => {
+    const disk = fresh();
+    disk.changeMeta('utime', 'a.txt', { kind: 'times', atime: 1, mtime: 2 });
+    expect(disk.statOf('a.txt').mtimeMs).toBe(2000);
+    expect(() => disk.changeMeta('chmod', 'missing', { kind: 'mode', mode: 0o600 })).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+  });
+});
+
 describe('Disk inode identity', () => {
   test("a file created after another was deleted never inherits the deleted one's durable bytes", () => {
     const disk = fresh();

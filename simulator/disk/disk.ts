@@ -23,12 +23,16 @@
  *   memfs allows is refused first (linuxChecks.ts). A differential test against real node:fs
  *   holds all of this to Node's behaviour (properties/fsConformance.test.ts).
  * - The user's edits are saved in place and durably (an editor that fsyncs the file and its directory).
+ * - The simulated process's umask is 022: a file is created 0o644 (or its open mode less 022), a
+ *   folder 0o755; permissions are checked for the owner as memfs checks them (root's bypass is not
+ *   modelled). A folder's size is 4096, and blocks count 512-byte units of 4 KiB blocks, as on ext4
+ *   (as if every byte of a file were written: a sparse file's holes are counted).
  * The durable image is kept incrementally (durableImage.ts) under inode ids of our own, fresh at
  * every creation: memfs reuses deleted inodes' numbers.
  */
 import { posix } from 'node:path';
 import { extended } from './crashBytes.js';
-import { DiskState, type OpenFile } from './diskState.js';
+import { CREATE_MODE, DiskState, UMASK, type OpenFile } from './diskState.js';
 import { invariant } from '../invariant.js';
 import { ioError } from './ioError.js';
 import { IoFaultSlot } from './ioFaultSlot.js';
@@ -40,6 +44,11 @@ import type { TempWatch } from './tempWatch.js';
 import type { DiskCall } from './diskCallLog.js';
 
 export type { OpenFile } from './diskState.js';
+
+export { UMASK } from './diskState.js';
+
+/** A change of an inode's metadata: chmod(2), chown(2) or utimes(2) (times in seconds, as node:fs passes them on). */
+export type MetaChange = { kind: 'mode'; mode: number } | { kind: 'owner'; uid: number; gid: number } | { kind: 'times'; atime: number | Date; mtime: number | Date };
 
 /** stat(2) as node:fs reports it (memfs's Stats has this shape). */
 export interface FileStats {
@@ -62,12 +71,13 @@ export class Disk extends DiskState {
 
   // ---- the process-facing operations (each is one step; the caller records it) ----
 
-  openFile(path: string, flags: string, owner: number): OpenFile {
+  /** open(2); `mode`: the new file's permissions before the umask (node:fs's default 0o666). */
+  openFile(path: string, flags: string, owner: number, mode = CREATE_MODE): OpenFile {
     this.faults.failIfArmed('open', this.resolve(path));
-    return this.openUnchecked(path, flags, owner);
+    return this.openUnchecked(path, flags, owner, mode);
   }
 
-  private openUnchecked(path: string, flags: string, owner: number): OpenFile {
+  private openUnchecked(path: string, flags: string, owner: number, mode = CREATE_MODE): OpenFile {
     const abs = this.resolve(path);
     linuxPathCheck(this.vol, 'open', abs);
     const sizeBefore = this.callLog !== undefined && flags.startsWith('w') && existsAt(this.vol, abs) && !isDirectoryAt(this.vol, abs) ? Number(this.vol.statSync(abs).size) : 0;
@@ -80,6 +90,10 @@ export class Disk extends DiskState {
     else if (flags !== 'r' && flags !== 'rs') this.tempWatch?.touched('opened it for writing', posix.relative(this.dir, abs));
     const node = nodeOfFd(this.vol, fd);
     const ino = creates ? this.fresh(node.ino) : this.id(node.ino);
+    if (creates) {
+      (node as unknown as { perm: number }).perm = mode & 0o7777 & ~UMASK;
+      if (mode !== CREATE_MODE) this.metaDirty.add(ino); // a mode of its own: durable with the file's fsync
+    }
     const isDirectory = node.isDirectory();
     if (!this.image.kinds.has(ino)) this.image.kinds.set(ino, isDirectory ? 'dir' : 'file');
     // A truncation: unsynced appends are gone from the file; durable bytes are replaced at the next fsync.
@@ -174,14 +188,47 @@ export class Disk extends DiskState {
     else this.markOverwrite(file.ino);
   }
 
+  /**
+   * chmod(2), chown(2), utimes(2), their f- forms (an open handle) and l- forms (the link itself):
+   * metadata on the inode. A file's mode and owner are volatile until an fsync of the file, then
+   * durable (a machine crash restores them; one never fsynced comes back with the defaults). Times,
+   * and a folder's mode and owner, are not kept by a machine crash: a restored file is stamped with
+   * the crash's instant.
+   */
+  changeMeta(syscall: string, target: string | number, change: MetaChange, follow = true): void {
+    let ino: number;
+    if (typeof target === 'number') {
+      const file = this.handle(target);
+      this.faults.failIfArmed(syscall, file.path);
+      if (change.kind === 'mode') this.vol.fchmodSync(target, change.mode);
+      else if (change.kind === 'owner') this.vol.fchownSync(target, change.uid, change.gid);
+      else this.vol.futimesSync(target, change.atime, change.mtime);
+      ino = file.ino;
+    } else {
+      const abs = this.resolve(target);
+      this.enter(syscall, abs);
+      if (change.kind === 'mode') this.vol.chmodSync(abs, change.mode);
+      else if (change.kind === 'owner') (follow ? this.vol.chownSync : this.vol.lchownSync)(abs, change.uid, change.gid);
+      else (follow ? this.vol.utimesSync : this.vol.lutimesSync)(abs, change.atime, change.mtime);
+      ino = this.id(Number((nodeAt(this.vol, abs) as { ino: number }).ino));
+    }
+    if (change.kind !== 'times') this.metaDirty.add(ino);
+  }
+
   /** The full stat(2) of a path or an open handle (memfs's Stats; times are virtual, see the world). */
   statOf(target: string | number, follow = true): FileStats {
+    let stats: FileStats;
     if (typeof target === 'number') {
       this.faults.failIfArmed('fstat', this.handle(target).path);
-      return this.vol.fstatSync(target) as unknown as FileStats;
+      stats = this.vol.fstatSync(target) as unknown as FileStats;
+    } else {
+      this.enter(follow ? 'stat' : 'lstat', this.resolve(target));
+      stats = (follow ? this.vol.statSync(this.resolve(target)) : this.vol.lstatSync(this.resolve(target))) as unknown as FileStats;
     }
-    this.enter(follow ? 'stat' : 'lstat', this.resolve(target));
-    return (follow ? this.vol.statSync(this.resolve(target)) : this.vol.lstatSync(this.resolve(target))) as unknown as FileStats;
+    // As ext4 reports them: a folder takes one 4 KiB block; blocks are 512-byte units of whole 4 KiB blocks.
+    if (stats.isDirectory()) stats.size = 4096;
+    stats.blocks = Math.ceil(stats.size / 4096) * 8;
+    return stats;
   }
 
   /** Whether a path exists in the page cache: the simulator's own look, never a step or a fault. */
@@ -225,6 +272,11 @@ export class Disk extends DiskState {
       throw ioError(fault.error, 'fsync');
     }
     this.callLog?.({ op: 'fsync', path: this.rel(file.path) });
+    if (this.metaDirty.delete(file.ino)) {
+      const stats = this.vol.fstatSync(fd);
+      this.image.meta.set(file.ino, { mode: Number(stats.mode), uid: Number(stats.uid), gid: Number(stats.gid) });
+      this.image.version++;
+    }
     if (pending === undefined) return;
     if (pending === 'rewrite' || pending === 'overwrite') {
       this.image.setBytes(file.ino, this.contents(fd));
@@ -251,8 +303,8 @@ export class Disk extends DiskState {
   }
 
   /** fs.appendFile (flag 'a', mode append) and fs.writeFile (flag 'w' or 'wx', mode replace): open, write, close. */
-  writeWhole(path: string, data: Uint8Array, flag: string, owner: number): void {
-    const file = this.openUnchecked(path, flag, owner);
+  writeWhole(path: string, data: Uint8Array, flag: string, owner: number, mode = CREATE_MODE): void {
+    const file = this.openUnchecked(path, flag, owner, mode);
     try {
       this.handleWrite(file.fd, data);
     } finally {
@@ -299,7 +351,8 @@ export class Disk extends DiskState {
     this.tempWatch?.touched('unlinked it', posix.relative(this.dir, this.resolve(path)));
   }
 
-  mkdir(path: string, recursive: boolean): void {
+  /** mkdir(2), or mkdir -p; `mode`: the new folders' permissions before the umask (node:fs's default 0o777). */
+  mkdir(path: string, recursive: boolean, mode = 0o777): void {
     const abs = this.resolve(path);
     this.enter('mkdir', abs);
     // mkdir -p makes the folders before a name too long, then fails on it (ENAMETOOLONG), as Node's does.
@@ -314,7 +367,7 @@ export class Disk extends DiskState {
     if (existing !== undefined && recursive && !existing.isDirectory()) throw ioError('EEXIST', 'mkdir', abs);
     const made: string[] = [];
     if (this.callLog) for (let at = abs; at !== '/' && !existsAt(this.vol, at); at = posix.dirname(at)) made.unshift(at);
-    this.vol.mkdirSync(abs, { recursive });
+    this.vol.mkdirSync(abs, { recursive, mode: mode & 0o7777 & ~UMASK });
     for (const level of made) this.callLog?.({ op: 'mkdir', path: this.rel(level) });
     if (creates) this.secretWatch?.sawName(posix.relative(this.dir, abs));
     const ino = Number(this.vol.statSync(abs).ino);
@@ -348,9 +401,9 @@ export class Disk extends DiskState {
   userWrite(path: string, text: string): void {
     const abs = this.resolve(path);
     const dir = posix.dirname(abs);
-    this.vol.mkdirSync(dir, { recursive: true });
+    this.vol.mkdirSync(dir, { recursive: true, mode: 0o777 & ~UMASK });
     const creates = !this.vol.existsSync(abs);
-    this.vol.writeFileSync(abs, text);
+    this.vol.writeFileSync(abs, text, { mode: CREATE_MODE & ~UMASK });
     const ino = creates ? this.fresh(Number(this.vol.statSync(abs).ino)) : this.id(Number(this.vol.statSync(abs).ino));
     this.image.kinds.set(ino, 'file');
     this.image.setBytes(ino, Buffer.from(text));

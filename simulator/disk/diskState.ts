@@ -11,11 +11,16 @@ import type { DiskView } from '../../model/contract/contract.js';
 import type { CrashShape, Pending } from './crashBytes.js';
 import type { DiskFileState } from './diskLane.js';
 import { crashImage, type CrashImage } from './crashImage.js';
-import { DurableImage } from './durableImage.js';
+import { DurableImage, type DurableMeta } from './durableImage.js';
 import { invariant } from '../invariant.js';
 import { RenameLog } from './renameLog.js';
 import { emptyLoss, type CrashDiskReport } from './crashReport.js';
 import { digestOfFiles, volumeFilePaths, volumeFiles, volumeFolders } from './volumeFiles.js';
+
+/** The simulated process's umask: what a created file's or folder's mode loses. */
+export const UMASK = 0o022;
+/** The mode open() creates a file with when it names none, before the umask (node:fs's default). */
+export const CREATE_MODE = 0o666;
 
 export interface OpenFile {
   fd: number;
@@ -36,6 +41,8 @@ export class DiskState {
   protected nextId = 1;
   protected readonly image = new DurableImage();
   protected dirty = new Map<number, Pending>();
+  /** Files whose mode or owner changed since their last fsync (chmod, chown): the next fsync makes them durable. */
+  protected metaDirty = new Set<number>();
   protected open = new Map<number, OpenFile>();
   protected readonly renames = new RenameLog();
 
@@ -65,8 +72,8 @@ export class DiskState {
   crash(shape: CrashShape): CrashDiskReport {
     if (shape.mode === 'keep-all') return emptyLoss(shape.mode, this.unsyncedAppends());
     for (const fd of [...this.open.keys()]) this.closeQuietly(fd);
-    const { report, image, dirs } = this.imageAfterCrash(shape);
-    this.install(image, dirs);
+    const { report, image, dirs, meta } = this.imageAfterCrash(shape);
+    this.install(image, dirs, meta);
     return report;
   }
 
@@ -208,18 +215,23 @@ export class DiskState {
     if (this.renames.settle(ino, this.image.entries)) this.image.version++;
   }
 
-  /** Replaces the volume's contents with `image`, all of it durable (the volume is emptied, as a new one would be: a Volume costs ~40 µs to build). */
-  private install(image: Map<string, Buffer>, dirs: string[]): void {
+  /** Replaces the volume's contents with `image`, all of it durable (the volume is emptied, as a new one would be: a Volume costs ~40 µs to build); `meta`: the files' durable modes and owners. */
+  private install(image: Map<string, Buffer>, dirs: string[], meta?: Map<string, DurableMeta>): void {
     this.image.clear();
     this.renames.clear();
     this.vol.reset();
     this.ids.clear();
     this.dirty.clear();
+    this.metaDirty.clear();
     this.open.clear();
-    for (const dir of dirs) this.vol.mkdirSync(dir, { recursive: true });
+    for (const dir of dirs) this.vol.mkdirSync(dir, { recursive: true, mode: 0o777 & ~UMASK });
     for (const [path, bytes] of image) {
-      this.vol.mkdirSync(posix.dirname(path), { recursive: true });
-      this.vol.writeFileSync(path, bytes);
+      this.vol.mkdirSync(posix.dirname(path), { recursive: true, mode: 0o777 & ~UMASK });
+      this.vol.writeFileSync(path, bytes, { mode: CREATE_MODE & ~UMASK });
+    }
+    for (const [path, kept] of meta ?? []) {
+      this.vol.chmodSync(path, kept.mode & 0o7777);
+      this.vol.chownSync(path, kept.uid, kept.gid);
     }
     this.image.rootIno = this.id(Number(this.vol.statSync('/').ino));
     invariant(this.dirty.size === 0 && this.open.size === 0, 'a freshly installed disk has unsynced data or open handles');
@@ -234,6 +246,8 @@ export class DiskState {
           const bytes = image.get(path);
           invariant(bytes !== undefined, `${path}: a file of the installed volume is not in its image`);
           this.image.setBytes(child, bytes);
+          const kept = meta?.get(path);
+          if (kept !== undefined) this.image.meta.set(child, kept);
         }
       }
     };

@@ -7,7 +7,16 @@
 import { posix } from 'node:path';
 import type { DiskView } from '../../model/contract/contract.js';
 
+/** A file's owner and mode, as the durable image keeps them once an fsync of the file made them durable. */
+export interface DurableMeta {
+  mode: number;
+  uid: number;
+  gid: number;
+}
+
 export class DurableImage {
+  /** Per file id: its mode and owner, where a chmod or chown was made durable by an fsync of the file (else a crash leaves the defaults). */
+  readonly meta = new Map<number, DurableMeta>();
   /** Per folder id: name → child id. */
   readonly entries = new Map<number, Map<string, number>>();
   private readonly data = new Map<number, Buffer[]>();
@@ -20,6 +29,7 @@ export class DurableImage {
 
   clear(): void {
     this.version++;
+    this.meta.clear();
     this.entries.clear();
     this.data.clear();
     this.kinds.clear();

@@ -10,7 +10,7 @@ const REASONS: Record<Family, string> = {
   clock: 'reads the real clock',
   random: 'draws real randomness',
   timer: 'waits on real time',
-  disk: 'touches the real disk',
+  disk: "is not served by durasim's simulated disk",
   network: 'would reach the real network',
   process: 'starts work outside the simulated process, where crashes cannot reach it',
   machine: 'reads the real machine, which differs from run to run',
@@ -22,13 +22,24 @@ const FIXES: Record<Family, string> = {
   clock: 'Use Date.now() or performance.now(), which durasim serves on the virtual clock, or await env.clock.now().', // allow-ambient: names what it serves
   random: 'Use crypto.randomBytes, crypto.randomUUID or Math.random, which durasim serves from the scenario, or await env.random().', // allow-ambient: names what it serves
   timer: 'Use setTimeout or timers/promises setTimeout, which durasim serves on the virtual clock, or await env.clock.sleep(ms).', // allow-ambient: names what it serves
-  disk: 'Use the node:fs calls durasim serves on its virtual, crash-consistent disk (docs/adapters.md lists them), or env.fs; do file I/O inside run(), not while the module loads.',
+  disk: 'Use the node:fs calls durasim serves on its virtual, crash-consistent disk (docs/adapters.md lists them), or env.fs.',
   network: 'Call fetch(url, init) or env.fetch(url, init): under simulation the only network is the fake service.',
   process: 'Do the work inside the journal: under simulation a worker is one process.',
   machine: 'Do not branch on the machine: under simulation it is not part of the world.',
   code: 'Run the code in the journal itself, where the sandbox sees it.',
   signal: 'Let the scenario start and kill processes: under simulation crashes are faults it places.',
 };
+
+/** Fixes worded for a kind of API (by the start of its name), where the family's wording would mislead. */
+const FIXES_BY_PREFIX: [string, string][] = [
+  ['fs.symlink', "Write the file under its own name, or link it with fs.link: durasim's disk models files, folders and hard links, not symbolic links."],
+  ['fs.promises.symlink', "Write the file under its own name, or link it with fs.link: durasim's disk models files, folders and hard links, not symbolic links."],
+  ['fs.readlink', "Read the file itself: durasim's disk models files, folders and hard links, not symbolic links."],
+  ['fs.promises.readlink', "Read the file itself: durasim's disk models files, folders and hard links, not symbolic links."],
+  ['fs.watch', 'Poll with fs.stat or fs.readdir on a timer: file watchers are not served (nothing in the simulated world would wake them).'],
+  ['fs.unwatchFile', 'Poll with fs.stat or fs.readdir on a timer: file watchers are not served (nothing in the simulated world would wake them).'],
+  ['fs.promises.watch', 'Poll with fs.stat or fs.readdir on a timer: file watchers are not served (nothing in the simulated world would wake them).'],
+];
 
 /** Fixes worded for one API, where the family's wording would mislead. */
 const SPECIFIC_FIXES: Record<string, string> = {
@@ -93,11 +104,14 @@ function familyOf(api: string): Family {
   return 'code';
 }
 
-export function escapeReason(api: string): string {
+/** Why a call is refused; `atLoad`: it was made while the journal's module loaded, before any simulated world exists. */
+export function escapeReason(api: string, atLoad = false): string {
   if (api === 'fetch') return 'it called the global fetch, which would reach the real network';
+  if (atLoad && familyOf(api) === 'disk') return `it called ${api} while its module loaded, which would touch the real disk: the simulated disk exists only inside run()`;
   return `it called ${api}, which ${REASONS[familyOf(api)]}`;
 }
 
-export function escapeFix(api: string): string {
-  return SPECIFIC_FIXES[api] ?? FIXES[familyOf(api)];
+export function escapeFix(api: string, atLoad = false): string {
+  if (atLoad && familyOf(api) === 'disk') return 'Do file I/O inside run(), where durasim serves node:fs on its simulated disk.';
+  return SPECIFIC_FIXES[api] ?? FIXES_BY_PREFIX.find(([prefix]) => api.startsWith(prefix))?.[1] ?? FIXES[familyOf(api)];
 }

@@ -34,6 +34,8 @@ export const NOT_SERVED: unique symbol = Symbol('durasim.notServed');
 
 export interface TurnHolder {
   readonly simulated: SimulatedProcess;
+  /** The holder under which a journal's module loads (its top-level code): refusals then say so. */
+  readonly loading?: boolean;
   /** Records the escape (and the trace line) and returns it. */
   onEscape(api: string): Escape;
   /** process.exit(code) from the journal: the incarnation ends here. */

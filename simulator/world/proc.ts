@@ -24,7 +24,7 @@ export interface ProcHooks {
   escape(proc: Proc, api: string): Escape;
   exit(proc: Proc, code: number): void;
   /** The world's answer to a Node API the journal called (node/served/), or NOT_SERVED. */
-  serve(proc: Proc, api: string, args: readonly unknown[], thisArg: unknown, newTarget?: unknown): unknown;
+  serve(proc: Proc, api: string, args: readonly unknown[], thisArg: unknown, newTarget?: unknown, real?: () => unknown): unknown;
 }
 
 /** The pid a simulated incarnation reports: one per incarnation, as a restarted process gets a new one. */
@@ -65,8 +65,8 @@ export class Proc implements TurnHolder {
   exit(code: number): void {
     this.hooks.exit(this, code);
   }
-  serve(api: string, args: readonly unknown[], thisArg: unknown, newTarget?: unknown): unknown {
-    return this.hooks.serve(this, api, args, thisArg, newTarget);
+  serve(api: string, args: readonly unknown[], thisArg: unknown, newTarget?: unknown, real?: () => unknown): unknown {
+    return this.hooks.serve(this, api, args, thisArg, newTarget, real);
   }
 }
 

@@ -48,7 +48,7 @@ export interface WorldOptions {
   /** The env object an incarnation's run() is handed (node/simEnv.ts). */
   makeEnv: (world: StepHost, proc: Proc) => Env;
   /** The world's answer to a Node API the journal called (node/served/), or NOT_SERVED. */
-  serve: (ctx: { world: StepHost; proc: Proc }, api: string, args: readonly unknown[], thisArg: unknown, newTarget?: unknown) => unknown;
+  serve: (ctx: { world: StepHost; proc: Proc }, api: string, args: readonly unknown[], thisArg: unknown, newTarget?: unknown, real?: () => unknown) => unknown;
   /** A fresh instance of the journal's modules, evaluated at every incarnation's start. */
   fresh?: () => JournalAdapter;
   /** Called at every scheduling decision: a sign of life for a watchdog outside the simulation. */
@@ -88,7 +88,7 @@ export class World implements StepHost, EventHost {
     // Called from the journal's code (its context): what they do is the world's own work.
     escape: (proc, api) => outsideTurn(() => this.recordEscape(proc, api)),
     exit: (proc, code) => outsideTurn(() => this.exitByCall(proc, code)),
-    serve: (proc, api, args, thisArg, newTarget) => this.options.serve({ world: this, proc }, api, args, thisArg, newTarget),
+    serve: (proc, api, args, thisArg, newTarget, real) => this.options.serve({ world: this, proc }, api, args, thisArg, newTarget, real),
   };
   /** The journal's inspect() on the disk's images, and the observed histories built from them. */
   readonly inspection: Inspection;

@@ -64,7 +64,7 @@ describe('a module that escapes while it loads', () => {
     const file = join(dir, 'loads-the-disk.ts');
     writeFileSync(file, "import { readFileSync } from 'node:fs';\nconst config = readFileSync('/etc/hostname', 'utf8');\nexport default { name: 'loads-the-disk', async run(env) { await env.clock.now(); }, inspect: () => ({ config }) };\n");
     expect(await run('check', '--journal', file, '--runs', '5', ...outputs())).toBe(4);
-    expect(out).toContain("sandbox: the journal's module, at load: it called fs.readFileSync, which touches the real disk (fs.readFileSync)");
+    expect(out).toContain("sandbox: the journal's module, at load: it called fs.readFileSync while its module loaded, which would touch the real disk: the simulated disk exists only inside run() (fs.readFileSync)");
   });
 });
 

@@ -59,8 +59,9 @@ function loadTurn(escapes: Escape[], reads: { count: number }): TurnHolder {
   const pure = pureServe(() => VIRTUAL_EPOCH_MS);
   return {
     simulated: { pid: 1, cwd: WORK_DIR, env: {} },
+    loading: true,
     onEscape: (api) => {
-      const escape: Escape = { api, pid: -1, incarnation: 0, message: escapeReason(api) };
+      const escape: Escape = { api, pid: -1, incarnation: 0, message: escapeReason(api, true) };
       escapes.push(escape);
       return escape;
     },

@@ -68,13 +68,16 @@ const PROBES: Probe[] = [
   { name: 'child_process.spawn', code: "childProcess.spawn('true')", api: 'child_process.spawn' },
   { name: 'new worker_threads.Worker', code: "new workerThreads.Worker('0', { eval: true })", api: 'worker_threads.Worker' },
   { name: 'fs.writeFileSync writes the virtual disk', code: `fs.writeFileSync(${target('sync')}, 'x')`, served: (v) => v.startsWith('threw ENOENT: no such file or directory') },
-  { name: 'fs.opendirSync', code: 'fs.opendirSync("/")', api: 'fs.opendirSync' },
-  { name: 'fs.promises.opendir', code: 'fs.promises.opendir("/")', api: 'fs.promises.opendir' },
+  { name: 'fs.opendirSync lists the virtual disk', code: 'fs.opendirSync("/").readSync().name', served: (v) => v === 'work' },
+  { name: 'fs.promises.opendir lists the virtual disk', code: '(async () => { const names = []; for await (const entry of await fs.promises.opendir("/work")) names.push(entry.name); return names.join(",") || "empty"; })()', served: (v) => v === 'empty' },
   { name: 'node:fs/promises writeFile writes the virtual disk', code: `fsPromises.writeFile(${target('promises')}, 'x')`, served: (v) => v.startsWith('threw ENOENT: no such file or directory') },
   { name: 'fs.rmdirSync acts on the virtual disk', code: `fs.rmdirSync(${target('none')})`, served: (v) => v.startsWith('threw ENOENT: no such file or directory') },
   { name: 'fs.symlinkSync', code: `fs.symlinkSync('/', ${target('link')})`, api: 'fs.symlinkSync' },
-  { name: 'fs.createWriteStream', code: `fs.createWriteStream(${target('stream')})`, api: 'fs.createWriteStream' },
-  { name: 'fs.realpath.native', code: 'fs.realpath.native("/", () => {})', api: 'fs.realpath.native' },
+  { name: 'fs.createWriteStream writes the virtual disk', code: `new Promise((resolve) => fs.createWriteStream(${target('stream')}).on('error', (error) => resolve('error ' + error.code)).on('open', () => resolve('opened')))`, served: (v) => v === 'error ENOENT' },
+  { name: 'fs.createWriteStream in the work folder: each chunk a step', code: "new Promise((resolve, reject) => { const s = fs.createWriteStream('streamed.txt'); s.on('error', reject); s.write('a'); s.end('b', () => resolve(fs.readFileSync('streamed.txt', 'utf8'))); })", served: (v) => v === 'ab' },
+  { name: 'fs.realpath.native answers on the virtual disk', code: 'new Promise((resolve) => fs.realpath.native("/work", (error, path) => resolve(error ? error.code : path)))', served: (v) => v === '/work' },
+  { name: 'fs.chownSync acts on the virtual disk', code: `fs.chownSync(${target('owned')}, 0, 0)`, served: (v) => v.startsWith('threw ENOENT') },
+  { name: 'fs.watch', code: 'fs.watch("/work")', api: 'fs.watch' },
   { name: 'an fs function captured at module load is served too', code: `captured(${target('captured')}, 'x')`, served: (v) => v.startsWith('threw ENOENT: no such file or directory') },
   { name: 'os.freemem', code: 'os.freemem()', api: 'os.freemem' },
   { name: 'os.hostname', code: 'os.hostname()', api: 'os.hostname' },
@@ -164,7 +167,7 @@ describe('the sandbox', () => {
     const written = (first.result.final.visible.probe as { digest?: string } | undefined)?.digest;
     if ('api' in probe) {
       expect(first.result.escapes.map((e) => e.api)).toEqual([probe.api]);
-      expect(written).toMatch(/^threw Failed to run the journal under simulation: it called .+, which .+\. (Use|Call|Do|Derive|Await|Let|Run) /);
+      expect(written).toMatch(/^threw Failed to run the journal under simulation: it called .+, which .+\. (Use|Call|Do|Derive|Await|Let|Run|Write|Read|Poll) /);
     } else {
       expect(first.result.escapes).toEqual([]);
       expect(probe.served(written ?? ''), `served ${written}`).toBe(true);

@@ -73,6 +73,22 @@ export function dirent(name: string, parentPath: string, isDirectory: boolean): 
   return { name, parentPath, path: parentPath, isFile: () => !isDirectory, isDirectory: () => isDirectory, isSymbolicLink: no, isFIFO: no, isSocket: no, isBlockDevice: no, isCharacterDevice: no };
 }
 
+/** Views of readv's buffers, in order. */
+export function viewsOf(buffers: readonly ArrayBufferView[]): Uint8Array[] {
+  return buffers.map((b) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength));
+}
+
+/** readv's one read, scattered over the buffers in order (the last ones may get nothing). */
+export function scatter(bytes: Uint8Array, views: readonly Uint8Array[]): void {
+  let at = 0;
+  for (const view of views) {
+    if (at >= bytes.length) break;
+    const part = bytes.subarray(at, at + view.length);
+    view.set(part);
+    at += part.length;
+  }
+}
+
 /** The position a read or write names: a number from 0, else the handle's own (null, undefined, -1). */
 export function positionOf(value: unknown): number | undefined {
   if (typeof value === 'bigint') return Number(value);

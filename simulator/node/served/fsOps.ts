@@ -7,11 +7,12 @@
  */
 import { posix } from 'node:path';
 import { constants } from 'node:fs'; // allow-ambient: flag constants, no I/O
-import type { Disk, FileStats } from '../../disk/disk.js';
+import type { Disk, FileStats, MetaChange } from '../../disk/disk.js';
 import { ioError } from '../../disk/ioError.js';
 import { preview, previewData, rel } from '../../world/trace.js';
-import { bytesOf, decoded, dirent, encodingOf, invalidArg, openFlags, optionOf, positionOf, type DirentLike } from './fsArgs.js';
+import { bytesOf, decoded, dirent, encodingOf, invalidArg, openFlags, optionOf, positionOf, scatter, viewsOf, type DirentLike } from './fsArgs.js';
 import type { ServeContext } from './serveContext.js';
+import { ServedDir } from './servedDir.js';
 
 /** One call: what the trace shows, and what it does when it runs. */
 export interface FsOp {
@@ -122,7 +123,8 @@ function writeWhole(ctx: ServeContext, target: unknown, data: unknown, options: 
   const disk = ctx.world.disk;
   const bytes = written(ctx, bytesOf(data, encodingOf(options)));
   if (typeof target === 'number') return disk.handleWrite(target, bytes);
-  disk.writeWhole(pathOf(target), bytes, openFlags(optionOf(options, 'flag', undefined), append ? 'a' : 'w'), ctx.proc.pid);
+  const mode = optionOf<unknown>(options, 'mode', undefined);
+  disk.writeWhole(pathOf(target), bytes, openFlags(optionOf(options, 'flag', undefined), append ? 'a' : 'w'), ctx.proc.pid, mode === undefined ? undefined : modeOf(mode));
 }
 
 /**
@@ -148,10 +150,116 @@ function copyFile(ctx: ServeContext, from: string, to: string, exclusive: boolea
 
 const targetName = (disk: Disk, target: unknown): string => (typeof target === 'number' ? fdName(disk, target) : named(disk, target));
 
+/** A file mode as node:fs takes it: a number, or a string of octal digits. */
+function modeOf(value: unknown): number {
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 0o7777_7777) return value;
+  if (typeof value === 'string' && /^[0-7]+$/.test(value)) return Number.parseInt(value, 8);
+  throw invalidArg('mode', 'a 32-bit unsigned integer or an octal string', value);
+}
+
+const metaOp = (syscall: string, kind: 'path' | 'fd' | 'link', change: (args: readonly unknown[]) => MetaChange): OpOf => (ctx, args) => ({
+  detail: kind === 'fd' ? fdName(ctx.world.disk, args[0]) : named(ctx.world.disk, args[0]),
+  run: () => ctx.world.disk.changeMeta(syscall, kind === 'fd' ? fdOf(args[0]) : pathOf(args[0]), change(args), kind !== 'link'),
+});
+const modeChange = (args: readonly unknown[]): MetaChange => ({ kind: 'mode', mode: modeOf(args[1]) });
+const ownerChange = (args: readonly unknown[]): MetaChange => ({ kind: 'owner', uid: Number(args[1]), gid: Number(args[2]) });
+const timesChange = (args: readonly unknown[]): MetaChange => ({ kind: 'times', atime: args[1] as number | Date, mtime: args[2] as number | Date });
+
+const SUFFIX_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/**
+ * mkdtemp(3): the prefix and six characters drawn from the scenario's random draws (as Math.random
+ * is served); a name already taken is passed over for the next one, as libuv tries again.
+ */
+function mkdtemp(ctx: ServeContext, prefix: string): string {
+  const draw = ctx.world.scenario.random[ctx.world.randomDraws++] ?? 0;
+  const start = Math.floor(draw * SUFFIX_CHARS.length ** 6);
+  for (let attempt = 0; attempt < 1000; attempt++) {
+    let n = start + attempt;
+    let suffix = '';
+    for (let i = 0; i < 6; i++, n = Math.floor(n / SUFFIX_CHARS.length)) suffix = SUFFIX_CHARS[n % SUFFIX_CHARS.length] + suffix;
+    const path = `${prefix}${suffix}`;
+    if (ctx.world.disk.exists(path)) continue;
+    ctx.world.disk.mkdir(path, false, 0o700); // mkdtemp(3) makes it 0700
+    return path;
+  }
+  throw ioError('EEXIST', 'mkdtemp', ctx.world.disk.resolve(`${prefix}XXXXXX`));
+}
+
+/** An error of Node's cp, in its shape: ERR_FS_CP_* (or ERR_FS_EISDIR) with the errno of the condition. */
+function cpError(code: string, errno: number, name: string, what: string, path: string): Error {
+  return Object.assign(new Error(`${what}: cp returned ${name} (${what}) ${path}`), { code, errno, syscall: 'cp', path });
+}
+
+/**
+ * cp / cpSync as Node 20 runs them: the filter, the source's stat (ENOENT first), the checks on
+ * the pair (the same file, a folder onto a file or back, a folder into itself), the target's
+ * parent made, then a file copied as copyFile copies it and given the source's mode (unless the
+ * target exists and force is off: skipped, or ERR_FS_CP_EEXIST under errorOnExist), a folder
+ * (recursive only) made with the source's mode and filled entry by entry.
+ */
+function cp(ctx: ServeContext, from: string, to: string, options: unknown): void {
+  const disk = ctx.world.disk;
+  const [source, target] = [disk.resolve(from), disk.resolve(to)];
+  const filter = optionOf<((src: string, dest: string) => unknown) | undefined>(options, 'filter', undefined);
+  if (filter !== undefined) {
+    const keep = filter(source, target);
+    if (typeof (keep as { then?: unknown } | null)?.then === 'function') throw Object.assign(new TypeError('durasim serves cp with a synchronous filter only: an asynchronous one would run outside the step'), { code: 'ERR_INVALID_ARG_VALUE' });
+    if (!keep) return;
+  }
+  const sourceStats = disk.statOf(source);
+  const targetStats = stat(disk, target, { throwIfNoEntry: false }, true); // as Node's: ENOENT is no target, any other error stands
+  if (targetStats !== undefined) {
+    if (targetStats.ino === sourceStats.ino) throw cpError('ERR_FS_CP_EINVAL', 22, 'EINVAL', 'src and dest cannot be the same', target);
+    if (sourceStats.isDirectory() && !targetStats.isDirectory()) throw cpError('ERR_FS_CP_DIR_TO_NON_DIR', 21, 'EISDIR', `cannot overwrite non-directory ${target} with directory ${source}`, target);
+    if (!sourceStats.isDirectory() && targetStats.isDirectory()) throw cpError('ERR_FS_CP_NON_DIR_TO_DIR', 20, 'ENOTDIR', `cannot overwrite directory ${target} with non-directory ${source}`, target);
+  }
+  if (sourceStats.isDirectory() && target.startsWith(`${source}/`)) throw cpError('ERR_FS_CP_EINVAL', 22, 'EINVAL', `cannot copy ${source} to a subdirectory of self ${target}`, target);
+  if (!disk.exists(posix.dirname(target))) disk.mkdir(posix.dirname(target), true);
+  if (!sourceStats.isDirectory()) {
+    if (targetStats !== undefined && !optionOf(options, 'force', true)) {
+      if (optionOf(options, 'errorOnExist', false)) throw cpError('ERR_FS_CP_EEXIST', 17, 'EEXIST', `${target} already exists`, target);
+      return;
+    }
+    if (targetStats !== undefined) disk.unlink(target);
+    copyFile(ctx, source, target, false);
+    disk.changeMeta('chmod', target, { kind: 'mode', mode: sourceStats.mode & 0o7777 });
+    return;
+  }
+  if (!optionOf(options, 'recursive', false)) throw cpError('ERR_FS_EISDIR', 21, 'EISDIR', `Recursive option is required to copy a directory: ${source}`, source);
+  if (targetStats === undefined) {
+    disk.mkdir(target, false);
+    for (const name of disk.readdir(source)) cp(ctx, posix.join(source, name), posix.join(target, name), options);
+    disk.changeMeta('chmod', target, { kind: 'mode', mode: sourceStats.mode & 0o7777 });
+    return;
+  }
+  for (const name of disk.readdir(source)) cp(ctx, posix.join(source, name), posix.join(target, name), options);
+}
+
+/** writev(2): the buffers one after another, as one write. */
+function writev(ctx: ServeContext, fd: unknown, buffers: unknown, position: unknown): number {
+  if (!Array.isArray(buffers)) throw invalidArg('buffers', 'an instance of ArrayBufferView[]', buffers);
+  const bytes = Buffer.concat(buffers.map((b) => bytesOf(b)));
+  // No buffers: Node makes no writev(2) (so no EBADF on a read-only fd); empty ones: it does.
+  ctx.world.disk.handleWrite(fdOf(fd), written(ctx, bytes), positionOf(position), buffers.length > 0);
+  return bytes.length;
+}
+
+/** readv(2): one read, scattered over the buffers in order. */
+function readv(ctx: ServeContext, fd: unknown, buffers: unknown, position: unknown): number {
+  if (!Array.isArray(buffers)) throw invalidArg('buffers', 'an instance of ArrayBufferView[]', buffers);
+  const views = viewsOf(buffers as ArrayBufferView[]);
+  // No buffers at all: libuv refuses the call (EINVAL); empty ones: one readv(2) of nothing.
+  if (views.length === 0) throw ioError('EINVAL', 'read');
+  const bytes = ctx.world.disk.handleReadAt(fdOf(fd), views.reduce((n, v) => n + v.length, 0), positionOf(position));
+  scatter(bytes, views);
+  return bytes.length;
+}
+
 export const FS_OPS: Record<string, OpOf> = {
-  openSync: (ctx, [path, flags]) => {
+  openSync: (ctx, [path, flags, mode]) => {
     const flag = openFlags(flags);
-    return { detail: `${named(ctx.world.disk, path)} ${flag}`, run: () => ctx.world.disk.openFile(pathOf(path), flag, ctx.proc.pid).fd };
+    return { detail: `${named(ctx.world.disk, path)} ${flag}`, run: () => ctx.world.disk.openFile(pathOf(path), flag, ctx.proc.pid, mode === undefined || mode === null ? undefined : modeOf(mode)).fd };
   },
   closeSync: (ctx, [fd]) => ({ detail: fdName(ctx.world.disk, fd), run: () => ctx.world.disk.handleClose(fdOf(fd)) }),
   readSync: (ctx, args) => ({
@@ -188,7 +296,8 @@ export const FS_OPS: Record<string, OpOf> = {
     run: () => {
       const recursive = typeof options === 'object' && options !== null && optionOf<boolean>(options, 'recursive', false) === true;
       const first = recursive ? firstCreated(ctx.world.disk, ctx.world.disk.resolve(pathOf(path))) : undefined;
-      ctx.world.disk.mkdir(pathOf(path), recursive);
+      const mode = optionOf<unknown>(options, 'mode', undefined) ?? (typeof options === 'number' || typeof options === 'string' ? options : undefined);
+      ctx.world.disk.mkdir(pathOf(path), recursive, mode === undefined ? undefined : modeOf(mode));
       return first;
     },
   }),
@@ -234,6 +343,33 @@ export const FS_OPS: Record<string, OpOf> = {
       }
     },
   }),
+  chmodSync: metaOp('chmod', 'path', modeChange),
+  fchmodSync: metaOp('fchmod', 'fd', modeChange),
+  chownSync: metaOp('chown', 'path', ownerChange),
+  fchownSync: metaOp('fchown', 'fd', ownerChange),
+  lchownSync: metaOp('lchown', 'link', ownerChange),
+  utimesSync: metaOp('utime', 'path', timesChange),
+  futimesSync: metaOp('futime', 'fd', timesChange),
+  lutimesSync: metaOp('lutime', 'link', timesChange),
+  mkdtempSync: (ctx, [prefix, options]) => ({
+    detail: `${named(ctx.world.disk, String(prefix))}XXXXXX`,
+    run: () => {
+      if (typeof prefix !== 'string') throw invalidArg('prefix', 'of type string', prefix);
+      const made = mkdtemp(ctx, prefix);
+      return (encodingOf(options) as string | undefined) === 'buffer' ? Buffer.from(made) : made;
+    },
+  }),
+  opendirSync: (ctx, [path]) => ({
+    detail: named(ctx.world.disk, path),
+    run: () => {
+      const abs = ctx.world.disk.resolve(pathOf(path));
+      if (!ctx.world.disk.statOf(abs).isDirectory()) throw ioError('ENOTDIR', 'opendir', abs);
+      return new ServedDir(ctx, pathOf(path), abs, ctx.world.disk.readdir(abs));
+    },
+  }),
+  cpSync: (ctx, [from, to, options]) => ({ detail: `${named(ctx.world.disk, from)} → ${named(ctx.world.disk, to)}`, run: () => cp(ctx, pathOf(from), pathOf(to), options) }),
+  writevSync: (ctx, [fd, buffers, position]) => ({ detail: fdName(ctx.world.disk, fd), run: () => writev(ctx, fd, buffers, position) }),
+  readvSync: (ctx, [fd, buffers, position]) => ({ detail: fdName(ctx.world.disk, fd), run: () => readv(ctx, fd, buffers, position) }),
   copyFileSync: (ctx, [from, to, mode]) => ({
     detail: `${named(ctx.world.disk, from)} → ${named(ctx.world.disk, to)}`,
     run: () => copyFile(ctx, pathOf(from), pathOf(to), (Number(mode ?? 0) & constants.COPYFILE_EXCL) !== 0),

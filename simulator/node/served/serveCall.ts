@@ -22,9 +22,9 @@ export const SERVED_APIS: readonly string[] = [...TABLE.keys()].sort();
 
 export type { ServeContext, Served } from './serveContext.js';
 
-export function serveCall(ctx: ServeContext, api: string, args: readonly unknown[], thisArg: unknown, newTarget?: unknown): unknown {
+export function serveCall(ctx: ServeContext, api: string, args: readonly unknown[], thisArg: unknown, newTarget?: unknown, real?: () => unknown): unknown {
   const served = TABLE.get(api);
   if (served === undefined) return NOT_SERVED;
   // The world's own work: memfs, msw and the clock are not the journal's code.
-  return outsideTurn(() => served(ctx, args, thisArg, newTarget));
+  return outsideTurn(() => served(ctx, args, thisArg, newTarget, real));
 }

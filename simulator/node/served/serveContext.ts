@@ -7,5 +7,8 @@ export interface ServeContext {
   proc: Proc;
 }
 
-/** A served API: what the call returns (or throws) in the simulated world. */
-export type Served = (ctx: ServeContext, args: readonly unknown[], thisArg: unknown, newTarget?: unknown) => unknown;
+/**
+ * A served API: what the call returns (or throws) in the simulated world. `real` makes Node's own
+ * call (for an API served by running Node's own code on served calls, as its file streams are).
+ */
+export type Served = (ctx: ServeContext, args: readonly unknown[], thisArg: unknown, newTarget?: unknown, real?: () => unknown) => unknown;

@@ -5,8 +5,9 @@
  * readFile reads from the position to the end, and a closed handle stays closed (fd -1).
  */
 import type { OpenFile } from '../../disk/disk.js';
+import { ioError } from '../../disk/ioError.js';
 import { preview, rel } from '../../world/trace.js';
-import { bytesOf, decoded, encodingOf, positionOf } from './fsArgs.js';
+import { bytesOf, decoded, encodingOf, positionOf, scatter, viewsOf } from './fsArgs.js';
 import type { ServeContext } from './serveContext.js';
 
 export class ServedFileHandle {
@@ -76,9 +77,43 @@ export class ServedFileHandle {
     }
     return this.step('fh.write', `${this.name} ${preview(bytes.toString('utf8'))}`, (fd) => {
       this.ctx.world.notePayload(bytes);
-      this.ctx.world.disk.handleWrite(fd, bytes, at, true);
+      // Node's FileHandle.write makes no write(2) for an empty buffer (writeSync does: EBADF on a read-only fd).
+      this.ctx.world.disk.handleWrite(fd, bytes, at, false);
       return { bytesWritten: bytes.length, buffer: data };
     });
+  }
+
+  /** writev(buffers, position): the buffers one after another, as one write. */
+  writev(buffers: ArrayBufferView[], position?: unknown): Promise<{ bytesWritten: number; buffers: ArrayBufferView[] }> {
+    const bytes = Buffer.concat(buffers.map((b) => bytesOf(b)));
+    return this.step('fh.writev', `${this.name} ${preview(bytes.toString('utf8'))}`, (fd) => {
+      this.ctx.world.notePayload(bytes);
+      this.ctx.world.disk.handleWrite(fd, bytes, positionOf(position), buffers.length > 0); // no buffers: no writev(2)
+      return { bytesWritten: bytes.length, buffers };
+    });
+  }
+
+  /** readv(buffers, position): one read, scattered over the buffers in order. */
+  readv(buffers: ArrayBufferView[], position?: unknown): Promise<{ bytesRead: number; buffers: ArrayBufferView[] }> {
+    const views = viewsOf(buffers);
+    return this.step('fh.readv', this.name, (fd) => {
+      if (views.length === 0) throw ioError('EINVAL', 'read'); // libuv refuses a read of no buffers
+      const bytes = this.ctx.world.disk.handleReadAt(fd, views.reduce((n, v) => n + v.length, 0), positionOf(position));
+      scatter(bytes, views);
+      return { bytesRead: bytes.length, buffers };
+    });
+  }
+
+  chmod(mode: number | string): Promise<void> {
+    return this.step('fh.chmod', this.name, (fd) => this.ctx.world.disk.changeMeta('fchmod', fd, { kind: 'mode', mode: typeof mode === 'string' ? Number.parseInt(mode, 8) : mode }));
+  }
+
+  chown(uid: number, gid: number): Promise<void> {
+    return this.step('fh.chown', this.name, (fd) => this.ctx.world.disk.changeMeta('fchown', fd, { kind: 'owner', uid, gid }));
+  }
+
+  utimes(atime: number | Date, mtime: number | Date): Promise<void> {
+    return this.step('fh.utimes', this.name, (fd) => this.ctx.world.disk.changeMeta('futime', fd, { kind: 'times', atime, mtime }));
   }
 
   stat(): Promise<unknown> {

@@ -3,8 +3,10 @@
  * fsOps.ts: the synchronous API (fs.writeFileSync: one atomic step), the callback API
  * (fs.writeFile(path, data, cb): a scheduled step whose callback runs as the process's own code)
  * and the promise API (fs.promises.writeFile, node:fs/promises: a scheduled step; open() gives a
- * FileHandle). What fsOps.ts does not implement (streams, watchers, symlinks, opendir, utimes,
- * chmod, ...) stays an escape, refused with its explanation.
+ * FileHandle). File streams (createReadStream, createWriteStream) are Node's own, run as the
+ * process's code: every open, read, write and close they make is a served callback call, so each
+ * chunk is a step. What fsOps.ts does not implement (watchers, symlinks, statfs, ...) stays an
+ * escape, refused with its explanation.
  */
 import { runAsTurn } from '../../sandbox/ambientGuard.js';
 import { atomicStep } from '../../world/atomicStep.js';
@@ -24,8 +26,7 @@ const syncServed = (name: string): Served => {
 
 /** What the callback gets on success: fs.read and fs.write give two values, fs.exists one and no error. */
 function deliver(name: string, callback: (...values: unknown[]) => void, value: unknown, args: readonly unknown[]): void {
-  if (name === 'readSync') callback(null, value, args[1]);
-  else if (name === 'writeSync') callback(null, value, args[1]);
+  if (name === 'readSync' || name === 'writeSync' || name === 'readvSync' || name === 'writevSync') callback(null, value, args[1]);
   else if (name === 'existsSync') callback(value);
   else callback(null, value);
 }
@@ -62,10 +63,21 @@ const promiseServed = (name: string): Served => {
 
 const SYNC_NAMES = Object.keys(FS_OPS);
 const CALLBACK_NAMES = SYNC_NAMES;
-const PROMISE_NAMES = ['openSync', 'readFileSync', 'writeFileSync', 'appendFileSync', 'renameSync', 'linkSync', 'unlinkSync', 'mkdirSync', 'readdirSync', 'statSync', 'lstatSync', 'accessSync', 'rmSync', 'rmdirSync', 'truncateSync', 'copyFileSync', 'realpathSync'];
+const PROMISE_NAMES = ['openSync', 'readFileSync', 'writeFileSync', 'appendFileSync', 'renameSync', 'linkSync', 'unlinkSync', 'mkdirSync', 'readdirSync', 'statSync', 'lstatSync', 'accessSync', 'rmSync', 'rmdirSync', 'truncateSync', 'copyFileSync', 'realpathSync', 'chmodSync', 'chownSync', 'lchownSync', 'utimesSync', 'lutimesSync', 'mkdtempSync', 'opendirSync', 'cpSync'];
+
+/** Node's own file streams, made in the process's turn: their calls of node:fs are then the process's own, and served. */
+const nodesOwn: Served = (ctx, _args, _thisArg, _newTarget, real) => {
+  if (real === undefined) throw new Error('durasim: a stream was asked for with no way to make it');
+  return runAsTurn(ctx.proc, real);
+};
 
 export const FS_SERVED: [string, Served][] = [
   ...SYNC_NAMES.map((name): [string, Served] => [`fs.${name}`, syncServed(name)]),
   ...CALLBACK_NAMES.map((name): [string, Served] => [`fs.${name.slice(0, -'Sync'.length)}`, callbackServed(name)]),
   ...PROMISE_NAMES.map((name): [string, Served] => [`fs.promises.${name.slice(0, -'Sync'.length)}`, promiseServed(name)]),
+  // realpath's native form (realpath(3)) answers as the JavaScript one on the simulated disk.
+  ['fs.realpathSync.native', syncServed('realpathSync')],
+  ['fs.realpath.native', callbackServed('realpathSync')],
+  ['fs.createReadStream', nodesOwn],
+  ['fs.createWriteStream', nodesOwn],
 ];
