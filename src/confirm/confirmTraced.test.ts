@@ -63,6 +63,17 @@ describe('durasim confirm, traced', () => {
     expect(clean.code).toBe(0);
   }, 60_000);
 
+  test('a journal on the rest of Node\'s file API (mkdtemp, file streams, chmod, opendir) runs in real processes step for step as simulated, its disk calls alike', async () => {
+    const journal = file('node-file-api.ts', `export { nodeFileApiJournal as default } from ${JSON.stringify(join(ROOT, 'properties/fixtures/nodeFileApiJournal.ts'))};\n`);
+    const scenario = file('lookup.json', { format: 'durasim.scenario', version: 1, task: { id: 't', operations: [{ kind: 'lookup', key: 'k', resource: 'config' }] }, service: { resources: { config: 'v1' } }, random: [0.5, 0.25] });
+    const { code, out } = await confirm(scenario, journal, '--calls');
+    expect(out).toMatch(/^steps: the real processes took the simulation's 15 worker steps, in its order$/m);
+    expect(out).toMatch(/^verdict: both clean$/m);
+    // The stream's two chunks, as one writev(2), in both worlds; the mkdtemp folder named alike.
+    expect(out).toMatch(/worker-0#0 step 2 fs\.writev\n +simulated: write t-fAAAAA\/log 4 bytes at 0 "a\\nb\\n"\n +writev\(t-fAAAAA\/log, /);
+    expect(code).toBe(0);
+  }, 60_000);
+
   test('a simulation whose disk calls differ from the real ones for a step is diverged (exit 6): the step and both sides named, never "not reproduced"', async () => {
     const scenario = parseScenario(oneWrite);
     const result = await simulate(referenceJournal, scenario, { diskCalls: true });

@@ -10,7 +10,9 @@
  */
 import { relative } from 'node:path';
 import { outsideTurn, type TurnHolder } from '../../simulator/sandbox/ambientGuard.js';
+import { mkdirSync } from 'node:fs';
 import { SERVED_APIS } from '../../simulator/node/served/serveCall.js';
+import { MKDTEMP_ATTEMPTS, mkdtempName } from '../../simulator/node/served/fsOps.js';
 import { preview } from '../../simulator/world/trace.js';
 import type { Env, FileHandle, Store } from '../../model/contract/contract.js';
 import { storeOver, storeStepDetail } from '../../simulator/node/simStore.js';
@@ -110,8 +112,70 @@ export class CountedWorld {
     };
   }
 
+  /** mkdtemp as simulated (fsOps.ts): the name from the next draw, made 0700 for real, the next name where one is taken. */
+  private mkdtemp(api: string, args: readonly unknown[]): unknown {
+    const prefix = String(args[0]);
+    const draw = this.draw();
+    const detail = `${this.name(prefix)}XXXXXX`;
+    const make = (): string => {
+      for (let attempt = 0; attempt < MKDTEMP_ATTEMPTS; attempt++) {
+        const path = mkdtempName(prefix, draw, attempt);
+        try {
+          outsideTurn(() => mkdirSync(path, 0o700));
+          return path;
+        } catch (error) {
+          if ((error as { code?: string }).code !== 'EEXIST') throw error;
+        }
+      }
+      throw Object.assign(new Error(`EEXIST: file already exists, mkdtemp '${prefix}XXXXXX'`), { code: 'EEXIST', syscall: 'mkdtemp' });
+    };
+    if (api === 'fs.mkdtempSync') return this.counter.atomic(api, detail, make);
+    const made = this.counter.scheduled(api, detail, async () => make());
+    const callback = args[args.length - 1];
+    if (api === 'fs.mkdtemp' && typeof callback === 'function') {
+      made.then((path) => callback(null, path), (error: unknown) => callback(error));
+      return undefined;
+    }
+    return made;
+  }
+
+  /** A Dir (fs.opendir) whose reads and closes are steps (dir.read, dir.readSync, dir.close, dir.closeSync), as the simulated one's are. */
+  private counting<T extends object>(real: T, path: unknown): T {
+    const name = `${this.name(path)}/`;
+    const proxy: T = new Proxy(real, {
+      get: (target, property, receiver) => {
+        // Node's own iteration reads through internal symbols: iterate through the counted read and close instead, as the simulated Dir does.
+        if (property === Symbol.asyncIterator) {
+          const dir = proxy as unknown as { read(): Promise<unknown>; close(): Promise<void> };
+          return async function* () {
+            let closed = false;
+            try {
+              for (let entry = await dir.read(); entry !== null; entry = await dir.read()) yield entry;
+              closed = true;
+              await dir.close();
+            } finally {
+              if (!closed) await dir.close();
+            }
+          };
+        }
+        const value = Reflect.get(target, property, receiver) as unknown;
+        if (typeof value !== 'function' || !['read', 'readSync', 'close', 'closeSync'].includes(String(property))) return value;
+        const call = (...args: unknown[]): unknown => (value as (...a: unknown[]) => unknown).apply(target, args);
+        if (property === 'readSync' || property === 'closeSync') return (...args: unknown[]) => this.counter.atomic(`dir.${property}`, name, () => call(...args));
+        return (...args: unknown[]) => (typeof args[0] === 'function' ? call(...args) : this.counter.scheduled(`dir.${String(property)}`, name, () => call(...args) as Promise<unknown>));
+      },
+    });
+    return proxy;
+  }
+
   private counted(api: string, args: readonly unknown[], real: () => unknown): unknown {
     const c = this.counter;
+    // Node's own streams are no step of their own (as simulated): the calls they make are.
+    if (api === 'fs.createReadStream' || api === 'fs.createWriteStream') return real();
+    // mkdtemp is served from the scenario's draws, as simulated: the same name, and the later draws stay aligned.
+    if (api === 'fs.mkdtempSync' || api === 'fs.mkdtemp' || api === 'fs.promises.mkdtemp') return this.mkdtemp(api, args);
+    if (api === 'fs.opendirSync') return this.counting(c.atomic(api, this.name(args[0]), real) as object, args[0]);
+    if (api === 'fs.promises.opendir') return c.scheduled(api, this.name(args[0]), async () => this.counting((await real()) as object, args[0]));
     if (api === 'Math.random') return c.atomic(api, '', () => this.draw()); // allow-ambient: names what it counts
     if (api === 'crypto.randomInt') return real(); // real randomness: an id, not a decision the scenario makes
     if (api === 'fetch') return c.scheduled('fetch', this.request(args[0], args[1] as { method?: string }), real as () => Promise<unknown>);
@@ -132,7 +196,7 @@ export class CountedWorld {
           real();
         }),
       );
-      void completed.then((values) => callback(...values));
+      void completed.then((values) => callback(...(api === 'fs.opendir' && values[1] !== undefined ? [values[0], this.counting(values[1] as object, args[0])] : values)));
       return undefined;
     }
     const detail = api.startsWith('fs.') ? this.name(args[0]) : '';

@@ -167,18 +167,25 @@ const timesChange = (args: readonly unknown[]): MetaChange => ({ kind: 'times', 
 
 const SUFFIX_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
+/** mkdtemp's name for a draw of the scenario (in [0, 1)), at its `attempt`-th try: the prefix and six characters. */
+export function mkdtempName(prefix: string, draw: number, attempt: number): string {
+  let n = Math.floor(draw * SUFFIX_CHARS.length ** 6) + attempt;
+  let suffix = '';
+  for (let i = 0; i < 6; i++, n = Math.floor(n / SUFFIX_CHARS.length)) suffix = SUFFIX_CHARS[n % SUFFIX_CHARS.length] + suffix;
+  return `${prefix}${suffix}`;
+}
+
+/** How many names mkdtemp tries before it gives up (EEXIST). */
+export const MKDTEMP_ATTEMPTS = 1000;
+
 /**
  * mkdtemp(3): the prefix and six characters drawn from the scenario's random draws (as Math.random
  * is served); a name already taken is passed over for the next one, as libuv tries again.
  */
 function mkdtemp(ctx: ServeContext, prefix: string): string {
   const draw = ctx.world.scenario.random[ctx.world.randomDraws++] ?? 0;
-  const start = Math.floor(draw * SUFFIX_CHARS.length ** 6);
-  for (let attempt = 0; attempt < 1000; attempt++) {
-    let n = start + attempt;
-    let suffix = '';
-    for (let i = 0; i < 6; i++, n = Math.floor(n / SUFFIX_CHARS.length)) suffix = SUFFIX_CHARS[n % SUFFIX_CHARS.length] + suffix;
-    const path = `${prefix}${suffix}`;
+  for (let attempt = 0; attempt < MKDTEMP_ATTEMPTS; attempt++) {
+    const path = mkdtempName(prefix, draw, attempt);
     if (ctx.world.disk.exists(path)) continue;
     ctx.world.disk.mkdir(path, false, 0o700); // mkdtemp(3) makes it 0700
     return path;
