@@ -50,6 +50,8 @@ export interface ScenarioArbitraryOptions {
   crashStepHorizon?: number;
   /** Always run the whole standard workload instead of a drawn subset of it. */
   allOperations?: boolean;
+  /** The journal's environment in every scenario (process.env), as `check --env NAME=VALUE` gives it. */
+  environment?: Readonly<Record<string, string>>;
 }
 
 /** The standard workload: three publishes, one lookup, one guarded edit. */
@@ -291,6 +293,7 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       }
       if (workers > 1) scenario.schedule = draw.schedule;
       scenario.random = draw.random;
+      if (options.environment) scenario.environment = { ...options.environment };
       return scenario;
     });
 }

@@ -2,15 +2,16 @@
  * The process object as a journal sees it. Under a journal's turn:
  * - served by the simulated process: pid and ppid (a pid per incarnation), env (the scenario's
  *   environment, writes kept per incarnation), cwd() (the work dir), exit(code) (the incarnation
- *   ends, like a real exit), and process.on(...) and friends (accepted; a simulated process gets
- *   no signals, and crashes run no handlers);
+ *   ends, like a real exit), and process.on(...) and friends (kept on the simulated process: its
+ *   'exit' and 'beforeExit' listeners run as Node runs them, on a clean end and never at a crash;
+ *   it gets no signals);
  * - refused: the real clock (hrtime, uptime), the machine (memoryUsage, cpuUsage, resourceUsage,
  *   report, available memory, active resources), signals and process control (kill, abort, chdir,
  *   set*id), native code (binding, dlopen).
  * Outside a turn every call and read is the real one. Returns restore callbacks.
  */
 import { guardProperty } from './guardFunction.js';
-import { turnHolder } from './turn.js';
+import { turnHolder, type ProcessListener } from './turn.js';
 
 type Restore = () => void;
 
@@ -89,6 +90,46 @@ function serveEnv(): Restore {
   };
 }
 
+/**
+ * process.on and friends: on a simulated process's own listeners, or (a holder that is a real
+ * process, as `durasim confirm` runs one, keeps none) on the real process.
+ */
+function serveListeners(name: string): Restore | undefined {
+  const record = process as unknown as Record<string, unknown>;
+  const original = record[name];
+  if (typeof original !== 'function') return undefined;
+  record[name] = Object.assign(function processListeners(this: unknown, ...args: unknown[]) {
+    const listeners = turnHolder()?.simulated.listeners;
+    if (listeners === undefined) return (original as (...a: unknown[]) => unknown).apply(this, args);
+    listenOn(listeners, name, args);
+    return process;
+  }, original);
+  return () => {
+    record[name] = original;
+  };
+}
+
+/** process.on and friends on a simulated process's own listeners. */
+function listenOn(listeners: Map<string, ProcessListener[]>, method: string, [event, fn]: unknown[]): void {
+  const name = String(event);
+  if (method === 'removeAllListeners') {
+    if (event === undefined) listeners.clear();
+    else listeners.delete(name);
+    return;
+  }
+  if (typeof fn !== 'function') return;
+  const list = listeners.get(name) ?? [];
+  if (method === 'off' || method === 'removeListener') {
+    const at = list.findLastIndex((l) => l.fn === fn);
+    if (at >= 0) list.splice(at, 1);
+    return;
+  }
+  const listener: ProcessListener = { fn: fn as ProcessListener['fn'], once: method === 'once' || method === 'prependOnceListener' };
+  if (method.startsWith('prepend')) list.unshift(listener);
+  else list.push(listener);
+  listeners.set(name, list);
+}
+
 export function guardProcess(): Restore[] {
   const restores: Restore[] = [];
   const add = (restore: Restore | undefined): void => void (restore && restores.push(restore));
@@ -102,7 +143,7 @@ export function guardProcess(): Restore[] {
     holder?.exit(status);
     throw new SimulatedExit(status);
   }));
-  for (const name of LISTENER_METHODS) add(serveMethod(name, () => process));
+  for (const name of LISTENER_METHODS) add(serveListeners(name));
   restores.push(serveEnv());
   return restores;
 }

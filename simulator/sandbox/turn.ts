@@ -27,6 +27,14 @@ export interface SimulatedProcess {
   readonly cwd: string;
   /** The scenario's environment; writes stay in this incarnation, as in a real process. */
   readonly env: Record<string, string>;
+  /** The process's own listeners (process.on('exit', …) and the like), by event: they die with the incarnation. */
+  readonly listeners?: Map<string, ProcessListener[]>;
+}
+
+/** A listener the journal put on its simulated process; `once` ones are removed when they run. */
+export interface ProcessListener {
+  fn: (...args: unknown[]) => unknown;
+  once: boolean;
 }
 
 /** Returned by `serve` when the world does not serve that API: the call is an escape. */

@@ -36,6 +36,10 @@ export class Proc implements TurnHolder {
   alive = true;
   done = false;
   running = false;
+  /** run() has returned and 'beforeExit' listeners started work: the process ends once nothing they started is left (turns.ts); the timers it had before them. */
+  ending: false | ReadonlySet<Timer> = false;
+  /** Its 'exit' listeners are running: a process.exit() among them ends nothing twice. */
+  exiting = false;
   calls = 0;
   readonly pending: PendingStep[] = [];
   /** Granted steps not yet completed, by step number (a fetch awaiting its response, a sleep). */
@@ -51,7 +55,7 @@ export class Proc implements TurnHolder {
     /** Virtual time when the incarnation started: its performance.now() counts from here. (allow-ambient: names what it serves) */
     readonly startedAtMs = 0,
   ) {
-    this.simulated = { pid: simulatedPid(pid, incarnation), cwd, env: { ...environment } };
+    this.simulated = { pid: simulatedPid(pid, incarnation), cwd, env: { ...environment }, listeners: new Map() };
     this.actor = `worker-${pid}`;
     this.name = `${this.actor}#${incarnation}`;
   }

@@ -51,6 +51,9 @@ export class Turns {
   constructor(
     private readonly procs: readonly Proc[],
     onStall: () => void,
+    /** A process ending after run() returned ('beforeExit' work) that has nothing left: it ends. */
+    private readonly onQuiet: (proc: Proc) => void = () => {},
+    private readonly quiet: (proc: Proc) => boolean = () => false,
   ) {
     this.stallWatch = new StallWatch(() => (this.waiter === null ? null : this.waitId), onStall, STALL_TURNS, () => this.yieldIdle());
   }
@@ -73,7 +76,10 @@ export class Turns {
    * the world can wake (a queued or running step, a timer) has yielded.
    */
   private yieldIdle(): void {
-    for (const proc of this.procs) if (proc.running && (proc.pending.length > 0 || proc.inFlight.size > 0 || proc.timers.size > 0)) this.yielded(proc);
+    for (const proc of this.procs) {
+      if (proc.running && this.quiet(proc)) this.onQuiet(proc); // what 'beforeExit' started is done: the process ends
+      else if (proc.running && (proc.pending.length > 0 || proc.inFlight.size > 0 || proc.timers.size > 0)) this.yielded(proc);
+    }
   }
 
   /** `proc` made an env call, exited or died: the world may go on once nobody runs. */

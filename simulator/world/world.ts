@@ -43,6 +43,12 @@ import { STALL_TURNS_TEXT, Turns } from './turns.js';
 import type { EventHost, StepHost } from './host.js';
 import { errorCode, rel, type TraceEntry } from './trace.js';
 
+/** Whether an ending process has nothing left of what its 'beforeExit' listeners started: no step queued or under way, no timer of theirs. */
+export function quietEnding(proc: Proc): boolean {
+  const left = proc.ending;
+  return left !== false && proc.pending.length === 0 && proc.inFlight.size === 0 && [...proc.timers].every((t) => left.has(t));
+}
+
 export interface WorldOptions {
   transport: Transport;
   /** The env object an incarnation's run() is handed (node/simEnv.ts). */
@@ -82,7 +88,7 @@ export class World implements StepHost, EventHost {
   randomDraws = 0;
   incarnationsStarted = 0;
   private decisions = 0;
-  readonly turns = new Turns(this.procs, () => this.stalled());
+  readonly turns = new Turns(this.procs, () => this.stalled(), (proc) => this.endIfQuiet(proc), quietEnding);
   private readonly events: ScenarioEvents;
   private readonly procHooks: ProcHooks = {
     // Called from the journal's code (its context): what they do is the world's own work.
@@ -273,13 +279,58 @@ export class World implements StepHost, EventHost {
       }
     });
     result.then(
-      () => this.exit(proc, undefined),
+      () => this.naturalEnd(proc),
       (error: unknown) => this.exit(proc, error ?? new Error('the journal rejected with no reason')),
     );
   }
 
-  private exit(proc: Proc, error: unknown): void {
-    if (!proc.alive || proc.done) return;
+  /**
+   * run() has returned: the process ends (what it left pending dies with it, as the simulator has
+   * always ended a process), after its 'beforeExit' listeners ran (once): what they start runs on,
+   * and the process ends when nothing it started is left (turns.ts).
+   */
+  private naturalEnd(proc: Proc): void {
+    if (!proc.alive || proc.done || proc.ending) return;
+    const left = new Set(proc.timers);
+    const before = { pending: proc.pending.length, inFlight: proc.inFlight.size };
+    if (!this.runListeners(proc, 'beforeExit', 0)) return;
+    if (proc.pending.length > before.pending || proc.inFlight.size > before.inFlight || [...proc.timers].some((t) => !left.has(t))) proc.ending = left;
+    else this.exit(proc, undefined);
+  }
+
+  /** The process is ending and nothing its 'beforeExit' listeners started is left: it ends (a timer run() left behind dies with it). */
+  endIfQuiet(proc: Proc): void {
+    if (proc.alive && !proc.done && quietEnding(proc)) this.exit(proc, undefined);
+  }
+
+  /**
+   * Runs the journal's listeners for `event` on its simulated process, as its own code; false when
+   * the process did not live through them (a crash at a step they took, or process.exit()).
+   */
+  private runListeners(proc: Proc, event: 'beforeExit' | 'exit', code: number): boolean {
+    const listeners = proc.simulated.listeners?.get(event);
+    if (listeners === undefined || listeners.length === 0) return true;
+    this.record({ actor: 'supervisor', op: event, detail: `${proc.name}: ${listeners.length} '${event}' listener(s) run (code ${code})` });
+    for (const listener of [...listeners]) {
+      if (listener.once) listeners.splice(listeners.indexOf(listener), 1);
+      try {
+        runAsTurn(proc, () => listener.fn.call(process, code));
+      } catch (error) {
+        if (!proc.alive || proc.done) return false;
+        this.record({ actor: 'supervisor', op: event, detail: `${proc.name}: a '${event}' listener threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}` });
+      }
+      if (!proc.alive || proc.done) return false;
+    }
+    return true;
+  }
+
+  private exit(proc: Proc, error: unknown, code = error === undefined ? 0 : 1): void {
+    if (!proc.alive || proc.done || proc.exiting) return;
+    // 'exit' listeners run on every end of the process but a crash: synchronous work only, as Node's.
+    proc.exiting = true;
+    const lived = this.runListeners(proc, 'exit', code);
+    proc.exiting = false;
+    if (!lived || !proc.alive || proc.done) return;
     proc.done = true;
     for (const request of this.service.requests) if (request.sender === proc.name) request.doneSeq ??= this.trace.length;
     for (const timer of proc.timers) this.clock.cancel(timer);
@@ -299,7 +350,7 @@ export class World implements StepHost, EventHost {
 
   /** process.exit(code) from the journal: the incarnation ends as a process would, finished or failed. */
   private exitByCall(proc: Proc, code: number): void {
-    this.exit(proc, code === 0 ? undefined : new Error(`process.exit(${code})`));
+    this.exit(proc, code === 0 ? undefined : new Error(`process.exit(${code})`), code);
   }
 
   /** An unhandled rejection or uncaught exception: it ends the incarnation that last ran, as it would end a process. */

@@ -8,7 +8,8 @@ import { closestName } from './closestName.js';
 import { FAULT_KINDS, type FaultKind } from '../arbitraries.js';
 import { INVARIANT_CODES, type InvariantCode } from '../../model/violation.js';
 
-export type FlagKind = 'string' | 'int' | 'positive' | 'seed' | 'boolean' | 'duration' | 'shard' | 'faults' | 'invariants';
+/** 'env': NAME=VALUE, repeatable; the flag's value is then an object of them. */
+export type FlagKind = 'string' | 'int' | 'positive' | 'seed' | 'boolean' | 'duration' | 'shard' | 'faults' | 'invariants' | 'env';
 
 /** Seeds are 32-bit: a larger one is refused, never silently wrapped. */
 export const SEED_LIMIT = 2 ** 32;
@@ -71,9 +72,24 @@ export function parseArgs(argv: readonly string[], spec: Record<string, FlagKind
     }
     const raw = token.value;
     if (raw === undefined || (!token.inlineValue && raw.startsWith('-'))) throw usageError(`--${token.name} needs a value`, help);
+    if (kind === 'env') {
+      const [name, value] = envPair(token.name, raw);
+      const env = (flags[token.name] ??= {}) as Record<string, string>;
+      if (name in env && env[name] !== value) throw usageError(`--${token.name} names ${name} twice, with two values`, `Pass --${token.name} ${name}=<value> once`);
+      env[name] = value;
+      continue;
+    }
     flags[token.name] = convert(token.name, kind, raw);
   }
   return { positional, flags };
+}
+
+/** NAME=VALUE: a variable's name as a shell names it, and any text (the empty one too). */
+function envPair(flag: string, raw: string): [string, string] {
+  const at = raw.indexOf('=');
+  const name = at < 0 ? raw : raw.slice(0, at);
+  if (at < 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || name.length > 200) throw usageError(`--${flag} must be NAME=VALUE with a name of letters, digits and _ (not starting with a digit), found ${JSON.stringify(raw)}`, `Pass e.g. --${flag} LOCK_TTL_MS=5000`);
+  return [name, raw.slice(at + 1)];
 }
 
 function convert(name: string, kind: FlagKind, raw: string): unknown {

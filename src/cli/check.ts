@@ -47,6 +47,8 @@ export interface CheckOptions extends PoolFlags {
   tally?: boolean;
   /** Run the first counterexample in real processes too, and say whether it happens there (--confirm). */
   confirm?: boolean;
+  /** The journal's environment in every generated scenario (--env NAME=VALUE), saved with each counterexample. */
+  environment?: Record<string, string>;
 }
 
 /** The invariants judged: --invariants, less convergence under --safety-only; undefined for all. */
@@ -132,7 +134,8 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
     const judged = judgedCodes(options);
     const shardText = options.shard ? ` · shard ${options.shard.index}/${options.shard.count}` : '';
     const freshText = loaded.freshModules ? ' (it reads the world as it loads: modules afresh at every incarnation)' : '';
-    const first = `seed ${options.seed} · faults ${options.faults.join(',')} (each run draws its own mix) · journal ${loaded.name}${freshText} · ${count(options.runs, 'run')}${shardText}${options.tally ? ' · tally' : ''} · ${count(pool.size, 'worker')}`;
+    const envText = options.environment ? ` · env ${Object.keys(options.environment).join(', ')}` : '';
+    const first = `seed ${options.seed} · faults ${options.faults.join(',')} (each run draws its own mix) · journal ${loaded.name}${freshText}${envText} · ${count(options.runs, 'run')}${shardText}${options.tally ? ' · tally' : ''} · ${count(pool.size, 'worker')}`;
     for (const line of [first, checkedLine(judged)]) {
       if (options.json) process.stderr.write(`${line}\n`);
       else print(line);
@@ -146,7 +149,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       journalId: loaded.journalId,
       seed: options.seed,
       runs: options.runs,
-      arbitrary: { faults: options.faults },
+      arbitrary: { faults: options.faults, ...(options.environment ? { environment: options.environment } : {}) },
       regressions,
       onProgress: (done, failing) => {
         cpuMsBeforeFirstRun ??= cpuMsSoFar();

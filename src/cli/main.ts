@@ -29,7 +29,7 @@ usage:
                   [--faults ${FAULT_KINDS.join(',')}]
                   [--shard i/n] [--report-dir <dir>] [--junit <file>] [--json] [--regressions <dir>]
                   [--workers N] [--max-heap MB] [--hang-timeout 5s]
-                  [--tally] [--invariants a,b] [--safety-only] [--confirm]
+                  [--tally] [--invariants a,b] [--safety-only] [--confirm] [--env NAME=VALUE]...
   durasim replay  <scenario.json> [--journal <module>] [--report-dir <dir>] [--max-heap MB] [--hang-timeout 5s]
   durasim explain <scenario.json> [--journal <module>]
   durasim confirm <scenario.json> [--journal <module>] [--wall-limit 60s] [--calls]
@@ -47,6 +47,8 @@ check stops at the first failing run; --tally runs the whole budget, counts fail
 invariant and saves one shrunk counterexample of each. --invariants judges only those named;
 --safety-only ignores liveness (convergence, runs that hang or run out of memory). --confirm runs
 the first counterexample in real processes too (see confirm) and reports what happened there.
+--env NAME=VALUE (repeatable) puts a variable in the journal's process.env in every scenario; it is
+saved with the counterexample, so a replay needs no flag.
 explore crashes the base scenario (default: the standard workload, no faults) at every step,
 before and after, in every distinct crash state (process kill, lost unsynced data, torn and
 per-file states), judges each continuation and prints the crash-window coverage table;
@@ -106,7 +108,7 @@ export async function main(argv: string[], print: (line: string) => void = termi
     }
     switch (command) {
       case 'check': {
-        const { positional, flags } = parseArgs(rest, { journal: 'string', runs: 'int', seed: 'seed', 'time-budget': 'duration', faults: 'faults', shard: 'shard', 'report-dir': 'string', junit: 'string', json: 'boolean', regressions: 'string', 'no-progress': 'boolean', tally: 'boolean', invariants: 'invariants', 'safety-only': 'boolean', confirm: 'boolean', ...POOL_FLAGS }, 'check');
+        const { positional, flags } = parseArgs(rest, { journal: 'string', runs: 'int', seed: 'seed', 'time-budget': 'duration', faults: 'faults', shard: 'shard', 'report-dir': 'string', junit: 'string', json: 'boolean', regressions: 'string', 'no-progress': 'boolean', tally: 'boolean', invariants: 'invariants', 'safety-only': 'boolean', confirm: 'boolean', env: 'env', ...POOL_FLAGS }, 'check');
         if (positional.length > 0) throw usageError(`check takes no positional argument, found ${JSON.stringify(positional[0])}`, 'Pass the journal with --journal <module>');
         // allow-ambient: a fresh seed when none is given; it is printed first, so the run can be repeated.
         const seed = (flags.seed as number | undefined) ?? Date.now() % 2_147_483_647;
@@ -127,6 +129,7 @@ export async function main(argv: string[], print: (line: string) => void = termi
           ...(flags['safety-only'] === true ? { safetyOnly: true } : {}),
           ...(flags.tally === true ? { tally: true } : {}),
           ...(flags.confirm === true ? { confirm: true } : {}),
+          ...(flags.env !== undefined ? { environment: flags.env as Record<string, string> } : {}),
         };
         if (options.safetyOnly && options.invariants?.every((code) => invariantKind(code) === 'liveness')) {
           throw usageError('--safety-only leaves none of the --invariants to judge', 'Drop --safety-only, or name a safety invariant');

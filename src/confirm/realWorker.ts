@@ -17,6 +17,12 @@ import { StepCounter } from './stepCounter.js';
 import { storeClient } from './storeClient.js';
 
 const exit = process.exit.bind(process) as (code: number) => never; // captured before the sandbox serves it
+
+/** Until nothing is left of this process's own work but its channel to the parent (and stdio): its event loop's empty. */
+async function settled(): Promise<void> {
+  const own = (): string[] => process.getActiveResourcesInfo().filter((kind) => kind !== 'PipeWrap' && kind !== 'TTYWrap' && kind !== 'Immediate');
+  for (let turn = 0; turn < 100_000 && (counter.busy || own().length > 0); turn++) await new Promise((resolve) => setImmediate(resolve));
+}
 const start = JSON.parse(process.argv[2] ?? '{}') as WorkerStart;
 const counter = new StepCounter(start);
 const world = new CountedWorld(counter, start.dir, start.random, start.store ? storeClient(start.store.url, `worker-${start.pid}#${start.incarnation}`, start.store.timeoutMs) : undefined);
@@ -32,6 +38,12 @@ try {
     const journal = instances.fresh();
     await journal.run(world.env(realEnv({ dir: start.dir, pid: start.pid, incarnation: start.incarnation })), start.task);
   });
+  // run() returned: as a process whose event loop ran empty (this one's stays open for the parent's
+  // messages), 'beforeExit' listeners run, and what they start runs to its end; exit() then runs the 'exit' ones.
+  if (process.listenerCount('beforeExit') > 0) {
+    runAsTurn(holder, () => process.emit('beforeExit', 0));
+    await settled();
+  }
   counter.side({ type: 'exit' });
   exit(0);
 } catch (error) {

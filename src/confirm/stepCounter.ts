@@ -22,6 +22,13 @@ export class StepCounter {
   private calls = 0;
   private readonly events: ScenarioEvents;
   private waiting: (() => void)[] = [];
+  /** Scheduled steps asked for and not yet completed. */
+  private open = 0;
+
+  /** Whether a scheduled step is asked for or under way. */
+  get busy(): boolean {
+    return this.open > 0;
+  }
 
   constructor(private readonly start: WorkerStart) {
     const mine = (f: Fault): boolean => (f.kind === 'crash' || f.kind === 'pause') && f.process === start.pid && f.incarnation === start.incarnation;
@@ -38,6 +45,15 @@ export class StepCounter {
 
   /** A scheduled step: asks the parent, then runs `real`; a crash before or after it is real. */
   async scheduled<T>(op: string, detail: string, real: () => Promise<T>): Promise<T> {
+    this.open++;
+    try {
+      return await this.scheduledStep(op, detail, real);
+    } finally {
+      this.open--;
+    }
+  }
+
+  private async scheduledStep<T>(op: string, detail: string, real: () => Promise<T>): Promise<T> {
     await new Promise<void>((resolve) => {
       this.waiting.push(resolve);
       (process.send as (message: FromWorker) => void)({ type: 'ask', op, detail });

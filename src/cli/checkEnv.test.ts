@@ -1,0 +1,78 @@
+/**
+ * check --env NAME=VALUE: the variable is in the journal's process.env in every generated scenario,
+ * saved with the counterexample (a replay needs no flag); a malformed one is refused (exit 2).
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test, vi } from 'vitest';
+import { main } from './main.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'durasim-env-'));
+// A defect that shows only with the variable set: FAST_MODE=1 skips the durable intent.
+const journal = join(dir, 'fastMode.mjs');
+writeFileSync(journal, `import * as fsp from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+export default {
+  name: 'fast-mode',
+  async run(env, task) {
+    for (const op of task.operations) if (op.kind === 'publish') {
+      if (process.env.FAST_MODE !== '1') {
+        const file = await fsp.open(op.key + '.json', 'w');
+        await file.writeFile(JSON.stringify({ key: op.key, history: ['authorized', 'dispatched'], digest: createHash('sha256').update(op.body).digest('hex') }));
+        await file.sync();
+        await file.close();
+        const folder = await fsp.open('.', 'r');
+        await folder.sync();
+        await folder.close();
+      }
+      await fetch(task.service.url + '/operations/' + op.key, { method: 'POST', body: op.body, headers: { 'idempotency-key': op.key } });
+    }
+  },
+  inspect(disk) {
+    const out = {};
+    for (const name of disk.readdir('.')) if (name.endsWith('.json')) { const r = JSON.parse(disk.readFile(name)); out[r.key] = { kind: 'operation', history: r.history, digest: r.digest }; }
+    return out;
+  },
+};
+`);
+
+async function run(...argv: string[]): Promise<{ code: number; out: string }> {
+  const out: string[] = [];
+  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (out.push(String(chunk)), true));
+  try {
+    const code = await main(argv, (line) => out.push(line));
+    return { code, out: out.join('\n') };
+  } finally {
+    stderr.mockRestore();
+  }
+}
+
+describe('check --env', () => {
+  test('the variable reaches the journal in every scenario and is saved with the counterexample; replay needs no flag', async () => {
+    const common = ['--journal', journal, '--runs', '20', '--seed', '1', '--faults', 'response', '--workers', '1', '--no-progress', '--regressions', join(dir, 'regressions')];
+    const without = await run('check', ...common, '--report-dir', join(dir, 'clean'), '--invariants', 'write-ahead');
+    expect(without.out).toMatch(/: clean$/m);
+    expect(without.code).toBe(0);
+    const withEnv = await run('check', ...common, '--report-dir', join(dir, 'report'), '--invariants', 'write-ahead', '--env', 'FAST_MODE=1', '--env', 'EMPTY=');
+    expect(withEnv.out).toContain(' · env FAST_MODE, EMPTY · ');
+    expect(withEnv.out).toMatch(/write-ahead \[post-a\]/);
+    expect(withEnv.code).toBe(1);
+    const saved = JSON.parse(readFileSync(join(dir, 'report', 'counterexample.json'), 'utf8')) as { environment?: Record<string, string> };
+    expect(saved.environment).toEqual({ FAST_MODE: '1', EMPTY: '' });
+    const replay = await run('replay', join(dir, 'report', 'counterexample.json'), '--journal', journal, '--workers', '1');
+    expect(replay.out).toMatch(/write-ahead \[post-a\]/);
+    expect(replay.code).toBe(1);
+  }, 60_000);
+
+  test('a malformed variable is refused before anything runs (exit 2)', async () => {
+    for (const bad of ['NOEQUALS', '1ST=x', 'A-B=x']) {
+      const { code, out } = await run('check', '--journal', journal, '--env', bad);
+      expect(code).toBe(2);
+      expect(out).toContain(`Failed to read the command line: --env must be NAME=VALUE with a name of letters, digits and _ (not starting with a digit), found ${JSON.stringify(bad)}. Pass e.g. --env LOCK_TTL_MS=5000.`);
+    }
+    const twice = await run('check', '--journal', journal, '--env', 'A=1', '--env', 'A=2');
+    expect(twice.out).toContain('Failed to read the command line: --env names A twice, with two values. Pass --env A=<value> once.');
+    expect(twice.code).toBe(2);
+  });
+});
