@@ -107,6 +107,7 @@ function familyOf(api: string): Family {
 /** Why a call is refused; `atLoad`: it was made while the journal's module loaded, before any simulated world exists. */
 export function escapeReason(api: string, atLoad = false): string {
   if (api === 'fetch') return 'it called the global fetch, which would reach the real network';
+  if (api.startsWith('import(')) return `it called ${api}, which durasim could not bundle to load afresh in every incarnation`;
   if (atLoad && familyOf(api) === 'disk') return `it called ${api} while its module loaded, which would touch the real disk: the simulated disk exists only inside run()`;
   return `it called ${api}, which ${REASONS[familyOf(api)]}`;
 }

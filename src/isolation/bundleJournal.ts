@@ -10,6 +10,8 @@
  *   journals (src/journals/), which are journals like any other.
  * - import.meta.url, .dirname and .filename keep their real values in every file.
  * - Top-level await cannot run afresh synchronously: such a journal is refused with a fix.
+ * - import() of a string or a template (`./plugins/${name}.js`) is bundled; of a name known only at
+ *   run time, it is loaded then (dynamicModules.ts).
  */
 import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -38,12 +40,29 @@ export function isDurasimOwn(path: string): boolean {
 }
 
 
+/**
+ * How a journal's code is bundled: one CommonJS body for Node 20 (evaluated afresh per incarnation);
+ * an import() of a name known only at run time becomes a require() the loader serves (dynamicModules.ts).
+ */
+export const BUNDLE_OPTIONS = {
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  write: false,
+  metafile: true,
+  logLevel: 'silent',
+  supported: { 'dynamic-import': false },
+} as const;
+
 function sharing(): Plugin {
   return {
     name: 'durasim-sharing',
     setup(build) {
       build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.kind === 'entry-point' || args.pluginData === 'resolving') return undefined;
+        // import(`./plugins/${name}.js`): esbuild bundles every file the pattern matches itself.
+        if (args.kind === 'dynamic-import' && args.path.includes('*')) return undefined;
         if (args.path.startsWith('node:') || BUILTINS.has(args.path)) return { path: args.path, external: true };
         if (args.path === 'durasim' || args.path.startsWith('durasim/')) return { path: 'durasim', external: true };
         const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'resolving' });
@@ -67,17 +86,7 @@ export async function bundleJournal(ref: JournalRef): Promise<JournalBundle> {
   const { build } = await import('esbuild');
   let output;
   try {
-    output = await build({
-      entryPoints: [ref.file],
-      bundle: true,
-      format: 'cjs',
-      platform: 'node',
-      target: 'node20',
-      write: false,
-      metafile: true,
-      logLevel: 'silent',
-      plugins: [sharing()],
-    });
+    output = await build({ ...BUNDLE_OPTIONS, entryPoints: [ref.file], plugins: [sharing()] });
   } catch (error) {
     const messages = (error as { errors?: { text: string; location?: { file: string; line: number } | null }[] }).errors ?? [];
     const first = messages[0];
@@ -90,7 +99,8 @@ export async function bundleJournal(ref: JournalRef): Promise<JournalBundle> {
   const code = output.outputFiles[0]?.text ?? '';
   const shared = new Set<string>();
   for (const input of Object.values(output.metafile.inputs)) {
-    for (const imported of input.imports) if (imported.external && !imported.path.startsWith('node:') && !BUILTINS.has(imported.path)) shared.add(imported.path);
+    // durasim's own modules only (the metafile also lists a glob import's pattern and esbuild's "<runtime>").
+    for (const imported of input.imports) if (imported.external && (imported.path === 'durasim' || isDurasimOwn(imported.path))) shared.add(imported.path);
   }
   return { ref, code, shared: [...shared].sort() };
 }

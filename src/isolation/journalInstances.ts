@@ -4,7 +4,7 @@
  * process would. What the journal left on globalThis is taken away first: process memory dies
  * with the process. durasim's own modules and Node's builtins are shared (see bundleJournal).
  */
-import { createRequire } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { extname, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compileFunction } from 'node:vm';
@@ -13,13 +13,14 @@ import { DurasimError } from '../../model/contract/failure.js';
 import type { JournalBundle } from './bundleJournal.js';
 import { CODE_ROOT } from '../ownFiles.js';
 import { ownModuleOfGraph } from './sharedModules.js';
+import { dynamicLoader, type ModuleBody } from './dynamicModules.js';
 
 export interface JournalInstances {
   /** A new instance of the journal's modules. */
   fresh(): JournalAdapter;
 }
 
-type ModuleBody = (exports: object, require: (id: string) => unknown, module: { exports: Record<string, unknown> }, __filename: string, __dirname: string) => void;
+const BUILTINS = new Set(builtinModules);
 
 export function isJournalAdapter(value: unknown): value is JournalAdapter {
   if (typeof value !== 'object' || value === null) return false;
@@ -89,12 +90,14 @@ export async function compileJournal(bundle: JournalBundle, durasimIndex: string
     const namespace = (ownModuleOfGraph(graphKey(id, durasimIndex)) ?? (await importOwn(id === 'durasim' ? durasimIndex : id))) as Record<string, unknown>;
     shared.set(id, Object.assign(Object.create(null) as object, namespace, { __esModule: true }));
   }
-  const require = (id: string): unknown => (shared.has(id) ? shared.get(id) : nodeRequire(id));
   const body = compileFunction(bundle.code, ['exports', 'require', 'module', '__filename', '__dirname'], { filename: bundle.ref.file }) as unknown as ModuleBody;
   const baseline = new Set(globalKeys());
   const dir = bundle.ref.file.slice(0, bundle.ref.file.lastIndexOf('/'));
   const fresh = (): JournalAdapter => {
     forgetAddedGlobals(baseline);
+    // Each instance (an incarnation) has its own modules loaded at run time; builtins, native addons and durasim are shared.
+    const require = (id: string): unknown => (shared.has(id) ? shared.get(id) : BUILTINS.has(id) || id.startsWith('node:') || id.endsWith('.node') ? nodeRequire(id) : dynamic(id));
+    const dynamic = dynamicLoader(bundle.ref.file, require);
     const module = { exports: {} as Record<string, unknown> };
     body(module.exports, require, module, bundle.ref.file, dir);
     return adapterOf(module.exports, bundle.ref.spec, bundle.ref.exportName);
