@@ -31,6 +31,12 @@ export interface SimulateOptions {
    * Without it the same `journal` object serves every incarnation.
    */
   fresh?: () => JournalAdapter;
+  /**
+   * Without `fresh`: an instance of the journal's modules for this run alone, evaluated when the run
+   * starts (under inspect()'s turn) and shared by its incarnations and inspect(): no module memory
+   * of one scenario reaches the next (a library's cache, its registry of temp files or locks).
+   */
+  perRun?: () => JournalAdapter;
   /** Called at every scheduling decision, with the step and the incarnation about to take it. */
   beat?: (globalStep: number, proc: Proc | undefined, op: string) => void;
   /** Also note the work folder's files, visible and durable, after every entry that changed them (`diskLane` in the result; for reports). */
@@ -116,7 +122,7 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
   let watch: SecretWatch | undefined;
   let tempWatch: TempWatch | undefined;
   try {
-    world = new World(journal, scenario, { transport: options.transport ?? 'direct', makeEnv: simulatedEnv, serve: serveCall, ...(options.fresh ? { fresh: options.fresh } : {}), ...(options.beat ? { beat: options.beat } : {}), ...(options.diskLane ? { diskLane: true } : {}), ...(options.crashDigests ? { crashDigests: true } : {}), ...(options.diskCalls ? { diskCalls: true } : {}) });
+    world = new World(journal, scenario, { transport: options.transport ?? 'direct', makeEnv: simulatedEnv, serve: serveCall, ...(options.fresh ? { fresh: options.fresh } : options.perRun ? { perRun: options.perRun } : {}), ...(options.beat ? { beat: options.beat } : {}), ...(options.diskLane ? { diskLane: true } : {}), ...(options.crashDigests ? { crashDigests: true } : {}), ...(options.diskCalls ? { diskCalls: true } : {}) });
     running = world;
     watch = watchSecret(world, scenario);
     if (scenario.task.temp) tempWatch = world.disk.tempWatch = new TempWatch(scenario.task.temp.dir, Object.keys(scenario.files), () => stepAuthor(world));

@@ -4,6 +4,8 @@ export { failureMessage, DurasimError } from '../model/contract/failure.js';
 export { digestOf } from '../model/contract/digest.js';
 export { realEnv, type RealEnvOptions } from './realEnv.js';
 export { referenceJournal, ReferenceRun, journalFrom, REFERENCE_SETTINGS, type ReferenceSettings } from './journals/reference.js';
+/** What a ReferenceRun records and reads back (a subclass that keeps its records elsewhere overrides loadRecords and record). */
+export type { LogRecord } from './journals/jsonlLog.js';
 export { coordinatedJournal, CoordinatedRun, coordinatedJournalFrom } from './journals/coordinated.js';
 export { StoreTimeoutError } from '../simulator/node/simStore.js';
 export { scenarioArbitrary, baseScenario, FAULT_KINDS, STANDARD_OPERATIONS, type FaultKind, type ScenarioArbitraryOptions } from './arbitraries.js';

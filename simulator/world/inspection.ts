@@ -39,6 +39,11 @@ export class Inspection {
   private readonly turn: TurnHolder;
   private readonly inspector: JournalAdapter;
 
+  /** The instance of the journal's modules inspect() reads through (its own when `fresh` was given). */
+  get instance(): JournalAdapter {
+    return this.inspector;
+  }
+
   constructor(
     journal: JournalAdapter,
     fresh: (() => JournalAdapter) | undefined,
@@ -49,7 +54,8 @@ export class Inspection {
     /** The virtual time, as the clock reads it: what a clock read inside inspect() (or its module's load) gives. */
     epochMs: () => number,
   ) {
-    this.turn = { simulated: { pid: 1, cwd: WORK_DIR, env: { ...environment } }, onEscape, exit: () => {}, serve: pureServe(epochMs) };
+    // Its own listeners: what a module does with process.on() as it loads here stays here.
+    this.turn = { simulated: { pid: 1, cwd: WORK_DIR, env: { ...environment }, listeners: new Map() }, onEscape, exit: () => {}, serve: pureServe(epochMs) };
     this.inspector = journal;
     if (fresh) {
       try {

@@ -57,6 +57,8 @@ export interface WorldOptions {
   serve: (ctx: { world: StepHost; proc: Proc }, api: string, args: readonly unknown[], thisArg: unknown, newTarget?: unknown, real?: () => unknown) => unknown;
   /** A fresh instance of the journal's modules, evaluated at every incarnation's start. */
   fresh?: () => JournalAdapter;
+  /** Without `fresh`: an instance of the journal's modules for this run alone, shared by its incarnations and inspect(). */
+  perRun?: () => JournalAdapter;
   /** Called at every scheduling decision: a sign of life for a watchdog outside the simulation. */
   beat?: (globalStep: number, proc: Proc | undefined, op: string) => void;
   diskLane?: boolean; // note the files, visible and durable, after each entry that changed them (diskLane.ts)
@@ -102,6 +104,8 @@ export class World implements StepHost, EventHost {
   readonly paths: string[];
   readonly diskLane?: DiskLane; // see WorldOptions.diskLane
   readonly diskCalls?: MarkedDiskCall[]; // see WorldOptions.diskCalls
+  /** The instance of the journal's modules the incarnations run when they are not evaluated afresh each (see WorldOptions.perRun). */
+  private readonly runJournal: JournalAdapter;
 
   constructor(
     readonly journal: JournalAdapter,
@@ -114,7 +118,9 @@ export class World implements StepHost, EventHost {
     this.network = new Network(this.service, SERVICE_URL, options.transport);
     this.store = new StoreCore(scenario.store, new Map(scenario.faults.flatMap((f) => (f.kind === 'store-call' ? [[f.call, f.fault] as const] : []))), () => this.clock.epochMs);
     this.events = new ScenarioEvents(scenario.faults);
-    this.inspection = new Inspection(journal, options.fresh, this.disk, this.store, scenario.environment, (api) => this.recordEscape(null, api), () => this.clock.epochMs);
+    this.inspection = new Inspection(journal, options.fresh ?? options.perRun, this.disk, this.store, scenario.environment, (api) => this.recordEscape(null, api), () => this.clock.epochMs);
+    // A run's own instance of the journal's modules (perRun): the one inspect() evaluated, shared by the incarnations.
+    this.runJournal = options.fresh === undefined && options.perRun !== undefined ? this.inspection.instance : journal;
     if (options.diskCalls) {
       const calls: MarkedDiskCall[] = (this.diskCalls = []);
       // The step making the call is the last worker step traced (its line is written before it runs).
@@ -272,7 +278,7 @@ export class World implements StepHost, EventHost {
     const result = runAsTurn(proc, (): Promise<void> => {
       try {
         // A fresh process loads its modules afresh: module-level state dies with every crash.
-        const journal = this.options.fresh ? this.options.fresh() : this.journal;
+        const journal = this.options.fresh ? this.options.fresh() : this.runJournal;
         return Promise.resolve(journal.run(env, task));
       } catch (error) {
         return Promise.reject(error);

@@ -133,7 +133,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
     if (typeof loaded === 'number') return loaded;
     const judged = judgedCodes(options);
     const shardText = options.shard ? ` · shard ${options.shard.index}/${options.shard.count}` : '';
-    const freshText = loaded.freshModules ? ' (it reads the world as it loads: modules afresh at every incarnation)' : '';
+    const freshText = loaded.freshModules ? ' (it reads the world as it loads: what it keeps is renewed at every incarnation, as every module is)' : '';
     const envText = options.environment ? ` · env ${Object.keys(options.environment).join(', ')}` : '';
     const first = `seed ${options.seed} · faults ${options.faults.join(',')} (each run draws its own mix) · journal ${loaded.name}${freshText}${envText} · ${count(options.runs, 'run')}${shardText}${options.tally ? ' · tally' : ''} · ${count(pool.size, 'worker')}`;
     for (const line of [first, checkedLine(judged)]) {
@@ -223,7 +223,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       return report.exitCode;
     }
     const rate = report.runsExecuted / Math.max(0.001, report.elapsedMs / 1000);
-    print(`${count(report.runsExecuted, 'run')} in ${(report.elapsedMs / 1000).toFixed(2)} s (${rate.toFixed(0)}/s)${hunted.timeBudgetHit ? ', stopped by the time budget' : ''}; re-run ${hunted.determinismChecks} for determinism, ${hunted.independenceChecks} with fresh modules: ${report.verdict}`);
+    print(`${count(report.runsExecuted, 'run')} in ${(report.elapsedMs / 1000).toFixed(2)} s (${rate.toFixed(0)}/s)${hunted.timeBudgetHit ? ', stopped by the time budget' : ''}; re-run ${hunted.determinismChecks} for determinism: ${report.verdict}`);
     if (report.tally) for (const line of tallyLines(report)) print(`  ${line}`);
     else for (const line of findingLines(report)) print(`  ${line}`);
     if (report.notShrunk) print(`  not shrunk: ${report.notShrunk}`);

@@ -75,7 +75,7 @@ describe('durasim check', () => {
     const summary = JSON.parse(readFileSync(report('summary.json'), 'utf8')) as { runsExecuted: number; timeBudgetHit: boolean };
     expect(summary.timeBudgetHit).toBe(true);
     expect(summary.runsExecuted).toBeLessThan(100000);
-    expect(out.at(-3)).toMatch(/^\d+ runs in [\d.]+ s \(\d+\/s\), stopped by the time budget; re-run \d+ for determinism, \d+ with fresh modules: clean$/);
+    expect(out.at(-3)).toMatch(/^\d+ runs in [\d.]+ s \(\d+\/s\), stopped by the time budget; re-run \d+ for determinism: clean$/);
   });
 
   test('shards split the runs deterministically', async () => {
@@ -215,11 +215,11 @@ describe('liveness and sandbox exit codes', () => {
     expect(readFileSync(report('report.md'), 'utf8')).toContain('## What the journal reported\n\n- inspect() threw: cannot parse my own log');
   });
 
-  test('a journal that reads the real machine exits 4', async () => {
+  test('a journal that reads the real machine exits 4; node:os answers for the simulated machine', async () => {
     const file = join(dir, 'peeker.ts');
-    writeFileSync(file, "import { hostname } from 'node:os';\nexport default { name: 'peeker', async run(env) { await env.clock.now(); hostname(); }, inspect: () => ({}) };\n");
+    writeFileSync(file, "import { hostname, homedir } from 'node:os';\nexport default { name: 'peeker', async run(env) { await env.clock.now(); if (hostname() !== 'durasim-host' || homedir() !== '/home/durasim') throw new Error('not the simulated machine'); process.memoryUsage(); }, inspect: () => ({}) };\n");
     expect(await run('check', '--journal', file, '--runs', '5', '--seed', '1', ...common())).toBe(4);
-    expect(out.join('\n')).toContain('  sandbox: worker-0#0 it called os.hostname, which reads the real machine, which differs from run to run (os.hostname)');
+    expect(out.join('\n')).toContain('  sandbox: worker-0#0 it called process.memoryUsage, which reads the real machine, which differs from run to run (process.memoryUsage)');
   });
 });
 

@@ -19,8 +19,8 @@ describe('colour', () => {
   test('only the scanned-for words are coloured; the text is unchanged; JSON never is', () => {
     const strip = (s: string): string => s.replace(/\u001b\[\d+m/g, '');
     const lines = [
-      '1000 runs in 4.00 s (250/s); re-run 20 for determinism, 50 with fresh modules: clean',
-      '7 runs in 1.80 s (4/s); re-run 1 for determinism, 1 with fresh modules: safety',
+      '1000 runs in 4.00 s (250/s); re-run 20 for determinism: clean',
+      '7 runs in 1.80 s (4/s); re-run 1 for determinism: safety',
       '  write-ahead [post-a] at #22: expected durable authorized',
       'verdict: confirmed — the same violations in real processes',
       'cannot confirm: faults[0] is an I/O error (EIO): a real disk cannot be made to fail on cue.',
@@ -29,8 +29,8 @@ describe('colour', () => {
       'seed 3 · faults crash · journal reference · 300 runs · 2 workers',
     ];
     expect(lines.map(colourLine)).toEqual([
-      '1000 runs in 4.00 s (250/s); re-run 20 for determinism, 50 with fresh modules: \u001b[32mclean\u001b[39m',
-      '7 runs in 1.80 s (4/s); re-run 1 for determinism, 1 with fresh modules: \u001b[31msafety\u001b[39m',
+      '1000 runs in 4.00 s (250/s); re-run 20 for determinism: \u001b[32mclean\u001b[39m',
+      '7 runs in 1.80 s (4/s); re-run 1 for determinism: \u001b[31msafety\u001b[39m',
       '  \u001b[31mwrite-ahead\u001b[39m [post-a] at #22: expected durable authorized',
       '\u001b[32mverdict: confirmed\u001b[39m — the same violations in real processes',
       '\u001b[33mcannot confirm\u001b[39m: faults[0] is an I/O error (EIO): a real disk cannot be made to fail on cue.',

@@ -58,7 +58,7 @@ const journals = new Map<number, { instances: JournalInstances; first: JournalAd
 function loadTurn(escapes: Escape[], reads: { count: number }): TurnHolder {
   const pure = pureServe(() => VIRTUAL_EPOCH_MS);
   return {
-    simulated: { pid: 1, cwd: WORK_DIR, env: {} },
+    simulated: { pid: 1, cwd: WORK_DIR, env: {}, listeners: new Map() },
     loading: true,
     onEscape: (api) => {
       const escape: Escape = { api, pid: -1, incarnation: 0, message: escapeReason(api, true) };
@@ -93,7 +93,8 @@ type RunMessage = Extract<ToWorker, { type: 'run' }>;
 
 async function simulateOnce(journal: { instances: JournalInstances; first: JournalAdapter }, message: RunMessage, modules: ModuleMode): Promise<{ summary: RunSummary; result?: SimulationResult; crashed: boolean }> {
   const extra = { ...(message.detail === 'full' ? { diskLane: true, diskCalls: true } : {}), ...(message.crashStates ? { crashDigests: true } : {}) };
-  const result = await simulate(journal.first, message.scenario, modules === 'fresh' ? { fresh: journal.instances.fresh, beat: onBeat, ...extra } : { beat: onBeat, ...extra });
+  // Modules shared by a run's incarnations are still the run's own: no module memory of one scenario reaches the next.
+  const result = await simulate(journal.first, message.scenario, modules === 'fresh' ? { fresh: journal.instances.fresh, beat: onBeat, ...extra } : { perRun: journal.instances.fresh, beat: onBeat, ...extra });
   const summary: RunSummary = {
     outcome: result.outcome,
     violations: judge(result),

@@ -97,8 +97,6 @@ export class WorkerPool {
   private readonly slots: Slot[] = [];
   private readonly queue: PendingRun[] = [];
   private readonly bundles = new Map<number, JournalBundle>();
-  /** Journals whose every run loads the modules afresh at every incarnation (LoadedJournal.freshModules). */
-  private readonly alwaysFresh = new Set<number>();
   private readonly loads = new Map<number, { resolve: (loaded: LoadedJournal) => void; reject: (error: Error) => void }>();
   private nextId = 0;
   private nextJournal = 0;
@@ -127,12 +125,13 @@ export class WorkerPool {
   }
 
   /**
-   * Runs one scenario in the first free worker: with the journal's modules shared (default) or
-   * fresh per incarnation; `then` runs it again right after in the same worker (see Rerun).
+   * Runs one scenario in the first free worker: with the journal's modules loaded afresh at every
+   * incarnation, as every real process loads them (default), or shared by the run's incarnations
+   * ('shared': what the bench compares); `then` runs it again right after in the same worker (see Rerun).
    */
   run(journalId: number, scenario: unknown, request: Partial<RunRequest> = {}, tag = -1): Promise<RunOutcome> {
     if (this.closed) return Promise.resolve({ kind: 'harness-error', message: 'the worker pool is closed' });
-    const modules = request.modules ?? (this.alwaysFresh.has(journalId) ? 'fresh' : 'shared');
+    const modules = request.modules ?? 'fresh';
     const full: RunRequest = { detail: request.detail ?? 'summary', modules, ...(request.then ? { then: request.then } : {}), ...(request.crashStates ? { crashStates: true } : {}) };
     return new Promise<RunOutcome>((resolve) => {
       this.queue.push({ id: this.nextId++, journalId, scenario, request: full, tag, resolve });
@@ -142,11 +141,11 @@ export class WorkerPool {
 
   /**
    * Runs a scenario the worker draws itself (GeneratedRun: the seed's index-th, with the re-run its
-   * ordinal asks for), its modules shared, only the summary and the hashes of a re-run coming back.
+   * ordinal asks for), its modules afresh at every incarnation, only the summary and the hashes of a re-run coming back.
    */
   runGenerated(journalId: number, generate: GeneratedRun, tag = -1): Promise<RunOutcome> {
     if (this.closed) return Promise.resolve({ kind: 'harness-error', message: 'the worker pool is closed' });
-    const full: RunRequest = { detail: 'summary', modules: this.alwaysFresh.has(journalId) ? 'fresh' : 'shared' };
+    const full: RunRequest = { detail: 'summary', modules: 'fresh' };
     return new Promise<RunOutcome>((resolve) => {
       this.queue.push({ id: this.nextId++, journalId, generate, request: full, tag, resolve });
       this.dispatch();
@@ -230,7 +229,6 @@ export class WorkerPool {
       case 'loaded': {
         const waiting = this.loads.get(message.journalId);
         this.loads.delete(message.journalId);
-        if (message.readsWorldAtLoad) this.alwaysFresh.add(message.journalId);
         waiting?.resolve({ journalId: message.journalId, name: message.name, loadEscapes: message.escapes, freshModules: message.readsWorldAtLoad });
         return;
       }

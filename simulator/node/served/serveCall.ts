@@ -14,8 +14,9 @@ import { FS_SERVED } from './servedFs.js';
 import { HTTP_SERVED } from './servedHttp.js';
 import { RANDOM_SERVED } from './servedRandom.js';
 import { TIMER_SERVED } from './servedTimers.js';
+import { OS_SERVED } from './servedOs.js';
 
-const TABLE = new Map<string, Served>([...CLOCK_SERVED, ...RANDOM_SERVED, ...TIMER_SERVED, ...FS_SERVED, ...FETCH_SERVED, ...HTTP_SERVED]);
+const TABLE = new Map<string, Served>([...CLOCK_SERVED, ...RANDOM_SERVED, ...TIMER_SERVED, ...FS_SERVED, ...FETCH_SERVED, ...HTTP_SERVED, ...OS_SERVED]);
 
 /** The APIs the world serves, by the name the sandbox gives them (fs.promises.readFile, fetch, ...). */
 export const SERVED_APIS: readonly string[] = [...TABLE.keys()].sort();
