@@ -8,6 +8,7 @@ import { builtinModules, createRequire } from 'node:module';
 import { extname, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compileFunction } from 'node:vm';
+import { isMainThread } from 'node:worker_threads';
 import type { JournalAdapter } from '../../model/contract/contract.js';
 import { DurasimError } from '../../model/contract/failure.js';
 import type { JournalBundle } from './bundleJournal.js';
@@ -74,7 +75,8 @@ let tsxRegistered = false;
  * this thread the first time one is needed.
  */
 async function importOwn(path: string): Promise<unknown> {
-  if (extname(path) === '.ts' && !tsxRegistered && !process.execArgv.some((arg) => arg.includes('tsx'))) {
+  // A process started with --import tsx loads TypeScript in its main thread; its worker threads do not.
+  if (extname(path) === '.ts' && !tsxRegistered && (!isMainThread || !process.execArgv.some((arg) => arg.includes('tsx')))) {
     const { register } = (await import('tsx/esm/api')) as { register: () => unknown };
     register();
     tsxRegistered = true;

@@ -11,6 +11,13 @@ import { stateInFile, stateJournal, unlessMissing, type State } from '../stateJo
 
 const FILE = 'state.json';
 
+/** The folder's entries made durable: after a rename, and before trusting a state read back (a rename whose folder fsync failed is in the page cache only). */
+async function syncFolder(): Promise<void> {
+  const folder = await open('.', 'r');
+  await folder.sync();
+  await folder.close();
+}
+
 async function durably(path: string, text: string): Promise<void> {
   const temp = `${path}.tmp`;
   const handle = await open(temp, 'w');
@@ -18,9 +25,7 @@ async function durably(path: string, text: string): Promise<void> {
   await handle.sync();
   await handle.close();
   await rename(temp, path);
-  const folder = await open('.', 'r');
-  await folder.sync();
-  await folder.close();
+  await syncFolder();
 }
 
 export default stateJournal(
@@ -35,7 +40,12 @@ export default stateJournal(
       }
     };
     return {
-      load: () => locked(() => unlessMissing(async () => JSON.parse(await readFile(FILE, 'utf8')) as State)),
+      load: () =>
+        locked(async () => {
+          const state = await unlessMissing(async () => JSON.parse(await readFile(FILE, 'utf8')) as State);
+          await syncFolder();
+          return state;
+        }),
       save: (state) => locked(() => durably(FILE, JSON.stringify(state))),
     };
   },
