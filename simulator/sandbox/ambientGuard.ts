@@ -13,6 +13,7 @@ import { guardProperty } from './guardFunction.js';
 import { guardGlobals } from './guardGlobals.js';
 import { guardModules } from './guardModules.js';
 import { guardProcess } from './guardProcess.js';
+import { guardLocale } from './guardLocale.js';
 
 export { NOT_SERVED, outsideTurn, runAsTurn, turnHolder, type Escape, type TurnHolder, type SimulatedProcess } from './turn.js';
 export { atVirtualTime, SERVED_TIMER } from './guardGlobals.js';
@@ -43,7 +44,7 @@ function cacheIdentity(): (() => void)[] {
 
 function install(): void {
   guardModules();
-  restores = [...cacheIdentity(), ...guardGlobals(), ...guardProcess()];
+  restores = [...cacheIdentity(), ...guardGlobals(), ...guardLocale(), ...guardProcess()];
   const report = (process as unknown as { report?: object }).report;
   if (report) for (const name of ['getReport', 'writeReport']) {
     const restore = guardProperty(report, name, `process.report.${name}`);

@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { SimulationResult } from '../../simulator/simulate.js';
 import { DurasimError } from '../../model/contract/failure.js';
+import { fixedTimeZone } from '../../simulator/sandbox/guardLocale.js';
 import { bundleJournal, type JournalBundle } from '../isolation/bundleJournal.js';
 import type { JournalRef } from '../isolation/journalRef.js';
 import { beats, blockedAt, describeBlockedAt, newHeartbeat, type BlockedAt } from './heartbeat.js';
@@ -104,6 +105,9 @@ export class WorkerPool {
   private readonly watchdog: ReturnType<typeof setInterval>;
 
   constructor(options: PoolOptions = {}) {
+    // The simulated processes live in UTC on every host: the time zone is the process's, and only
+    // the main thread can set it (a worker's TZ changes nothing). It stays UTC while any pool lives.
+    fixedTimeZone();
     this.size = Math.max(1, options.workers ?? availableParallelism());
     this.maxHeapMb = options.maxHeapMb ?? 512;
     this.hangTimeoutMs = options.hangTimeoutMs ?? 5000;
