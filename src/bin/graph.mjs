@@ -44,7 +44,7 @@ export const DIST_GRAPH = join(CODE_ROOT, 'graph.mjs');
  * (msw costs ~200 ms to load in every thread; nothing in the graph imports them, and a journal that
  * imports "durasim" at run time loads it by path).
  */
-const LEFT_OUT = ['src/journals/', 'src/bench/', 'src/pool/fixtures/', 'src/bin/', 'src/confirm/realWorker', 'src/runner/traceCorpusMain', 'src/index', 'simulator/service/serviceHandlers'];
+const LEFT_OUT = ['src/journals/', 'src/bench/', 'src/pool/fixtures/', 'src/bin/', 'src/runner/traceCorpusMain', 'src/index', 'simulator/service/serviceHandlers'];
 
 /** Every file under src/, model/ and simulator/ that `keep` keeps, by path from `root`, sorted. */
 function filesUnder(root, keep) {

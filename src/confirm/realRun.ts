@@ -53,13 +53,12 @@ import { serveOverHttp } from '../realService.js';
 import { maskSecrets } from '../../model/contract/secret.js';
 import { secretSightingsIn } from './secretScan.js';
 import { tempEvidenceIn } from './tempScan.js';
-import { FROM_SOURCE, ownModule } from '../ownFiles.js';
+import { CODE_ROOT, ownModule } from '../ownFiles.js';
 import type { FromWorker, SideLine, WorkerStart } from './protocol.js';
 
 const DURASIM_INDEX = ownModule('src/index');
-const WORKER = ownModule('src/confirm/realWorker');
-/** tsx, as the workers load it (`--import tsx` would resolve from the task's folder). */
-const WORKER_EXEC_ARGV = FROM_SOURCE ? ['--import', import.meta.resolve('tsx')] : [];
+/** The real worker's entry: it loads durasim's module graph, so no TypeScript loader boots in every process. */
+const WORKER = join(CODE_ROOT, 'src', 'confirm', 'realWorkerBoot.mjs');
 
 /** Why real processes cannot run this scenario's faults, or undefined when they can; `untraced`: why workers cannot run under strace here, if they cannot. */
 export function unconfirmable(scenario: Scenario, untraced: string | undefined = straceUnavailable()): string | undefined {
@@ -399,8 +398,8 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
       const logFile = join(root, 'side', `${pid}-${incarnation}.strace`);
       realDisk.attach(name, logFile, sideFile);
       // io_uring off: libuv's file calls are then system calls strace sees.
-      child = spawnProcess('strace', [...straceArgs(logFile), process.execPath, ...WORKER_EXEC_ARGV, WORKER, JSON.stringify(start)], { cwd: dir, env: { ...env, UV_USE_IO_URING: '0' }, stdio });
-    } else child = fork(WORKER, [JSON.stringify(start)], { cwd: dir, execArgv: WORKER_EXEC_ARGV, env, stdio });
+      child = spawnProcess('strace', [...straceArgs(logFile), process.execPath, WORKER, JSON.stringify(start)], { cwd: dir, env: { ...env, UV_USE_IO_URING: '0' }, stdio });
+    } else child = fork(WORKER, [JSON.stringify(start)], { cwd: dir, execArgv: [], env, stdio });
     children.add(child);
     live++;
     let stderr = '';

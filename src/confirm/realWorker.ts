@@ -4,7 +4,8 @@
  * before the journal's module loads) with a holder that makes every call for real and counts the
  * ones the simulator counts, so the process's steps carry the simulation's numbers; its crashes
  * are real SIGKILLs at those steps. The journal is the bundle the worker pool evaluates, evaluated
- * here once: every process is a fresh incarnation.
+ * here once: every process is a fresh incarnation. Started by realWorkerBoot.mjs, which loads
+ * durasim's module graph (no TypeScript loader in the process).
  */
 import { readFileSync } from 'node:fs';
 import { installAmbientGuard, runAsTurn } from '../../simulator/sandbox/ambientGuard.js';
@@ -16,37 +17,37 @@ import type { WorkerStart } from './protocol.js';
 import { StepCounter } from './stepCounter.js';
 import { storeClient } from './storeClient.js';
 
-const exit = process.exit.bind(process) as (code: number) => never; // captured before the sandbox serves it
-
-/** Until nothing is left of this process's own work but its channel to the parent (and stdio): its event loop's empty. */
-async function settled(): Promise<void> {
-  const own = (): string[] => process.getActiveResourcesInfo().filter((kind) => kind !== 'PipeWrap' && kind !== 'TTYWrap' && kind !== 'Immediate');
-  for (let turn = 0; turn < 100_000 && (counter.busy || own().length > 0); turn++) await new Promise((resolve) => setImmediate(resolve));
-}
-const start = JSON.parse(process.argv[2] ?? '{}') as WorkerStart;
-const counter = new StepCounter(start);
-const world = new CountedWorld(counter, start.dir, start.random, start.store ? storeClient(start.store.url, `worker-${start.pid}#${start.incarnation}`, start.store.timeoutMs) : undefined);
-installAmbientGuard({ permanent: true });
-const holder = world.holder(process.pid, (code) => {
-  counter.side(code === 0 ? { type: 'exit' } : { type: 'exit', error: `process.exit(${code})` });
-  return exit(code);
-});
-
-try {
-  const instances = await compileJournal(JSON.parse(readFileSync(start.bundleFile, 'utf8')) as JournalBundle, start.durasimIndex);
-  await runAsTurn(holder, async () => {
-    const journal = instances.fresh();
-    await journal.run(world.env(realEnv({ dir: start.dir, pid: start.pid, incarnation: start.incarnation })), start.task);
+/** The worker's life: runs the journal's incarnation, then exits the process (never returns). */
+export async function runRealWorker(start: WorkerStart): Promise<never> {
+  const exit = process.exit.bind(process) as (code: number) => never; // captured before the sandbox serves it
+  const counter = new StepCounter(start);
+  /** Until nothing is left of this process's own work but its channel to the parent (and stdio): its event loop's empty. */
+  const settled = async (): Promise<void> => {
+    const own = (): string[] => process.getActiveResourcesInfo().filter((kind) => kind !== 'PipeWrap' && kind !== 'TTYWrap' && kind !== 'Immediate');
+    for (let turn = 0; turn < 100_000 && (counter.busy || own().length > 0); turn++) await new Promise((resolve) => setImmediate(resolve));
+  };
+  const world = new CountedWorld(counter, start.dir, start.random, start.store ? storeClient(start.store.url, `worker-${start.pid}#${start.incarnation}`, start.store.timeoutMs) : undefined);
+  installAmbientGuard({ permanent: true });
+  const holder = world.holder(process.pid, (code) => {
+    counter.side(code === 0 ? { type: 'exit' } : { type: 'exit', error: `process.exit(${code})` });
+    return exit(code);
   });
-  // run() returned: as a process whose event loop ran empty (this one's stays open for the parent's
-  // messages), 'beforeExit' listeners run, and what they start runs to its end; exit() then runs the 'exit' ones.
-  if (process.listenerCount('beforeExit') > 0) {
-    runAsTurn(holder, () => process.emit('beforeExit', 0));
-    await settled();
+  try {
+    const instances = await compileJournal(JSON.parse(readFileSync(start.bundleFile, 'utf8')) as JournalBundle, start.durasimIndex);
+    await runAsTurn(holder, async () => {
+      const journal = instances.fresh();
+      await journal.run(world.env(realEnv({ dir: start.dir, pid: start.pid, incarnation: start.incarnation })), start.task);
+    });
+    // run() returned: as a process whose event loop ran empty (this one's stays open for the parent's
+    // messages), 'beforeExit' listeners run, and what they start runs to its end; exit() then runs the 'exit' ones.
+    if (process.listenerCount('beforeExit') > 0) {
+      runAsTurn(holder, () => process.emit('beforeExit', 0));
+      await settled();
+    }
+    counter.side({ type: 'exit' });
+    return exit(0);
+  } catch (error) {
+    counter.side({ type: 'exit', error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+    return exit(1);
   }
-  counter.side({ type: 'exit' });
-  exit(0);
-} catch (error) {
-  counter.side({ type: 'exit', error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
-  exit(1);
 }
