@@ -2,8 +2,7 @@
 // The durasim command. It runs durasim's module graph (graph.mjs: one file, built for the sources
 // on first use, or the package's own); where there is none, the compiled modules of the package,
 // or the TypeScript sources through tsx.
-import { existsSync } from 'node:fs';
-import { loadGraph, tuneCompiler } from './graph.mjs';
+import { ownModuleForEntry, tuneCompiler } from './graph.mjs';
 
 tuneCompiler();
 
@@ -15,16 +14,5 @@ const harnessFailed = (reason) => {
 };
 process.on('unhandledRejection', harnessFailed);
 process.on('uncaughtException', harnessFailed);
-const graph = await loadGraph();
-const compiled = new URL('../cli/main.js', import.meta.url);
-let cli;
-if (graph !== undefined) {
-  cli = graph.MODULES['src/cli/main'];
-} else if (existsSync(compiled)) {
-  cli = await import(compiled.href);
-} else {
-  const { register } = await import('tsx/esm/api');
-  register();
-  cli = await import('../cli/main.ts');
-}
+const cli = await ownModuleForEntry('src/cli/main', import.meta.url, '../cli/main');
 process.exitCode = await cli.main(process.argv.slice(2));

@@ -9,3 +9,4 @@ export declare function loadGraph(): Promise<{ MODULES: Record<string, Record<st
 export declare function withRealMeta(text: string, path: string): Promise<string>;
 export declare function graphNameOf(root: string): string;
 export declare function tuneCompiler(): void;
+export declare function ownModuleForEntry(key: string, from: string, relative: string): Promise<Record<string, unknown>>;

@@ -204,6 +204,22 @@ export async function loadGraph() {
   return file === undefined ? undefined : /** @type {{ MODULES: Record<string, Record<string, unknown>> }} */ (await import(pathToFileURL(file).href));
 }
 
+/**
+ * One of durasim's modules, by its path from the code root without extension ("src/cli/main"), for
+ * an entry script: from the graph, else the package's compiled file, else the TypeScript source
+ * through tsx (registered here). `from` is the entry's import.meta.url, `relative` the module's
+ * path from it without extension ("../cli/main").
+ */
+export async function ownModuleForEntry(key, from, relative) {
+  const graph = await loadGraph();
+  if (graph !== undefined) return graph.MODULES[key];
+  const compiled = new URL(`${relative}.js`, from);
+  if (existsSync(compiled)) return import(compiled.href);
+  const { register } = await import('tsx/esm/api');
+  register();
+  return import(new URL(`${relative}.ts`, from).href);
+}
+
 // `node src/bin/graph.mjs --dist` (npm run build): the package's graph, from the compiled code in dist/.
 if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.includes('--dist')) {
   const dist = join(CODE_ROOT, 'dist');
