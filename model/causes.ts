@@ -32,6 +32,7 @@ export const CAUSAL_ORDER: readonly InvariantCode[] = [
   'no-secret-persisted',
   'cleanup-owned-only',
   'cancel-truth',
+  'journal-error',
   'convergence',
 ];
 

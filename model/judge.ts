@@ -18,6 +18,7 @@ import { checkCompletedReplayed } from './invariants/completedReplayed.js';
 import { checkCleanupOwnedOnly } from './invariants/cleanupOwnedOnly.js';
 import { checkEvidenceRetained } from './invariants/evidenceRetained.js';
 import { checkConvergence } from './invariants/convergence.js';
+import { checkJournalError } from './invariants/journalError.js';
 import { checkFileTruth } from './invariants/fileTruth.js';
 import { checkNoBlindRetry } from './invariants/noBlindRetry.js';
 import { checkNoSilentOverwrite } from './invariants/noSilentOverwrite.js';
@@ -56,6 +57,7 @@ export const CHECKS: Record<InvariantCode, (input: JudgeInput) => Violation[]> =
   'cleanup-owned-only': checkCleanupOwnedOnly,
   'evidence-retained': checkEvidenceRetained,
   convergence: checkConvergence,
+  'journal-error': checkJournalError,
 };
 
 export function judge(input: JudgeInput, only?: readonly InvariantCode[]): Violation[] {

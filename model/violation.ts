@@ -29,6 +29,7 @@ export const INVARIANTS = [
   { code: 'cleanup-owned-only', kind: 'safety', summary: "a task's cleanup never deletes, moves or rewrites another task's temp file in the folder they share" },
   { code: 'evidence-retained', kind: 'safety', summary: "once the durable records hold a write's receipt they keep it, through every crash and cleanup, to the end" },
   { code: 'convergence', kind: 'liveness', summary: 'after the last fault every operation reaches a terminal state within the bounds, and a finished task leaves no temp file behind' },
+  { code: 'journal-error', kind: 'liveness', summary: 'no incarnation ends by an error of its own (an uncaught exception or rejection, a non-zero exit) before any fault was injected: a bug, not a recovery' },
 ] as const;
 
 export type InvariantCode = (typeof INVARIANTS)[number]['code'];

@@ -41,4 +41,6 @@ export interface ExitRecord {
   pid: number;
   incarnation: number;
   error?: string;
+  /** The error's stack, as the journal's code threw it (its first frames; secrets masked). */
+  stack?: string;
 }

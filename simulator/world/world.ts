@@ -349,7 +349,8 @@ export class World implements StepHost, EventHost {
       return;
     }
     const message = (this.masksSecrets ? maskSecrets : String)(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
-    this.exits.push({ pid: proc.pid, incarnation: proc.incarnation, error: message });
+    const frames = error instanceof Error && typeof error.stack === 'string' ? error.stack.split('\n').filter((line) => /^\s+at /.test(line)).slice(0, 12).map((line) => line.trim()) : [];
+    this.exits.push({ pid: proc.pid, incarnation: proc.incarnation, error: message, ...(frames.length > 0 ? { stack: (this.masksSecrets ? maskSecrets : String)(frames.join('\n')) } : {}) });
     this.record({ actor: 'supervisor', op: 'exit', detail: `${proc.name} failed: ${message}` });
     this.scheduleRestart(proc);
   }

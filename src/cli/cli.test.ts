@@ -121,7 +121,7 @@ describe('check --tally, --invariants, --safety-only', () => {
     expect(out[1]).toMatch(/^judged by 24 invariants: safety one-effect-per-key, .*version-change-pauses, cleanup-owned-only, evidence-retained \(docs\/invariants\.md\)$/);
     out = [];
     expect(await run('check', '--journal', 'torn-tail-fatal', '--runs', '600', '--seed', '5', ...common())).toBe(3);
-    expect(out[1]).toMatch(/^judged by all 25 invariants: safety one-effect-per-key, .* · liveness convergence \(docs\/invariants\.md\)$/);
+    expect(out[1]).toMatch(/^judged by all 26 invariants: safety one-effect-per-key, .* · liveness convergence, journal-error \(docs\/invariants\.md\)$/);
    }, 60_000);
 
   test('an unknown invariant, or nothing left to judge, is bad usage', async () => {

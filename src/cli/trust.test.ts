@@ -68,6 +68,34 @@ describe('a module that escapes while it loads', () => {
   });
 });
 
+describe("a journal's own errors", () => {
+  test('a TypeError in the first incarnation of a fault-free run is a finding (journal-error, exit 3), with its stack at its place in the source', async () => {
+    const file = join(dir, 'parsesNothing.ts');
+    writeFileSync(file, `import { writeFile } from 'node:fs/promises';
+
+function parse(text: string | undefined): { count: number } {
+  return JSON.parse(text as string) as { count: number };
+}
+
+export default {
+  name: 'parses-nothing',
+  async run(_env: unknown, task: { operations: unknown[] }) {
+    const state = parse(undefined);
+    await writeFile('count.txt', String(state.count + task.operations.length));
+  },
+  inspect: () => ({}),
+};
+`);
+    expect(await run('check', '--journal', file, '--runs', '20', '--seed', '1', ...outputs())).toBe(3);
+    const printed = out.join('\n');
+    expect(printed).toMatch(/ {2}journal-error at #\d+: expected no incarnation ends by an error of its own before any fault was injected; actual worker-0#0 ended with SyntaxError: "undefined" is not valid JSON before any fault happened in the run/);
+    expect(printed).toContain(`    at parse (${file}:4:15)`);
+    expect(printed).toContain(`    at Object.run (${file}:10:19)`);
+    expect(printed).not.toMatch(/graph-[0-9a-f]+\.mjs|node:internal/);
+    expect(readFileSync(join(dir, 'report', 'report.md'), 'utf8')).toContain(`at parse (${file}:4:15)`);
+  }, 60_000);
+});
+
 describe('module memory', () => {
   test('a module cache is no finding: one scenario\'s module memory never reaches the next (exit 0)', async () => {
     // One worker thread runs many scenarios; every incarnation loads the modules afresh, as a process does.

@@ -28,6 +28,8 @@ export interface JournalBundle {
   code: string;
   /** Module ids the bundle requires that are durasim's own (absolute paths, or "durasim"). */
   shared: string[];
+  /** The bundle's source map (JSON, its sources absolute): a stack of the journal's code names its own files and lines. */
+  map?: string;
 }
 
 const SHARED_FOLDERS = ['src', 'model', 'simulator'].map((folder) => join(CODE_ROOT, folder) + sep);
@@ -86,7 +88,7 @@ export async function bundleJournal(ref: JournalRef): Promise<JournalBundle> {
   const { build } = await import('esbuild');
   let output;
   try {
-    output = await build({ ...BUNDLE_OPTIONS, entryPoints: [ref.file], plugins: [sharing()] });
+    output = await build({ ...BUNDLE_OPTIONS, entryPoints: [ref.file], sourcemap: 'external', outfile: join(dirname(ref.file), 'durasim-bundle.js'), plugins: [sharing()] });
   } catch (error) {
     const messages = (error as { errors?: { text: string; location?: { file: string; line: number } | null }[] }).errors ?? [];
     const first = messages[0];
@@ -96,11 +98,19 @@ export async function bundleJournal(ref: JournalRef): Promise<JournalBundle> {
     const where = first?.location ? ` (${relative(process.cwd(), first.location.file)}:${first.location.line})` : '';
     throw new DurasimError('load the journal', `bundling ${ref.spec} failed: ${first?.text ?? String(error)}${where}`, 'Fix the module so it compiles');
   }
-  const code = output.outputFiles[0]?.text ?? '';
+  const code = output.outputFiles.find((file) => file.path.endsWith('.js'))?.text ?? '';
+  const mapFile = output.outputFiles.find((file) => file.path.endsWith('.map'));
+  let map: string | undefined;
+  if (mapFile) {
+    const parsed = JSON.parse(mapFile.text) as { sources: string[]; sourcesContent?: unknown };
+    parsed.sources = parsed.sources.map((source) => join(dirname(ref.file), source));
+    delete parsed.sourcesContent; // the files are where they are: only the positions travel
+    map = JSON.stringify(parsed);
+  }
   const shared = new Set<string>();
   for (const input of Object.values(output.metafile.inputs)) {
     // durasim's own modules only (the metafile also lists a glob import's pattern and esbuild's "<runtime>").
     for (const imported of input.imports) if (imported.external && (imported.path === 'durasim' || isDurasimOwn(imported.path))) shared.add(imported.path);
   }
-  return { ref, code, shared: [...shared].sort() };
+  return { ref, code, shared: [...shared].sort(), ...(map ? { map } : {}) };
 }

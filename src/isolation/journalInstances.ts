@@ -4,7 +4,7 @@
  * process would. What the journal left on globalThis is taken away first: process memory dies
  * with the process. durasim's own modules and Node's builtins are shared (see bundleJournal).
  */
-import { builtinModules, createRequire } from 'node:module';
+import { builtinModules, createRequire, SourceMap } from 'node:module';
 import { extname, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compileFunction } from 'node:vm';
@@ -19,6 +19,8 @@ import { dynamicLoader, type ModuleBody } from './dynamicModules.js';
 export interface JournalInstances {
   /** A new instance of the journal's modules. */
   fresh(): JournalAdapter;
+  /** A stack of the journal's code as its author reads it: its own frames (durasim's and Node's internals below them dropped), at their places in its source files. */
+  journalStack(stack: string): string;
 }
 
 const BUILTINS = new Set(builtinModules);
@@ -104,5 +106,21 @@ export async function compileJournal(bundle: JournalBundle, durasimIndex: string
     body(module.exports, require, module, bundle.ref.file, dir);
     return adapterOf(module.exports, bundle.ref.spec, bundle.ref.exportName);
   };
-  return { fresh };
+  const sourceMap = bundle.map ? new SourceMap(JSON.parse(bundle.map) as ConstructorParameters<typeof SourceMap>[0]) : undefined;
+  const journalStack = (stack: string): string => {
+    const frames: string[] = [];
+    for (const frame of stack.split('\n')) {
+      const at = /^(.*?)\(?([^()\s]+):(\d+):(\d+)\)?$/.exec(frame);
+      if (at && at[2] === bundle.ref.file && sourceMap) {
+        const entry = sourceMap.findEntry(Number(at[3]) - 1, Number(at[4]) - 1) as { originalSource?: string; originalLine?: number; originalColumn?: number };
+        frames.push(entry.originalSource ? frame.replace(`${at[2]}:${at[3]}:${at[4]}`, `${entry.originalSource}:${(entry.originalLine ?? 0) + 1}:${(entry.originalColumn ?? 0) + 1}`) : frame);
+        continue;
+      }
+      // Below the journal's frames: durasim's own machinery and Node's, which say nothing to its author.
+      if (/node:internal|node:async_hooks|\.cache\/durasim\/graph-|\/durasim\/dist\//.test(frame) || (at && (at[2] as string).startsWith(CODE_ROOT) && !(at[2] as string).includes('node_modules'))) break;
+      frames.push(frame);
+    }
+    return frames.join('\n');
+  };
+  return { fresh, journalStack };
 }

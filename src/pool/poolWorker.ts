@@ -95,6 +95,8 @@ async function simulateOnce(journal: { instances: JournalInstances; first: Journ
   const extra = { ...(message.detail === 'full' ? { diskLane: true, diskCalls: true } : {}), ...(message.crashStates ? { crashDigests: true } : {}) };
   // Modules shared by a run's incarnations are still the run's own: no module memory of one scenario reaches the next.
   const result = await simulate(journal.first, message.scenario, modules === 'fresh' ? { fresh: journal.instances.fresh, beat: onBeat, ...extra } : { perRun: journal.instances.fresh, beat: onBeat, ...extra });
+  // The journal's own frames, at their places in its sources (the bundle's positions mean nothing to its author).
+  for (const exit of result.exits) if (exit.stack !== undefined) exit.stack = journal.instances.journalStack(exit.stack);
   const summary: RunSummary = {
     outcome: result.outcome,
     violations: judge(result),

@@ -1,7 +1,7 @@
 /**
  * What one `durasim check` (or replay) found, as data: every report file is derived from this.
  */
-import type { Violation } from '../../model/violation.js';
+import { invariantKind, type Violation } from '../../model/violation.js';
 import type { Scenario } from '../../simulator/scenario/scenario.js';
 import type { SimulationResult } from '../../simulator/simulate.js';
 import type { RunVerdict } from '../runner/runVerdict.js';
@@ -62,17 +62,21 @@ export interface RunReport {
  * inspect() calls that threw (its records then read as empty, which the judge reports as missing).
  */
 export function journalErrors(result: SimulationResult): string[] {
-  const failed = new Map<string, number[]>();
+  const failed = new Map<string, { incarnations: number[]; stack?: string }>();
   for (const exit of result.exits) {
     if (exit.error === undefined) continue;
     const key = `worker-${exit.pid}\u0000${exit.error}`;
-    failed.set(key, [...(failed.get(key) ?? []), exit.incarnation]);
+    const seen = failed.get(key) ?? { incarnations: [], ...(exit.stack ? { stack: exit.stack } : {}) };
+    seen.incarnations.push(exit.incarnation);
+    failed.set(key, seen);
   }
   return [
-    ...[...failed].map(([key, incarnations]) => {
+    ...[...failed].map(([key, { incarnations, stack }]) => {
       const [worker, error] = key.split('\u0000') as [string, string];
       const which = incarnations.length === 1 ? `#${incarnations[0]}` : ` (incarnations ${incarnations.join(', ')})`;
-      return `${worker}${which} exited with ${error}`;
+      // The stack's first frames, one a line: where the journal's own code threw.
+      const frames = stack ? stack.split('\n').slice(0, 6).map((frame) => `\n    ${frame}`).join('') : '';
+      return `${worker}${which} exited with ${error}${frames}`;
     }),
     ...[...new Set(result.inspectErrors)].map((message) => `inspect() threw: ${message}`),
   ];
@@ -89,7 +93,7 @@ export function verdictOf(violations: readonly Violation[], result: { escapes: S
     const first = result.escapes[0] as SimulationResult['escapes'][number];
     return { verdict: 'sandbox', sandbox: `${escapeWho(first)} ${first.message} (${first.api})` };
   }
-  if (violations.some((v) => v.code !== 'convergence')) return { verdict: 'safety' };
+  if (violations.some((v) => invariantKind(v.code) === 'safety')) return { verdict: 'safety' };
   if (violations.length > 0) return { verdict: 'liveness' };
   return { verdict: 'clean' };
 }

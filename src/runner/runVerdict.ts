@@ -2,7 +2,7 @@
  * What one run's outcome means for the verdict. A run that the pool stopped (blocked, out of
  * memory) is a liveness failure of the journal; a harness error is durasim's own, never a finding.
  */
-import type { InvariantCode, Violation } from '../../model/violation.js';
+import { invariantKind, type InvariantCode, type Violation } from '../../model/violation.js';
 import type { RunOutcome } from '../pool/workerPool.js';
 import type { RunSummary } from '../pool/protocol.js';
 
@@ -21,7 +21,7 @@ export function judgedViolations(violations: readonly Violation[], judged: Judge
 export function summaryVerdict(summary: RunSummary, judged?: Judged): RunVerdict {
   if (summary.escapes.length > 0) return 'sandbox';
   const violations = judgedViolations(summary.violations, judged);
-  if (violations.some((v) => v.code !== 'convergence')) return 'safety';
+  if (violations.some((v) => invariantKind(v.code) === 'safety')) return 'safety';
   if (violations.length > 0) return 'liveness';
   return 'clean';
 }
