@@ -157,7 +157,42 @@ function guardPerformance(): Restore[] {
     },
   });
   restores.push(() => delete perf.timeOrigin);
+  // performance.nodeTiming reads the real clock in its getters: refused under a turn.
+  const nodeTiming = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(perf), 'nodeTiming');
+  if (nodeTiming !== undefined) {
+    const realGet = nodeTiming.get ?? (() => nodeTiming.value as unknown);
+    Object.defineProperty(perf, 'nodeTiming', {
+      configurable: true,
+      enumerable: true,
+      get() {
+        const holder = turnHolder();
+        return holder !== null ? serveOrRefuse(holder, 'performance.nodeTiming', () => realGet.call(perf)) : realGet.call(perf);
+      },
+    });
+    restores.push(() => delete perf.nodeTiming);
+  }
   return restores;
+}
+
+/**
+ * Event#timeStamp: when the event was made, on the performance clock. Under a turn it is the
+ * virtual clock's (served, a step the first time it is read; the same value every read after).
+ */
+function guardEventTimeStamp(): Restore[] {
+  const descriptor = Object.getOwnPropertyDescriptor(Event.prototype, 'timeStamp');
+  if (!descriptor?.get) return [];
+  const realGet = descriptor.get;
+  const stamps = new WeakMap<object, unknown>();
+  Object.defineProperty(Event.prototype, 'timeStamp', {
+    ...descriptor,
+    get(this: Event) {
+      const holder = turnHolder();
+      if (holder === null) return realGet.call(this);
+      if (!stamps.has(this)) stamps.set(this, serveOrRefuse(holder, 'Event.timeStamp', () => realGet.call(this)));
+      return stamps.get(this);
+    },
+  });
+  return [() => Object.defineProperty(Event.prototype, 'timeStamp', descriptor)];
 }
 
 const DIGESTS: Record<string, string> = { 'SHA-1': 'sha1', 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512' };
@@ -235,6 +270,6 @@ export function guardGlobals(): Restore[] {
   add(guardProperty(globalThis, 'setInterval', 'setInterval')); // allow-ambient: names what it guards
   add(guardProperty(globalThis, 'setImmediate', 'setImmediate')); // allow-ambient: names what it guards
   add(guardProperty(AbortSignal, 'timeout', 'AbortSignal.timeout'));
-  restores.push(...guardDate(), ...guardIntl(), ...guardPerformance(), ...guardWebCrypto(), ...serveAllocUnsafe(), ...serveClearTimers());
+  restores.push(...guardDate(), ...guardIntl(), ...guardPerformance(), ...guardEventTimeStamp(), ...guardWebCrypto(), ...serveAllocUnsafe(), ...serveClearTimers());
   return restores;
 }

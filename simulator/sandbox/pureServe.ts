@@ -30,7 +30,10 @@ export function pureServe(nowMs: () => number): NonNullable<TurnHolder['serve']>
     if (CLOCK.has(api)) return nowMs();
     const machine = api.startsWith('os.') ? MACHINE[api.slice(3)] : undefined;
     if (machine) return machine(...args);
-    if (api === 'performance.now') return 0; // allow-ambient: names what it serves
+    if (api === 'performance.now' || api === 'Event.timeStamp' || api === 'process.uptime') return 0; // allow-ambient: names what it serves
+    if (api === 'process.hrtime') return [0, 0];
+    if (api === 'process.hrtime.bigint') return 0n;
+    if (api === 'process.cpuUsage') return { user: 0, system: 0 };
     if (TIMERS.has(api)) return inertTimer();
     if (PROMISED.has(api)) return new Promise(() => {});
     if (api === 'AbortSignal.timeout') return new AbortController().signal;

@@ -45,6 +45,8 @@ export class Proc implements TurnHolder {
   /** Granted steps not yet completed, by step number (a fetch awaiting its response, a sleep). */
   readonly inFlight = new Map<number, PendingStep>();
   readonly timers = new Set<Timer>();
+  /** performance.mark and measure's entries in this process (node/served/servedClock.ts). */
+  readonly performanceEntries: { name: string; entryType: string; startTime: number; duration: number }[] = [];
   readonly simulated: SimulatedProcess;
   constructor(
     private readonly hooks: ProcHooks,

@@ -357,7 +357,8 @@ export class World implements StepHost, EventHost {
 
   /** process.exit(code) from the journal: the incarnation ends as a process would, finished or failed. */
   private exitByCall(proc: Proc, code: number): void {
-    this.exit(proc, code === 0 ? undefined : new Error(`process.exit(${code})`), code);
+    // The error stands for the exit code, not for a place in the journal's code: it carries no frames.
+    this.exit(proc, code === 0 ? undefined : Object.assign(new Error(`process.exit(${code})`), { stack: `Error: process.exit(${code})` }), code);
   }
 
   /** An unhandled rejection or uncaught exception: it ends the incarnation that last ran, as it would end a process. */
