@@ -50,7 +50,8 @@ type Call =
   | { call: 'cp' | 'cpSync'; from: string; to: string; recursive: boolean }
   | { call: 'writevSync' | 'fh.writev'; handle: number; data: string[]; position: number | null }
   | { call: 'readvSync' | 'fh.readv'; handle: number; lengths: number[]; position: number | null }
-  | { call: 'stream.write'; path: string; data: string[]; flags: 'w' | 'a' };
+  | { call: 'stream.write'; path: string; data: string[]; flags: 'w' | 'a' }
+  | { call: 'realpath' | 'realpathSync' | 'callback.realpath' | 'realpath.native' | 'realpathSync.native' | 'readlink' | 'readlinkSync'; path: string };
 
 const path = fc.constantFrom(...PATHS);
 const data = fc.constantFrom(...DATA);
@@ -90,7 +91,17 @@ const call: fc.Arbitrary<Call> = fc.oneof(
   { arbitrary: fc.record({ call: fc.constantFrom('writevSync' as const, 'fh.writev' as const), handle, data: fc.array(data, { maxLength: 3 }), position }), weight: 2 },
   { arbitrary: fc.record({ call: fc.constantFrom('readvSync' as const, 'fh.readv' as const), handle, lengths: fc.array(fc.nat({ max: 4 }), { maxLength: 3 }), position }), weight: 2 },
   { arbitrary: fc.record({ call: fc.constant('stream.write' as const), path, data: fc.array(data, { maxLength: 3 }), flags: fc.constantFrom('w' as const, 'a' as const) }), weight: 2 },
+  {
+    arbitrary: fc.record({
+      call: fc.constantFrom('realpath' as const, 'realpathSync' as const, 'callback.realpath' as const, 'realpath.native' as const, 'realpathSync.native' as const, 'readlink' as const, 'readlinkSync' as const),
+      path: fc.oneof(path, fc.constantFrom('a/', 'd/', 'd/e/', 'd/../a', 'd/e/..', 'x/y', '.')),
+    }),
+    weight: 2,
+  },
 );
+
+/** Calls whose error message is compared too (the root folder written as <root>), not only its code. */
+const MESSAGE_COMPARED = new Set<Call['call']>(['realpath', 'realpathSync', 'callback.realpath', 'realpath.native', 'realpathSync.native', 'readlink', 'readlinkSync']);
 
 /** Times utimes sets (in seconds), and how a stat shows a file's modification time: one of them, or another. */
 const SET_ATIME_S = 1_000;
@@ -339,6 +350,20 @@ async function runCalls(root: string, calls: readonly Call[]): Promise<string[]>
         });
         return 'ok';
       }
+      case 'realpath':
+        return relative(root, await fsp.realpath(at(c.path))) || '.';
+      case 'realpathSync':
+        return relative(root, fs.realpathSync(at(c.path))) || '.';
+      case 'callback.realpath':
+        return relative(root, await viaCallback<string>((done) => fs.realpath(at(c.path), done))) || '.';
+      case 'realpath.native':
+        return relative(root, await viaCallback<string>((done) => fs.realpath.native(at(c.path), done))) || '.';
+      case 'realpathSync.native':
+        return relative(root, fs.realpathSync.native(at(c.path))) || '.';
+      case 'readlink':
+        return await fsp.readlink(at(c.path));
+      case 'readlinkSync':
+        return fs.readlinkSync(at(c.path));
       case 'stream.read': {
         let text = '';
         for await (const chunk of fs.createReadStream(at(c.path), { encoding: 'utf8', highWaterMark: 3 })) text += chunk as string;
@@ -350,7 +375,8 @@ async function runCalls(root: string, calls: readonly Call[]): Promise<string[]>
     try {
       out.push(unrandom(`${JSON.stringify(c)} → ${await apply(c)}`));
     } catch (error) {
-      out.push(`${JSON.stringify(c)} → ${(error as { code?: string }).code ?? String(error)}`);
+      const { code, message } = error as { code?: string; message?: string };
+      out.push(`${JSON.stringify(c)} → ${MESSAGE_COMPARED.has(c.call) ? String(message).replaceAll(root, '<root>') : (code ?? String(error))}`);
     }
   }
   for (const h of handles) {

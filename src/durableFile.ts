@@ -4,12 +4,42 @@
  * either the old file or the whole new one, never a torn or empty one. Folders are created the
  * same way: each new one made durable in its parent.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { maskSecrets } from '../model/contract/secret.js';
 
 let counter = 0;
-const TEMP = /^\..+\.durasim-\d+-\d+\.tmp$/;
+const TEMP = /^\..+\.durasim-(\d+)-\d+\.tmp$/;
+const PROBE = /^\.durasim-probe-(\d+)$/;
+
+/** Whether a process with this pid is running (one of another user's counts as running). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes what a killed durasim left in `dir`: the temp files of its durable writes and its
+ * writability probes, each named with its writer's pid. Only a writer that is no longer running is
+ * swept (another durasim writing into the same folder keeps its files), never this process's own.
+ */
+export function sweepLeftovers(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return; // no folder, nothing left over
+  }
+  for (const name of names) {
+    const pid = Number(TEMP.exec(name)?.[1] ?? PROBE.exec(name)?.[1] ?? Number.NaN);
+    if (Number.isNaN(pid) || pid === process.pid || processAlive(pid)) continue;
+    rmSync(join(dir, name), { force: true });
+  }
+}
 
 function fsyncPath(path: string): void {
   const fd = openSync(path, 'r');
@@ -36,6 +66,7 @@ export function makeDirDurably(dir: string): void {
  */
 export function writeFileDurably(path: string, data: string | Uint8Array): void {
   const dir = dirname(resolve(path));
+  sweepLeftovers(dir);
   const temp = join(dir, `.${basename(path)}.durasim-${process.pid}-${counter++}.tmp`);
   const fd = openSync(temp, 'wx');
   try {
@@ -57,11 +88,6 @@ export function writeFileDurably(path: string, data: string | Uint8Array): void 
   fsyncPath(dir);
 }
 
-/** Removes durably what `writeFileDurably` would have renamed away, had its writer not been killed. */
-export function removeStaleTemps(dir: string): void {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) return;
-  for (const name of readdirSync(dir)) if (TEMP.test(name)) rmSync(join(dir, name), { force: true });
-}
 
 /** Removes a file durably (the folder fsynced), if it exists. */
 export function removeDurably(path: string): void {

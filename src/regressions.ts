@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { InvariantCode } from '../model/violation.js';
 import { parseScenarioText, scenarioToJson, type Scenario } from '../simulator/scenario/scenario.js';
-import { makeDirDurably, writeFileDurably } from './durableFile.js';
+import { makeDirDurably, sweepLeftovers, writeFileDurably } from './durableFile.js';
 import { DurasimError } from '../model/contract/failure.js';
 
 export const REGRESSIONS_DIR = 'reports/regressions';
@@ -54,6 +54,7 @@ export function saveRegression(scenario: Scenario, info: RegressionInfo, root = 
 export function loadRegressions(journal: string, root = REGRESSIONS_DIR): Regression[] {
   const dir = join(root, folderName(journal));
   if (!existsSync(dir)) return [];
+  sweepLeftovers(dir); // a regression a killed check was saving
   return readdirSync(dir)
     .filter((name) => name.endsWith('.json'))
     .sort()

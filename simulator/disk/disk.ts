@@ -34,7 +34,7 @@ import { posix } from 'node:path';
 import { extended } from './crashBytes.js';
 import { CREATE_MODE, DiskState, UMASK, type OpenFile } from './diskState.js';
 import { invariant } from '../invariant.js';
-import { ioError } from './ioError.js';
+import { ioError, isFsErrorCode } from './ioError.js';
 import { IoFaultSlot } from './ioFaultSlot.js';
 import { linuxLinkCheck, linuxPathCheck, linuxRenameCheck, NAME_MAX } from './linuxChecks.js';
 import { closeFd, openFd, readAt, readWhole, writeAt } from './memfsCore.js';
@@ -229,6 +229,48 @@ export class Disk extends DiskState {
     if (stats.isDirectory()) stats.size = 4096;
     stats.blocks = Math.ceil(stats.size / 4096) * 8;
     return stats;
+  }
+
+  /**
+   * realpath: the disk has no symbolic links, so an existing path's real path is its resolved form.
+   * Its errors name the call as Node does: realpath(3) (`native`, and fs.promises.realpath) the whole
+   * path as given; Node's JavaScript walk lstat(2) on the first component that fails.
+   */
+  realpath(path: string, native: boolean): string {
+    const abs = this.resolve(path);
+    try {
+      this.statOf(abs);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (!isFsErrorCode(code) || code === 'EIO') throw error;
+      if (native) throw ioError(code, 'realpath', path);
+      let prefix = '';
+      for (const name of abs.split('/').slice(1)) {
+        prefix = `${prefix}/${name}`;
+        try {
+          linuxPathCheck(this.vol, 'lstat', prefix);
+          this.vol.lstatSync(prefix);
+        } catch (walked) {
+          const at = (walked as { code?: unknown }).code;
+          throw ioError(isFsErrorCode(at) ? at : code, 'lstat', prefix);
+        }
+      }
+      throw error;
+    }
+    // A trailing slash asks for a folder: realpath(3) refuses a file (ENOTDIR); Node's walk resolves the slash away first.
+    if (native && path.endsWith('/') && !isDirectoryAt(this.vol, abs)) throw ioError('ENOTDIR', 'realpath', path);
+    return abs;
+  }
+
+  /** readlink(2): the disk has no symbolic links, so an existing path is EINVAL, as a regular file or folder is on Linux. */
+  readlink(path: string): never {
+    try {
+      this.statOf(this.resolve(path), false);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      throw isFsErrorCode(code) && code !== 'EIO' ? ioError(code, 'readlink', path) : error;
+    }
+    throw ioError(path.endsWith('/') && !isDirectoryAt(this.vol, this.resolve(path)) ? 'ENOTDIR' : 'EINVAL', 'readlink', path);
   }
 
   /** Whether a path exists in the page cache: the simulator's own look, never a step or a fault. */

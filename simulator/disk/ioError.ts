@@ -7,6 +7,7 @@ export { IO_ERROR_CODES, type IoErrorCode } from '../scenario/scenarioFaults.js'
 
 const DESCRIPTION = {
   EIO: { errno: -5, text: 'i/o error' },
+  ENOENT: { errno: -2, text: 'no such file or directory' },
   ENOSPC: { errno: -28, text: 'no space left on device' },
   EBADF: { errno: -9, text: 'bad file descriptor' },
   EINVAL: { errno: -22, text: 'invalid argument' },
@@ -18,6 +19,9 @@ const DESCRIPTION = {
   ENAMETOOLONG: { errno: -36, text: 'name too long' },
 } as const;
 export type FsErrorCode = keyof typeof DESCRIPTION;
+
+/** Whether an error is one of the file-system errors this module can say again under another call's name. */
+export const isFsErrorCode = (code: unknown): code is FsErrorCode => typeof code === 'string' && Object.hasOwn(DESCRIPTION, code);
 
 export function ioError(code: FsErrorCode, syscall: string, path?: string, dest?: string): Error & { code: string; errno: number; syscall: string; path?: string } {
   const { errno, text } = DESCRIPTION[code];

@@ -34,8 +34,6 @@ const FIXES: Record<Family, string> = {
 const FIXES_BY_PREFIX: [string, string][] = [
   ['fs.symlink', "Write the file under its own name, or link it with fs.link: durasim's disk models files, folders and hard links, not symbolic links."],
   ['fs.promises.symlink', "Write the file under its own name, or link it with fs.link: durasim's disk models files, folders and hard links, not symbolic links."],
-  ['fs.readlink', "Read the file itself: durasim's disk models files, folders and hard links, not symbolic links."],
-  ['fs.promises.readlink', "Read the file itself: durasim's disk models files, folders and hard links, not symbolic links."],
   ['fs.watch', 'Poll with fs.stat or fs.readdir on a timer: file watchers are not served (nothing in the simulated world would wake them).'],
   ['fs.unwatchFile', 'Poll with fs.stat or fs.readdir on a timer: file watchers are not served (nothing in the simulated world would wake them).'],
   ['fs.promises.watch', 'Poll with fs.stat or fs.readdir on a timer: file watchers are not served (nothing in the simulated world would wake them).'],

@@ -9,7 +9,7 @@ tuneCompiler();
 // Anything left unhandled is durasim's own failure: exit 5, never a finding about the journal.
 // (Journals run in worker threads, which report their own uncaught errors as the journal's.)
 const harnessFailed = (reason) => {
-  process.stderr.write(`durasim failed: ${reason instanceof Error ? reason.stack : String(reason)}. Please report it with the command line you ran.\n`);
+  process.stderr.write(`Failed to finish: durasim itself failed (not a finding about the journal): ${reason instanceof Error ? reason.stack : String(reason)}. Please report it with the command line you ran.\n`);
   process.exit(5);
 };
 process.on('unhandledRejection', harnessFailed);

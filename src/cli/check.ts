@@ -5,6 +5,7 @@
  */
 import { describeViolation, INVARIANT_CODES, invariantKind, type InvariantCode } from '../../model/violation.js';
 import type { Escape } from '../../simulator/sandbox/ambientGuard.js';
+import { escapeFix } from '../../simulator/sandbox/escapeCatalog.js';
 import type { FaultKind } from '../arbitraries.js';
 import { DurasimError } from '../../model/contract/failure.js';
 import { journalRefOf, type JournalRef } from '../isolation/journalRef.js';
@@ -87,7 +88,7 @@ export function tallyLines(report: RunReport): string[] {
 
 function loadEscapeLine(escapes: readonly Escape[]): string {
   const first = escapes[0] as Escape;
-  return `the journal's module, at load: ${first.message} (${first.api})`;
+  return `the journal's module, at load: ${first.message} (${first.api}). ${escapeFix(first.api, true)}`;
 }
 
 /** Loads the journal in the pool; a module whose own top level escapes the sandbox is exit 4, said so. */
@@ -122,7 +123,8 @@ const cpuMsSoFar = (): number => {
   return (user + system) / 1000;
 };
 
-export async function runCheck(options: CheckOptions, print: (line: string) => void): Promise<number> {
+/** Runs check; `print` takes text lines, `printJson` (with --json) the one JSON document of the outcome. */
+export async function runCheck(options: CheckOptions, print: (line: string) => void, printJson: (doc: object) => void = (doc) => print(JSON.stringify(doc, null, 2))): Promise<number> {
   checkOutputFolder(options.reportDir, '--report-dir');
   checkOutputFolder(options.regressionsDir, '--regressions');
   if (options.junit !== undefined) checkOutputFile(options.junit, '--junit');
@@ -219,7 +221,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
     report.cost = { cpuMs: cpuMsSoFar(), ...(cpuMsBeforeFirstRun !== undefined ? { cpuMsBeforeFirstRun } : {}), wallMs: wallMs() };
     const files = writeReports(options.reportDir, report, options.junit);
     if (options.json) {
-      print(JSON.stringify({ ...report, result: undefined, files }, null, 2));
+      printJson({ ...report, result: undefined, files });
       return report.exitCode;
     }
     const rate = report.runsExecuted / Math.max(0.001, report.elapsedMs / 1000);

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { scenarioToJson, type Scenario } from '../../simulator/scenario/scenario.js';
 import { makeDirDurably, writeFileDurably } from '../durableFile.js';
+import { failureMessage } from '../../model/contract/failure.js';
 import { EXIT } from './exitCodes.js';
 
 export class HarnessFailure extends Error {
@@ -27,6 +28,7 @@ export function reportHarnessFailure(message: string, scenario: Scenario | undef
       where = `this scenario (it could not be saved: ${error instanceof Error ? error.message : String(error)}):\n${JSON.stringify(scenarioToJson(scenario))}`;
     }
   }
-  print(`durasim failed: ${message.replace(/\.$/, '')}. Please report it with ${where}`);
+  const reason = message.replace(/ Please report it with the scenario file\.$/, '');
+  print(failureMessage('finish', `durasim itself failed (not a finding about the journal): ${reason}`, `Please report it with ${where}`));
   return EXIT.harness;
 }

@@ -98,7 +98,29 @@ function terminalPrinter(): (line: string) => void {
   return (line) => console.log(on ? colourLine(line) : line);
 }
 
+/** The verdict word an exit code stands for, for a JSON outcome. */
+const verdictOfExit = (code: number): string => Object.entries(EXIT).find(([, value]) => value === code)?.[0] ?? 'harness';
+
 export async function main(argv: string[], print: (line: string) => void = terminalPrinter()): Promise<number> {
+  const [command] = argv;
+  if (command !== 'check' || !argv.includes('--json')) return await runCommand(argv, print);
+  // check --json: stdout carries exactly one JSON document in every outcome (a finding, a clean run, an
+  // escape while the journal loads, bad usage, durasim's own failure); every text line goes to stderr.
+  const said: string[] = [];
+  let printed = false;
+  const text = (line: string): void => {
+    said.push(line);
+    process.stderr.write(`${line}\n`);
+  };
+  const code = await runCommand(argv, text, (doc) => {
+    printed = true;
+    print(JSON.stringify(doc, null, 2));
+  });
+  if (!printed) print(JSON.stringify({ command: 'check', verdict: verdictOfExit(code), exitCode: code, message: said.join('\n') }, null, 2));
+  return code;
+}
+
+async function runCommand(argv: string[], print: (line: string) => void, printJson?: (doc: object) => void): Promise<number> {
   const [command, ...rest] = argv;
   try {
     // `durasim <command> --help` (or -h), and `durasim help <command>`: that command's help, exit 0.
@@ -135,7 +157,7 @@ export async function main(argv: string[], print: (line: string) => void = termi
           throw usageError('--safety-only leaves none of the --invariants to judge', 'Drop --safety-only, or name a safety invariant');
         }
         if (options.runs < 1) throw usageError('--runs must be at least 1', 'Pass e.g. --runs 1000');
-        return await runCheck(options, print);
+        return await runCheck(options, print, printJson);
       }
       case 'replay':
       case 'explain': {
@@ -204,11 +226,11 @@ export async function main(argv: string[], print: (line: string) => void = termi
     }
   } catch (error) {
     if (error instanceof DurasimError) {
-      process.stderr.write(`${error.message}\n`);
+      (printJson ? print : (line: string) => process.stderr.write(`${line}\n`))(error.message);
       return EXIT.usage;
     }
     // durasim's own failure: exit 5, never a finding.
     const where = error instanceof Error && error.stack ? ` (${error.stack.split('\n').slice(1, 3).map((l) => l.trim()).join(' ')})` : '';
-    return reportHarnessFailure(`${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}${where}`, undefined, 'durasim-report', (line) => process.stderr.write(`${line}\n`));
+    return reportHarnessFailure(`${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}${where}`, undefined, 'durasim-report', printJson ? print : (line) => process.stderr.write(`${line}\n`));
   }
 }

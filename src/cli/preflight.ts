@@ -6,6 +6,7 @@
 import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { DurasimError } from '../../model/contract/failure.js';
+import { sweepLeftovers } from '../durableFile.js';
 
 const fail = (reason: string, fix: string): never => {
   throw new DurasimError('prepare the outputs', reason, fix);
@@ -26,6 +27,7 @@ function nearestExisting(path: string, flag: string, given: string): string {
 }
 
 function probeWritable(folder: string, flag: string, given: string): void {
+  sweepLeftovers(folder); // a probe or a temp file a killed durasim left here
   const probe = join(folder, `.durasim-probe-${process.pid}`);
   try {
     writeFileSync(probe, '');

@@ -4,9 +4,10 @@
  * 2, nothing written); bad seeds, summaries, regression files and scenario fields are refused with
  * the house style; and durasim's own failure is exit 5, never a finding.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { main } from './main.js';
 
@@ -64,8 +65,49 @@ describe('a module that escapes while it loads', () => {
     const file = join(dir, 'loads-the-disk.ts');
     writeFileSync(file, "import { readFileSync } from 'node:fs';\nconst config = readFileSync('/etc/hostname', 'utf8');\nexport default { name: 'loads-the-disk', async run(env) { await env.clock.now(); }, inspect: () => ({ config }) };\n");
     expect(await run('check', '--journal', file, '--runs', '5', ...outputs())).toBe(4);
-    expect(out).toContain("sandbox: the journal's module, at load: it called fs.readFileSync while its module loaded, which would touch the real disk: the simulated disk exists only inside run() (fs.readFileSync)");
+    expect(out).toContain("sandbox: the journal's module, at load: it called fs.readFileSync while its module loaded, which would touch the real disk: the simulated disk exists only inside run() (fs.readFileSync). Do file I/O inside run(), where durasim serves node:fs on its simulated disk.");
   });
+
+  test('with --json, stdout is one JSON document (the verdict, the exit code, the message) and the text goes to stderr', async () => {
+    const file = join(dir, 'loads-the-network.ts');
+    writeFileSync(file, "import { createConnection } from 'node:net';\ncreateConnection({ port: 9 });\nexport default { name: 'loads-the-network', async run(env) { await env.clock.now(); }, inspect: () => ({}) };\n");
+    expect(await run('check', '--journal', file, '--runs', '5', '--json', ...outputs())).toBe(4);
+    expect(out).toHaveLength(1);
+    const message = "sandbox: the journal's module, at load: it called net.createConnection, which would reach the real network (net.createConnection). Call fetch(url, init) or env.fetch(url, init): under simulation the only network is the fake service.";
+    expect(JSON.parse(out[0] as string)).toEqual({ command: 'check', verdict: 'sandbox', exitCode: 4, message });
+    expect(err.join('')).toContain(message);
+  });
+});
+
+describe('what a killed check left behind', () => {
+  test('the next check removes it: a regression being saved, a report being written, a writability probe', async () => {
+    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+    const left = [join(dir, 'regressions', 'reference', `.0123abcd.json.durasim-${dead}-0.tmp`), join(dir, 'report', `.summary.json.durasim-${dead}-4.tmp`), join(dir, 'report', `.durasim-probe-${dead}`)];
+    for (const file of left) {
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, '{"half": ');
+    }
+    expect(await run('check', '--runs', '5', '--seed', '1', ...outputs())).toBe(0);
+    for (const file of left) expect(existsSync(file)).toBe(false);
+    expect(readdirSync(join(dir, 'regressions', 'reference'))).toEqual([]);
+  }, 30_000);
+});
+
+describe('check --json in every outcome', () => {
+  test('bad usage is a JSON document too (verdict usage, exit 2)', async () => {
+    expect(await run('check', '--runs', 'x', '--json')).toBe(2);
+    expect(out).toHaveLength(1);
+    expect(JSON.parse(out[0] as string)).toEqual({ command: 'check', verdict: 'usage', exitCode: 2, message: 'Failed to read the command line: --runs must be a whole number, found "x". Pass e.g. --runs 500.' });
+  });
+
+  test("durasim's own failure is a JSON document too (verdict harness, exit 5)", async () => {
+    process.env.DURASIM_FAILPOINT = 'simulator-invariant';
+    expect(await run('check', '--runs', '3', '--seed', '1', '--json', ...outputs())).toBe(5);
+    expect(out).toHaveLength(1);
+    const doc = JSON.parse(out[0] as string) as { message: string };
+    expect(doc).toMatchObject({ command: 'check', verdict: 'harness', exitCode: 5 });
+    expect(doc.message).toContain('Failed to finish: durasim itself failed (not a finding about the journal): SimulatorInvariantError');
+  }, 30_000);
 });
 
 describe("a journal's own errors", () => {
@@ -169,7 +211,7 @@ describe("durasim's own failure", () => {
     process.env.DURASIM_FAILPOINT = 'simulator-invariant';
     expect(await run('check', '--runs', '5', '--seed', '1', ...outputs())).toBe(5);
     const file = join(dir, 'report', 'harness-failure.json');
-    expect(out.at(-1)).toBe(`durasim failed: SimulatorInvariantError: durasim internal invariant broken: the DURASIM_FAILPOINT test failpoint is set. Please report it with the scenario file. Please report it with this scenario: ${file}`);
+    expect(out.at(-1)).toBe(`Failed to finish: durasim itself failed (not a finding about the journal): SimulatorInvariantError: durasim internal invariant broken: the DURASIM_FAILPOINT test failpoint is set. Please report it with this scenario: ${file}.`);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'durasim.scenario' });
   }, 30_000);
 });

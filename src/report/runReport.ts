@@ -4,6 +4,7 @@
 import { invariantKind, type Violation } from '../../model/violation.js';
 import type { Scenario } from '../../simulator/scenario/scenario.js';
 import type { SimulationResult } from '../../simulator/simulate.js';
+import { escapeFix } from '../../simulator/sandbox/escapeCatalog.js';
 import type { RunVerdict } from '../runner/runVerdict.js';
 
 export interface RunReport {
@@ -91,7 +92,7 @@ export function verdictOf(violations: readonly Violation[], result: { escapes: S
   if (nondeterministic) return { verdict: 'sandbox', sandbox: nondeterministic };
   if (result && result.escapes.length > 0) {
     const first = result.escapes[0] as SimulationResult['escapes'][number];
-    return { verdict: 'sandbox', sandbox: `${escapeWho(first)} ${first.message} (${first.api})` };
+    return { verdict: 'sandbox', sandbox: `${escapeWho(first)} ${first.message} (${first.api}). ${escapeFix(first.api)}` };
   }
   if (violations.some((v) => invariantKind(v.code) === 'safety')) return { verdict: 'safety' };
   if (violations.length > 0) return { verdict: 'liveness' };

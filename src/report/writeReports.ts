@@ -5,7 +5,7 @@
  */
 import { join, relative } from 'node:path';
 import { scenarioToJson } from '../../simulator/scenario/scenario.js';
-import { makeDirDurably, removeDurably, removeStaleTemps, writeFileDurably } from '../durableFile.js';
+import { makeDirDurably, removeDurably, sweepLeftovers, writeFileDurably } from '../durableFile.js';
 import { junitXml } from './junit.js';
 import { reportMarkdown } from './markdown.js';
 import { summaryJson, type RunReport } from './runReport.js';
@@ -14,7 +14,7 @@ import { timelineHtml } from './timeline.js';
 /** Returns the files written, by role, relative to the current directory. */
 export function writeReports(dir: string, report: RunReport, junitPath?: string): Record<string, string> {
   makeDirDurably(dir);
-  removeStaleTemps(dir);
+  sweepLeftovers(dir);
   removeDurably(join(dir, 'summary.json'));
   const files: Record<string, string> = {};
   const put = (role: string, name: string, text: string): void => {

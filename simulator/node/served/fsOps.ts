@@ -323,7 +323,10 @@ export const FS_OPS: Record<string, OpOf> = {
       }
     },
   }),
-  realpathSync: (ctx, [path]) => ({ detail: named(ctx.world.disk, path), run: () => (ctx.world.disk.statOf(pathOf(path)), ctx.world.disk.resolve(pathOf(path))) }),
+  realpathSync: (ctx, [path]) => ({ detail: named(ctx.world.disk, path), run: () => ctx.world.disk.realpath(pathOf(path), false) }),
+  // realpath(3), as fs.realpathSync.native, fs.realpath.native and fs.promises.realpath call it.
+  realpathNativeSync: (ctx, [path]) => ({ detail: named(ctx.world.disk, path), run: () => ctx.world.disk.realpath(pathOf(path), true) }),
+  readlinkSync: (ctx, [path]) => ({ detail: named(ctx.world.disk, path), run: () => ctx.world.disk.readlink(pathOf(path)) }),
   rmdirSync: (ctx, [path]) => ({ detail: named(ctx.world.disk, path), run: () => ctx.world.disk.rmdir(pathOf(path)) }),
   rmSync: (ctx, [path, options]) => ({
     detail: named(ctx.world.disk, path),

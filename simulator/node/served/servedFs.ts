@@ -5,7 +5,7 @@
  * and the promise API (fs.promises.writeFile, node:fs/promises: a scheduled step; open() gives a
  * FileHandle). File streams (createReadStream, createWriteStream) are Node's own, run as the
  * process's code: every open, read, write and close they make is a served callback call, so each
- * chunk is a step. What fsOps.ts does not implement (watchers, symlinks, statfs, ...) stays an
+ * chunk is a step. What fsOps.ts does not implement (watchers, making symlinks, statfs, ...) stays an
  * escape, refused with its explanation.
  */
 import { runAsTurn } from '../../sandbox/ambientGuard.js';
@@ -15,8 +15,7 @@ import { invalidArg } from './fsArgs.js';
 import type { Served, ServeContext } from './serveContext.js';
 import { ServedFileHandle } from './servedFileHandle.js';
 
-const syncServed = (name: string): Served => {
-  const api = `fs.${name}`;
+const syncServed = (name: string, api = `fs.${name}`): Served => {
   const opOf = FS_OPS[name] as NonNullable<(typeof FS_OPS)[string]>;
   return (ctx, args) => {
     const op = opOf(ctx, args);
@@ -31,8 +30,7 @@ function deliver(name: string, callback: (...values: unknown[]) => void, value: 
   else callback(null, value);
 }
 
-const callbackServed = (name: string): Served => {
-  const api = `fs.${name.slice(0, -'Sync'.length)}`;
+const callbackServed = (name: string, api = `fs.${name.slice(0, -'Sync'.length)}`): Served => {
   const opOf = FS_OPS[name] as NonNullable<(typeof FS_OPS)[string]>;
   return (ctx, all) => {
     const callback = all[all.length - 1];
@@ -51,8 +49,7 @@ const callbackServed = (name: string): Served => {
 /** A FileHandle given where a path or fd goes (readFile, writeFile, appendFile) reads and writes through its fd. */
 const unwrap = (value: unknown): unknown => (value instanceof ServedFileHandle ? value.fd : value);
 
-const promiseServed = (name: string): Served => {
-  const api = `fs.promises.${name.slice(0, -'Sync'.length)}`;
+const promiseServed = (name: string, api = `fs.promises.${name.slice(0, -'Sync'.length)}`): Served => {
   const opOf = FS_OPS[name] as NonNullable<(typeof FS_OPS)[string]>;
   return (ctx: ServeContext, args) => {
     const op = opOf(ctx, [unwrap(args[0]), ...args.slice(1)]);
@@ -61,9 +58,10 @@ const promiseServed = (name: string): Served => {
   };
 };
 
-const SYNC_NAMES = Object.keys(FS_OPS);
+/** realpathNativeSync is realpath(3), served under Node's names for it below; every other operation is a node:fs name. */
+const SYNC_NAMES = Object.keys(FS_OPS).filter((name) => name !== 'realpathNativeSync');
 const CALLBACK_NAMES = SYNC_NAMES;
-const PROMISE_NAMES = ['openSync', 'readFileSync', 'writeFileSync', 'appendFileSync', 'renameSync', 'linkSync', 'unlinkSync', 'mkdirSync', 'readdirSync', 'statSync', 'lstatSync', 'accessSync', 'rmSync', 'rmdirSync', 'truncateSync', 'copyFileSync', 'realpathSync', 'chmodSync', 'chownSync', 'lchownSync', 'utimesSync', 'lutimesSync', 'mkdtempSync', 'opendirSync', 'cpSync'];
+const PROMISE_NAMES = ['openSync', 'readFileSync', 'writeFileSync', 'appendFileSync', 'renameSync', 'linkSync', 'unlinkSync', 'mkdirSync', 'readdirSync', 'statSync', 'lstatSync', 'accessSync', 'rmSync', 'rmdirSync', 'truncateSync', 'copyFileSync', 'chmodSync', 'chownSync', 'lchownSync', 'utimesSync', 'lutimesSync', 'mkdtempSync', 'opendirSync', 'cpSync', 'readlinkSync'];
 
 /** Node's own file streams, made in the process's turn: their calls of node:fs are then the process's own, and served. */
 const nodesOwn: Served = (ctx, _args, _thisArg, _newTarget, real) => {
@@ -75,9 +73,10 @@ export const FS_SERVED: [string, Served][] = [
   ...SYNC_NAMES.map((name): [string, Served] => [`fs.${name}`, syncServed(name)]),
   ...CALLBACK_NAMES.map((name): [string, Served] => [`fs.${name.slice(0, -'Sync'.length)}`, callbackServed(name)]),
   ...PROMISE_NAMES.map((name): [string, Served] => [`fs.promises.${name.slice(0, -'Sync'.length)}`, promiseServed(name)]),
-  // realpath's native form (realpath(3)) answers as the JavaScript one on the simulated disk.
-  ['fs.realpathSync.native', syncServed('realpathSync')],
-  ['fs.realpath.native', callbackServed('realpathSync')],
+  // realpath(3): the native forms and the promise API (Node's JavaScript walk is fs.realpath and fs.realpathSync).
+  ['fs.realpathSync.native', syncServed('realpathNativeSync', 'fs.realpathSync.native')],
+  ['fs.realpath.native', callbackServed('realpathNativeSync', 'fs.realpath.native')],
+  ['fs.promises.realpath', promiseServed('realpathNativeSync', 'fs.promises.realpath')],
   ['fs.createReadStream', nodesOwn],
   ['fs.createWriteStream', nodesOwn],
 ];
