@@ -45,6 +45,8 @@ export interface SimulateOptions {
   diskCalls?: boolean;
   /** Also take a digest of the whole disk right after every crash (CrashRecord.imageDigest: how explore tells crash states apart). */
   crashDigests?: boolean;
+  /** How the journal's console output is written down in the trace (the pool maps a logged stack to the journal's sources); as written without it. */
+  outputText?: (text: string) => string;
 }
 
 export interface ServiceRequest extends ServiceRequestRecord {
@@ -122,7 +124,7 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
   let watch: SecretWatch | undefined;
   let tempWatch: TempWatch | undefined;
   try {
-    world = new World(journal, scenario, { transport: options.transport ?? 'direct', makeEnv: simulatedEnv, serve: serveCall, ...(options.fresh ? { fresh: options.fresh } : options.perRun ? { perRun: options.perRun } : {}), ...(options.beat ? { beat: options.beat } : {}), ...(options.diskLane ? { diskLane: true } : {}), ...(options.crashDigests ? { crashDigests: true } : {}), ...(options.diskCalls ? { diskCalls: true } : {}) });
+    world = new World(journal, scenario, { transport: options.transport ?? 'direct', makeEnv: simulatedEnv, serve: serveCall, ...(options.fresh ? { fresh: options.fresh } : options.perRun ? { perRun: options.perRun } : {}), ...(options.beat ? { beat: options.beat } : {}), ...(options.diskLane ? { diskLane: true } : {}), ...(options.crashDigests ? { crashDigests: true } : {}), ...(options.diskCalls ? { diskCalls: true } : {}), ...(options.outputText ? { outputText: options.outputText } : {}) });
     running = world;
     watch = watchSecret(world, scenario);
     if (scenario.task.temp) tempWatch = world.disk.tempWatch = new TempWatch(scenario.task.temp.dir, Object.keys(scenario.files), () => stepAuthor(world));

@@ -260,6 +260,22 @@ function serveClearTimers(): Restore[] {
   return restores;
 }
 
+/**
+ * A global Node defines with a getter that loads it on first use (MessageChannel, BroadcastChannel):
+ * loaded now and guarded as a plain value; the getter comes back on restore.
+ */
+function guardLazyGlobal(name: string): Restore | undefined {
+  const descriptor = Object.getOwnPropertyDescriptor(globalThis, name);
+  if (!descriptor?.configurable || !('get' in descriptor) || descriptor.get === undefined) return guardProperty(globalThis, name, name);
+  const value = descriptor.get.call(globalThis) as unknown;
+  Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: descriptor.enumerable ?? false });
+  const restore = guardProperty(globalThis, name, name);
+  return () => {
+    restore?.();
+    Object.defineProperty(globalThis, name, descriptor);
+  };
+}
+
 export function guardGlobals(): Restore[] {
   const restores: Restore[] = [];
   const add = (restore: Restore | undefined): void => void (restore && restores.push(restore));
@@ -270,6 +286,9 @@ export function guardGlobals(): Restore[] {
   add(guardProperty(globalThis, 'setInterval', 'setInterval')); // allow-ambient: names what it guards
   add(guardProperty(globalThis, 'setImmediate', 'setImmediate')); // allow-ambient: names what it guards
   add(guardProperty(AbortSignal, 'timeout', 'AbortSignal.timeout'));
+  add(guardLazyGlobal('MessageChannel'));
+  add(guardLazyGlobal('BroadcastChannel'));
+  for (const name of ['wait', 'waitAsync', 'notify']) add(guardProperty(Atomics, name, `Atomics.${name}`));
   restores.push(...guardDate(), ...guardIntl(), ...guardPerformance(), ...guardEventTimeStamp(), ...guardWebCrypto(), ...serveAllocUnsafe(), ...serveClearTimers());
   return restores;
 }

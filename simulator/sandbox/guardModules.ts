@@ -30,7 +30,7 @@ export const MODULE_GUARDS: readonly ModuleGuard[] = [
   { module: 'fs/promises' },
   { module: 'child_process' },
   { module: 'cluster' },
-  { module: 'worker_threads', only: ['Worker', 'BroadcastChannel', 'setEnvironmentData'] },
+  { module: 'worker_threads', only: ['Worker', 'BroadcastChannel', 'MessageChannel', 'setEnvironmentData'] },
   { module: 'dns', nested: ['promises'] },
   { module: 'dns/promises' },
   { module: 'net', except: ['isIP', 'isIPv4', 'isIPv6', 'BlockList', 'SocketAddress'] },

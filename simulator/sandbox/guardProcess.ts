@@ -8,8 +8,10 @@
  * - refused: the real clock (hrtime, uptime), the machine (memoryUsage, cpuUsage, resourceUsage,
  *   report, available memory, active resources), signals and process control (kill, abort, chdir,
  *   set*id), native code (binding, dlopen).
+ * - kept: what it writes to stdout and stderr (console.log and friends), in the world's trace.
  * Outside a turn every call and read is the real one. Returns restore callbacks.
  */
+import { Console } from 'node:console';
 import { guardProperty } from './guardFunction.js';
 import { turnHolder, type ProcessListener } from './turn.js';
 
@@ -130,11 +132,74 @@ function listenOn(listeners: Map<string, ProcessListener[]>, method: string, [ev
   listeners.set(name, list);
 }
 
+/**
+ * process.stdout.write and process.stderr.write (console.log and friends write through them): under
+ * a simulated process, its output, kept by the world (the trace); elsewhere the real write.
+ */
+function serveOutput(name: 'stdout' | 'stderr'): Restore | undefined {
+  const stream = process[name] as unknown as Record<string, unknown> | undefined;
+  const original = stream?.write;
+  if (stream === undefined || typeof original !== 'function') return undefined;
+  const own = Object.hasOwn(stream, 'write');
+  stream.write = function write(this: unknown, chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
+    const holder = turnHolder();
+    if (holder?.output === undefined) return (original as (...a: unknown[]) => boolean).call(this, chunk, encoding, callback);
+    const text = typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8') : String(chunk);
+    holder.output(name, text);
+    const done = typeof encoding === 'function' ? encoding : callback;
+    if (typeof done === 'function') queueMicrotask(() => (done as (error?: Error | null) => void)(null));
+    return true;
+  };
+  return () => {
+    if (own) stream.write = original;
+    else delete stream.write;
+  };
+}
+
+/**
+ * The global console: under a simulated process, a console of its own (its groups, counters and
+ * timers die with the incarnation) that writes to the process's output; elsewhere the real one.
+ * A console that stands in for Node's (a test runner's) does not write through process.stdout, so
+ * serving the stream alone would miss it.
+ */
+function serveConsole(): Restore | undefined {
+  const descriptor = Object.getOwnPropertyDescriptor(globalThis, 'console');
+  if (!descriptor?.configurable) return undefined;
+  let real = globalThis.console;
+  const own = new WeakMap<object, Console>();
+  const consoleOf = (holder: NonNullable<ReturnType<typeof turnHolder>>): Console => {
+    let served = own.get(holder);
+    if (served === undefined) {
+      const to = (name: 'stdout' | 'stderr') => ({ write: (chunk: unknown) => (holder.output?.(name, String(chunk)), true) }) as unknown as NodeJS.WritableStream;
+      served = new Console({ stdout: to('stdout'), stderr: to('stderr'), colorMode: false, ignoreErrors: false });
+      own.set(holder, served);
+    }
+    return served;
+  };
+  Object.defineProperty(globalThis, 'console', {
+    configurable: true,
+    enumerable: descriptor.enumerable ?? false,
+    get: () => {
+      const holder = turnHolder();
+      return holder?.output === undefined ? real : consoleOf(holder);
+    },
+    set: (value: Console) => {
+      if (turnHolder() === null) real = value;
+    },
+  });
+  return () => {
+    Object.defineProperty(globalThis, 'console', { ...descriptor, ...('value' in descriptor ? { value: real } : {}) });
+  };
+}
+
 export function guardProcess(): Restore[] {
   const restores: Restore[] = [];
   const add = (restore: Restore | undefined): void => void (restore && restores.push(restore));
   for (const name of REFUSED) add(guardProperty(process, name, `process.${name}`));
   add(serveValue('pid', (pid) => pid));
+  add(serveOutput('stdout'));
+  add(serveOutput('stderr'));
+  add(serveConsole());
   add(serveValue('ppid', () => 1));
   add(serveMethod('cwd', () => turnHolder()?.simulated.cwd));
   add(serveMethod('exit', (code) => {

@@ -48,6 +48,8 @@ export interface TurnHolder {
   onEscape(api: string): Escape;
   /** process.exit(code) from the journal: the incarnation ends here. */
   exit(code: number): void;
+  /** What the journal wrote to its stdout or stderr (console.log and friends); a holder without it lets the write through. */
+  output?(stream: 'stdout' | 'stderr', text: string): void;
   /**
    * The simulated world's answer to a call of `api` (a function, class or value the sandbox
    * guards), or NOT_SERVED. `newTarget` is set for a `new` call; `real` makes the real call (a

@@ -3,8 +3,9 @@
  *
  * Rules:
  * - Time starts at `startMs` and moves only when the scheduler advances it to the next timer,
- *   which it does only when no process is ready to take a step (discrete-event simulation).
- * - Timers due at the same millisecond fire in the order they were set.
+ *   which it does only when no process is ready to take a step (discrete-event simulation), or
+ *   when a process blocks its thread for a while (skip: Atomics.wait).
+ * - Timers due at the same millisecond fire in the order they were set, a port's messages first.
  * - Nothing here reads the real clock or schedules real timers.
  */
 /** 2026-01-01T00:00:00Z: where virtual time starts (what a served clock read and env.clock.now() say at 0 ms). */
@@ -31,6 +32,8 @@ export interface Timer {
   label: string;
   fire: () => void;
   cancelled: boolean;
+  /** Goes before the timers due at the same millisecond that are not (VirtualClock.at). */
+  soon?: boolean;
 }
 
 export class VirtualClock {
@@ -47,13 +50,18 @@ export class VirtualClock {
     return VIRTUAL_EPOCH_MS + this.nowMs;
   }
 
-  /** Sets a timer `delayMs` from now (at least 0). Returns it, so it can be cancelled. */
-  at(delayMs: number, label: string, fire: () => void): Timer {
-    const timer: Timer = { atMs: this.nowMs + Math.max(0, delayMs), seq: this.seq++, label, fire, cancelled: false };
+  /**
+   * Sets a timer `delayMs` from now (at least 0). Returns it, so it can be cancelled. A `soon` one
+   * (a message a port delivers) goes before the other timers due at the same millisecond, after the
+   * soon ones set before it.
+   */
+  at(delayMs: number, label: string, fire: () => void, soon = false): Timer {
+    const timer: Timer = { atMs: this.nowMs + Math.max(0, delayMs), seq: this.seq++, label, fire, cancelled: false, ...(soon ? { soon: true } : {}) };
+    if (soon) this.soonSet++;
     let i = this.timers.length;
     while (i > 0) {
       const before = this.timers[i - 1] as Timer;
-      if (before.atMs < timer.atMs || (before.atMs === timer.atMs && before.seq < timer.seq)) break;
+      if (before.atMs < timer.atMs || (before.atMs === timer.atMs && (soon ? before.soon === true : true) && before.seq < timer.seq)) break;
       i--;
     }
     this.timers.splice(i, 0, timer);
@@ -64,21 +72,49 @@ export class VirtualClock {
     timer.cancelled = true;
   }
 
+  /** Soon timers set and not yet taken (most runs: none, and takeSoonDue costs nothing). */
+  private soonSet = 0;
+
+  /** The soon timers due by now (a port's messages, ready at once), taken from the queue in order; cancelled ones dropped. */
+  takeSoonDue(): Timer[] {
+    if (this.soonSet === 0) return [];
+    const taken: Timer[] = [];
+    this.timers = this.timers.filter((timer) => {
+      if (timer.soon !== true || timer.atMs > this.nowMs) return true;
+      this.soonSet--;
+      if (!timer.cancelled) taken.push(timer);
+      return false;
+    });
+    return taken;
+  }
+
   /** The next live timer's due time, or undefined when none is set. */
   nextDueMs(): number | undefined {
-    while (this.timers.length > 0 && (this.timers[0] as Timer).cancelled) this.timers.shift();
+    while (this.timers.length > 0 && (this.timers[0] as Timer).cancelled) if ((this.timers.shift() as Timer).soon === true) this.soonSet--;
     return this.timers[0]?.atMs;
   }
 
-  /** Moves time to the next timer and returns every live timer due then, in order (not yet fired). */
+  /**
+   * A process blocked its thread for `ms` (Atomics.wait): time moves on at once. Timers that fell
+   * due meanwhile fire late, as a real blocked thread delays them — the only way a timer is late.
+   */
+  skip(ms: number): void {
+    this.nowMs += Math.max(0, ms);
+    this.latePossible = true;
+  }
+  private latePossible = false;
+
+  /** Moves time to the next timer and returns every live timer due then, in order (not yet fired); after a skip, the late ones with them. */
   advance(): Timer[] {
-    const due = this.nextDueMs();
-    if (due === undefined) return [];
-    if (due < this.nowMs) throw new Error(`clock invariant broken: timer at ${due} ms is behind now ${this.nowMs} ms`);
+    const next = this.nextDueMs();
+    if (next === undefined) return [];
+    if (next < this.nowMs && !this.latePossible) throw new Error(`clock invariant broken: timer at ${next} ms is behind now ${this.nowMs} ms`);
+    const due = Math.max(next, this.nowMs);
     this.nowMs = due;
     const fired: Timer[] = [];
-    while (this.timers.length > 0 && (this.timers[0] as Timer).atMs === due) {
+    while (this.timers.length > 0 && (this.timers[0] as Timer).atMs <= due) {
       const timer = this.timers.shift() as Timer;
+      if (timer.soon === true) this.soonSet--;
       if (!timer.cancelled) fired.push(timer);
     }
     return fired;

@@ -61,7 +61,7 @@ export interface StepHost extends WorldCore, StepRecorder {
   /** A step that completes at once with `run()`'s value, or its error. */
   syncStep<T>(proc: Proc, op: string, detail: string, run: () => T): Promise<T>;
   /** A timer owned by `proc`: cancelled if it dies. */
-  procTimer(proc: Proc, delayMs: number, label: string, fire: () => void): Timer;
+  procTimer(proc: Proc, delayMs: number, label: string, fire: () => void, soon?: boolean): Timer;
   /** Keeps the bytes the journal wrote or sent for the payload hash. */
   notePayload(data: string | Uint8Array): void;
   /** The journal's records as its inspect() reads them from the durable or the visible image. */

@@ -23,6 +23,7 @@ export interface PendingStep {
 export interface ProcHooks {
   escape(proc: Proc, api: string): Escape;
   exit(proc: Proc, code: number): void;
+  output(proc: Proc, stream: 'stdout' | 'stderr', text: string): void;
   /** The world's answer to a Node API the journal called (node/served/), or NOT_SERVED. */
   serve(proc: Proc, api: string, args: readonly unknown[], thisArg: unknown, newTarget?: unknown, real?: () => unknown): unknown;
 }
@@ -70,6 +71,9 @@ export class Proc implements TurnHolder {
   }
   exit(code: number): void {
     this.hooks.exit(this, code);
+  }
+  output(stream: 'stdout' | 'stderr', text: string): void {
+    this.hooks.output(this, stream, text);
   }
   serve(api: string, args: readonly unknown[], thisArg: unknown, newTarget?: unknown, real?: () => unknown): unknown {
     return this.hooks.serve(this, api, args, thisArg, newTarget, real);

@@ -44,7 +44,10 @@ export function traceHash(trace: readonly TraceEntry[], payloadDigest = ''): str
 export function formatTraceEntry(entry: TraceEntry): string {
   const who = entry.incarnation === undefined ? entry.actor : `${entry.actor}#${entry.incarnation}`;
   const step = entry.step === undefined ? '' : ` step ${entry.step}`;
-  return `${String(entry.seq).padStart(4)} ${String(entry.timeMs).padStart(7)}ms ${who}${step} ${entry.op}${entry.detail ? ` ${entry.detail}` : ''}`;
+  const head = `${String(entry.seq).padStart(4)} ${String(entry.timeMs).padStart(7)}ms ${who}${step} ${entry.op}`;
+  if (!entry.detail) return head;
+  // A detail of several lines (console output) goes on under itself.
+  return `${head} ${entry.detail.includes('\n') ? entry.detail.replaceAll('\n', `\n${' '.repeat(head.length + 1)}`) : entry.detail}`;
 }
 
 /** The error code a failed step reports in the trace (ENOENT, EEXIST, TimeoutError…). */

@@ -49,6 +49,10 @@ export function quietEnding(proc: Proc): boolean {
   return left !== false && proc.pending.length === 0 && proc.inFlight.size === 0 && [...proc.timers].every((t) => left.has(t));
 }
 
+/** Console output a run keeps in its trace: per write, and in all. */
+export const OUTPUT_ENTRY_CHARS_MAX = 2_000;
+export const OUTPUT_RUN_CHARS_MAX = 64_000;
+
 export interface WorldOptions {
   transport: Transport;
   /** The env object an incarnation's run() is handed (node/simEnv.ts). */
@@ -64,6 +68,7 @@ export interface WorldOptions {
   diskLane?: boolean; // note the files, visible and durable, after each entry that changed them (diskLane.ts)
   diskCalls?: boolean; // log what the journal's calls change on the disk, with the worker step making them (diskCallLog.ts)
   crashDigests?: boolean; // take a digest of the whole disk right after every crash (CrashRecord.imageDigest)
+  outputText?: (text: string) => string; // how the journal's console output is written down (SimulateOptions.outputText)
 }
 
 export class World implements StepHost, EventHost {
@@ -90,12 +95,15 @@ export class World implements StepHost, EventHost {
   randomDraws = 0;
   incarnationsStarted = 0;
   private decisions = 0;
+  /** Characters of console output kept in this run's trace so far (recordOutput). */
+  private outputChars = 0;
   readonly turns = new Turns(this.procs, () => this.stalled(), (proc) => this.endIfQuiet(proc), quietEnding);
   private readonly events: ScenarioEvents;
   private readonly procHooks: ProcHooks = {
     // Called from the journal's code (its context): what they do is the world's own work.
     escape: (proc, api) => outsideTurn(() => this.recordEscape(proc, api)),
     exit: (proc, code) => outsideTurn(() => this.exitByCall(proc, code)),
+    output: (proc, stream, text) => outsideTurn(() => this.recordOutput(proc, stream, text)),
     serve: (proc, api, args, thisArg, newTarget, real) => this.options.serve({ world: this, proc }, api, args, thisArg, newTarget, real),
   };
   /** The journal's inspect() on the disk's images, and the observed histories built from them. */
@@ -141,6 +149,17 @@ export class World implements StepHost, EventHost {
       this.fireEventsDue();
       if (this.stop !== null) break;
       if (this.turns.anyRunning) await this.turns.quiesce();
+      // A port's messages are ready at once (no thread pool, no wire): delivered before any step is granted.
+      const messages = this.clock.takeSoonDue();
+      if (messages.length > 0) {
+        for (const message of messages) {
+          message.fire();
+          await this.turns.drainListeners();
+          await this.turns.quiesce();
+          if (this.stop !== null) break;
+        }
+        continue;
+      }
       const ready = this.readyCount();
       if (ready > 0) {
         if (this.globalStep >= this.scenario.bounds.maxSteps) {
@@ -240,13 +259,13 @@ export class World implements StepHost, EventHost {
   }
 
   /** A timer owned by `proc`: cancelled if it dies. */
-  procTimer(proc: Proc, delayMs: number, label: string, fire: () => void): Timer {
+  procTimer(proc: Proc, delayMs: number, label: string, fire: () => void, soon = false): Timer {
     // A gone process sets no timer: nothing of it may wake, or keep the world from seeing a deadlock.
     if (!proc.alive || proc.done) return { atMs: Number.POSITIVE_INFINITY, seq: -1, label, fire: () => {}, cancelled: true };
     const timer = this.clock.at(delayMs, label, () => {
       proc.timers.delete(timer);
       fire();
-    });
+    }, soon);
     proc.timers.add(timer);
     return timer;
   }
@@ -422,6 +441,22 @@ export class World implements StepHost, EventHost {
   private onServiceEvent(event: ServiceEvent): void {
     if (event.kind === 'commit') event.effect.seq = this.trace.length;
     this.record({ actor: 'service', ...describeServiceEvent(event, this.scenario.service.idempotencyMemory) });
+  }
+
+  /**
+   * What an incarnation wrote to its stdout or stderr (console.log and friends): a trace entry of its
+   * own at the moment it was written — not a step, so no crash lands on it and nothing else moves.
+   * Bounded: an entry keeps its first OUTPUT_ENTRY_CHARS_MAX characters, a run its first OUTPUT_RUN_CHARS_MAX.
+   */
+  private recordOutput(proc: Proc, stream: 'stdout' | 'stderr', text: string): void {
+    if (!proc.alive || text.length === 0 || this.outputChars >= OUTPUT_RUN_CHARS_MAX) return;
+    const written = this.options.outputText ? this.options.outputText(text) : text;
+    const body = written.endsWith('\n') ? written.slice(0, -1) : written;
+    const kept = Math.min(body.length, OUTPUT_ENTRY_CHARS_MAX, OUTPUT_RUN_CHARS_MAX - this.outputChars);
+    this.outputChars += kept;
+    const notes = [...(kept < body.length ? [`${body.length - kept} more characters not kept`] : []), ...(this.outputChars >= OUTPUT_RUN_CHARS_MAX ? [`nothing more of this run's output is kept past ${OUTPUT_RUN_CHARS_MAX} characters`] : [])];
+    const cut = notes.length > 0 ? ` … (${notes.join('; ')})` : '';
+    this.record({ actor: proc.actor, incarnation: proc.incarnation, op: stream, detail: `${body.slice(0, kept)}${cut}` });
   }
 
   record(entry: Omit<TraceEntry, 'seq' | 'timeMs'>): void {

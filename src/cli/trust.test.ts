@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { main } from './main.js';
 
@@ -107,6 +107,24 @@ describe('check --json in every outcome', () => {
     const doc = JSON.parse(out[0] as string) as { message: string };
     expect(doc).toMatchObject({ command: 'check', verdict: 'harness', exitCode: 5 });
     expect(doc.message).toContain('Failed to finish: durasim itself failed (not a finding about the journal): SimulatorInvariantError');
+  }, 30_000);
+});
+
+describe("a journal's console output", () => {
+  test('shows in the replay and in report.md, under its process; a logged stack names the source file from the current folder', async () => {
+    const file = join(ROOT, 'properties/fixtures/logsJournal.ts');
+    // It records nothing: convergence fails on the fault-free run, with its output in the report.
+    expect(await run('check', '--journal', file, '--runs', '3', '--seed', '1', ...outputs())).toBe(3);
+    const where = relative(process.cwd(), file);
+    const report = readFileSync(join(dir, 'report', 'report.md'), 'utf8');
+    expect(report).toMatch(/worker-0#0 stdout starting the task\n/);
+    expect(report).toMatch(/worker-0#0 stderr Error: not the end of the world\n\s+at Object\.run \(([^)]+)\)/);
+    expect(/at Object\.run \(([^)]+)\)/.exec(report)?.[1]).toBe(`${where}:12:19`);
+    expect(report).not.toMatch(/node:internal|graph-[0-9a-f]+\.mjs/);
+    expect(readFileSync(join(dir, 'report', 'timeline.html'), 'utf8')).toContain('starting the task');
+    out = [];
+    expect(await run('replay', join(dir, 'report', 'counterexample.json'), '--journal', file, '--workers', '1')).toBe(3);
+    expect(out.join('\n')).toContain('worker-0#0 stdout starting the task');
   }, 30_000);
 });
 

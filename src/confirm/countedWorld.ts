@@ -172,6 +172,8 @@ export class CountedWorld {
     const c = this.counter;
     // Node's own streams are no step of their own (as simulated): the calls they make are.
     if (api === 'fs.createReadStream' || api === 'fs.createWriteStream') return real();
+    // Nor are a process's own channels (as simulated, their messages reach nothing outside it).
+    if (api.endsWith('MessageChannel') || api.endsWith('BroadcastChannel')) return real();
     // mkdtemp is served from the scenario's draws, as simulated: the same name, and the later draws stay aligned.
     if (api === 'fs.mkdtempSync' || api === 'fs.mkdtemp' || api === 'fs.promises.mkdtemp') return this.mkdtemp(api, args);
     if (api === 'fs.opendirSync') return this.counting(c.atomic(api, this.name(args[0]), real) as object, args[0]);

@@ -21,6 +21,8 @@ export interface JournalInstances {
   fresh(): JournalAdapter;
   /** A stack of the journal's code as its author reads it: its own frames (durasim's and Node's internals below them dropped), at their places in its source files. */
   journalStack(stack: string): string;
+  /** What the journal wrote (console.log and friends) as the trace keeps it: the frames of a stack in it mapped as journalStack maps them, paths from the current folder. */
+  outputText(text: string): string;
 }
 
 const BUILTINS = new Set(builtinModules);
@@ -107,20 +109,39 @@ export async function compileJournal(bundle: JournalBundle, durasimIndex: string
     return adapterOf(module.exports, bundle.ref.spec, bundle.ref.exportName);
   };
   const sourceMap = bundle.map ? new SourceMap(JSON.parse(bundle.map) as ConstructorParameters<typeof SourceMap>[0]) : undefined;
+  /** A stack frame at its place in the journal's source (the bundle mapped back), or `machinery` for durasim's own and Node's internals. */
+  const frameOf = (frame: string): string | 'machinery' => {
+    const at = /^(.*?)\(?([^()\s]+):(\d+):(\d+)\)?$/.exec(frame);
+    if (at && at[2] === bundle.ref.file && sourceMap) {
+      const entry = sourceMap.findEntry(Number(at[3]) - 1, Number(at[4]) - 1) as { originalSource?: string; originalLine?: number; originalColumn?: number };
+      return entry.originalSource ? frame.replace(`${at[2]}:${at[3]}:${at[4]}`, `${entry.originalSource}:${(entry.originalLine ?? 0) + 1}:${(entry.originalColumn ?? 0) + 1}`) : frame;
+    }
+    if (/node:internal|node:async_hooks|\.cache\/durasim\/graph-|\/durasim\/dist\//.test(frame) || (at && (at[2] as string).startsWith(CODE_ROOT) && !(at[2] as string).includes('node_modules'))) return 'machinery';
+    return frame;
+  };
   const journalStack = (stack: string): string => {
     const frames: string[] = [];
     for (const frame of stack.split('\n')) {
-      const at = /^(.*?)\(?([^()\s]+):(\d+):(\d+)\)?$/.exec(frame);
-      if (at && at[2] === bundle.ref.file && sourceMap) {
-        const entry = sourceMap.findEntry(Number(at[3]) - 1, Number(at[4]) - 1) as { originalSource?: string; originalLine?: number; originalColumn?: number };
-        frames.push(entry.originalSource ? frame.replace(`${at[2]}:${at[3]}:${at[4]}`, `${entry.originalSource}:${(entry.originalLine ?? 0) + 1}:${(entry.originalColumn ?? 0) + 1}`) : frame);
-        continue;
-      }
+      const mapped = frameOf(frame);
       // Below the journal's frames: durasim's own machinery and Node's, which say nothing to its author.
-      if (/node:internal|node:async_hooks|\.cache\/durasim\/graph-|\/durasim\/dist\//.test(frame) || (at && (at[2] as string).startsWith(CODE_ROOT) && !(at[2] as string).includes('node_modules'))) break;
-      frames.push(frame);
+      if (mapped === 'machinery') break;
+      frames.push(mapped);
     }
     return frames.join('\n');
   };
-  return { fresh, journalStack };
+  // What the journal writes (a logged error's stack) names its files from the folder durasim runs in, on every machine alike.
+  const root = `${process.cwd()}/`;
+  const outputText = (text: string): string => {
+    if (!text.includes('    at ')) return text;
+    const lines: string[] = [];
+    for (const line of text.split('\n')) {
+      if (!/^\s+at /.test(line)) lines.push(line);
+      else {
+        const mapped = frameOf(line);
+        if (mapped !== 'machinery') lines.push(mapped.replaceAll(root, ''));
+      }
+    }
+    return lines.join('\n');
+  };
+  return { fresh, journalStack, outputText };
 }

@@ -94,7 +94,7 @@ type RunMessage = Extract<ToWorker, { type: 'run' }>;
 async function simulateOnce(journal: { instances: JournalInstances; first: JournalAdapter }, message: RunMessage, modules: ModuleMode): Promise<{ summary: RunSummary; result?: SimulationResult; crashed: boolean }> {
   const extra = { ...(message.detail === 'full' ? { diskLane: true, diskCalls: true } : {}), ...(message.crashStates ? { crashDigests: true } : {}) };
   // Modules shared by a run's incarnations are still the run's own: no module memory of one scenario reaches the next.
-  const result = await simulate(journal.first, message.scenario, modules === 'fresh' ? { fresh: journal.instances.fresh, beat: onBeat, ...extra } : { perRun: journal.instances.fresh, beat: onBeat, ...extra });
+  const result = await simulate(journal.first, message.scenario, modules === 'fresh' ? { fresh: journal.instances.fresh, beat: onBeat, outputText: journal.instances.outputText, ...extra } : { perRun: journal.instances.fresh, beat: onBeat, outputText: journal.instances.outputText, ...extra });
   // The journal's own frames, at their places in its sources (the bundle's positions mean nothing to its author).
   for (const exit of result.exits) if (exit.stack !== undefined) exit.stack = journal.instances.journalStack(exit.stack);
   const summary: RunSummary = {

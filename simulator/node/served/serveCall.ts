@@ -15,8 +15,10 @@ import { HTTP_SERVED } from './servedHttp.js';
 import { RANDOM_SERVED } from './servedRandom.js';
 import { TIMER_SERVED } from './servedTimers.js';
 import { OS_SERVED } from './servedOs.js';
+import { MESSAGING_SERVED } from './servedMessaging.js';
+import { ATOMICS_SERVED } from './servedAtomics.js';
 
-const TABLE = new Map<string, Served>([...CLOCK_SERVED, ...RANDOM_SERVED, ...TIMER_SERVED, ...FS_SERVED, ...FETCH_SERVED, ...HTTP_SERVED, ...OS_SERVED]);
+const TABLE = new Map<string, Served>([...CLOCK_SERVED, ...RANDOM_SERVED, ...TIMER_SERVED, ...FS_SERVED, ...FETCH_SERVED, ...HTTP_SERVED, ...OS_SERVED, ...MESSAGING_SERVED, ...ATOMICS_SERVED]);
 
 /** The APIs the world serves, by the name the sandbox gives them (fs.promises.readFile, fetch, ...). */
 export const SERVED_APIS: readonly string[] = [...TABLE.keys()].sort();

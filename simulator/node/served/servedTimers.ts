@@ -14,6 +14,7 @@
 import { outsideTurn, runAsTurn, SERVED_TIMER } from '../../sandbox/ambientGuard.js';
 import { atomicStep } from '../../world/atomicStep.js';
 import { timeoutReason, type Timer } from '../../world/clock.js';
+import { RefHandle } from './refHandle.js';
 import type { Served, ServeContext } from './serveContext.js';
 
 const TIMEOUT_MAX = 2 ** 31 - 1;
@@ -41,9 +42,8 @@ function fireAs(ctx: ServeContext, label: string, callback: () => void): void {
 }
 
 /** Node's Timeout and Immediate, on the virtual clock. */
-class ServedTimer {
+export class ServedTimer extends RefHandle {
   private timer: Timer | undefined;
-  private referenced = true;
   private readonly id: number;
   readonly [SERVED_TIMER] = (): void => this.cancel();
 
@@ -54,6 +54,7 @@ class ServedTimer {
     private readonly repeat: boolean,
     private readonly callback: () => void,
   ) {
+    super();
     this.arm();
     this.id = (this.timer as Timer).seq + 1;
   }
@@ -73,17 +74,6 @@ class ServedTimer {
     this.timer = undefined;
   }
 
-  ref(): this {
-    this.referenced = true;
-    return this;
-  }
-  unref(): this {
-    this.referenced = false;
-    return this;
-  }
-  hasRef(): boolean {
-    return this.referenced;
-  }
   refresh(): this {
     if (this.timer !== undefined) {
       this.cancel();
