@@ -37,6 +37,8 @@ export interface CheckOptions extends PoolFlags {
   shard?: { index: number; count: number };
   reportDir: string;
   junit?: string;
+  /** Print each run's console output (stdout and stderr entries) as the run comes back. */
+  verbose?: boolean;
   json: boolean;
   regressionsDir: string;
   progress: boolean;
@@ -107,6 +109,12 @@ export async function loadOrEscape(pool: WorkerPool, ref: JournalRef, print: (li
   return EXIT.sandbox;
 }
 
+/** A run's console line for --verbose: which run (`run 12`, `regression <file>`), then the trace line (its continuation lines kept under it). */
+export function verboseLine(run: string, line: string): string {
+  const prefix = `${run} │ `;
+  return `${prefix}${line.replaceAll('\n', `\n${' '.repeat(prefix.length)}`)}`;
+}
+
 /** The first screen's second line: which invariants every run is judged against. */
 export function checkedLine(judged: Judged): string {
   const codes = judged ?? INVARIANT_CODES;
@@ -157,6 +165,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
         cpuMsBeforeFirstRun ??= cpuMsSoFar();
         progress.update(done, failing);
       },
+      ...(options.verbose ? { onOutput: (run: string, lines: readonly string[]) => lines.forEach((line) => progress.line(verboseLine(run, line))) } : {}),
       ...(options.shard ? { shard: options.shard } : {}),
       ...(options.timeBudgetMs !== undefined ? { timeBudgetMs: options.timeBudgetMs } : {}),
       ...(judged ? { judged } : {}),

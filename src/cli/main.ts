@@ -29,7 +29,7 @@ usage:
                   [--faults ${FAULT_KINDS.join(',')}]
                   [--shard i/n] [--report-dir <dir>] [--junit <file>] [--json] [--regressions <dir>]
                   [--workers N] [--max-heap MB] [--hang-timeout 5s]
-                  [--tally] [--invariants a,b] [--safety-only] [--confirm] [--env NAME=VALUE]...
+                  [--tally] [--invariants a,b] [--safety-only] [--confirm] [--env NAME=VALUE]... [--verbose]
   durasim replay  <scenario.json> [--journal <module>] [--report-dir <dir>] [--max-heap MB] [--hang-timeout 5s]
   durasim explain <scenario.json> [--journal <module>]
   durasim confirm <scenario.json> [--journal <module>] [--wall-limit 60s] [--calls]
@@ -130,7 +130,7 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
     }
     switch (command) {
       case 'check': {
-        const { positional, flags } = parseArgs(rest, { journal: 'string', runs: 'int', seed: 'seed', 'time-budget': 'duration', faults: 'faults', shard: 'shard', 'report-dir': 'string', junit: 'string', json: 'boolean', regressions: 'string', 'no-progress': 'boolean', tally: 'boolean', invariants: 'invariants', 'safety-only': 'boolean', confirm: 'boolean', env: 'env', ...POOL_FLAGS }, 'check');
+        const { positional, flags } = parseArgs(rest, { journal: 'string', runs: 'int', seed: 'seed', 'time-budget': 'duration', faults: 'faults', shard: 'shard', 'report-dir': 'string', junit: 'string', json: 'boolean', regressions: 'string', 'no-progress': 'boolean', tally: 'boolean', invariants: 'invariants', 'safety-only': 'boolean', confirm: 'boolean', env: 'env', verbose: 'boolean', ...POOL_FLAGS }, 'check');
         if (positional.length > 0) throw usageError(`check takes no positional argument, found ${JSON.stringify(positional[0])}`, 'Pass the journal with --journal <module>');
         // allow-ambient: a fresh seed when none is given; it is printed first, so the run can be repeated.
         const seed = (flags.seed as number | undefined) ?? Date.now() % 2_147_483_647;
@@ -151,6 +151,7 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
           ...(flags['safety-only'] === true ? { safetyOnly: true } : {}),
           ...(flags.tally === true ? { tally: true } : {}),
           ...(flags.confirm === true ? { confirm: true } : {}),
+          ...(flags.verbose === true ? { verbose: true } : {}),
           ...(flags.env !== undefined ? { environment: flags.env as Record<string, string> } : {}),
         };
         if (options.safetyOnly && options.invariants?.every((code) => invariantKind(code) === 'liveness')) {

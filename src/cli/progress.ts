@@ -32,6 +32,12 @@ export class Progress {
     }
   }
 
+  /** A line of its own above the bar (the bar is drawn again at the next update). */
+  line(text: string): void {
+    this.stream.write(this.enabled && this.stream.isTTY ? `\r\u001b[2K${text}\n` : `${text}\n`);
+    this.lastDrawMs = 0;
+  }
+
   done(): void {
     if (this.enabled && this.stream.isTTY) this.stream.write('\n');
   }

@@ -126,6 +126,21 @@ describe("a journal's console output", () => {
     expect(await run('replay', join(dir, 'report', 'counterexample.json'), '--journal', file, '--workers', '1')).toBe(3);
     expect(out.join('\n')).toContain('worker-0#0 stdout starting the task');
   }, 30_000);
+
+  test('check --verbose prints each run\'s output on stderr as the run comes back, the run named first', async () => {
+    const file = join(ROOT, 'properties/fixtures/logsJournal.ts');
+    expect(await run('check', '--journal', file, '--runs', '3', '--seed', '1', '--verbose', ...outputs())).toBe(3);
+    const printed = err.join('');
+    expect(printed).toMatch(/^run 0 │ +1 +0ms worker-0#0 stdout starting the task$/m);
+    expect(printed).toMatch(/^run 0 │ +2 +0ms worker-0#0 stderr Error: not the end of the world\n +at Object\.run \(properties\/fixtures\/logsJournal\.ts:12:19\)$/m);
+    err = [];
+    // The saved counterexample is replayed first on the next check: its output is named by its file.
+    expect(await run('check', '--journal', file, '--runs', '3', '--seed', '1', '--verbose', ...outputs())).toBe(3);
+    expect(err.join('')).toMatch(/^regression \S+\.json │ +1 +0ms worker-0#0 stdout starting the task$/m);
+    err = [];
+    expect(await run('check', '--journal', file, '--runs', '3', '--seed', '2', ...outputs())).toBe(3);
+    expect(err.join('')).not.toContain('starting the task');
+  }, 30_000);
 });
 
 describe("a journal's own errors", () => {

@@ -9,6 +9,7 @@ import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { judge } from '../../model/judge.js';
+import { formatTraceEntry } from '../../simulator/world/trace.js';
 import { VIRTUAL_EPOCH_MS } from '../../simulator/world/clock.js';
 import { pureServe } from '../../simulator/sandbox/pureServe.js';
 import { installAmbientGuard, NOT_SERVED, runAsTurn, type Escape, type TurnHolder } from '../../simulator/sandbox/ambientGuard.js';
@@ -107,6 +108,7 @@ async function simulateOnce(journal: { instances: JournalInstances; first: Journ
   };
   if (message.detail !== 'summary') summary.traceHash = result.traceHash;
   if (message.detail === 'trace') summary.trace = result.trace;
+  if (message.output || message.generate?.output) summary.output = result.trace.filter((t) => t.op === 'stdout' || t.op === 'stderr').map(formatTraceEntry);
   const crashed = result.crashes.length > 0;
   return message.detail === 'full' ? { summary, result: { ...result, traceHash: result.traceHash }, crashed } : { summary, crashed };
 }

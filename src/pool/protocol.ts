@@ -40,6 +40,8 @@ export interface GeneratedRun {
   ordinal: number;
   determinismEvery: number;
   independenceEvery: number;
+  /** Send back what the journal wrote to its console (RunSummary.output): check --verbose. */
+  output?: boolean;
 }
 
 export interface RunRequest {
@@ -48,6 +50,8 @@ export interface RunRequest {
   then?: Rerun;
   /** Report each crash's state (the disk's digest right after it): what explore tells crash states apart by. */
   crashStates?: boolean;
+  /** Send back what the journal wrote to its console (RunSummary.output): check --verbose. */
+  output?: boolean;
 }
 
 export interface RunSummary {
@@ -62,6 +66,8 @@ export interface RunSummary {
   /** With RunRequest.crashStates, each crash that fired: where (trace position), the disk it left (a digest), and the unsynced appends per file just before it; empty otherwise. */
   crashStates: { seq: number; imageDigest: string; unsyncedAppends: Record<string, number> }[];
   trace?: TraceEntry[];
+  /** With RunRequest.output or GeneratedRun.output: the run's console output, as trace lines (stdout and stderr entries). */
+  output?: string[];
 }
 
 export interface WorkerData {

@@ -47,6 +47,8 @@ export interface ExploreOptions {
    */
   independenceEvery?: number;
   onProgress?: (runsDone: number, failing: number) => void;
+  /** Each run's console output as it comes back (check --verbose): the run's index and its lines. */
+  onOutput?: (run: string, lines: readonly string[]) => void;
   /** The invariants judged (default: all). */
   judged?: Judged;
   /** Run the whole budget and count the failures per invariant instead of stopping at the first. */
@@ -155,9 +157,11 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   };
 
   const runOne = async (index: number, ordinalOfRun: number): Promise<void> => {
-    const generate = { seed, index, arbitrary: options.arbitrary, ordinal: ordinalOfRun, determinismEvery, independenceEvery };
+    const generate = { seed, index, arbitrary: options.arbitrary, ordinal: ordinalOfRun, determinismEvery, independenceEvery, ...(options.onOutput ? { output: true } : {}) };
     const outcome = await pool.runGenerated(journalId, generate, index);
     if (outcome.kind === 'cancelled') return;
+    // (a run past a failure already found is not shown: it does not count)
+    if (outcome.kind === 'simulated' && outcome.summary.output && outcome.summary.output.length > 0 && index <= stopAt) options.onOutput?.(`run ${index}`, outcome.summary.output);
     if (outcome.kind === 'simulated') work.steps += outcome.summary.stats.steps;
     if (outcome.kind === 'simulated') work.traceEntries += outcome.summary.stats.traceEntries;
     const rerun = outcome.kind === 'simulated' ? outcome.rerun : undefined;

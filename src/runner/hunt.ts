@@ -32,6 +32,8 @@ export interface HuntOptions {
   /** Shrink the finding (default true); false reports it as found (a detection count needs no shrinking). */
   shrink?: boolean;
   onProgress?: (runsDone: number, failing: number) => void;
+  /** Each generated run's console output as it comes back (check --verbose). */
+  onOutput?: (run: string, lines: readonly string[]) => void;
   /** The invariants judged (default: all). */
   judged?: Judged;
   /** Run the whole budget, count failing runs per invariant, and shrink the first of each. */
@@ -79,7 +81,8 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
   // Stored regressions are few: each is also compared with a run on fresh modules, so a stored case of module state that survived a crash fails again.
   for (const stored of options.regressions ?? []) {
     runsExecuted++;
-    const outcome = await pool.run(journalId, stored.scenario, { detail: 'hash', then: 'fresh' });
+    const outcome = await pool.run(journalId, stored.scenario, { detail: 'hash', then: 'fresh', ...(options.onOutput ? { output: true } : {}) });
+    if (outcome.kind === 'simulated' && outcome.summary.output && outcome.summary.output.length > 0) options.onOutput?.(`regression ${stored.file}`, outcome.summary.output);
     const divergence = divergenceOf(outcome, 'fresh');
     const verdict = divergence ? 'sandbox' : outcomeVerdict(outcome, options.judged);
     if (verdict !== 'clean') {
@@ -106,6 +109,7 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
     ...(options.timeBudgetMs !== undefined ? { timeBudgetMs: options.timeBudgetMs } : {}),
     ...(options.determinismEvery !== undefined ? { determinismEvery: options.determinismEvery } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.onOutput ? { onOutput: options.onOutput } : {}),
     ...(options.judged ? { judged: options.judged } : {}),
     ...(options.tally ? { tally: true } : {}),
   });
