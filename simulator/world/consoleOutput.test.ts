@@ -3,6 +3,7 @@
  * is kept in the trace: an entry of its process and incarnation where it was written, not a step
  * (no crash lands on it, no step number moves), the same on every run, bounded per write and per run.
  */
+import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { describe, expect, test } from 'vitest';
 import type { Env, JournalAdapter } from '../../model/contract/contract.js';
@@ -63,6 +64,29 @@ describe("a journal's console output", () => {
     expect(steps(loud.trace)).toEqual(steps(quiet.trace));
     expect(loud.crashes.length).toBe(1);
     expect(loud.traceHash).not.toBe(quiet.traceHash); // what was written is part of the run
+  });
+
+  test("written to descriptors 1 and 2 (as pino's sonic-boom writes) it is the process's output too; those are pipes: no fsync; stdin reads as empty", async () => {
+    const seen: string[] = [];
+    const result = await simulate(
+      journal(async () => {
+        fs.writeSync(1, 'sync to 1\n');
+        await new Promise<void>((done) => fs.write(2, Buffer.from('callback to 2\n'), () => done()));
+        fs.writeFileSync(1, 'whole to 1\n');
+        fs.writevSync(2, [Buffer.from('vectored '), Buffer.from('to 2\n')]);
+        try {
+          fs.fsyncSync(1);
+        } catch (error) {
+          seen.push((error as Error).message);
+        }
+        seen.push(`stdin gave ${fs.readSync(0, Buffer.alloc(8))} bytes`);
+      }),
+      scenario(),
+    );
+    expect(result.escapes).toEqual([]);
+    expect(result.trace.filter((t) => t.op === 'stdout' || t.op === 'stderr').map((t) => `${t.op} ${t.detail}`)).toEqual(['stdout sync to 1', 'stderr callback to 2', 'stdout whole to 1', 'stderr vectored to 2']);
+    expect(result.trace.find((t) => t.op === 'fs.writeSync')?.detail).toBe('stdout "sync to 1\\n"');
+    expect(seen).toEqual(['EINVAL: invalid argument, fsync', 'stdin gave 0 bytes']);
   });
 
   test('is the same on every run', async () => {

@@ -38,7 +38,26 @@ function fdOf(value: unknown): number {
 }
 
 const named = (disk: Disk, path: unknown): string => rel(disk.resolve(pathOf(path)));
+/** The process's standard descriptors: stdout and stderr are its output (kept as console output), stdin reads as /dev/null. */
+const STANDARD = ['stdin', 'stdout', 'stderr'] as const;
+const standard = (fd: unknown): (typeof STANDARD)[number] | undefined => (fd === 0 || fd === 1 || fd === 2 ? STANDARD[fd] : undefined);
+
+/** A write to a descriptor: to the process's output for 1 and 2 (a pipe: no position, no fsync), else to the disk. */
+function writeFd(ctx: ServeContext, fd: number, bytes: Buffer, position?: number, really?: boolean): void {
+  const stream = standard(fd);
+  if (stream === 'stdout' || stream === 'stderr') ctx.proc.output(stream, bytes.toString('utf8'));
+  else ctx.world.disk.handleWrite(fd, written(ctx, bytes), position, really);
+}
+
+/** fsync(2) of a descriptor: a pipe (stdin, stdout, stderr) cannot be synced (EINVAL). */
+function syncFd(ctx: ServeContext, fd: number, syscall: 'fsync' | 'fdatasync'): void {
+  if (standard(fd) !== undefined) throw ioError('EINVAL', syscall);
+  ctx.world.disk.handleSync(fd);
+}
+
 const fdName = (disk: Disk, fd: unknown): string => {
+  const stream = standard(fd);
+  if (stream !== undefined) return stream;
   try {
     const file = disk.handle(fdOf(fd));
     return file.isDirectory ? `${rel(file.path)}/` : rel(file.path);
@@ -115,14 +134,15 @@ function stat(disk: Disk, path: unknown, options: unknown, follow: boolean): Fil
 
 function readWhole(ctx: ServeContext, target: unknown, options: unknown): Buffer | string {
   const disk = ctx.world.disk;
-  const bytes = typeof target === 'number' ? disk.handleRead(target) : disk.readFile(pathOf(target));
+  const bytes = typeof target === 'number' ? (target === 0 ? Buffer.alloc(0) : disk.handleRead(target)) : disk.readFile(pathOf(target));
   return decoded(bytes, encodingOf(options));
 }
 
 function writeWhole(ctx: ServeContext, target: unknown, data: unknown, options: unknown, append: boolean): void {
   const disk = ctx.world.disk;
-  const bytes = written(ctx, bytesOf(data, encodingOf(options)));
-  if (typeof target === 'number') return disk.handleWrite(target, bytes);
+  const bytes = bytesOf(data, encodingOf(options));
+  if (typeof target === 'number') return writeFd(ctx, target, bytes);
+  written(ctx, bytes);
   const mode = optionOf<unknown>(options, 'mode', undefined);
   disk.writeWhole(pathOf(target), bytes, openFlags(optionOf(options, 'flag', undefined), append ? 'a' : 'w'), ctx.proc.pid, mode === undefined ? undefined : modeOf(mode));
 }
@@ -248,7 +268,7 @@ function writev(ctx: ServeContext, fd: unknown, buffers: unknown, position: unkn
   if (!Array.isArray(buffers)) throw invalidArg('buffers', 'an instance of ArrayBufferView[]', buffers);
   const bytes = Buffer.concat(buffers.map((b) => bytesOf(b)));
   // No buffers: Node makes no writev(2) (so no EBADF on a read-only fd); empty ones: it does.
-  ctx.world.disk.handleWrite(fdOf(fd), written(ctx, bytes), positionOf(position), buffers.length > 0);
+  writeFd(ctx, fdOf(fd), bytes, positionOf(position), buffers.length > 0);
   return bytes.length;
 }
 
@@ -258,7 +278,7 @@ function readv(ctx: ServeContext, fd: unknown, buffers: unknown, position: unkno
   const views = viewsOf(buffers as ArrayBufferView[]);
   // No buffers at all: libuv refuses the call (EINVAL); empty ones: one readv(2) of nothing.
   if (views.length === 0) throw ioError('EINVAL', 'read');
-  const bytes = ctx.world.disk.handleReadAt(fdOf(fd), views.reduce((n, v) => n + v.length, 0), positionOf(position));
+  const bytes = fd === 0 ? Buffer.alloc(0) : ctx.world.disk.handleReadAt(fdOf(fd), views.reduce((n, v) => n + v.length, 0), positionOf(position));
   scatter(bytes, views);
   return bytes.length;
 }
@@ -275,6 +295,7 @@ export const FS_OPS: Record<string, OpOf> = {
       const fd = fdOf(args[0]);
       const { buffer, offset, length, position } = readArgs(args);
       if (length === 0) return 0; // as node:fs: no read at all
+      if (fd === 0) return 0; // stdin: /dev/null
       const bytes = ctx.world.disk.handleReadAt(fd, length, position);
       buffer.set(bytes, offset);
       return bytes.length;
@@ -284,12 +305,12 @@ export const FS_OPS: Record<string, OpOf> = {
     detail: `${fdName(ctx.world.disk, args[0])} ${show(args[1])}`,
     run: () => {
       const { bytes, position } = writeArgs(args);
-      ctx.world.disk.handleWrite(fdOf(args[0]), written(ctx, bytes), position, true);
+      writeFd(ctx, fdOf(args[0]), bytes, position, true);
       return bytes.length;
     },
   }),
-  fsyncSync: (ctx, [fd]) => ({ detail: fdName(ctx.world.disk, fd), run: () => ctx.world.disk.handleSync(fdOf(fd)) }),
-  fdatasyncSync: (ctx, [fd]) => ({ detail: fdName(ctx.world.disk, fd), run: () => ctx.world.disk.handleSync(fdOf(fd)) }),
+  fsyncSync: (ctx, [fd]) => ({ detail: fdName(ctx.world.disk, fd), run: () => syncFd(ctx, fdOf(fd), 'fsync') }),
+  fdatasyncSync: (ctx, [fd]) => ({ detail: fdName(ctx.world.disk, fd), run: () => syncFd(ctx, fdOf(fd), 'fdatasync') }),
   ftruncateSync: (ctx, [fd, length]) => ({ detail: `${fdName(ctx.world.disk, fd)} ${Number(length ?? 0)}`, run: () => ctx.world.disk.handleTruncate(fdOf(fd), Number(length ?? 0)) }),
   fstatSync: (ctx, [fd]) => ({ detail: fdName(ctx.world.disk, fd), run: () => ctx.world.disk.statOf(fdOf(fd)) }),
   readFileSync: (ctx, [target, options]) => ({ detail: targetName(ctx.world.disk, target), run: () => readWhole(ctx, target, options) }),
