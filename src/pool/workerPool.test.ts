@@ -96,11 +96,11 @@ describe('determinism is checked on clean runs', () => {
 
 describe('results do not depend on the worker count', () => {
   test.each([
-    ['a clean journal', 'reference', 300],
+    ['a clean journal', 'reference', 150],
     ['a journal with a bug', 'blind-overwrite', 600],
-  ])('%s: the same first counterexample and the same counts with 1, 2 and 4 workers', async (_what, name, runs) => {
+  ])('%s: the same first counterexample and the same counts with 1 worker and with 3', async (_what, name, runs) => {
     const results = [];
-    for (const workers of [1, 2, 4]) {
+    for (const workers of [1, 3]) {
       const pool = poolOf({ workers });
       const loaded = await pool.load(journalRefOf(name));
       const found = await hunt({ pool, journalId: loaded.journalId, seed: 77, runs });
@@ -108,7 +108,6 @@ describe('results do not depend on the worker count', () => {
       await pool.close();
     }
     expect(results[1]).toEqual(results[0]);
-    expect(results[2]).toEqual(results[0]);
   }, 240_000);
 
   test('a run is generated from its seed and index alone', () => {
