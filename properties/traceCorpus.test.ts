@@ -2,7 +2,7 @@
  * Principle 2, held: every scenario of the saved trace-hash corpus (reports/trace-corpus.jsonl.gz)
  * replays the trace it gave when it was saved. A refactor of the simulator that changes one trace
  * fails here, naming the scenario; a change that must alter traces bumps the scenario format
- * version and writes a new corpus (npm run trace-corpus -- --write).
+ * version and adds the new version's draws beside the older ones (npm run trace-corpus -- --write).
  */
 import { describe, expect, test } from 'vitest';
 import { readTraceCorpus, replayTraceCorpus } from '../src/runner/traceCorpus.js';
@@ -16,7 +16,10 @@ describe('the trace-hash corpus', () => {
     const kinds = new Set(corpus.flatMap((entry) => ((entry.scenario as { faults?: { kind: string }[] }).faults ?? []).map((fault) => fault.kind)));
     expect([...kinds].sort()).toEqual(['cancel', 'crash', 'duplicate-delivery', 'input-change', 'io-error', 'pause', 'response', 'service-restart', 'store-call', 'store-edit', 'store-restart', 'takeover', 'user-edit']);
     expect(journals).toEqual(expect.arrayContaining(['reference', 'coordinated', 'examples/node-journal/journal.ts', 'properties/fixtures/concurrentChains.ts', 'no-fsync', 'repairs-projection']));
-    expect(journals.length).toBe(39);
+    expect(journals.length).toBe(43);
+    // Every format version, each replayed under its own rules (format 2 split Node's whole-file calls into steps).
+    expect(new Set(corpus.map((entry) => (entry.scenario as { version: number }).version))).toEqual(new Set([1, 2]));
+    expect(journals).toEqual(expect.arrayContaining(['properties/fixtures/nodeFileApiJournal.ts', 'properties/fixtures/inPlaceStateJournal.ts']));
     expect(new Set(corpus.map((entry) => entry.transport))).toEqual(new Set(['direct', 'msw']));
     expect(new Set(corpus.map((entry) => entry.modules))).toEqual(new Set(['shared', 'fresh']));
   });

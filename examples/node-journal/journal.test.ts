@@ -97,7 +97,7 @@ export default {
     expect(result.final.visible).toEqual({ out: { kind: 'operation', history: [], digest: 'ready after 700 ms' } });
     const steps = (incarnation: number): string[] => result.trace.filter((t) => t.actor === 'worker-0' && t.incarnation === incarnation && t.step !== undefined).map((t) => t.op);
     expect(steps(0)).toEqual(['Date.now', 'setTimeout']);
-    expect(steps(1)).toEqual(['Date.now', 'setTimeout', 'setTimeout', 'setTimeout', 'Date.now', 'fs.promises.writeFile']);
+    expect(steps(1)).toEqual(['Date.now', 'setTimeout', 'setTimeout', 'setTimeout', 'Date.now', 'fs.promises.writeFile', 'fs.promises.writeFile', 'fs.promises.writeFile']);
   });
 
   test('under check, with crashes, it breaks no safety invariant and nothing escapes (it ignores the task, so only --safety-only makes sense)', async () => {

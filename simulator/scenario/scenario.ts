@@ -19,7 +19,13 @@ import { arr, bool, describe, fail, int, isRecord, mapEntries, misnamedKind, non
 import { SCENARIO_LIMITS } from './scenarioLimits.js';
 
 export const SCENARIO_FORMAT = 'durasim.scenario';
-export const SCENARIO_VERSION = 1;
+/**
+ * The format's version, which also names the world's rules a scenario replays under (a saved
+ * scenario replays the same trace forever): 1, Node's whole-file calls (writeFile, appendFile,
+ * copyFile through a path) are one step each; 2, they are Node's steps — open, write, close — so a
+ * kill can land between them. durasim writes the newest; it replays every older one as it ran.
+ */
+export const SCENARIO_VERSION = 2;
 /** The JSON Schema of the format (schema/scenario.schema.json in the package), named by `$schema` in every scenario durasim writes. */
 export const SCENARIO_SCHEMA_URL = 'https://unpkg.com/durasim/schema/scenario.schema.json';
 export const SERVICE_URL = 'http://service.durasim';

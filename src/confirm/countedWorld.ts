@@ -17,6 +17,7 @@ import { preview } from '../../simulator/world/trace.js';
 import type { Env, FileHandle, Store } from '../../model/contract/contract.js';
 import { storeOver, storeStepDetail } from '../../simulator/node/simStore.js';
 import type { StepCounter } from './stepCounter.js';
+import { countedWholeFile, NOT_SPLIT } from './countedSteps.js';
 import type { StoreCaller } from './storeClient.js';
 
 const SERVED = new Set(SERVED_APIS);
@@ -30,6 +31,8 @@ export class CountedWorld {
   constructor(
     private readonly counter: StepCounter,
     private readonly dir: string,
+    /** The scenario's format version (countedSteps.ts: whole-file calls split from 2 on). */
+    private readonly version: number,
     private readonly random: readonly number[],
     /** The confirmation's shared store (storeClient.ts), when the parent serves one. */
     private readonly storeCall?: StoreCaller,
@@ -176,6 +179,9 @@ export class CountedWorld {
     if (api.endsWith('MessageChannel') || api.endsWith('BroadcastChannel')) return real();
     // mkdtemp is served from the scenario's draws, as simulated: the same name, and the later draws stay aligned.
     if (api === 'fs.mkdtempSync' || api === 'fs.mkdtemp' || api === 'fs.promises.mkdtemp') return this.mkdtemp(api, args);
+    // Whole-file calls through a path are Node's open, write, close, each counted, as simulated (format 2 on).
+    const split = countedWholeFile(c, this.version, api, args, (path) => this.name(path));
+    if (split !== NOT_SPLIT) return split;
     if (api === 'fs.opendirSync') return this.counting(c.atomic(api, this.name(args[0]), real) as object, args[0]);
     if (api === 'fs.promises.opendir') return c.scheduled(api, this.name(args[0]), async () => this.counting((await real()) as object, args[0]));
     if (api === 'Math.random') return c.atomic(api, '', () => this.draw()); // allow-ambient: names what it counts

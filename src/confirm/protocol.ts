@@ -26,6 +26,8 @@ export interface WorkerStart {
   sideFile: string;
   /** The scenario's faults: the worker finds its own crashes among them (machine crashes too when `machineCrashes`). */
   faults: Fault[];
+  /** The scenario's format version: the world's rules its steps are counted by (whole-file calls split from 2 on). */
+  version: number;
   /** The scenario's random draws (env.random, Math.random, crypto.randomInt). */
   random: number[];
   /** Whether the worker carries out machine crashes (the parent runs it traced and builds the crash image); else process kills only. */

@@ -389,7 +389,7 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     const sideFile = join(root, 'side', `${pid}-${incarnation}.jsonl`);
     const task = taskFor(scenario, incarnation);
     task.service.url = service.url;
-    const start: WorkerStart = { bundleFile, durasimIndex: DURASIM_INDEX, task, pid, incarnation, dir, sideFile, faults: scenario.faults, random: scenario.random, machineCrashes: traced, store: { url: storeServer.url, timeoutMs: scenario.store.timeoutMs } };
+    const start: WorkerStart = { bundleFile, durasimIndex: DURASIM_INDEX, task, pid, incarnation, dir, sideFile, faults: scenario.faults, version: scenario.version, random: scenario.random, machineCrashes: traced, store: { url: storeServer.url, timeoutMs: scenario.store.timeoutMs } };
     record('supervisor', 'start', name);
     const env = { ...process.env, ...scenario.environment };
     const stdio: ['ignore', 'ignore', 'pipe', 'ipc'] = ['ignore', 'ignore', 'pipe', 'ipc'];

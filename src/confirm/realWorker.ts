@@ -26,7 +26,7 @@ export async function runRealWorker(start: WorkerStart): Promise<never> {
     const own = (): string[] => process.getActiveResourcesInfo().filter((kind) => kind !== 'PipeWrap' && kind !== 'TTYWrap' && kind !== 'Immediate');
     for (let turn = 0; turn < 100_000 && (counter.busy || own().length > 0); turn++) await new Promise((resolve) => setImmediate(resolve));
   };
-  const world = new CountedWorld(counter, start.dir, start.random, start.store ? storeClient(start.store.url, `worker-${start.pid}#${start.incarnation}`, start.store.timeoutMs) : undefined);
+  const world = new CountedWorld(counter, start.dir, start.version, start.random, start.store ? storeClient(start.store.url, `worker-${start.pid}#${start.incarnation}`, start.store.timeoutMs) : undefined);
   installAmbientGuard({ permanent: true });
   const holder = world.holder(process.pid, (code) => {
     counter.side(code === 0 ? { type: 'exit' } : { type: 'exit', error: `process.exit(${code})` });

@@ -22,6 +22,7 @@ import { DurasimError } from '../../model/contract/failure.js';
 import { simulate } from '../../simulator/simulate.js';
 import type { Transport } from '../../simulator/service/network.js';
 import { scenarioArbitrary } from '../arbitraries.js';
+import { SCENARIO_VERSION } from '../../simulator/scenario/scenario.js';
 import { writeFileDurably } from '../durableFile.js';
 import { bundleJournal } from '../isolation/bundleJournal.js';
 import { compileJournal, type JournalInstances } from '../isolation/journalInstances.js';
@@ -51,6 +52,9 @@ const NODE_EXAMPLE = 'examples/node-journal/journal.ts';
 const NODE_EXAMPLE_UNSYNCED = 'examples/node-journal/journal-unsynced.ts';
 /** Several promise chains in one process: how the world interleaves them shows in its traces. */
 const CONCURRENT_CHAINS = 'properties/fixtures/concurrentChains.ts';
+/** Node's whole-file calls, which a format bump split into steps (format 2). */
+const NODE_FILE_API = 'properties/fixtures/nodeFileApiJournal.ts';
+const IN_PLACE_STATE = 'properties/fixtures/inPlaceStateJournal.ts';
 
 /** What the corpus is drawn from: journal, how many generated scenarios, at which seed, and how they run. */
 interface Draw {
@@ -73,6 +77,8 @@ function draws(): Draw[] {
     { journal: 'coordinated', runs: 40, seed: 108, modules: 'fresh' },
     { journal: CONCURRENT_CHAINS, runs: 150, seed: 109 },
     { journal: CONCURRENT_CHAINS, runs: 30, seed: 110, modules: 'fresh' },
+    { journal: NODE_FILE_API, runs: 60, seed: 111 },
+    { journal: IN_PLACE_STATE, runs: 100, seed: 112 },
     ...MUTANT_NAMES.map((name, i) => ({ journal: name, runs: 25, seed: 200 + i })),
   ];
 }
@@ -134,19 +140,27 @@ async function run(journals: Journals, entry: Omit<CorpusEntry, 'traceHash' | 't
   return { traceHash: result.traceHash, traceEntries: result.trace.length, outcome: result.outcome.kind };
 }
 
-/** Draws the corpus afresh from today's generator and simulator (to start a corpus, or after a format bump). */
-export async function buildTraceCorpus(root = CODE_ROOT, onProgress: (done: number, total: number) => void = () => {}): Promise<CorpusEntry[]> {
+/**
+ * Draws the corpus afresh from today's generator and simulator (to start a corpus), or — after a
+ * format bump — adds the new version's draws to `kept`, the entries of older versions, which keep
+ * replaying under their own rules (the scenario files the repository keeps are among them once).
+ */
+export async function buildTraceCorpus(root = CODE_ROOT, onProgress: (done: number, total: number) => void = () => {}, kept: readonly CorpusEntry[] = []): Promise<CorpusEntry[]> {
   const planned: Omit<CorpusEntry, 'traceHash' | 'traceEntries' | 'outcome'>[] = [];
+  // A later version's draws: half as many (the older version's entries still cover what did not change), at other seeds.
+  const later = kept.length > 0;
   for (const draw of draws()) {
-    const scenarios = fc.sample(scenarioArbitrary(), { numRuns: draw.runs, seed: draw.seed });
-    scenarios.forEach((scenario, i) => planned.push({ journal: draw.journal, modules: draw.modules ?? 'shared', transport: draw.transport ?? 'direct', source: `generated seed ${draw.seed} #${i}`, scenario }));
+    const seed = later ? draw.seed + 1000 * SCENARIO_VERSION : draw.seed;
+    const scenarios = fc.sample(scenarioArbitrary(), { numRuns: later ? Math.ceil(draw.runs / 2) : draw.runs, seed });
+    scenarios.forEach((scenario, i) => planned.push({ journal: draw.journal, modules: draw.modules ?? 'shared', transport: draw.transport ?? 'direct', source: `generated seed ${seed} #${i}`, scenario }));
   }
-  for (const saved of savedScenarios(root)) planned.push({ ...saved, modules: 'shared', transport: 'direct' });
+  const known = new Set(kept.map((e) => `${e.journal} ${e.source}`));
+  for (const saved of savedScenarios(root)) if (!known.has(`${saved.journal} ${saved.source}`)) planned.push({ ...saved, modules: 'shared', transport: 'direct' });
   const journals = new Journals(root);
-  const out: CorpusEntry[] = [];
+  const out: CorpusEntry[] = [...kept];
   for (const entry of planned) {
     out.push({ ...entry, ...(await run(journals, entry)) });
-    onProgress(out.length, planned.length);
+    onProgress(out.length - kept.length, planned.length);
   }
   return out;
 }

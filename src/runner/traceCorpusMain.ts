@@ -1,12 +1,19 @@
 /**
  * npm run trace-corpus: replays the saved trace-hash corpus and reports every scenario whose trace
  * changed (exit 1), or with --write draws a new corpus from today's generator (only with a scenario
- * format bump, or to start one), or with --accept <journal>,... re-records the saved hashes of
+ * format bump: the older versions' entries are kept, the new version's drawn beside them; or to
+ * start one), or with --accept <journal>,... re-records the saved hashes of
  * those journals' scenarios only: a journal changed what it writes, not the simulator (the note
  * must say which and why). Usage: npm run trace-corpus [-- --write | --accept reference,coordinated]
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { failureMessage } from '../../model/contract/failure.js';
+import { SCENARIO_VERSION } from '../../simulator/scenario/scenario.js';
+import { CODE_ROOT } from '../ownFiles.js';
 import { buildTraceCorpus, readTraceCorpus, replayTraceCorpus, TRACE_CORPUS_FILE, writeTraceCorpus } from './traceCorpus.js';
+
+const versionOf = (scenario: unknown): number => Number((scenario as { version?: unknown }).version ?? 1);
 
 const progress = (done: number, total: number): void => {
   if (done % 250 === 0 || done === total) process.stderr.write(`  ${done}/${total}\n`);
@@ -15,7 +22,9 @@ const progress = (done: number, total: number): void => {
 async function main(args: string[]): Promise<number> {
   const started = performance.now();
   if (args.includes('--write')) {
-    const entries = await buildTraceCorpus(undefined, progress);
+    // After a format bump the older versions' entries stay (they replay under their own rules); only a first corpus starts from nothing.
+    const older = existsSync(join(CODE_ROOT, TRACE_CORPUS_FILE)) ? readTraceCorpus().filter((e) => versionOf(e.scenario) < SCENARIO_VERSION) : [];
+    const entries = await buildTraceCorpus(undefined, progress, older);
     writeTraceCorpus(entries);
     console.log(`wrote ${TRACE_CORPUS_FILE}: ${entries.length} scenarios, ${new Set(entries.map((e) => e.journal)).size} journals (${((performance.now() - started) / 1000).toFixed(1)} s)`);
     return 0;

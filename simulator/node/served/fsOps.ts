@@ -24,7 +24,7 @@ type OpOf = (ctx: ServeContext, args: readonly unknown[]) => FsOp;
 
 const show = (data: unknown): string => (typeof data === 'string' || ArrayBuffer.isView(data) ? previewData(data) : preview(String(data)));
 
-function pathOf(value: unknown): string {
+export function pathOf(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value instanceof URL && value.protocol === 'file:') return decodeURIComponent(value.pathname);
   if (Buffer.isBuffer(value)) return value.toString('utf8');
@@ -67,7 +67,7 @@ const fdName = (disk: Disk, fd: unknown): string => {
 };
 
 /** A write's bytes, noted for the run's payload hash when it runs. */
-function written(ctx: ServeContext, bytes: Buffer): Buffer {
+export function written(ctx: ServeContext, bytes: Buffer): Buffer {
   ctx.world.notePayload(bytes);
   return bytes;
 }
@@ -171,7 +171,7 @@ function copyFile(ctx: ServeContext, from: string, to: string, exclusive: boolea
 const targetName = (disk: Disk, target: unknown): string => (typeof target === 'number' ? fdName(disk, target) : named(disk, target));
 
 /** A file mode as node:fs takes it: a number, or a string of octal digits. */
-function modeOf(value: unknown): number {
+export function modeOf(value: unknown): number {
   if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 0o7777_7777) return value;
   if (typeof value === 'string' && /^[0-7]+$/.test(value)) return Number.parseInt(value, 8);
   throw invalidArg('mode', 'a 32-bit unsigned integer or an octal string', value);

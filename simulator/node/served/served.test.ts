@@ -96,7 +96,7 @@ describe('timers and the clock', () => {
     expect(result.escapes).toEqual([]);
     expect(digestOf(result.final.visible)).toBe(`aborted at ${1_767_225_600_000 + 100}`);
     const worker = result.trace.filter((t) => t.actor === 'worker-0');
-    expect(worker.map((t) => `${t.timeMs} ${t.op}`)).toEqual(['0 AbortSignal.timeout', '0 timers.promises.setTimeout', '100 Date.now', '100 fs.promises.writeFile', '1000 timer']);
+    expect(worker.map((t) => `${t.timeMs} ${t.op}`)).toEqual(['0 AbortSignal.timeout', '0 timers.promises.setTimeout', '100 Date.now', '100 fs.promises.writeFile', '100 fs.promises.writeFile', '100 fs.promises.writeFile', '1000 timer']);
   });
 
   test("node:timers' own clearTimeout cancels a served timer: it never fires", async () => {
@@ -148,7 +148,7 @@ describe('node:fs on the crash-consistent disk', () => {
     expect(digestOf(result.final.durable)).toBe('durable\n');
   });
 
-  test('the synchronous API: each call is one atomic step; a crash before one means it never happened', async () => {
+  test('the synchronous API: each call runs at once in the caller\'s stack (writeFileSync as Node\'s open, write, close); a crash before one means it never happened', async () => {
     const result = await simulate(
       journal(async (env) => {
         if (env.incarnation > 0) return;
@@ -157,9 +157,9 @@ describe('node:fs on the crash-consistent disk', () => {
         fs.writeSync(fd, 'second\n');
         fs.closeSync(fd);
       }),
-      scenario([crash(2, 'before', 'keep-all')]),
+      scenario([crash(4, 'before', 'keep-all')]),
     );
-    expect(result.trace.filter((t) => t.actor === 'worker-0' && t.incarnation === 0 && t.step !== undefined).map((t) => `${t.step} ${t.op}`)).toEqual(['0 fs.writeFileSync', '1 fs.openSync', '2 fs.writeSync']);
+    expect(result.trace.filter((t) => t.actor === 'worker-0' && t.incarnation === 0 && t.step !== undefined).map((t) => `${t.step} ${t.op}`)).toEqual(['0 fs.writeFileSync', '1 fs.writeFileSync', '2 fs.writeFileSync', '3 fs.openSync', '4 fs.writeSync']);
     expect(digestOf(result.final.visible)).toBe('first\n');
   });
 
@@ -180,7 +180,7 @@ describe('node:fs on the crash-consistent disk', () => {
           void fsp.writeFile('out.txt', 'from the ghost, later\n');
         }
       }),
-      scenario([crash(0, 'after', 'keep-all')]),
+      scenario([crash(2, 'after', 'keep-all')]), // after writeFileSync's close
     );
     expect(ghostError).toBe('ProcessEnded');
     expect(result.escapes).toEqual([]);
@@ -232,7 +232,7 @@ describe('whose code it is', () => {
     for (const pid of [0, 1]) {
       const steps = result.trace.filter((t) => t.actor === `worker-${pid}` && t.step !== undefined);
       expect(steps.filter((t) => t.op === 'Date.now')).toHaveLength(3);
-      expect(steps.filter((t) => t.op === 'fs.promises.appendFile').map((t) => t.detail)).toEqual([`log-${pid} "x"`, `log-${pid} "x"`, `log-${pid} "x"`]);
+      expect(steps.filter((t) => t.op === 'fs.promises.appendFile').map((t) => t.detail)).toEqual([0, 1, 2].flatMap(() => [`log-${pid} open a`, `log-${pid} write "x"`, `log-${pid} close`]));
     }
   });
 

@@ -9,15 +9,59 @@
  * escape, refused with its explanation.
  */
 import { runAsTurn } from '../../sandbox/ambientGuard.js';
-import { atomicStep } from '../../world/atomicStep.js';
+import { atomicStep, ProcessEnded } from '../../world/atomicStep.js';
 import { FS_OPS } from './fsOps.js';
+import { FS_STEPS, type FsSteps } from './fsSteps.js';
 import { invalidArg } from './fsArgs.js';
 import type { Served, ServeContext } from './serveContext.js';
 import { ServedFileHandle } from './servedFileHandle.js';
 
+/** A whole-file call's steps in the caller's stack: open, write, close; a failed write still closes, then fails. */
+function stepsAtOnce(ctx: ServeContext, api: string, steps: FsSteps): void {
+  atomicStep(ctx.world, ctx.proc, api, steps.open.detail, steps.open.run);
+  let failure: { error: unknown } | undefined;
+  if (steps.write) {
+    try {
+      atomicStep(ctx.world, ctx.proc, api, steps.write.detail, steps.write.run);
+    } catch (error) {
+      if (error instanceof ProcessEnded) throw error;
+      failure = { error };
+    }
+  }
+  try {
+    atomicStep(ctx.world, ctx.proc, api, steps.close.detail, steps.close.run);
+  } catch (error) {
+    if (error instanceof ProcessEnded || failure === undefined) throw error;
+  }
+  if (failure) throw failure.error;
+}
+
+/** The same as scheduled steps (the callback and promise APIs): each waits for its grant. */
+async function stepsScheduled(ctx: ServeContext, api: string, steps: FsSteps): Promise<undefined> {
+  await ctx.world.syncStep(ctx.proc, api, steps.open.detail, steps.open.run);
+  let failure: { error: unknown } | undefined;
+  if (steps.write) {
+    try {
+      await ctx.world.syncStep(ctx.proc, api, steps.write.detail, steps.write.run);
+    } catch (error) {
+      failure = { error };
+    }
+  }
+  try {
+    await ctx.world.syncStep(ctx.proc, api, steps.close.detail, steps.close.run);
+  } catch (error) {
+    if (failure === undefined) throw error;
+  }
+  if (failure) throw failure.error;
+  return undefined;
+}
+
 const syncServed = (name: string, api = `fs.${name}`): Served => {
   const opOf = FS_OPS[name] as NonNullable<(typeof FS_OPS)[string]>;
+  const stepsOf = FS_STEPS[name];
   return (ctx, args) => {
+    const steps = stepsOf?.(ctx, args);
+    if (steps) return stepsAtOnce(ctx, api, steps);
     const op = opOf(ctx, args);
     return atomicStep(ctx.world, ctx.proc, api, op.detail, op.run);
   };
@@ -32,13 +76,15 @@ function deliver(name: string, callback: (...values: unknown[]) => void, value: 
 
 const callbackServed = (name: string, api = `fs.${name.slice(0, -'Sync'.length)}`): Served => {
   const opOf = FS_OPS[name] as NonNullable<(typeof FS_OPS)[string]>;
+  const stepsOf = FS_STEPS[name];
   return (ctx, all) => {
     const callback = all[all.length - 1];
     if (typeof callback !== 'function') throw invalidArg('cb', 'of type function', callback);
     const args = all.slice(0, -1);
-    const op = opOf(ctx, args);
+    const steps = stepsOf?.(ctx, args);
+    const op = steps ? undefined : opOf(ctx, args);
     const as = (run: () => void): void => runAsTurn(ctx.proc, run);
-    ctx.world.syncStep(ctx.proc, api, op.detail, op.run).then(
+    (op ? ctx.world.syncStep(ctx.proc, api, op.detail, op.run) : stepsScheduled(ctx, api, steps as FsSteps)).then(
       (value) => as(() => deliver(name, callback as (...values: unknown[]) => void, value, args)),
       (error: unknown) => as(() => (name === 'existsSync' ? callback(false) : callback(error))),
     );
@@ -51,7 +97,10 @@ const unwrap = (value: unknown): unknown => (value instanceof ServedFileHandle ?
 
 const promiseServed = (name: string, api = `fs.promises.${name.slice(0, -'Sync'.length)}`): Served => {
   const opOf = FS_OPS[name] as NonNullable<(typeof FS_OPS)[string]>;
+  const stepsOf = FS_STEPS[name];
   return (ctx: ServeContext, args) => {
+    const steps = args[0] instanceof ServedFileHandle ? undefined : stepsOf?.(ctx, args);
+    if (steps) return stepsScheduled(ctx, api, steps);
     const op = opOf(ctx, [unwrap(args[0]), ...args.slice(1)]);
     if (name !== 'openSync') return ctx.world.syncStep(ctx.proc, api, op.detail, op.run);
     return ctx.world.syncStep(ctx.proc, api, op.detail, () => new ServedFileHandle(ctx, ctx.world.disk.handle(op.run() as number)));

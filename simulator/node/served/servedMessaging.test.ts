@@ -29,7 +29,7 @@ describe('MessageChannel in the world', () => {
     expect(result.outcome).toEqual({ kind: 'completed' });
     const worker = result.trace.filter((t) => t.actor === 'worker-0');
     // (the two 'close' tasks close() queued die with the process: run() returned; what it left pending dies with it)
-    expect(worker.map((t) => `${t.op}${t.step === undefined ? '' : ` step ${t.step}`}`)).toEqual(['message', 'fs.promises.writeFile step 0']);
+    expect(worker.map((t) => `${t.op}${t.step === undefined ? '' : ` step ${t.step}`}`)).toEqual(['message', 'fs.promises.writeFile step 0', 'fs.promises.writeFile step 1', 'fs.promises.writeFile step 2']);
     expect(worker[0]?.detail).toBe('MessagePort 1 message delivered');
   });
 

@@ -1,0 +1,91 @@
+/**
+ * Node's whole-file calls through a path, as Node makes them (scenario format 2 on): writeFile and
+ * appendFile open the file (writeFile truncating it), write the bytes, close it; copyFile opens the
+ * source and the target (truncating it), copies, closes. Each is a step of its own, so a process
+ * kill can land between them and leave what it leaves on Linux: a SIGKILL after writeFile's open
+ * leaves an empty file (held to real Node killed at those system calls by strace, in
+ * fsSteps.test.ts). A failed write or copy still closes the file (a step too), then the call fails
+ * with the write's error. Format 1 scenarios keep each call one step, so they replay as they did.
+ * Through a descriptor or a FileHandle these calls are one write: nothing opens or closes there.
+ */
+import { constants } from 'node:fs'; // allow-ambient: flag constants, no I/O
+import { ioError } from '../../disk/ioError.js';
+import { previewData, rel } from '../../world/trace.js';
+import { bytesOf, encodingOf, openFlags, optionOf } from './fsArgs.js';
+import { modeOf, pathOf, written, type FsOp } from './fsOps.js';
+import type { ServeContext } from './serveContext.js';
+
+/** The first scenario format whose whole-file calls are Node's steps. */
+export const MULTI_STEP_VERSION = 2;
+
+/** A whole-file call's steps: the open, the write (none for no bytes, as Node makes no write then), the close. */
+export interface FsSteps {
+  open: FsOp;
+  write?: FsOp;
+  close: FsOp;
+}
+
+type StepsOf = (ctx: ServeContext, args: readonly unknown[]) => FsSteps | undefined;
+
+/** writeFile and appendFile through a path: open (flag w or a, or the caller's), write, close. */
+function wholeFile(append: boolean): StepsOf {
+  return (ctx, [target, data, options]) => {
+    if (typeof target === 'number' || ctx.world.scenario.version < MULTI_STEP_VERSION) return undefined;
+    const disk = ctx.world.disk;
+    const path = pathOf(target);
+    const name = rel(disk.resolve(path));
+    const bytes = bytesOf(data, encodingOf(options));
+    const flag = openFlags(optionOf(options, 'flag', undefined), append ? 'a' : 'w');
+    const mode = optionOf<unknown>(options, 'mode', undefined);
+    let fd = -1;
+    return {
+      open: { detail: `${name} open ${flag}`, run: () => void (fd = disk.openFile(path, flag, ctx.proc.pid, mode === undefined ? undefined : modeOf(mode)).fd) },
+      ...(bytes.length > 0 ? { write: { detail: `${name} write ${previewData(bytes)}`, run: () => disk.handleWrite(fd, written(ctx, bytes)) } } : {}),
+      close: { detail: `${name} close`, run: () => disk.handleClose(fd) },
+    };
+  };
+}
+
+/**
+ * copyFile as libuv makes it: the open checks and opens both files (the target created or
+ * truncated; EEXIST under COPYFILE_EXCL, EISDIR on a folder; one file under two names is left
+ * alone, with no step after), the copy writes the source's bytes, the close closes.
+ */
+const copyFile: StepsOf = (ctx, [from, to, modeFlags]) => {
+  if (ctx.world.scenario.version < MULTI_STEP_VERSION) return undefined;
+  const disk = ctx.world.disk;
+  const [source, target] = [disk.resolve(pathOf(from)), disk.resolve(pathOf(to))];
+  const exclusive = (Number(modeFlags ?? 0) & constants.COPYFILE_EXCL) !== 0;
+  const shown = `${rel(source)} → ${rel(target)}`;
+  let fd = -1;
+  let bytes: Buffer = Buffer.alloc(0);
+  return {
+    open: {
+      detail: `${shown} open`,
+      run: () => {
+        const sourceStats = disk.statOf(source);
+        const exists = disk.exists(target);
+        if (exclusive && exists) throw ioError('EEXIST', 'copyfile', source, target);
+        if (exists && disk.statOf(target).isDirectory()) throw ioError('EISDIR', 'copyfile', source, target);
+        if (exists && disk.statOf(target).ino === sourceStats.ino) return;
+        if (sourceStats.isDirectory()) {
+          const opened = disk.openFile(target, 'w', ctx.proc.pid);
+          disk.handleClose(opened.fd);
+          disk.unlink(target);
+          throw ioError('EISDIR', 'copyfile', source, target);
+        }
+        bytes = disk.readFile(source);
+        fd = disk.openFile(target, 'w', ctx.proc.pid).fd;
+      },
+    },
+    write: { detail: `${shown} copy`, run: () => (fd === -1 ? undefined : disk.handleWrite(fd, written(ctx, bytes))) },
+    close: { detail: `${shown} close`, run: () => (fd === -1 ? undefined : disk.handleClose(fd)) },
+  };
+};
+
+/** The calls a kill can split, by their synchronous names; undefined where the call is one step. */
+export const FS_STEPS: Record<string, StepsOf> = {
+  writeFileSync: wholeFile(false),
+  appendFileSync: wholeFile(true),
+  copyFileSync: copyFile,
+};
