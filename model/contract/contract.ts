@@ -131,6 +131,10 @@ export interface Stats {
 export interface EnvFs {
   open(path: string, flags?: 'r' | 'r+' | 'w' | 'wx' | 'a' | 'ax'): Promise<FileHandle>;
   appendFile(path: string, data: string | Uint8Array): Promise<void>;
+  /**
+   * From scenario format 2 on, three steps as Node makes them — open (truncating under 'w'), write,
+   * close — so a kill between them leaves an empty file, as in production. `appendFile` is one.
+   */
   writeFile(path: string, data: string | Uint8Array, options?: { flag?: 'w' | 'wx' }): Promise<void>;
   readFile(path: string): Promise<Uint8Array>;
   readFile(path: string, encoding: 'utf8'): Promise<string>;

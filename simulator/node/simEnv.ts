@@ -3,6 +3,7 @@
  *
  * Rules:
  * - fs calls act on the crash-consistent Disk; errors are memfs's Node-style errors (err.code).
+ *   One step each, but writeFile from scenario format 2 on: open (truncating), write, close.
  * - fetch: the request reaches the service when the step runs (the service acts then); the
  *   response arrives latencyMs (+ any delay fault) later in virtual time, or never when it is
  *   dropped; an AbortSignal (env.clock.timeout) rejects it with the signal's reason.
@@ -19,6 +20,7 @@ import { explainLoss, gapsOf } from '../disk/crashReport.js';
 import type { StepHost } from '../world/host.js';
 import type { OpenFile } from '../disk/disk.js';
 import { simulatedStore } from './simStore.js';
+import { FS_STEPS, stepsScheduled } from './served/fsSteps.js';
 
 export { VIRTUAL_EPOCH_MS } from '../world/clock.js';
 
@@ -66,8 +68,13 @@ export function simulatedEnv(world: StepHost, proc: Proc): Env {
         return handleFor(file);
       }),
     appendFile: (path, data) => write('fs.appendFile', `${rel(disk.resolve(path))} ${show(data)}`, data, () => disk.writeWhole(path, bytesOf(data), 'a', pid)),
-    writeFile: (path, data, options) =>
-      write('fs.writeFile', `${rel(disk.resolve(path))} ${show(data)}`, data, () => disk.writeWhole(path, bytesOf(data), options?.flag ?? 'w', pid)),
+    // From scenario format 2 on, writeFile is Node's open (truncating), write and close: three steps (served/fsSteps.ts).
+    // appendFile stays one: its open of an existing file changes nothing a kill could show.
+    writeFile: (path, data, options) => {
+      const steps = FS_STEPS.writeFileSync?.({ world, proc }, [path, data, options]);
+      if (steps) return stepsScheduled({ world, proc }, 'fs.writeFile', steps).then(() => undefined);
+      return write('fs.writeFile', `${rel(disk.resolve(path))} ${show(data)}`, data, () => disk.writeWhole(path, bytesOf(data), options?.flag ?? 'w', pid));
+    },
     readFile: ((path: string, encoding?: 'utf8') =>
       sync('fs.readFile', rel(disk.resolve(path)), () => {
         const bytes = disk.readFile(path);

@@ -61,7 +61,7 @@ export const NOT_SPLIT = Symbol('not split');
  * NOT_SPLIT when the simulator makes it one step (format 1, a descriptor or FileHandle target, or
  * another call).
  */
-export function countedWholeFile(counter: StepCounter, version: number, api: string, args: readonly unknown[], nameOf: (path: unknown) => string): unknown {
+export function countedWholeFile(counter: StepCounter, version: number, api: string, args: readonly unknown[], nameOf: (path: unknown) => string, op = api): unknown {
   const kind = WHOLE.get(api);
   if (kind === undefined || version < MULTI_STEP_VERSION) return NOT_SPLIT;
   const callback = api.startsWith('fs.promises.') || api.endsWith('Sync') ? undefined : args[args.length - 1];
@@ -69,14 +69,14 @@ export function countedWholeFile(counter: StepCounter, version: number, api: str
   if (plan === undefined) return NOT_SPLIT;
   if (api.endsWith('Sync')) {
     let fd = -1;
-    counter.atomic(api, plan.open, () => {
+    counter.atomic(op, plan.open, () => {
       if (plan.source !== undefined) plan.bytes = readFileSync(plan.source);
       fd = openSync(plan.target, plan.flag, plan.mode);
     });
     let failure: { error: unknown } | undefined;
     if (plan.writes) {
       try {
-        counter.atomic(api, plan.write, () => {
+        counter.atomic(op, plan.write, () => {
           for (let at = 0; at < plan.bytes.length; ) at += writeSync(fd, plan.bytes, at, plan.bytes.length - at);
         });
       } catch (error) {
@@ -84,7 +84,7 @@ export function countedWholeFile(counter: StepCounter, version: number, api: str
       }
     }
     try {
-      counter.atomic(api, plan.close, () => closeSync(fd));
+      counter.atomic(op, plan.close, () => closeSync(fd));
     } catch (error) {
       if (failure === undefined) throw error;
     }
@@ -93,14 +93,14 @@ export function countedWholeFile(counter: StepCounter, version: number, api: str
   }
   const made = (async (): Promise<undefined> => {
     let handle: FileHandle | undefined;
-    await counter.scheduled(api, plan.open, async () => {
+    await counter.scheduled(op, plan.open, async () => {
       if (plan.source !== undefined) plan.bytes = await readFile(plan.source);
       handle = await open(plan.target, plan.flag, plan.mode);
     });
     let failure: { error: unknown } | undefined;
     if (plan.writes) {
       try {
-        await counter.scheduled(api, plan.write, async () => {
+        await counter.scheduled(op, plan.write, async () => {
           for (let at = 0; at < plan.bytes.length; ) at += (await (handle as FileHandle).write(plan.bytes, at, plan.bytes.length - at)).bytesWritten;
         });
       } catch (error) {
@@ -108,7 +108,7 @@ export function countedWholeFile(counter: StepCounter, version: number, api: str
       }
     }
     try {
-      await counter.scheduled(api, plan.close, () => (handle as FileHandle).close());
+      await counter.scheduled(op, plan.close, () => (handle as FileHandle).close());
     } catch (error) {
       if (failure === undefined) throw error;
     }

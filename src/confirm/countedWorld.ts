@@ -8,7 +8,7 @@
  * counts it when its body ends), and a worker waiting on a timer of its own counts as running, so
  * the parent grants others no step meanwhile (the simulator would).
  */
-import { relative } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { outsideTurn, type TurnHolder } from '../../simulator/sandbox/ambientGuard.js';
 import { mkdirSync } from 'node:fs';
 import { SERVED_APIS } from '../../simulator/node/served/serveCall.js';
@@ -75,7 +75,12 @@ export class CountedWorld {
       fs: {
         open: (path, flags = 'r') => c.scheduled('fs.open', `${named(path)} ${flags}`, async () => this.handle(await out(() => fs.open(path, flags)), path, path === '.' || path === real.dir) as FileHandle),
         appendFile: (path, data) => c.scheduled('fs.appendFile', `${named(path)} ${preview(text(data))}`, () => out(() => fs.appendFile(path, data))),
-        writeFile: (path, data, options) => c.scheduled('fs.writeFile', `${named(path)} ${preview(text(data))}`, () => out(() => fs.writeFile(path, data, options))),
+        writeFile: (path, data, options) => {
+          // Format 2 on: Node's open, write and close, as simulated (countedSteps.ts), counted under env's name.
+          const split = countedWholeFile(c, this.version, 'fs.promises.writeFile', [resolve(real.dir, path), data, options], (p) => this.name(p), 'fs.writeFile');
+          if (split !== NOT_SPLIT) return split as Promise<void>;
+          return c.scheduled('fs.writeFile', `${named(path)} ${preview(text(data))}`, () => out(() => fs.writeFile(path, data, options)));
+        },
         readFile: ((path: string, encoding?: 'utf8') => c.scheduled<string | Uint8Array>('fs.readFile', named(path), () => out<string | Uint8Array>(() => (encoding ? fs.readFile(path, encoding) : fs.readFile(path))))) as Env['fs']['readFile'],
         rename: (from, to) => c.scheduled('fs.rename', `${named(from)} → ${named(to)}`, () => out(() => fs.rename(from, to))),
         link: (from, to) => c.scheduled('fs.link', `${named(from)} → ${named(to)}`, () => out(() => fs.link(from, to))),

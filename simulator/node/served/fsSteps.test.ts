@@ -94,6 +94,23 @@ describe('whole-file calls are open, write, close (scenario format 2)', () => {
     for (const [i, point] of POINTS.entries()) expect((await simulatedKill(call, form, i)).left, `killed before ${point.step}`).toBe(expected[point.step]);
   });
 
+  test("env.fs.writeFile is the same three steps (env.fs.appendFile stays one: its open of an existing file changes nothing)", async () => {
+    const seen: string[] = [];
+    let runs = 0;
+    const adapter: JournalAdapter = {
+      name: 'env-whole-file',
+      run: async (env) => {
+        if (runs++ > 0) return void seen.push(await env.fs.readFile('state.json', 'utf8'));
+        await env.fs.appendFile('log.txt', 'line\n');
+        await env.fs.writeFile('state.json', NEW);
+      },
+      inspect: () => ({}),
+    };
+    const result = await simulate(adapter, scenarioOf([{ kind: 'crash', process: 0, incarnation: 0, step: 2, when: 'before', mode: 'keep-all' }]));
+    expect(result.trace.filter((e) => e.actor === 'worker-0' && e.incarnation === 0 && e.step !== undefined).map((e) => `${e.op} ${e.detail}`)).toEqual(['fs.appendFile log.txt "line\\n"', 'fs.writeFile state.json open w', `fs.writeFile state.json write "${NEW}"`]);
+    expect(seen).toEqual(['']);
+  });
+
   test('a format 1 scenario keeps each call one step, as it replays', async () => {
     const seen: string[] = [];
     const result = await simulate(journal('writeFile', 'promise', seen), scenarioOf([{ kind: 'crash', process: 0, incarnation: 0, step: 0, when: 'after', mode: 'keep-all' }], 1));

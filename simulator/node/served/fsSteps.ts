@@ -14,6 +14,7 @@ import { previewData, rel } from '../../world/trace.js';
 import { bytesOf, encodingOf, openFlags, optionOf } from './fsArgs.js';
 import { modeOf, pathOf, written, type FsOp } from './fsOps.js';
 import type { ServeContext } from './serveContext.js';
+import { atomicStep, ProcessEnded } from '../../world/atomicStep.js';
 
 /** The first scenario format whose whole-file calls are Node's steps. */
 export const MULTI_STEP_VERSION = 2;
@@ -82,6 +83,46 @@ const copyFile: StepsOf = (ctx, [from, to, modeFlags]) => {
     close: { detail: `${shown} close`, run: () => (fd === -1 ? undefined : disk.handleClose(fd)) },
   };
 };
+
+/** A whole-file call's steps in the caller's stack: open, write, close; a failed write still closes, then fails. */
+export function stepsAtOnce(ctx: ServeContext, api: string, steps: FsSteps): void {
+  atomicStep(ctx.world, ctx.proc, api, steps.open.detail, steps.open.run);
+  let failure: { error: unknown } | undefined;
+  if (steps.write) {
+    try {
+      atomicStep(ctx.world, ctx.proc, api, steps.write.detail, steps.write.run);
+    } catch (error) {
+      if (error instanceof ProcessEnded) throw error;
+      failure = { error };
+    }
+  }
+  try {
+    atomicStep(ctx.world, ctx.proc, api, steps.close.detail, steps.close.run);
+  } catch (error) {
+    if (error instanceof ProcessEnded || failure === undefined) throw error;
+  }
+  if (failure) throw failure.error;
+}
+
+/** The same as scheduled steps (the callback and promise APIs): each waits for its grant. */
+export async function stepsScheduled(ctx: ServeContext, api: string, steps: FsSteps): Promise<undefined> {
+  await ctx.world.syncStep(ctx.proc, api, steps.open.detail, steps.open.run);
+  let failure: { error: unknown } | undefined;
+  if (steps.write) {
+    try {
+      await ctx.world.syncStep(ctx.proc, api, steps.write.detail, steps.write.run);
+    } catch (error) {
+      failure = { error };
+    }
+  }
+  try {
+    await ctx.world.syncStep(ctx.proc, api, steps.close.detail, steps.close.run);
+  } catch (error) {
+    if (failure === undefined) throw error;
+  }
+  if (failure) throw failure.error;
+  return undefined;
+}
 
 /** The calls a kill can split, by their synchronous names; undefined where the call is one step. */
 export const FS_STEPS: Record<string, StepsOf> = {

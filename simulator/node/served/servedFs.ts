@@ -9,52 +9,12 @@
  * escape, refused with its explanation.
  */
 import { runAsTurn } from '../../sandbox/ambientGuard.js';
-import { atomicStep, ProcessEnded } from '../../world/atomicStep.js';
+import { atomicStep } from '../../world/atomicStep.js';
 import { FS_OPS } from './fsOps.js';
-import { FS_STEPS, type FsSteps } from './fsSteps.js';
+import { FS_STEPS, stepsAtOnce, stepsScheduled, type FsSteps } from './fsSteps.js';
 import { invalidArg } from './fsArgs.js';
 import type { Served, ServeContext } from './serveContext.js';
 import { ServedFileHandle } from './servedFileHandle.js';
-
-/** A whole-file call's steps in the caller's stack: open, write, close; a failed write still closes, then fails. */
-function stepsAtOnce(ctx: ServeContext, api: string, steps: FsSteps): void {
-  atomicStep(ctx.world, ctx.proc, api, steps.open.detail, steps.open.run);
-  let failure: { error: unknown } | undefined;
-  if (steps.write) {
-    try {
-      atomicStep(ctx.world, ctx.proc, api, steps.write.detail, steps.write.run);
-    } catch (error) {
-      if (error instanceof ProcessEnded) throw error;
-      failure = { error };
-    }
-  }
-  try {
-    atomicStep(ctx.world, ctx.proc, api, steps.close.detail, steps.close.run);
-  } catch (error) {
-    if (error instanceof ProcessEnded || failure === undefined) throw error;
-  }
-  if (failure) throw failure.error;
-}
-
-/** The same as scheduled steps (the callback and promise APIs): each waits for its grant. */
-async function stepsScheduled(ctx: ServeContext, api: string, steps: FsSteps): Promise<undefined> {
-  await ctx.world.syncStep(ctx.proc, api, steps.open.detail, steps.open.run);
-  let failure: { error: unknown } | undefined;
-  if (steps.write) {
-    try {
-      await ctx.world.syncStep(ctx.proc, api, steps.write.detail, steps.write.run);
-    } catch (error) {
-      failure = { error };
-    }
-  }
-  try {
-    await ctx.world.syncStep(ctx.proc, api, steps.close.detail, steps.close.run);
-  } catch (error) {
-    if (failure === undefined) throw error;
-  }
-  if (failure) throw failure.error;
-  return undefined;
-}
 
 const syncServed = (name: string, api = `fs.${name}`): Served => {
   const opOf = FS_OPS[name] as NonNullable<(typeof FS_OPS)[string]>;
