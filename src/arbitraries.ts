@@ -30,13 +30,18 @@ import {
  * per-file persistence, torn appends and rewrites, zero and garbage tails); `io` fails disk calls
  * (EIO, ENOSPC with short writes, fsync failing as on Linux); `store` draws the shared store's
  * faults, pauses and takeovers; `failure` the service's failure classes (400, 403, 503 with a wait,
- * a reset after the commit) and a retry budget on the task.
+ * a reset after the commit) and a retry budget on the task. `concurrent` delivers the task a second
+ * time to the running process, as a concurrent call of run() sharing its module memory (a server, a
+ * workflow engine); it is drawn only when named, since a journal run as one process per task never
+ * meets it.
  */
-export const FAULT_KINDS = ['crash', 'disk', 'io', 'response', 'duplicate', 'user', 'service-restart', 'intent', 'store', 'failure'] as const;
+export const FAULT_KINDS = ['crash', 'disk', 'io', 'response', 'duplicate', 'user', 'service-restart', 'intent', 'store', 'failure', 'concurrent'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
+/** The families drawn when none are named: all but `concurrent`. */
+export const DEFAULT_FAULT_KINDS: readonly FaultKind[] = FAULT_KINDS.filter((kind) => kind !== 'concurrent');
 
 export interface ScenarioArbitraryOptions {
-  /** Fault families to draw from (default: all). Each run enables a random subset of them. */
+  /** Fault families to draw from (default: DEFAULT_FAULT_KINDS, all but concurrent). Each run enables a random subset of them. */
   faults?: readonly FaultKind[];
   /** Draw every listed family in every run instead of a random subset. */
   swarm?: boolean;
@@ -88,7 +93,7 @@ export function baseScenario(operations: readonly Operation[] = STANDARD_OPERATI
 }
 
 export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Arbitrary<Scenario> {
-  const kinds = new Set<FaultKind>(options.faults ?? FAULT_KINDS);
+  const kinds = new Set<FaultKind>(options.faults ?? DEFAULT_FAULT_KINDS);
   const stepHorizon = options.stepHorizon ?? 160;
   const crashHorizon = options.crashStepHorizon ?? 60;
   const has = (kind: FaultKind): boolean => kinds.has(kind);
@@ -196,6 +201,9 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       // Half the tasks keep temp files in a folder shared with other tasks: task-10's (a name that
       // starts with this task's id) and task-2's may be there already.
       temp: fc.option(fc.record({ retentionMs: fc.constantFrom(0, 500, 5_000), neighbours: fc.subarray(['prefix', 'other'] as const) }), { freq: 2, nil: undefined }),
+      // Last, drawn only when named (a constant otherwise, which draws nothing): a second call of the
+      // task in worker 0's running process, mostly early, where a check-then-claim has its window.
+      concurrentAt: has('concurrent') ? fc.option(mostlySmall(12, stepHorizon), { freq: 4, nil: undefined }) : fc.constant(undefined),
     })
     .map(({ include, ...rest }) => {
       // A user's save needs a file the task edits: with user edits on, the edit is in the workload.
@@ -248,6 +256,7 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
         }
       }
       if (draw.mix.duplicate) faults.push({ kind: 'duplicate-delivery', atStep: draw.duplicateAt });
+      if (draw.concurrentAt !== undefined) faults.push({ kind: 'concurrent-call', atStep: draw.concurrentAt, process: 0 });
       if (draw.mix.restart) faults.push({ kind: 'service-restart', atStep: draw.restartAt });
       scenario.faults = faults;
       scenario.service.idempotencyMemory = draw.memory;

@@ -14,7 +14,7 @@ import { count } from './report/count.js';
 import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeViolation } from '../model/violation.js';
-import { FAULT_KINDS, type FaultKind } from './arbitraries.js';
+import { DEFAULT_FAULT_KINDS, type FaultKind } from './arbitraries.js';
 import type { JournalAdapter } from '../model/contract/contract.js';
 import { SEED_LIMIT } from './cli/args.js';
 import { DurasimError } from '../model/contract/failure.js';
@@ -75,7 +75,7 @@ export async function checkJournal(journal: string | URL | JournalAdapter, optio
   try {
     const loaded = await pool.load(ref);
     if (loaded.loadEscapes.length > 0) throw new Error(`durasim found a failure in journal "${loaded.name}": its module, at load, ${loaded.loadEscapes[0]?.message} (${loaded.loadEscapes[0]?.api})`);
-    const hunted = await hunt({ pool, journalId: loaded.journalId, seed, runs: options.runs ?? 200, arbitrary: { faults: options.faults ?? FAULT_KINDS }, regressions: loadRegressions(loaded.name, dir) });
+    const hunted = await hunt({ pool, journalId: loaded.journalId, seed, runs: options.runs ?? 200, arbitrary: { faults: options.faults ?? DEFAULT_FAULT_KINDS }, regressions: loadRegressions(loaded.name, dir) });
     const finding = hunted.finding;
     if (!finding) return;
     const confirmed = await confirmCounterexample(pool, loaded.journalId, finding.scenario, finding.outcome);

@@ -19,7 +19,7 @@ export function isFaultEvent(line: TraceLine): boolean {
     case 'disk':
       return line.op === 'io-error' || line.op === 'crash';
     case 'supervisor':
-      return line.op === 'crash' || line.op === 'pause' || line.op === 'duplicate-delivery';
+      return line.op === 'crash' || line.op === 'pause' || line.op === 'duplicate-delivery' || line.op === 'concurrent-call';
     case 'service':
     case 'store':
       return line.op === 'restart' || FAULT_MARK.test(line.detail);

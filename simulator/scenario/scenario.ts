@@ -231,7 +231,7 @@ export function parseScenario(value: Json): Scenario {
   if (edited !== undefined) fail('task.temp.dir', `holds ${JSON.stringify(edited)}, a file the task edits or the user saves`, 'Give the task a temp folder of its own (files there before the run are other tasks\' temp files).');
   const workers = 1 + scenario.faults.filter((f) => f.kind === 'duplicate-delivery').length;
   scenario.faults.forEach((f, i) => {
-    if ((f.kind === 'crash' || f.kind === 'io-error') && f.process >= workers) {
+    if ((f.kind === 'crash' || f.kind === 'io-error' || f.kind === 'concurrent-call') && f.process >= workers) {
       fail(`faults[${i}].process`, `is ${f.process}, but the scenario has ${workers} worker(s)`, 'Crash worker 0, or add a duplicate-delivery fault that starts another worker.');
     }
   });

@@ -49,7 +49,7 @@ export class ScenarioEvents {
     this.anchors = [...new Set(this.anchoredCrashes.map((f) => f.at?.mentions ?? ''))];
     this.anchored = faults.filter((f): f is UserEditFault => f.kind === 'user-edit' && f.afterAccess !== undefined);
     this.timed = faults
-      .filter((f) => (f.kind === 'user-edit' && f.atStep !== undefined) || f.kind === 'duplicate-delivery' || f.kind === 'service-restart' || f.kind === 'store-restart' || f.kind === 'store-edit' || f.kind === 'takeover' || f.kind === 'cancel' || f.kind === 'input-change')
+      .filter((f) => (f.kind === 'user-edit' && f.atStep !== undefined) || f.kind === 'duplicate-delivery' || f.kind === 'concurrent-call' || f.kind === 'service-restart' || f.kind === 'store-restart' || f.kind === 'store-edit' || f.kind === 'takeover' || f.kind === 'cancel' || f.kind === 'input-change')
       .map((f, i) => ({ f, i }))
       .sort((a, b) => stepOf(a.f) - stepOf(b.f) || a.i - b.i)
       .map(({ f }) => f);

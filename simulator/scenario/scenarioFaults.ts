@@ -123,6 +123,19 @@ export interface DuplicateDeliveryFault {
   atStep: number;
 }
 
+/**
+ * The task reaches worker `process`'s running incarnation a second time, just before global step
+ * `atStep`: a second call of its run() in the same process (a server handling a retried request, a
+ * workflow engine running an activity twice), sharing its module memory, pid and incarnation. The
+ * two calls' steps interleave in the order they ask for them, as one process's promise chains do;
+ * the process ends when both returned, and a crash ends both. A worker not running then gets nothing.
+ */
+export interface ConcurrentCallFault {
+  kind: 'concurrent-call';
+  atStep: number;
+  process: number;
+}
+
 /** The service restarts just before global step `atStep`; volatile idempotency memory is lost. */
 export interface ServiceRestartFault {
   kind: 'service-restart';
@@ -190,7 +203,7 @@ export interface InputChangeFault {
   value: string;
 }
 
-export type Fault = InputChangeFault | CancelFault | CrashFault | IoErrorFault | ResponseFault | UserEditFault | DuplicateDeliveryFault | ServiceRestartFault | StoreCallFault | StoreRestartFault | StoreEditFault | PauseFault | TakeoverFault;
+export type Fault = InputChangeFault | CancelFault | CrashFault | IoErrorFault | ResponseFault | UserEditFault | DuplicateDeliveryFault | ConcurrentCallFault | ServiceRestartFault | StoreCallFault | StoreRestartFault | StoreEditFault | PauseFault | TakeoverFault;
 
 const FAULT_FIELDS = {
   crash: ['kind', 'process', 'incarnation', 'step', 'at', 'when', 'mode', 'tornKeepBytes', 'tail', 'keep'],
@@ -198,6 +211,7 @@ const FAULT_FIELDS = {
   response: ['kind', 'request', 'at', 'fault', 'delayMs', 'commitDelayMs', 'retryAfterMs'],
   'user-edit': ['kind', 'path', 'text', 'atStep', 'afterAccess'],
   'duplicate-delivery': ['kind', 'atStep'],
+  'concurrent-call': ['kind', 'atStep', 'process'],
   'service-restart': ['kind', 'atStep'],
   'store-call': ['kind', 'call', 'fault'],
   'store-restart': ['kind', 'atStep'],
@@ -207,12 +221,12 @@ const FAULT_FIELDS = {
   cancel: ['kind', 'atStep', 'reason'],
   'input-change': ['kind', 'atStep', 'resource', 'value'],
 } as const;
-const FAULT_REQUIRED = { crash: ['kind', 'process', 'when'], 'io-error': ['kind', 'process', 'error'], response: ['kind', 'fault'], 'user-edit': ['kind', 'path', 'text'], 'duplicate-delivery': ['kind', 'atStep'], 'service-restart': ['kind', 'atStep'], 'store-call': ['kind', 'call', 'fault'], 'store-restart': ['kind', 'atStep'], 'store-edit': ['kind', 'atStep', 'key', 'value'], pause: ['kind', 'process', 'pauseMs'], takeover: ['kind', 'atStep', 'holdMs'], cancel: ['kind', 'atStep'], 'input-change': ['kind', 'atStep', 'resource', 'value'] } as const;
+const FAULT_REQUIRED = { crash: ['kind', 'process', 'when'], 'io-error': ['kind', 'process', 'error'], response: ['kind', 'fault'], 'user-edit': ['kind', 'path', 'text'], 'duplicate-delivery': ['kind', 'atStep'], 'concurrent-call': ['kind', 'atStep'], 'service-restart': ['kind', 'atStep'], 'store-call': ['kind', 'call', 'fault'], 'store-restart': ['kind', 'atStep'], 'store-edit': ['kind', 'atStep', 'key', 'value'], pause: ['kind', 'process', 'pauseMs'], takeover: ['kind', 'atStep', 'holdMs'], cancel: ['kind', 'atStep'], 'input-change': ['kind', 'atStep', 'resource', 'value'] } as const;
 
 export function parseFault(value: Json, field: string): Fault {
   if (!isRecord(value)) fail(field, `must be an object, found ${describe(value)}`);
   misnamedKind(value, Object.keys(FAULT_FIELDS), field);
-  const kind = oneOf(value.kind, ['crash', 'io-error', 'response', 'user-edit', 'duplicate-delivery', 'service-restart', 'store-call', 'store-restart', 'store-edit', 'pause', 'takeover', 'cancel', 'input-change'] as const, `${field}.kind`);
+  const kind = oneOf(value.kind, ['crash', 'io-error', 'response', 'user-edit', 'duplicate-delivery', 'concurrent-call', 'service-restart', 'store-call', 'store-restart', 'store-edit', 'pause', 'takeover', 'cancel', 'input-change'] as const, `${field}.kind`);
   strict(value, field, FAULT_FIELDS[kind], FAULT_REQUIRED[kind]);
   switch (kind) {
     case 'crash': {
@@ -270,6 +284,8 @@ export function parseFault(value: Json, field: string): Fault {
     case 'service-restart':
     case 'store-restart':
       return { kind, atStep: int(value.atStep, `${field}.atStep`) };
+    case 'concurrent-call':
+      return { kind, atStep: int(value.atStep, `${field}.atStep`), process: optional(value, 'process', (v) => int(v, `${field}.process`), 0) };
     case 'input-change':
       return { kind, atStep: int(value.atStep, `${field}.atStep`), resource: nonEmptyStr(value.resource, `${field}.resource`), value: str(value.value, `${field}.value`) };
     case 'cancel':

@@ -1,7 +1,8 @@
 /**
  * A scenario event that is not a fault at a step: the user saves a file (in place and durably,
  * stamped with virtual time), the service or the store restarts, someone writes to the store, an
- * operator takes the task over, or the task is delivered again to a new worker.
+ * operator takes the task over, or the task is delivered again: to a new worker, or as a second
+ * call in a running one.
  */
 import { atVirtualTime } from '../sandbox/ambientGuard.js';
 import type { Fault } from '../scenario/scenario.js';
@@ -50,6 +51,9 @@ export function fireScenarioEvent(world: EventHost, fault: Fault): void {
       world.spawn(pid, 0);
       return;
     }
+    case 'concurrent-call':
+      world.callAgain(fault.process);
+      return;
     default:
       return;
   }

@@ -42,6 +42,8 @@ export interface EventHost extends WorldCore {
   readonly userEdits: { seq: number; timeMs: number; path: string; text: string }[];
   /** Starts incarnation `incarnation` of worker `pid`. */
   spawn(pid: number, incarnation: number): void;
+  /** A second call of run() in worker `pid`'s running incarnation (a concurrent-call). */
+  callAgain(pid: number): void;
 }
 
 /** What the Node surface a journal sees takes its steps on. */

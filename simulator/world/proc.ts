@@ -42,6 +42,12 @@ export class Proc implements TurnHolder {
   /** Its 'exit' listeners are running: a process.exit() among them ends nothing twice. */
   exiting = false;
   calls = 0;
+  /** Calls of the journal's run() under way in this process: 1, or 2 after a concurrent-call. It ends when the last returned. */
+  runsUnderWay = 0;
+  /** The journal instance this incarnation loaded (a concurrent call runs the same one: module memory shared). */
+  journal: unknown = undefined;
+  /** The env this incarnation's calls of run() are handed (one per process: a second call gets the same). */
+  env: unknown = undefined;
   readonly pending: PendingStep[] = [];
   /** Granted steps not yet completed, by step number (a fetch awaiting its response, a sleep). */
   readonly inFlight = new Map<number, PendingStep>();

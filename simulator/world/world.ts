@@ -20,7 +20,7 @@
  * - A broken simulator invariant stops the run and is rethrown by run(), never seen by the journal.
  */
 import type { DurabilityGap, Records } from '../../model/evidence.js';
-import type { Env, JournalAdapter } from '../../model/contract/contract.js';
+import type { Env, JournalAdapter, Task } from '../../model/contract/contract.js';
 import { atVirtualTime, escapeReason, outsideTurn, runAsTurn, type Escape } from '../sandbox/ambientGuard.js';
 import { VirtualClock, type Timer } from './clock.js';
 import { Disk } from '../disk/disk.js';
@@ -293,20 +293,46 @@ export class World implements StepHost, EventHost {
     const task = taskFor(this.scenario, incarnation);
     this.turns.resume(proc);
     const env = this.options.makeEnv(this, proc);
+    proc.env = env;
     // Everything the incarnation's code does, now and in every continuation, is its own (sandbox/turn.ts).
+    this.startRun(proc, env, task, () => {
+      // A fresh process loads its modules afresh: module-level state dies with every crash.
+      proc.journal = this.options.fresh ? this.options.fresh() : this.runJournal;
+      return proc.journal as JournalAdapter;
+    });
+  }
+
+  /** One call of the journal's run() in `proc`: the process ends when the last call returned, or at the first that threw. */
+  private startRun(proc: Proc, env: Env, task: Task, journalOf: () => JournalAdapter): void {
+    proc.runsUnderWay++;
     const result = runAsTurn(proc, (): Promise<void> => {
       try {
-        // A fresh process loads its modules afresh: module-level state dies with every crash.
-        const journal = this.options.fresh ? this.options.fresh() : this.runJournal;
-        return Promise.resolve(journal.run(env, task));
+        return Promise.resolve(journalOf().run(env, task));
       } catch (error) {
         return Promise.reject(error);
       }
     });
     result.then(
-      () => this.naturalEnd(proc),
+      () => {
+        if (--proc.runsUnderWay === 0) this.naturalEnd(proc);
+      },
       (error: unknown) => this.exit(proc, error ?? new Error('the journal rejected with no reason')),
     );
+  }
+
+  /**
+   * A concurrent-call: the task reaches worker `pid`'s running incarnation again, as a second call
+   * of run() in the same process — the same journal instance (module memory), the same env (one
+   * per process, as a server's), pid and incarnation. A worker that is not running (dead, finished, ending) gets nothing.
+   */
+  callAgain(pid: number): void {
+    const proc = this.procs[pid];
+    if (proc === undefined || !proc.alive || proc.done || proc.ending !== false || proc.journal === undefined) {
+      this.record({ actor: 'supervisor', op: 'concurrent-call', detail: `the task reaches worker-${pid} again, but it is not running: nothing happens` });
+      return;
+    }
+    this.record({ actor: 'supervisor', op: 'concurrent-call', detail: `the task reaches ${proc.name} again: a second call of run() in the same process, its module memory shared` });
+    this.startRun(proc, proc.env as Env, taskFor(this.scenario, proc.incarnation), () => proc.journal as JournalAdapter);
   }
 
   /**

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { invariantKind, type InvariantCode } from '../../model/violation.js';
 import { DurasimError } from '../../model/contract/failure.js';
-import { FAULT_KINDS, type FaultKind } from '../arbitraries.js';
+import { DEFAULT_FAULT_KINDS, FAULT_KINDS, type FaultKind } from '../arbitraries.js';
 import { runMutants } from '../mutantsMain.js';
 import { PACKAGE_ROOT } from '../ownFiles.js';
 import { REGRESSIONS_DIR } from '../regressions.js';
@@ -138,7 +138,7 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
           ...poolFlags(flags),
           runs: (flags.runs as number | undefined) ?? 1000,
           seed,
-          faults: (flags.faults as FaultKind[] | undefined) ?? [...FAULT_KINDS],
+          faults: (flags.faults as FaultKind[] | undefined) ?? [...DEFAULT_FAULT_KINDS],
           reportDir: (flags['report-dir'] as string | undefined) ?? 'durasim-report',
           json: flags.json === true,
           regressionsDir: (flags.regressions as string | undefined) ?? REGRESSIONS_DIR,

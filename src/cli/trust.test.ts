@@ -42,7 +42,7 @@ describe('a journal that would hang or exhaust durasim', () => {
     // A 2 s hang timeout leaves the 10 s bound room for starting workers and writing the report on a busy machine.
     expect(await run('check', '--journal', fixture('blocksSync'), '--runs', '50', '--seed', '1', '--hang-timeout', '2s', ...outputs())).toBe(3);
     expect(wallMs() - started).toBeLessThan(10_000);
-    expect(out.join('\n')).toMatch(/journal-blocked: the journal's code kept the thread worker-0#0 after global step 0 \(fs\.writeFile\) for 2 s of wall time/);
+    expect(out.join('\n')).toMatch(/journal-blocked: the journal's code kept the thread worker-0#0 after global step 2 \(fs\.writeFile\) for 2 s of wall time/);
     expect(out.join('\n')).toContain('not shrunk: every attempt would cost the hang timeout or a worker');
     expect(existsSync(join(dir, 'report', 'counterexample.json'))).toBe(true);
     expect(readdirSync(join(dir, 'regressions', 'blocks-sync'))).toHaveLength(1);

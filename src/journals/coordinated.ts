@@ -29,6 +29,7 @@ import type { JournalAdapter, JournalRecords, LookupOperation, StoreView } from 
 import { digestOf } from '../../model/contract/digest.js';
 import { acquireLease, pollDelayMs, recordsFromLines, releaseLease, type LogRecord } from './jsonlLog.js';
 import { ReferenceRun, type Intent, type QueryAnswer, type Verdict } from './reference.js';
+import { oneCallAtATime } from './oneCallAtATime.js';
 
 /** Thrown to stop the worker at once (lost the race, or the lease). */
 class Stop extends Error {}
@@ -270,9 +271,9 @@ export function recordsFromStore(store: StoreView | undefined): JournalRecords {
 
 export type CoordinatedRunFactory = (env: ConstructorParameters<typeof CoordinatedRun>[0], task: ConstructorParameters<typeof CoordinatedRun>[1]) => CoordinatedRun;
 
-/** Wraps a coordinated run class as a JournalAdapter whose records live in the store. */
+/** Wraps a coordinated run class as a JournalAdapter whose records live in the store (one call of a task at a time in a process). */
 export function coordinatedJournalFrom(name: string, makeRun: CoordinatedRunFactory): JournalAdapter {
-  return { name, run: (env, task) => makeRun(env, task).execute(), inspect: (_disk, store) => recordsFromStore(store) };
+  return { name, run: oneCallAtATime((env, task) => makeRun(env, task).execute()), inspect: (_disk, store) => recordsFromStore(store) };
 }
 
 export const coordinatedJournal: JournalAdapter = coordinatedJournalFrom('coordinated', (env, task) => new CoordinatedRun(env, task));

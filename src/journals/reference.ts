@@ -40,6 +40,7 @@ import { digestOf } from '../../model/contract/digest.js';
 import type { Intent } from './taskGuards.js';
 import { TempFilesRun } from './tempFiles.js';
 import { acquireLease, recordsFromLog, releaseLease } from './jsonlLog.js';
+import { oneCallAtATime } from './oneCallAtATime.js';
 
 export { REFERENCE_SETTINGS, type ReferenceSettings } from './journalRun.js';
 
@@ -321,11 +322,11 @@ export class ReferenceRun extends TempFilesRun {
 
 export type RunFactory = (env: Env, task: Task) => ReferenceRun;
 
-/** Wraps a run class as a JournalAdapter; the bundled journals share `inspect`. */
+/** Wraps a run class as a JournalAdapter (one call of a task at a time in a process); the bundled journals share `inspect`. */
 export function journalFrom(name: string, makeRun: RunFactory): JournalAdapter {
   return {
     name,
-    run: (env, task) => makeRun(env, task).execute(),
+    run: oneCallAtATime((env, task) => makeRun(env, task).execute()),
     inspect: (disk) => recordsFromLog(disk),
   };
 }

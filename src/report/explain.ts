@@ -22,6 +22,8 @@ export function describeFault(fault: Scenario['faults'][number]): string {
       return `user saves ${fault.path} ${fault.atStep !== undefined ? `before global step ${fault.atStep}` : `after the worker's access #${fault.afterAccess} to it`}: ${JSON.stringify(fault.text)}`;
     case 'duplicate-delivery':
       return `duplicate delivery before global step ${fault.atStep}`;
+    case 'concurrent-call':
+      return `a second call of the task in worker-${fault.process}'s running process before global step ${fault.atStep}`;
     case 'service-restart':
       return `service restart before global step ${fault.atStep}`;
     case 'store-restart':

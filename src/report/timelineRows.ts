@@ -38,7 +38,7 @@ export function markersOf(entry: TraceEntry): string[] {
   if (entry.op === 'crash') return ['marker', 'crash'];
   if (entry.op === 'escape') return ['marker', 'escape'];
   if (entry.actor === 'user') return ['marker', 'user-edit'];
-  if (entry.op === 'restart' || entry.op === 'duplicate-delivery') return ['marker', 'fault'];
+  if (entry.op === 'restart' || entry.op === 'duplicate-delivery' || entry.op === 'concurrent-call') return ['marker', 'fault'];
   if (entry.op === 'receive' && /\[[a-z0-9-]+\]/.test(entry.detail)) return ['marker', 'fault'];
   if (entry.op === 'commit') return ['commit'];
   return [];

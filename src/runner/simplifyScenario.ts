@@ -108,7 +108,7 @@ export function simplerScenarios(scenario: Scenario): Scenario[] {
   return [...out, ...milderScenarios(scenario), ...anchoredScenarios(scenario)];
 }
 
-const TIMED = new Set(['user-edit', 'duplicate-delivery', 'service-restart', 'store-restart', 'store-edit', 'takeover', 'cancel', 'input-change']);
+const TIMED = new Set(['user-edit', 'duplicate-delivery', 'concurrent-call', 'service-restart', 'store-restart', 'store-edit', 'takeover', 'cancel', 'input-change']);
 
 /**
  * The scenario as it is, then with its step-timed faults a little earlier (2 to 24 steps: what a

@@ -21,7 +21,7 @@ import type { JournalAdapter } from '../../model/contract/contract.js';
 import { DurasimError } from '../../model/contract/failure.js';
 import { simulate } from '../../simulator/simulate.js';
 import type { Transport } from '../../simulator/service/network.js';
-import { scenarioArbitrary } from '../arbitraries.js';
+import { FAULT_KINDS, scenarioArbitrary, type FaultKind } from '../arbitraries.js';
 import { SCENARIO_VERSION } from '../../simulator/scenario/scenario.js';
 import { writeFileDurably } from '../durableFile.js';
 import { bundleJournal } from '../isolation/bundleJournal.js';
@@ -55,6 +55,8 @@ const CONCURRENT_CHAINS = 'properties/fixtures/concurrentChains.ts';
 /** Node's whole-file calls, which a format bump split into steps (format 2). */
 const NODE_FILE_API = 'properties/fixtures/nodeFileApiJournal.ts';
 const IN_PLACE_STATE = 'properties/fixtures/inPlaceStateJournal.ts';
+/** Concurrent calls in one process (the concurrent family, drawn only when named). */
+const CLAIMS_AFTER_A_READ = 'properties/fixtures/claimsAfterAReadJournal.ts';
 
 /** What the corpus is drawn from: journal, how many generated scenarios, at which seed, and how they run. */
 interface Draw {
@@ -63,6 +65,8 @@ interface Draw {
   seed: number;
   modules?: 'shared' | 'fresh';
   transport?: Transport;
+  /** The fault families drawn (default: the generator's default). */
+  faults?: readonly FaultKind[];
 }
 
 function draws(): Draw[] {
@@ -79,6 +83,9 @@ function draws(): Draw[] {
     { journal: CONCURRENT_CHAINS, runs: 30, seed: 110, modules: 'fresh' },
     { journal: NODE_FILE_API, runs: 60, seed: 111 },
     { journal: IN_PLACE_STATE, runs: 100, seed: 112 },
+    { journal: 'reference', runs: 120, seed: 113, faults: FAULT_KINDS },
+    { journal: 'coordinated', runs: 60, seed: 114, faults: FAULT_KINDS },
+    { journal: CLAIMS_AFTER_A_READ, runs: 60, seed: 115, faults: ['concurrent', 'duplicate', 'crash'], modules: 'fresh' },
     ...MUTANT_NAMES.map((name, i) => ({ journal: name, runs: 25, seed: 200 + i })),
   ];
 }
@@ -151,7 +158,7 @@ export async function buildTraceCorpus(root = CODE_ROOT, onProgress: (done: numb
   const later = kept.length > 0;
   for (const draw of draws()) {
     const seed = later ? draw.seed + 1000 * SCENARIO_VERSION : draw.seed;
-    const scenarios = fc.sample(scenarioArbitrary(), { numRuns: later ? Math.ceil(draw.runs / 2) : draw.runs, seed });
+    const scenarios = fc.sample(scenarioArbitrary(draw.faults ? { faults: draw.faults } : {}), { numRuns: later ? Math.ceil(draw.runs / 2) : draw.runs, seed });
     scenarios.forEach((scenario, i) => planned.push({ journal: draw.journal, modules: draw.modules ?? 'shared', transport: draw.transport ?? 'direct', source: `generated seed ${seed} #${i}`, scenario }));
   }
   const known = new Set(kept.map((e) => `${e.journal} ${e.source}`));
