@@ -4,14 +4,16 @@
  * counterexample close to the hand-minimal one (within one fault and 10% of the steps); over the
  * corpus, the runs to detection are at most 20 at the median and 200 at worst — leaving out the
  * mutants whose window the generator does not aim at yet (Mutant.unaimedWindow), which are only
- * held to their budget.
+ * held to their budget. The five-minute suite hunts every second mutant (all of them run their
+ * hand-minimal scenario); CI hunts the whole corpus (.ci/run: npm run mutants, held to the same
+ * bounds by mutantProblems, which a test here shows firing).
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, test } from 'vitest';
 import { judge } from '../model/judge.js';
 import { MUTANTS } from '../src/journals/mutants/index.js';
 import { referenceJournal } from '../src/journals/reference.js';
-import { closeToMinimal, handMinimal, MUTANT_BUDGET, mutantSeed } from '../src/mutantsMain.js';
+import { closeToMinimal, handMinimal, MUTANT_BUDGET, mutantProblems, mutantSeed } from '../src/mutantsMain.js';
 import { bundledJournal } from '../src/isolation/journalRef.js';
 import { huntJournal } from '../src/mutation.js';
 import { WorkerPool } from '../src/pool/workerPool.js';
@@ -40,7 +42,7 @@ describe('the mutant corpus', () => {
       expect(judge(await simulate(mutant.reference ?? referenceJournal, scenario))).toEqual([]);
     });
 
-    test(`is killed within ${MUTANT_BUDGET} runs and shrinks close to the hand-minimal scenario`, async () => {
+    test.skipIf(index % 2 === 1)(`is killed within ${MUTANT_BUDGET} runs and shrinks close to the hand-minimal scenario`, async () => {
       const result = await huntJournal(pool, bundledJournal(name)!, { numRuns: MUTANT_BUDGET, seed: mutantSeed(index) });
       expect(result.killed).toBe(true);
       if (mutant.unaimedWindow === undefined) runsToDetect.push(result.runsToFailure ?? Number.POSITIVE_INFINITY);
@@ -50,11 +52,24 @@ describe('the mutant corpus', () => {
     }, PROPERTY_TIMEOUT_MS);
   });
 
-  test('is detected within 20 runs at the median and 200 at worst (the mutants the generator aims at)', () => {
+  test('is detected within 20 runs at the median and 200 at worst (the mutants the generator aims at, of those hunted here)', () => {
     expect(aimed.length).toBeGreaterThanOrEqual(MUTANTS.length - 1);
-    expect(runsToDetect).toHaveLength(aimed.length);
+    expect(runsToDetect).toHaveLength(MUTANTS.filter((m, i) => i % 2 === 0 && m.unaimedWindow === undefined).length);
     const sorted = [...runsToDetect].sort((a, b) => a - b);
     expect(sorted[Math.floor((sorted.length - 1) / 2)], `runs to detection: ${sorted.join(', ')}`).toBeLessThanOrEqual(20);
     expect(sorted.at(-1), `runs to detection: ${sorted.join(', ')}`).toBeLessThanOrEqual(200);
+  });
+});
+
+describe('the mutant gate CI runs whole (npm run mutants)', () => {
+  const row = { name: 'm', aimed: true, killed: true, invariants: ['write-ahead'], expected: ['write-ahead'], runsToFailure: 3, faults: 1, steps: 40, handFaults: 1, handSteps: 40 };
+  test('passes a corpus that meets the bounds, and says each way one misses them', () => {
+    expect(mutantProblems([row])).toEqual([]);
+    expect(mutantProblems([{ ...row, killed: false, invariants: [] }])).toEqual(['m survived']);
+    expect(mutantProblems([{ ...row, invariants: ['single-flight'] }])).toEqual(['m was killed by single-flight, none of the invariants its defect breaks (write-ahead)']);
+    expect(mutantProblems([{ ...row, steps: 45 }])).toEqual(['m shrank to 1 faults / 45 steps, far from its hand-minimal 1 / 40']);
+    expect(mutantProblems([{ ...row, runsToFailure: 21 }])).toEqual(['the median runs to detection is 21, over 20']);
+    expect(mutantProblems([row, { ...row, runsToFailure: 201 }, row])).toEqual(['the worst runs to detection is 201, over 200']);
+    expect(mutantProblems([row, { ...row, aimed: false, runsToFailure: 4_000 }])).toEqual([]);
   });
 });

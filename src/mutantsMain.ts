@@ -1,7 +1,9 @@
 /**
  * npm run mutants: hunts every mutant of the corpus with the property suite (fixed seeds, a
  * budget of at most 5,000 runs each), saves each shrunk counterexample as a scenario file, and
- * writes the kill table to reports/mutants.md and reports/mutants.json.
+ * writes the kill table to reports/mutants.md and reports/mutants.json; exits 1 when the corpus
+ * misses what properties/mutants.test.ts demands of it (mutantProblems). CI runs it whole; the
+ * suite hunts every second mutant.
  * Usage: npm run mutants [-- --runs N] [--out DIR] [--workers N]
  */
 import { join } from 'node:path';
@@ -89,6 +91,28 @@ export async function runMutants(options: MutantsOptions = {}): Promise<number> 
   const json = rows.map(({ counterexample: _c, ...rest }) => rest);
   writeFileDurably(join(out, 'mutants.json'), `${JSON.stringify({ budget, mutants: json }, null, 2)}\n`);
   console.log(`\n${table}`);
-  return rows.some((r) => !r.killed) ? 1 : 0;
+  const problems = mutantProblems(rows.map((r, i) => ({ ...r, name: MUTANTS[i]?.journal.name ?? '?', aimed: MUTANTS[i]?.unaimedWindow === undefined })));
+  for (const problem of problems) console.log(`FAILED: ${problem}`);
+  return problems.length > 0 ? 1 : 0;
+}
+
+/**
+ * What the mutant gate demands, as properties/mutants.test.ts does: every mutant killed, by an
+ * invariant its defect breaks, shrunk close to the hand-minimal scenario; over the aimed-at
+ * mutants, at most 20 runs to detection at the median and 200 at worst. Each failure, said.
+ */
+export function mutantProblems(rows: readonly { name: string; aimed: boolean; killed: boolean; invariants?: string[] | undefined; expected: readonly string[]; runsToFailure?: number | undefined; faults?: number | undefined; steps?: number | undefined; handFaults: number; handSteps: number }[]): string[] {
+  const problems: string[] = [];
+  for (const r of rows) {
+    if (!r.killed) problems.push(`${r.name} survived`);
+    else if (!r.expected.some((code) => r.invariants?.includes(code))) problems.push(`${r.name} was killed by ${r.invariants?.join(', ')}, none of the invariants its defect breaks (${r.expected.join(', ')})`);
+    else if (!closeToMinimal(r)) problems.push(`${r.name} shrank to ${r.faults} faults / ${r.steps} steps, far from its hand-minimal ${r.handFaults} / ${r.handSteps}`);
+  }
+  const runs = rows.filter((r) => r.aimed).map((r) => r.runsToFailure ?? Number.POSITIVE_INFINITY).sort((a, b) => a - b);
+  const median = runs[Math.floor((runs.length - 1) / 2)];
+  if (median !== undefined && median > 20) problems.push(`the median runs to detection is ${median}, over 20`);
+  const worst = runs.at(-1);
+  if (worst !== undefined && worst > 200) problems.push(`the worst runs to detection is ${worst}, over 200`);
+  return problems;
 }
 
