@@ -71,7 +71,8 @@ export function parseArgs(argv: readonly string[], spec: Record<string, FlagKind
       continue;
     }
     const raw = token.value;
-    if (raw === undefined || (!token.inlineValue && raw.startsWith('-'))) throw usageError(`--${token.name} needs a value`, help);
+    // A negative number is a value (refused by the flag's own check, which says what it must be); another flag is not.
+    if (raw === undefined || (!token.inlineValue && raw.startsWith('-') && !/^-\d/.test(raw))) throw usageError(`--${token.name} needs a value`, help);
     if (kind === 'env') {
       const [name, value] = envPair(token.name, raw);
       const env = (flags[token.name] ??= {}) as Record<string, string>;

@@ -145,10 +145,15 @@ describe('help and version', () => {
     expect(out.join('\n')).toMatch(/^usage:\n {2}durasim replay {2}<scenario.json>/);
   });
 
-  test('--version prints the package version, exit 0', async () => {
+  test('--version prints the package version, exit 0, alone or after any command', async () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     expect(await run('--version')).toBe(0);
     expect(out).toEqual([`durasim ${pkg.version}`]);
+    for (const command of ['check', 'merge', 'confirm']) {
+      out = [];
+      expect(await run(command, '--version')).toBe(0);
+      expect(out).toEqual([`durasim ${pkg.version}`]);
+    }
   });
 });
 
@@ -163,6 +168,8 @@ describe('bad input exits 2 with the house style, and writes nothing', () => {
     [['mutants', '--runs', '0'], 'Failed to read the command line: --runs must be a whole number of at least 1, found "0". Pass e.g. --runs 500.'],
     [['chekc'], 'Failed to read the command line: there is no command "chekc". Did you mean check? Use check, replay, explain, confirm, explore, mutants or merge (durasim help lists them).'],
     [['check', '--runs', 'many'], 'Failed to read the command line: --runs must be a whole number, found "many". Pass e.g. --runs 500.'],
+    [['check', '--runs', '-1'], 'Failed to read the command line: --runs must be a whole number, found "-1". Pass e.g. --runs 500.'],
+    [['check', '--runs', '--seed', '3'], 'Failed to read the command line: --runs needs a value. Run "durasim check --help" for its flags.'],
     [['check', '--faults', 'crash,meteor'], 'Failed to read the command line: --faults must be a comma-separated list of crash, disk, io, response, duplicate, user, service-restart, intent, store, failure, concurrent, found "crash,meteor". Pass e.g. --faults crash,response.'],
     [['check', '--shard', '3/2'], 'Failed to read the command line: --shard must be i/n with 1 <= i <= n, found "3/2". Pass e.g. --shard 1/4 on the first of four CI jobs.'],
     [['frobnicate'], 'Failed to read the command line: there is no command "frobnicate". Use check, replay, explain, confirm, explore, mutants or merge (durasim help lists them).'],

@@ -128,6 +128,11 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
       print(commandHelp(command as string));
       return EXIT.clean;
     }
+    // `durasim <command> --version`: the version, as `durasim --version` says it, exit 0.
+    if ((COMMANDS as readonly string[]).includes(command ?? '') && rest.includes('--version')) {
+      print(version());
+      return EXIT.clean;
+    }
     switch (command) {
       case 'check': {
         const { positional, flags } = parseArgs(rest, { journal: 'string', runs: 'int', seed: 'seed', 'time-budget': 'duration', faults: 'faults', shard: 'shard', 'report-dir': 'string', junit: 'string', json: 'boolean', regressions: 'string', 'no-progress': 'boolean', tally: 'boolean', invariants: 'invariants', 'safety-only': 'boolean', confirm: 'boolean', env: 'env', verbose: 'boolean', ...POOL_FLAGS }, 'check');

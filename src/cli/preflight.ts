@@ -1,7 +1,8 @@
 /**
  * Output problems are found before the first run, so a long check never ends unable to save what
- * it found: a report folder that is a file, a JUnit file whose folder is missing, a folder that
- * cannot be written. Nothing is written by the checks but a probe file, removed at once.
+ * it found: a report folder that is a file, a JUnit file that is a folder or under a file, a folder
+ * that cannot be written. A missing folder is no problem: durasim makes it (as `--report-dir` and
+ * `--junit out/1.xml` on a fresh CI runner expect). Nothing is written by the checks but a probe file, removed at once.
  */
 import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -42,12 +43,11 @@ export function checkOutputFolder(path: string, flag: string): void {
   probeWritable(nearestExisting(path, flag, path), flag, path);
 }
 
-/** A file durasim will write: its folder must exist and be writable, and the path must not be a folder. */
+/** A file durasim will write (making its folder if missing): the path must not be a folder, nor under a file, and the folder must be writable. */
 export function checkOutputFile(path: string, flag: string): void {
   const absolute = resolve(path);
   if (existsSync(absolute) && statSync(absolute).isDirectory()) fail(`${flag} ${path} is a folder`, `Pass a file path for ${flag}, e.g. ${join(path, 'durasim.xml')}`);
   const folder = dirname(absolute);
-  if (!existsSync(folder)) fail(`${flag} ${path} is in a folder that does not exist (${folder})`, `Create the folder first, or pass a path in an existing one`);
-  if (!statSync(folder).isDirectory()) fail(`${flag} ${path} is in ${folder}, which is a file`, `Pass a path in a folder`);
-  probeWritable(folder, flag, path);
+  if (existsSync(folder) && !statSync(folder).isDirectory()) fail(`${flag} ${path} is in ${folder}, which is a file`, `Pass a path in a folder`);
+  probeWritable(nearestExisting(folder, flag, path), flag, path);
 }

@@ -197,10 +197,16 @@ describe('output problems are found before the first run: exit 2, nothing writte
     expect(readdirSync(dir)).toEqual(['taken']);
   });
 
-  test('a JUnit file in a folder that does not exist', async () => {
-    expect(await run('check', '--runs', '5', '--junit', join(dir, 'missing', 'junit.xml'), ...outputs())).toBe(2);
-    expect(err.join('')).toBe(`Failed to prepare the outputs: --junit ${join(dir, 'missing', 'junit.xml')} is in a folder that does not exist (${join(dir, 'missing')}). Create the folder first, or pass a path in an existing one.\n`);
-    expect(readdirSync(dir)).toEqual([]);
+  test('a JUnit file under a file', async () => {
+    writeFileSync(join(dir, 'taken'), 'a file');
+    expect(await run('check', '--runs', '5', '--junit', join(dir, 'taken', 'junit.xml'), ...outputs())).toBe(2);
+    expect(err.join('')).toBe(`Failed to prepare the outputs: --junit ${join(dir, 'taken', 'junit.xml')} is in ${join(dir, 'taken')}, which is a file. Pass a path in a folder.\n`);
+    expect(readdirSync(dir)).toEqual(['taken']);
+  });
+
+  test('a JUnit file in folders that do not exist yet is written there, the folders made (a fresh CI runner)', async () => {
+    expect(await run('check', '--runs', '5', '--junit', join(dir, 'out', 'shards', '1.xml'), ...outputs())).toBe(0);
+    expect(readFileSync(join(dir, 'out', 'shards', '1.xml'), 'utf8')).toMatch(/^<\?xml/);
   });
 
   test('a regression folder that is a file', async () => {

@@ -3,7 +3,7 @@
  * old summary.json goes first and the new one comes last: it is the record that the rest is
  * complete, so a report folder without one was interrupted.
  */
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { scenarioToJson } from '../../simulator/scenario/scenario.js';
 import { makeDirDurably, removeDurably, sweepLeftovers, writeFileDurably } from '../durableFile.js';
 import { junitXml } from './junit.js';
@@ -28,6 +28,7 @@ export function writeReports(dir: string, report: RunReport, junitPath?: string)
   const junit = junitXml(report);
   put('junit', 'junit.xml', junit);
   if (junitPath) {
+    makeDirDurably(dirname(junitPath));
     writeFileDurably(junitPath, junit);
     files.junitCopy = junitPath;
   }
