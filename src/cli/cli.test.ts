@@ -185,12 +185,22 @@ describe('bad input exits 2 with the house style, and writes nothing', () => {
     expect(existsSync(join(dir, 'report'))).toBe(false);
   });
 
+  test.each([
+    ['journal.cjs', "module.exports = { name: 'cjs-journal', async run(env) { await env.clock.now(); }, inspect() { return {}; } };\n"],
+    ['journal.mjs', "export const name = 'esm-parts';\nexport async function run(env) { await env.clock.now(); }\nexport function inspect() { return {}; }\n"],
+  ])('a module that is the adapter itself (%s: name, run and inspect exported one by one) is accepted', async (name, text) => {
+    const file = join(dir, name);
+    writeFileSync(file, text);
+    expect(await run('check', '--journal', file, '--runs', '3', '--faults', 'response', '--safety-only', ...common())).toBe(0);
+    expect(err.join('')).toBe('');
+  });
+
   test('a module without an adapter says what it found and what is expected', async () => {
     const file = join(dir, 'not-a-journal.ts');
     writeFileSync(file, 'export const answer = 42;\nexport const helper = { run() {} };\n');
     expect(await run('check', '--journal', file, ...common())).toBe(2);
     expect(err.join('')).toBe(
-      `Failed to load the journal: ${file} has exports answer (number), helper (an object with run), but no JournalAdapter. Export one as the default export or as "journal": an object with name (string), run(env, task) and inspect(disk).\n`,
+      `Failed to load the journal: ${file} has exports answer (number), helper (an object with run), but no JournalAdapter. Export one as the default export or as "journal" (or export name, run and inspect themselves): an object with name (string), run(env, task) and inspect(disk).\n`,
     );
   });
 

@@ -41,14 +41,16 @@ function describeShape(value: unknown): string {
 
 /** The adapter among a module's exports, or a house-style error saying what was found instead. */
 export function adapterOf(exports: Record<string, unknown>, spec: string, exportName?: string): JournalAdapter {
-  const candidates = exportName !== undefined ? [exports[exportName]] : [exports.default, exports.journal];
+  // The module itself is the adapter when it exports name, run and inspect one by one
+  // (CommonJS `module.exports = { name, run, inspect }`, or ESM `export const name = …`).
+  const candidates = exportName !== undefined ? [exports[exportName]] : [exports.default, exports.journal, exports];
   for (const candidate of candidates) if (isJournalAdapter(candidate)) return candidate;
   const names = Object.keys(exports).filter((k) => k !== '__esModule');
   const found = names.length === 0 ? 'no exports' : `exports ${names.map((k) => `${k} (${describeShape(exports[k])})`).join(', ')}`;
   throw new DurasimError(
     'load the journal',
     `${spec} has ${found}, but no JournalAdapter`,
-    'Export one as the default export or as "journal": an object with name (string), run(env, task) and inspect(disk)',
+    'Export one as the default export or as "journal" (or export name, run and inspect themselves): an object with name (string), run(env, task) and inspect(disk)',
   );
 }
 
