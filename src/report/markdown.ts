@@ -1,6 +1,5 @@
 /** report.md: the verdict, the violations, the replay command and the explained trace. */
-import { byCause } from '../../model/causes.js';
-import { describeViolation } from '../../model/violation.js';
+import { causeGroups, describeFolded } from './violationLines.js';
 import { explainText } from './explain.js';
 import { journalErrors, type RunReport } from './runReport.js';
 
@@ -27,7 +26,7 @@ export function reportMarkdown(report: RunReport): string {
   if (report.violations.length > 0) {
     // Cause first: per key, the root cause, and what follows from it under it.
     lines.push('', report.tally ? '## The first counterexample' : '## Violations', '');
-    for (const group of byCause(report.violations)) lines.push(`- ${describeViolation(group.root)}`, ...group.derived.map((d) => `  - then: ${describeViolation(d)}`));
+    for (const group of causeGroups(report.violations)) lines.push(`- ${describeFolded(group.root)}`, ...group.derived.map((d) => `  - then: ${describeFolded(d)}`));
   }
   if (report.confirmation) lines.push('', '## In real processes', '', `**${report.confirmation.verdict}**`, '', ...report.confirmation.lines.map((line) => `- ${line}`));
   if (report.confirmation?.calls) {
