@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { allowed, allowedFile, firstSkip, OPERATION_STATES, TERMINAL_OPERATION_STATES } from './lifecycle.js';
+import { allowed, allowedFile, allowedFrom, firstSkip, OPERATION_STATES, TERMINAL_OPERATION_STATES, transitionTable } from './lifecycle.js';
 
 describe('operation lifecycle', () => {
   test('the happy path and the recovery path are paths in the model', () => {
@@ -29,5 +30,18 @@ describe('file lifecycle', () => {
     expect(firstSkip('file', ['read', 'conflict', 'read', 'applied'])).toBeUndefined();
     expect(firstSkip('file', ['applied'])).toEqual({ index: 0, from: null, to: 'applied' });
     expect(allowedFile('applied', 'read')).toBe(false);
+  });
+});
+
+describe('the transition table docs/invariants.md shows', () => {
+  test('is the model, row for row', () => {
+    const docs = readFileSync(new URL('../docs/invariants.md', import.meta.url), 'utf8');
+    expect(docs).toContain(transitionTable().join('\n'));
+  });
+
+  test('a violation of the model names the states it could have gone to', () => {
+    expect(allowedFrom('operation', 'authorized')).toEqual(['dispatched', 'blocked', 'failed', 'cancelled']);
+    expect(allowedFrom('operation', 'outcome_unknown', { retrySafe: true })).toEqual(['reconciling', 'dispatched']);
+    expect(allowedFrom('file', 'applied')).toEqual([]);
   });
 });

@@ -68,6 +68,21 @@ export function allowedRetrySafe(from: OperationState, to: OperationState): bool
   return allowed(from, to) || (to === 'dispatched' && (from === 'dispatched' || from === 'outcome_unknown'));
 }
 
+/** The model's transitions as docs/invariants.md shows them (held to it by model/lifecycle.test.ts): a row per state. */
+export function transitionTable(): string[] {
+  const rows = (kind: string, table: Record<string, readonly string[]>): string[] => Object.entries(table).map(([from, to]) => `| ${kind} | \`${from}\` | ${to.length === 0 ? 'none (terminal)' : to.map((s) => `\`${s}\``).join(', ')} |`);
+  return ['| record | from | to |', '|---|---|---|', ...rows('operation', OPERATION_TRANSITIONS), ...rows('file', FILE_TRANSITIONS)];
+}
+
+/** The states the model allows after `from` (a retry-safe call may also go back to dispatched). */
+export function allowedFrom(kind: 'operation' | 'file', from: string, options: { retrySafe?: boolean } = {}): string[] {
+  if (kind === 'file') return isFileState(from) ? [...FILE_TRANSITIONS[from]] : [];
+  if (!isOperationState(from)) return [];
+  const next: string[] = [...OPERATION_TRANSITIONS[from]];
+  if (options.retrySafe && (from === 'dispatched' || from === 'outcome_unknown') && !next.includes('dispatched')) next.push('dispatched');
+  return next;
+}
+
 export function allowedFile(from: FileState, to: FileState): boolean {
   return FILE_TRANSITIONS[from].includes(to);
 }

@@ -1,5 +1,5 @@
 import { checkpoints, operationSpec, type JudgeInput, type ObservedState } from '../evidence.js';
-import { ABSENT, firstSkip, IN_DOUBT_STATES } from '../lifecycle.js';
+import { ABSENT, allowedFrom, firstSkip, IN_DOUBT_STATES } from '../lifecycle.js';
 import type { Violation } from '../violation.js';
 
 /**
@@ -35,7 +35,7 @@ export function checkNoStateSkip(input: JudgeInput): Violation[] {
       code: 'no-state-skip',
       key,
       step: at.seq,
-      ...wording(kindOf(key), skip),
+      ...wording(kindOf(key), skip, retrySafe(key)),
       evidence: { observed: states.map(describeObserved), index: skip.index },
     });
   }
@@ -49,7 +49,7 @@ export function checkNoStateSkip(input: JudgeInput): Violation[] {
         code: 'no-state-skip',
         key,
         step: seen(key, skip.to, image.seq) ?? image.seq,
-        ...wording(record.kind, skip),
+        ...wording(record.kind, skip, retrySafe(key)),
         evidence: { history: record.history, at: image.label, index: skip.index },
       });
     }
@@ -78,11 +78,13 @@ export function checkNoStateSkip(input: JudgeInput): Violation[] {
   return violations;
 }
 
-function wording(kind: 'operation' | 'file', skip: { from: string | null; to: string }): { expected: string; actual: string } {
+function wording(kind: 'operation' | 'file', skip: { from: string | null; to: string }, retrySafe: boolean): { expected: string; actual: string } {
   if (skip.from === null) return { expected: `the history to start at ${kind === 'operation' ? 'authorized' : 'read'}`, actual: `it starts at ${skip.to}` };
   if (skip.from === ABSENT) return { expected: 'nothing after the record was deleted', actual: `absent → ${skip.to}` };
   if (skip.to === ABSENT) return { expected: `the record kept until a terminal state, not deleted at ${skip.from}`, actual: `${skip.from} → absent (the record was deleted)` };
-  return { expected: `a transition the model allows from ${skip.from}`, actual: `${skip.from} → ${skip.to}` };
+  const next = allowedFrom(kind, skip.from, { retrySafe });
+  const allowed = next.length === 0 ? 'none: it is terminal' : next.join(', ');
+  return { expected: `a transition the model allows from ${skip.from} (to ${allowed}; docs/invariants.md draws the model)`, actual: `${skip.from} → ${skip.to}` };
 }
 
 function describeObserved(o: ObservedState): string {
