@@ -14,6 +14,7 @@ import { loadRegressions, saveRegression } from '../regressions.js';
 import { verdictOf, type RunReport } from '../report/runReport.js';
 import { count } from '../report/count.js';
 import { violationLines } from '../report/violationLines.js';
+import { escapeTally } from './escapeTally.js';
 import { writeReports } from '../report/writeReports.js';
 import { githubAnnotations } from '../report/githubAnnotations.js';
 import { confirmCounterexample, describeDivergence } from '../runner/confirm.js';
@@ -69,10 +70,8 @@ const wallMs = (): number => performance.now(); // the harness's clock, for the 
 
 /** What was found, cause first: the sandbox breach, then what the journal itself reported (a run() that threw), then the violations. */
 export function findingLines(report: RunReport): string[] {
-  const escapes = report.result?.escapes ?? [];
-  const more = new Set(escapes.slice(1).map((e) => e.api));
   return [
-    ...(report.sandbox ? [`sandbox: ${report.sandbox}${escapes.length > 1 ? ` (and ${escapes.length - 1} more escape${escapes.length === 2 ? '' : 's'}: ${[...more].join(', ')})` : ''}`] : []),
+    ...(report.sandbox ? [`sandbox: ${report.sandbox}${escapeTally(report.result?.escapes ?? [])}`] : []),
     ...(report.journalErrors ?? []).map((error) => `journal: ${error}`),
     ...violationLines(report.violations),
   ];
