@@ -172,7 +172,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
     });
     progress.done();
     const findings = hunted.tally ? hunted.tally.findings : hunted.finding ? [hunted.finding] : [];
-    if (regressions.length > 0 && !options.json) print(`${regressions.length} stored regression${regressions.length === 1 ? '' : 's'} replayed first (counted in the runs)`);
+    if (regressions.length > 0 && !options.json) print(`${regressions.length} stored regression${regressions.length === 1 ? '' : 's'} replayed first`);
     for (const finding of findings) if ('regression' in finding.origin && !options.json) print(`stored regression ${finding.origin.regression} fails again`);
 
     const report: RunReport = {
@@ -233,7 +233,10 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       return report.exitCode;
     }
     const rate = report.runsExecuted / Math.max(0.001, report.elapsedMs / 1000);
-    print(`${count(report.runsExecuted, 'run')} in ${(report.elapsedMs / 1000).toFixed(2)} s (${rate.toFixed(0)}/s)${hunted.timeBudgetHit ? ', stopped by the time budget' : ''}; re-run ${hunted.determinismChecks} for determinism: ${report.verdict}`);
+    // Stored regressions are counted apart from the seed's generated runs (the budget is the generated runs').
+    const stored = Math.min(regressions.length, report.runsExecuted);
+    const runs = stored === 0 ? count(report.runsExecuted, 'run') : `${count(report.runsExecuted - stored, 'generated run')} and ${count(stored, 'stored regression')}`;
+    print(`${runs} in ${(report.elapsedMs / 1000).toFixed(2)} s (${rate.toFixed(0)}/s)${hunted.timeBudgetHit ? ', stopped by the time budget' : ''}; re-run ${hunted.determinismChecks} for determinism: ${report.verdict}`);
     if (report.tally) for (const line of tallyLines(report)) print(`  ${line}`);
     else for (const line of findingLines(report)) print(`  ${line}`);
     if (report.notShrunk) print(`  not shrunk: ${report.notShrunk}`);

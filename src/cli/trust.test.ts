@@ -186,6 +186,8 @@ describe('module memory', () => {
     out = [];
     expect(await run('check', '--journal', fixture('moduleMemory'), '--runs', '1', '--seed', '99', ...outputs())).toBe(1);
     expect(out.join('\n')).toMatch(/stored regression .+\.json fails again/);
+    // Counted apart from the seed's generated runs: it failed first, so no generated run was made.
+    expect(out.join('\n')).toMatch(/^0 generated runs and 1 stored regression in /m);
   }, 120_000);
 });
 
