@@ -5,7 +5,7 @@
  * here by the concurrent family, never by a duplicate delivery to another process (which its file
  * lock holds off); the bundled journals, one call of a task at a time per process, stay clean.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -15,7 +15,8 @@ import { baseScenario } from '../src/arbitraries.js';
 import { main } from '../src/cli/main.js';
 import { recordsFromLog } from '../src/journals/jsonlLog.js';
 import { ReferenceRun, referenceJournal } from '../src/journals/reference.js';
-import { parseScenario, type Fault, type Scenario } from '../simulator/scenario/scenario.js';
+import { coordinatedJournal } from '../src/journals/coordinated.js';
+import { parseScenario, parseScenarioText, type Fault, type Scenario } from '../simulator/scenario/scenario.js';
 import { simulate } from '../simulator/simulate.js';
 
 const CLAIMS = join(resolve(import.meta.dirname, '..'), 'properties/fixtures/claimsAfterAReadJournal.ts');
@@ -95,6 +96,14 @@ describe('the bundled journals take one call of a task at a time per process', (
     const { code, out } = await check(journal, 'crash,disk,io,response,duplicate,user,service-restart,intent,store,failure,concurrent', 11, 300);
     expect(code, out).toBe(0);
   }, 180_000);
+
+  test('the coordinated journal: a second call after the first quarantined the task advances nothing (found by the 100,000-run sweep)', async () => {
+    const scenario = parseScenarioText(readFileSync(join(resolve(import.meta.dirname, '..'), 'properties/fixtures/quarantineThenSecondCall.scenario.json'), 'utf8'));
+    const result = await simulate(coordinatedJournal, scenario);
+    expect(judge(result)).toEqual([]);
+    expect(result.trace.filter((e) => e.actor === 'store' && e.detail.includes('put task-1/quarantine')).length).toBe(1);
+    expect(result.trace.filter((e) => e.actor === 'store' && e.detail.includes('put task-1/events/')).length).toBe(0);
+  });
 
   test('without that guard the reference protocol is caught: the second call takes the lock its own pid holds', async () => {
     const unguarded: JournalAdapter = { name: 'reference-unguarded', run: (env, task) => new ReferenceRun(env, task).execute(), inspect: (disk) => recordsFromLog(disk) };

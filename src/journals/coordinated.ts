@@ -39,6 +39,12 @@ const LEASE_TTL_MS = 10_000;
 const STORE_RETRIES = 4;
 const isTimeout = (error: unknown): boolean => error instanceof Error && error.name === 'StoreTimeoutError';
 const slotKey = (taskId: string, n: number): string => `${taskId}/events/${String(n).padStart(6, '0')}`;
+/**
+ * The tasks this process quarantined, per env (one per process): a later call of run() in the same
+ * process (a concurrent call served after the first) advances none of them — it would otherwise
+ * wait out the lease the quarantine left and resume on a read that may be stale.
+ */
+const quarantinedHere = new WeakMap<object, Set<string>>();
 
 export class CoordinatedRun extends ReferenceRun {
   protected token = 0;
@@ -50,6 +56,7 @@ export class CoordinatedRun extends ReferenceRun {
   protected projectionVersion: number | undefined;
 
   override async execute(): Promise<void> {
+    if (quarantinedHere.get(this.env)?.has(this.task.id)) return;
     // The files it edits are this machine's: the local lock file keeps a paused worker's file steps
     // from interleaving with another worker's here (no fencing token reaches a rename).
     const local = this.task.operations.some((op) => op.kind === 'edit');
@@ -134,6 +141,8 @@ export class CoordinatedRun extends ReferenceRun {
       }
       if (attempt + 1 < STORE_RETRIES) continue;
       await this.patiently('the quarantine', () => this.env.store.put(`${this.task.id}/quarantine`, JSON.stringify({ reason: 'the projection does not fold the events', projection: folded, events: values.length })));
+      const here = quarantinedHere.get(this.env) ?? new Set<string>();
+      quarantinedHere.set(this.env, here.add(this.task.id));
       await this.putFilesBack();
       throw new Stop('quarantined: the projection does not fold the events');
     }
