@@ -87,6 +87,8 @@ describe('durasim check', () => {
     out = [];
     expect(await run('merge', report('summary.json'), join(second, 'summary.json'))).toBe(0);
     expect(JSON.parse(out.join('\n'))).toMatchObject({ runsExecuted: 20, exitCode: 0, shards: ['1/2', '2/2'] });
+    // The JSON on stdout is for scripts; the verdict, for a person, on stderr.
+    expect(err.join('')).toMatch(/^merged 2 summaries \(reference; seed 9\): 20 runs, exit 0 \(clean, clean\)\n$/);
   });
 });
 

@@ -9,6 +9,7 @@ import { invariantKind, type InvariantCode } from '../../model/violation.js';
 import { DurasimError } from '../../model/contract/failure.js';
 import { DEFAULT_FAULT_KINDS, FAULT_KINDS, type FaultKind } from '../arbitraries.js';
 import { runMutants } from '../mutantsMain.js';
+import { mergedLine } from './merge.js';
 import { PACKAGE_ROOT } from '../ownFiles.js';
 import { REGRESSIONS_DIR } from '../regressions.js';
 import { parseArgs, usageError } from './args.js';
@@ -214,6 +215,8 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
         const { positional } = parseArgs(rest, {}, 'merge');
         const { merged, exitCode } = mergeSummaries(positional);
         print(JSON.stringify(merged, null, 2));
+        // The JSON is for scripts (stdout); a person reads the verdict on stderr.
+        process.stderr.write(`${mergedLine(merged)}\n`);
         return exitCode;
       }
       case undefined:

@@ -66,3 +66,12 @@ function sumTallies(tallies: readonly Record<string, number>[]): Record<string, 
   for (const tally of tallies) for (const [code, runs] of Object.entries(tally)) if (typeof runs === 'number') sum[code] = (sum[code] ?? 0) + runs;
   return sum;
 }
+
+/** The merged verdict as a person reads it: shards, runs, the worst exit and what broke. */
+export function mergedLine(merged: Record<string, unknown>): string {
+  const shards = merged.shards as string[];
+  const verdicts = merged.verdicts as string[];
+  const broke = [...new Set(merged.violations as string[])];
+  const worst = merged.exitCode as number;
+  return `merged ${shards.length} summar${shards.length === 1 ? 'y' : 'ies'} (${(merged.journals as string[]).join(', ')}; seed ${(merged.seeds as unknown[]).join(', ')}): ${merged.runsExecuted as number} runs, exit ${worst} (${verdicts.join(', ')})${broke.length > 0 ? `: ${broke.join(', ')}` : ''}${(merged.replayCommands as string[]).length > 0 ? ` · replay: ${(merged.replayCommands as string[])[0]}` : ''}`;
+}
