@@ -150,7 +150,10 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       else print(line);
     }
     const started = wallMs();
-    const regressions = loadRegressions(loaded.name, options.regressionsDir);
+    // With --shard i/n, each shard replays its own share of the stored regressions (every n-th, from the i-th), so together they replay each once.
+    const shard = options.shard;
+    const allStored = loadRegressions(loaded.name, options.regressionsDir);
+    const regressions = shard ? allStored.filter((_, i) => i % shard.count === shard.index - 1) : allStored;
     const progress = new Progress(options.shard ? Math.ceil(options.runs / options.shard.count) : options.runs, process.stderr, options.progress && !options.json);
     let cpuMsBeforeFirstRun: number | undefined;
     const hunted = await hunt({

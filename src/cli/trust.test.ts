@@ -188,6 +188,13 @@ describe('module memory', () => {
     expect(out.join('\n')).toMatch(/stored regression .+\.json fails again/);
     // Counted apart from the seed's generated runs: it failed first, so no generated run was made.
     expect(out.join('\n')).toMatch(/^0 generated runs and 1 stored regression in /m);
+    // With --shard, each shard replays its own share of the stored regressions: here the first shard has the one.
+    out = [];
+    await run('check', '--journal', fixture('moduleMemory'), '--runs', '2', '--seed', '99', '--shard', '2/2', ...outputs());
+    expect(out.join('\n')).not.toMatch(/stored regression/);
+    out = [];
+    await run('check', '--journal', fixture('moduleMemory'), '--runs', '2', '--seed', '99', '--shard', '1/2', ...outputs());
+    expect(out.join('\n')).toMatch(/^1 stored regression replayed first$/m);
   }, 120_000);
 });
 
