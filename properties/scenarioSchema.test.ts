@@ -8,7 +8,7 @@ import { test } from '@fast-check/vitest';
 import { Ajv } from 'ajv';
 import { describe, expect } from 'vitest';
 import { parseScenario, scenarioToJson, SCENARIO_SCHEMA_URL } from '../simulator/scenario/scenario.js';
-import { scenarioArbitrary } from '../src/arbitraries.js';
+import { FAULT_KINDS, scenarioArbitrary } from '../src/arbitraries.js';
 import { SCENARIO_LIMITS } from '../simulator/scenario/scenarioLimits.js';
 import { runs, seed } from './budgets.js';
 
@@ -52,7 +52,7 @@ describe('the scenario JSON Schema', () => {
     for (const file of committed) expect(validate(JSON.parse(readFileSync(file, 'utf8'))), `${file}: ${errors()}`).toBe(true);
   });
 
-  test.prop([scenarioArbitrary()], { numRuns: runs(300), seed: seed(14) })('accepts every generated scenario as durasim writes it', (scenario) => {
+  test.prop([scenarioArbitrary({ faults: FAULT_KINDS })], { numRuns: runs(300), seed: seed(14) })('accepts every generated scenario as durasim writes it, every family drawn (concurrent too)', (scenario) => {
     expect(validate(scenarioToJson(scenario)), errors()).toBe(true);
   });
 
