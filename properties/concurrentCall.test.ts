@@ -74,6 +74,24 @@ describe('a second call of run() in the running process', () => {
     expect(late.outcome).toEqual({ kind: 'completed' });
   });
 
+  test("the second call's error is that request's answer: recorded, and the process goes on", async () => {
+    let calls = 0;
+    const journal: JournalAdapter = {
+      name: 'refuses-a-second-call',
+      run: async (env) => {
+        if (++calls === 2) throw new Error('a request is outstanding for this key');
+        await env.clock.sleep(10);
+        await env.fs.appendFile('done.log', 'first\n');
+      },
+      inspect: () => ({}),
+    };
+    const result = await simulate(journal, publishes([{ kind: 'concurrent-call', atStep: 1, process: 0 }]));
+    expect(result.trace.find((e) => e.op === 'call-failed')?.detail).toBe("worker-0#0's second call of run() failed: Error: a request is outstanding for this key; the process goes on");
+    expect(result.trace.some((e) => e.op === 'fs.appendFile')).toBe(true);
+    expect(result.trace.filter((e) => e.op === 'start')).toHaveLength(1);
+    expect(result.outcome).toEqual({ kind: 'completed' });
+  });
+
   test('is validated like every fault: its process must exist; process 0 by default', () => {
     const base = { format: 'durasim.scenario', version: 2, task: { id: 't', operations: [{ kind: 'publish', key: 'a', body: 'x' }] } };
     expect(parseScenario({ ...base, faults: [{ kind: 'concurrent-call', atStep: 3 }] }).faults).toEqual([{ kind: 'concurrent-call', atStep: 3, process: 0 }]);

@@ -128,7 +128,8 @@ export interface DuplicateDeliveryFault {
  * `atStep`: a second call of its run() in the same process (a server handling a retried request, a
  * workflow engine running an activity twice), sharing its module memory, pid and incarnation. The
  * two calls' steps interleave in the order they ask for them, as one process's promise chains do;
- * the process ends when both returned, and a crash ends both. A worker not running then gets nothing.
+ * the process ends when both returned; the second call's error is its own answer (the process goes
+ * on), the first's ends the process; a crash ends both. A worker not running then gets nothing.
  */
 export interface ConcurrentCallFault {
   kind: 'concurrent-call';

@@ -303,7 +303,7 @@ export class World implements StepHost, EventHost {
   }
 
   /** One call of the journal's run() in `proc`: the process ends when the last call returned, or at the first that threw. */
-  private startRun(proc: Proc, env: Env, task: Task, journalOf: () => JournalAdapter): void {
+  private startRun(proc: Proc, env: Env, task: Task, journalOf: () => JournalAdapter, second = false): void {
     proc.runsUnderWay++;
     const result = runAsTurn(proc, (): Promise<void> => {
       try {
@@ -316,7 +316,15 @@ export class World implements StepHost, EventHost {
       () => {
         if (--proc.runsUnderWay === 0) this.naturalEnd(proc);
       },
-      (error: unknown) => this.exit(proc, error ?? new Error('the journal rejected with no reason')),
+      (error: unknown) => {
+        // A second call that fails is that request's answer, as a server's or an engine's: the process goes on.
+        if (second && proc.alive && !proc.done) {
+          this.record({ actor: 'supervisor', op: 'call-failed', detail: `${proc.name}'s second call of run() failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}; the process goes on` });
+          if (--proc.runsUnderWay === 0) this.naturalEnd(proc);
+          return;
+        }
+        this.exit(proc, error ?? new Error('the journal rejected with no reason'));
+      },
     );
   }
 
@@ -332,7 +340,7 @@ export class World implements StepHost, EventHost {
       return;
     }
     this.record({ actor: 'supervisor', op: 'concurrent-call', detail: `the task reaches ${proc.name} again: a second call of run() in the same process, its module memory shared` });
-    this.startRun(proc, proc.env as Env, taskFor(this.scenario, proc.incarnation), () => proc.journal as JournalAdapter);
+    this.startRun(proc, proc.env as Env, taskFor(this.scenario, proc.incarnation), () => proc.journal as JournalAdapter, true);
   }
 
   /**
