@@ -6,8 +6,8 @@ import { simulate } from '../simulator/simulate.js';
 import { PROPERTY_TIMEOUT_MS, runs, seed } from './budgets.js';
 
 describe('determinism', () => {
-  // (500 pairs here; every check re-runs its findings and a sample of runs, and CI replays the whole trace-hash corpus.)
-  test.prop([scenarioArbitrary()], { numRuns: runs(500), seed: seed(20261130) })(
+  // (300 pairs here; every check re-runs its findings and a sample of runs, and CI replays the whole trace-hash corpus.)
+  test.prop([scenarioArbitrary()], { numRuns: runs(300), seed: seed(20261130) })(
     'the same scenario simulated twice gives the same trace hash',
     async (scenario) => {
       const first = await simulate(referenceJournal, scenario);

@@ -21,7 +21,7 @@ export const FAMILIES: { name: string; codes: InvariantCode[]; faults: readonly 
 
 describe('the reference journal keeps every invariant', () => {
   for (const family of FAMILIES) {
-    test.prop([scenarioArbitrary({ faults: family.faults })], { numRuns: runs(1000), seed: seed(family.seed) })(
+    test.prop([scenarioArbitrary({ faults: family.faults })], { numRuns: runs(800), seed: seed(family.seed) })(
       `${family.name}: ${family.codes.join(', ')}`,
       async (scenario) => {
         const result = await simulate(referenceJournal, scenario);

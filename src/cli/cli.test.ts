@@ -109,7 +109,7 @@ describe('check --tally, --invariants, --safety-only', () => {
 
   test('the tally is the same for one worker and for two', async () => {
     const tally = async (workers: string, folder: string) => {
-      expect(await run('check', '--journal', 'no-fsync', '--tally', '--runs', '60', '--seed', '8', '--workers', workers, '--report-dir', join(dir, folder), '--regressions', join(dir, `${folder}-reg`), '--no-progress')).toBe(1);
+      expect(await run('check', '--journal', 'no-fsync', '--tally', '--runs', '40', '--seed', '8', '--workers', workers, '--report-dir', join(dir, folder), '--regressions', join(dir, `${folder}-reg`), '--no-progress')).toBe(1);
       return (JSON.parse(readFileSync(join(dir, folder, 'summary.json'), 'utf8')) as { tally: Record<string, number> }).tally;
     };
     expect(await tally('1', 'one')).toEqual(await tally('2', 'two'));
