@@ -68,6 +68,12 @@ const worst = (codes: readonly number[]): number => codes.reduce<number>((a, b) 
 const wallMs = (): number => performance.now(); // the harness's clock, for the report only
 
 
+/** How far the counterexample shrank, as fast-check says it: smaller failing scenarios taken, candidates tried, faults before and after. */
+export function shrinkLine(shrink: NonNullable<RunReport['shrink']>, faultsNow: number | undefined): string {
+  const faults = faultsNow === undefined ? '' : `, faults ${shrink.fromFaults} → ${faultsNow}`;
+  return `shrunk ${shrink.steps} time${shrink.steps === 1 ? '' : 's'} (${shrink.attempts} candidate${shrink.attempts === 1 ? '' : 's'} tried in ${(shrink.ms / 1000).toFixed(1)} s${faults})${shrink.exhausted ? '; the attempt budget ran out first' : ''}`;
+}
+
 /** What was found, cause first: the sandbox breach, then what the journal itself reported (a run() that threw), then the violations. */
 export function findingLines(report: RunReport): string[] {
   return [
@@ -243,6 +249,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
     if (report.tally) for (const line of tallyLines(report)) print(`  ${line}`);
     else for (const line of findingLines(report)) print(`  ${line}`);
     if (report.notShrunk) print(`  not shrunk: ${report.notShrunk}`);
+    else if (report.shrink && !report.tally) print(`  ${shrinkLine(report.shrink, report.result?.scenario.faults.length)}`);
     if (report.confirmation) print(`in real processes: ${report.confirmation.lines.find((l) => l.startsWith('verdict: ') || l.startsWith('cannot confirm: '))?.replace(/^verdict: /, '') ?? report.confirmation.verdict}`);
     print(`reports: ${Object.values(files).join(', ')}`);
     if (report.regressionFile && !report.tally) print(`regression: ${report.regressionFile}`);

@@ -51,6 +51,8 @@ describe('durasim check', () => {
     expect(await run('check', '--journal', 'send-before-dispatched', '--runs', '50', '--seed', '5', ...common())).toBe(1);
     // The replay names the saved regression, which the next check does not overwrite.
     expect(out.at(-1)).toMatch(new RegExp(`^replay: npx durasim replay ${join(dir, 'regressions')}/send-before-dispatched/[0-9a-f]{16}\\.json --journal send-before-dispatched$`));
+    // How far it shrank, as fast-check would say it.
+    expect(out.join('\n')).toMatch(/^ {2}shrunk \d+ times? \(\d+ candidates? tried in \d+\.\d s, faults \d+ → \d+\)/m);
     for (const file of ['counterexample.json', 'timeline.html', 'report.md', 'junit.xml', 'summary.json']) expect(existsSync(report(file)), file).toBe(true);
     expect(readFileSync(report('junit.xml'), 'utf8')).toContain('<testcase classname="durasim.send-before-dispatched" name="write-ahead" time="0"><failure');
     out = [];
