@@ -14,6 +14,7 @@ import { loadRegressions, saveRegression } from '../regressions.js';
 import { verdictOf, type RunReport } from '../report/runReport.js';
 import { count } from '../report/count.js';
 import { violationLines } from '../report/violationLines.js';
+import { perSecond } from '../report/perSecond.js';
 import { escapeTally } from './escapeTally.js';
 import { writeReports } from '../report/writeReports.js';
 import { githubAnnotations } from '../report/githubAnnotations.js';
@@ -241,11 +242,10 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       printJson({ ...report, result: undefined, files });
       return report.exitCode;
     }
-    const rate = report.runsExecuted / Math.max(0.001, report.elapsedMs / 1000);
     // Stored regressions are counted apart from the seed's generated runs (the budget is the generated runs').
     const stored = Math.min(regressions.length, report.runsExecuted);
     const runs = stored === 0 ? count(report.runsExecuted, 'run') : `${count(report.runsExecuted - stored, 'generated run')} and ${count(stored, 'stored regression')}`;
-    print(`${runs} in ${(report.elapsedMs / 1000).toFixed(2)} s (${rate.toFixed(0)}/s)${hunted.timeBudgetHit ? ', stopped by the time budget' : ''}; re-run ${hunted.determinismChecks} for determinism: ${report.verdict}`);
+    print(`${runs} in ${(report.elapsedMs / 1000).toFixed(2)} s (${perSecond(report.runsExecuted, report.elapsedMs / 1000)})${hunted.timeBudgetHit ? ', stopped by the time budget' : ''}; re-run ${hunted.determinismChecks} for determinism: ${report.verdict}`);
     if (report.tally) for (const line of tallyLines(report)) print(`  ${line}`);
     else for (const line of findingLines(report)) print(`  ${line}`);
     if (report.notShrunk) print(`  not shrunk: ${report.notShrunk}`);

@@ -2,6 +2,8 @@
  * Progress on long runs: a bar on a TTY (runs done, runs per second, violations), plain lines
  * every tenth of the budget otherwise. Written to stderr so stdout stays parseable.
  */
+import { perSecond } from '../report/perSecond.js';
+
 export class Progress {
   private lastDrawMs = 0;
   private lastDecile = 0;
@@ -16,19 +18,19 @@ export class Progress {
   update(done: number, violations: number): void {
     if (!this.enabled) return;
     const now = performance.now();
-    const rate = done / Math.max(0.001, (now - this.startedMs) / 1000);
+    const rate = perSecond(done, (now - this.startedMs) / 1000);
     if (this.stream.isTTY) {
       if (now - this.lastDrawMs < 100 && done < this.total) return;
       this.lastDrawMs = now;
       const width = 24;
       const filled = Math.min(width, Math.round((done / Math.max(1, this.total)) * width));
-      this.stream.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${this.total} runs · ${rate.toFixed(0)}/s · ${violations} violation(s) `);
+      this.stream.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${this.total} runs · ${rate} · ${violations} violation(s) `);
       return;
     }
     const decile = Math.floor((done / Math.max(1, this.total)) * 10);
     if (decile > this.lastDecile) {
       this.lastDecile = decile;
-      this.stream.write(`progress: ${done}/${this.total} runs, ${rate.toFixed(0)}/s, ${violations} violation(s)\n`);
+      this.stream.write(`progress: ${done}/${this.total} runs, ${rate}, ${violations} violation(s)\n`);
     }
   }
 
