@@ -199,8 +199,8 @@ export function mkdtempName(prefix: string, draw: number, attempt: number): stri
 export const MKDTEMP_ATTEMPTS = 1000;
 
 /**
- * mkdtemp(3): the prefix and six characters drawn from the scenario's random draws (as Math.random
- * is served); a name already taken is passed over for the next one, as libuv tries again.
+ * mkdtemp(3): the prefix and six characters drawn from the scenario's random draws (as the served random
+ * draws are); a name already taken is passed over for the next one, as libuv tries again.
  */
 function mkdtemp(ctx: ServeContext, prefix: string): string {
   const draw = ctx.world.scenario.random[ctx.world.randomDraws++] ?? 0;
