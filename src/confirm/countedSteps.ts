@@ -10,9 +10,8 @@
  */
 import { closeSync, constants, openSync, readFileSync, writeSync } from 'node:fs';
 import { open, readFile, type FileHandle } from 'node:fs/promises';
-import { MULTI_STEP_VERSION } from '../../simulator/node/served/fsSteps.js';
+import { copyDetails, MULTI_STEP_VERSION, wholeFileDetails } from '../../simulator/node/served/fsSteps.js';
 import { bytesOf, encodingOf, openFlags, optionOf } from '../../simulator/node/served/fsArgs.js';
-import { previewData } from '../../simulator/world/trace.js';
 import type { StepCounter } from './stepCounter.js';
 
 type Kind = 'write' | 'append' | 'copy';
@@ -44,13 +43,13 @@ function planOf(kind: Kind, args: readonly unknown[], nameOf: (path: unknown) =>
   if (kind === 'copy') {
     const shown = `${nameOf(pathOf(first))} → ${nameOf(pathOf(second))}`;
     const exclusive = (Number(third ?? 0) & constants.COPYFILE_EXCL) !== 0;
-    return { open: `${shown} open`, write: `${shown} copy`, close: `${shown} close`, flag: exclusive ? 'wx' : 'w', mode: undefined, source: pathOf(first), target: pathOf(second), bytes: Buffer.alloc(0), writes: true };
+    return { ...copyDetails(shown), flag: exclusive ? 'wx' : 'w', mode: undefined, source: pathOf(first), target: pathOf(second), bytes: Buffer.alloc(0), writes: true };
   }
   const bytes = bytesOf(second, encodingOf(third));
   const flag = openFlags(optionOf(third, 'flag', undefined), kind === 'append' ? 'a' : 'w');
   const mode = optionOf<unknown>(third, 'mode', undefined);
   const name = nameOf(pathOf(first));
-  return { open: `${name} open ${flag}`, write: `${name} write ${previewData(bytes)}`, close: `${name} close`, flag, mode: mode === undefined ? undefined : Number(mode), target: pathOf(first), bytes, writes: bytes.length > 0 };
+  return { ...wholeFileDetails(name, flag, bytes), flag, mode: mode === undefined ? undefined : Number(mode), target: pathOf(first), bytes, writes: bytes.length > 0 };
 }
 
 /** What countedWholeFile answers for a call the simulator makes one step. */

@@ -28,6 +28,11 @@ export interface FsSteps {
 
 type StepsOf = (ctx: ServeContext, args: readonly unknown[]) => FsSteps | undefined;
 
+/** The trace details of a whole-file call's steps (confirm's real workers name theirs the same, src/confirm/countedSteps.ts). */
+export const wholeFileDetails = (name: string, flag: string, bytes: Uint8Array): { open: string; write: string; close: string } => ({ open: `${name} open ${flag}`, write: `${name} write ${previewData(bytes)}`, close: `${name} close` });
+/** The same for copyFile, `shown` being "source → target". */
+export const copyDetails = (shown: string): { open: string; write: string; close: string } => ({ open: `${shown} open`, write: `${shown} copy`, close: `${shown} close` });
+
 /** writeFile and appendFile through a path: open (flag w or a, or the caller's), write, close. */
 function wholeFile(append: boolean): StepsOf {
   return (ctx, [target, data, options]) => {
@@ -39,10 +44,11 @@ function wholeFile(append: boolean): StepsOf {
     const flag = openFlags(optionOf(options, 'flag', undefined), append ? 'a' : 'w');
     const mode = optionOf<unknown>(options, 'mode', undefined);
     let fd = -1;
+    const detail = wholeFileDetails(name, flag, bytes);
     return {
-      open: { detail: `${name} open ${flag}`, run: () => void (fd = disk.openFile(path, flag, ctx.proc.pid, mode === undefined ? undefined : modeOf(mode)).fd) },
-      ...(bytes.length > 0 ? { write: { detail: `${name} write ${previewData(bytes)}`, run: () => disk.handleWrite(fd, written(ctx, bytes)) } } : {}),
-      close: { detail: `${name} close`, run: () => disk.handleClose(fd) },
+      open: { detail: detail.open, run: () => void (fd = disk.openFile(path, flag, ctx.proc.pid, mode === undefined ? undefined : modeOf(mode)).fd) },
+      ...(bytes.length > 0 ? { write: { detail: detail.write, run: () => disk.handleWrite(fd, written(ctx, bytes)) } } : {}),
+      close: { detail: detail.close, run: () => disk.handleClose(fd) },
     };
   };
 }
@@ -60,9 +66,10 @@ const copyFile: StepsOf = (ctx, [from, to, modeFlags]) => {
   const shown = `${rel(source)} → ${rel(target)}`;
   let fd = -1;
   let bytes: Buffer = Buffer.alloc(0);
+  const detail = copyDetails(shown);
   return {
     open: {
-      detail: `${shown} open`,
+      detail: detail.open,
       run: () => {
         const sourceStats = disk.statOf(source);
         const exists = disk.exists(target);
@@ -79,8 +86,8 @@ const copyFile: StepsOf = (ctx, [from, to, modeFlags]) => {
         fd = disk.openFile(target, 'w', ctx.proc.pid).fd;
       },
     },
-    write: { detail: `${shown} copy`, run: () => (fd === -1 ? undefined : disk.handleWrite(fd, written(ctx, bytes))) },
-    close: { detail: `${shown} close`, run: () => (fd === -1 ? undefined : disk.handleClose(fd)) },
+    write: { detail: detail.write, run: () => (fd === -1 ? undefined : disk.handleWrite(fd, written(ctx, bytes))) },
+    close: { detail: detail.close, run: () => (fd === -1 ? undefined : disk.handleClose(fd)) },
   };
 };
 
