@@ -11,7 +11,7 @@ import { baseScenario } from '../../src/arbitraries.js';
 import type { Fault } from '../scenario/scenario.js';
 import { simulate } from '../simulate.js';
 import { formatTraceEntry } from './trace.js';
-import { OUTPUT_ENTRY_CHARS_MAX, OUTPUT_RUN_CHARS_MAX } from './world.js';
+import { OUTPUT_ENTRY_CHARS_MAX, OUTPUT_RUN_CHARS_MAX } from './recorder.js';
 
 function journal(run: (env: Env) => Promise<void>): JournalAdapter {
   return { name: 'console-output', run, inspect: () => ({}) };

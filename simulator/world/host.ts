@@ -13,7 +13,7 @@ import type { StoreCore } from '../store/store.js';
 import type { VirtualClock, Timer } from './clock.js';
 import type { CrashFault } from '../scenario/scenario.js';
 import type { PendingStep, Proc } from './proc.js';
-import type { StopReason } from './runRecords.js';
+import type { ExitRecord, StopReason } from './runRecords.js';
 import type { TraceEntry } from './trace.js';
 import type { Turns } from './turns.js';
 import type { ScenarioEvents } from '../scenario/scenarioEvents.js';
@@ -76,4 +76,13 @@ export interface StepHost extends WorldCore, StepRecorder {
   crash(proc: Proc, fault: CrashFault): void;
   haltAll(reason: StopReason): void;
   fail(error: SimulatorInvariantError): void;
+}
+
+/** What ending a process (processEnd.ts) acts on. */
+export interface EndHost extends WorldCore {
+  readonly turns: Turns;
+  readonly exits: ExitRecord[];
+  readonly masksSecrets: boolean;
+  /** `proc` restarts as its next incarnation, within the bound. */
+  scheduleRestart(proc: Proc): void;
 }

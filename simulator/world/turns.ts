@@ -8,6 +8,7 @@
  * Node's event loop would. A stall watch ends a wait on something outside the world after
  * STALL_TURNS event-loop turns.
  */
+import { SimulatorInvariantError } from '../invariant.js';
 import { getEventListeners } from 'node:events';
 import { runAsTurn } from '../sandbox/ambientGuard.js';
 import type { Proc } from './proc.js';
@@ -56,6 +57,20 @@ export class Turns {
     private readonly quiet: (proc: Proc) => boolean = () => false,
   ) {
     this.stallWatch = new StallWatch(() => (this.waiter === null ? null : this.waitId), onStall, STALL_TURNS, () => this.yieldIdle());
+  }
+
+  /** How many workers have a step queued (counted, not collected: this runs before every decision). */
+  readyCount(): number {
+    let ready = 0;
+    for (const proc of this.procs) if (proc.alive && !proc.done && proc.pending.length > 0) ready++;
+    return ready;
+  }
+
+  /** The `choice`-th worker with a step queued, lowest pid first. */
+  readyAt(choice: number): Proc {
+    let seen = 0;
+    for (const proc of this.procs) if (proc.alive && !proc.done && proc.pending.length > 0 && seen++ === choice) return proc;
+    throw new SimulatorInvariantError(`no ready worker at choice ${choice}`);
   }
 
   get anyRunning(): boolean {

@@ -18,13 +18,13 @@
  * - Bounds: global steps, incarnations per worker, virtual time. Running out is a liveness outcome,
  *   never a hang; so is a deadlock, and a stall (awaiting something outside the simulated world).
  * - A broken simulator invariant stops the run and is rethrown by run(), never seen by the journal.
+ * How a process ends is processEnd.ts; the trace the world writes, recorder.ts.
  */
 import type { DurabilityGap, Records } from '../../model/evidence.js';
 import type { Env, JournalAdapter, Task } from '../../model/contract/contract.js';
 import { atVirtualTime, escapeReason, outsideTurn, runAsTurn, type Escape } from '../sandbox/ambientGuard.js';
-import { VirtualClock, type Timer } from './clock.js';
+import type { Timer } from './clock.js';
 import { Disk } from '../disk/disk.js';
-import { maskSecrets } from '../../model/contract/secret.js';
 import { DiskLane } from '../disk/diskLane.js';
 import type { MarkedDiskCall } from '../disk/diskCallLog.js';
 import { filesOn, Inspection } from './inspection.js';
@@ -40,18 +40,10 @@ import { SERVICE_URL, taskFor, taskPaths, WORK_DIR, type CrashFault, type Scenar
 import { describeServiceEvent, ServiceCore, type ServiceEvent } from '../service/service.js';
 import { StoreCore } from '../store/store.js';
 import { STALL_TURNS_TEXT, Turns } from './turns.js';
-import type { EventHost, StepHost } from './host.js';
-import { errorCode, rel, type TraceEntry } from './trace.js';
-
-/** Whether an ending process has nothing left of what its 'beforeExit' listeners started: no step queued or under way, no timer of theirs. */
-export function quietEnding(proc: Proc): boolean {
-  const left = proc.ending;
-  return left !== false && proc.pending.length === 0 && proc.inFlight.size === 0 && [...proc.timers].every((t) => left.has(t));
-}
-
-/** Console output a run keeps in its trace: per write, and in all. */
-export const OUTPUT_ENTRY_CHARS_MAX = 2_000;
-export const OUTPUT_RUN_CHARS_MAX = 64_000;
+import type { EndHost, EventHost, StepHost } from './host.js';
+import { errorCode, rel } from './trace.js';
+import { Recorder } from './recorder.js';
+import { endIfQuiet, exitProcess, killProcess, naturalEnd, quietEnding } from './processEnd.js';
 
 export interface WorldOptions {
   transport: Transport;
@@ -71,10 +63,7 @@ export interface WorldOptions {
   outputText?: (text: string) => string; // how the journal's console output is written down (SimulateOptions.outputText)
 }
 
-export class World implements StepHost, EventHost {
-  readonly clock = new VirtualClock();
-  readonly trace: TraceEntry[] = [];
-  masksSecrets = false; // with a task that carries an access token: the trace and the exit messages show it masked
+export class World extends Recorder implements StepHost, EventHost, EndHost {
   readonly disk: Disk;
   readonly service: ServiceCore;
   readonly network: Network;
@@ -86,8 +75,6 @@ export class World implements StepHost, EventHost {
   readonly userEdits: { seq: number; timeMs: number; path: string; text: string }[] = [];
   /** Per request index: the durable records when it arrived; for a write whose record was not durable yet, what only the page cache held. */
   readonly arrivals = new Map<number, { records: Records; unsynced?: string[]; gaps?: DurabilityGap[] }>();
-  /** Every byte the journal wrote or sent, tagged with its trace position (the trace shows previews; its hash covers these). */
-  readonly payload: (string | Uint8Array)[] = [];
   stop: StopReason | null = null;
   /** A broken simulator invariant: the run stops and run() rethrows it. */
   internalError: Error | null = null;
@@ -95,9 +82,7 @@ export class World implements StepHost, EventHost {
   randomDraws = 0;
   incarnationsStarted = 0;
   private decisions = 0;
-  /** Characters of console output kept in this run's trace so far (recordOutput). */
-  private outputChars = 0;
-  readonly turns = new Turns(this.procs, () => this.stalled(), (proc) => this.endIfQuiet(proc), quietEnding);
+  readonly turns = new Turns(this.procs, () => this.stalled(), (proc) => endIfQuiet(this, proc), quietEnding);
   private readonly events: ScenarioEvents;
   private readonly procHooks: ProcHooks = {
     // Called from the journal's code (its context): what they do is the world's own work.
@@ -110,7 +95,6 @@ export class World implements StepHost, EventHost {
   readonly inspection: Inspection;
   /** The files the task edits or the user saves: the judge reads them at every crash and at the end. */
   readonly paths: string[];
-  readonly diskLane?: DiskLane; // see WorldOptions.diskLane
   readonly diskCalls?: MarkedDiskCall[]; // see WorldOptions.diskCalls
   /** The instance of the journal's modules the incarnations run when they are not evaluated afresh each (see WorldOptions.perRun). */
   private readonly runJournal: JournalAdapter;
@@ -120,6 +104,7 @@ export class World implements StepHost, EventHost {
     readonly scenario: Scenario,
     private readonly options: WorldOptions,
   ) {
+    super(options.outputText);
     this.disk = atVirtualTime(this.clock.epochMs, () => new Disk(WORK_DIR, scenario.files));
     this.paths = taskPaths(scenario);
     this.service = new ServiceCore(scenario.service, scenario.faults.filter((f) => f.kind === 'response'), this.clock, (event) => this.onServiceEvent(event));
@@ -160,14 +145,14 @@ export class World implements StepHost, EventHost {
         }
         continue;
       }
-      const ready = this.readyCount();
+      const ready = this.turns.readyCount();
       if (ready > 0) {
         if (this.globalStep >= this.scenario.bounds.maxSteps) {
           this.halt({ kind: 'bounds-exceeded', bound: 'steps', detail: `${this.globalStep} steps taken, the bound is ${this.scenario.bounds.maxSteps}` });
           break;
         }
         const choice = ready > 1 ? (this.scenario.schedule[this.decisions++] ?? 0) % ready : 0;
-        await grantStep(this, this.readyAt(choice));
+        await grantStep(this, this.turns.readyAt(choice));
         continue;
       }
       const due = this.clock.nextDueMs();
@@ -199,20 +184,6 @@ export class World implements StepHost, EventHost {
     return this.stop as StopReason;
   }
 
-  /** How many workers have a step queued (counted, not collected: this runs before every decision). */
-  private readyCount(): number {
-    let ready = 0;
-    for (const proc of this.procs) if (proc.alive && !proc.done && proc.pending.length > 0) ready++;
-    return ready;
-  }
-
-  /** The `choice`-th worker with a step queued, lowest pid first. */
-  private readyAt(choice: number): Proc {
-    let seen = 0;
-    for (const proc of this.procs) if (proc.alive && !proc.done && proc.pending.length > 0 && seen++ === choice) return proc;
-    throw new SimulatorInvariantError(`no ready worker at choice ${choice}`);
-  }
-
   halt(reason: StopReason): void {
     if (this.stop !== null) return;
     this.stop = reason;
@@ -240,7 +211,7 @@ export class World implements StepHost, EventHost {
   /** The run stops here, with every live worker. */
   haltAll(reason: StopReason): void {
     this.halt(reason);
-    for (const proc of this.procs) if (proc.alive && !proc.done) this.kill(proc);
+    for (const proc of this.procs) if (proc.alive && !proc.done) killProcess(this, proc);
     this.turns.stopAll();
   }
 
@@ -280,7 +251,7 @@ export class World implements StepHost, EventHost {
   private stalled(): void {
     const stuck = this.procs.filter((p) => p.running);
     this.halt({ kind: 'stalled', detail: `${stuck.map((p) => p.name).join(', ')} awaited something outside the simulated world for ${STALL_TURNS_TEXT} event-loop turns: a promise that never settles?` });
-    for (const proc of stuck) this.kill(proc);
+    for (const proc of stuck) killProcess(this, proc);
     this.turns.stopAll();
   }
 
@@ -314,16 +285,16 @@ export class World implements StepHost, EventHost {
     });
     result.then(
       () => {
-        if (--proc.runsUnderWay === 0) this.naturalEnd(proc);
+        if (--proc.runsUnderWay === 0) naturalEnd(this, proc);
       },
       (error: unknown) => {
         // A second call that fails is that request's answer, as a server's or an engine's: the process goes on.
         if (second && proc.alive && !proc.done) {
           this.record({ actor: 'supervisor', op: 'call-failed', detail: `${proc.name}'s second call of run() failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}; the process goes on` });
-          if (--proc.runsUnderWay === 0) this.naturalEnd(proc);
+          if (--proc.runsUnderWay === 0) naturalEnd(this, proc);
           return;
         }
-        this.exit(proc, error ?? new Error('the journal rejected with no reason'));
+        exitProcess(this, proc, error ?? new Error('the journal rejected with no reason'));
       },
     );
   }
@@ -343,75 +314,10 @@ export class World implements StepHost, EventHost {
     this.startRun(proc, proc.env as Env, taskFor(this.scenario, proc.incarnation), () => proc.journal as JournalAdapter, true);
   }
 
-  /**
-   * run() has returned: the process ends (what it left pending dies with it, as the simulator has
-   * always ended a process), after its 'beforeExit' listeners ran (once): what they start runs on,
-   * and the process ends when nothing it started is left (turns.ts).
-   */
-  private naturalEnd(proc: Proc): void {
-    if (!proc.alive || proc.done || proc.ending) return;
-    const left = new Set(proc.timers);
-    const before = { pending: proc.pending.length, inFlight: proc.inFlight.size };
-    if (!this.runListeners(proc, 'beforeExit', 0)) return;
-    if (proc.pending.length > before.pending || proc.inFlight.size > before.inFlight || [...proc.timers].some((t) => !left.has(t))) proc.ending = left;
-    else this.exit(proc, undefined);
-  }
-
-  /** The process is ending and nothing its 'beforeExit' listeners started is left: it ends (a timer run() left behind dies with it). */
-  endIfQuiet(proc: Proc): void {
-    if (proc.alive && !proc.done && quietEnding(proc)) this.exit(proc, undefined);
-  }
-
-  /**
-   * Runs the journal's listeners for `event` on its simulated process, as its own code; false when
-   * the process did not live through them (a crash at a step they took, or process.exit()).
-   */
-  private runListeners(proc: Proc, event: 'beforeExit' | 'exit', code: number): boolean {
-    const listeners = proc.simulated.listeners?.get(event);
-    if (listeners === undefined || listeners.length === 0) return true;
-    this.record({ actor: 'supervisor', op: event, detail: `${proc.name}: ${listeners.length} '${event}' listener(s) run (code ${code})` });
-    for (const listener of [...listeners]) {
-      if (listener.once) listeners.splice(listeners.indexOf(listener), 1);
-      try {
-        runAsTurn(proc, () => listener.fn.call(process, code));
-      } catch (error) {
-        if (!proc.alive || proc.done) return false;
-        this.record({ actor: 'supervisor', op: event, detail: `${proc.name}: a '${event}' listener threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}` });
-      }
-      if (!proc.alive || proc.done) return false;
-    }
-    return true;
-  }
-
-  private exit(proc: Proc, error: unknown, code = error === undefined ? 0 : 1): void {
-    if (!proc.alive || proc.done || proc.exiting) return;
-    // 'exit' listeners run on every end of the process but a crash: synchronous work only, as Node's.
-    proc.exiting = true;
-    const lived = this.runListeners(proc, 'exit', code);
-    proc.exiting = false;
-    if (!lived || !proc.alive || proc.done) return;
-    proc.done = true;
-    for (const request of this.service.requests) if (request.sender === proc.name) request.doneSeq ??= this.trace.length;
-    for (const timer of proc.timers) this.clock.cancel(timer);
-    proc.timers.clear();
-    this.turns.yielded(proc);
-    this.disk.closeOwnedBy(proc.pid);
-    if (error === undefined) {
-      this.exits.push({ pid: proc.pid, incarnation: proc.incarnation });
-      this.record({ actor: 'supervisor', op: 'exit', detail: `${proc.name} finished` });
-      return;
-    }
-    const message = (this.masksSecrets ? maskSecrets : String)(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
-    const frames = error instanceof Error && typeof error.stack === 'string' ? error.stack.split('\n').filter((line) => /^\s+at /.test(line)).slice(0, 12).map((line) => line.trim()) : [];
-    this.exits.push({ pid: proc.pid, incarnation: proc.incarnation, error: message, ...(frames.length > 0 ? { stack: (this.masksSecrets ? maskSecrets : String)(frames.join('\n')) } : {}) });
-    this.record({ actor: 'supervisor', op: 'exit', detail: `${proc.name} failed: ${message}` });
-    this.scheduleRestart(proc);
-  }
-
   /** process.exit(code) from the journal: the incarnation ends as a process would, finished or failed. */
   private exitByCall(proc: Proc, code: number): void {
     // The error stands for the exit code, not for a place in the journal's code: it carries no frames.
-    this.exit(proc, code === 0 ? undefined : Object.assign(new Error(`process.exit(${code})`), { stack: `Error: process.exit(${code})` }), code);
+    exitProcess(this, proc, code === 0 ? undefined : Object.assign(new Error(`process.exit(${code})`), { stack: `Error: process.exit(${code})` }), code);
   }
 
   /** An unhandled rejection or uncaught exception: it ends the incarnation that last ran, as it would end a process. */
@@ -422,18 +328,8 @@ export class World implements StepHost, EventHost {
   private endByUncaught(error: unknown): void {
     const proc = this.turns.lastRunner;
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    if (proc && proc.alive && !proc.done) this.exit(proc, new Error(`unhandled: ${message}`));
+    if (proc && proc.alive && !proc.done) exitProcess(this, proc, new Error(`unhandled: ${message}`));
     else this.record({ actor: 'supervisor', op: 'unhandled', detail: message });
-  }
-
-  private kill(proc: Proc): void {
-    proc.alive = false;
-    for (const request of this.service.requests) if (request.sender === proc.name) request.doneSeq ??= this.trace.length;
-    this.turns.yielded(proc);
-    proc.pending.length = 0;
-    proc.inFlight.clear();
-    for (const timer of proc.timers) this.clock.cancel(timer);
-    proc.timers.clear();
   }
 
   /** `fault` strikes `proc` now (a process kill or a machine crash). */
@@ -444,7 +340,7 @@ export class World implements StepHost, EventHost {
     const victims = machine ? this.procs.filter((p) => p.alive && !p.done) : [proc];
     const where = fault.at ? `its call #${fault.at.occurrence} that mentions ${fault.at.mentions}` : `step ${fault.step}`;
     this.record({ actor: 'supervisor', op: 'crash', detail: `${proc.name} ${fault.when} ${where} (${fault.mode}${machine ? ': machine crash' : ': process kill'}); killed ${victims.map((p) => p.name).join(', ')}` });
-    for (const victim of victims) this.kill(victim);
+    for (const victim of victims) killProcess(this, victim);
     for (const victim of victims) this.disk.closeOwnedBy(victim.pid);
     const disk = atVirtualTime(this.clock.epochMs, () => this.disk.crash(fault));
     if (machine) {
@@ -459,7 +355,8 @@ export class World implements StepHost, EventHost {
     for (const victim of victims) this.scheduleRestart(victim);
   }
 
-  private scheduleRestart(proc: Proc): void {
+  /** `proc` restarts as its next incarnation after the scenario's restartDelayMs, within the bound. */
+  scheduleRestart(proc: Proc): void {
     const next = proc.incarnation + 1;
     if (next >= this.scenario.bounds.maxIncarnations) {
       this.halt({ kind: 'bounds-exceeded', bound: 'incarnations', detail: `worker-${proc.pid} would start incarnation ${next}, the bound is ${this.scenario.bounds.maxIncarnations}` });
@@ -476,42 +373,6 @@ export class World implements StepHost, EventHost {
     if (event.kind === 'commit') event.effect.seq = this.trace.length;
     this.record({ actor: 'service', ...describeServiceEvent(event, this.scenario.service.idempotencyMemory) });
   }
-
-  /**
-   * What an incarnation wrote to its stdout or stderr (console.log and friends): a trace entry of its
-   * own at the moment it was written — not a step, so no crash lands on it and nothing else moves.
-   * Bounded: an entry keeps its first OUTPUT_ENTRY_CHARS_MAX characters, a run its first OUTPUT_RUN_CHARS_MAX.
-   */
-  private recordOutput(proc: Proc, stream: 'stdout' | 'stderr', text: string): void {
-    if (!proc.alive || text.length === 0 || this.outputChars >= OUTPUT_RUN_CHARS_MAX) return;
-    const written = this.options.outputText ? this.options.outputText(text) : text;
-    const body = written.endsWith('\n') ? written.slice(0, -1) : written;
-    const kept = Math.min(body.length, OUTPUT_ENTRY_CHARS_MAX, OUTPUT_RUN_CHARS_MAX - this.outputChars);
-    this.outputChars += kept;
-    const notes = [...(kept < body.length ? [`${body.length - kept} more characters not kept`] : []), ...(this.outputChars >= OUTPUT_RUN_CHARS_MAX ? [`nothing more of this run's output is kept past ${OUTPUT_RUN_CHARS_MAX} characters`] : [])];
-    const cut = notes.length > 0 ? ` … (${notes.join('; ')})` : '';
-    this.record({ actor: proc.actor, incarnation: proc.incarnation, op: stream, detail: `${body.slice(0, kept)}${cut}` });
-  }
-
-  record(entry: Omit<TraceEntry, 'seq' | 'timeMs'>): void {
-    this.diskLane?.note(this.trace.length - 1);
-    this.trace.push(this.masksSecrets ? { seq: this.trace.length, timeMs: this.clock.nowMs, ...entry, detail: maskSecrets(entry.detail) } : { seq: this.trace.length, timeMs: this.clock.nowMs, ...entry });
-  }
-
-  /** A worker's step: the entry record() would make, built in its key order without a spread (the step path's). */
-  recordStep(proc: Proc, step: number, globalStep: number, op: string, detail: string): void {
-    this.diskLane?.note(this.trace.length - 1);
-    this.trace.push({ seq: this.trace.length, timeMs: this.clock.nowMs, actor: proc.actor, incarnation: proc.incarnation, step, globalStep, op, detail: this.masksSecrets ? maskSecrets(detail) : detail });
-  }
-
-  /** What a worker's step gave, when it says something (an error code, a status): the entry record() would make. */
-  recordResult(proc: Proc, step: number, op: string, note: string): void {
-    this.diskLane?.note(this.trace.length - 1);
-    this.trace.push({ seq: this.trace.length, timeMs: this.clock.nowMs, actor: proc.actor, incarnation: proc.incarnation, step, op: `${op}:result`, detail: this.masksSecrets ? maskSecrets(note) : note });
-  }
-
-  /** Keeps the bytes the journal wrote or sent for the payload hash, tagged with the trace position. */
-  notePayload(data: string | Uint8Array): void { this.payload.push(`${this.trace.length}:`, data); }
 
   recordEscape(proc: Proc | null, api: string): Escape {
     const escape: Escape = { api, pid: proc?.pid ?? -1, incarnation: proc?.incarnation ?? 0, message: escapeReason(api) };

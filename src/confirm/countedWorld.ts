@@ -12,7 +12,7 @@ import { relative, resolve } from 'node:path';
 import { outsideTurn, type TurnHolder } from '../../simulator/sandbox/ambientGuard.js';
 import { mkdirSync } from 'node:fs';
 import { SERVED_APIS } from '../../simulator/node/served/serveCall.js';
-import { MKDTEMP_ATTEMPTS, mkdtempName } from '../../simulator/node/served/fsOps.js';
+import { MKDTEMP_ATTEMPTS, mkdtempName } from '../../simulator/node/served/fsCompound.js';
 import { preview } from '../../simulator/world/trace.js';
 import type { Env, FileHandle, Store } from '../../model/contract/contract.js';
 import { storeOver, storeStepDetail } from '../../simulator/node/simStore.js';

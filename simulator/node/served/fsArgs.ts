@@ -94,3 +94,25 @@ export function positionOf(value: unknown): number | undefined {
   if (typeof value === 'bigint') return Number(value);
   return typeof value === 'number' && value >= 0 ? value : undefined;
 }
+
+/** A path as node:fs takes it: a string, a file: URL or a Buffer. */
+export function pathOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value instanceof URL && value.protocol === 'file:') return decodeURIComponent(value.pathname);
+  if (Buffer.isBuffer(value)) return value.toString('utf8');
+  throw invalidArg('path', 'of type string or an instance of Buffer or URL', value);
+}
+
+/** A file descriptor as node:fs takes it: an integer in [0, 2³¹). */
+export function fdOf(value: unknown): number {
+  if (typeof value !== 'number') throw invalidArg('fd', 'of type number', value);
+  if (Number.isInteger(value) && value >= 0 && value <= 2 ** 31 - 1) return value;
+  throw Object.assign(new RangeError(`The value of "fd" is out of range. It must be >= 0 && <= 2147483647. Received ${value}`), { code: 'ERR_OUT_OF_RANGE' });
+}
+
+/** A file mode as node:fs takes it: a number, or a string of octal digits. */
+export function modeOf(value: unknown): number {
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 0o7777_7777) return value;
+  if (typeof value === 'string' && /^[0-7]+$/.test(value)) return Number.parseInt(value, 8);
+  throw invalidArg('mode', 'a 32-bit unsigned integer or an octal string', value);
+}

@@ -7,12 +7,13 @@
  */
 import { posix } from 'node:path';
 import { constants } from 'node:fs'; // allow-ambient: flag constants, no I/O
-import type { Disk, FileStats, MetaChange } from '../../disk/disk.js';
+import type { Disk, MetaChange } from '../../disk/disk.js';
 import { ioError } from '../../disk/ioError.js';
 import { preview, previewData, rel } from '../../world/trace.js';
-import { bytesOf, decoded, dirent, encodingOf, invalidArg, openFlags, optionOf, positionOf, scatter, viewsOf, type DirentLike } from './fsArgs.js';
-import type { ServeContext } from './serveContext.js';
+import { bytesOf, decoded, fdOf, modeOf, pathOf, dirent, encodingOf, invalidArg, openFlags, optionOf, positionOf, scatter, viewsOf, type DirentLike } from './fsArgs.js';
+import { written, type ServeContext } from './serveContext.js';
 import { ServedDir } from './servedDir.js';
+import { copyFile, cp, mkdtemp, stat } from './fsCompound.js';
 
 /** One call: what the trace shows, and what it does when it runs. */
 export interface FsOp {
@@ -24,18 +25,6 @@ type OpOf = (ctx: ServeContext, args: readonly unknown[]) => FsOp;
 
 const show = (data: unknown): string => (typeof data === 'string' || ArrayBuffer.isView(data) ? previewData(data) : preview(String(data)));
 
-export function pathOf(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value instanceof URL && value.protocol === 'file:') return decodeURIComponent(value.pathname);
-  if (Buffer.isBuffer(value)) return value.toString('utf8');
-  throw invalidArg('path', 'of type string or an instance of Buffer or URL', value);
-}
-
-function fdOf(value: unknown): number {
-  if (typeof value !== 'number') throw invalidArg('fd', 'of type number', value);
-  if (Number.isInteger(value) && value >= 0 && value <= 2 ** 31 - 1) return value;
-  throw Object.assign(new RangeError(`The value of "fd" is out of range. It must be >= 0 && <= 2147483647. Received ${value}`), { code: 'ERR_OUT_OF_RANGE' });
-}
 
 const named = (disk: Disk, path: unknown): string => rel(disk.resolve(pathOf(path)));
 /** The process's standard descriptors: stdout and stderr are its output (kept as console output), stdin reads as /dev/null. */
@@ -65,12 +54,6 @@ const fdName = (disk: Disk, fd: unknown): string => {
     return `fd ${String(fd)}`;
   }
 };
-
-/** A write's bytes, noted for the run's payload hash when it runs. */
-export function written(ctx: ServeContext, bytes: Buffer): Buffer {
-  ctx.world.notePayload(bytes);
-  return bytes;
-}
 
 /** writeSync(fd, buffer[, offset[, length[, position]]]) and writeSync(fd, string[, position[, encoding]]). */
 function writeArgs(args: readonly unknown[]): { bytes: Buffer; position: number | undefined } {
@@ -123,15 +106,6 @@ function readdir(disk: Disk, path: unknown, options: unknown): string[] | Dirent
   return names.map((name) => dirent(name, abs, disk.statOf(posix.join(abs, name), false).isDirectory()));
 }
 
-function stat(disk: Disk, path: unknown, options: unknown, follow: boolean): FileStats | undefined {
-  try {
-    return disk.statOf(pathOf(path), follow);
-  } catch (error) {
-    if (!optionOf(options, 'throwIfNoEntry', true) && (error as { code?: string }).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
 function readWhole(ctx: ServeContext, target: unknown, options: unknown): Buffer | string {
   const disk = ctx.world.disk;
   const bytes = typeof target === 'number' ? (target === 0 ? Buffer.alloc(0) : disk.handleRead(target)) : disk.readFile(pathOf(target));
@@ -147,35 +121,7 @@ function writeWhole(ctx: ServeContext, target: unknown, data: unknown, options: 
   disk.writeWhole(pathOf(target), bytes, openFlags(optionOf(options, 'flag', undefined), append ? 'a' : 'w'), ctx.proc.pid, mode === undefined ? undefined : modeOf(mode));
 }
 
-/**
- * copyFile as libuv does it: the source is opened, then the target (created, or EEXIST under
- * COPYFILE_EXCL; EISDIR on a folder); one file under two names is left alone; a folder as source
- * fails with EISDIR and takes the target with it; else the target's bytes are replaced.
- */
-function copyFile(ctx: ServeContext, from: string, to: string, exclusive: boolean): void {
-  const disk = ctx.world.disk;
-  const [source, target] = [disk.resolve(from), disk.resolve(to)];
-  const sourceStats = disk.statOf(source);
-  if (exclusive && disk.exists(target)) throw ioError('EEXIST', 'copyfile', source, target);
-  if (disk.exists(target) && disk.statOf(target).isDirectory()) throw ioError('EISDIR', 'copyfile', source, target);
-  if (disk.exists(target) && disk.statOf(target).ino === sourceStats.ino) return;
-  if (sourceStats.isDirectory()) {
-    const opened = disk.openFile(target, 'w', ctx.proc.pid);
-    disk.handleClose(opened.fd);
-    disk.unlink(target);
-    throw ioError('EISDIR', 'copyfile', source, target);
-  }
-  disk.writeWhole(target, written(ctx, disk.readFile(source)), 'w', ctx.proc.pid);
-}
-
 const targetName = (disk: Disk, target: unknown): string => (typeof target === 'number' ? fdName(disk, target) : named(disk, target));
-
-/** A file mode as node:fs takes it: a number, or a string of octal digits. */
-export function modeOf(value: unknown): number {
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 0o7777_7777) return value;
-  if (typeof value === 'string' && /^[0-7]+$/.test(value)) return Number.parseInt(value, 8);
-  throw invalidArg('mode', 'a 32-bit unsigned integer or an octal string', value);
-}
 
 const metaOp = (syscall: string, kind: 'path' | 'fd' | 'link', change: (args: readonly unknown[]) => MetaChange): OpOf => (ctx, args) => ({
   detail: kind === 'fd' ? fdName(ctx.world.disk, args[0]) : named(ctx.world.disk, args[0]),
@@ -184,84 +130,6 @@ const metaOp = (syscall: string, kind: 'path' | 'fd' | 'link', change: (args: re
 const modeChange = (args: readonly unknown[]): MetaChange => ({ kind: 'mode', mode: modeOf(args[1]) });
 const ownerChange = (args: readonly unknown[]): MetaChange => ({ kind: 'owner', uid: Number(args[1]), gid: Number(args[2]) });
 const timesChange = (args: readonly unknown[]): MetaChange => ({ kind: 'times', atime: args[1] as number | Date, mtime: args[2] as number | Date });
-
-const SUFFIX_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/** mkdtemp's name for a draw of the scenario (in [0, 1)), at its `attempt`-th try: the prefix and six characters. */
-export function mkdtempName(prefix: string, draw: number, attempt: number): string {
-  let n = Math.floor(draw * SUFFIX_CHARS.length ** 6) + attempt;
-  let suffix = '';
-  for (let i = 0; i < 6; i++, n = Math.floor(n / SUFFIX_CHARS.length)) suffix = SUFFIX_CHARS[n % SUFFIX_CHARS.length] + suffix;
-  return `${prefix}${suffix}`;
-}
-
-/** How many names mkdtemp tries before it gives up (EEXIST). */
-export const MKDTEMP_ATTEMPTS = 1000;
-
-/**
- * mkdtemp(3): the prefix and six characters drawn from the scenario's random draws (as the served random
- * draws are); a name already taken is passed over for the next one, as libuv tries again.
- */
-function mkdtemp(ctx: ServeContext, prefix: string): string {
-  const draw = ctx.world.scenario.random[ctx.world.randomDraws++] ?? 0;
-  for (let attempt = 0; attempt < MKDTEMP_ATTEMPTS; attempt++) {
-    const path = mkdtempName(prefix, draw, attempt);
-    if (ctx.world.disk.exists(path)) continue;
-    ctx.world.disk.mkdir(path, false, 0o700); // mkdtemp(3) makes it 0700
-    return path;
-  }
-  throw ioError('EEXIST', 'mkdtemp', ctx.world.disk.resolve(`${prefix}XXXXXX`));
-}
-
-/** An error of Node's cp, in its shape: ERR_FS_CP_* (or ERR_FS_EISDIR) with the errno of the condition. */
-function cpError(code: string, errno: number, name: string, what: string, path: string): Error {
-  return Object.assign(new Error(`${what}: cp returned ${name} (${what}) ${path}`), { code, errno, syscall: 'cp', path });
-}
-
-/**
- * cp / cpSync as Node 20 runs them: the filter, the source's stat (ENOENT first), the checks on
- * the pair (the same file, a folder onto a file or back, a folder into itself), the target's
- * parent made, then a file copied as copyFile copies it and given the source's mode (unless the
- * target exists and force is off: skipped, or ERR_FS_CP_EEXIST under errorOnExist), a folder
- * (recursive only) made with the source's mode and filled entry by entry.
- */
-function cp(ctx: ServeContext, from: string, to: string, options: unknown): void {
-  const disk = ctx.world.disk;
-  const [source, target] = [disk.resolve(from), disk.resolve(to)];
-  const filter = optionOf<((src: string, dest: string) => unknown) | undefined>(options, 'filter', undefined);
-  if (filter !== undefined) {
-    const keep = filter(source, target);
-    if (typeof (keep as { then?: unknown } | null)?.then === 'function') throw Object.assign(new TypeError('durasim serves cp with a synchronous filter only: an asynchronous one would run outside the step'), { code: 'ERR_INVALID_ARG_VALUE' });
-    if (!keep) return;
-  }
-  const sourceStats = disk.statOf(source);
-  const targetStats = stat(disk, target, { throwIfNoEntry: false }, true); // as Node's: ENOENT is no target, any other error stands
-  if (targetStats !== undefined) {
-    if (targetStats.ino === sourceStats.ino) throw cpError('ERR_FS_CP_EINVAL', 22, 'EINVAL', 'src and dest cannot be the same', target);
-    if (sourceStats.isDirectory() && !targetStats.isDirectory()) throw cpError('ERR_FS_CP_DIR_TO_NON_DIR', 21, 'EISDIR', `cannot overwrite non-directory ${target} with directory ${source}`, target);
-    if (!sourceStats.isDirectory() && targetStats.isDirectory()) throw cpError('ERR_FS_CP_NON_DIR_TO_DIR', 20, 'ENOTDIR', `cannot overwrite directory ${target} with non-directory ${source}`, target);
-  }
-  if (sourceStats.isDirectory() && target.startsWith(`${source}/`)) throw cpError('ERR_FS_CP_EINVAL', 22, 'EINVAL', `cannot copy ${source} to a subdirectory of self ${target}`, target);
-  if (!disk.exists(posix.dirname(target))) disk.mkdir(posix.dirname(target), true);
-  if (!sourceStats.isDirectory()) {
-    if (targetStats !== undefined && !optionOf(options, 'force', true)) {
-      if (optionOf(options, 'errorOnExist', false)) throw cpError('ERR_FS_CP_EEXIST', 17, 'EEXIST', `${target} already exists`, target);
-      return;
-    }
-    if (targetStats !== undefined) disk.unlink(target);
-    copyFile(ctx, source, target, false);
-    disk.changeMeta('chmod', target, { kind: 'mode', mode: sourceStats.mode & 0o7777 });
-    return;
-  }
-  if (!optionOf(options, 'recursive', false)) throw cpError('ERR_FS_EISDIR', 21, 'EISDIR', `Recursive option is required to copy a directory: ${source}`, source);
-  if (targetStats === undefined) {
-    disk.mkdir(target, false);
-    for (const name of disk.readdir(source)) cp(ctx, posix.join(source, name), posix.join(target, name), options);
-    disk.changeMeta('chmod', target, { kind: 'mode', mode: sourceStats.mode & 0o7777 });
-    return;
-  }
-  for (const name of disk.readdir(source)) cp(ctx, posix.join(source, name), posix.join(target, name), options);
-}
 
 /** writev(2): the buffers one after another, as one write. */
 function writev(ctx: ServeContext, fd: unknown, buffers: unknown, position: unknown): number {

@@ -11,9 +11,9 @@
 import { constants } from 'node:fs'; // allow-ambient: flag constants, no I/O
 import { ioError } from '../../disk/ioError.js';
 import { previewData, rel } from '../../world/trace.js';
-import { bytesOf, encodingOf, openFlags, optionOf } from './fsArgs.js';
-import { modeOf, pathOf, written, type FsOp } from './fsOps.js';
-import type { ServeContext } from './serveContext.js';
+import { bytesOf, encodingOf, modeOf, openFlags, optionOf, pathOf } from './fsArgs.js';
+import type { FsOp } from './fsOps.js';
+import { written, type ServeContext } from './serveContext.js';
 import { atomicStep, ProcessEnded } from '../../world/atomicStep.js';
 
 /** The first scenario format whose whole-file calls are Node's steps. */

@@ -12,3 +12,9 @@ export interface ServeContext {
  * call (for an API served by running Node's own code on served calls, as its file streams are).
  */
 export type Served = (ctx: ServeContext, args: readonly unknown[], thisArg: unknown, newTarget?: unknown, real?: () => unknown) => unknown;
+
+/** A write's bytes, noted for the run's payload hash when it runs. */
+export function written(ctx: ServeContext, bytes: Buffer): Buffer {
+  ctx.world.notePayload(bytes);
+  return bytes;
+}

@@ -1,0 +1,119 @@
+/**
+ * node:fs's calls that are several system calls under one name, each run as one operation on the
+ * disk (fsSteps.ts splits the whole-file ones into Node's steps): copyFile as libuv makes it, cp as
+ * Node 20's JavaScript walks it, mkdtemp with its name drawn from the scenario.
+ */
+import { posix } from 'node:path';
+import type { Disk, FileStats } from '../../disk/disk.js';
+import { ioError } from '../../disk/ioError.js';
+import { optionOf, pathOf } from './fsArgs.js';
+import { written, type ServeContext } from './serveContext.js';
+
+/** stat(2) of a path; with { throwIfNoEntry: false }, undefined for a missing one (Node's option). */
+export function stat(disk: Disk, path: unknown, options: unknown, follow: boolean): FileStats | undefined {
+  try {
+    return disk.statOf(pathOf(path), follow);
+  } catch (error) {
+    if (!optionOf(options, 'throwIfNoEntry', true) && (error as { code?: string }).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * copyFile as libuv does it: the source is opened, then the target (created, or EEXIST under
+ * COPYFILE_EXCL; EISDIR on a folder); one file under two names is left alone; a folder as source
+ * fails with EISDIR and takes the target with it; else the target's bytes are replaced.
+ */
+export function copyFile(ctx: ServeContext, from: string, to: string, exclusive: boolean): void {
+  const disk = ctx.world.disk;
+  const [source, target] = [disk.resolve(from), disk.resolve(to)];
+  const sourceStats = disk.statOf(source);
+  if (exclusive && disk.exists(target)) throw ioError('EEXIST', 'copyfile', source, target);
+  if (disk.exists(target) && disk.statOf(target).isDirectory()) throw ioError('EISDIR', 'copyfile', source, target);
+  if (disk.exists(target) && disk.statOf(target).ino === sourceStats.ino) return;
+  if (sourceStats.isDirectory()) {
+    const opened = disk.openFile(target, 'w', ctx.proc.pid);
+    disk.handleClose(opened.fd);
+    disk.unlink(target);
+    throw ioError('EISDIR', 'copyfile', source, target);
+  }
+  disk.writeWhole(target, written(ctx, disk.readFile(source)), 'w', ctx.proc.pid);
+}
+
+const SUFFIX_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** mkdtemp's name for a draw of the scenario (in [0, 1)), at its `attempt`-th try: the prefix and six characters. */
+export function mkdtempName(prefix: string, draw: number, attempt: number): string {
+  let n = Math.floor(draw * SUFFIX_CHARS.length ** 6) + attempt;
+  let suffix = '';
+  for (let i = 0; i < 6; i++, n = Math.floor(n / SUFFIX_CHARS.length)) suffix = SUFFIX_CHARS[n % SUFFIX_CHARS.length] + suffix;
+  return `${prefix}${suffix}`;
+}
+
+/** How many names mkdtemp tries before it gives up (EEXIST). */
+export const MKDTEMP_ATTEMPTS = 1000;
+
+/**
+ * mkdtemp(3): the prefix and six characters drawn from the scenario's random draws (as the served random
+ * draws are); a name already taken is passed over for the next one, as libuv tries again.
+ */
+export function mkdtemp(ctx: ServeContext, prefix: string): string {
+  const draw = ctx.world.scenario.random[ctx.world.randomDraws++] ?? 0;
+  for (let attempt = 0; attempt < MKDTEMP_ATTEMPTS; attempt++) {
+    const path = mkdtempName(prefix, draw, attempt);
+    if (ctx.world.disk.exists(path)) continue;
+    ctx.world.disk.mkdir(path, false, 0o700); // mkdtemp(3) makes it 0700
+    return path;
+  }
+  throw ioError('EEXIST', 'mkdtemp', ctx.world.disk.resolve(`${prefix}XXXXXX`));
+}
+
+/** An error of Node's cp, in its shape: ERR_FS_CP_* (or ERR_FS_EISDIR) with the errno of the condition. */
+function cpError(code: string, errno: number, name: string, what: string, path: string): Error {
+  return Object.assign(new Error(`${what}: cp returned ${name} (${what}) ${path}`), { code, errno, syscall: 'cp', path });
+}
+
+/**
+ * cp / cpSync as Node 20 runs them: the filter, the source's stat (ENOENT first), the checks on
+ * the pair (the same file, a folder onto a file or back, a folder into itself), the target's
+ * parent made, then a file copied as copyFile copies it and given the source's mode (unless the
+ * target exists and force is off: skipped, or ERR_FS_CP_EEXIST under errorOnExist), a folder
+ * (recursive only) made with the source's mode and filled entry by entry.
+ */
+export function cp(ctx: ServeContext, from: string, to: string, options: unknown): void {
+  const disk = ctx.world.disk;
+  const [source, target] = [disk.resolve(from), disk.resolve(to)];
+  const filter = optionOf<((src: string, dest: string) => unknown) | undefined>(options, 'filter', undefined);
+  if (filter !== undefined) {
+    const keep = filter(source, target);
+    if (typeof (keep as { then?: unknown } | null)?.then === 'function') throw Object.assign(new TypeError('durasim serves cp with a synchronous filter only: an asynchronous one would run outside the step'), { code: 'ERR_INVALID_ARG_VALUE' });
+    if (!keep) return;
+  }
+  const sourceStats = disk.statOf(source);
+  const targetStats = stat(disk, target, { throwIfNoEntry: false }, true); // as Node's: ENOENT is no target, any other error stands
+  if (targetStats !== undefined) {
+    if (targetStats.ino === sourceStats.ino) throw cpError('ERR_FS_CP_EINVAL', 22, 'EINVAL', 'src and dest cannot be the same', target);
+    if (sourceStats.isDirectory() && !targetStats.isDirectory()) throw cpError('ERR_FS_CP_DIR_TO_NON_DIR', 21, 'EISDIR', `cannot overwrite non-directory ${target} with directory ${source}`, target);
+    if (!sourceStats.isDirectory() && targetStats.isDirectory()) throw cpError('ERR_FS_CP_NON_DIR_TO_DIR', 20, 'ENOTDIR', `cannot overwrite directory ${target} with non-directory ${source}`, target);
+  }
+  if (sourceStats.isDirectory() && target.startsWith(`${source}/`)) throw cpError('ERR_FS_CP_EINVAL', 22, 'EINVAL', `cannot copy ${source} to a subdirectory of self ${target}`, target);
+  if (!disk.exists(posix.dirname(target))) disk.mkdir(posix.dirname(target), true);
+  if (!sourceStats.isDirectory()) {
+    if (targetStats !== undefined && !optionOf(options, 'force', true)) {
+      if (optionOf(options, 'errorOnExist', false)) throw cpError('ERR_FS_CP_EEXIST', 17, 'EEXIST', `${target} already exists`, target);
+      return;
+    }
+    if (targetStats !== undefined) disk.unlink(target);
+    copyFile(ctx, source, target, false);
+    disk.changeMeta('chmod', target, { kind: 'mode', mode: sourceStats.mode & 0o7777 });
+    return;
+  }
+  if (!optionOf(options, 'recursive', false)) throw cpError('ERR_FS_EISDIR', 21, 'EISDIR', `Recursive option is required to copy a directory: ${source}`, source);
+  if (targetStats === undefined) {
+    disk.mkdir(target, false);
+    for (const name of disk.readdir(source)) cp(ctx, posix.join(source, name), posix.join(target, name), options);
+    disk.changeMeta('chmod', target, { kind: 'mode', mode: sourceStats.mode & 0o7777 });
+    return;
+  }
+  for (const name of disk.readdir(source)) cp(ctx, posix.join(source, name), posix.join(target, name), options);
+}
