@@ -92,6 +92,24 @@ export function baseScenario(operations: readonly Operation[] = STANDARD_OPERATI
   };
 }
 
+/**
+ * The standard workload with every task feature a generated run may carry, and no faults: an access
+ * token (a canary), a retry budget, publishes planned from a versioned input, and temp files in a
+ * folder shared with two neighbours (one whose name starts with this task's id). What `explore`
+ * starts from by default, so that every fault window of every feature is there to try.
+ */
+export function featuredScenario(): Scenario {
+  const scenario = baseScenario();
+  scenario.task.accessToken = { canary: 4242 };
+  scenario.task.retryBudget = { perOperation: 3, perTask: 8 };
+  for (const op of scenario.task.operations) if (op.kind === 'publish') op.input = { resource: 'config', version: STANDARD_RESOURCES.config ?? 'v1' };
+  scenario.service.resources = { ...STANDARD_RESOURCES, ...scenario.service.resources };
+  scenario.task.temp = { dir: TEMP_DIR, retentionMs: 500 };
+  scenario.files[`${TEMP_DIR}/${scenario.task.id}0.post-a.part`] = "task-10's upload\n";
+  scenario.files[`${TEMP_DIR}/task-2.index`] = "task-2's index\n";
+  return scenario;
+}
+
 export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Arbitrary<Scenario> {
   const kinds = new Set<FaultKind>(options.faults ?? DEFAULT_FAULT_KINDS);
   const stepHorizon = options.stepHorizon ?? 160;

@@ -21,7 +21,8 @@
  *   A retry budget (task.retryBudget) is counted in the durable dispatched records: spent → blocked.
  * - A cancel (the file task.cancelFile) is looked at before each operation and each send: once it is
  *   there nothing new starts; an operation never sent is recorded cancelled, one sent stays in doubt.
- * - A node planned from a version of a source (op.input) reads it back before every send: changed → blocked.
+ * - A node planned from a version of a source (op.input) reads it back before every send (a lost or
+ *   refused read is asked again, up to five times): changed, or never read → blocked.
  * - edit: read, move the file aside and re-check it, fsync the candidate under a temporary name,
  *   hard-link it into place (a link never replaces the user's save), fsync the folder, applied.
  */
@@ -182,10 +183,17 @@ async function publish(op: PublishOperation, log: Log, task: Task): Promise<void
       if (waitMs > 0) await sleep(waitMs);
       // The input this node was planned from, read back right before the send: changed → paused for replanning.
       if (op.input) {
-        const source = await ask(`${task.service.url}/resources/${encodeURIComponent(op.input.resource)}`, {}, async (response) => {
-          const found = (response.status === 200 ? await response.json().catch(() => null) : null) as { value?: unknown } | null;
-          return typeof found?.value === 'string' ? { state: 'succeeded', receipt: found.value } : { state: 'outcome_unknown', reason: `status ${response.status}` };
+        const readInput = (): Promise<Verdict> => ask(`${task.service.url}/resources/${encodeURIComponent(op.input?.resource ?? '')}`, {}, async (response) => {
+          const found = (await response.json().catch(() => null)) as { value?: unknown; retryAfterMs?: unknown } | null;
+          if (response.status === 200 && typeof found?.value === 'string') return { state: 'succeeded', receipt: found.value };
+          return { state: 'outcome_unknown', reason: `status ${response.status}`, ...(typeof found?.retryAfterMs === 'number' ? { retryAfterMs: found.retryAfterMs } : {}) };
         });
+        // A read is safe to repeat: a lost or refused answer is asked again (after the wait a 503 names) before the node gives up.
+        let source = await readInput();
+        for (let tries = 1; source.state !== 'succeeded' && tries < 5; tries++) {
+          await sleep(source.state === 'outcome_unknown' && source.retryAfterMs !== undefined ? source.retryAfterMs : 200 * 2 ** tries);
+          source = await readInput();
+        }
         if (source.state !== 'succeeded' || source.receipt !== op.input.version) return record('blocked', { reason: 'the input it was planned from changed, or could not be read: replan or approve' });
       }
       sends++;

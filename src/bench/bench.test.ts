@@ -11,7 +11,7 @@ describe('npm run bench (smoke: tiny counts, so it cannot rot; never a timing ga
     const out = join(mkdtempSync(join(tmpdir(), 'durasim-bench-')), 'bench.json');
     await runBench(['--quick', '--runs', '10', '--memory-runs', '40', '--real', '1', '--out', out]);
     const report = JSON.parse(readFileSync(out, 'utf8')) as Record<string, Record<string, unknown>>;
-    expect(Object.keys(report)).toEqual(['node', 'cores', 'quick', 'floor', 'floorThreads', 'check', 'ratio', 'isolation', 'ambient', 'exploreDepth1', 'detection', 'memory', 'real']);
+    expect(Object.keys(report)).toEqual(['node', 'cores', 'quick', 'floor', 'floorThreads', 'check', 'ratio', 'isolation', 'ambient', 'exploreDepth1', 'detection', 'detectionTable', 'memory', 'real']);
     // The floor serves the same task the simulation takes: as many calls as simulated steps.
     expect(report.floor).toMatchObject({ calls: expect.any(Number), msPerRun: expect.any(Number) });
     expect(report.floor?.calls).toBe(report.floor?.simulatedSteps);

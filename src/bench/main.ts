@@ -21,7 +21,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { writeFileDurably, makeDirDurably } from '../durableFile.js';
-import { baseScenario, STANDARD_OPERATIONS } from '../arbitraries.js';
+import { baseScenario, featuredScenario, STANDARD_OPERATIONS } from '../arbitraries.js';
 import { MUTANTS } from '../journals/mutants/index.js';
 import { MUTANT_BUDGET, mutantSeed } from '../mutantsMain.js';
 import { huntJournal } from '../mutation.js';
@@ -110,22 +110,40 @@ export async function runBench(args: string[]): Promise<Record<string, unknown>>
   const explorePool = new WorkerPool({ workers: 1 });
   const exploreStarted = performance.now();
   const loaded = await explorePool.load(bundledJournal('reference')!);
-  const sweep = await exploreCrashes({ pool: explorePool, journalId: loaded.journalId, base: quick ? baseScenario(STANDARD_OPERATIONS.slice(0, 1)) : baseScenario(), depth: 1 });
+  const sweep = await exploreCrashes({ pool: explorePool, journalId: loaded.journalId, base: quick ? baseScenario(STANDARD_OPERATIONS.slice(0, 1)) : featuredScenario(), depth: 1 });
   const exploreSeconds = (performance.now() - exploreStarted) / 1000;
   await explorePool.close();
   const exploreDepth1 = { states: sweep.states, runs: sweep.runs, points: sweep.rows.reduce((n, r) => n + r.points, 0), seconds: exploreSeconds, findings: sweep.findings.length };
-  log(`explore --depth 1, ${quick ? 'one publish (quick)' : 'standard workload'}, reference, one worker: ${exploreDepth1.points} crash points, ${exploreDepth1.states} crash states, ${exploreDepth1.runs} runs in ${fixed(exploreSeconds, 1)} s`);
+  const exploreBase = quick ? 'one publish' : 'standard workload, every task feature';
+  log(`explore --depth 1, ${exploreBase}, reference, one worker: ${exploreDepth1.points} crash points, ${exploreDepth1.states} states, ${exploreDepth1.runs} runs in ${fixed(exploreSeconds, 1)} s`);
 
+  // Detection: every built-in mutant hunted as check runs by default at three seeds (the first shrunk, as the mutant gate does),
+  // and explored at depth 1 from explore's default base. Quick: every eighth mutant, one seed, unshrunk, not explored.
   const detection = [];
   const pool = new WorkerPool();
-  // Quick: a sample (every eighth mutant), found but not shrunk — the mutant suite is the gate on kills and shrinking.
   for (const [i, mutant] of MUTANTS.entries()) {
     if (quick && i % 8 !== 0) continue;
-    const r = await huntJournal(pool, bundledJournal(mutant.journal.name)!, { numRuns: quick ? 300 : MUTANT_BUDGET, seed: mutantSeed(i), ...(quick ? { shrink: false } : {}) });
-    detection.push({ mutant: mutant.journal.name, killed: r.killed, runs: r.runsToFailure, msToFailure: r.msToFailure, shrinkMs: r.shrinkMs });
+    const ref = bundledJournal(mutant.journal.name)!;
+    const seeds = [];
+    for (const [k, seed] of (quick ? [mutantSeed(i)] : [mutantSeed(i), 1, 2]).entries()) {
+      const r = await huntJournal(pool, ref, { numRuns: quick ? 300 : MUTANT_BUDGET, seed, ...(quick || k > 0 ? { shrink: false } : {}) });
+      seeds.push({ seed, killed: r.killed, runs: r.runsToFailure, msToFailure: r.msToFailure, ...(k === 0 ? { shrinkMs: r.shrinkMs } : {}) });
+    }
+    let explored: { found: boolean; runs: number; families: string[] } | undefined;
+    if (!quick) {
+      const journal = await pool.load(ref);
+      const e = await exploreCrashes({ pool, journalId: journal.journalId, base: featuredScenario(), depth: 1 });
+      explored = { found: e.baseViolations.length > 0 || e.findings.length > 0, runs: e.runs, families: e.baseViolations.length > 0 ? ['(fault-free)'] : [...new Set(e.findings.map((f) => f.family))] };
+    }
+    detection.push({ mutant: mutant.journal.name, seeds, worstRuns: seeds.every((s) => s.killed) ? Math.max(...seeds.map((s) => s.runs ?? 0)) : undefined, ...(explored ? { explore: explored } : {}) });
   }
   await pool.close();
-  log(`detection: ${detection.map((d) => `${d.mutant} ${d.runs ?? '—'} runs/${d.msToFailure?.toFixed(0) ?? '—'} ms`).join('; ')}`);
+  const detectionTable = [
+    '| mutant | runs to detection at seeds (index seed, 1, 2) | ms to detection | explore --depth 1 |',
+    '|---|---|---|---|',
+    ...detection.map((d) => `| ${d.mutant} | ${d.seeds.map((x) => (x.killed ? String(x.runs) : `not in ${quick ? 300 : MUTANT_BUDGET}`)).join(', ')} | ${d.seeds.map((x) => (x.msToFailure !== undefined ? fixed(x.msToFailure, 0) : '—')).join(', ')} | ${d.explore ? (d.explore.found ? `found (${d.explore.families.join(', ')}; ${d.explore.runs} runs)` : `not found (${d.explore.runs} runs)`) : '—'} |`),
+  ];
+  log(`\n${detectionTable.join('\n')}`);
 
   const memory = await heapGrowth(Math.min(1000, Math.max(1, Math.floor(memoryRuns / 10))), memoryRuns, 9000);
   log(`memory: heap ${fixed(memory.earlyHeapMb, 1)} MB after ${memory.early} scenarios, ${fixed(memory.lateHeapMb, 1)} MB after ${memory.late}${memory.gcExposed ? '' : ' (run with --expose-gc for exact numbers)'}`);
@@ -163,12 +181,12 @@ export async function runBench(args: string[]): Promise<Record<string, unknown>>
     `| check's CPU per trace entry over the floor's per call (from the sources) | ×${fixed(ratio, 2)} | ≤ ×4 |`,
     `| fresh modules at every incarnation vs shared, CPU ms a scenario (why they run on a sample) | ×${fixed(isolation.ratio, 2)} (${fixed(isolation.freshMs, 3)} vs ${fixed(isolation.sharedMs, 3)} ms) | — |`,
     `| a journal on Node's own APIs (examples/node-journal) vs the same protocol on env (reference), CPU ms a scenario | ×${fixed(ambient.ratio, 2)} (${fixed(ambient.nodeMs, 3)} vs ${fixed(ambient.envMs, 3)} ms) | ≤ ×1.5 |`,
-    `| explore --depth 1, ${quick ? 'one publish' : 'standard workload'}, one worker: ${exploreDepth1.states} crash states (${exploreDepth1.runs} runs) | ${fixed(exploreSeconds, 1)} s | ≤ 60 s |`,
+    `| explore --depth 1, ${exploreBase}, one worker: ${exploreDepth1.states} states (${exploreDepth1.runs} runs) | ${fixed(exploreSeconds, 1)} s | ≤ 60 s |`,
     `| heap after ${memory.late} vs ${memory.early} scenarios | ${fixed(memory.lateHeapMb, 1)} vs ${fixed(memory.earlyHeapMb, 1)} MB | flat |`,
     `| a real-process scenario (the old way: worker processes, SIGKILL, node:http) | ${fixed(realMs, 0)} ms | — |`,
   ].join('\n');
   log(`\n${table}`);
-  const report = { node: process.version, cores: availableParallelism(), quick, floor, floorThreads, check, ratio, isolation, ambient, exploreDepth1, detection, memory, real: { runs: real, msPerScenario: realMs } };
+  const report = { node: process.version, cores: availableParallelism(), quick, floor, floorThreads, check, ratio, isolation, ambient, exploreDepth1, detection, detectionTable, memory, real: { runs: real, msPerScenario: realMs } };
   makeDirDurably(dirname(out));
   writeFileDurably(out, `${JSON.stringify(report, null, 2)}\n`);
   log(`wrote ${out}`);

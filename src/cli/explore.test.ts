@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, test } from 'vitest';
-import { baseScenario } from '../arbitraries.js';
+import { baseScenario, DEFAULT_FAULT_KINDS } from '../arbitraries.js';
 import { main } from './main.js';
 
 let dir = '';
@@ -23,12 +23,14 @@ describe('durasim explore', () => {
   test('a clean journal exits 0 with the coverage table printed and written', async () => {
     expect(await run('explore', onePublish(), '--journal', 'reference', ...common())).toBe(0);
     expect(out[0]).toMatch(/^explore · journal reference · base .*base\.json · depth 1 · 2 workers$/);
-    expect(out.some((l) => /^\| fsync +\| +\d+ \| +\d+ \| +0 \| — +\|$/.test(l))).toBe(true);
+    // A row per step kind: points, states, none failing, then failing/tried per family, and no invariant broken.
+    expect(out.some((l) => /^\| fsync +\| +\d+ \| +\d+ \| +0 \|( +(0\/\d+|—) \|)+ — +\|$/.test(l))).toBe(true);
+    expect(out.find((l) => l.startsWith('| step kind'))?.split('|').map((c) => c.trim()).filter(Boolean)).toEqual(['step kind', 'crash points', 'states', 'failing', 'crash', 'disk', 'io', 'response', 'duplicate', 'user', 'service-restart', 'intent', 'failure', 'invariants broken (states)']);
     expect(out.some((l) => l.startsWith('verdict: clean'))).toBe(true);
     const json = JSON.parse(readFileSync(join(dir, 'report', 'coverage.json'), 'utf8'));
-    expect(json).toMatchObject({ command: 'explore', journal: 'reference', depth: 1, cutShort: false });
+    expect(json).toMatchObject({ command: 'explore', journal: 'reference', depth: 1, cutShort: false, faults: [...DEFAULT_FAULT_KINDS] });
     expect(json.states).toBeGreaterThan(50);
-    expect(readFileSync(join(dir, 'report', 'coverage.md'), 'utf8')).toMatch(/^# Crash-window coverage: reference, depth 1\n\n\| step kind/);
+    expect(readFileSync(join(dir, 'report', 'coverage.md'), 'utf8')).toMatch(/^# Fault-window coverage: reference, depth 1\n\n\| step kind/);
   }, 60_000);
 
   test('a mutant exits 1, and each printed replay line runs as printed and fails the same way', async () => {

@@ -1,13 +1,14 @@
 /**
- * durasim explore: bounded-exhaustive crash exploration of one base scenario (default: the
- * standard workload without faults), with the crash-window coverage table printed and written to
+ * durasim explore: bounded-exhaustive exploration of one base scenario (default: the standard
+ * workload with every task feature, no faults: arbitraries.featuredScenario) — every crash state and every fault of the asked families at every
+ * step (runner/crashExplorer.ts) — with the fault-window coverage table printed and written to
  * the report folder (coverage.md, coverage.json), and each step kind's first counterexample per
  * invariant saved as a regression scenario, like check's. Exit codes as check's.
  */
 import { join } from 'node:path';
 import { invariantKind, type Violation } from '../../model/violation.js';
 import type { Fault } from '../../simulator/scenario/scenario.js';
-import { baseScenario } from '../arbitraries.js';
+import { featuredScenario, DEFAULT_FAULT_KINDS, FAULT_KINDS, type FaultKind } from '../arbitraries.js';
 import { makeDirDurably, writeFileDurably } from '../durableFile.js';
 import { journalRefOf } from '../isolation/journalRef.js';
 import { WorkerPool } from '../pool/workerPool.js';
@@ -27,6 +28,8 @@ export interface ExploreOptions extends PoolFlags {
   journal?: string;
   depth: 1 | 2;
   maxRuns?: number;
+  /** The fault families tried at every point (default: all but concurrent, as check). */
+  faults?: readonly FaultKind[];
   reportDir: string;
   regressionsDir: string;
   progress: boolean;
@@ -35,7 +38,7 @@ export interface ExploreOptions extends PoolFlags {
 const wallMs = (): number => performance.now(); // the harness's clock, for progress and the report only
 
 export async function runExplore(options: ExploreOptions, print: (line: string) => void): Promise<number> {
-  const base = options.file === undefined ? baseScenario() : readScenarioFile(options.file, 'Pass the path of a scenario file, or none for the standard workload');
+  const base = options.file === undefined ? featuredScenario() : readScenarioFile(options.file, 'Pass the path of a scenario file, or none for the standard workload');
   checkOutputFolder(options.reportDir, '--report-dir');
   checkOutputFolder(options.regressionsDir, '--regressions');
   const ref = journalRefOf(options.journal);
@@ -43,7 +46,7 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
   try {
     const loaded = await loadOrEscape(pool, ref, print);
     if (typeof loaded === 'number') return loaded;
-    print(`explore · journal ${loaded.name} · base ${options.file ?? 'the standard workload, no faults'} · depth ${options.depth} · ${count(pool.size, 'worker')}`);
+    print(`explore · journal ${loaded.name} · base ${options.file ?? 'the standard workload with every task feature, no faults'} · depth ${options.depth} · ${count(pool.size, 'worker')}`);
     const started = wallMs();
     let lastProgressMs = started;
     const exploration = await exploreCrashes({
@@ -51,11 +54,12 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
       journalId: loaded.journalId,
       base,
       depth: options.depth,
+      families: options.faults ?? DEFAULT_FAULT_KINDS,
       ...(options.maxRuns !== undefined ? { maxRuns: options.maxRuns } : {}),
       onProgress: (runs, states, failing) => {
         if (!options.progress || wallMs() - lastProgressMs < 5000) return;
         lastProgressMs = wallMs();
-        process.stderr.write(`progress: ${count(runs, 'run')}, ${count(states, 'crash state')}, ${failing} failing (${(runs / ((lastProgressMs - started) / 1000)).toFixed(0)}/s)\n`);
+        process.stderr.write(`progress: ${count(runs, 'run')}, ${count(states, 'state')}, ${failing} failing (${(runs / ((lastProgressMs - started) / 1000)).toFixed(0)}/s)\n`);
       },
     });
     const elapsedS = (wallMs() - started) / 1000;
@@ -68,7 +72,7 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
       return exitFor(exploration.baseViolations, false);
     }
     const table = coverageTable(exploration.rows);
-    print(`${count(exploration.rows.reduce((n, r) => n + r.points, 0), 'crash point')} at depth 1, ${count(exploration.states, 'distinct crash state')} judged, ${count(exploration.runs, 'run')} in ${elapsedS.toFixed(1)} s${exploration.cutShort ? ` — cut short at --max-runs ${options.maxRuns}` : ''}`);
+    print(`${count(exploration.rows.reduce((n, r) => n + r.points, 0), 'crash point')} at depth 1, ${count(exploration.states, 'distinct state')} judged (crash states and faults of ${count((options.faults ?? DEFAULT_FAULT_KINDS).length, 'family', 'families')}), ${count(exploration.runs, 'run')} in ${elapsedS.toFixed(1)} s${exploration.cutShort ? ` — cut short at --max-runs ${options.maxRuns}` : ''}`);
     for (const line of table) print(line);
     const violations = exploration.findings.flatMap((f) => f.violations);
     const saved = exploration.findings.map((finding) => ({
@@ -77,17 +81,17 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
     }));
     const shown = 5;
     for (const { finding, file } of saved.slice(0, shown)) {
-      print(`${describeFault(finding.scenario.faults.at(-1) as Fault)} (a ${finding.kind} step):`);
+      print(`${describeFault(finding.scenario.faults.at(-1) as Fault)}${finding.note ? `, ${finding.note}` : ''} (${finding.family}, at a ${finding.kind} step):`);
       for (const line of violationLines(finding.violations).slice(0, 3)) print(`  ${line}`);
       print(`  replay: npx durasim replay ${file} --journal ${ref.spec}`);
     }
     if (saved.length > shown) print(`${count(saved.length - shown, 'more counterexample')} saved under ${options.regressionsDir} (listed in coverage.json)`);
     if (exploration.escapes.length > 0) print(`sandbox: ${exploration.escapes[0]}`);
-    if (saved.length === 0 && exploration.escapes.length === 0) print(`verdict: clean — no crash state broke an invariant${options.depth === 1 ? '; try --depth 2 for every pair of crashes' : ''}`);
+    if (saved.length === 0 && exploration.escapes.length === 0) print(`verdict: clean — no crash state or fault broke an invariant${options.depth === 1 ? '; try --depth 2 for every pair' : ''}`);
     makeDirDurably(options.reportDir);
-    const json = { command: 'explore', journal: loaded.name, base: options.file ?? 'standard', depth: options.depth, runs: exploration.runs, states: exploration.states, cutShort: exploration.cutShort, elapsedMs: Math.round(elapsedS * 1000), rows: exploration.rows, counterexamples: saved.map((s) => s.file) };
+    const json = { command: 'explore', journal: loaded.name, base: options.file ?? 'standard', depth: options.depth, faults: options.faults ?? DEFAULT_FAULT_KINDS, runs: exploration.runs, states: exploration.states, cutShort: exploration.cutShort, elapsedMs: Math.round(elapsedS * 1000), rows: exploration.rows, counterexamples: saved.map((s) => s.file) };
     writeFileDurably(join(options.reportDir, 'coverage.json'), `${JSON.stringify(json, null, 2)}\n`);
-    writeFileDurably(join(options.reportDir, 'coverage.md'), `# Crash-window coverage: ${loaded.name}, depth ${options.depth}\n\n${table.join('\n')}\n`);
+    writeFileDurably(join(options.reportDir, 'coverage.md'), `# Fault-window coverage: ${loaded.name}, depth ${options.depth}\n\n${table.join('\n')}\n`);
     print(`reports: ${join(options.reportDir, 'coverage.md')}, ${join(options.reportDir, 'coverage.json')}`);
     return exitFor(violations, exploration.escapes.length > 0);
   } finally {
@@ -101,15 +105,27 @@ function exitFor(violations: readonly Violation[], sandbox: boolean): number {
   return violations.length > 0 ? EXIT.liveness : EXIT.clean;
 }
 
-/** The coverage table as aligned text (a Markdown table as well). */
+/**
+ * The coverage table as aligned text (a Markdown table as well): per step kind, its crash points,
+ * the distinct states judged there, how many failed, then per fault family tried, failing/tried.
+ */
 export function coverageTable(rows: readonly CoverageRow[]): string[] {
-  const cells = rows.map((r) => [r.kind, String(r.points), String(r.states), String(r.failing), Object.entries(r.codes).map(([code, n]) => `${code} ${n}`).join(', ') || '—']);
-  const header = ['step kind', 'crash points', 'crash states', 'failing', 'invariants broken (states)'];
-  const totals = ['all', ...[1, 2, 3].map((i) => String(cells.reduce((n, c) => n + Number(c[i]), 0))), ''];
+  const families = FAULT_KINDS.filter((family) => rows.some((r) => r.families[family] !== undefined));
+  const tally = (r: Pick<CoverageRow, 'families'>, family: FaultKind): string => {
+    const t = r.families[family];
+    return t === undefined ? '—' : `${t.failing}/${t.tried}`;
+  };
+  const cells = rows.map((r) => [r.kind, String(r.points), String(r.states), String(r.failing), ...families.map((f) => tally(r, f)), Object.entries(r.codes).map(([code, n]) => `${code} ${n}`).join(', ') || '—']);
+  const header = ['step kind', 'crash points', 'states', 'failing', ...families, 'invariants broken (states)'];
+  const sum = (family: FaultKind): Pick<CoverageRow, 'families'> => ({
+    families: { [family]: rows.reduce((t, r) => ({ tried: t.tried + (r.families[family]?.tried ?? 0), failing: t.failing + (r.families[family]?.failing ?? 0) }), { tried: 0, failing: 0 }) },
+  });
+  const totals = ['all', ...[1, 2, 3].map((i) => String(cells.reduce((n, c) => n + Number(c[i]), 0))), ...families.map((f) => tally(sum(f), f)), ''];
   const all = [header, ...cells, totals];
   const widths = header.map((_, i) => Math.max(...all.map((c) => (c[i] ?? '').length)));
-  const line = (c: string[]): string => `| ${c.map((text, i) => (i >= 1 && i <= 3 ? text.padStart(widths[i] ?? 0) : text.padEnd(widths[i] ?? 0))).join(' | ')} |`;
-  return [line(header), `|${widths.map((w, i) => (i >= 1 && i <= 3 ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`, ...cells.map(line), line(totals)];
+  const numeric = (i: number): boolean => i >= 1 && i < header.length - 1;
+  const line = (c: string[]): string => `| ${c.map((text, i) => (numeric(i) ? text.padStart(widths[i] ?? 0) : text.padEnd(widths[i] ?? 0))).join(' | ')} |`;
+  return [line(header), `|${widths.map((w, i) => (numeric(i) ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`, ...cells.map(line), line(totals)];
 }
 
 export type { CrashExploration };

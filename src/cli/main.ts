@@ -35,6 +35,7 @@ usage:
   durasim explain <scenario.json> [--journal <module>]
   durasim confirm <scenario.json> [--journal <module>] [--wall-limit 60s] [--calls]
   durasim explore [scenario.json] [--journal <module>] [--depth 1|2] [--max-runs N]
+                  [--faults ${FAULT_KINDS.join(',')}]
                   [--report-dir <dir>] [--regressions <dir>] [--workers N]
   durasim mutants [--runs N] [--out <dir>] [--workers N]
   durasim merge   <summary.json>...
@@ -50,10 +51,14 @@ invariant and saves one shrunk counterexample of each. --invariants judges only 
 the first counterexample in real processes too (see confirm) and reports what happened there.
 --env NAME=VALUE (repeatable) puts a variable in the journal's process.env in every scenario; it is
 saved with the counterexample, so a replay needs no flag.
-explore crashes the base scenario (default: the standard workload, no faults) at every step,
+explore crashes the base scenario (default: the standard workload with every task feature — a
+token, a retry budget, planned inputs, a shared temp folder — and no faults) at every step,
 before and after, in every distinct crash state (process kill, lost unsynced data, torn and
-per-file states), judges each continuation and prints the crash-window coverage table;
---depth 2 adds a second crash at every point of every continuation.
+per-file states), and tries there every other fault of --faults (default: all but concurrent) that
+can land at that step: an I/O error, each service answer and failure class at its request, a
+duplicate delivery, a service or store restart, a pause, a takeover, a store fault or edit, a
+cancel, a user's save, a changed input. It judges each continuation and prints the coverage table
+(per step kind, failing/tried per family); --depth 2 tries again at every point of every continuation.
 confirm runs a scenario in real processes (real files, a real node:http service and shared store,
 SIGKILL at its crash steps, real pauses) under strace, builds each machine crash's disk from the
 workers' real system calls, and judges both worlds: confirmed (exit 1 or 3), both clean (0), not
@@ -190,7 +195,7 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
         }, print);
       }
       case 'explore': {
-        const { positional, flags } = parseArgs(rest, { journal: 'string', depth: 'positive', 'max-runs': 'positive', 'report-dir': 'string', regressions: 'string', 'no-progress': 'boolean', ...POOL_FLAGS }, 'explore');
+        const { positional, flags } = parseArgs(rest, { journal: 'string', depth: 'positive', 'max-runs': 'positive', faults: 'faults', 'report-dir': 'string', regressions: 'string', 'no-progress': 'boolean', ...POOL_FLAGS }, 'explore');
         if (positional.length > 1) throw usageError(`explore takes at most one scenario file, found ${positional.length}`, 'Run durasim explore [scenario.json] --journal <module>');
         const depth = (flags.depth as number | undefined) ?? 1;
         if (depth !== 1 && depth !== 2) throw usageError(`--depth must be 1 or 2, found ${depth}`, 'Pass --depth 1 (every crash) or --depth 2 (every pair of crashes)');
@@ -202,6 +207,7 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
           progress: flags['no-progress'] !== true,
           ...(positional[0] !== undefined ? { file: positional[0] } : {}),
           ...(flags.journal !== undefined ? { journal: flags.journal as string } : {}),
+          ...(flags.faults !== undefined ? { faults: flags.faults as FaultKind[] } : {}),
           ...(flags['max-runs'] !== undefined ? { maxRuns: flags['max-runs'] as number } : {}),
         }, print);
       }

@@ -17,7 +17,7 @@ export function describeFault(fault: Scenario['faults'][number]): string {
     case 'io-error':
       return `${fault.error} on worker-${fault.process}#${fault.incarnation}'s ${stepOf(fault)}${fault.writtenBytes !== undefined ? ` (a short write of ${fault.writtenBytes} B)` : ''}`;
     case 'response':
-      return `${fault.at ? `request #${fault.at.occurrence} about ${fault.at.mentions}` : `request #${fault.request}`}: ${fault.fault}${fault.delayMs !== undefined ? ` ${fault.delayMs} ms` : ''}${fault.commitDelayMs !== undefined ? ` (commit after ${fault.commitDelayMs} ms)` : ''}`;
+      return `${fault.at ? `request #${fault.at.occurrence} about ${fault.at.mentions}` : `request #${fault.request}`}: ${fault.fault}${fault.delayMs !== undefined ? ` ${fault.delayMs} ms` : ''}${fault.commitDelayMs !== undefined ? ` (commit after ${fault.commitDelayMs} ms)` : ''}${fault.retryAfterMs !== undefined ? ` (retry after ${fault.retryAfterMs} ms)` : ''}`;
     case 'user-edit':
       return `user saves ${fault.path} ${fault.atStep !== undefined ? `before global step ${fault.atStep}` : `after the worker's access #${fault.afterAccess} to it`}: ${JSON.stringify(fault.text)}`;
     case 'duplicate-delivery':

@@ -79,6 +79,13 @@ describe('exploreCrashes', () => {
     expect(overwrite.findings.some((f) => f.scenario.faults.some((x) => x.kind === 'crash' && x.mode !== 'keep-all'))).toBe(true);
   }, 60_000);
 
+  test('every family is tried at its window: a 400 (failure), a malformed receipt (response), a changed task after a kill (intent) each catch their mutant, by a single fault', async () => {
+    const found = async (name: string) => (await explore(name)).findings.map((f) => ({ family: f.family, code: f.violations[0]?.code, codes: f.violations.map((v) => v.code), faults: f.scenario.faults.length, note: f.note }));
+    expect(await found('retries-invalid-argument')).toContainEqual(expect.objectContaining({ family: 'failure', code: 'failure-class-respected', faults: 1, note: undefined }));
+    expect((await found('trust-any-receipt')).some((f) => f.family === 'response' && f.faults === 1)).toBe(true);
+    expect((await found('new-process-args')).some((f) => f.family === 'intent' && f.codes.includes('recorded-intent-wins') && f.faults === 1 && f.note?.startsWith('then the task changes'))).toBe(true);
+  }, 60_000);
+
   test('depth 2 explores pairs: more states than depth 1, and a budget cuts it short honestly', async () => {
     const loaded = await pool.load(bundledJournal('reference')!);
     const one = await exploreCrashes({ pool, journalId: loaded.journalId, base, depth: 1 });

@@ -1,8 +1,9 @@
 /**
- * Bounded-exhaustive crash exploration (`durasim explore`): for one base scenario, every crash
- * point — every worker step, before it and after it — times every distinct crash state reachable
- * there, each continued to the end and judged. With depth 2, the same again at every point of
- * every depth-1 continuation (every pair of crashes).
+ * Bounded-exhaustive exploration (`durasim explore`): for one base scenario, every crash point —
+ * every worker step, before it and after it — times every distinct crash state reachable there,
+ * and every other fault of every family that can land at the step (windowFaults.ts), each
+ * continued to the end and judged. With depth 2, the same again at every point of every depth-1
+ * continuation (every pair: a crash after a crash, a crash after a lost response, ...).
  *
  * - Crash states at a point: a process kill (the page cache survives); a machine crash losing
  *   everything unsynced; and, when some file had unsynced appends, the torn states (torn-tail with
@@ -12,17 +13,22 @@
  *   state, judged once.
  * - I/O errors at a step (at its "before" point): EIO at every disk call, and ENOSPC after a
  *   one-byte short write at every write; each is a state of its own, continued and judged.
+ * - The families asked for choose what is tried: crash (process kills), disk (machine crashes and
+ *   their torn states), io, intent (a process kill after which the task has changed:
+ *   windowFaults.intentChanges), and windowFaults.ts's families; each row counts per family.
  * - Every run loads the journal's modules afresh at every incarnation, as a restarted process
  *   does: nothing survives a crash in module memory.
  * - Runs go through the worker pool in batches; the order of results never depends on timing, so
  *   the table and the first counterexample per row are the same for any number of workers.
  */
 import type { InvariantCode, Violation } from '../../model/violation.js';
-import type { CrashFault, Fault, IoErrorFault, Scenario } from '../../simulator/scenario/scenario.js';
+import type { CrashFault, IoErrorFault, Scenario } from '../../simulator/scenario/scenario.js';
 import type { TraceEntry } from '../../simulator/world/trace.js';
 import type { RunSummary } from '../pool/protocol.js';
 import type { WorkerPool } from '../pool/workerPool.js';
 import { judgedViolations, summaryOf, type Judged } from './runVerdict.js';
+import { intentChanges, windowFaultsAt, type WindowContext, type WindowPoint } from './windowFaults.js';
+import { DEFAULT_FAULT_KINDS, type FaultKind } from '../arbitraries.js';
 
 export const STEP_KINDS = ['open', 'append', 'write', 'read', 'fsync', 'directory fsync', 'close', 'rename/link', 'unlink', 'mkdir', 'POST', 'GET', 'store write', 'store read', 'lease', 'clock', 'random', 'other'] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
@@ -55,10 +61,7 @@ export function stepKind(op: string, detail: string): StepKind {
   return KINDS[base] ?? 'other';
 }
 
-export interface CrashPoint {
-  pid: number;
-  incarnation: number;
-  step: number;
+export interface CrashPoint extends WindowPoint {
   when: 'before' | 'after';
   kind: StepKind;
   /** The step's trace line, for the reader. */
@@ -67,13 +70,31 @@ export interface CrashPoint {
   seq: number;
 }
 
-/** Every crash point of a trace after position `afterSeq`: each worker step, before and after. */
+/**
+ * Every crash point of a trace after position `afterSeq`: each worker step, before and after; with
+ * what the step asked of the service and the store (their trace lines follow it) and the keys the
+ * same worker's previous step put in the store.
+ */
 export function crashPoints(trace: readonly TraceEntry[], afterSeq = -1): CrashPoint[] {
   const points: CrashPoint[] = [];
+  let current: { requests: number[]; storeCalls: number[]; puts: string[] } | undefined;
+  const lastPuts = new Map<string, string[]>();
   for (const entry of trace) {
-    if (entry.seq <= afterSeq || entry.step === undefined || entry.op.endsWith(':result') || !entry.actor.startsWith('worker-')) continue;
-    const at = { pid: Number(entry.actor.slice('worker-'.length)), incarnation: entry.incarnation ?? 0, step: entry.step, kind: stepKind(entry.op, entry.detail), line: `${entry.op} ${entry.detail}`, seq: entry.seq };
-    points.push({ ...at, when: 'before' }, { ...at, when: 'after' });
+    if (entry.actor === 'service' && entry.op === 'receive') current?.requests.push(Number(/^#(\d+)/.exec(entry.detail)?.[1]));
+    if (entry.actor === 'store') {
+      const call = /^#(\d+) \S+ (put|delete) (\S+).* → ok/.exec(entry.detail) ?? /^#(\d+)/.exec(entry.detail);
+      current?.storeCalls.push(Number(call?.[1]));
+      if (call?.[3] !== undefined && call[2] === 'put') current?.puts.push(call[3]);
+    }
+    if (entry.step === undefined || entry.op.endsWith(':result') || !entry.actor.startsWith('worker-')) continue;
+    const actor = `${entry.actor}#${entry.incarnation ?? 0}`;
+    const window = { requests: [] as number[], storeCalls: [] as number[], puts: [] as string[] };
+    const storeKeys = lastPuts.get(actor) ?? [];
+    lastPuts.set(actor, window.puts);
+    current = window;
+    if (entry.seq <= afterSeq) continue;
+    const at = { pid: Number(entry.actor.slice('worker-'.length)), incarnation: entry.incarnation ?? 0, step: entry.step, globalStep: entry.globalStep ?? 0, kind: stepKind(entry.op, entry.detail), line: `${entry.op} ${entry.detail}`, seq: entry.seq };
+    points.push({ ...at, when: 'before', requests: window.requests, storeCalls: window.storeCalls, storeKeys }, { ...at, when: 'after', requests: window.requests, storeCalls: window.storeCalls, storeKeys });
   }
   return points;
 }
@@ -111,6 +132,8 @@ export interface ExploreCrashesOptions {
   /** Stop after this many runs (the table says the exploration was cut short). */
   maxRuns?: number;
   judged?: Judged;
+  /** The fault families tried at every point (default: every family check draws, all but concurrent); crash and io are the crash states and I/O errors. */
+  families?: readonly FaultKind[];
   onProgress?: (runs: number, states: number, failing: number) => void;
 }
 
@@ -124,10 +147,15 @@ export interface CoverageRow {
   failing: number;
   /** Failing states per invariant. */
   codes: Partial<Record<InvariantCode, number>>;
+  /** Per fault family: the faults tried at steps of this kind (crash states under crash, I/O errors under io), and how many failed. */
+  families: Partial<Record<FaultKind, { tried: number; failing: number }>>;
 }
 
 export interface ExploreFinding {
   kind: StepKind;
+  family: FaultKind;
+  /** What else the scenario changed, when the last fault does not say it all (the intent family's change). */
+  note?: string;
   scenario: Scenario;
   violations: Violation[];
 }
@@ -153,7 +181,7 @@ const BATCH = 64;
 export async function exploreCrashes(options: ExploreCrashesOptions): Promise<CrashExploration> {
   const { pool, journalId, base } = options;
   const maxRuns = options.maxRuns ?? Number.POSITIVE_INFINITY;
-  const rows = new Map<StepKind, CoverageRow>(STEP_KINDS.map((kind) => [kind, { kind, points: 0, states: 0, failing: 0, codes: {} }]));
+  const rows = new Map<StepKind, CoverageRow>(STEP_KINDS.map((kind) => [kind, { kind, points: 0, states: 0, failing: 0, codes: {}, families: {} }]));
   const result: CrashExploration = { rows: [], states: 0, runs: 0, cutShort: false, findings: [], baseViolations: [], escapes: [] };
   const found = new Set<string>();
 
@@ -172,11 +200,13 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
 
   const baseRun = await run(base, 'trace');
   if (!baseRun || result.harnessError) return finish();
+  const families = new Set(options.families ?? DEFAULT_FAULT_KINDS);
+  const windows: WindowContext = { base, families, usesStore: (baseRun.trace ?? []).some((e) => e.actor === 'store') };
   result.baseViolations = violationsOf(baseRun);
   if (result.baseViolations.length > 0) return finish();
 
-  /** Explores every point of `trace` after `afterSeq`, on top of `prefix` (the faults already placed). */
-  const explorePoints = async (trace: readonly TraceEntry[], afterSeq: number, prefix: Fault[], countPoints: boolean): Promise<{ scenario: Scenario; seq: number }[]> => {
+  /** Explores every point of `trace` after `afterSeq`, on top of `start` (the scenario whose run it is: the base, or a depth-1 one). */
+  const explorePoints = async (trace: readonly TraceEntry[], afterSeq: number, start: Scenario, countPoints: boolean): Promise<{ scenario: Scenario; seq: number }[]> => {
     const distinct: { scenario: Scenario; seq: number }[] = [];
     const points = crashPoints(trace, afterSeq);
     for (let i = 0; i < points.length && !result.harnessError; i += BATCH) {
@@ -187,41 +217,57 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
       const batch = points.slice(i, i + BATCH);
       const seen = batch.map(() => new Set<string>());
       /** Counts the state a run reached at point p (`key`: how it is told apart), once per distinct state. */
-      const judgeState = (p: number, scenario: Scenario, summary: RunSummary | undefined, key: string | undefined, seq: number | undefined): void => {
+      const judgeState = (p: number, family: FaultKind, scenario: Scenario, summary: RunSummary | undefined, key: string | undefined, seq: number | undefined, note?: string): void => {
         const point = batch[p] as CrashPoint;
         if (!summary || key === undefined || seq === undefined || seen[p]?.has(key)) return;
         seen[p]?.add(key);
         distinct.push({ scenario, seq });
         const row = rows.get(point.kind) as CoverageRow;
+        const tally = (row.families[family] ??= { tried: 0, failing: 0 });
+        tally.tried++;
         row.states++;
         result.states++;
         const violations = violationsOf(summary);
         if (violations.length === 0) return;
+        tally.failing++;
         row.failing++;
         for (const code of new Set(violations.map((v) => v.code))) row.codes[code] = (row.codes[code] ?? 0) + 1;
-        const firstKey = `${point.kind}/${violations[0]?.code}`;
+        // The first counterexample per step kind and invariant for crashes and I/O errors; per family and invariant for the rest.
+        const firstKey = family === 'crash' || family === 'io' ? `${point.kind}/${violations[0]?.code}` : `${family}/${violations[0]?.code}`;
         if (!found.has(firstKey)) {
           found.add(firstKey);
-          result.findings.push({ kind: point.kind, scenario, violations });
+          result.findings.push({ kind: point.kind, family, scenario, violations, ...(note !== undefined ? { note } : {}) });
         }
       };
       const crashState = (p: number, scenario: Scenario, summary: RunSummary | undefined): void => {
         const state = summary?.crashStates.at(-1);
-        judgeState(p, scenario, summary, state && `${state.imageDigest}/${(scenario.faults.at(-1) as CrashFault).mode === 'keep-all' ? 'kill' : 'machine'}`, state?.seq);
+        const kill = (scenario.faults.at(-1) as CrashFault).mode === 'keep-all';
+        judgeState(p, kill ? 'crash' : 'disk', scenario, summary, state && `${state.imageDigest}/${kill ? 'kill' : 'machine'}`, state?.seq);
       };
       const withCrash = (point: CrashPoint, shape: Shape): Scenario => {
         const fault: CrashFault = { kind: 'crash', process: point.pid, incarnation: point.incarnation, step: point.step, when: point.when, ...shape };
-        return { ...base, faults: [...prefix, fault] };
+        return { ...start, faults: [...start.faults, fault] };
       };
       if (countPoints) for (const point of batch) (rows.get(point.kind) as CoverageRow).points++;
-      // The two states every point has, then the torn and per-file ones where something was unsynced.
-      const plain = await Promise.all(batch.flatMap((point) => (['keep-all', 'lose-unsynced'] as const).map(async (mode) => {
+      // The two states every point has (a process kill; a machine crash losing what is unsynced), then the torn and per-file ones where something was unsynced.
+      const modes = [...(families.has('crash') ? ['keep-all' as const] : []), ...(families.has('disk') ? ['lose-unsynced' as const] : [])];
+      const plain = await Promise.all(batch.flatMap((point, p) => modes.map(async (mode) => {
         const scenario = withCrash(point, { mode });
-        return { scenario, summary: await run(scenario, 'summary') };
+        return { p, mode, scenario, summary: await run(scenario, 'summary') };
       })));
-      plain.forEach(({ scenario, summary }, k) => crashState(Math.floor(k / 2), scenario, summary));
+      for (const { p, scenario, summary } of plain) crashState(p, scenario, summary);
+      // A process kill after which the task has changed (the intent family).
+      const intents = families.has('intent') ? intentChanges(start) : [];
+      const changed = await Promise.all(batch.flatMap((point, p) => intents.map(async ({ label, change }) => {
+        const scenario = { ...withCrash(point, { mode: 'keep-all' }), ...change };
+        return { p, label, scenario, summary: await run(scenario, 'summary') };
+      })));
+      for (const { p, label, scenario, summary } of changed) {
+        const state = summary?.crashStates.at(-1);
+        judgeState(p, 'intent', scenario, summary, state && `${label}/${state.imageDigest}`, state?.seq, `then ${label}`);
+      }
       const torn = await Promise.all(batch.flatMap((point, p) => {
-        const unsynced = plain[p * 2 + 1]?.summary?.crashStates.at(-1)?.unsyncedAppends ?? {};
+        const unsynced = plain.find((r) => r.p === p && r.mode === 'lose-unsynced')?.summary?.crashStates.at(-1)?.unsyncedAppends ?? {};
         return tornShapes(unsynced, options.maxPerFileStates ?? 16).map(async (shape) => {
           const scenario = withCrash(point, shape);
           return { p, scenario, summary: await run(scenario, 'summary') };
@@ -229,18 +275,24 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
       }));
       for (const { p, scenario, summary } of torn) crashState(p, scenario, summary);
       // An I/O error in the step (once per step: at its "before" point).
-      const io = await Promise.all(batch.flatMap((point, p) => (point.when === 'before' ? ioShapes(point.kind) : []).map(async (shape) => {
+      const io = await Promise.all(batch.flatMap((point, p) => (point.when === 'before' && families.has('io') ? ioShapes(point.kind) : []).map(async (shape) => {
         const fault: IoErrorFault = { kind: 'io-error', process: point.pid, incarnation: point.incarnation, step: point.step, ...shape };
-        const scenario = { ...base, faults: [...prefix, fault] };
+        const scenario = { ...start, faults: [...start.faults, fault] };
         return { p, scenario, key: `io/${shape.error}/${shape.writtenBytes ?? 0}`, summary: await run(scenario, 'summary') };
       })));
-      for (const { p, scenario, key, summary } of io) judgeState(p, scenario, summary, key, batch[p]?.seq);
+      for (const { p, scenario, key, summary } of io) judgeState(p, 'io', scenario, summary, key, batch[p]?.seq);
+      // Every other family's faults that can land there (once per step: at its "before" point).
+      const others = await Promise.all(batch.flatMap((point, p) => (point.when === 'before' ? windowFaultsAt(point, { ...windows, base: start }) : []).map(async ({ family, fault, label, store }) => {
+        const scenario = { ...start, ...(store ? { store } : {}), faults: [...start.faults, fault] };
+        return { p, family, scenario, key: label, summary: await run(scenario, 'summary') };
+      })));
+      for (const { p, family, scenario, key, summary } of others) judgeState(p, family, scenario, summary, key, batch[p]?.seq);
       options.onProgress?.(result.runs, result.states, result.findings.length);
     }
     return distinct;
   };
 
-  const firstLevel = await explorePoints(baseRun.trace ?? [], -1, [], true);
+  const firstLevel = await explorePoints(baseRun.trace ?? [], -1, base, true);
   if (options.depth === 2) {
     for (const first of firstLevel) {
       if (result.harnessError || result.runs >= maxRuns) {
@@ -248,7 +300,7 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
         break;
       }
       const continuation = await run(first.scenario, 'trace');
-      if (continuation) await explorePoints(continuation.trace ?? [], first.seq, first.scenario.faults, false);
+      if (continuation) await explorePoints(continuation.trace ?? [], first.seq, first.scenario, false);
     }
   }
   return finish();
