@@ -65,9 +65,12 @@ describe('the packed package', () => {
       'const result = await simulate(referenceJournal, scenario);',
       'const { safety, liveness } = verdict(judge(result));',
       "console.log(`${safety.length + liveness.length} violations after ${result.stats.steps} steps, ${result.crashes.length} crash`);",
+      "const internals = await import('durasim/internals');",
+      "console.log(`internals: ${typeof internals.WorkerPool}; root: ${typeof (await import('durasim')).WorkerPool}`);",
     ].join('\n'));
     const { code, out } = inConsumer('node import.mjs');
     expect(out).toMatch(/^0 violations after \d+ steps, 1 crash$/m);
+    expect(out).toMatch(/^internals: function; root: undefined$/m);
     expect(code).toBe(0);
   });
 

@@ -26,7 +26,7 @@ describe('the module graph', () => {
 
   test('leaves out the journals, the scripts that run as they load, and msw (the public entry and its handlers)', async () => {
     const modules = graphModules();
-    for (const left of ['src/journals/reference.ts', 'src/bench/main.ts', 'src/index.ts', 'simulator/service/serviceHandlers.ts']) expect(modules).not.toContain(left);
+    for (const left of ['src/journals/reference.ts', 'src/bench/main.ts', 'src/index.ts', 'src/internals.ts', 'simulator/service/serviceHandlers.ts']) expect(modules).not.toContain(left);
     // A confirmation's real worker runs from the graph (its entry, realWorkerBoot.mjs, is the script).
     expect(modules).toContain('src/confirm/realWorker.ts');
     const text = readFileSync((await graphFile()) as string, 'utf8');
