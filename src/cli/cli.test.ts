@@ -96,10 +96,10 @@ describe('durasim check', () => {
 
 describe('check --tally, --invariants, --safety-only', () => {
   test('--tally runs the whole budget, counts failing runs per invariant and saves one counterexample of each', async () => {
-    expect(await run('check', '--journal', 'no-fsync', '--tally', '--runs', '120', '--seed', '5', ...common())).toBe(1);
+    expect(await run('check', '--journal', 'no-fsync', '--tally', '--runs', '60', '--seed', '5', ...common())).toBe(1);
     const summary = JSON.parse(readFileSync(report('summary.json'), 'utf8')) as { runsExecuted: number; tally: Record<string, number>; counterexamples: { invariant: string; regressionFile: string }[] };
-    expect(summary.runsExecuted).toBe(120);
-    expect(summary.tally['write-ahead']).toBeGreaterThan(50);
+    expect(summary.runsExecuted).toBe(60);
+    expect(summary.tally['write-ahead']).toBeGreaterThan(25);
     expect(summary.counterexamples.map((c) => c.invariant).sort()).toEqual(Object.keys(summary.tally).sort());
     for (const c of summary.counterexamples) expect(existsSync(c.regressionFile), c.regressionFile).toBe(true);
     expect(out.join('\n')).toMatch(/^ {2}write-ahead: \d+ failing runs · shrunk to 0 faults$/m);
@@ -111,7 +111,7 @@ describe('check --tally, --invariants, --safety-only', () => {
 
   test('the tally is the same for one worker and for two', async () => {
     const tally = async (workers: string, folder: string) => {
-      expect(await run('check', '--journal', 'no-fsync', '--tally', '--runs', '40', '--seed', '8', '--workers', workers, '--report-dir', join(dir, folder), '--regressions', join(dir, `${folder}-reg`), '--no-progress')).toBe(1);
+      expect(await run('check', '--journal', 'no-fsync', '--tally', '--runs', '24', '--seed', '8', '--workers', workers, '--report-dir', join(dir, folder), '--regressions', join(dir, `${folder}-reg`), '--no-progress')).toBe(1);
       return (JSON.parse(readFileSync(join(dir, folder, 'summary.json'), 'utf8')) as { tally: Record<string, number> }).tally;
     };
     expect(await tally('1', 'one')).toEqual(await tally('2', 'two'));
@@ -121,10 +121,10 @@ describe('check --tally, --invariants, --safety-only', () => {
     expect(await run('check', '--journal', 'send-before-dispatched', '--invariants', 'no-silent-overwrite', '--runs', '40', '--seed', '5', ...common())).toBe(0);
     expect(out[1]).toBe('judged by 1 invariant: safety no-silent-overwrite (docs/invariants.md)');
     out = [];
-    expect(await run('check', '--journal', 'torn-tail-fatal', '--safety-only', '--runs', '600', '--seed', '5', ...common())).toBe(0);
+    expect(await run('check', '--journal', 'torn-tail-fatal', '--safety-only', '--runs', '100', '--seed', '5', ...common())).toBe(0);
     expect(out[1]).toMatch(/^judged by 24 invariants: safety one-effect-per-key, .*version-change-pauses, cleanup-owned-only, evidence-retained \(docs\/invariants\.md\)$/);
     out = [];
-    expect(await run('check', '--journal', 'torn-tail-fatal', '--runs', '600', '--seed', '5', ...common())).toBe(3);
+    expect(await run('check', '--journal', 'torn-tail-fatal', '--runs', '100', '--seed', '5', ...common())).toBe(3);
     expect(out[1]).toMatch(/^judged by all 26 invariants: safety one-effect-per-key, .* · liveness convergence, journal-error \(docs\/invariants\.md\)$/);
    }, 60_000);
 
