@@ -110,11 +110,11 @@ export async function runBench(args: string[]): Promise<Record<string, unknown>>
   const explorePool = new WorkerPool({ workers: 1 });
   const exploreStarted = performance.now();
   const loaded = await explorePool.load(bundledJournal('reference')!);
-  const sweep = await exploreCrashes({ pool: explorePool, journalId: loaded.journalId, base: quick ? baseScenario(STANDARD_OPERATIONS.slice(0, 1)) : featuredScenario(), depth: 1 });
+  const sweep = await exploreCrashes({ pool: explorePool, journalId: loaded.journalId, base: quick ? baseScenario(STANDARD_OPERATIONS.slice(0, 1)) : featuredScenario(), depth: 1, ...(quick ? { families: ['crash', 'disk'] as const } : {}) });
   const exploreSeconds = (performance.now() - exploreStarted) / 1000;
   await explorePool.close();
   const exploreDepth1 = { states: sweep.states, runs: sweep.runs, points: sweep.rows.reduce((n, r) => n + r.points, 0), seconds: exploreSeconds, findings: sweep.findings.length };
-  const exploreBase = quick ? 'one publish' : 'standard workload, every task feature';
+  const exploreBase = quick ? 'one publish, crashes only' : 'standard workload, every task feature';
   log(`explore --depth 1, ${exploreBase}, reference, one worker: ${exploreDepth1.points} crash points, ${exploreDepth1.states} states, ${exploreDepth1.runs} runs in ${fixed(exploreSeconds, 1)} s`);
 
   // Detection: every built-in mutant hunted as check runs by default at three seeds (the first shrunk, as the mutant gate does),

@@ -96,14 +96,15 @@ describe('determinism is checked on clean runs', () => {
 
 describe('results do not depend on the worker count', () => {
   test.each([
-    ['a clean journal', 'reference', 150],
-    ['a journal with a bug', 'blind-overwrite', 600],
-  ])('%s: the same first counterexample and the same counts with 1 worker and with 3', async (_what, name, runs) => {
+    // The buggy one fails at run 9 of seed 2: with 3 workers, runs past it are in flight and must not count.
+    ['a clean journal', 'reference', 150, 77],
+    ['a journal with a bug', 'blind-overwrite', 600, 2],
+  ])('%s: the same first counterexample and the same counts with 1 worker and with 3', async (_what, name, runs, seed) => {
     const results = [];
     for (const workers of [1, 3]) {
       const pool = poolOf({ workers });
       const loaded = await pool.load(journalRefOf(name));
-      const found = await hunt({ pool, journalId: loaded.journalId, seed: 77, runs });
+      const found = await hunt({ pool, journalId: loaded.journalId, seed, runs });
       results.push({ runs: found.runsExecuted, checks: found.determinismChecks, verdict: found.finding?.verdict, origin: found.finding?.origin, scenario: found.finding && JSON.stringify(found.finding.scenario) });
       await pool.close();
     }
