@@ -2,11 +2,13 @@
  * A scenario and its trace as readable numbered steps, with the violating steps marked: what
  * someone staring at a failing crash sequence reads first.
  */
-import { describeViolation, type Violation } from '../../model/violation.js';
+import type { Violation } from '../../model/violation.js';
 import type { Scenario } from '../../simulator/scenario/scenario.js';
 import type { SimulationResult } from '../../simulator/simulate.js';
 import { explainLoss } from '../../simulator/disk/crashReport.js';
 import { formatTraceEntry, rel } from '../../simulator/world/trace.js';
+import { gapText, traceParts } from './traceParts.js';
+import { describeFolded, foldRepeats, violationLines } from './violationLines.js';
 
 export function describeFault(fault: Scenario['faults'][number]): string {
   switch (fault.kind) {
@@ -59,24 +61,32 @@ export function describeScenario(scenario: Scenario): string[] {
 
 /**
  * The numbered trace; lines at a violating step are marked with ">>" and the violations named; under
- * each machine crash's disk line, what it lost and the durability step that would have kept it.
+ * each machine crash's disk line, what it lost and the durability step that would have kept it. A
+ * long trace shows its start, end and landmarks (traceParts.ts); repeated violations are folded.
  */
 export function explainText(result: SimulationResult, violations: readonly Violation[]): string {
   const marks = new Map<number, Violation[]>();
   for (const v of violations) marks.set(v.step, [...(marks.get(v.step) ?? []), v]);
   const lines = [...describeScenario(result.scenario), '', `outcome: ${result.outcome.kind}${result.outcome.kind === 'completed' ? '' : ` (${result.outcome.detail})`}`, ''];
   const machineCrashes = result.crashes.filter((c) => c.fault.mode !== 'keep-all');
+  // The n-th machine crash's disk line goes with the n-th machine crash, counted over the whole trace.
+  const crashOfDiskLine = new Map<number, (typeof machineCrashes)[number]>();
   let diskLines = 0;
-  for (const entry of result.trace) {
-    const here = marks.get(entry.seq);
-    lines.push(`${here ? '>>' : '  '} ${formatTraceEntry(entry)}`);
-    if (entry.actor === 'disk' && entry.op === 'crash') {
-      const crash = machineCrashes[diskLines++];
-      for (const why of crash === undefined ? [] : explainLoss(crash.disk, rel)) lines.push(`   ·· ${why}`);
+  for (const entry of result.trace) if (entry.actor === 'disk' && entry.op === 'crash') crashOfDiskLine.set(entry.seq, machineCrashes[diskLines++] as (typeof machineCrashes)[number]);
+  for (const part of traceParts(result.trace, violations)) {
+    if (part.kind === 'gap') {
+      lines.push(`   ${gapText(part)}`);
+      continue;
     }
-    for (const v of here ?? []) lines.push(`   ^^ ${describeViolation(v)}`);
+    for (const entry of part.entries) {
+      const here = marks.get(entry.seq);
+      lines.push(`${here ? '>>' : '  '} ${formatTraceEntry(entry)}`);
+      const crash = crashOfDiskLine.get(entry.seq);
+      for (const why of crash === undefined ? [] : explainLoss(crash.disk, rel)) lines.push(`   ·· ${why}`);
+      for (const v of foldRepeats(here ?? [])) lines.push(`   ^^ ${describeFolded(v)}`);
+    }
   }
   lines.push('', violations.length === 0 ? 'verdict: no violation' : `verdict: ${violations.length} violation(s)`);
-  for (const v of violations) lines.push(`  - ${describeViolation(v)}`);
+  for (const line of violationLines(violations)) lines.push(`  - ${line}`);
   return lines.join('\n');
 }

@@ -6,13 +6,14 @@
  * at each crash what the disk kept and lost. Rows: timelineRows.ts.
  */
 import { count } from './count.js';
-import { byCause } from '../../model/causes.js';
-import { describeViolation, type Violation } from '../../model/violation.js';
+import type { Violation } from '../../model/violation.js';
 import type { SimulationResult } from '../../simulator/simulate.js';
 import type { TraceEntry } from '../../simulator/world/trace.js';
 import { describeLoss } from '../../simulator/disk/crashReport.js';
 import { describeScenario } from './explain.js';
 import { diskAt, diskStateHtml, escapeHtml, isFault, timelineRows } from './timelineRows.js';
+import { gapText, traceParts } from './traceParts.js';
+import { causeGroups, describeFolded } from './violationLines.js';
 
 /** The scenario fault that set a violation off: the last fault at or before it that names its key, else the last fault before it. */
 export function triggerOf(trace: readonly TraceEntry[], violation: Violation): TraceEntry | undefined {
@@ -32,19 +33,24 @@ const LEGEND: [string, string][] = [
 ];
 
 export function timelineHtml(result: SimulationResult, violations: readonly Violation[], title: string): string {
-  const causeOf = new Map<Violation, Violation>();
-  for (const group of byCause(violations)) for (const derived of group.derived) causeOf.set(derived, group.root);
   const triggers = new Map(violations.map((v) => [v, triggerOf(result.trace, v)]));
   const linked = new Set<number>([...violations.map((v) => v.step), ...[...triggers.values()].flatMap((e) => (e ? [e.seq] : []))]);
-  const table = timelineRows(result, violations, linked);
+  // A long run shows its start, end and landmarks; a row in the supervisor's lane says what was left out.
+  const parts = traceParts(result.trace, violations);
+  const gaps = parts.flatMap((p) => (p.kind === 'gap' ? [p] : []));
+  const shown = gaps.length === 0 ? result : { ...result, trace: parts.flatMap((p): TraceEntry[] => (p.kind === 'entries' ? p.entries : [{ seq: p.from, timeMs: (result.trace[p.from] as TraceEntry).timeMs, actor: 'supervisor', op: 'not shown', detail: gapText(p) }])) };
+  const table = timelineRows(shown, violations, linked);
   const link = (seq: number, text: string): string => `<a href="#seq-${seq}">${escapeHtml(text)}</a>`;
-  const items = violations.map((v) => {
-    const cause = causeOf.get(v);
+  // Repeats of one invariant on one key fold into one item: the first linked, the count, the last linked.
+  const items = causeGroups(violations).flatMap((group) => [group.root, ...group.derived].map((folded) => {
+    const v = folded.violation;
+    const cause = folded === group.root ? undefined : group.root.violation;
     const trigger = triggers.get(v);
     const disk = diskAt(result.diskLane, v.step);
-    return `<li><span class="what">${link(v.step, describeViolation(v))}</span>
-<div class="links">${cause ? `follows from: ${link(cause.step, `${cause.code} at #${cause.step}`)} · ` : ''}${trigger ? `set off by: ${link(trigger.seq, `#${trigger.seq} ${trigger.op} ${trigger.detail}`)}` : 'set off by no fault: a fault-free run shows it'}</div>${disk ? `<div class="disk-then">the disk at #${v.step}: ${diskStateHtml(disk.files)}</div>` : ''}</li>`;
-  });
+    const last = folded.more > 0 ? ` · the last of ${folded.more + 1}: ${link(folded.lastStep, `#${folded.lastStep}`)}` : '';
+    return `<li><span class="what">${link(v.step, describeFolded(folded))}</span>
+<div class="links">${cause ? `follows from: ${link(cause.step, `${cause.code} at #${cause.step}`)} · ` : ''}${trigger ? `set off by: ${link(trigger.seq, `#${trigger.seq} ${trigger.op} ${trigger.detail}`)}` : 'set off by no fault: a fault-free run shows it'}${last}</div>${disk ? `<div class="disk-then">the disk at #${v.step}: ${diskStateHtml(disk.files)}</div>` : ''}</li>`;
+  }));
   const crashes = result.crashes.map((c, i) => {
     const lost = describeLoss(c.disk);
     const kept = Object.entries(c.records).map(([key, r]) => `${key}: ${r.history.join(' → ') || '(nothing)'}`);
@@ -53,8 +59,9 @@ export function timelineHtml(result: SimulationResult, violations: readonly Viol
 <div class="lost"><h4>Disk lost (volatile)</h4><ul>${lost.map((l) => `<li>${escapeHtml(l)}</li>`).join('') || `<li>${c.fault.mode === 'keep-all' ? 'nothing: a process kill keeps the page cache' : 'nothing unsynced'}</li>`}</ul></div></section>`;
   });
   const summary = violations.length === 0 ? '<p class="clean">No violation.</p>' : `<ol class="violations">${items.join('\n')}</ol>`;
-  const steps = result.trace.filter((e) => e.step !== undefined).length;
-  const stats = `${count(table.rows, 'row')}, one per trace entry (${count(steps, 'worker step')}, ${count(table.rows - steps, 'other event')}), ${table.folded} folded · ${count(result.stats.incarnations, 'incarnation')} · ${result.stats.virtualTimeMs} virtual ms`;
+  const steps = shown.trace.filter((e) => e.step !== undefined).length;
+  const left = gaps.reduce((n, g) => n + g.to - g.from + 1, 0);
+  const stats = `${count(table.rows, 'row')}, one per trace entry (${count(steps, 'worker step')}, ${count(table.rows - steps - gaps.length, 'other event')}${gaps.length > 0 ? `; ${count(left, 'entry', 'entries')} of ${result.trace.length} not shown, in ${count(gaps.length, 'gap')}` : ''}), ${table.folded} folded · ${count(result.stats.incarnations, 'incarnation')} · ${result.stats.virtualTimeMs} virtual ms`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
 <style>
