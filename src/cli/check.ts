@@ -26,6 +26,7 @@ import { EXIT, exitCodeOf } from './exitCodes.js';
 import { reportHarnessFailure } from './harnessFailure.js';
 import { checkOutputFile, checkOutputFolder } from './preflight.js';
 import { Progress } from './progress.js';
+import { endLine } from './endLine.js';
 
 /** The pool's flags: --workers, --max-heap, --hang-timeout. */
 export type PoolFlags = Pick<PoolOptions, 'workers' | 'maxHeapMb' | 'hangTimeoutMs'>;
@@ -174,6 +175,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
         cpuMsBeforeFirstRun ??= cpuMsSoFar();
         progress.update(done, failing);
       },
+      onShrink: (shrinking) => progress.shrinking(shrinking),
       ...(options.verbose ? { onOutput: (run: string, lines: readonly string[]) => lines.forEach((line) => progress.line(verboseLine(run, line))) } : {}),
       ...(options.shard ? { shard: options.shard } : {}),
       ...(options.timeBudgetMs !== undefined ? { timeBudgetMs: options.timeBudgetMs } : {}),
@@ -258,6 +260,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       const other = (options.seed + 1) % 2_147_483_647;
       print(`next: npx durasim explore --journal ${ref.spec} (a crash at every step) · npx durasim check --journal ${ref.spec} --seed ${other} --runs ${options.runs * 10} (a wider search)`);
     }
+    print(endLine(report));
     if (process.env.GITHUB_ACTIONS === 'true') for (const line of githubAnnotations(report)) print(line);
     return report.exitCode;
   } finally {

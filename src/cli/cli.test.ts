@@ -43,14 +43,16 @@ describe('durasim check', () => {
     expect(out[0]).toMatch(/^seed 5 · faults crash,disk,io,response,duplicate,user,service-restart,intent,store,failure/);
     for (const file of ['summary.json', 'report.md', 'junit.xml']) expect(existsSync(report(file)), file).toBe(true);
     expect(JSON.parse(readFileSync(report('summary.json'), 'utf8'))).toMatchObject({ verdict: 'clean', exitCode: 0, runsExecuted: 30, seed: 5 });
-    // When clean, what to try next, as whole commands.
-    expect(out.at(-1)).toBe('next: npx durasim explore --journal reference (a crash at every step) · npx durasim check --journal reference --seed 6 --runs 300 (a wider search)');
+    // When clean, what to try next, as whole commands; then the end line, as a test runner's.
+    expect(out.at(-1)).toBe('invariants  26 held (26 judged) · exit 0 (clean)');
+    expect(out.at(-2)).toBe('next: npx durasim explore --journal reference (a crash at every step) · npx durasim check --journal reference --seed 6 --runs 300 (a wider search)');
   });
 
-  test('a safety violation exits 1 and ends with the one command that replays it', async () => {
+  test('a safety violation exits 1 and ends with the one command that replays it, then the end line', async () => {
     expect(await run('check', '--journal', 'send-before-dispatched', '--runs', '50', '--seed', '5', ...common())).toBe(1);
+    expect(out.at(-1)).toMatch(/^invariants {2}\d+ failed \| \d+ held \(26 judged\) · exit 1 \(safety\)$/);
     // The replay names the saved regression, which the next check does not overwrite.
-    expect(out.at(-1)).toMatch(new RegExp(`^replay: npx durasim replay ${join(dir, 'regressions')}/send-before-dispatched/[0-9a-f]{16}\\.json --journal send-before-dispatched$`));
+    expect(out.at(-2)).toMatch(new RegExp(`^replay: npx durasim replay ${join(dir, 'regressions')}/send-before-dispatched/[0-9a-f]{16}\\.json --journal send-before-dispatched$`));
     // How far it shrank, as fast-check would say it.
     expect(out.join('\n')).toMatch(/^ {2}shrunk \d+ times? \(\d+ candidates? tried in \d+\.\d s, faults \d+ → \d+\)/m);
     for (const file of ['counterexample.json', 'timeline.html', 'report.md', 'junit.xml', 'summary.json']) expect(existsSync(report(file)), file).toBe(true);
@@ -77,7 +79,7 @@ describe('durasim check', () => {
     const summary = JSON.parse(readFileSync(report('summary.json'), 'utf8')) as { runsExecuted: number; timeBudgetHit: boolean };
     expect(summary.timeBudgetHit).toBe(true);
     expect(summary.runsExecuted).toBeLessThan(100000);
-    expect(out.at(-3)).toMatch(/^\d+ runs in [\d.]+ s \(\d+\/s\), stopped by the time budget; re-run \d+ for determinism: clean$/);
+    expect(out.at(-4)).toMatch(/^\d+ runs in [\d.]+ s \(\d+\/s\), stopped by the time budget; re-run \d+ for determinism: clean$/);
   });
 
   test('shards split the runs deterministically', async () => {

@@ -26,6 +26,18 @@ describe('Progress', () => {
     expect(out.text).toMatch(/^\r\[#{24}\] 10\/10 runs · \d+\/s · 1 violation\(s\) \n$/);
   });
 
+  test('while a counterexample shrinks, on a TTY: how far it got, redrawn on the bar\'s line; nothing off a TTY', () => {
+    const out = stream(true);
+    const progress = new Progress(10, out);
+    progress.shrinking({ attempts: 40, steps: 7, faults: 3 });
+    progress.shrinking({ attempts: 41, steps: 8, faults: 1 }); // within 100 ms: not drawn
+    progress.done();
+    expect(out.text).toBe('\r\u001b[2Kshrinking: 40 candidates tried, 7 taken, 3 faults left \n');
+    const plain = stream(false);
+    new Progress(10, plain).shrinking({ attempts: 40, steps: 7, faults: 1 });
+    expect(plain.text).toBe('');
+  });
+
   test('silent when disabled', () => {
     const out = stream(true);
     const progress = new Progress(10, out, false);

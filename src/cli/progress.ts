@@ -1,6 +1,7 @@
 /**
- * Progress on long runs: a bar on a TTY (runs done, runs per second, violations), plain lines
- * every tenth of the budget otherwise. Written to stderr so stdout stays parseable.
+ * Progress on long runs: a bar on a TTY (runs done, runs per second, violations; then, while a
+ * counterexample shrinks, how far it got), plain lines every tenth of the budget otherwise.
+ * Written to stderr so stdout stays parseable.
  */
 import { perSecond } from '../report/perSecond.js';
 
@@ -32,6 +33,15 @@ export class Progress {
       this.lastDecile = decile;
       this.stream.write(`progress: ${done}/${this.total} runs, ${rate}, ${violations} violation(s)\n`);
     }
+  }
+
+  /** While a counterexample shrinks, on a TTY: how far it got (the bar's line, redrawn). */
+  shrinking(progress: { attempts: number; steps: number; faults: number }): void {
+    if (!this.enabled || !this.stream.isTTY) return;
+    const now = performance.now();
+    if (now - this.lastDrawMs < 100) return;
+    this.lastDrawMs = now;
+    this.stream.write(`\r\u001b[2Kshrinking: ${progress.attempts} candidates tried, ${progress.steps} taken, ${progress.faults} fault${progress.faults === 1 ? '' : 's'} left `);
   }
 
   /** A line of its own above the bar (the bar is drawn again at the next update). */

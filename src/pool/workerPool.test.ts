@@ -104,8 +104,15 @@ describe('results do not depend on the worker count', () => {
     for (const workers of [1, 3]) {
       const pool = poolOf({ workers });
       const loaded = await pool.load(journalRefOf(name));
-      const found = await hunt({ pool, journalId: loaded.journalId, seed, runs });
+      const shrinking: { attempts: number; steps: number; faults: number }[] = [];
+      const found = await hunt({ pool, journalId: loaded.journalId, seed, runs, onShrink: (progress) => shrinking.push(progress) });
       results.push({ runs: found.runsExecuted, checks: found.determinismChecks, verdict: found.finding?.verdict, origin: found.finding?.origin, scenario: found.finding && JSON.stringify(found.finding.scenario) });
+      // Shrinking says how far it got as it goes: attempts only grow, and it ends at the counterexample's size.
+      if (found.finding?.shrink && found.finding.shrink.attempts > 0) {
+        expect(shrinking.map((p) => p.attempts)).toEqual([...shrinking.map((p) => p.attempts)].sort((a, b) => a - b));
+        expect(shrinking.at(-1)?.faults).toBe(found.finding.scenario.faults.length);
+        expect(shrinking.at(-1)?.steps).toBe(found.finding.shrink.steps);
+      } else expect(shrinking.length).toBeLessThanOrEqual(1);
       await pool.close();
     }
     expect(results[1]).toEqual(results[0]);

@@ -32,6 +32,8 @@ export interface HuntOptions {
   /** Shrink the finding (default true); false reports it as found (a detection count needs no shrinking). */
   shrink?: boolean;
   onProgress?: (runsDone: number, failing: number) => void;
+  /** While a finding shrinks: candidates tried, smaller failing scenarios taken, and the faults the current one holds. */
+  onShrink?: (progress: { attempts: number; steps: number; faults: number }) => void;
   /** Each generated run's console output as it comes back (check --verbose). */
   onOutput?: (run: string, lines: readonly string[]) => void;
   /** The invariants judged (default: all). */
@@ -160,9 +162,17 @@ async function findingOf(options: HuntOptions, arbitrary: fc.Arbitrary<Scenario>
     return fails ? outcome.summary.stats.steps : undefined;
   };
   const stillFails = async (scenario: Scenario): Promise<boolean> => (await measure(scenario)) !== undefined;
-  const shrunk = await shrinkScenario(arbitrary, failure.value as fc.Value<Scenario>, stillFails, { parallel: pool.size, maxAttempts: options.maxShrinkAttempts ?? 3000 });
+  const report = options.onShrink;
+  const shrunk = await shrinkScenario(arbitrary, failure.value as fc.Value<Scenario>, stillFails, {
+    parallel: pool.size,
+    maxAttempts: options.maxShrinkAttempts ?? 3000,
+    ...(report ? { onProgress: (attempts: number, steps: number, current: Scenario) => report({ attempts, steps, faults: current.faults.length }) } : {}),
+  });
   // Then the rewrites the shrink trees cannot make: two crashes merged into one machine crash, a fault dropped.
-  const simpler = await simplifyScenario(shrunk.value.value_, measure, { maxAttempts: 200 });
+  const simpler = await simplifyScenario(shrunk.value.value_, measure, {
+    maxAttempts: 200,
+    ...(report ? { onProgress: (attempts: number, steps: number, current: Scenario) => report({ attempts: shrunk.attempts + attempts, steps: shrunk.steps + steps, faults: current.faults.length }) } : {}),
+  });
   const steps = shrunk.steps + simpler.steps;
   const outcome = steps === 0 ? failure.outcome : await pool.run(journalId, simpler.scenario, failure.divergence ? { detail: 'trace', then: 'fresh' } : {});
   const divergence = failure.divergence ? (divergenceOf(outcome, 'fresh') ?? failure.divergence) : undefined;

@@ -21,7 +21,7 @@ export async function shrinkScenario(
   arbitrary: fc.Arbitrary<Scenario>,
   failing: fc.Value<Scenario>,
   stillFails: (scenario: Scenario) => Promise<boolean>,
-  options: { parallel: number; maxAttempts: number },
+  options: { parallel: number; maxAttempts: number; onProgress?: (attempts: number, steps: number, current: Scenario) => void },
 ): Promise<ShrinkResult> {
   let current = failing;
   let attempts = 0;
@@ -44,6 +44,7 @@ export async function shrinkScenario(
       attempts += batch.length;
       const verdicts = await Promise.all(batch.map((candidate) => stillFails(candidate.value_)));
       next = batch[verdicts.indexOf(true)];
+      options.onProgress?.(attempts, steps + (next === undefined ? 0 : 1), (next ?? current).value_);
     }
     if (next === undefined) return { value: current, attempts, steps, exhausted: false };
     current = next;

@@ -220,7 +220,7 @@ function soonerScenarios(scenario: Scenario): Scenario[] {
   });
 }
 
-export async function simplifyScenario(scenario: Scenario, measure: Measure, options: { maxAttempts: number }): Promise<SimplifyResult> {
+export async function simplifyScenario(scenario: Scenario, measure: Measure, options: { maxAttempts: number; onProgress?: (attempts: number, steps: number, current: Scenario) => void }): Promise<SimplifyResult> {
   let current = scenario;
   let currentSteps: number | undefined;
   let attempts = 0;
@@ -251,5 +251,6 @@ export async function simplifyScenario(scenario: Scenario, measure: Measure, opt
     current = next;
     currentSteps = undefined;
     steps++;
+    options.onProgress?.(attempts, steps, current);
   }
 }
