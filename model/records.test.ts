@@ -17,4 +17,16 @@ describe('normalizeRecords', () => {
     expect(normalizeRecords({ a: { kind: 'operation', state: 'succeeded', history: ['authorized'] } }).problems).toEqual(['the record of "a" says its state is succeeded but its history ends at authorized']);
     expect(normalizeRecords([1]).problems).toEqual(['inspect() returned an array, not an object of records by key']);
   });
+
+  test('refuses a record the judge would blame the wrong thing for: an unknown state, a file without its path, a digest that is not a string', () => {
+    const refused = (record: unknown) => normalizeRecords({ k: record });
+    expect(refused({ kind: 'operation', history: ['authorized', 'sent'] })).toEqual({ records: {}, problems: ['the record of "k" has the state "sent", which is not an operation state (authorized, dispatched, succeeded, conflict, outcome_unknown, reconciling, blocked, failed, cancelled)'] });
+    expect(refused({ kind: 'file', path: 'n.md', state: 'succeeded' }).problems).toEqual(['the record of "k" has the state "succeeded", which is not a file state (read, conflict, applied)']);
+    for (const path of ['', '/work/n.md', '../n.md', undefined]) {
+      expect(refused({ kind: 'file', path, state: 'applied' }), String(path)).toEqual({ records: {}, problems: [`the record of "k" has the path ${JSON.stringify(path)}: a file record names the file it edits, relative to the work folder`] });
+    }
+    expect(refused({ kind: 'file', path: 'n.md', state: 'applied', preserved: 'x' }).problems).toEqual(["the record of \"k\" has a preserved that is not a list of the user's texts"]);
+    expect(refused({ kind: 'operation', state: 'succeeded', digest: 42 }).problems).toEqual(['the record of "k" has a digest that is not a string (42)']);
+    expect(refused({ kind: 'operation', state: 'succeeded', receipt: null }).problems).toEqual([]);
+  });
 });

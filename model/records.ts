@@ -6,6 +6,7 @@
  * recorded one, or `[state]`), `reported: 'state'` when it was the current state only.
  */
 import type { FileHistory, OperationHistory, Records } from './evidence.js';
+import { FILE_STATES, OPERATION_STATES } from './lifecycle.js';
 
 export interface NormalizedRecords {
   records: Records;
@@ -45,12 +46,29 @@ export function normalizeRecords(raw: unknown): NormalizedRecords {
       problem(`says its state is ${state} but its history ends at ${history.at(-1) ?? 'nothing'}`);
     }
     const states = history ?? [state as string];
+    const known: readonly string[] = value.kind === 'file' ? FILE_STATES : OPERATION_STATES;
+    const unknown = states.find((name) => !known.includes(name));
+    if (unknown !== undefined) {
+      problem(`has the state ${JSON.stringify(unknown)}, which is not a${value.kind === 'file' ? ' file' : 'n operation'} state (${known.join(', ')})`);
+      continue;
+    }
     const reported = history === undefined ? { reported: 'state' as const } : {};
     if (value.kind === 'file') {
+      if (typeof value.path !== 'string' || value.path === '' || value.path.startsWith('/') || value.path.split('/').includes('..')) {
+        problem(`has the path ${JSON.stringify(value.path)}: a file record names the file it edits, relative to the work folder`);
+        continue;
+      }
+      if (value.preserved !== undefined && !strings(value.preserved)) {
+        problem('has a preserved that is not a list of the user\'s texts');
+        continue;
+      }
       const preserved = strings(value.preserved) ? value.preserved : [];
-      const record: FileHistory = { kind: 'file', path: typeof value.path === 'string' ? value.path : '', history: [...states], preserved: [...preserved], ...reported };
+      const record: FileHistory = { kind: 'file', path: value.path, history: [...states], preserved: [...preserved], ...reported };
       records[key] = record;
       continue;
+    }
+    for (const field of ['digest', 'receipt'] as const) {
+      if (value[field] !== undefined && value[field] !== null && typeof value[field] !== 'string') problem(`has a ${field} that is not a string (${JSON.stringify(value[field])})`);
     }
     const record: OperationHistory = { kind: 'operation', history: [...states], ...reported };
     if (typeof value.digest === 'string') record.digest = value.digest;

@@ -90,6 +90,8 @@ export interface SimulationResult {
   receiptLosses: ReceiptLoss[];
   /** Errors thrown by the journal's inspect(), which are journal bugs too. */
   inspectErrors: string[];
+  /** What was wrong with inspect()'s answers (a record without a state, an unknown state name, a file record without its path): the adapter's bug, not a finding (exit 2). */
+  inspectProblems: string[];
   /** The shared store's ground truth: every call that reached it, and its restarts. */
   store: { calls: StoreCall[]; restarts: StoreCore['restarts']; offsetMs: number };
   /** With a task that carries an access token: every place it landed on the disk or in the store (never the token itself). */
@@ -151,6 +153,7 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
     observed: world.inspection.observer.observed,
     receiptLosses: world.inspection.observer.receiptLosses,
     inspectErrors: world.inspection.errors,
+    inspectProblems: world.inspection.malformed,
     store: { calls: world.store.calls, restarts: world.store.restarts, offsetMs: world.clock.epochMs - world.clock.nowMs + world.store.config.clockSkewMs },
     secretSightings: watch ? (watch.sawStore(world.store.calls), watch.sightings) : [],
     ...(tempWatch ? { temp: tempWatch.evidence(world.disk.liveFilePaths()) } : {}),

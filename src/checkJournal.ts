@@ -27,6 +27,7 @@ import { explainText } from './report/explain.js';
 import { escapeWho } from './report/runReport.js';
 import { confirmCounterexample, describeDivergence } from './runner/confirm.js';
 import { hunt } from './runner/hunt.js';
+import { inspectProblemsParts } from './cli/inspectProblems.js';
 
 export interface CheckJournalOptions {
   runs?: number | undefined;
@@ -80,6 +81,12 @@ export async function checkJournal(journal: string | URL | JournalAdapter, optio
     if (!finding) return;
     const confirmed = await confirmCounterexample(pool, loaded.journalId, finding.scenario, finding.outcome);
     if (confirmed.harness || finding.verdict === 'harness') throw new Error(`durasim failed (not a finding about the journal): ${confirmed.harness?.message ?? (finding.outcome.kind === 'harness-error' ? finding.outcome.message : 'unknown')}`);
+    // An inspect() answer the judge cannot read: the adapter's bug, said as one (never a finding).
+    const problems = confirmed.summary.inspectProblems ?? [];
+    if (finding.verdict === 'usage' && problems.length > 0) {
+      const { action, reason, fix } = inspectProblemsParts(problems, undefined, undefined);
+      throw new DurasimError(action, reason, fix);
+    }
     const stored = 'regression' in finding.origin ? finding.origin.regression : undefined;
     const file = stored ?? (options.saveRegressions === false ? '(not saved)' : saveRegression(finding.scenario, { journal: loaded.name, invariants: [...new Set(confirmed.summary.violations.map((v) => v.code))], seed }, dir).file);
     const origin = stored ? `stored regression ${stored}` : `seed ${seed}, after ${count(hunted.runsExecuted, 'run')}, shrunk ${count(finding.shrink?.steps ?? 0, 'time')}`;

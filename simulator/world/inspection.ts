@@ -26,6 +26,8 @@ interface Read {
 export class Inspection {
   /** Errors thrown by the journal's inspect(), which are journal bugs too. */
   readonly errors: string[] = [];
+  /** What was wrong with inspect()'s answers (model/records.ts): a record the judge cannot read is never judged. */
+  readonly malformed: string[] = [];
   /** Whether the last read failed (inspect() threw): its empty answer is no observation. */
   failed = false;
   /** storeChanges: the store's change count when inspect() last read it; undefined when it did not. */
@@ -116,7 +118,7 @@ export class Inspection {
     try {
       const { records: normalized, problems } = normalizeRecords(this.underTurn(() => this.inspector.inspect(view, store)));
       records = normalized;
-      for (const problem of problems) if (!this.errors.includes(problem)) this.errors.push(problem);
+      for (const problem of problems) if (!this.malformed.includes(problem)) this.malformed.push(problem);
     } catch (error) {
       this.errors.push(error instanceof Error ? error.message : String(error));
       this.failed = true;

@@ -20,13 +20,14 @@ import { writeReports } from '../report/writeReports.js';
 import { githubAnnotations } from '../report/githubAnnotations.js';
 import { confirmCounterexample, describeDivergence } from '../runner/confirm.js';
 import { hunt } from '../runner/hunt.js';
-import { judgedViolations, type Judged } from '../runner/runVerdict.js';
+import { judgedViolations, summaryOf, type Judged } from '../runner/runVerdict.js';
 import { confirmScenario } from '../confirm/confirmScenario.js';
 import { EXIT, exitCodeOf } from './exitCodes.js';
 import { reportHarnessFailure } from './harnessFailure.js';
 import { checkOutputFile, checkOutputFolder } from './preflight.js';
 import { Progress } from './progress.js';
 import { endLine } from './endLine.js';
+import { reportInspectProblems } from './inspectProblems.js';
 
 /** The pool's flags: --workers, --max-heap, --hang-timeout. */
 export type PoolFlags = Pick<PoolOptions, 'workers' | 'maxHeapMb' | 'hangTimeoutMs'>;
@@ -210,6 +211,10 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
     const exits: number[] = [];
     for (const [i, finding] of findings.entries()) {
       if (finding.verdict === 'harness' && finding.outcome.kind === 'harness-error') return reportHarnessFailure(finding.outcome.message, finding.scenario, options.reportDir, print);
+      if (finding.verdict === 'usage') {
+        const where = 'regression' in finding.origin ? `the stored regression ${finding.origin.regression}` : `run ${finding.origin.index} of seed ${options.seed}`;
+        return reportInspectProblems(summaryOf(finding.outcome)?.inspectProblems ?? [], finding.scenario, where, ref.spec, options.reportDir, print);
+      }
       const confirmed = await confirmCounterexample(pool, loaded.journalId, finding.scenario, finding.outcome);
       if (confirmed.harness) return reportHarnessFailure(confirmed.harness.message, finding.scenario, options.reportDir, print);
       const difference = finding.divergence ? describeDivergence(finding.divergence) : (confirmed.sandbox ?? false);

@@ -20,6 +20,7 @@ import { violationLines } from '../report/violationLines.js';
 import { loadOrEscape, type PoolFlags } from './check.js';
 import { EXIT } from './exitCodes.js';
 import { reportHarnessFailure } from './harnessFailure.js';
+import { reportInspectProblems } from './inspectProblems.js';
 import { checkOutputFolder } from './preflight.js';
 import { readScenarioFile } from './scenarioFile.js';
 
@@ -64,6 +65,7 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
     });
     const elapsedS = (wallMs() - started) / 1000;
     if (exploration.harnessError) return reportHarnessFailure(exploration.harnessError, base, options.reportDir, print);
+    if (exploration.inspectProblems) return reportInspectProblems(exploration.inspectProblems.problems, exploration.inspectProblems.scenario, exploration.inspectProblems.scenario === base ? 'the base run' : 'an explored run', ref.spec, options.reportDir, print);
     if (exploration.baseViolations.length > 0) {
       const file = options.file ?? saveRegression(base, { journal: loaded.name, invariants: [...new Set(exploration.baseViolations.map((v) => v.code))] }, options.regressionsDir).file;
       print('the base scenario itself fails, before any crash is added:');

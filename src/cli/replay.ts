@@ -7,12 +7,13 @@ import { formatTraceEntry } from '../../simulator/world/trace.js';
 import { journalRefOf } from '../isolation/journalRef.js';
 import { explainText } from '../report/explain.js';
 import { verdictOf, type RunReport } from '../report/runReport.js';
+import { inspectProblemsMessage } from './inspectProblems.js';
 import { writeReports } from '../report/writeReports.js';
 import { confirmCounterexample } from '../runner/confirm.js';
 import { WorkerPool } from '../pool/workerPool.js';
 import { violationLines } from '../report/violationLines.js';
 import { loadOrEscape, type PoolFlags } from './check.js';
-import { exitCodeOf } from './exitCodes.js';
+import { EXIT, exitCodeOf } from './exitCodes.js';
 import { reportHarnessFailure } from './harnessFailure.js';
 import { checkOutputFolder } from './preflight.js';
 import { readScenarioFile } from './scenarioFile.js';
@@ -39,6 +40,11 @@ export async function runReplay(options: ReplayOptions, print: (line: string) =>
     const confirmed = await confirmCounterexample(pool, loaded.journalId, scenario, found);
     if (confirmed.harness) return reportHarnessFailure(confirmed.harness.message, scenario, options.reportDir ?? 'durasim-report', print);
     const { summary, result } = confirmed;
+    // An answer of inspect() the judge cannot read is the adapter's bad input: said as such, never judged.
+    if (summary.inspectProblems && summary.inspectProblems.length > 0) {
+      print(inspectProblemsMessage(summary.inspectProblems, `the run of ${options.file}`, undefined));
+      return EXIT.usage;
+    }
     const violations = summary.violations;
     const { verdict, sandbox } = verdictOf(violations, summary, confirmed.sandbox ?? false);
     print(`replay of ${options.file} · journal ${loaded.name}${result ? ` · trace ${result.traceHash.slice(0, 16)}` : ''}`);

@@ -263,3 +263,23 @@ describe("durasim's own failure", () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'durasim.scenario' });
   }, 30_000);
 });
+
+describe("an inspect() answer the judge cannot read is the adapter's bad input", () => {
+  const problem = 'the record of "edit-notes" has the path "": a file record names the file it edits, relative to the work folder';
+  const fix = "Return per key { kind: 'operation' | 'file', a state or history of the states docs/invariants.md lists, a file's path relative to the work folder } (docs/adapters.md)";
+
+  test('check exits 2 naming the record, never judging it; the replay it prints says the same; explore too', async () => {
+    const journal = fixture('fileRecordWithoutPath');
+    const report = join(dir, 'report');
+    expect(await main(['check', '--journal', journal, '--runs', '20', '--seed', '3', '--report-dir', report, '--regressions', join(dir, 'reg'), '--no-progress'], (line) => out.push(line))).toBe(2);
+    const replay = `npx durasim replay ${join(report, 'counterexample.json')} --journal ${journal}`;
+    expect(out.at(-1)).toBe(`Failed to read the journal's records: inspect() answered, in run 0 of seed 3: ${problem}. ${fix}; ${replay} shows the run.`);
+    expect(existsSync(join(dir, 'reg'))).toBe(false); // not a finding: nothing enters the regression corpus
+    out = [];
+    expect(await main(replay.replace('npx durasim ', '').split(' '), (line) => out.push(line))).toBe(2);
+    expect(out.at(-1)).toBe(`Failed to read the journal's records: inspect() answered, in the run of ${join(report, 'counterexample.json')}: ${problem}. ${fix}.`);
+    out = [];
+    expect(await main(['explore', '--journal', journal, '--faults', 'crash', '--report-dir', join(dir, 'explore'), '--regressions', join(dir, 'reg'), '--no-progress'], (line) => out.push(line))).toBe(2);
+    expect(out.at(-1)).toMatch(/^Failed to read the journal's records: inspect\(\) answered, in the base run: the record of "edit-notes" has the path ""/);
+  }, 60_000);
+});

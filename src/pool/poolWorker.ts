@@ -104,6 +104,7 @@ async function simulateOnce(journal: { instances: JournalInstances; first: Journ
     escapes: result.escapes,
     stats: result.stats,
     journalErrors: journalErrors(result),
+    ...(result.inspectProblems.length > 0 ? { inspectProblems: [...result.inspectProblems] } : {}),
     crashStates: message.crashStates ? result.crashes.map((c) => ({ seq: c.seq, imageDigest: c.imageDigest ?? '', unsyncedAppends: c.disk.unsyncedAppends })) : [],
   };
   if (message.detail !== 'summary') summary.traceHash = result.traceHash;

@@ -63,6 +63,8 @@ export interface RunSummary {
   stats: SimulationResult['stats'];
   /** What the journal reported going wrong (failed incarnations, inspect() errors). */
   journalErrors: string[];
+  /** What was wrong with the journal's inspect() answers: its adapter's bug, judged as bad input (exit 2), never as a finding. */
+  inspectProblems?: string[];
   /** With RunRequest.crashStates, each crash that fired: where (trace position), the disk it left (a digest), and the unsynced appends per file just before it; empty otherwise. */
   crashStates: { seq: number; imageDigest: string; unsyncedAppends: Record<string, number> }[];
   trace?: TraceEntry[];

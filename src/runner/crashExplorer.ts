@@ -174,6 +174,8 @@ export interface CrashExploration {
   escapes: string[];
   /** durasim's own failure, if any (never a finding). */
   harnessError?: string;
+  /** The first run whose inspect() answers the judge could not read (the adapter's bad input: exploration stops). */
+  inspectProblems?: { problems: string[]; scenario: Scenario };
 }
 
 const BATCH = 64;
@@ -193,13 +195,19 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
       return undefined;
     }
     const summary = summaryOf(outcome);
+    if (summary?.inspectProblems && summary.inspectProblems.length > 0) {
+      result.inspectProblems ??= { problems: summary.inspectProblems, scenario };
+      return undefined;
+    }
     if (summary && summary.escapes.length > 0) result.escapes.push(...summary.escapes.map((e) => `${e.api}: ${e.message}`));
     return summary;
   };
+  /** Nothing more is tried once durasim failed or the journal's answers cannot be judged. */
+  const stopped = (): boolean => result.harnessError !== undefined || result.inspectProblems !== undefined;
   const violationsOf = (summary: RunSummary): Violation[] => judgedViolations(summary.violations, options.judged);
 
   const baseRun = await run(base, 'trace');
-  if (!baseRun || result.harnessError) return finish();
+  if (!baseRun || stopped()) return finish();
   const families = new Set(options.families ?? DEFAULT_FAULT_KINDS);
   const windows: WindowContext = { base, families, usesStore: (baseRun.trace ?? []).some((e) => e.actor === 'store') };
   result.baseViolations = violationsOf(baseRun);
@@ -209,7 +217,7 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
   const explorePoints = async (trace: readonly TraceEntry[], afterSeq: number, start: Scenario, countPoints: boolean): Promise<{ scenario: Scenario; seq: number }[]> => {
     const distinct: { scenario: Scenario; seq: number }[] = [];
     const points = crashPoints(trace, afterSeq);
-    for (let i = 0; i < points.length && !result.harnessError; i += BATCH) {
+    for (let i = 0; i < points.length && !stopped(); i += BATCH) {
       if (result.runs >= maxRuns) {
         result.cutShort = true;
         break;
@@ -295,7 +303,7 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
   const firstLevel = await explorePoints(baseRun.trace ?? [], -1, base, true);
   if (options.depth === 2) {
     for (const first of firstLevel) {
-      if (result.harnessError || result.runs >= maxRuns) {
+      if (stopped() || result.runs >= maxRuns) {
         result.cutShort ||= result.runs >= maxRuns;
         break;
       }

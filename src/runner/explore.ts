@@ -137,7 +137,8 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
 
   /** A failing run: the first failure stops the exploration; in tally mode, it is counted and kept per invariant. */
   const found = (candidate: ExploreFailure, codes: readonly string[]): void => {
-    if (!options.tally || candidate.verdict === 'harness') {
+    // durasim's own failure and an inspect() answer that cannot be judged stop a tally too: nothing after them counts.
+    if (!options.tally || candidate.verdict === 'harness' || candidate.verdict === 'usage') {
       fail(candidate);
       return;
     }

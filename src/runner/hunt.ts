@@ -90,7 +90,7 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
     if (verdict !== 'clean') {
       const finding: Finding = { verdict, scenario: stored.scenario, outcome, origin: { regression: stored.file }, notShrunk: 'a stored regression is replayed as saved' };
       if (divergence) finding.divergence = divergenceOf(await pool.run(journalId, stored.scenario, { detail: 'trace', then: 'fresh' }), 'fresh') ?? divergence;
-      if (options.tally && verdict !== 'harness') {
+      if (options.tally && verdict !== 'harness' && verdict !== 'usage') {
         for (const code of divergence ? ['sandbox'] : tallyCodes(outcome, options.judged)) {
           counts[code] = (counts[code] ?? 0) + 1;
           if (!findings.some((f) => f.invariant === code)) findings.push({ ...finding, invariant: code });
@@ -143,7 +143,9 @@ async function findingOf(options: HuntOptions, arbitrary: fc.Arbitrary<Scenario>
       ? 'every attempt would cost the hang timeout or a worker'
       : failure.verdict === 'harness'
         ? 'durasim itself failed'
-        : undefined;
+        : failure.verdict === 'usage'
+          ? "the journal's inspect() answer cannot be judged: fix the adapter first"
+          : undefined;
   if (unshrinkable !== undefined) {
     const finding: Finding = { ...tag, verdict: failure.verdict, scenario: failure.value.value_, outcome: failure.outcome, origin, notShrunk: unshrinkable };
     if (failure.divergence) finding.divergence = failure.divergence;

@@ -1,12 +1,13 @@
 /**
  * What one run's outcome means for the verdict. A run that the pool stopped (blocked, out of
- * memory) is a liveness failure of the journal; a harness error is durasim's own, never a finding.
+ * memory) is a liveness failure of the journal; a harness error is durasim's own, never a finding;
+ * an inspect() answer the judge cannot read is the adapter's bad input (usage), never judged.
  */
 import { invariantKind, type InvariantCode, type Violation } from '../../model/violation.js';
 import type { RunOutcome } from '../pool/workerPool.js';
 import type { RunSummary } from '../pool/protocol.js';
 
-export type RunVerdict = 'clean' | 'safety' | 'liveness' | 'sandbox' | 'harness';
+export type RunVerdict = 'clean' | 'safety' | 'liveness' | 'sandbox' | 'usage' | 'harness';
 
 /**
  * The invariants a check judges (`--invariants`, `--safety-only`); undefined: all of them. Sandbox
@@ -20,6 +21,7 @@ export function judgedViolations(violations: readonly Violation[], judged: Judge
 
 export function summaryVerdict(summary: RunSummary, judged?: Judged): RunVerdict {
   if (summary.escapes.length > 0) return 'sandbox';
+  if ((summary.inspectProblems?.length ?? 0) > 0) return 'usage';
   const violations = judgedViolations(summary.violations, judged);
   if (violations.some((v) => invariantKind(v.code) === 'safety')) return 'safety';
   if (violations.length > 0) return 'liveness';
