@@ -2,15 +2,30 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Unit tests of the world, the model, the runner and the reports share one module graph per worker
+ * (isolate: false): they import the same simulator, and importing it afresh for every file cost
+ * more than running them. The rest — CLI runs, real processes, pools, the package, anything that
+ * patches globals (the timeline's browser test, console spies) — keep a fresh module graph per file.
+ */
+const SHARED = ['simulator/**/*.test.ts', 'model/**/*.test.ts', 'src/runner/**/*.test.ts', 'src/report/**/*.test.ts'];
+const ISOLATED_AMONG_SHARED = ['src/report/timeline.test.ts'];
+
 export default defineConfig({
   // "durasim" in an example or fixture is the sources here, as tsconfig.json's paths say (the package's own entry is dist/, built only for the package).
   resolve: { alias: [{ find: /^durasim$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) }, { find: /^durasim\/internals$/, replacement: fileURLToPath(new URL('./src/internals.ts', import.meta.url)) }] },
   test: {
-    include: ['src/**/*.test.ts', 'simulator/**/*.test.ts', 'model/**/*.test.ts', 'properties/**/*.test.ts', 'examples/**/*.test.ts', 'docs/**/*.test.ts'],
     // A test's timeout catches a hang; it is never a speed gate (that is `npm run bench`).
     testTimeout: 60_000,
     pool: 'forks',
     // One test file per core (vitest's default leaves one core to its own process, which mostly waits).
     maxWorkers: Math.max(1, availableParallelism()),
+    projects: [
+      { extends: true, test: { name: 'shared', include: SHARED, exclude: ISOLATED_AMONG_SHARED, isolate: false } },
+      {
+        extends: true,
+        test: { name: 'isolated', include: ['src/*.test.ts', 'src/!(runner|report)/**/*.test.ts', 'properties/**/*.test.ts', 'examples/**/*.test.ts', 'docs/**/*.test.ts', ...ISOLATED_AMONG_SHARED] },
+      },
+    ],
   },
 });

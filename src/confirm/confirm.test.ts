@@ -33,9 +33,9 @@ describe('durasim confirm', () => {
   });
 
   // Concurrently: each real run mostly waits on real timers and its own processes, in its own folder.
-  // The suite confirms the four named above and every third other; CI confirms them all (.ci/run: DURASIM_CONFIRM_ALL=1).
+  // The suite confirms the four named above; CI confirms them all (.ci/run: DURASIM_CONFIRM_ALL=1).
   const REQUIRED = new Set(['no-fsync', 'deletion-not-synced', 'torn-tail-fatal', 'zero-tail-reset']);
-  const confirmedHere = process.env.DURASIM_CONFIRM_ALL === '1' ? confirmable : confirmable.filter((c, i) => REQUIRED.has(c.name) || i % 3 === 0);
+  const confirmedHere = process.env.DURASIM_CONFIRM_ALL === '1' ? confirmable : confirmable.filter((c) => REQUIRED.has(c.name));
   test.concurrent.each(confirmedHere.map((c) => [c.name, c.file] as const))('%s: its counterexample is confirmed in real processes', async (name, file) => {
     const { code, out } = await confirm(file, name);
     expect(out).toMatch(/^verdict: confirmed — the same violations in real processes/m);
