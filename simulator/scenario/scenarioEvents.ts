@@ -127,7 +127,7 @@ function stepOf(fault: Fault): number {
  * Whether a step's trace line (`${op} ${detail}`) names `anchor`, without building the line: a
  * whole-word match lies in the op or in the detail, unless the anchor holds the space between them.
  */
-export function stepMentions(op: string, detail: string, anchor: string): boolean {
+function stepMentions(op: string, detail: string, anchor: string): boolean {
   if (anchor.includes(' ')) return mentions(`${op} ${detail}`, anchor);
   return mentions(detail, anchor) || mentions(op, anchor);
 }

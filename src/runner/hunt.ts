@@ -15,7 +15,6 @@ import type { Regression } from '../regressions.js';
 import { divergenceOf, explore, type Divergence, type ExploreFailure } from './explore.js';
 import { outcomeVerdict, tallyCodes, type Judged, type RunVerdict } from './runVerdict.js';
 import { shrinkScenario } from './shrinkScenario.js';
-import { anchorFaults } from './anchorFaults.js';
 import { simplifyScenario } from './simplifyScenario.js';
 
 export interface HuntOptions {
@@ -165,31 +164,18 @@ async function findingOf(options: HuntOptions, arbitrary: fc.Arbitrary<Scenario>
     return fails ? outcome.summary.stats.steps : undefined;
   };
   const stillFails = async (scenario: Scenario): Promise<boolean> => (await measure(scenario)) !== undefined;
-  /** `scenario` re-anchored from its own trace (anchorFaults.ts), when that still fails the same way; else as it is. */
-  const anchoredByTrace = async (scenario: Scenario): Promise<Scenario> => {
-    if (failure.divergence || !scenario.faults.some((f) => (f.kind === 'crash' || f.kind === 'io-error' || f.kind === 'pause') && f.step !== undefined)) return scenario;
-    const traced = await pool.run(journalId, scenario, { detail: 'trace' });
-    const trace = traced.kind === 'simulated' ? traced.summary.trace : undefined;
-    if (trace === undefined) return scenario;
-    const anchored = anchorFaults(scenario, trace);
-    return anchored !== scenario && (await stillFails(anchored)) ? anchored : scenario;
-  };
   const report = options.onShrink;
   const shrunk = await shrinkScenario(arbitrary, failure.value as fc.Value<Scenario>, stillFails, {
     parallel: pool.size,
     maxAttempts: options.maxShrinkAttempts ?? 3000,
     ...(report ? { onProgress: (attempts: number, steps: number, current: Scenario) => report({ attempts, steps, faults: current.faults.length }) } : {}),
   });
-  // Faults placed by step number, placed instead by the call they hit (the same run), so that the rewrites below can drop other operations.
-  const anchored = await anchoredByTrace(shrunk.value.value_);
-  const anchoring = anchored === shrunk.value.value_ ? 0 : 1; // a step taken (and a candidate tried)
-  if (anchoring) report?.({ attempts: shrunk.attempts + 1, steps: shrunk.steps + 1, faults: anchored.faults.length });
   // Then the rewrites the shrink trees cannot make: two crashes merged into one machine crash, a fault dropped.
-  const simpler = await simplifyScenario(anchored, measure, {
+  const simpler = await simplifyScenario(shrunk.value.value_, measure, {
     maxAttempts: 200,
-    ...(report ? { onProgress: (attempts: number, steps: number, current: Scenario) => report({ attempts: shrunk.attempts + anchoring + attempts, steps: shrunk.steps + anchoring + steps, faults: current.faults.length }) } : {}),
+    ...(report ? { onProgress: (attempts: number, steps: number, current: Scenario) => report({ attempts: shrunk.attempts + attempts, steps: shrunk.steps + steps, faults: current.faults.length }) } : {}),
   });
-  const steps = shrunk.steps + anchoring + simpler.steps;
+  const steps = shrunk.steps + simpler.steps;
   const outcome = steps === 0 ? failure.outcome : await pool.run(journalId, simpler.scenario, failure.divergence ? { detail: 'trace', then: 'fresh' } : {});
   const divergence = failure.divergence ? (divergenceOf(outcome, 'fresh') ?? failure.divergence) : undefined;
   return {
@@ -199,6 +185,6 @@ async function findingOf(options: HuntOptions, arbitrary: fc.Arbitrary<Scenario>
     scenario: simpler.scenario,
     outcome,
     origin,
-    shrink: { attempts: shrunk.attempts + anchoring + simpler.attempts, steps, exhausted: shrunk.exhausted, ms: wallMs() - shrinkStarted, fromFaults: failure.value.value_.faults.length },
+    shrink: { attempts: shrunk.attempts + simpler.attempts, steps, exhausted: shrunk.exhausted, ms: wallMs() - shrinkStarted, fromFaults: failure.value.value_.faults.length },
   };
 }
