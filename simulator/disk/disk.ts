@@ -70,6 +70,11 @@ export class Disk extends DiskMeta {
   private openUnchecked(path: string, flags: string, owner: number, mode = CREATE_MODE): OpenFile {
     const abs = this.resolve(path);
     linuxPathCheck(this.vol, 'open', abs);
+    // A trailing slash asks for a folder (path_resolution(7)): creating there is EISDIR, a file there ENOTDIR.
+    if (path.endsWith('/') && !isDirectoryAt(this.vol, abs) && isDirectoryAt(this.vol, posix.dirname(abs))) {
+      if (flags.startsWith('w') || flags.startsWith('a')) throw ioError('EISDIR', 'open', `${abs}/`);
+      if (existsAt(this.vol, abs)) throw ioError('ENOTDIR', 'open', `${abs}/`);
+    }
     const sizeBefore = this.callLog !== undefined && flags.startsWith('w') && existsAt(this.vol, abs) && !isDirectoryAt(this.vol, abs) ? Number(this.vol.statSync(abs).size) : 0;
     const { fd, created: creates } = openFd(this.vol, abs, flags);
     if (this.callLog) {
