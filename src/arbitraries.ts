@@ -102,12 +102,21 @@ export function featuredScenario(): Scenario {
   const scenario = baseScenario();
   scenario.task.accessToken = { canary: 4242 };
   scenario.task.retryBudget = { perOperation: 3, perTask: 8 };
-  for (const op of scenario.task.operations) if (op.kind === 'publish') op.input = { resource: 'config', version: STANDARD_RESOURCES.config ?? 'v1' };
-  scenario.service.resources = { ...STANDARD_RESOURCES, ...scenario.service.resources };
-  scenario.task.temp = { dir: TEMP_DIR, retentionMs: 500 };
-  scenario.files[`${TEMP_DIR}/${scenario.task.id}0.post-a.part`] = "task-10's upload\n";
-  scenario.files[`${TEMP_DIR}/task-2.index`] = "task-2's index\n";
+  planFromInput(scenario);
+  keepTempFiles(scenario, 500, ['prefix', 'other']);
   return scenario;
+}
+
+/** Every publish (and its changed twin after a restart) planned from the standard config's version, which the service serves. */
+function planFromInput(scenario: Scenario): void {
+  for (const op of [...scenario.task.operations, ...(scenario.taskAfterRestart?.operations ?? [])]) if (op.kind === 'publish') op.input = { resource: 'config', version: STANDARD_RESOURCES.config ?? 'v1' };
+  scenario.service.resources = { ...STANDARD_RESOURCES, ...scenario.service.resources };
+}
+
+/** The task keeps temp files in a folder shared with other tasks: task-10's (a name that starts with this task's id, 'prefix') and task-2's ('other') may be there already. */
+function keepTempFiles(scenario: Scenario, retentionMs: number, neighbours: readonly ('prefix' | 'other')[]): void {
+  scenario.task.temp = { dir: TEMP_DIR, retentionMs };
+  for (const n of neighbours) scenario.files[n === 'prefix' ? `${TEMP_DIR}/${scenario.task.id}0.post-a.part` : `${TEMP_DIR}/task-2.index`] = n === 'prefix' ? "task-10's upload\n" : "task-2's index\n";
 }
 
 export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Arbitrary<Scenario> {
@@ -301,8 +310,7 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       if (draw.mix.user && draw.cancel) faults.push({ kind: 'cancel', atStep: draw.cancel.atStep });
       if (draw.mix.user && draw.inputChange && scenario.task.operations.some((op) => op.kind === 'publish')) {
         // Every publish was planned from config v1; the source moves on mid-run.
-        for (const op of [...scenario.task.operations, ...(scenario.taskAfterRestart?.operations ?? [])]) if (op.kind === 'publish') op.input = { resource: 'config', version: STANDARD_RESOURCES.config ?? 'v1' };
-        scenario.service.resources = { ...STANDARD_RESOURCES, ...scenario.service.resources };
+        planFromInput(scenario);
         faults.push({ kind: 'input-change', atStep: draw.inputChange.atStep, resource: 'config', value: draw.inputChange.value });
       }
       if (draw.failure?.on) {
@@ -314,10 +322,7 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
         }
         if (draw.failure.budget) scenario.task.retryBudget = draw.failure.budget;
       }
-      if (draw.temp) {
-        scenario.task.temp = { dir: TEMP_DIR, retentionMs: draw.temp.retentionMs };
-        for (const n of draw.temp.neighbours) scenario.files[n === 'prefix' ? `${TEMP_DIR}/${scenario.task.id}0.post-a.part` : `${TEMP_DIR}/task-2.index`] = n === 'prefix' ? "task-10's upload\n" : "task-2's index\n";
-      }
+      if (draw.temp) keepTempFiles(scenario, draw.temp.retentionMs, draw.temp.neighbours);
       if (workers > 1) scenario.schedule = draw.schedule;
       scenario.random = draw.random;
       if (options.environment) scenario.environment = { ...options.environment };
