@@ -12,7 +12,6 @@
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
@@ -143,10 +142,13 @@ function writeDurably(path, text) {
   }
 }
 
-/** Where a clone keeps its built graphs: node_modules/.cache/durasim, or the temp folder when that cannot be written. */
-function cacheDirs() {
-  return [join(CODE_ROOT, 'node_modules', '.cache', 'durasim'), join(tmpdir(), `durasim-graph-${process.getuid?.() ?? 'user'}`)];
-}
+/**
+ * Where a clone keeps its built graphs: node_modules/.cache/durasim, and nowhere else — the graph
+ * imports its packages (memfs, msw) by name, which resolve only from inside the clone's folder (a
+ * graph in the temp folder finds none; one found there, built for other sources with the same
+ * digest, broke every worker's boot).
+ */
+const CACHE_DIR = join(CODE_ROOT, 'node_modules', '.cache', 'durasim');
 
 /**
  * The graph's file name for the sources under `root`: a digest of every source file of src/,
@@ -177,25 +179,20 @@ async function findOrBuild() {
   if (!FROM_SOURCE) return existsSync(DIST_GRAPH) ? DIST_GRAPH : undefined;
   const modules = graphModules();
   const name = graphNameOf(CODE_ROOT);
-  for (const dir of cacheDirs()) {
-    const path = join(dir, name);
-    if (existsSync(path)) return path;
-  }
+  const path = join(CACHE_DIR, name);
+  if (existsSync(path)) return path;
   let text;
   try {
     text = await bundleGraph(modules);
   } catch {
     return undefined;
   }
-  for (const dir of cacheDirs()) {
-    try {
-      writeDurably(join(dir, name), text);
-      return join(dir, name);
-    } catch {
-      // try the next folder
-    }
+  try {
+    writeDurably(path, text);
+    return path;
+  } catch {
+    return undefined; // the folder cannot be written: the modules load one by one
   }
-  return undefined;
 }
 
 /** The graph's modules, loaded (one file), or undefined when there is no graph (see graphFile). */

@@ -37,7 +37,7 @@ describe('the module graph', () => {
   test('is named after its sources: one more byte in any of them names another graph; a test file does not', async () => {
     const file = (await graphFile()) as string;
     expect(file.endsWith(graphNameOf(CODE_ROOT))).toBe(true);
-    expect(file.startsWith(join(CODE_ROOT, 'node_modules', '.cache', 'durasim')) || file.includes('durasim-graph-')).toBe(true);
+    expect(file.startsWith(join(CODE_ROOT, 'node_modules', '.cache', 'durasim'))).toBe(true);
     const root = mkdtempSync(join(tmpdir(), 'durasim-graph-name-'));
     mkdirSync(join(root, 'src'));
     writeFileSync(join(root, 'src', 'a.ts'), 'export const a = 1;\n');
