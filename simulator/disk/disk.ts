@@ -70,10 +70,10 @@ export class Disk extends DiskMeta {
   private openUnchecked(path: string, flags: string, owner: number, mode = CREATE_MODE): OpenFile {
     const abs = this.resolve(path);
     linuxPathCheck(this.vol, 'open', abs);
-    // A trailing slash asks for a folder (path_resolution(7)): creating there is EISDIR, a file there ENOTDIR.
-    if (path.endsWith('/') && !isDirectoryAt(this.vol, abs) && isDirectoryAt(this.vol, posix.dirname(abs))) {
+    // A trailing slash asks for a folder (path_resolution(7)): creating there is EISDIR (a folder too, even exclusively), a file there ENOTDIR.
+    if (path.endsWith('/') && isDirectoryAt(this.vol, posix.dirname(abs))) {
       if (flags.startsWith('w') || flags.startsWith('a')) throw ioError('EISDIR', 'open', `${abs}/`);
-      if (existsAt(this.vol, abs)) throw ioError('ENOTDIR', 'open', `${abs}/`);
+      if (existsAt(this.vol, abs) && !isDirectoryAt(this.vol, abs)) throw ioError('ENOTDIR', 'open', `${abs}/`);
     }
     const sizeBefore = this.callLog !== undefined && flags.startsWith('w') && existsAt(this.vol, abs) && !isDirectoryAt(this.vol, abs) ? Number(this.vol.statSync(abs).size) : 0;
     const { fd, created: creates } = openFd(this.vol, abs, flags);
@@ -142,7 +142,7 @@ export class Disk extends DiskMeta {
     const start = Math.min(file.position, size);
     const buffer = Buffer.alloc(size - start);
     readAt(this.vol, fd, buffer, start);
-    file.position = size;
+    file.position = Math.max(file.position, size); // past the end (a truncation since), it stays where it was
     return buffer;
   }
 
@@ -156,7 +156,7 @@ export class Disk extends DiskMeta {
     const start = Math.min(position ?? file.position, size);
     const buffer = Buffer.alloc(Math.max(0, Math.min(length, size - start)));
     readAt(this.vol, fd, buffer, start);
-    if (position === undefined) file.position = start + buffer.length;
+    if (position === undefined) file.position += buffer.length; // past the end, read(2) reads nothing and moves nothing
     return buffer;
   }
 
@@ -300,7 +300,8 @@ export class Disk extends DiskMeta {
     }
     const existing = nodeAt(this.vol, abs);
     const creates = existing === undefined;
-    if (existing !== undefined && recursive && !existing.isDirectory()) throw ioError('EEXIST', 'mkdir', abs);
+    // mkdir -p meets a file: EEXIST, from Node's look at it — ENOTDIR when the path asked for a folder ('x/').
+    if (existing !== undefined && recursive && !existing.isDirectory()) throw ioError(path.endsWith('/') ? 'ENOTDIR' : 'EEXIST', 'mkdir', abs);
     const made: string[] = [];
     if (this.callLog) for (let at = abs; at !== '/' && !existsAt(this.vol, at); at = posix.dirname(at)) made.unshift(at);
     this.vol.mkdirSync(abs, { recursive, mode: mode & 0o7777 & ~UMASK });

@@ -8,7 +8,7 @@ import { DiskState, type OpenFile } from './diskState.js';
 import { ioError, isFsErrorCode } from './ioError.js';
 import { IoFaultSlot } from './ioFaultSlot.js';
 import { linuxPathCheck } from './linuxChecks.js';
-import { existsAt, isDirectoryAt, nodeAt } from './memfsLookup.js';
+import { existsAt, isDirectoryAt, nodeAt, nodeOfFd, type CoreNode } from './memfsLookup.js';
 
 /** A change of an inode's metadata: chmod(2), chown(2) or utimes(2) (times in seconds, as node:fs passes them on). */
 export type MetaChange = { kind: 'mode'; mode: number } | { kind: 'owner'; uid: number; gid: number } | { kind: 'times'; atime: number | Date; mtime: number | Date };
@@ -45,9 +45,13 @@ export class DiskMeta extends DiskState {
    */
   changeMeta(syscall: string, target: string | number, change: MetaChange, follow = true): void {
     let ino: number;
+    let node: CoreNode | undefined;
+    let mtime: Date | undefined;
     if (typeof target === 'number') {
       const file = this.handle(target);
       this.faults.failIfArmed(syscall, file.path);
+      node = nodeOfFd(this.vol, target);
+      mtime = node.mtime;
       if (change.kind === 'mode') this.vol.fchmodSync(target, change.mode);
       else if (change.kind === 'owner') this.vol.fchownSync(target, change.uid, change.gid);
       else this.vol.futimesSync(target, change.atime, change.mtime);
@@ -55,11 +59,15 @@ export class DiskMeta extends DiskState {
     } else {
       const abs = this.resolve(target);
       this.enter(syscall, abs);
+      node = nodeAt(this.vol, abs);
+      mtime = node?.mtime;
       if (change.kind === 'mode') this.vol.chmodSync(abs, change.mode);
       else if (change.kind === 'owner') (follow ? this.vol.chownSync : this.vol.lchownSync)(abs, change.uid, change.gid);
       else (follow ? this.vol.utimesSync : this.vol.lutimesSync)(abs, change.atime, change.mtime);
       ino = this.id(Number((nodeAt(this.vol, abs) as { ino: number }).ino));
     }
+    // chmod and chown change the inode's ctime only; memfs stamps its mtime too: put back.
+    if (change.kind !== 'times' && node !== undefined && mtime !== undefined) node.mtime = mtime;
     if (change.kind !== 'times') this.metaDirty.add(ino);
   }
 
@@ -71,6 +79,8 @@ export class DiskMeta extends DiskState {
       stats = this.vol.fstatSync(target) as unknown as FileStats;
     } else {
       this.enter(follow ? 'stat' : 'lstat', this.resolve(target));
+      // A trailing slash asks for a folder (path_resolution(7)): a file there is ENOTDIR.
+      if (target.length > 1 && target.endsWith('/') && this.kindAt(target) === 'file') throw ioError('ENOTDIR', follow ? 'stat' : 'lstat', target);
       stats = (follow ? this.vol.statSync(this.resolve(target)) : this.vol.lstatSync(this.resolve(target))) as unknown as FileStats;
     }
     // As ext4 reports them: a folder takes one 4 KiB block; blocks are 512-byte units of whole 4 KiB blocks.
@@ -119,6 +129,17 @@ export class DiskMeta extends DiskState {
       throw isFsErrorCode(code) && code !== 'EIO' ? ioError(code, 'readlink', path) : error;
     }
     throw ioError(path.endsWith('/') && !isDirectoryAt(this.vol, this.resolve(path)) ? 'ENOTDIR' : 'EINVAL', 'readlink', path);
+  }
+
+  /** What Linux refuses on the way to a call's paths (linuxChecks.ts), with no armed fault: a gate's look before its own check. */
+  pathCheck(syscall: string, ...paths: string[]): void {
+    linuxPathCheck(this.vol, syscall, ...paths.map((path) => this.resolve(path)));
+  }
+
+  /** What a path names in the page cache — a file, a folder or nothing: the simulator's own look, never a step or a fault. */
+  kindAt(path: string): 'file' | 'folder' | undefined {
+    const abs = this.resolve(path);
+    return !existsAt(this.vol, abs) ? undefined : isDirectoryAt(this.vol, abs) ? 'folder' : 'file';
   }
 
   /** Whether a path exists in the page cache: the simulator's own look, never a step or a fault. */

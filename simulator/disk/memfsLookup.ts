@@ -12,6 +12,7 @@ import { ioError } from './ioError.js';
 
 export interface CoreNode {
   ino: number;
+  mtime: Date;
   symlink?: string;
   isDirectory(): boolean;
   isSymlink(): boolean;

@@ -89,8 +89,9 @@ export function cp(ctx: ServeContext, from: string, to: string, options: unknown
     if (typeof (keep as { then?: unknown } | null)?.then === 'function') throw Object.assign(new TypeError('durasim serves cp with a synchronous filter only: an asynchronous one would run outside the step'), { code: 'ERR_INVALID_ARG_VALUE' });
     if (!keep) return;
   }
-  const sourceStats = disk.statOf(source);
-  const targetStats = stat(disk, target, { throwIfNoEntry: false }, true); // as Node's: ENOENT is no target, any other error stands
+  // Node's own stat(2) calls take the paths as given: a trailing slash on a file is ENOTDIR.
+  const sourceStats = disk.statOf(from);
+  const targetStats = stat(disk, to, { throwIfNoEntry: false }, true); // as Node's: ENOENT is no target, any other error stands
   if (targetStats !== undefined) {
     if (targetStats.ino === sourceStats.ino) throw cpError('ERR_FS_CP_EINVAL', 22, 'EINVAL', 'src and dest cannot be the same', target);
     if (sourceStats.isDirectory() && !targetStats.isDirectory()) throw cpError('ERR_FS_CP_DIR_TO_NON_DIR', 21, 'EISDIR', `cannot overwrite non-directory ${target} with directory ${source}`, target);
@@ -104,6 +105,7 @@ export function cp(ctx: ServeContext, from: string, to: string, options: unknown
       return;
     }
     if (targetStats !== undefined) disk.unlink(target);
+    if (to.endsWith('/')) throw ioError('EISDIR', 'copyfile', source, `${target}/`); // its open creates there
     copyFile(ctx, source, target, false);
     disk.changeMeta('chmod', target, { kind: 'mode', mode: sourceStats.mode & 0o7777 });
     return;

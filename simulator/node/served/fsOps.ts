@@ -135,8 +135,9 @@ const timesChange = (args: readonly unknown[]): MetaChange => ({ kind: 'times', 
 function writev(ctx: ServeContext, fd: unknown, buffers: unknown, position: unknown): number {
   if (!Array.isArray(buffers)) throw invalidArg('buffers', 'an instance of ArrayBufferView[]', buffers);
   const bytes = Buffer.concat(buffers.map((b) => bytesOf(b)));
-  // No buffers: Node makes no writev(2) (so no EBADF on a read-only fd); empty ones: it does.
-  writeFd(ctx, fdOf(fd), bytes, positionOf(position), buffers.length > 0);
+  // No buffers: Node makes no writev(2) (so no EBADF on a read-only or closed fd); empty ones: it does.
+  if (buffers.length === 0) return fdOf(fd) * 0;
+  writeFd(ctx, fdOf(fd), bytes, positionOf(position), true);
   return bytes.length;
 }
 
@@ -144,9 +145,10 @@ function writev(ctx: ServeContext, fd: unknown, buffers: unknown, position: unkn
 function readv(ctx: ServeContext, fd: unknown, buffers: unknown, position: unknown): number {
   if (!Array.isArray(buffers)) throw invalidArg('buffers', 'an instance of ArrayBufferView[]', buffers);
   const views = viewsOf(buffers as ArrayBufferView[]);
+  const descriptor = fdOf(fd); // Node checks the descriptor first (ERR_OUT_OF_RANGE for -1)
   // No buffers at all: libuv refuses the call (EINVAL); empty ones: one readv(2) of nothing.
   if (views.length === 0) throw ioError('EINVAL', 'read');
-  const bytes = fd === 0 ? Buffer.alloc(0) : ctx.world.disk.handleReadAt(fdOf(fd), views.reduce((n, v) => n + v.length, 0), positionOf(position));
+  const bytes = descriptor === 0 ? Buffer.alloc(0) : ctx.world.disk.handleReadAt(descriptor, views.reduce((n, v) => n + v.length, 0), positionOf(position));
   scatter(bytes, views);
   return bytes.length;
 }
@@ -206,7 +208,8 @@ export const FS_OPS: Record<string, OpOf> = {
     run: () => {
       try {
         ctx.world.disk.statOf(pathOf(path));
-        return true;
+        // A trailing slash asks for a folder (slashGate.ts): a file there does not exist.
+        return !(pathOf(path).endsWith('/') && ctx.world.disk.kindAt(pathOf(path)) === 'file');
       } catch {
         return false;
       }

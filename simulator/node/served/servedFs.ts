@@ -13,12 +13,13 @@ import { atomicStep } from '../../world/atomicStep.js';
 import { FS_OPS } from './fsOps.js';
 import { FS_STEPS, stepsAtOnce, stepsScheduled, type FsSteps } from './fsSteps.js';
 import { invalidArg } from './fsArgs.js';
+import { gatedOp, gatedSteps } from './slashGate.js';
 import type { Served, ServeContext } from './serveContext.js';
 import { ServedFileHandle } from './servedFileHandle.js';
 
 const syncServed = (name: string, api = `fs.${name}`): Served => {
-  const opOf = FS_OPS[name] as NonNullable<(typeof FS_OPS)[string]>;
-  const stepsOf = FS_STEPS[name];
+  const opOf = gatedOp(name, FS_OPS[name] as NonNullable<(typeof FS_OPS)[string]>);
+  const stepsOf = gatedSteps(name, FS_STEPS[name]);
   return (ctx, args) => {
     const steps = stepsOf?.(ctx, args);
     if (steps) return stepsAtOnce(ctx, api, steps);
@@ -35,8 +36,8 @@ function deliver(name: string, callback: (...values: unknown[]) => void, value: 
 }
 
 const callbackServed = (name: string, api = `fs.${name.slice(0, -'Sync'.length)}`): Served => {
-  const opOf = FS_OPS[name] as NonNullable<(typeof FS_OPS)[string]>;
-  const stepsOf = FS_STEPS[name];
+  const opOf = gatedOp(name, FS_OPS[name] as NonNullable<(typeof FS_OPS)[string]>);
+  const stepsOf = gatedSteps(name, FS_STEPS[name]);
   return (ctx, all) => {
     const callback = all[all.length - 1];
     if (typeof callback !== 'function') throw invalidArg('cb', 'of type function', callback);
@@ -56,8 +57,8 @@ const callbackServed = (name: string, api = `fs.${name.slice(0, -'Sync'.length)}
 const unwrap = (value: unknown): unknown => (value instanceof ServedFileHandle ? value.fd : value);
 
 const promiseServed = (name: string, api = `fs.promises.${name.slice(0, -'Sync'.length)}`): Served => {
-  const opOf = FS_OPS[name] as NonNullable<(typeof FS_OPS)[string]>;
-  const stepsOf = FS_STEPS[name];
+  const opOf = gatedOp(name, FS_OPS[name] as NonNullable<(typeof FS_OPS)[string]>);
+  const stepsOf = gatedSteps(name, FS_STEPS[name]);
   return (ctx: ServeContext, args) => {
     const steps = args[0] instanceof ServedFileHandle ? undefined : stepsOf?.(ctx, args);
     if (steps) return stepsScheduled(ctx, api, steps);
