@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { COMMANDS } from '../src/cli/main.js';
+import { section, shellCommands } from './shellBlocks.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -16,9 +17,10 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { ve
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 describe('README.md, in a clone', () => {
-  test('the quick start is `npm ci && npm start` and `npm test`, and .ci/run calls the same', () => {
-    const quickStart = /## Quick start\n\n```sh\n([\s\S]+?)```/.exec(readme)?.[1] ?? '';
-    const commands = quickStart.split('\n').map((line) => line.replace(/#.*$/, '').trim()).filter(Boolean);
+  test('it opens with the two commands of a project (install, check), then the clone\'s quick start: `npm ci && npm start` and `npm test`, which .ci/run calls', () => {
+    expect(readme.indexOf('## In your project')).toBeLessThan(readme.indexOf('## Quick start'));
+    expect(shellCommands(section(readme, '## In your project')).slice(0, 2).map((c) => c.command)).toEqual(['npm install --save-dev durasim', 'npx durasim check']);
+    const commands = shellCommands(section(readme, '## Quick start (a clone of this repository)')).map((c) => c.command);
     expect(commands).toEqual(['npm ci && npm start', 'npm test']);
     const ci = readFileSync(join(ROOT, '.ci/run'), 'utf8');
     expect(ci).toMatch(/^npm ci\b/m);
@@ -43,7 +45,7 @@ describe('README.md, in a clone', () => {
   });
 
   test('every `npx durasim` line names one of its commands', () => {
-    const lines = [...readme.matchAll(/npx durasim ([a-z]\S*)/g)].map((m) => m[1] as string);
+    const lines = [...readme.matchAll(/npx durasim ([a-z][\w-]*)/g)].map((m) => m[1] as string);
     expect(lines.length).toBeGreaterThan(5);
     for (const command of lines) expect(COMMANDS, command).toContain(command);
   });

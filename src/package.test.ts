@@ -1,20 +1,23 @@
 /**
  * The package as a user gets it: `npm pack` (which builds dist/), the tarball installed into a
- * fresh consumer project of type "commonjs", and then what a user does with it: import it from an
- * .mjs file, check a .ts and a .js journal with `npx durasim`, run every replay line exactly as
+ * fresh consumer project of type "commonjs", and then what a user does with it: the README's
+ * commands for a project and the tutorial's, as written; import it from an .mjs file, check a .ts and a .js journal with `npx durasim`, run every replay line exactly as
  * printed, use checkJournal in vitest, and type-check with the strictest compiler settings.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transformSync } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { quotedFragments, section, shellCommands } from '../docs/shellBlocks.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const EXAMPLE = join(ROOT, 'examples', 'node-journal');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+/** The example journals the README and the tutorial have a reader copy out of node_modules. */
+const SHIPPED_EXAMPLES = ['examples/node-journal/journal.ts', 'examples/node-journal/journal-unsynced.ts'];
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; devDependencies: Record<string, string> };
 
 let work: string;
@@ -50,11 +53,47 @@ describe('the packed package', () => {
   test('holds the compiled code, its types, the schema and the docs, and no tests, reports, bench or CI files', () => {
     const files = packed.files.map((f) => f.path);
     console.log(`durasim-${pkg.version}.tgz: ${packed.entryCount} files, ${(packed.size / 1024).toFixed(0)} kB packed, ${(packed.unpackedSize / 1024).toFixed(0)} kB unpacked`);
-    for (const needed of ['package.json', 'README.md', 'LICENSE', 'bin/durasim.mjs', 'dist/graph.mjs', 'schema/scenario.schema.json', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/bin/durasim.mjs', 'dist/src/pool/poolBoot.mjs', 'dist/src/journals/reference.js', 'reports/mutants/minimal/no-fsync.json']) {
+    for (const needed of ['package.json', 'README.md', 'LICENSE', 'bin/durasim.mjs', 'dist/graph.mjs', 'schema/scenario.schema.json', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/bin/durasim.mjs', 'dist/src/pool/poolBoot.mjs', 'dist/src/journals/reference.js', 'reports/mutants/minimal/no-fsync.json', 'reports/mutants.md', 'docs/tutorial.md', ...SHIPPED_EXAMPLES]) {
       expect(files, needed).toContain(needed);
     }
-    const unwanted = files.filter((f) => /\.test\.|^reports\/(?!mutants\/minimal\/[\w-]+\.json$)|\/bench\/|^\.ci\/|^src\/|^tsconfig|^vitest\.config|^examples\/|^properties\/|\/fixtures\//.test(f) || (f.endsWith('.ts') && !f.endsWith('.d.ts')));
+    const unwanted = files.filter((f) => !SHIPPED_EXAMPLES.includes(f) && f !== 'reports/mutants.md').filter((f) => /\.test\.|^reports\/(?!mutants\/minimal\/[\w-]+\.json$)|\/bench\/|^\.ci\/|^src\/|^tsconfig|^vitest\.config|^examples\/|^properties\/|\/fixtures\//.test(f) || (f.endsWith('.ts') && !f.endsWith('.d.ts')));
     expect(unwanted).toEqual([]);
+  });
+
+  test('every relative link in a shipped document resolves inside the package', () => {
+    const files = new Set(packed.files.map((f) => f.path));
+    const broken: string[] = [];
+    for (const doc of [...files].filter((f) => f.endsWith('.md'))) {
+      const text = readFileSync(join(ROOT, doc), 'utf8');
+      for (const [, link] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/.test(link as string) || (link as string).startsWith('#')) continue;
+        const target = posix.normalize(posix.join(posix.dirname(doc), (link as string).split('#')[0] as string)).replace(/\/$/, '');
+        if (!files.has(target) && ![...files].some((f) => f.startsWith(`${target}/`))) broken.push(`${doc} → ${link}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  test("the README's commands for a project run as written (the install done from the tarball): the check clean, the copied example's defect found, its fix clean", () => {
+    const commands = shellCommands(section(readFileSync(join(ROOT, 'README.md'), 'utf8'), '## In your project'));
+    expect(commands[0]?.command).toBe('npm install --save-dev durasim');
+    expect(commands.length).toBeGreaterThanOrEqual(4);
+    for (const { command, exit } of commands.slice(1)) {
+      const { code, out } = inConsumer(command);
+      if (command === 'npx durasim check') expect(out).toMatch(/runs in .*: clean$/m);
+      expect(code, `${command}\n${out}`).toBe(exit);
+    }
+  });
+
+  test('the tutorial runs as written, each command with the exit code it names, and the first check prints what it quotes', () => {
+    const tutorial = readFileSync(join(ROOT, 'docs', 'tutorial.md'), 'utf8');
+    const commands = shellCommands(tutorial);
+    expect(commands).toHaveLength(6);
+    for (const [i, { command, exit }] of commands.entries()) {
+      const { code, out } = inConsumer(command);
+      expect(code, `${command}\n${out}`).toBe(exit);
+      if (i === 1) for (const fragment of quotedFragments(tutorial)) expect(out).toContain(fragment);
+    }
   });
 
   test('an .mjs file imports it with plain Node and simulates a run', () => {
