@@ -96,6 +96,23 @@ describe('the packed package', () => {
     }
   });
 
+  test("the README's CI recipe runs as written: each shard's check (a smaller budget here) writes into folders that do not exist yet, and merge folds them", () => {
+    const recipe = /```yaml\n([\s\S]+?)```/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))?.[1] ?? '';
+    const runs = [...recipe.matchAll(/- run: (npx durasim .+?)(\s+#.*)?$/gm)].map((m) => m[1] as string);
+    expect(runs).toHaveLength(2);
+    const [check, merge] = runs as [string, string];
+    expect(check).toContain('--runs 20000');
+    copyFileSync(join(EXAMPLE, 'journal.ts'), join(consumer, 'my-journal.ts'));
+    for (const shard of [1, 2, 3, 4]) {
+      const { code, out } = inConsumer(check.replaceAll('${{ matrix.shard }}', String(shard)).replace('--runs 20000', '--runs 120'));
+      expect(code, out).toBe(0);
+      expect(readFileSync(join(consumer, 'out', `${shard}.xml`), 'utf8')).toContain('<testsuite');
+    }
+    const merged = inConsumer(merge);
+    expect(merged.out).toMatch(/^merged 4 summaries \(node-journal; seed 20261130\): \d+ runs, exit 0 /m);
+    expect(merged.code, merged.out).toBe(0);
+  });
+
   test('an .mjs file imports it with plain Node and simulates a run', () => {
     writeFileSync(join(consumer, 'import.mjs'), [
       "import { simulate, referenceJournal, judge, verdict, parseScenarioText } from 'durasim';",
