@@ -57,6 +57,55 @@ export interface ScenarioArbitraryOptions {
   allOperations?: boolean;
   /** The journal's environment in every scenario (process.env), as `check --env NAME=VALUE` gives it. */
   environment?: Readonly<Record<string, string>>;
+  /** The operation kinds the journal supports (default: all): the standard workload's others are never drawn. */
+  operations?: readonly OperationKind[];
+  /** The task features a run may carry (default: all); one left out is never drawn. */
+  features?: readonly TaskFeature[];
+  /**
+   * The user's own task to vary, from a scenario-format file: its task, files, service, store,
+   * environment and bounds replace the standard workload's; its faults, schedule and draws are not
+   * used (the runs draw their own). Its operations are drawn as the standard ones are.
+   */
+  task?: Scenario;
+}
+
+/** The operation kinds of a task. */
+export const OPERATION_KINDS = ['publish', 'lookup', 'edit'] as const;
+export type OperationKind = (typeof OPERATION_KINDS)[number];
+
+/**
+ * The task features a generated run may carry: an access token that must never be persisted
+ * (`token`), a retry budget (`budget`, with the failure family), a cancel (`cancel`, with the user
+ * family), publishes planned from a versioned input that changes (`input`, with the user family),
+ * and temp files in a folder shared with other tasks (`temp`).
+ */
+export const TASK_FEATURES = ['token', 'budget', 'cancel', 'input', 'temp'] as const;
+export type TaskFeature = (typeof TASK_FEATURES)[number];
+
+/** The operation kinds and task features a scenario holds: what a task shape must allow for it to be in the shape. */
+export function shapeOf(scenario: Scenario): { operations: OperationKind[]; features: TaskFeature[] } {
+  const ops = [...scenario.task.operations, ...(scenario.taskAfterRestart?.operations ?? [])];
+  const has: Record<TaskFeature, boolean> = {
+    token: scenario.task.accessToken !== undefined,
+    budget: scenario.task.retryBudget !== undefined,
+    cancel: scenario.faults.some((f) => f.kind === 'cancel'),
+    input: scenario.faults.some((f) => f.kind === 'input-change') || ops.some((op) => op.kind === 'publish' && op.input !== undefined),
+    temp: scenario.task.temp !== undefined,
+  };
+  return { operations: OPERATION_KINDS.filter((kind) => ops.some((op) => op.kind === kind)), features: TASK_FEATURES.filter((f) => has[f]) };
+}
+
+/** Whether a scenario (a stored regression) is in the task shape: no operation kind and no feature the shape leaves out. */
+export function inShape(scenario: Scenario, shape: Pick<ScenarioArbitraryOptions, 'operations' | 'features'>): boolean {
+  const held = shapeOf(scenario);
+  return held.operations.every((kind) => shape.operations === undefined || shape.operations.includes(kind)) && held.features.every((f) => shape.features === undefined || shape.features.includes(f));
+}
+
+/** The operations a generated run draws from: the user's task's, or the standard workload's of the supported kinds. */
+export function workloadOf(options: Pick<ScenarioArbitraryOptions, 'operations' | 'task'>): readonly Operation[] {
+  const all = options.task?.task.operations ?? STANDARD_OPERATIONS;
+  const kinds = options.operations;
+  return kinds === undefined ? all : all.filter((op) => kinds.includes(op.kind));
 }
 
 /** The standard workload: three publishes, one lookup, one guarded edit. */
@@ -107,6 +156,25 @@ export function featuredScenario(): Scenario {
   return scenario;
 }
 
+/** `scenario` narrowed to a task shape: the operations of other kinds and the features it leaves out taken away (explore's default base, under a config). */
+export function shapedScenario(scenario: Scenario, shape: Pick<ScenarioArbitraryOptions, 'operations' | 'features'>): Scenario {
+  const narrowed = structuredClone(scenario);
+  const keep = (op: Operation): boolean => shape.operations === undefined || shape.operations.includes(op.kind);
+  const feature = (name: TaskFeature): boolean => shape.features === undefined || shape.features.includes(name);
+  narrowed.task.operations = narrowed.task.operations.filter(keep);
+  if (narrowed.taskAfterRestart) narrowed.taskAfterRestart.operations = narrowed.taskAfterRestart.operations.filter(keep);
+  if (!feature('token')) delete narrowed.task.accessToken;
+  if (!feature('budget')) delete narrowed.task.retryBudget;
+  if (!feature('input')) for (const op of [...narrowed.task.operations, ...(narrowed.taskAfterRestart?.operations ?? [])]) if (op.kind === 'publish') delete op.input;
+  if (!feature('temp') && narrowed.task.temp) {
+    const dir = `${narrowed.task.temp.dir}/`;
+    delete narrowed.task.temp;
+    narrowed.files = Object.fromEntries(Object.entries(narrowed.files).filter(([path]) => !path.startsWith(dir)));
+  }
+  narrowed.faults = narrowed.faults.filter((f) => (f.kind !== 'cancel' || feature('cancel')) && (f.kind !== 'input-change' || feature('input')));
+  return narrowed;
+}
+
 /** Every publish (and its changed twin after a restart) planned from the standard config's version, which the service serves. */
 function planFromInput(scenario: Scenario): void {
   for (const op of [...scenario.task.operations, ...(scenario.taskAfterRestart?.operations ?? [])]) if (op.kind === 'publish') op.input = { resource: 'config', version: STANDARD_RESOURCES.config ?? 'v1' };
@@ -119,7 +187,21 @@ function keepTempFiles(scenario: Scenario, retentionMs: number, neighbours: read
   for (const n of neighbours) scenario.files[n === 'prefix' ? `${TEMP_DIR}/${scenario.task.id}0.post-a.part` : `${TEMP_DIR}/task-2.index`] = n === 'prefix' ? "task-10's upload\n" : "task-2's index\n";
 }
 
+/** A fault-free scenario of these operations on the user's task (its files, service, store, environment, bounds), or on the standard one. */
+function startingPoint(operations: readonly Operation[], task: Scenario | undefined): Scenario {
+  if (task === undefined) return baseScenario(operations);
+  const scenario = structuredClone(task);
+  scenario.task.operations = operations.map((op) => structuredClone(op));
+  scenario.faults = [];
+  scenario.schedule = [];
+  scenario.random = [];
+  return scenario;
+}
+
 export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Arbitrary<Scenario> {
+  const workload = workloadOf(options);
+  if (workload.length === 0) throw new Error(`no operation of the kinds ${(options.operations ?? []).join(', ')} in the task`);
+  const feature = (name: TaskFeature): boolean => options.features === undefined || options.features.includes(name);
   const kinds = new Set<FaultKind>(options.faults ?? DEFAULT_FAULT_KINDS);
   const stepHorizon = options.stepHorizon ?? 160;
   const crashHorizon = options.crashStepHorizon ?? 60;
@@ -136,7 +218,7 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
     process: fc.nat({ max: 1 }),
     incarnation: mostlySmall(0, 2),
     step: fc.nat({ max: crashHorizon }),
-    anchor: fc.option(fc.record({ operation: fc.nat({ max: STANDARD_OPERATIONS.length - 1 }), byPath: fc.boolean(), occurrence: mostlySmall(3, 8) }), { freq: 3, nil: undefined }),
+    anchor: fc.option(fc.record({ operation: fc.nat({ max: workload.length - 1 }), byPath: fc.boolean(), occurrence: mostlySmall(3, 8) }), { freq: 3, nil: undefined }),
   };
   const crash = fc.record({
     ...placement,
@@ -151,7 +233,7 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
   const response = fc.record({
     request: mostlySmall(3, 10),
     // Mostly anchored to the n-th request about an operation's key (or its resource), as crashes are.
-    anchor: fc.option(fc.record({ operation: fc.nat({ max: STANDARD_OPERATIONS.length - 1 }), occurrence: mostlySmall(1, 5) }), { freq: 3, nil: undefined }),
+    anchor: fc.option(fc.record({ operation: fc.nat({ max: workload.length - 1 }), occurrence: mostlySmall(1, 5) }), { freq: 3, nil: undefined }),
     fault: fc.constantFrom(...RESPONSE_FAULTS),
     delayMs: fc.constantFrom(1000, 3000),
     commitDelayMs: fc.constantFrom(50, 500),
@@ -167,7 +249,7 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
   return fc
     .record({
       // One switch per operation, shrinking toward off (none on means the first alone).
-      include: fc.tuple(...STANDARD_OPERATIONS.map(() => fc.boolean())),
+      include: fc.tuple(...workload.map(() => fc.boolean())),
       mix: fc.record({
         crash: enabled('crash'),
         response: enabled('response'),
@@ -217,7 +299,7 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       failure: has('failure')
         ? fc.record({
             on: enabled('failure'),
-            answers: fc.array(fc.record({ operation: fc.nat({ max: STANDARD_OPERATIONS.length - 1 }), occurrence: mostlySmall(1, 4), fault: fc.constantFrom(...FAILURE_CLASS_FAULTS), retryAfterMs: fc.constantFrom(500, 2_000, 8_000) }), { minLength: 1, maxLength: 3 }),
+            answers: fc.array(fc.record({ operation: fc.nat({ max: workload.length - 1 }), occurrence: mostlySmall(1, 4), fault: fc.constantFrom(...FAILURE_CLASS_FAULTS), retryAfterMs: fc.constantFrom(500, 2_000, 8_000) }), { minLength: 1, maxLength: 3 }),
             budget: fc.option(fc.record({ perOperation: fc.constantFrom(1, 2, 3, 5), perTask: fc.constantFrom(2, 4, 8) }), { freq: 2, nil: undefined }),
           })
         : fc.constant(undefined),
@@ -234,15 +316,15 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
     })
     .map(({ include, ...rest }) => {
       // A user's save needs a file the task edits: with user edits on, the edit is in the workload.
-      const chosen = STANDARD_OPERATIONS.filter((op, i) => include[i] || (op.kind === 'edit' && rest.mix.user && rest.userEdits.length > 0));
-      const draw = { ...rest, operations: options.allOperations ? [...STANDARD_OPERATIONS] : chosen.length > 0 ? chosen : STANDARD_OPERATIONS.slice(0, 1) };
-      const scenario = baseScenario(draw.operations);
+      const chosen = workload.filter((op, i) => include[i] || (op.kind === 'edit' && rest.mix.user && rest.userEdits.length > 0));
+      const draw = { ...rest, operations: options.allOperations ? [...workload] : chosen.length > 0 ? chosen : workload.slice(0, 1) };
+      const scenario = startingPoint(draw.operations, options.task);
       const faults: Fault[] = [];
       const workers = draw.mix.duplicate ? 2 : 1;
       const editPath = draw.operations.find((op) => op.kind === 'edit')?.path;
       // Where a crash or an I/O error lands: anchored to an operation's own calls (its key, or its file), or at a step number.
       const placed = (c: { step: number; anchor: { operation: number; byPath: boolean; occurrence: number } | undefined }): { step: number } | { at: { mentions: string; occurrence: number } } => {
-        const target = c.anchor && (draw.operations.find((op) => op.key === STANDARD_OPERATIONS[c.anchor?.operation ?? 0]?.key) ?? draw.operations[0]);
+        const target = c.anchor && (draw.operations.find((op) => op.key === workload[c.anchor?.operation ?? 0]?.key) ?? draw.operations[0]);
         return c.anchor && target ? { at: { mentions: target.kind === 'edit' && c.anchor.byPath ? target.path : target.key, occurrence: c.anchor.occurrence } } : { step: c.step };
       };
       const crashFault = (c: CrashDraw): Fault => {
@@ -261,7 +343,7 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       if (draw.mix.intent && draw.intentCrash && !faults.some((f) => f.kind === 'crash')) faults.push(crashFault({ ...draw.intentCrash, process: 0, incarnation: 0 }));
       if (draw.mix.response) {
         for (const r of draw.responses) {
-          const target = r.anchor && (draw.operations.find((op) => op.key === STANDARD_OPERATIONS[r.anchor?.operation ?? 0]?.key) ?? draw.operations[0]);
+          const target = r.anchor && (draw.operations.find((op) => op.key === workload[r.anchor?.operation ?? 0]?.key) ?? draw.operations[0]);
           const subject = target?.kind === 'publish' ? target.key : target?.kind === 'lookup' ? target.resource : undefined;
           const which = r.anchor && subject !== undefined ? { at: { mentions: subject, occurrence: r.anchor.occurrence } } : { request: r.request };
           const fault: Fault = { kind: 'response', ...which, fault: r.fault };
@@ -289,7 +371,7 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       scenario.service.idempotencyMemory = draw.memory;
       scenario.service.query = draw.query;
       if (draw.mix.intent) {
-        const changed = draw.operations.map((op) => (op.kind === 'publish' ? { ...op, body: op.body.replace('v1', 'v2') } : { ...op }));
+        const changed = draw.operations.map((op) => (op.kind === 'publish' ? { ...op, body: op.body.includes('v1') ? op.body.replace('v1', 'v2') : `${op.body} (changed)` } : { ...op }));
         scenario.taskAfterRestart = { operations: changed };
         const first = changed.find((op) => op.kind === 'publish');
         if (draw.newIntentExists && first?.kind === 'publish') scenario.service.existing = [{ key: first.key, body: first.body }];
@@ -306,23 +388,23 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
         scenario.store = { ...scenario.store, clockSkewMs: draw.store.clockSkewMs };
         if (draw.store.calls.some((c) => c.fault === 'stale-read')) scenario.store.consistency = 'stale-reads';
       }
-      if (draw.accessToken !== undefined) scenario.task.accessToken = { canary: draw.accessToken };
-      if (draw.mix.user && draw.cancel) faults.push({ kind: 'cancel', atStep: draw.cancel.atStep });
-      if (draw.mix.user && draw.inputChange && scenario.task.operations.some((op) => op.kind === 'publish')) {
+      if (draw.accessToken !== undefined && feature('token')) scenario.task.accessToken = { canary: draw.accessToken };
+      if (draw.mix.user && draw.cancel && feature('cancel')) faults.push({ kind: 'cancel', atStep: draw.cancel.atStep });
+      if (draw.mix.user && draw.inputChange && feature('input') && scenario.task.operations.some((op) => op.kind === 'publish')) {
         // Every publish was planned from config v1; the source moves on mid-run.
         planFromInput(scenario);
         faults.push({ kind: 'input-change', atStep: draw.inputChange.atStep, resource: 'config', value: draw.inputChange.value });
       }
       if (draw.failure?.on) {
         for (const a of draw.failure.answers) {
-          const target = draw.operations.find((op) => op.key === STANDARD_OPERATIONS[a.operation]?.key) ?? draw.operations[0];
+          const target = draw.operations.find((op) => op.key === workload[a.operation]?.key) ?? draw.operations[0];
           const subject = target?.kind === 'publish' ? target.key : target?.kind === 'lookup' ? target.resource : undefined;
           if (subject === undefined) continue;
           faults.push({ kind: 'response', at: { mentions: subject, occurrence: a.occurrence }, fault: a.fault, ...(a.fault === 'unavailable' ? { retryAfterMs: a.retryAfterMs } : {}) });
         }
-        if (draw.failure.budget) scenario.task.retryBudget = draw.failure.budget;
+        if (draw.failure.budget && feature('budget')) scenario.task.retryBudget = draw.failure.budget;
       }
-      if (draw.temp) keepTempFiles(scenario, draw.temp.retentionMs, draw.temp.neighbours);
+      if (draw.temp && feature('temp')) keepTempFiles(scenario, draw.temp.retentionMs, draw.temp.neighbours);
       if (workers > 1) scenario.schedule = draw.schedule;
       scenario.random = draw.random;
       if (options.environment) scenario.environment = { ...options.environment };

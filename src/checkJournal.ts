@@ -14,7 +14,8 @@ import { count } from './report/count.js';
 import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeViolation } from '../model/violation.js';
-import { DEFAULT_FAULT_KINDS, type FaultKind } from './arbitraries.js';
+import { DEFAULT_FAULT_KINDS, inShape, type FaultKind, type OperationKind, type TaskFeature } from './arbitraries.js';
+import type { Scenario } from '../simulator/scenario/scenario.js';
 import type { JournalAdapter } from '../model/contract/contract.js';
 import { SEED_LIMIT } from './cli/args.js';
 import { DurasimError } from '../model/contract/failure.js';
@@ -33,6 +34,12 @@ export interface CheckJournalOptions {
   runs?: number | undefined;
   seed?: number | undefined;
   faults?: readonly FaultKind[] | undefined;
+  /** The operation kinds the journal supports (default: all), as durasim.config.json's "operations". */
+  operations?: readonly OperationKind[] | undefined;
+  /** The task features a run may carry (default: all; [] for none), as the config's "features". */
+  features?: readonly TaskFeature[] | undefined;
+  /** The user's own task to vary: a scenario (parseScenarioText of a scenario-format file), as the config's "task". */
+  task?: Scenario | undefined;
   /** Where stored regressions live and new ones go (default reports/regressions). */
   regressionsDir?: string | undefined;
   /** Save a new counterexample to the corpus (default true). */
@@ -76,7 +83,7 @@ export async function checkJournal(journal: string | URL | JournalAdapter, optio
   try {
     const loaded = await pool.load(ref);
     if (loaded.loadEscapes.length > 0) throw new Error(`durasim found a failure in journal "${loaded.name}": its module, at load, ${loaded.loadEscapes[0]?.message} (${loaded.loadEscapes[0]?.api})`);
-    const hunted = await hunt({ pool, journalId: loaded.journalId, seed, runs: options.runs ?? 200, arbitrary: { faults: options.faults ?? DEFAULT_FAULT_KINDS }, regressions: loadRegressions(loaded.name, dir) });
+    const hunted = await hunt({ pool, journalId: loaded.journalId, seed, runs: options.runs ?? 200, arbitrary: { faults: options.faults ?? DEFAULT_FAULT_KINDS, ...(options.operations ? { operations: options.operations } : {}), ...(options.features ? { features: options.features } : {}), ...(options.task ? { task: options.task } : {}) }, regressions: loadRegressions(loaded.name, dir).filter((r) => inShape(r.scenario, options)) });
     const finding = hunted.finding;
     if (!finding) return;
     const confirmed = await confirmCounterexample(pool, loaded.journalId, finding.scenario, finding.outcome);

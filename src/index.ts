@@ -14,7 +14,7 @@ export { referenceJournal, ReferenceRun, journalFrom, REFERENCE_SETTINGS, type R
 export type { LogRecord } from './journals/jsonlLog.js';
 export { coordinatedJournal, CoordinatedRun, coordinatedJournalFrom } from './journals/coordinated.js';
 export { StoreTimeoutError } from '../simulator/node/simStore.js';
-export { scenarioArbitrary, baseScenario, featuredScenario, FAULT_KINDS, STANDARD_OPERATIONS, type FaultKind, type ScenarioArbitraryOptions } from './arbitraries.js';
+export { scenarioArbitrary, baseScenario, featuredScenario, FAULT_KINDS, OPERATION_KINDS, TASK_FEATURES, STANDARD_OPERATIONS, type FaultKind, type OperationKind, type TaskFeature, type ScenarioArbitraryOptions } from './arbitraries.js';
 export { simulate, type SimulateOptions, type SimulationResult, type ServiceRequest } from '../simulator/simulate.js';
 export { traceHash, formatTraceEntry, type TraceEntry } from '../simulator/world/trace.js';
 export {

@@ -5,11 +5,11 @@
 import { parseArgs as parseNodeArgs } from 'node:util';
 import { DurasimError } from '../../model/contract/failure.js';
 import { closestName } from './closestName.js';
-import { FAULT_KINDS, type FaultKind } from '../arbitraries.js';
+import { FAULT_KINDS, OPERATION_KINDS, TASK_FEATURES, type FaultKind } from '../arbitraries.js';
 import { INVARIANT_CODES, type InvariantCode } from '../../model/violation.js';
 
 /** 'env': NAME=VALUE, repeatable; the flag's value is then an object of them. */
-export type FlagKind = 'string' | 'int' | 'positive' | 'seed' | 'boolean' | 'duration' | 'shard' | 'faults' | 'invariants' | 'env';
+export type FlagKind = 'string' | 'int' | 'positive' | 'seed' | 'boolean' | 'duration' | 'shard' | 'faults' | 'operations' | 'features' | 'invariants' | 'env';
 
 /** Seeds are 32-bit: a larger one is refused, never silently wrapped. */
 export const SEED_LIMIT = 2 ** 32;
@@ -123,6 +123,18 @@ function convert(name: string, kind: FlagKind, raw: string): unknown {
       const value = parseFaults(raw);
       if (!value) throw usageError(`--${name} must be a comma-separated list of ${FAULT_KINDS.join(', ')}, found ${JSON.stringify(raw)}`, `Pass e.g. --${name} crash,response`);
       return value;
+    }
+    case 'operations':
+    case 'features': {
+      const known: readonly string[] = kind === 'operations' ? OPERATION_KINDS : TASK_FEATURES;
+      if (kind === 'features' && raw.trim() === 'none') return [];
+      const names = raw.split(',').map((n) => n.trim()).filter(Boolean);
+      const unknown = names.find((n) => !known.includes(n));
+      if (names.length === 0 || unknown !== undefined) {
+        const meant = unknown === undefined ? undefined : closestName(unknown, known);
+        throw usageError(`--${name} must be a comma-separated list of ${known.join(', ')}${kind === 'features' ? ', or none' : ''}, found ${JSON.stringify(unknown ?? raw)}`, meant ? `Did you mean ${meant}?` : `Pass e.g. --${name} ${known[0]}`);
+      }
+      return [...new Set(names)];
     }
     case 'invariants': {
       const codes = raw.split(',').map((c) => c.trim()).filter(Boolean);

@@ -6,7 +6,8 @@
 import { describeViolation, INVARIANT_CODES, invariantKind, type InvariantCode } from '../../model/violation.js';
 import type { Escape } from '../../simulator/sandbox/ambientGuard.js';
 import { escapeFix } from '../../simulator/sandbox/escapeCatalog.js';
-import type { FaultKind } from '../arbitraries.js';
+import { inShape, type FaultKind, type OperationKind, type ScenarioArbitraryOptions, type TaskFeature } from '../arbitraries.js';
+import type { Scenario } from '../../simulator/scenario/scenario.js';
 import { DurasimError } from '../../model/contract/failure.js';
 import { journalRefOf, type JournalRef } from '../isolation/journalRef.js';
 import { WorkerPool, type LoadedJournal, type PoolOptions } from '../pool/workerPool.js';
@@ -56,6 +57,35 @@ export interface CheckOptions extends PoolFlags {
   confirm?: boolean;
   /** The journal's environment in every generated scenario (--env NAME=VALUE), saved with each counterexample. */
   environment?: Record<string, string>;
+  /** The config file the options came from, if any (durasim.config.json or --config). */
+  configFile?: string;
+  /** The operation kinds the journal supports (--operations; default: all). */
+  operations?: OperationKind[];
+  /** The task features a run may carry (--features; default: all). */
+  features?: TaskFeature[];
+  /** The user's own task to vary (--task): its file and the scenario read from it. */
+  task?: { file: string; scenario: Scenario };
+}
+
+/** The generator's options of a check: its families, the task shape, the environment. */
+export function arbitraryOptions(options: Pick<CheckOptions, 'faults' | 'environment' | 'operations' | 'features' | 'task'>): ScenarioArbitraryOptions {
+  return {
+    faults: options.faults,
+    ...(options.environment ? { environment: options.environment } : {}),
+    ...(options.operations ? { operations: options.operations } : {}),
+    ...(options.features ? { features: options.features } : {}),
+    ...(options.task ? { task: options.task.scenario } : {}),
+  };
+}
+
+/** The first line's words for the task shape: what is narrowed from the defaults, and whence. */
+export function shapeText(options: Pick<CheckOptions, 'configFile' | 'operations' | 'features' | 'task'>): string {
+  return [
+    options.task ? ` · task ${options.task.file}` : '',
+    options.operations ? ` · operations ${options.operations.join(',')}` : '',
+    options.features ? ` · features ${options.features.length > 0 ? options.features.join(',') : 'none'}` : '',
+    options.configFile ? ` · config ${options.configFile}` : '',
+  ].join('');
 }
 
 /** The invariants judged: --invariants, less convergence under --safety-only; undefined for all. */
@@ -153,7 +183,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
     const shardText = options.shard ? ` · shard ${options.shard.index}/${options.shard.count}` : '';
     const freshText = loaded.freshModules ? ' (it reads the world as it loads: what it keeps is renewed at every incarnation, as every module is)' : '';
     const envText = options.environment ? ` · env ${Object.keys(options.environment).join(', ')}` : '';
-    const first = `seed ${options.seed} · faults ${options.faults.join(',')} (each run draws its own mix) · journal ${loaded.name}${freshText}${envText} · ${count(options.runs, 'run')}${shardText}${options.tally ? ' · tally' : ''} · ${count(pool.size, 'worker')}`;
+    const first = `seed ${options.seed} · faults ${options.faults.join(',')} (each run draws its own mix) · journal ${loaded.name}${freshText}${envText}${shapeText(options)} · ${count(options.runs, 'run')}${shardText}${options.tally ? ' · tally' : ''} · ${count(pool.size, 'worker')}`;
     for (const line of [first, checkedLine(judged)]) {
       if (options.json) process.stderr.write(`${line}\n`);
       else print(line);
@@ -161,7 +191,11 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
     const started = wallMs();
     // With --shard i/n, each shard replays its own share of the stored regressions (every n-th, from the i-th), so together they replay each once.
     const shard = options.shard;
-    const allStored = loadRegressions(loaded.name, options.regressionsDir);
+    // A stored regression outside the task shape (an operation kind or a feature it leaves out) is not replayed, and said so.
+    const everyStored = loadRegressions(loaded.name, options.regressionsDir);
+    const allStored = everyStored.filter((r) => inShape(r.scenario, options));
+    const outOfShape = everyStored.length - allStored.length;
+    if (outOfShape > 0 && !options.json) print(`${count(outOfShape, 'stored regression')} outside the task shape (${shapeText(options).replace(/^ · /, '')}) not replayed`);
     const regressions = shard ? allStored.filter((_, i) => i % shard.count === shard.index - 1) : allStored;
     const progress = new Progress(options.shard ? Math.ceil(options.runs / options.shard.count) : options.runs, process.stderr, options.progress && !options.json);
     let cpuMsBeforeFirstRun: number | undefined;
@@ -170,7 +204,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       journalId: loaded.journalId,
       seed: options.seed,
       runs: options.runs,
-      arbitrary: { faults: options.faults, ...(options.environment ? { environment: options.environment } : {}) },
+      arbitrary: arbitraryOptions(options),
       regressions,
       onProgress: (done, failing) => {
         cpuMsBeforeFirstRun ??= cpuMsSoFar();
@@ -194,6 +228,9 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       journalSpec: ref.spec,
       seed: options.seed,
       faults: options.faults,
+      ...(options.operations || options.features || options.task || options.configFile
+        ? { shape: { ...(options.operations ? { operations: options.operations } : {}), ...(options.features ? { features: options.features } : {}), ...(options.task ? { task: options.task.file } : {}), ...(options.configFile ? { config: options.configFile } : {}) } }
+        : {}),
       runsPlanned: options.runs,
       runsExecuted: hunted.runsExecuted,
       elapsedMs: 0,

@@ -194,7 +194,8 @@ describe('bad input exits 2 with the house style, and writes nothing', () => {
   test.each([
     ['journal.cjs', "module.exports = { name: 'cjs-journal', async run(env) { await env.clock.now(); }, inspect() { return {}; } };\n"],
     ['journal.mjs', "export const name = 'esm-parts';\nexport async function run(env) { await env.clock.now(); }\nexport function inspect() { return {}; }\n"],
-  ])('a module that is the adapter itself (%s: name, run and inspect exported one by one) is accepted', async (name, text) => {
+    ['named.ts', "export const LOG = 'log.jsonl';\nexport const myJournal = { name: 'named-export', async run(env: { clock: { now(): Promise<number> } }) { await env.clock.now(); }, inspect() { return {}; } };\n"],
+  ])('a module that is the adapter itself (%s: name, run and inspect exported one by one), or has one adapter among its exports, is accepted', async (name, text) => {
     const file = join(dir, name);
     writeFileSync(file, text);
     expect(await run('check', '--journal', file, '--runs', '3', '--faults', 'response', '--safety-only', ...common())).toBe(0);
@@ -208,6 +209,13 @@ describe('bad input exits 2 with the house style, and writes nothing', () => {
     expect(err.join('')).toBe(
       `Failed to load the journal: ${file} has exports answer (number), helper (an object with run), but no JournalAdapter. Export one as the default export or as "journal" (or export name, run and inspect themselves): an object with name (string), run(env, task) and inspect(disk).\n`,
     );
+  });
+
+  test('a module with two adapters among its exports is refused: durasim cannot tell which', async () => {
+    const file = join(dir, 'two-journals.ts');
+    writeFileSync(file, "const run = async () => {};\nconst inspect = () => ({});\nexport const fast = { name: 'fast', run, inspect };\nexport const safe = { name: 'safe', run, inspect };\n");
+    expect(await run('check', '--journal', file, ...common())).toBe(2);
+    expect(err.join('')).toBe(`Failed to load the journal: ${file} exports 2 journal adapters (fast, safe), and durasim cannot tell which one to check. Export the one to check as the default export or as "journal", or put each in a module of its own.\n`);
   });
 
   test('a malformed scenario, and one of a newer format version', async () => {

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { invariantKind, type Violation } from '../../model/violation.js';
 import type { Fault } from '../../simulator/scenario/scenario.js';
-import { featuredScenario, DEFAULT_FAULT_KINDS, FAULT_KINDS, type FaultKind } from '../arbitraries.js';
+import { featuredScenario, shapedScenario, DEFAULT_FAULT_KINDS, FAULT_KINDS, type FaultKind, type ScenarioArbitraryOptions } from '../arbitraries.js';
 import { makeDirDurably, writeFileDurably } from '../durableFile.js';
 import { journalRefOf } from '../isolation/journalRef.js';
 import { WorkerPool } from '../pool/workerPool.js';
@@ -26,6 +26,8 @@ import { readScenarioFile } from './scenarioFile.js';
 
 export interface ExploreOptions extends PoolFlags {
   file?: string;
+  /** The task shape (durasim.config.json, --operations, --features): the default base narrowed to it. */
+  shape?: Pick<ScenarioArbitraryOptions, 'operations' | 'features'>;
   journal?: string;
   depth: 1 | 2;
   maxRuns?: number;
@@ -39,7 +41,7 @@ export interface ExploreOptions extends PoolFlags {
 const wallMs = (): number => performance.now(); // the harness's clock, for progress and the report only
 
 export async function runExplore(options: ExploreOptions, print: (line: string) => void): Promise<number> {
-  const base = options.file === undefined ? featuredScenario() : readScenarioFile(options.file, 'Pass the path of a scenario file, or none for the standard workload');
+  const base = options.file === undefined ? shapedScenario(featuredScenario(), options.shape ?? {}) : readScenarioFile(options.file, 'Pass the path of a scenario file, or none for the standard workload');
   checkOutputFolder(options.reportDir, '--report-dir');
   checkOutputFolder(options.regressionsDir, '--regressions');
   const ref = journalRefOf(options.journal);
@@ -47,7 +49,7 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
   try {
     const loaded = await loadOrEscape(pool, ref, print);
     if (typeof loaded === 'number') return loaded;
-    print(`explore · journal ${loaded.name} · base ${options.file ?? 'the standard workload with every task feature, no faults'} · depth ${options.depth} · ${count(pool.size, 'worker')}`);
+    print(`explore · journal ${loaded.name} · base ${options.file ?? (options.shape?.operations || options.shape?.features ? 'the standard workload in the task shape, no faults' : 'the standard workload with every task feature, no faults')} · depth ${options.depth} · ${count(pool.size, 'worker')}`);
     const started = wallMs();
     let lastProgressMs = started;
     const exploration = await exploreCrashes({
@@ -56,6 +58,7 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
       base,
       depth: options.depth,
       families: options.faults ?? DEFAULT_FAULT_KINDS,
+      ...(options.shape?.features ? { features: options.shape.features } : {}),
       ...(options.maxRuns !== undefined ? { maxRuns: options.maxRuns } : {}),
       onProgress: (runs, states, failing) => {
         if (!options.progress || wallMs() - lastProgressMs < 5000) return;

@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { invariantKind, type InvariantCode } from '../../model/violation.js';
 import { DurasimError } from '../../model/contract/failure.js';
-import { DEFAULT_FAULT_KINDS, FAULT_KINDS, type FaultKind } from '../arbitraries.js';
+import { DEFAULT_FAULT_KINDS, FAULT_KINDS, OPERATION_KINDS, TASK_FEATURES, type FaultKind, type OperationKind, type TaskFeature } from '../arbitraries.js';
+import { loadConfig, readTaskFile } from './config.js';
 import { runMutants } from '../mutantsMain.js';
 import { mergedLine } from './merge.js';
 import { PACKAGE_ROOT } from '../ownFiles.js';
@@ -28,6 +29,8 @@ export const HELP = `durasim — deterministic simulation testing for operation 
 usage:
   durasim check   [--journal <module>] [--runs N] [--seed S] [--time-budget 60s]
                   [--faults ${FAULT_KINDS.join(',')}]
+                  [--operations ${OPERATION_KINDS.join(',')}] [--features ${TASK_FEATURES.join(',')}|none]
+                  [--task <scenario.json>] [--config <durasim.config.json>]
                   [--shard i/n] [--report-dir <dir>] [--junit <file>] [--json] [--regressions <dir>]
                   [--workers N] [--max-heap MB] [--hang-timeout 5s]
                   [--tally] [--invariants a,b] [--safety-only] [--confirm] [--env NAME=VALUE]... [--verbose]
@@ -35,13 +38,17 @@ usage:
   durasim explain <scenario.json> [--journal <module>]
   durasim confirm <scenario.json> [--journal <module>] [--wall-limit 60s] [--calls]
   durasim explore [scenario.json] [--journal <module>] [--depth 1|2] [--max-runs N]
-                  [--faults ${FAULT_KINDS.join(',')}]
+                  [--faults ${FAULT_KINDS.join(',')}] [--operations …] [--features …] [--config <file>]
                   [--report-dir <dir>] [--regressions <dir>] [--workers N]
   durasim mutants [--runs N] [--out <dir>] [--workers N]
   durasim merge   <summary.json>...
 
---journal takes a module whose default export (or export "journal") is a JournalAdapter (.ts loads
-as is), or a bundled journal: "reference" (the default) or a mutant's name.
+--journal takes a module whose default export (or export "journal", or its one adapter export) is
+a JournalAdapter (.ts loads as is), or a bundled journal: "reference" (the default) or a mutant's name.
+check reads durasim.config.json in the working folder (or --config): the task shape — the
+operation kinds the journal supports (--operations), the task features in play (--features: token,
+budget, cancel, input, temp, or none), the fault families (--faults), your own task to vary
+(--task, a scenario file) — and journal, runs, seed, env; flags override it (docs/faults.md).
 Runs go to worker threads (--workers, default: the machine's cores); a journal that holds its
 thread for --hang-timeout (default 5s) or passes --max-heap (default 512 MB) ends that run as a
 liveness failure.
@@ -141,20 +148,32 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
     }
     switch (command) {
       case 'check': {
-        const { positional, flags } = parseArgs(rest, { journal: 'string', runs: 'int', seed: 'seed', 'time-budget': 'duration', faults: 'faults', shard: 'shard', 'report-dir': 'string', junit: 'string', json: 'boolean', regressions: 'string', 'no-progress': 'boolean', tally: 'boolean', invariants: 'invariants', 'safety-only': 'boolean', confirm: 'boolean', env: 'env', verbose: 'boolean', ...POOL_FLAGS }, 'check');
+        const { positional, flags } = parseArgs(rest, { config: 'string', journal: 'string', runs: 'int', seed: 'seed', 'time-budget': 'duration', faults: 'faults', operations: 'operations', features: 'features', task: 'string', shard: 'shard', 'report-dir': 'string', junit: 'string', json: 'boolean', regressions: 'string', 'no-progress': 'boolean', tally: 'boolean', invariants: 'invariants', 'safety-only': 'boolean', confirm: 'boolean', env: 'env', verbose: 'boolean', ...POOL_FLAGS }, 'check');
         if (positional.length > 0) throw usageError(`check takes no positional argument, found ${JSON.stringify(positional[0])}`, 'Pass the journal with --journal <module>');
+        // durasim.config.json (or --config): the project's task shape; every flag overrides it.
+        const found = loadConfig(flags.config as string | undefined);
+        const config = found?.config ?? {};
+        const operations = (flags.operations as OperationKind[] | undefined) ?? config.operations;
+        const features = (flags.features as TaskFeature[] | undefined) ?? config.features;
+        const taskFile = (flags.task as string | undefined) ?? config.task;
+        const environment = flags.env !== undefined || config.env !== undefined ? { ...config.env, ...(flags.env as Record<string, string> | undefined) } : undefined;
+        const journal = (flags.journal as string | undefined) ?? config.journal;
         // allow-ambient: a fresh seed when none is given; it is printed first, so the run can be repeated.
-        const seed = (flags.seed as number | undefined) ?? Date.now() % 2_147_483_647;
+        const seed = (flags.seed as number | undefined) ?? config.seed ?? Date.now() % 2_147_483_647;
         const options = {
           ...poolFlags(flags),
-          runs: (flags.runs as number | undefined) ?? 1000,
+          runs: (flags.runs as number | undefined) ?? config.runs ?? 1000,
           seed,
-          faults: (flags.faults as FaultKind[] | undefined) ?? [...DEFAULT_FAULT_KINDS],
+          faults: (flags.faults as FaultKind[] | undefined) ?? config.faults ?? [...DEFAULT_FAULT_KINDS],
+          ...(found ? { configFile: found.file } : {}),
+          ...(operations !== undefined ? { operations } : {}),
+          ...(features !== undefined ? { features } : {}),
+          ...(taskFile !== undefined ? { task: { file: taskFile, scenario: readTaskFile(taskFile, operations) } } : {}),
           reportDir: (flags['report-dir'] as string | undefined) ?? 'durasim-report',
           json: flags.json === true,
           regressionsDir: (flags.regressions as string | undefined) ?? REGRESSIONS_DIR,
           progress: flags['no-progress'] !== true,
-          ...(flags.journal !== undefined ? { journal: flags.journal as string } : {}),
+          ...(journal !== undefined ? { journal } : {}),
           ...(flags['time-budget'] !== undefined ? { timeBudgetMs: flags['time-budget'] as number } : {}),
           ...(flags.shard !== undefined ? { shard: flags.shard as { index: number; count: number } } : {}),
           ...(flags.junit !== undefined ? { junit: flags.junit as string } : {}),
@@ -163,7 +182,7 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
           ...(flags.tally === true ? { tally: true } : {}),
           ...(flags.confirm === true ? { confirm: true } : {}),
           ...(flags.verbose === true ? { verbose: true } : {}),
-          ...(flags.env !== undefined ? { environment: flags.env as Record<string, string> } : {}),
+          ...(environment !== undefined ? { environment } : {}),
         };
         if (options.safetyOnly && options.invariants?.every((code) => invariantKind(code) === 'liveness')) {
           throw usageError('--safety-only leaves none of the --invariants to judge', 'Drop --safety-only, or name a safety invariant');
@@ -195,19 +214,27 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
         }, print);
       }
       case 'explore': {
-        const { positional, flags } = parseArgs(rest, { journal: 'string', depth: 'positive', 'max-runs': 'positive', faults: 'faults', 'report-dir': 'string', regressions: 'string', 'no-progress': 'boolean', ...POOL_FLAGS }, 'explore');
+        const { positional, flags } = parseArgs(rest, { config: 'string', journal: 'string', depth: 'positive', 'max-runs': 'positive', faults: 'faults', operations: 'operations', features: 'features', 'report-dir': 'string', regressions: 'string', 'no-progress': 'boolean', ...POOL_FLAGS }, 'explore');
         if (positional.length > 1) throw usageError(`explore takes at most one scenario file, found ${positional.length}`, 'Run durasim explore [scenario.json] --journal <module>');
         const depth = (flags.depth as number | undefined) ?? 1;
         if (depth !== 1 && depth !== 2) throw usageError(`--depth must be 1 or 2, found ${depth}`, 'Pass --depth 1 (every crash) or --depth 2 (every pair of crashes)');
+        // durasim.config.json (or --config): the journal, the families, the task shape and the user's task as the base; flags override it.
+        const config = loadConfig(flags.config as string | undefined)?.config ?? {};
+        const journal = (flags.journal as string | undefined) ?? config.journal;
+        const faults = (flags.faults as FaultKind[] | undefined) ?? config.faults;
+        const file = positional[0] ?? config.task;
+        const operations = (flags.operations as OperationKind[] | undefined) ?? config.operations;
+        const features = (flags.features as TaskFeature[] | undefined) ?? config.features;
         return await runExplore({
           ...poolFlags(flags),
           depth,
+          ...(operations !== undefined || features !== undefined ? { shape: { ...(operations ? { operations } : {}), ...(features ? { features } : {}) } } : {}),
           reportDir: (flags['report-dir'] as string | undefined) ?? 'durasim-report',
           regressionsDir: (flags.regressions as string | undefined) ?? REGRESSIONS_DIR,
           progress: flags['no-progress'] !== true,
-          ...(positional[0] !== undefined ? { file: positional[0] } : {}),
-          ...(flags.journal !== undefined ? { journal: flags.journal as string } : {}),
-          ...(flags.faults !== undefined ? { faults: flags.faults as FaultKind[] } : {}),
+          ...(file !== undefined ? { file } : {}),
+          ...(journal !== undefined ? { journal } : {}),
+          ...(faults !== undefined ? { faults } : {}),
           ...(flags['max-runs'] !== undefined ? { maxRuns: flags['max-runs'] as number } : {}),
         }, print);
       }

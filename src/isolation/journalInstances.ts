@@ -46,6 +46,12 @@ export function adapterOf(exports: Record<string, unknown>, spec: string, export
   const candidates = exportName !== undefined ? [exports[exportName]] : [exports.default, exports.journal, exports];
   for (const candidate of candidates) if (isJournalAdapter(candidate)) return candidate;
   const names = Object.keys(exports).filter((k) => k !== '__esModule');
+  // Else the one adapter among its named exports (`export const myJournal = { name, run, inspect }`).
+  const adapters = exportName === undefined ? names.filter((k) => isJournalAdapter(exports[k])) : [];
+  if (adapters.length === 1) return exports[adapters[0] as string] as JournalAdapter;
+  if (adapters.length > 1) {
+    throw new DurasimError('load the journal', `${spec} exports ${adapters.length} journal adapters (${adapters.join(', ')}), and durasim cannot tell which one to check`, `Export the one to check as the default export or as "journal", or put each in a module of its own`);
+  }
   const found = names.length === 0 ? 'no exports' : `exports ${names.map((k) => `${k} (${describeShape(exports[k])})`).join(', ')}`;
   throw new DurasimError(
     'load the journal',

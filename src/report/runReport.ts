@@ -13,6 +13,8 @@ export interface RunReport {
   journalSpec: string;
   seed?: number;
   faults?: string[];
+  /** The task shape the runs were drawn from, where it was narrowed (durasim.config.json, --operations, --features, --task). */
+  shape?: { operations?: string[]; features?: string[]; task?: string; config?: string };
   shard?: { index: number; count: number };
   runsPlanned?: number;
   runsExecuted: number;

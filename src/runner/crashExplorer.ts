@@ -28,7 +28,7 @@ import type { RunSummary } from '../pool/protocol.js';
 import type { WorkerPool } from '../pool/workerPool.js';
 import { judgedViolations, summaryOf, type Judged } from './runVerdict.js';
 import { intentChanges, windowFaultsAt, type WindowContext, type WindowPoint } from './windowFaults.js';
-import { DEFAULT_FAULT_KINDS, type FaultKind } from '../arbitraries.js';
+import { DEFAULT_FAULT_KINDS, type FaultKind, type TaskFeature } from '../arbitraries.js';
 
 export const STEP_KINDS = ['open', 'append', 'write', 'read', 'fsync', 'directory fsync', 'close', 'rename/link', 'unlink', 'mkdir', 'POST', 'GET', 'store write', 'store read', 'lease', 'clock', 'random', 'other'] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
@@ -134,6 +134,8 @@ export interface ExploreCrashesOptions {
   judged?: Judged;
   /** The fault families tried at every point (default: every family check draws, all but concurrent); crash and io are the crash states and I/O errors. */
   families?: readonly FaultKind[];
+  /** The task features in play (the task shape; default: all). */
+  features?: readonly TaskFeature[];
   onProgress?: (runs: number, states: number, failing: number) => void;
 }
 
@@ -209,7 +211,7 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
   const baseRun = await run(base, 'trace');
   if (!baseRun || stopped()) return finish();
   const families = new Set(options.families ?? DEFAULT_FAULT_KINDS);
-  const windows: WindowContext = { base, families, usesStore: (baseRun.trace ?? []).some((e) => e.actor === 'store') };
+  const windows: WindowContext = { base, families, usesStore: (baseRun.trace ?? []).some((e) => e.actor === 'store'), ...(options.features ? { features: options.features } : {}) };
   result.baseViolations = violationsOf(baseRun);
   if (result.baseViolations.length > 0) return finish();
 

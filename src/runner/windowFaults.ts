@@ -28,7 +28,7 @@ import {
   type Scenario,
   type ScenarioStore,
 } from '../../simulator/scenario/scenario.js';
-import type { FaultKind } from '../arbitraries.js';
+import type { FaultKind, TaskFeature } from '../arbitraries.js';
 
 /** A pause longer than any lease a journal takes in the generated runs (their pauses: 2, 12 and 30 s). */
 export const EXPLORE_PAUSE_MS = 30_000;
@@ -66,6 +66,8 @@ export interface WindowContext {
   families: ReadonlySet<FaultKind>;
   /** Whether the journal calls the shared store at all in the base run. */
   usesStore: boolean;
+  /** The task features in play (the task shape; default: all): a cancel is tried only with `cancel`. */
+  features?: readonly TaskFeature[];
 }
 
 const responseFault = (request: number, fault: ResponseFaultKind): Fault => ({ kind: 'response', request, fault });
@@ -81,7 +83,7 @@ export function windowFaultsAt(point: WindowPoint, context: WindowContext): Wind
   add('duplicate', 'duplicate delivery', { kind: 'duplicate-delivery', atStep });
   add('concurrent', 'concurrent call', { kind: 'concurrent-call', atStep, process: point.pid });
   add('service-restart', 'service restart', { kind: 'service-restart', atStep });
-  add('user', 'cancel', { kind: 'cancel', atStep });
+  if (context.features === undefined || context.features.includes('cancel')) add('user', 'cancel', { kind: 'cancel', atStep });
   for (const path of taskPaths(base)) add('user', `user saves ${path}`, { kind: 'user-edit', atStep, path, text: 'the user rewrote this file\n' });
   const planned = new Set([...base.task.operations, ...(base.taskAfterRestart?.operations ?? [])].flatMap((op) => (op.kind === 'publish' && op.input ? [op.input.resource] : [])));
   for (const resource of [...planned].sort()) add('user', `input ${resource} changes`, { kind: 'input-change', atStep, resource, value: `${base.service.resources[resource] ?? 'v1'}-changed` });

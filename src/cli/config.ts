@@ -1,0 +1,135 @@
+/**
+ * durasim.config.json: the task shape of a project, found as vitest finds its config — in the folder
+ * `check` runs in (or named with --config) — so that a small journal can stay small: which
+ * operation kinds it supports, which task features and fault families are in play, its own task to
+ * vary, its journal, budget, seed and environment. Flags override what it says. Paths in it are
+ * relative to its own folder. Every problem is refused (exit 2) before anything runs, naming the
+ * key; schema/config.schema.json says the same for an editor.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { DurasimError } from '../../model/contract/failure.js';
+import type { Scenario } from '../../simulator/scenario/scenario.js';
+import { FAULT_KINDS, OPERATION_KINDS, TASK_FEATURES, type FaultKind, type OperationKind, type TaskFeature } from '../arbitraries.js';
+import { SEED_LIMIT } from './args.js';
+import { closestName } from './closestName.js';
+import { readScenarioFile } from './scenarioFile.js';
+
+/** The file a project's config is in, looked for in the folder `check` runs in. */
+export const CONFIG_FILE = 'durasim.config.json';
+
+/** What a config may say; every key is optional. */
+export interface DurasimConfig {
+  /** The journal module, relative to the config's folder. */
+  journal?: string;
+  runs?: number;
+  seed?: number;
+  /** The fault families drawn (default: all but concurrent). */
+  faults?: FaultKind[];
+  /** The operation kinds the journal supports (default: all). */
+  operations?: OperationKind[];
+  /** The task features a run may carry (default: all). */
+  features?: TaskFeature[];
+  /** A scenario-format file whose task, files, service and store the runs vary, relative to the config's folder. */
+  task?: string;
+  /** Variables in the journal's process.env in every run. */
+  env?: Record<string, string>;
+}
+
+const KEYS = ['$schema', 'journal', 'runs', 'seed', 'faults', 'operations', 'features', 'task', 'env'] as const;
+
+function refuse(file: string, reason: string, fix: string): DurasimError {
+  return new DurasimError('read the config', `${file} ${reason}`, fix);
+}
+
+/** A list of names from a closed set: every one known, none twice, at least one. */
+function namesOf<T extends string>(file: string, key: string, value: unknown, known: readonly T[]): T[] {
+  if (!Array.isArray(value) || value.length === 0 || value.some((v) => typeof v !== 'string')) throw refuse(file, `says "${key}": ${JSON.stringify(value)}, which is not a list of names`, `Write e.g. "${key}": ["${known[0]}"], from ${known.join(', ')}`);
+  const unknown = (value as string[]).find((v) => !(known as readonly string[]).includes(v));
+  if (unknown !== undefined) {
+    const meant = closestName(unknown, known);
+    throw refuse(file, `says "${key}" has "${unknown}", which is not one`, `${meant ? `Did you mean "${meant}"? ` : ''}Use any of ${known.join(', ')}`);
+  }
+  return [...new Set(value as T[])];
+}
+
+/** The config's values, checked, with its paths made relative to `cwd` as flags' are. */
+export function parseConfig(file: string, text: string, cwd: string): DurasimConfig {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw refuse(file, `is not JSON (${(error as Error).message})`, 'Fix the file, or delete it to run with the defaults');
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw refuse(file, 'is not a JSON object', `Write e.g. { "journal": "./my-journal.ts", "operations": ["publish"] }`);
+  const config: DurasimConfig = {};
+  const at = (path: string): string => {
+    const full = resolve(dirname(resolve(cwd, file)), path);
+    const shown = relative(cwd, full);
+    return shown === '' ? '.' : isAbsolute(shown) || shown.startsWith('..') ? full : `./${shown}`;
+  };
+  for (const [key, value] of Object.entries(raw)) {
+    switch (key as (typeof KEYS)[number]) {
+      case '$schema':
+        break;
+      case 'journal':
+      case 'task':
+        if (typeof value !== 'string' || value.trim() === '') throw refuse(file, `says "${key}": ${JSON.stringify(value)}, which is not a path`, `Write the ${key === 'journal' ? 'journal module' : 'scenario file'}'s path, relative to the config's folder`);
+        if (key === 'journal') config.journal = at(value);
+        else config.task = at(value);
+        break;
+      case 'runs':
+        if (!Number.isSafeInteger(value) || (value as number) < 1) throw refuse(file, `says "runs": ${JSON.stringify(value)}, which is not a whole number of at least 1`, 'Write e.g. "runs": 2000');
+        config.runs = value as number;
+        break;
+      case 'seed':
+        if (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) >= SEED_LIMIT) throw refuse(file, `says "seed": ${JSON.stringify(value)}, which is not a whole number from 0 to ${SEED_LIMIT - 1}`, 'Write e.g. "seed": 42, or leave it out for a fresh seed each run');
+        config.seed = value as number;
+        break;
+      case 'faults':
+        config.faults = namesOf(file, key, value, FAULT_KINDS);
+        break;
+      case 'operations':
+        config.operations = namesOf(file, key, value, OPERATION_KINDS);
+        break;
+      case 'features':
+        if (Array.isArray(value) && value.length === 0) config.features = [];
+        else config.features = namesOf(file, key, value, TASK_FEATURES);
+        break;
+      case 'env': {
+        if (value === null || typeof value !== 'object' || Array.isArray(value)) throw refuse(file, `says "env": ${JSON.stringify(value)}, which is not an object of names and texts`, 'Write e.g. "env": { "LOCK_TTL_MS": "5000" }');
+        for (const [name, text] of Object.entries(value)) {
+          if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || typeof text !== 'string') throw refuse(file, `says "env" has ${JSON.stringify(name)}: ${JSON.stringify(text)}, which is not a variable's name with a text`, 'Write names of letters, digits and _ (not starting with a digit), each with a string value');
+        }
+        config.env = { ...(value as Record<string, string>) };
+        break;
+      }
+      default: {
+        const meant = closestName(key, KEYS);
+        throw refuse(file, `has a key "${key}" that durasim does not know`, `${meant ? `Did you mean "${meant}"? ` : ''}Use any of ${KEYS.filter((k) => k !== '$schema').join(', ')}`);
+      }
+    }
+  }
+  return config;
+}
+
+/** The config `check` runs with: the one --config names (which must exist), else durasim.config.json in `cwd` if there is one. */
+export function loadConfig(named: string | undefined, cwd: string = process.cwd()): { file: string; config: DurasimConfig } | undefined {
+  const file = named ?? (existsSync(join(cwd, CONFIG_FILE)) ? CONFIG_FILE : undefined);
+  if (file === undefined) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(resolve(cwd, file), 'utf8');
+  } catch (error) {
+    throw new DurasimError('read the config', `${file} could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`, named ? 'Pass the path of a durasim.config.json' : 'Fix its permissions, or delete it');
+  }
+  return { file, config: parseConfig(file, text, cwd) };
+}
+
+/** The user's task file, read as a scenario (exit 2 when it is not one), with at least one operation of the kinds in play. */
+export function readTaskFile(file: string, operations: readonly OperationKind[] | undefined): Scenario {
+  const scenario = readScenarioFile(file, 'Pass a scenario-format file (docs/scenario-format.md) holding your task');
+  const kept = scenario.task.operations.filter((op) => operations === undefined || operations.includes(op.kind));
+  if (kept.length === 0) throw new DurasimError('read the task', `${file} has no operation of the kinds ${(operations ?? OPERATION_KINDS).join(', ')}`, 'Add one to its task, or name its kinds in "operations" (--operations)');
+  return scenario;
+}
