@@ -20,6 +20,13 @@ describe('simplifyScenario', () => {
     ]);
   });
 
+  test("a lone operation of the standard workload is offered as the workload's first; a user's own operation never is", () => {
+    const lookup = { ...baseScenario(STANDARD_OPERATIONS.slice(3, 4)), faults: [restart] };
+    expect(simplerScenarios(lookup).some((s) => s.task.operations[0]?.key === 'post-a')).toBe(true);
+    const mine = { ...baseScenario([{ kind: 'publish', key: 'send-invoice', body: 'invoice 7' }]), faults: [restart] };
+    expect(simplerScenarios(mine).every((s) => s.task.operations.every((op) => op.key === 'send-invoice'))).toBe(true);
+  });
+
   test('takes rewrites while the scenario still fails: a process kill and a machine crash become the machine crash alone, anchored', async () => {
     const needsOneMachineCrash = async (s: Scenario) => (s.faults.some((f) => f.kind === 'crash' && f.mode !== 'keep-all') ? 40 : undefined);
     const result = await simplifyScenario(withFaults([kill, machine, restart]), needsOneMachineCrash, { maxAttempts: 50 });

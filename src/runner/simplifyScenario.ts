@@ -61,9 +61,12 @@ export function simplerScenarios(scenario: Scenario): Scenario[] {
   }
   const operations = scenario.task.operations;
   if (operations.length > 1) for (const op of operations) out.push(...withEarlier(withoutOperation(scenario, op.key)));
-  // A lone operation other than the workload's first: the first instead, as the draw's operation switches shrink toward it.
+  // A lone operation of the standard workload other than its first: the first instead, as the draw's operation switches
+  // shrink toward it (never on a user's own task, whose operations are not the standard ones).
   const first = STANDARD_OPERATIONS[0];
-  if (operations.length === 1 && first && operations[0]?.key !== first.key && !scenario.taskAfterRestart) {
+  const asPlainText = (op: unknown): string => JSON.stringify({ ...(op as object), input: undefined });
+  const standard = STANDARD_OPERATIONS.some((op) => asPlainText(op) === asPlainText(operations[0]));
+  if (operations.length === 1 && first && standard && operations[0]?.key !== first.key && !scenario.taskAfterRestart) {
     out.push(...withEarlier({ ...scenario, task: { ...scenario.task, operations: [{ ...first }] } }));
   }
   // The inputs the publishes were planned from, with the change of their source: both dropped together.
