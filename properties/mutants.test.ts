@@ -13,12 +13,11 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { judge } from '../model/judge.js';
 import { MUTANTS } from '../src/journals/mutants/index.js';
 import { referenceJournal } from '../src/journals/reference.js';
-import { closeToMinimal, handMinimal, MUTANT_BUDGET, mutantProblems, mutantSeed } from '../src/mutantsMain.js';
+import { closeToMinimal, handMinimal, MUTANT_BUDGET, mutantProblems, mutantSeed, simulateAsProcesses } from '../src/mutantsMain.js';
 import { bundledJournal } from '../src/isolation/journalRef.js';
 import { huntJournal } from '../src/mutation.js';
 import { WorkerPool } from '../src/pool/workerPool.js';
 import { parseScenarioText } from '../simulator/scenario/scenario.js';
-import { simulate } from '../simulator/simulate.js';
 import { PROPERTY_TIMEOUT_MS } from './budgets.js';
 
 // The hunts run as `durasim check` runs them: in worker threads, modules fresh per incarnation.
@@ -33,16 +32,17 @@ const minimal = (name: string) => parseScenarioText(readFileSync(new URL(`../rep
 /** The mutants this suite hunts (every sixth: a sample; CI hunts them all, held to the same bounds). */
 const HUNTED_HERE = (index: number): boolean => index % 6 === 0;
 describe('the mutant corpus', () => {
-  test('has thirty-six mutants with distinct names', () => {
-    expect(new Set(MUTANTS.map((m) => m.journal.name)).size).toBe(36);
+  test('has thirty-seven mutants with distinct names', () => {
+    expect(new Set(MUTANTS.map((m) => m.journal.name)).size).toBe(37);
   });
 
   describe.each(MUTANTS.map((m, i) => [m.journal.name, m, i] as const))('%s', (name, mutant, index) => {
     test('its hand-minimal scenario exposes it, and the correct journal it mutates passes it', async () => {
       const scenario = minimal(name);
-      const fired = new Set(judge(await simulate(mutant.journal, scenario)).map((v) => v.code));
+      // As check runs them: each incarnation of each worker a fresh instance of the journal's modules (a process).
+      const fired = new Set(judge(await simulateAsProcesses(name, scenario)).map((v) => v.code));
       expect(mutant.breaks.filter((code) => fired.has(code)), `fired: ${[...fired].join(', ')}`).not.toEqual([]);
-      expect(judge(await simulate(mutant.reference ?? referenceJournal, scenario))).toEqual([]);
+      expect(judge(await simulateAsProcesses((mutant.reference ?? referenceJournal).name, scenario))).toEqual([]);
     });
 
     test.skipIf(!HUNTED_HERE(index))(`is killed within ${MUTANT_BUDGET} runs and shrinks close to the hand-minimal scenario`, async () => {
@@ -50,7 +50,7 @@ describe('the mutant corpus', () => {
       expect(result.killed).toBe(true);
       if (mutant.unaimedWindow === undefined) runsToDetect.push(result.runsToFailure ?? Number.POSITIVE_INFINITY);
       expect(mutant.breaks.filter((code) => result.invariants?.includes(code)), `fired: ${result.invariants?.join(', ')}`).not.toEqual([]);
-      const hand = await handMinimal(name, mutant.journal);
+      const hand = await handMinimal(name);
       expect(closeToMinimal({ ...result, ...hand }), `shrunk to ${result.faults} faults / ${result.steps} steps; hand-minimal ${hand.handFaults} / ${hand.handSteps}`).toBe(true);
     }, PROPERTY_TIMEOUT_MS);
   });

@@ -8,14 +8,15 @@
  */
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { parseScenarioText, scenarioToJson } from '../simulator/scenario/scenario.js';
-import { simulate } from '../simulator/simulate.js';
-import type { JournalAdapter } from '../model/contract/contract.js';
+import { parseScenarioText, scenarioToJson, type Scenario } from '../simulator/scenario/scenario.js';
+import { simulate, type SimulationResult } from '../simulator/simulate.js';
+import { bundleJournal } from './isolation/bundleJournal.js';
+import { compileJournal } from './isolation/journalInstances.js';
 import { makeDirDurably, writeFileDurably } from './durableFile.js';
 import { bundledJournal } from './isolation/journalRef.js';
 import { MUTANTS } from './journals/mutants/index.js';
 import { huntJournal, type HuntResult } from './mutation.js';
-import { PACKAGE_ROOT } from './ownFiles.js';
+import { ownModule, PACKAGE_ROOT } from './ownFiles.js';
 import { WorkerPool } from './pool/workerPool.js';
 
 export const MUTANT_BUDGET = 5000;
@@ -45,9 +46,21 @@ export function killTable(rows: (HuntResult & { defect: string; expected: string
 }
 
 /** The hand-minimal scenario of a mutant (reports/mutants/minimal/), and its faults and steps. */
-export async function handMinimal(name: string, journal: JournalAdapter): Promise<{ handFaults: number; handSteps: number }> {
+/**
+ * A bundled journal's scenario simulated as `check` runs it: every incarnation of every worker a
+ * fresh instance of its modules, as a process is (two workers never share a module's memory — or
+ * its in-process lock).
+ */
+export async function simulateAsProcesses(name: string, scenario: Scenario): Promise<SimulationResult> {
+  const ref = bundledJournal(name);
+  if (ref === undefined) throw new Error(`no bundled journal named ${name}`);
+  const instances = await compileJournal(await bundleJournal(ref), ownModule('src/index'));
+  return simulate(instances.fresh(), scenario, { fresh: instances.fresh });
+}
+
+export async function handMinimal(name: string): Promise<{ handFaults: number; handSteps: number }> {
   const scenario = parseScenarioText(readFileSync(join(PACKAGE_ROOT, 'reports', 'mutants', 'minimal', `${name}.json`), 'utf8'));
-  return { handFaults: scenario.faults.length, handSteps: (await simulate(journal, scenario)).stats.steps };
+  return { handFaults: scenario.faults.length, handSteps: (await simulateAsProcesses(name, scenario)).stats.steps };
 }
 
 export interface MutantsOptions {
@@ -71,7 +84,7 @@ export async function runMutants(options: MutantsOptions = {}): Promise<number> 
       const ref = bundledJournal(mutant.journal.name);
       if (!ref) throw new Error(`the mutant ${mutant.journal.name} has no module`);
       const result = await huntJournal(pool, ref, { numRuns: budget, seed: mutantSeed(i) });
-      const row = { ...result, defect: mutant.defect, expected: mutant.breaks, ...(await handMinimal(mutant.journal.name, mutant.journal)) };
+      const row = { ...result, defect: mutant.defect, expected: mutant.breaks, ...(await handMinimal(mutant.journal.name)) };
       rows.push(row);
       runsOf.set(mutant.journal.name, result.runsToFailure);
       console.log(`${mutant.journal.name.padEnd(26)} ${result.killed ? `killed by ${result.invariants?.join(', ')} after ${result.runsToFailure} runs (${result.msToFailure?.toFixed(0)} ms), shrunk to ${result.faults} fault(s), ${result.steps} steps` : 'SURVIVED'}`);

@@ -82,7 +82,7 @@ export function isValidReceipt(value: unknown, key: string, digest: string): val
 /** One incarnation of the reference journal. Mutants subclass it and override one method. */
 export class ReferenceRun extends TempFilesRun {
   async execute(): Promise<void> {
-    if (!(await acquireLease(this.env, { pollMs: this.settings.leasePollMs, attempts: this.settings.leaseAttempts }))) return;
+    if (!(await this.acquireLease())) return;
     for (const record of await this.loadRecords()) this.remember(record);
     for (const op of this.task.operations) if (!this.paused() && !(await this.cancelSeen())) await this.operation(op);
     if (this.cancelled) await this.settleAfterCancel();
@@ -90,6 +90,11 @@ export class ReferenceRun extends TempFilesRun {
     await this.tempLog.close();
     await this.log.close();
     await releaseLease(this.env);
+  }
+
+  /** The task lease: one writer per task, a duplicate delivery waits (jsonlLog.acquireLease: a lock file hard-linked into place). */
+  protected acquireLease(): Promise<boolean> {
+    return acquireLease(this.env, { pollMs: this.settings.leasePollMs, attempts: this.settings.leaseAttempts });
   }
 
   protected async operation(op: Operation): Promise<void> {

@@ -40,6 +40,7 @@ import { journal as registersAfterCreate } from './registersAfterCreate.js';
 import { journal as deletionNotSynced } from './deletionNotSynced.js';
 import { journal as waitInMemory } from './waitInMemory.js';
 import { journal as pauseInMemory } from './pauseInMemory.js';
+import { journal as leaseCheckThenCreate } from './leaseCheckThenCreate.js';
 import { coordinatedJournal } from '../coordinated.js';
 
 export interface Mutant {
@@ -94,6 +95,7 @@ export const MUTANTS: Mutant[] = [
   { journal: deletionNotSynced, defect: "the cleanup records its receipts without an fsync of the folder (a machine crash brings the deleted files back)", breaks: ['convergence'] },
   { journal: waitInMemory, defect: "a 503's wait is kept in memory: the same incarnation waits, the next one after a restart sends at once", breaks: ['failure-class-respected'], unaimedWindow: 'a 503 on a publish, then a kill of its worker before the wait it asked for is over' },
   { journal: pauseInMemory, defect: 'a 403 pauses the task in memory: after a restart the next operations are sent', breaks: ['failure-class-respected'] },
+  { journal: leaseCheckThenCreate, defect: 'the task lease is taken by looking for the lock file, then writing one: a duplicate worker that looks between the two takes it too', breaks: ['single-flight', 'write-ahead', 'file-truth'] },
 ];
 
 export function mutantNamed(name: string): Mutant | undefined {
