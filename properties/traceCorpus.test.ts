@@ -7,6 +7,7 @@
  * minute suite); CI replays the whole corpus as a job of its own (.ci/run: npm run trace-corpus).
  */
 import { describe, expect, test } from 'vitest';
+import { MUTANT_NAMES } from '../src/isolation/journalRef.js';
 import { readTraceCorpus, replayTraceCorpus } from '../src/runner/traceCorpus.js';
 
 const corpus = readTraceCorpus();
@@ -18,7 +19,8 @@ describe('the trace-hash corpus', () => {
     const kinds = new Set(corpus.flatMap((entry) => ((entry.scenario as { faults?: { kind: string }[] }).faults ?? []).map((fault) => fault.kind)));
     expect([...kinds].sort()).toEqual(['cancel', 'concurrent-call', 'crash', 'duplicate-delivery', 'input-change', 'io-error', 'pause', 'response', 'service-restart', 'store-call', 'store-edit', 'store-restart', 'takeover', 'user-edit']);
     expect(journals).toEqual(expect.arrayContaining(['reference', 'coordinated', 'examples/node-journal/journal.ts', 'properties/fixtures/concurrentChains.ts', 'no-fsync', 'repairs-projection']));
-    expect(journals.length).toBe(44);
+    expect(journals).toEqual(expect.arrayContaining([...MUTANT_NAMES]));
+    expect(journals.length).toBe(45);
     // Every format version, each replayed under its own rules (format 2 split Node's whole-file calls into steps).
     expect(new Set(corpus.map((entry) => (entry.scenario as { version: number }).version))).toEqual(new Set([1, 2]));
     expect(journals).toEqual(expect.arrayContaining(['properties/fixtures/nodeFileApiJournal.ts', 'properties/fixtures/inPlaceStateJournal.ts']));

@@ -313,6 +313,12 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       // Last, drawn only when named (a constant otherwise, which draws nothing): a second call of the
       // task in worker 0's running process, mostly early, where a check-then-claim has its window.
       concurrentAt: has('concurrent') ? fc.option(mostlySmall(12, stepHorizon), { freq: 4, nil: undefined }) : fc.constant(undefined),
+      // Last again: with a failure class that must outlive the process drawn (a 503's wait, a 403's
+      // pause), three times in four a kill of the first worker soon after the answer, anchored to the
+      // key's calls (o calls past the failing send's, each send counted as three: its record, the
+      // request, the answer's record) — the window where a journal that keeps the wait or the
+      // pause in memory forgets it.
+      afterFailureKill: has('failure') && has('crash') ? fc.option(fc.integer({ min: 1, max: 4 }), { freq: 4, nil: undefined }) : fc.constant(undefined),
     })
     .map(({ include, ...rest }) => {
       // A user's save needs a file the task edits: with user edits on, the edit is in the workload.
@@ -403,6 +409,11 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
           faults.push({ kind: 'response', at: { mentions: subject, occurrence: a.occurrence }, fault: a.fault, ...(a.fault === 'unavailable' ? { retryAfterMs: a.retryAfterMs } : {}) });
         }
         if (draw.failure.budget && feature('budget')) scenario.task.retryBudget = draw.failure.budget;
+        const remembered = draw.afterFailureKill === undefined ? undefined : draw.failure.answers.find((a) => a.fault === 'unavailable' || a.fault === 'permission-revoked');
+        const target = remembered && draw.operations.find((op) => op.key === workload[remembered.operation]?.key && op.kind === 'publish');
+        if (remembered && target && draw.afterFailureKill !== undefined) {
+          faults.push({ kind: 'crash', process: 0, incarnation: 0, at: { mentions: target.key, occurrence: 3 * remembered.occurrence + 1 + draw.afterFailureKill }, when: 'after', mode: 'keep-all' });
+        }
       }
       if (draw.temp && feature('temp')) keepTempFiles(scenario, draw.temp.retentionMs, draw.temp.neighbours);
       if (workers > 1) scenario.schedule = draw.schedule;
