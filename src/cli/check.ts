@@ -269,6 +269,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       if (i > 0) continue; // the reports show the first counterexample in full; the others are in the regression corpus
       Object.assign(report, { counterexample: finding.scenario, violations, verdict, journalErrors: confirmed.summary.journalErrors, replayCommand, regressionFile });
       if (confirmed.result) report.result = confirmed.result;
+      if (confirmed.faultFree) report.faultFree = confirmed.faultFree;
       if (sandbox) report.sandbox = sandbox;
       if (finding.shrink) report.shrink = finding.shrink;
       if (finding.notShrunk) report.notShrunk = finding.notShrunk;

@@ -62,6 +62,14 @@ describe('durasim check', () => {
     expect(out.at(-1)).toMatch(/^ {2}write-ahead \[post-a\] at #\d+/);
   });
 
+  test('the reports say what the counterexample breaks with its faults removed, by a replay: nothing, for a crash the defect needs', async () => {
+    const minimal = join(ROOT, 'reports', 'mutants', 'minimal', 'resend-instead-of-query.json');
+    expect(await run('replay', minimal, '--journal', 'resend-instead-of-query', '--report-dir', join(dir, 'report'))).toBe(1);
+    const summary = JSON.parse(readFileSync(report('summary.json'), 'utf8')) as { faultFree?: string[]; violations: { code: string }[] };
+    expect(summary.violations.map((v) => v.code)).toContain('no-blind-retry');
+    expect(summary.faultFree).toEqual([]);
+  });
+
   test('under GitHub Actions each finding is also an ::error annotation on its regression file; elsewhere it is not', async () => {
     vi.stubEnv('GITHUB_ACTIONS', 'true');
     expect(await run('check', '--journal', 'send-before-dispatched', '--runs', '50', '--seed', '5', ...common())).toBe(1);

@@ -61,6 +61,7 @@ export async function runReplay(options: ReplayOptions, print: (line: string) =>
     if (options.reportDir) {
       const report: RunReport = { command: 'replay', journal: loaded.name, journalSpec: ref.spec, runsExecuted: 1, elapsedMs: wallMs() - started, verdict, exitCode, violations, counterexample: scenario, journalErrors: summary.journalErrors };
       if (result) report.result = result;
+      if (confirmed.faultFree) report.faultFree = confirmed.faultFree;
       if (sandbox) report.sandbox = sandbox;
       print(`reports: ${Object.values(writeReports(options.reportDir, report)).join(', ')}`);
     }

@@ -15,6 +15,8 @@ export interface RunReport {
   faults?: string[];
   /** The task shape the runs were drawn from, where it was narrowed (durasim.config.json, --operations, --features, --task). */
   shape?: { operations?: string[]; features?: string[]; task?: string; config?: string };
+  /** The invariants the counterexample breaks with its faults removed, replayed (runner/confirm.ts): what "set off by" rests on. */
+  faultFree?: string[];
   shard?: { index: number; count: number };
   runsPlanned?: number;
   runsExecuted: number;

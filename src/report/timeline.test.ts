@@ -14,7 +14,7 @@ import { parseScenarioText } from '../../simulator/scenario/scenario.js';
 import { simulate } from '../../simulator/simulate.js';
 import type { TraceEntry } from '../../simulator/world/trace.js';
 import { MUTANTS, mutantNamed } from '../journals/mutants/index.js';
-import { timelineHtml, triggerOf } from './timeline.js';
+import { setOffBy, timelineHtml, triggerOf } from './timeline.js';
 import { FOLD_AT, lanesOf, timelineRows } from './timelineRows.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -50,6 +50,17 @@ describe('timeline rows', () => {
     const allLinked = timelineRows(result, [], new Set(result.trace.map((e) => e.seq)));
     expect(allLinked.folded).toBe(0);
     expect(FOLD_AT).toBeGreaterThan(3);
+  });
+
+  test('"set off by" says what the trace and a replay show, word for word, and never that a fault-free run shows what no replay showed', () => {
+    const v = { code: 'write-ahead', key: 'post-a', step: 30, expected: '', actual: '', evidence: [] } as never;
+    const crash: TraceEntry = { seq: 12, timeMs: 0, actor: 'supervisor', op: 'crash', detail: 'worker-0#0 after step 9' };
+    expect(setOffBy(v, crash, 1, undefined)).toEqual({ text: '#12 crash worker-0#0 after step 9', seq: 12 });
+    expect(setOffBy(v, undefined, 0, undefined)).toEqual({ text: 'no fault: the scenario has none' });
+    expect(setOffBy(v, undefined, 2, ['write-ahead'])).toEqual({ text: "no fault: with the scenario's faults removed, a replay breaks write-ahead too" });
+    // The case the old text got wrong: no fault marked before it, yet the fault-free replay is clean.
+    expect(setOffBy(v, undefined, 2, [])).toEqual({ text: "no fault before #30, yet with the scenario's faults removed a replay keeps write-ahead: the faults count, from where the trace does not mark them" });
+    expect(setOffBy(v, undefined, 2, undefined)).toEqual({ text: 'no fault before #30' });
   });
 
   test('the fault that set a violation off is the last fault at or before it naming its key', async () => {

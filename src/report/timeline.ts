@@ -32,7 +32,21 @@ const LEGEND: [string, string][] = [
   ['file unsynced', 'disk lane: visible to processes, not (all) durable: a machine crash would lose it'],
 ];
 
-export function timelineHtml(result: SimulationResult, violations: readonly Violation[], title: string): string {
+/**
+ * What set a violation off, as the trace and a replay show it: the last scenario fault before it
+ * (naming its key if one does); with none before it, what the replay with the scenario's faults
+ * removed says (`faultFree`: the invariants that replay broke) — never a claim no replay made.
+ */
+export function setOffBy(violation: Violation, trigger: TraceEntry | undefined, faults: number, faultFree: readonly string[] | undefined): { text: string; seq?: number } {
+  if (trigger) return { text: `#${trigger.seq} ${trigger.op} ${trigger.detail}`, seq: trigger.seq };
+  if (faults === 0) return { text: 'no fault: the scenario has none' };
+  if (faultFree === undefined) return { text: `no fault before #${violation.step}` };
+  return faultFree.includes(violation.code)
+    ? { text: `no fault: with the scenario's faults removed, a replay breaks ${violation.code} too` }
+    : { text: `no fault before #${violation.step}, yet with the scenario's faults removed a replay keeps ${violation.code}: the faults count, from where the trace does not mark them` };
+}
+
+export function timelineHtml(result: SimulationResult, violations: readonly Violation[], title: string, faultFree?: readonly string[]): string {
   const triggers = new Map(violations.map((v) => [v, triggerOf(result.trace, v)]));
   const linked = new Set<number>([...violations.map((v) => v.step), ...[...triggers.values()].flatMap((e) => (e ? [e.seq] : []))]);
   // A long run shows its start, end and landmarks; a row in the supervisor's lane says what was left out.
@@ -48,8 +62,10 @@ export function timelineHtml(result: SimulationResult, violations: readonly Viol
     const trigger = triggers.get(v);
     const disk = diskAt(result.diskLane, v.step);
     const last = folded.more > 0 ? ` · the last of ${folded.more + 1}: ${link(folded.lastStep, `#${folded.lastStep}`)}` : '';
+    const off = setOffBy(v, trigger, result.scenario.faults.length, faultFree);
+    const offText = off.seq !== undefined ? `set off by: ${link(off.seq, off.text)}` : `set off by ${escapeHtml(off.text)}`;
     return `<li><span class="what">${link(v.step, describeFolded(folded))}</span>
-<div class="links">${cause ? `follows from: ${link(cause.step, `${cause.code} at #${cause.step}`)} · ` : ''}${trigger ? `set off by: ${link(trigger.seq, `#${trigger.seq} ${trigger.op} ${trigger.detail}`)}` : 'set off by no fault: a fault-free run shows it'}${last}</div>${disk ? `<div class="disk-then">the disk at #${v.step}: ${diskStateHtml(disk.files)}</div>` : ''}</li>`;
+<div class="links">${cause ? `follows from: ${link(cause.step, `${cause.code} at #${cause.step}`)} · ` : ''}${offText}${last}</div>${disk ? `<div class="disk-then">the disk at #${v.step}: ${diskStateHtml(disk.files)}</div>` : ''}</li>`;
   }));
   const crashes = result.crashes.map((c, i) => {
     const lost = describeLoss(c.disk);

@@ -23,7 +23,7 @@ export function writeReports(dir: string, report: RunReport, junitPath?: string)
     files[role] = relative(process.cwd(), path) || path;
   };
   if (report.counterexample) put('counterexample', 'counterexample.json', `${JSON.stringify(scenarioToJson(report.counterexample), null, 2)}\n`);
-  if (report.result) put('timeline', 'timeline.html', timelineHtml(report.result, report.violations, `durasim: ${report.journal} — ${report.verdict}`));
+  if (report.result) put('timeline', 'timeline.html', timelineHtml(report.result, report.violations, `durasim: ${report.journal} — ${report.verdict}`, report.faultFree));
   put('report', 'report.md', reportMarkdown(report));
   const junit = junitXml(report);
   put('junit', 'junit.xml', junit);

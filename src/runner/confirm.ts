@@ -22,6 +22,12 @@ export interface Confirmed {
   sandbox?: string;
   /** durasim's own failure while confirming. */
   harness?: { message: string; stack?: string };
+  /**
+   * The invariants the same scenario breaks with its faults removed (schedule, draws and task
+   * kept), replayed: what lets a report say a violation needs no fault, or that it needs them.
+   * Absent when the scenario has no faults or the replay did not simulate.
+   */
+  faultFree?: string[];
 }
 
 function parting(first: readonly TraceEntry[], second: readonly TraceEntry[]): string {
@@ -56,6 +62,10 @@ export async function confirmCounterexample(pool: WorkerPool, journalId: number,
   if (faithful.kind === 'harness-error') return { summary: summaryOf(found) ?? (faithful as never), harness: faithful };
   if (faithful.kind !== 'simulated' || !faithful.result) return { summary: summaryOf(faithful) ?? (summaryOf(found) as RunSummary) };
   const confirmed: Confirmed = { summary: faithful.summary, result: faithful.result };
+  if (scenario.faults.length > 0) {
+    const faultFree = await pool.run(journalId, { ...scenario, faults: [] }, { modules: 'fresh' });
+    if (faultFree.kind === 'simulated') confirmed.faultFree = [...new Set(faultFree.summary.violations.map((v) => v.code))];
+  }
   const twice = divergenceOf(faithful, 'same');
   if (twice) confirmed.sandbox = describeDivergence(twice);
   else if (found.kind === 'simulated' && outcomeVerdict(found) !== 'clean' && outcomeVerdict(faithful) === 'clean') {
