@@ -24,6 +24,21 @@ describe('no-state-skip', () => {
     expect(violations).toEqual([expect.objectContaining({ code: 'no-state-skip', key: 'a', step: 99, actual: 'dispatched → succeeded' })]);
   });
 
+  test('a repeated dispatched (a re-send with no reconciling between) is marked at the re-send, not at the first, legitimate dispatched', () => {
+    const history = ['authorized', 'dispatched', 'dispatched', 'succeeded'];
+    const requests = [
+      { index: 0, method: 'POST', route: { kind: 'publish', key: 'a' }, status: 201, seq: 21, recordsAtArrival: { a: op(['authorized', 'dispatched']) } },
+      { index: 1, method: 'POST', route: { kind: 'publish', key: 'a' }, status: 200, seq: 52, recordsAtArrival: { a: op(['authorized', 'dispatched', 'dispatched']) } },
+    ];
+    const observed = { a: seen(['authorized', 10], ['dispatched', 20], ['succeeded', 90]) };
+    const violations = checkNoStateSkip(run({ requests: requests as never, observed, final: finalRecords({ a: op(history) }) }));
+    expect(violations).toEqual([expect.objectContaining({ code: 'no-state-skip', key: 'a', step: 52, actual: 'dispatched → dispatched' })]);
+    // With no request to show it, the second observation of dispatched, if there is one; else the image it was read from.
+    const twice = { a: seen(['authorized', 10], ['dispatched', 20], ['dispatched', 47], ['succeeded', 90]) };
+    expect(checkNoStateSkip(run({ observed: twice, final: finalRecords({ a: op(history) }) }))[0]?.step).toBe(47);
+    expect(checkNoStateSkip(run({ observed, final: finalRecords({ a: op(history) }) }))[0]?.step).toBe(99);
+  });
+
   test('holds for a recovery through reconciling, and when a surviving worker simply went on', () => {
     const atCrash = { a: op(['authorized', 'dispatched']) };
     expect(checkNoStateSkip(observedRun({ crashes: [crash(40, atCrash)], final: finalRecords({ a: op(['authorized', 'dispatched', 'reconciling', 'succeeded']) }) }))).toEqual([]);

@@ -24,7 +24,6 @@ export function checkNoStateSkip(input: JudgeInput): Violation[] {
     const spec = operationSpec(input, key);
     return spec?.kind === 'lookup' || (spec?.kind === 'publish' && spec.retrySafe === true);
   };
-  const seen = (key: string, state: string, upTo: number): number | undefined => input.observed[key]?.find((o) => o.state === state && o.seq <= upTo)?.seq;
 
   for (const [key, states] of Object.entries(input.observed)) {
     const skip = firstSkip(kindOf(key), states.map((o) => o.state), { retrySafe: retrySafe(key) });
@@ -48,7 +47,7 @@ export function checkNoStateSkip(input: JudgeInput): Violation[] {
       violations.push({
         code: 'no-state-skip',
         key,
-        step: seen(key, skip.to, image.seq) ?? image.seq,
+        step: recordedSkipStep(input, key, record.history, skip.index, image.seq),
         ...wording(record.kind, skip, retrySafe(key)),
         evidence: { history: record.history, at: image.label, index: skip.index },
       });
@@ -76,6 +75,17 @@ export function checkNoStateSkip(input: JudgeInput): Violation[] {
     }
   });
   return violations;
+}
+
+/** Where the entry at `index` of a recorded history first shows, at or before `upTo` (see the top). */
+function recordedSkipStep(input: JudgeInput, key: string, history: readonly string[], index: number, upTo: number): number {
+  const prefix = history.slice(0, index + 1);
+  const holds = (h: readonly string[] | undefined): boolean => h !== undefined && h.length > index && prefix.every((state, i) => h[i] === state);
+  const arrivals = input.requests.flatMap((r) => (r.seq !== undefined && r.seq <= upTo && holds(r.recordsAtArrival?.[key]?.history) ? [r.seq] : []));
+  if (arrivals.length > 0) return Math.min(...arrivals);
+  const state = prefix[index] as string;
+  const nth = prefix.filter((s) => s === state).length;
+  return input.observed[key]?.filter((o) => o.state === state && o.seq <= upTo)[nth - 1]?.seq ?? upTo;
 }
 
 function wording(kind: 'operation' | 'file', skip: { from: string | null; to: string }, retrySafe: boolean): { expected: string; actual: string } {
