@@ -63,8 +63,8 @@ token, a retry budget, planned inputs, a shared temp folder — and no faults) a
 before and after, in every distinct crash state (process kill, lost unsynced data, torn and
 per-file states), and tries there every other fault of --faults (default: all but concurrent) that
 can land at that step: an I/O error, each service answer and failure class at its request, a
-duplicate delivery, a service or store restart, a pause, a takeover, a store fault or edit, a
-cancel, a user's save, a changed input. It judges each continuation and prints the coverage table
+duplicate delivery (also with the newcomer first), a service or store restart, a pause, a
+takeover, a store fault or edit, a cancel, a user's save, a changed input. It judges each continuation and prints the coverage table
 (per step kind, failing/tried per family); --depth 2 tries again at every point of every continuation.
 confirm runs a scenario in real processes (real files, a real node:http service and shared store,
 SIGKILL at its crash steps, real pauses) under strace, builds each machine crash's disk from the

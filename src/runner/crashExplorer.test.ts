@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'vitest';
-import { baseScenario, type FaultKind } from '../arbitraries.js';
+import { baseScenario, STANDARD_OPERATIONS, type FaultKind } from '../arbitraries.js';
 import { bundledJournal } from '../isolation/journalRef.js';
 import { WorkerPool } from '../pool/workerPool.js';
 import type { TraceEntry } from '../../simulator/world/trace.js';
@@ -84,6 +84,16 @@ describe('exploreCrashes', () => {
     expect(await found('retries-invalid-argument', 'failure')).toContainEqual(expect.objectContaining({ family: 'failure', code: 'failure-class-respected', faults: 1, note: undefined }));
     expect((await found('trust-any-receipt', 'response')).some((f) => f.family === 'response' && f.faults === 1)).toBe(true);
     expect((await found('new-process-args', 'intent')).some((f) => f.family === 'intent' && f.codes.includes('recorded-intent-wins') && f.faults === 1 && f.note?.startsWith('then the task changes'))).toBe(true);
+  }, 60_000);
+
+  test('a duplicate delivery is also tried with the newcomer taking the first step: a check-then-act lease is caught at depth 1, by one fault', async () => {
+    const loaded = await pool.load(bundledJournal('lease-check-then-create')!);
+    const two = baseScenario(STANDARD_OPERATIONS.slice(0, 2));
+    const result = await exploreCrashes({ pool, journalId: loaded.journalId, base: two, depth: 1, families: ['duplicate'] });
+    const found = result.findings.find((f) => f.violations.some((v) => v.code === 'single-flight'));
+    expect(found?.note).toBe('the newcomer taking the first step once both are ready');
+    expect(found?.scenario.faults).toHaveLength(1);
+    expect(found?.scenario.schedule).toEqual([1]);
   }, 60_000);
 
   test('depth 2 explores pairs: more states than depth 1, and a budget cuts it short honestly', async () => {

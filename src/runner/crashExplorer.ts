@@ -292,11 +292,11 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
       })));
       for (const { p, scenario, key, summary } of io) judgeState(p, 'io', scenario, summary, key, batch[p]?.seq);
       // Every other family's faults that can land there (once per step: at its "before" point).
-      const others = await Promise.all(batch.flatMap((point, p) => (point.when === 'before' ? windowFaultsAt(point, { ...windows, base: start }) : []).map(async ({ family, fault, label, store }) => {
-        const scenario = { ...start, ...(store ? { store } : {}), faults: [...start.faults, fault] };
-        return { p, family, scenario, key: label, summary: await run(scenario, 'summary') };
+      const others = await Promise.all(batch.flatMap((point, p) => (point.when === 'before' ? windowFaultsAt(point, { ...windows, base: start }) : []).map(async ({ family, fault, label, store, schedule }) => {
+        const scenario = { ...start, ...(store ? { store } : {}), ...(schedule ? { schedule } : {}), faults: [...start.faults, fault] };
+        return { p, family, scenario, key: label, summary: await run(scenario, 'summary'), ...(schedule ? { note: 'the newcomer taking the first step once both are ready' } : {}) };
       })));
-      for (const { p, family, scenario, key, summary } of others) judgeState(p, family, scenario, summary, key, batch[p]?.seq);
+      for (const { p, family, scenario, key, summary, note } of others) judgeState(p, family, scenario, summary, key, batch[p]?.seq, note);
       options.onProgress?.(result.runs, result.states, result.findings.length);
     }
     return distinct;

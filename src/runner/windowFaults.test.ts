@@ -29,7 +29,10 @@ describe('the faults explore tries at one step', () => {
 
   test('only the families asked for; concurrent only when named; the store only for a journal that calls it', () => {
     const p = point({ requests: [0], storeCalls: [2], storeKeys: ['task-1/projection'] });
-    expect(labels(['duplicate'], p)).toEqual(['duplicate: duplicate delivery']);
+    expect(labels(['duplicate'], p)).toEqual(['duplicate: duplicate delivery', 'duplicate: duplicate delivery, the newcomer first']);
+    // The newcomer first: schedule [1], only where the base makes no scheduling choices of its own.
+    expect(windowFaultsAt(p, { base: baseScenario(), families: new Set(['duplicate']), usesStore: false })[1]).toEqual({ family: 'duplicate', fault: { kind: 'duplicate-delivery', atStep: 9 }, label: 'duplicate delivery, the newcomer first', schedule: [1] });
+    expect(labels(['duplicate'], p, false, { ...baseScenario(), schedule: [0, 1] })).toEqual(['duplicate: duplicate delivery']);
     expect(labels(DEFAULT_FAULT_KINDS, p).some((l) => l.startsWith('concurrent'))).toBe(false);
     expect(labels(['concurrent'], p)).toEqual(['concurrent: concurrent call']);
     expect(labels(['store'], point({ requests: [0] }), false)).toEqual([]);

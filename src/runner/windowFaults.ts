@@ -59,6 +59,8 @@ export interface WindowFault {
   label: string;
   /** The store the run needs for the fault (a stale read needs a store that allows them). */
   store?: ScenarioStore;
+  /** The scheduling choices the run needs with it (a duplicate worker that takes the first step after it starts). */
+  schedule?: number[];
 }
 
 export interface WindowContext {
@@ -81,6 +83,9 @@ export function windowFaultsAt(point: WindowPoint, context: WindowContext): Wind
   };
   const atStep = point.globalStep;
   add('duplicate', 'duplicate delivery', { kind: 'duplicate-delivery', atStep });
+  // ...and the same delivery with the newcomer taking the first step once both are ready (a race a
+  // check-then-act lease loses): only where the base makes no scheduling choices of its own.
+  if (families.has('duplicate') && base.schedule.length === 0) out.push({ family: 'duplicate', fault: { kind: 'duplicate-delivery', atStep }, label: 'duplicate delivery, the newcomer first', schedule: [1] });
   add('concurrent', 'concurrent call', { kind: 'concurrent-call', atStep, process: point.pid });
   add('service-restart', 'service restart', { kind: 'service-restart', atStep });
   if (context.features === undefined || context.features.includes('cancel')) add('user', 'cancel', { kind: 'cancel', atStep });
