@@ -63,7 +63,7 @@ describe('the task shape', () => {
 
   test('a small journal is clean under a config that says its shape, where the default shape fails it', async () => {
     const journal = resolve(import.meta.dirname, 'fixtures', 'publishOnlyJournal.ts');
-    const common = ['--runs', '40', '--seed', '3', '--workers', '1', '--no-progress', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions')];
+    const common = ['--runs', '20', '--seed', '3', '--workers', '1', '--no-progress', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions')];
     const out: string[] = [];
     expect(await main(['check', '--journal', journal, ...common], (line) => out.push(line))).toBe(3);
     expect(out.join('\n')).toMatch(/journal-error|this journal (does publishes only|knows no task feature)/);
@@ -77,7 +77,7 @@ describe('the task shape', () => {
     // A flag overrides the config: every feature back, and the journal fails again.
     expect(await main(['check', '--journal', journal, '--config', config, '--features', 'token,budget,cancel,input,temp', ...common], () => undefined)).toBe(3);
     // explore's default base is narrowed to the shape too, and its window faults keep to it (no cancel without the feature).
-    const explore = ['explore', '--journal', journal, '--max-runs', '80', '--workers', '1', '--no-progress', '--report-dir', join(dir, 'explore'), '--regressions', join(dir, 'explored')];
+    const explore = ['explore', '--journal', journal, '--max-runs', '40', '--workers', '1', '--no-progress', '--report-dir', join(dir, 'explore'), '--regressions', join(dir, 'explored')];
     expect(await main(explore, () => undefined)).not.toBe(0);
     const explored: string[] = [];
     expect(await main([...explore, '--config', config], (line) => explored.push(line))).toBe(0);
