@@ -409,8 +409,10 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
           faults.push({ kind: 'response', at: { mentions: subject, occurrence: a.occurrence }, fault: a.fault, ...(a.fault === 'unavailable' ? { retryAfterMs: a.retryAfterMs } : {}) });
         }
         if (draw.failure.budget && feature('budget')) scenario.task.retryBudget = draw.failure.budget;
-        const remembered = draw.afterFailureKill === undefined ? undefined : draw.failure.answers.find((a) => a.fault === 'unavailable' || a.fault === 'permission-revoked');
-        const target = remembered && draw.operations.find((op) => op.key === workload[remembered.operation]?.key && op.kind === 'publish');
+        // The answer most likely to land (its key's earliest request), on the operation it lands on (as above).
+        const remembered = draw.afterFailureKill === undefined ? undefined : draw.failure.answers.filter((a) => a.fault === 'unavailable' || a.fault === 'permission-revoked').sort((a, b) => a.occurrence - b.occurrence)[0];
+        const answered = remembered && (draw.operations.find((op) => op.key === workload[remembered.operation]?.key) ?? draw.operations[0]);
+        const target = answered?.kind === 'publish' ? answered : undefined;
         if (remembered && target && draw.afterFailureKill !== undefined) {
           faults.push({ kind: 'crash', process: 0, incarnation: 0, at: { mentions: target.key, occurrence: 3 * remembered.occurrence + 1 + draw.afterFailureKill }, when: 'after', mode: 'keep-all' });
         }

@@ -1,7 +1,8 @@
 /**
  * The package as a user gets it: `npm pack` (which builds dist/), the tarball installed into a
  * fresh consumer project of type "commonjs", and then what a user does with it: the README's
- * commands for a project and the tutorial's, as written; import it from an .mjs file, check a .ts and a .js journal with `npx durasim`, run every replay line exactly as
+ * commands for a project, the tutorial's and the CI recipe's, as written (with DURASIM_WALKTHROUGH=1,
+ * as .ci/run runs it); import it from an .mjs file, check a .ts and a .js journal with `npx durasim`, run every replay line exactly as
  * printed, use checkJournal in vitest, and type-check with the strictest compiler settings.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -74,44 +75,50 @@ describe('the packed package', () => {
     expect(broken).toEqual([]);
   });
 
-  test("the README's commands for a project run as written (the install done from the tarball): the check clean, the copied example's defect found, its fix clean", () => {
-    const commands = shellCommands(section(readFileSync(join(ROOT, 'README.md'), 'utf8'), '## In your project'));
-    expect(commands[0]?.command).toBe('npm install --save-dev durasim');
-    expect(commands.length).toBeGreaterThanOrEqual(4);
-    for (const { command, exit } of commands.slice(1)) {
-      const { code, out } = inConsumer(command);
-      if (command === 'npx durasim check') expect(out).toMatch(/runs in .*: clean$/m);
-      if (command.includes('my-journal/journal.ts')) expect(out).toContain('journal node-journal');
-      expect(code, `${command}\n${out}`).toBe(exit);
-    }
-  });
+  // What a reader types, in order: the README's project commands, the tutorial, the CI recipe. About
+  // 35 s on top of the pack: CI runs them (.ci/run, DURASIM_WALKTHROUGH=1) as it runs every confirm
+  // and the whole trace corpus; the five-minute suite checks their shape (docs/tutorial.test.ts,
+  // docs/readme.test.ts) and the package's other uses below.
+  describe.skipIf(process.env.DURASIM_WALKTHROUGH !== '1')('as a reader follows the docs', () => {
+    test("the README's commands for a project run as written (the install done from the tarball): the check clean, the copied example's defect found, its fix clean", () => {
+      const commands = shellCommands(section(readFileSync(join(ROOT, 'README.md'), 'utf8'), '## In your project'));
+      expect(commands[0]?.command).toBe('npm install --save-dev durasim');
+      expect(commands.length).toBeGreaterThanOrEqual(4);
+      for (const { command, exit } of commands.slice(1)) {
+        const { code, out } = inConsumer(command);
+        if (command === 'npx durasim check') expect(out).toMatch(/runs in .*: clean$/m);
+        if (command.includes('my-journal/journal.ts')) expect(out).toContain('journal node-journal');
+        expect(code, `${command}\n${out}`).toBe(exit);
+      }
+    });
 
-  test('the tutorial runs as written, each command with the exit code it names, and the first check prints what it quotes', () => {
-    const tutorial = readFileSync(join(ROOT, 'docs', 'tutorial.md'), 'utf8');
-    const commands = shellCommands(tutorial);
-    expect(commands).toHaveLength(6);
-    for (const [i, { command, exit }] of commands.entries()) {
-      const { code, out } = inConsumer(command);
-      expect(code, `${command}\n${out}`).toBe(exit);
-      if (i === 1) for (const fragment of quotedFragments(tutorial)) expect(out).toContain(fragment);
-    }
-  });
+    test('the tutorial runs as written, each command with the exit code it names, and the first check prints what it quotes', () => {
+      const tutorial = readFileSync(join(ROOT, 'docs', 'tutorial.md'), 'utf8');
+      const commands = shellCommands(tutorial);
+      expect(commands).toHaveLength(6);
+      for (const [i, { command, exit }] of commands.entries()) {
+        const { code, out } = inConsumer(command);
+        expect(code, `${command}\n${out}`).toBe(exit);
+        if (i === 1) for (const fragment of quotedFragments(tutorial)) expect(out).toContain(fragment);
+      }
+    });
 
-  test("the README's CI recipe runs as written: each shard's check (a budget of 40 here) writes into folders that do not exist yet, and merge folds them", () => {
-    const recipe = /```yaml\n([\s\S]+?)```/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))?.[1] ?? '';
-    const runs = [...recipe.matchAll(/- run: (npx durasim .+?)(\s+#.*)?$/gm)].map((m) => m[1] as string);
-    expect(runs).toHaveLength(2);
-    const [check, merge] = runs as [string, string];
-    expect(check).toContain('--runs 20000');
-    copyFileSync(join(EXAMPLE, 'journal.ts'), join(consumer, 'my-journal.ts'));
-    for (const shard of [1, 2, 3, 4]) {
-      const { code, out } = inConsumer(check.replaceAll('${{ matrix.shard }}', String(shard)).replace('--runs 20000', '--runs 40'));
-      expect(code, out).toBe(0);
-      expect(readFileSync(join(consumer, 'out', `${shard}.xml`), 'utf8')).toContain('<testsuite');
-    }
-    const merged = inConsumer(merge);
-    expect(merged.out).toMatch(/^merged 4 summaries \(node-journal; seed 20261130\): \d+ runs, exit 0 /m);
-    expect(merged.code, merged.out).toBe(0);
+    test("the README's CI recipe runs as written: each shard's check (a budget of 40 here) writes into folders that do not exist yet, and merge folds them", () => {
+      const recipe = /```yaml\n([\s\S]+?)```/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))?.[1] ?? '';
+      const runs = [...recipe.matchAll(/- run: (npx durasim .+?)(\s+#.*)?$/gm)].map((m) => m[1] as string);
+      expect(runs).toHaveLength(2);
+      const [check, merge] = runs as [string, string];
+      expect(check).toContain('--runs 20000');
+      copyFileSync(join(EXAMPLE, 'journal.ts'), join(consumer, 'my-journal.ts'));
+      for (const shard of [1, 2, 3, 4]) {
+        const { code, out } = inConsumer(check.replaceAll('${{ matrix.shard }}', String(shard)).replace('--runs 20000', '--runs 40'));
+        expect(code, out).toBe(0);
+        expect(readFileSync(join(consumer, 'out', `${shard}.xml`), 'utf8')).toContain('<testsuite');
+      }
+      const merged = inConsumer(merge);
+      expect(merged.out).toMatch(/^merged 4 summaries \(node-journal; seed 20261130\): \d+ runs, exit 0 /m);
+      expect(merged.code, merged.out).toBe(0);
+    });
   });
 
   test('an .mjs file imports it with plain Node and simulates a run', () => {
@@ -131,8 +138,12 @@ describe('the packed package', () => {
     expect(code).toBe(0);
   });
 
-  test('npx durasim runs from dist: --version (a .ts journal of this CommonJS project is checked clean by the README test above)', () => {
+  test('npx durasim runs from dist: --version, and a .ts journal of a CommonJS project checked clean', () => {
     expect(inConsumer('npx durasim --version').out.trim()).toBe(`durasim ${pkg.version}`);
+    const { code, out } = inConsumer('npx durasim check --journal ./journal.ts --runs 60 --seed 7');
+    expect(out).toContain('journal node-journal');
+    expect(out).toMatch(/: clean$/m);
+    expect(code).toBe(0);
   });
 
   test('a .js journal with a defect is caught, and the printed replay line, run as printed, fails the same way', () => {
