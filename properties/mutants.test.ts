@@ -19,6 +19,7 @@ import { huntJournal } from '../src/mutation.js';
 import { WorkerPool } from '../src/pool/workerPool.js';
 import { parseScenarioText } from '../simulator/scenario/scenario.js';
 import { PROPERTY_TIMEOUT_MS } from './budgets.js';
+import { markerProblem } from './fixtures/markerRule.js';
 
 // The hunts run as `durasim check` runs them: in worker threads, modules fresh per incarnation.
 const pool = new WorkerPool({ workers: 2 });
@@ -37,11 +38,15 @@ describe('the mutant corpus', () => {
   });
 
   describe.each(MUTANTS.map((m, i) => [m.journal.name, m, i] as const))('%s', (name, mutant, index) => {
-    test('its hand-minimal scenario exposes it, and the correct journal it mutates passes it', async () => {
+    test('its hand-minimal scenario exposes it, every marker where it is true, and the correct journal it mutates passes it', async () => {
       const scenario = minimal(name);
       // As check runs them: each incarnation of each worker a fresh instance of the journal's modules (a process).
-      const fired = new Set(judge(await simulateAsProcesses(name, scenario)).map((v) => v.code));
+      const result = await simulateAsProcesses(name, scenario);
+      const violations = judge(result);
+      const fired = new Set(violations.map((v) => v.code));
       expect(mutant.breaks.filter((code) => fired.has(code)), `fired: ${[...fired].join(', ')}`).not.toEqual([]);
+      // Every marker where it is true: at its act, or where the disk or the records showed it (fixtures/markerRule.ts).
+      expect(violations.flatMap((v) => markerProblem(v, result.trace, scenario.task.id ?? 'task-1') ?? [])).toEqual([]);
       expect(judge(await simulateAsProcesses((mutant.reference ?? referenceJournal).name, scenario))).toEqual([]);
     });
 
