@@ -7,6 +7,7 @@
  * operations, and each fault family can be switched off whole (swarm testing: every run draws its
  * own mix, so some runs hammer one fault and others combine several).
  */
+import type { OperationKind, TaskFeature } from './taskShape.js';
 import fc from 'fast-check';
 import type { Operation } from '../model/contract/contract.js';
 import {
@@ -40,6 +41,8 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
 /** The families drawn when none are named: all but `concurrent`. */
 export const DEFAULT_FAULT_KINDS: readonly FaultKind[] = FAULT_KINDS.filter((kind) => kind !== 'concurrent');
 
+export { OPERATION_KINDS, TASK_FEATURES, type OperationKind, type TaskFeature } from './taskShape.js';
+
 export interface ScenarioArbitraryOptions {
   /** Fault families to draw from (default: DEFAULT_FAULT_KINDS, all but concurrent). Each run enables a random subset of them. */
   faults?: readonly FaultKind[];
@@ -67,38 +70,6 @@ export interface ScenarioArbitraryOptions {
    * used (the runs draw their own). Its operations are drawn as the standard ones are.
    */
   task?: Scenario;
-}
-
-/** The operation kinds of a task. */
-export const OPERATION_KINDS = ['publish', 'lookup', 'edit'] as const;
-export type OperationKind = (typeof OPERATION_KINDS)[number];
-
-/**
- * The task features a generated run may carry: an access token that must never be persisted
- * (`token`), a retry budget (`budget`, with the failure family), a cancel (`cancel`, with the user
- * family), publishes planned from a versioned input that changes (`input`, with the user family),
- * and temp files in a folder shared with other tasks (`temp`).
- */
-export const TASK_FEATURES = ['token', 'budget', 'cancel', 'input', 'temp'] as const;
-export type TaskFeature = (typeof TASK_FEATURES)[number];
-
-/** The operation kinds and task features a scenario holds: what a task shape must allow for it to be in the shape. */
-export function shapeOf(scenario: Scenario): { operations: OperationKind[]; features: TaskFeature[] } {
-  const ops = [...scenario.task.operations, ...(scenario.taskAfterRestart?.operations ?? [])];
-  const has: Record<TaskFeature, boolean> = {
-    token: scenario.task.accessToken !== undefined,
-    budget: scenario.task.retryBudget !== undefined,
-    cancel: scenario.faults.some((f) => f.kind === 'cancel'),
-    input: scenario.faults.some((f) => f.kind === 'input-change') || ops.some((op) => op.kind === 'publish' && op.input !== undefined),
-    temp: scenario.task.temp !== undefined,
-  };
-  return { operations: OPERATION_KINDS.filter((kind) => ops.some((op) => op.kind === kind)), features: TASK_FEATURES.filter((f) => has[f]) };
-}
-
-/** Whether a scenario (a stored regression) is in the task shape: no operation kind and no feature the shape leaves out. */
-export function inShape(scenario: Scenario, shape: Pick<ScenarioArbitraryOptions, 'operations' | 'features'>): boolean {
-  const held = shapeOf(scenario);
-  return held.operations.every((kind) => shape.operations === undefined || shape.operations.includes(kind)) && held.features.every((f) => shape.features === undefined || shape.features.includes(f));
 }
 
 /** The operations a generated run draws from: the user's task's, or the standard workload's of the supported kinds. */
@@ -154,25 +125,6 @@ export function featuredScenario(): Scenario {
   planFromInput(scenario);
   keepTempFiles(scenario, 500, ['prefix', 'other']);
   return scenario;
-}
-
-/** `scenario` narrowed to a task shape: the operations of other kinds and the features it leaves out taken away (explore's default base, under a config). */
-export function shapedScenario(scenario: Scenario, shape: Pick<ScenarioArbitraryOptions, 'operations' | 'features'>): Scenario {
-  const narrowed = structuredClone(scenario);
-  const keep = (op: Operation): boolean => shape.operations === undefined || shape.operations.includes(op.kind);
-  const feature = (name: TaskFeature): boolean => shape.features === undefined || shape.features.includes(name);
-  narrowed.task.operations = narrowed.task.operations.filter(keep);
-  if (narrowed.taskAfterRestart) narrowed.taskAfterRestart.operations = narrowed.taskAfterRestart.operations.filter(keep);
-  if (!feature('token')) delete narrowed.task.accessToken;
-  if (!feature('budget')) delete narrowed.task.retryBudget;
-  if (!feature('input')) for (const op of [...narrowed.task.operations, ...(narrowed.taskAfterRestart?.operations ?? [])]) if (op.kind === 'publish') delete op.input;
-  if (!feature('temp') && narrowed.task.temp) {
-    const dir = `${narrowed.task.temp.dir}/`;
-    delete narrowed.task.temp;
-    narrowed.files = Object.fromEntries(Object.entries(narrowed.files).filter(([path]) => !path.startsWith(dir)));
-  }
-  narrowed.faults = narrowed.faults.filter((f) => (f.kind !== 'cancel' || feature('cancel')) && (f.kind !== 'input-change' || feature('input')));
-  return narrowed;
 }
 
 /** Every publish (and its changed twin after a restart) planned from the standard config's version, which the service serves. */

@@ -6,7 +6,8 @@
 import { describeViolation, INVARIANT_CODES, invariantKind, type InvariantCode } from '../../model/violation.js';
 import type { Escape } from '../../simulator/sandbox/ambientGuard.js';
 import { escapeFix } from '../../simulator/sandbox/escapeCatalog.js';
-import { inShape, type FaultKind, type OperationKind, type ScenarioArbitraryOptions, type TaskFeature } from '../arbitraries.js';
+import { type FaultKind, type OperationKind, type ScenarioArbitraryOptions, type TaskFeature } from '../arbitraries.js';
+import { inShape } from '../taskShape.js';
 import type { Scenario } from '../../simulator/scenario/scenario.js';
 import { DurasimError } from '../../model/contract/failure.js';
 import { journalRefOf, type JournalRef } from '../isolation/journalRef.js';

@@ -8,7 +8,8 @@
 import { join } from 'node:path';
 import { invariantKind, type Violation } from '../../model/violation.js';
 import type { Fault } from '../../simulator/scenario/scenario.js';
-import { featuredScenario, shapedScenario, DEFAULT_FAULT_KINDS, FAULT_KINDS, type FaultKind, type ScenarioArbitraryOptions } from '../arbitraries.js';
+import { featuredScenario, DEFAULT_FAULT_KINDS, FAULT_KINDS, type FaultKind, type ScenarioArbitraryOptions } from '../arbitraries.js';
+import { shapedScenario } from '../taskShape.js';
 import { makeDirDurably, writeFileDurably } from '../durableFile.js';
 import { journalRefOf } from '../isolation/journalRef.js';
 import { WorkerPool } from '../pool/workerPool.js';
