@@ -11,6 +11,9 @@ import { INVARIANT_CODES, type InvariantCode } from '../../model/violation.js';
 /** 'env': NAME=VALUE, repeatable; the flag's value is then an object of them. */
 export type FlagKind = 'string' | 'int' | 'positive' | 'seed' | 'boolean' | 'duration' | 'shard' | 'faults' | 'operations' | 'features' | 'invariants' | 'env';
 
+/** A variable's name as a shell names it (--env, the config's "env"). */
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
 /** Seeds are 32-bit: a larger one is refused, never silently wrapped. */
 export const SEED_LIMIT = 2 ** 32;
 
@@ -89,7 +92,7 @@ export function parseArgs(argv: readonly string[], spec: Record<string, FlagKind
 function envPair(flag: string, raw: string): [string, string] {
   const at = raw.indexOf('=');
   const name = at < 0 ? raw : raw.slice(0, at);
-  if (at < 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || name.length > 200) throw usageError(`--${flag} must be NAME=VALUE with a name of letters, digits and _ (not starting with a digit), found ${JSON.stringify(raw)}`, `Pass e.g. --${flag} LOCK_TTL_MS=5000`);
+  if (at < 0 || !ENV_NAME.test(name) || name.length > 200) throw usageError(`--${flag} must be NAME=VALUE with a name of letters, digits and _ (not starting with a digit), found ${JSON.stringify(raw)}`, `Pass e.g. --${flag} LOCK_TTL_MS=5000`);
   return [name, raw.slice(at + 1)];
 }
 

@@ -5,7 +5,7 @@ import { Ajv } from 'ajv';
 import { afterAll, describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { PACKAGE_ROOT } from '../ownFiles.js';
-import { loadConfig, parseConfig, readTaskFile } from './config.js';
+import { loadConfig, parseConfig, readTaskFile, settingsOf } from './config.js';
 
 const schema = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'schema', 'config.schema.json'), 'utf8')) as object;
 const validate = new Ajv({ allErrors: true }).compile(schema);
@@ -66,6 +66,14 @@ describe('durasim.config.json', () => {
     writeFileSync(join(project, 'ci.json'), '{ "runs": 5 }');
     expect(loadConfig('ci.json', project)).toEqual({ file: 'ci.json', config: { runs: 5 } });
     expect(() => loadConfig('missing.json', project)).toThrow('Failed to read the config: missing.json could not be read (ENOENT). Pass the path of a durasim.config.json.');
+  });
+
+  test('a command runs with its flags, else the config, else nothing; a variable on the command line wins over the config\'s', () => {
+    const project = join(dir, 'settings');
+    mkdirSync(project);
+    writeFileSync(join(project, 'durasim.config.json'), '{ "runs": 12, "seed": 4, "operations": ["publish"], "env": { "A": "1", "B": "2" } }');
+    expect(settingsOf({ runs: 30, env: { B: 'flag' } }, project)).toEqual({ runs: 30, seed: 4, operations: ['publish'], env: { A: '1', B: 'flag' }, configFile: 'durasim.config.json' });
+    expect(settingsOf({ journal: './j.ts' }, dir)).toEqual({ journal: './j.ts' });
   });
 
   test('a task file must be a scenario with an operation of the kinds in play', () => {

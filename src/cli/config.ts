@@ -11,7 +11,7 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { DurasimError } from '../../model/contract/failure.js';
 import type { Scenario } from '../../simulator/scenario/scenario.js';
 import { FAULT_KINDS, OPERATION_KINDS, TASK_FEATURES, type FaultKind, type OperationKind, type TaskFeature } from '../arbitraries.js';
-import { SEED_LIMIT } from './args.js';
+import { ENV_NAME, SEED_LIMIT } from './args.js';
 import { closestName } from './closestName.js';
 import { readScenarioFile } from './scenarioFile.js';
 
@@ -99,7 +99,7 @@ export function parseConfig(file: string, text: string, cwd: string): DurasimCon
       case 'env': {
         if (value === null || typeof value !== 'object' || Array.isArray(value)) throw refuse(file, `says "env": ${JSON.stringify(value)}, which is not an object of names and texts`, 'Write e.g. "env": { "LOCK_TTL_MS": "5000" }');
         for (const [name, text] of Object.entries(value)) {
-          if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || typeof text !== 'string') throw refuse(file, `says "env" has ${JSON.stringify(name)}: ${JSON.stringify(text)}, which is not a variable's name with a text`, 'Write names of letters, digits and _ (not starting with a digit), each with a string value');
+          if (!ENV_NAME.test(name) || typeof text !== 'string') throw refuse(file, `says "env" has ${JSON.stringify(name)}: ${JSON.stringify(text)}, which is not a variable's name with a text`, 'Write names of letters, digits and _ (not starting with a digit), each with a string value');
         }
         config.env = { ...(value as Record<string, string>) };
         break;
@@ -124,6 +124,22 @@ export function loadConfig(named: string | undefined, cwd: string = process.cwd(
     throw new DurasimError('read the config', `${file} could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`, named ? 'Pass the path of a durasim.config.json' : 'Fix its permissions, or delete it');
   }
   return { file, config: parseConfig(file, text, cwd) };
+}
+
+/** The settings a command runs with: its flags, else the config's (--config, or durasim.config.json in `cwd`), else nothing. */
+export function settingsOf(flags: Record<string, unknown>, cwd: string = process.cwd()): DurasimConfig & { configFile?: string } {
+  const found = loadConfig(flags.config as string | undefined, cwd);
+  const config = found?.config ?? {};
+  const pick = <K extends Exclude<keyof DurasimConfig, 'env'>>(key: K): DurasimConfig[K] => (flags[key] as DurasimConfig[K] | undefined) ?? config[key];
+  const settings: DurasimConfig & { configFile?: string } = {};
+  for (const key of ['journal', 'runs', 'seed', 'faults', 'operations', 'features', 'task'] as const) {
+    const value = pick(key);
+    if (value !== undefined) (settings as Record<string, unknown>)[key] = value;
+  }
+  // A variable named on the command line wins over the config's of the same name.
+  if (flags.env !== undefined || config.env !== undefined) settings.env = { ...config.env, ...(flags.env as Record<string, string> | undefined) };
+  if (found) settings.configFile = found.file;
+  return settings;
 }
 
 /** The user's task file, read as a scenario (exit 2 when it is not one), with at least one operation of the kinds in play. */

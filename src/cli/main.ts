@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { invariantKind, type InvariantCode } from '../../model/violation.js';
 import { DurasimError } from '../../model/contract/failure.js';
-import { DEFAULT_FAULT_KINDS, FAULT_KINDS, OPERATION_KINDS, TASK_FEATURES, type FaultKind, type OperationKind, type TaskFeature } from '../arbitraries.js';
-import { loadConfig, readTaskFile } from './config.js';
+import { DEFAULT_FAULT_KINDS, FAULT_KINDS, OPERATION_KINDS, TASK_FEATURES } from '../arbitraries.js';
+import { readTaskFile, settingsOf } from './config.js';
 import { runMutants } from '../mutantsMain.js';
 import { mergedLine } from './merge.js';
 import { PACKAGE_ROOT } from '../ownFiles.js';
@@ -151,21 +151,16 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
         const { positional, flags } = parseArgs(rest, { config: 'string', journal: 'string', runs: 'int', seed: 'seed', 'time-budget': 'duration', faults: 'faults', operations: 'operations', features: 'features', task: 'string', shard: 'shard', 'report-dir': 'string', junit: 'string', json: 'boolean', regressions: 'string', 'no-progress': 'boolean', tally: 'boolean', invariants: 'invariants', 'safety-only': 'boolean', confirm: 'boolean', env: 'env', verbose: 'boolean', ...POOL_FLAGS }, 'check');
         if (positional.length > 0) throw usageError(`check takes no positional argument, found ${JSON.stringify(positional[0])}`, 'Pass the journal with --journal <module>');
         // durasim.config.json (or --config): the project's task shape; every flag overrides it.
-        const found = loadConfig(flags.config as string | undefined);
-        const config = found?.config ?? {};
-        const operations = (flags.operations as OperationKind[] | undefined) ?? config.operations;
-        const features = (flags.features as TaskFeature[] | undefined) ?? config.features;
-        const taskFile = (flags.task as string | undefined) ?? config.task;
-        const environment = flags.env !== undefined || config.env !== undefined ? { ...config.env, ...(flags.env as Record<string, string> | undefined) } : undefined;
-        const journal = (flags.journal as string | undefined) ?? config.journal;
+        const settings = settingsOf(flags);
+        const { operations, features, task: taskFile, env: environment, journal } = settings;
         // allow-ambient: a fresh seed when none is given; it is printed first, so the run can be repeated.
-        const seed = (flags.seed as number | undefined) ?? config.seed ?? Date.now() % 2_147_483_647;
+        const seed = settings.seed ?? Date.now() % 2_147_483_647;
         const options = {
           ...poolFlags(flags),
-          runs: (flags.runs as number | undefined) ?? config.runs ?? 1000,
+          runs: settings.runs ?? 1000,
           seed,
-          faults: (flags.faults as FaultKind[] | undefined) ?? config.faults ?? [...DEFAULT_FAULT_KINDS],
-          ...(found ? { configFile: found.file } : {}),
+          faults: settings.faults ?? [...DEFAULT_FAULT_KINDS],
+          ...(settings.configFile !== undefined ? { configFile: settings.configFile } : {}),
           ...(operations !== undefined ? { operations } : {}),
           ...(features !== undefined ? { features } : {}),
           ...(taskFile !== undefined ? { task: { file: taskFile, scenario: readTaskFile(taskFile, operations) } } : {}),
@@ -219,12 +214,8 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
         const depth = (flags.depth as number | undefined) ?? 1;
         if (depth !== 1 && depth !== 2) throw usageError(`--depth must be 1 or 2, found ${depth}`, 'Pass --depth 1 (every crash) or --depth 2 (every pair of crashes)');
         // durasim.config.json (or --config): the journal, the families, the task shape and the user's task as the base; flags override it.
-        const config = loadConfig(flags.config as string | undefined)?.config ?? {};
-        const journal = (flags.journal as string | undefined) ?? config.journal;
-        const faults = (flags.faults as FaultKind[] | undefined) ?? config.faults;
-        const file = positional[0] ?? config.task;
-        const operations = (flags.operations as OperationKind[] | undefined) ?? config.operations;
-        const features = (flags.features as TaskFeature[] | undefined) ?? config.features;
+        const { journal, faults, task, operations, features } = settingsOf(flags);
+        const file = positional[0] ?? task;
         return await runExplore({
           ...poolFlags(flags),
           depth,
