@@ -8,5 +8,7 @@ export declare function graphFile(): Promise<string | undefined>;
 export declare function loadGraph(): Promise<{ MODULES: Record<string, Record<string, unknown>> } | undefined>;
 export declare function withRealMeta(text: string, path: string): Promise<string>;
 export declare function graphNameOf(root: string): string;
+export declare const STALE_GRAPH_AGE_MS: number;
+export declare function pruneGraphs(dir: string, keep: string, ageMs?: number, nowMs?: number): void;
 export declare function tuneCompiler(): void;
 export declare function ownModuleForEntry(key: string, from: string, relative: string): Promise<Record<string, unknown>>;

@@ -10,7 +10,7 @@
 // - Written as durasim writes its files: a temp file, fsynced, renamed, the folder fsynced.
 // - Plain JavaScript: it runs before anything else of durasim can load.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -189,9 +189,36 @@ async function findOrBuild() {
   }
   try {
     writeDurably(path, text);
-    return path;
   } catch {
     return undefined; // the folder cannot be written: the modules load one by one
+  }
+  pruneGraphs(CACHE_DIR, name);
+  return path;
+}
+
+/** How long a graph built for older sources stays in the cache: a check started before the edit may still be booting workers from it. */
+export const STALE_GRAPH_AGE_MS = 60 * 60 * 1000;
+
+/**
+ * Removes the graphs in `dir` built for older sources, but `keep` and any written in the last
+ * `ageMs` (a running check may boot workers from one): every edit of the sources builds a new one
+ * (about 0.7 MB), and a clone kept them all (160 graphs, 111 MB, in ours). Best effort: a graph
+ * another process removed first, or one that cannot be removed, is left to the next build.
+ */
+export function pruneGraphs(dir, keep, ageMs = STALE_GRAPH_AGE_MS, nowMs = Date.now()) {
+  let names;
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (name === keep || !/^graph-[0-9a-f]+\.mjs$/.test(name)) continue;
+    try {
+      if (nowMs - statSync(join(dir, name)).mtimeMs > ageMs) rmSync(join(dir, name), { force: true });
+    } catch {
+      // gone already, or not ours to remove
+    }
   }
 }
 

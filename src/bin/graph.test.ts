@@ -2,11 +2,11 @@
  * The module graph (graph.mjs): one file holding durasim's own modules, each with its real
  * import.meta, registered for journals' shared imports, without msw; rebuilt when a source changes.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { CODE_ROOT, graphFile, graphModules, graphNameOf, loadGraph, withRealMeta } from './graph.mjs';
+import { CODE_ROOT, graphFile, graphModules, graphNameOf, loadGraph, pruneGraphs, STALE_GRAPH_AGE_MS, withRealMeta } from './graph.mjs';
 
 describe('the module graph', () => {
   test('holds every module it lists, each with its own import.meta, and registers them', async () => {
@@ -47,6 +47,22 @@ describe('the module graph', () => {
     expect(graphNameOf(root)).toBe(first);
     writeFileSync(join(root, 'src', 'a.ts'), 'export const a = 12;\n');
     expect(graphNameOf(root)).not.toBe(first);
+  });
+
+  test('a new graph removes those built for older sources, once nothing can still be booting from them', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'durasim-graph-prune-'));
+    const nowMs = Date.parse('2026-12-03T12:00:00Z');
+    const at = (name: string, ageMs: number): void => {
+      writeFileSync(join(dir, name), '');
+      utimesSync(join(dir, name), (nowMs - ageMs) / 1000, (nowMs - ageMs) / 1000);
+    };
+    at('graph-aaaa.mjs', STALE_GRAPH_AGE_MS + 1000); // older sources, long ago: removed
+    at('graph-bbbb.mjs', 1000); // older sources, a minute ago: a check may be booting from it
+    at('graph-cccc.mjs', 10 * STALE_GRAPH_AGE_MS); // the one just found or built: kept whatever its age
+    at('typecheck.tsbuildinfo', 10 * STALE_GRAPH_AGE_MS); // not a graph
+    pruneGraphs(dir, 'graph-cccc.mjs', STALE_GRAPH_AGE_MS, nowMs);
+    expect(readdirSync(dir).sort()).toEqual(['graph-bbbb.mjs', 'graph-cccc.mjs', 'typecheck.tsbuildinfo']);
+    pruneGraphs(join(dir, 'missing'), 'graph-cccc.mjs', STALE_GRAPH_AGE_MS, nowMs); // no folder: nothing to do, no throw
   });
 
   test('import.meta becomes the file’s own in code, never in a string or a comment', async () => {
