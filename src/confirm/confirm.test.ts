@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { main } from '../cli/main.js';
 import { readScenarioFile } from '../cli/scenarioFile.js';
-import { unconfirmable } from './realRun.js';
+import { unconfirmable } from './unconfirmable.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const REGRESSIONS = join(ROOT, 'reports', 'regressions');

@@ -19,7 +19,8 @@ import { EXIT } from '../cli/exitCodes.js';
 import type { JournalRef } from '../isolation/journalRef.js';
 import type { DiskCallLine } from '../../simulator/disk/diskCallLog.js';
 import { callTable, firstCallDivergence, type CallDivergence } from './callComparison.js';
-import { runForReal, unconfirmable } from './realRun.js';
+import { runForReal } from './realRun.js';
+import { unconfirmable } from './unconfirmable.js';
 import { straceUnavailable } from './straceCommand.js';
 
 export type ConfirmVerdict = 'confirmed' | 'both clean' | 'not reproduced' | 'cannot confirm' | 'diverged';

@@ -24,51 +24,44 @@
  * - Between workers, steps go in the order they ask (real time), not the scenario's schedule.
  * - Bounded: a wall-clock limit for the whole run; every child is killed and the folder removed
  *   whatever happens.
+ * Its parts: the real folder (realFolder.ts), the service (realServiceRun.ts), the timed events
+ * (realEvents.ts), the worker processes (realWorkerProcess.ts) and their side files (sideFiles.ts);
+ * here, the scheduler that grants their steps and the evidence the judge reads.
  */
-import { fork, spawn as spawnProcess, type ChildProcess } from 'node:child_process';
-import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
-import { describeLoss, explainLoss, gapsOf } from '../../simulator/disk/crashReport.js';
+import { describeLoss, gapsOf } from '../../simulator/disk/crashReport.js';
 import { diskCallLines, type DiskCallLine } from '../../simulator/disk/diskCallLog.js';
 import { filesOn } from '../../simulator/world/inspection.js';
 import { RealDisk } from './realDisk.js';
-import { straceArgs, straceUnavailable } from './straceCommand.js';
+import { straceUnavailable } from './straceCommand.js';
+import { realDiskView, writeImage } from './realFolder.js';
+import { fireRealEvent } from './realEvents.js';
+import { killWorker, startWorkerProcess, type RealWorker } from './realWorkerProcess.js';
 import type { CrashEvidence, JudgeInput, Records, TraceLine } from '../../model/evidence.js';
 import { HistoryObserver } from '../../model/observedHistory.js';
 import { normalizeRecords } from '../../model/records.js';
 import { VirtualClock } from '../../simulator/world/clock.js';
-import { cancelFileOf, taskFor, taskPaths, type CrashFault, type Fault, type ResponseFault, type Scenario } from '../../simulator/scenario/scenario.js';
+import { taskFor, taskPaths, type CrashFault, type Fault, type Scenario } from '../../simulator/scenario/scenario.js';
 import { ScenarioEvents } from '../../simulator/scenario/scenarioEvents.js';
-import { describeServiceEvent, ServiceCore } from '../../simulator/service/service.js';
 import { describeStoreCall, StoreCore, type StoreCallFaultKind, type StoreRequest } from '../../simulator/store/store.js';
-import { takeOver } from '../../simulator/world/operator.js';
 import { secretInStore } from '../../simulator/disk/secretWatch.js';
 import { serveStore } from './storeServer.js';
 import type { DiskView, JournalAdapter } from '../../model/contract/contract.js';
 import { bundleJournal } from '../isolation/bundleJournal.js';
 import { compileJournal } from '../isolation/journalInstances.js';
 import type { JournalRef } from '../isolation/journalRef.js';
-import { serveOverHttp } from '../realService.js';
+import { serveScenarioService } from './realServiceRun.js';
 import { maskSecrets } from '../../model/contract/secret.js';
 import { secretSightingsIn } from './secretScan.js';
 import { tempEvidenceIn } from './tempScan.js';
-import { CODE_ROOT, ownModule } from '../ownFiles.js';
+import { SideFiles } from './sideFiles.js';
+import { ownModule } from '../ownFiles.js';
 import type { FromWorker, SideLine, WorkerStart } from './protocol.js';
 
 const DURASIM_INDEX = ownModule('src/index');
-/** The real worker's entry: it loads durasim's module graph, so no TypeScript loader boots in every process. */
-const WORKER = join(CODE_ROOT, 'src', 'confirm', 'realWorkerBoot.mjs');
-
-/** Why real processes cannot run this scenario's faults, or undefined when they can; `untraced`: why workers cannot run under strace here, if they cannot. */
-export function unconfirmable(scenario: Scenario, untraced: string | undefined = straceUnavailable()): string | undefined {
-  for (const [i, fault] of scenario.faults.entries()) {
-    if (fault.kind === 'crash' && fault.mode !== 'keep-all' && untraced !== undefined) return `faults[${i}] is a machine crash (${fault.mode}), which is built from the workers' real system calls, and ${untraced}. Install strace (Debian: apt-get install strace)`;
-    if (fault.kind === 'io-error') return `faults[${i}] is an I/O error (${fault.error}): a real disk cannot be made to fail on cue`;
-    if (fault.kind === 'concurrent-call') return `faults[${i}] is a concurrent call, which a real worker process cannot be handed yet (confirm starts one call of run() per process)`;
-  }
-  return undefined;
-}
 
 export interface RealRun {
   input: JudgeInput;
@@ -84,47 +77,6 @@ export interface RealRun {
   /** Real calls the replay cannot follow, and real calls the disk model refused (realDisk.ts). */
   unfollowed: string[];
   refused: string[];
-}
-
-function realDiskView(dir: string): DiskView {
-  return {
-    dir,
-    readFile: (path) => {
-      try {
-        return readFileSync(join(dir, path), 'utf8');
-      } catch {
-        return undefined;
-      }
-    },
-    readdir: (path) => {
-      try {
-        return readdirSync(join(dir, path)).sort();
-      } catch {
-        return [];
-      }
-    },
-  };
-}
-
-/** A user's save, as the simulated user makes it: in place, fsynced, and its folder fsynced. */
-function userSave(dir: string, path: string, text: string): void {
-  const file = join(dir, path);
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, text);
-  for (const target of [file, dirname(file)]) {
-    const fd = openSync(target, 'r');
-    fsyncSync(fd);
-    closeSync(fd);
-  }
-}
-
-/** Writes a crash image into a fresh folder at `dir` (the old one is moved aside): every folder, every file. */
-function writeImage(dir: string, aside: string, image: { files: Map<string, Buffer>; folders: string[] }): void {
-  renameSync(dir, aside);
-  mkdirSync(dir);
-  const under = (path: string): boolean => path.startsWith(`${dir}/`);
-  for (const folder of image.folders) if (under(folder)) mkdirSync(folder, { recursive: true });
-  for (const [path, bytes] of image.files) if (under(path)) writeFileSync(path, bytes);
 }
 
 export async function runForReal(ref: JournalRef, scenario: Scenario, options: { wallLimitMs?: number; traced?: boolean } = {}): Promise<RealRun> {
@@ -172,36 +124,14 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     lines.push(`${String(trace.length - 1).padStart(4)} ${actor} ${op} ${detail}`);
   };
   const clock = new VirtualClock();
-  const core = new ServiceCore({ ...scenario.service, existing: [...scenario.service.existing] }, scenario.faults.filter((f): f is ResponseFault => f.kind === 'response'), clock, (event) => {
-    if (event.kind === 'commit') event.effect.seq = trace.length;
-    record('service', ...(Object.values(describeServiceEvent(event, scenario.service.idempotencyMemory)) as [string, string]));
-  });
-  if (token !== undefined) core.requireBearer(token);
-  let sender = '';
   /** The records that would survive a machine crash now: the model's durable image, traced; the real folder, untraced. */
   const inspectDurable = (): Records => {
     if (!realDisk) return inspect();
     realDisk.catchUp();
     return inspect(realDisk.disk.durableView());
   };
-  const recordsAtArrival = new Map<number, { records: Records; unsynced?: string[]; gaps?: ReturnType<typeof gapsOf> }>();
-  const service = await serveOverHttp(core, (method, reply) => {
-    const request = core.requests[core.requests.length - 1];
-    if (request) {
-      request.seq = trace.length;
-      request.sender = sender;
-      if (reply.deliver === 'respond') request.answered = true;
-      if (request.route.kind !== 'query') {
-        const records = inspectDurable();
-        // A write that arrives before its record is durable: what the disk holds only in its page cache explains why (as simulated).
-        const key = request.route.kind === 'publish' ? (request.route as { key?: string }).key : undefined;
-        const loss = realDisk && key !== undefined && records[key]?.history.at(-1) !== 'dispatched' ? realDisk.disk.lossIfCrashedNow() : undefined;
-        recordsAtArrival.set(request.index, loss ? { records, unsynced: explainLoss(loss, relName), gaps: gapsOf(loss, relName) } : { records });
-      }
-      record('service', 'receive', `#${request.index} ${method} → ${request.status}${request.fault ? ` [${request.fault}]` : ''}`);
-    }
-    return 'respond';
-  }, 'held');
+  const service = await serveScenarioService({ scenario, clock, started, trace, record, realDisk, inspectDurable, relName, token });
+  const core = service.core;
 
   const events = new ScenarioEvents(scenario.faults);
   const observer = new HistoryObserver();
@@ -212,19 +142,11 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
   const files = (): Record<string, string | undefined> => Object.fromEntries(paths.map((p) => [p, view.readFile(p)]));
   let globalStep = 0;
   let outcome: JudgeInput['outcome'] = { kind: 'completed' };
-  const sideOffsets = new Map<string, number>();
+  const sides = new SideFiles();
 
   /** Reads what a worker appended to its side file since the last look. */
   const readSide = (name: string, sideFile: string): SideLine[] => {
-    let text = '';
-    try {
-      text = readFileSync(sideFile, 'utf8');
-    } catch {
-      return [];
-    }
-    const from = sideOffsets.get(sideFile) ?? 0;
-    sideOffsets.set(sideFile, text.length);
-    const out = text.slice(from).split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as SideLine);
+    const out = sides.readNew(sideFile);
     for (const line of out) {
       if (line.type === 'step') {
         globalStep++;
@@ -243,38 +165,11 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
   const done = new Promise<void>((resolve) => (finish = resolve));
   let live = 0;
 
-  const fire = (fault: Fault): void => {
-    if (fault.kind === 'user-edit') {
-      userSave(dir, fault.path, fault.text);
-      realDisk?.catchUp();
-      realDisk?.disk.userWrite(fault.path, fault.text);
-      userEdits.push({ seq: trace.length, timeMs: performance.now() - started, path: fault.path, text: fault.text });
-      record('user', 'edit', `${fault.path}`);
-    } else if (fault.kind === 'cancel') {
-      const reason = fault.reason ?? 'cancelled by the user';
-      userSave(dir, cancelFileOf(scenario.task.id), `${JSON.stringify({ reason })}\n`);
-      realDisk?.catchUp();
-      realDisk?.disk.userWrite(cancelFileOf(scenario.task.id), `${JSON.stringify({ reason })}\n`);
-      record('user', 'cancel', `${cancelFileOf(scenario.task.id)} ← the task is cancelled: ${reason}`);
-    } else if (fault.kind === 'input-change') {
-      core.changeResource(fault.resource, fault.value);
-      record('user', 'input-change', `the service's resource ${fault.resource} ← ${JSON.stringify(fault.value)}`);
-    } else if (fault.kind === 'service-restart') core.restart();
-    else if (fault.kind === 'store-restart') {
-      storeCore.restart(trace.length);
-      record('store', 'restart', `the store restarts (${storeCore.config.memory} memory${storeCore.config.memory === 'volatile' ? ': every key and lease is gone' : ''})`);
-    } else if (fault.kind === 'store-edit') {
-      const request: StoreRequest = fault.value === null ? { op: 'delete', key: fault.key } : { op: 'put', key: fault.key, value: fault.value };
-      record('user', 'store-edit', describeStoreCall(storeCore.call(request, 'user', trace.length)));
-    } else if (fault.kind === 'takeover') {
-      // The operator's procedure, as simulated; its hand-back comes holdMs later in real time.
-      takeOver({ scenario, store: storeCore, service: core, clock, trace, record: (entry) => record(entry.actor, entry.op, entry.detail) }, fault.holdMs);
-    }
-    else if (fault.kind === 'duplicate-delivery') {
+  const fire = (fault: Fault): void =>
+    fireRealEvent({ scenario, dir, realDisk, core, storeCore, clock, trace, userEdits, elapsedMs: () => performance.now() - started, record, deliverAgain: () => {
       record('supervisor', 'duplicate-delivery', `the task is delivered again to worker-${nextPid}`);
       spawn(nextPid++, 0);
-    }
-  };
+    } }, fault);
   const fireDue = (): void => {
     for (let fault = events.nextDue(globalStep); fault; fault = events.nextDue(globalStep)) fire(fault);
   };
@@ -283,32 +178,11 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
    * The scheduler, as the simulator's: a step is granted only when no worker runs; among the
    * workers asking, the scenario's schedule picks (by pid), a missing choice the first.
    */
-  interface Worker {
-    name: string;
-    pid: number;
-    incarnation: number;
-    child: ChildProcess;
-    /** The worker process's own pid (under strace, `child` is strace). */
-    tracee?: number;
-    sideFile: string;
-    state: 'running' | 'asking' | 'waiting';
-    asked?: { op: string; detail: string };
-  }
-  const workers = new Map<ChildProcess, Worker>();
+  const workers = new Map<ChildProcess, RealWorker>();
   let decisions = 0;
   const WAITS = new Set(['fetch', 'clock.sleep']);
   /** A machine crash being carried out: every other worker is being killed; then the crash image is built. */
-  let crashing: { struck: string; detail: string; fault: CrashFault; victims: Set<Worker>; killed: string[]; restarts: { pid: number; incarnation: number }[] } | undefined;
-  const killWorker = (w: Worker): void => {
-    if (w.tracee !== undefined) {
-      try {
-        process.kill(w.tracee, 'SIGKILL');
-      } catch {
-        // gone already
-      }
-    }
-    w.child.kill('SIGKILL');
-  };
+  let crashing: { struck: string; detail: string; fault: CrashFault; victims: Set<RealWorker>; killed: string[]; restarts: { pid: number; incarnation: number }[] } | undefined;
   const pump = (): void => {
     for (const w of workers.values()) readSide(w.name, w.sideFile);
     // Grant steps until a worker runs: one that only waits on the world (a request, a sleep) lets the next go.
@@ -322,8 +196,8 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
         for (const w of workers.values()) killWorker(w);
         return;
       }
-      const chosen = asking[asking.length > 1 ? (scenario.schedule[decisions++] ?? 0) % asking.length : 0] as Worker;
-      if (chosen.asked?.op === 'fetch') sender = chosen.name;
+      const chosen = asking[asking.length > 1 ? (scenario.schedule[decisions++] ?? 0) % asking.length : 0] as RealWorker;
+      if (chosen.asked?.op === 'fetch') service.sender = chosen.name;
       chosen.state = WAITS.has(chosen.asked?.op ?? '') ? 'waiting' : 'running';
       if (chosen.child.connected) chosen.child.send({ type: 'go' }, () => {}); // a worker killed meanwhile: its exit comes next
     }
@@ -393,20 +267,18 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     const start: WorkerStart = { bundleFile, durasimIndex: DURASIM_INDEX, task, pid, incarnation, dir, sideFile, faults: scenario.faults, version: scenario.version, random: scenario.random, machineCrashes: traced, store: { url: storeServer.url, timeoutMs: scenario.store.timeoutMs } };
     record('supervisor', 'start', name);
     const env = { ...process.env, ...scenario.environment };
-    const stdio: ['ignore', 'ignore', 'pipe', 'ipc'] = ['ignore', 'ignore', 'pipe', 'ipc'];
-    let child: ChildProcess;
+    let straceLog: string | undefined;
     if (realDisk) {
-      const logFile = join(root, 'side', `${pid}-${incarnation}.strace`);
-      realDisk.attach(name, logFile, sideFile);
-      // io_uring off: libuv's file calls are then system calls strace sees.
-      child = spawnProcess('strace', [...straceArgs(logFile), process.execPath, WORKER, JSON.stringify(start)], { cwd: dir, env: { ...env, UV_USE_IO_URING: '0' }, stdio });
-    } else child = fork(WORKER, [JSON.stringify(start)], { cwd: dir, execArgv: [], env, stdio });
+      straceLog = join(root, 'side', `${pid}-${incarnation}.strace`);
+      realDisk.attach(name, straceLog, sideFile);
+    }
+    const child = startWorkerProcess(start, dir, env, straceLog);
     children.add(child);
     live++;
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-2000)));
     child.on('error', () => {}); // a send to a worker that just died: its exit says what happened
-    const worker: Worker = { name, pid, incarnation, child, sideFile, state: 'running' };
+    const worker: RealWorker = { name, pid, incarnation, child, sideFile, state: 'running' };
     workers.set(child, worker);
     child.on('message', (message: FromWorker) => {
       if (message.type === 'hello') {
@@ -468,12 +340,6 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     });
   };
 
-  // The service's own clock follows real time: an accepted write lands commitDelayMs after it was accepted.
-  const serviceClock = setInterval(() => {
-    const nowMs = performance.now() - started;
-    for (let due = clock.nextDueMs(); due !== undefined && due <= nowMs; due = clock.nextDueMs()) for (const timer of clock.advance()) timer.fire();
-    clock.nowMs = Math.max(clock.nowMs, nowMs); // what the service schedules next counts from now
-  }, 5);
   const limit = setTimeout(() => {
     outcome = { kind: 'bounds-exceeded', bound: 'wall-time', detail: `the real run took over ${wallLimitMs} ms` };
     for (const w of workers.values()) killWorker(w);
@@ -496,7 +362,6 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     process.off('SIGINT', interrupted);
     process.off('SIGTERM', interrupted);
     clearTimeout(limit);
-    clearInterval(serviceClock);
     for (const w of workers.values()) killWorker(w);
     for (const child of children) child.kill('SIGKILL');
     await service.close();
@@ -511,16 +376,12 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
   const secretSightings = token === undefined ? [] : [...secretSightingsIn(dir, token, trace.length - 1), ...secretInStore(storeCore.calls, token)];
   const temp = tempEvidenceIn(dir, scenario, trace.length - 1);
   rmSync(root, { recursive: true, force: true });
-  const requests = core.requests.map((r) => {
-    const arrival = recordsAtArrival.get(r.index);
-    return { ...r, ...(arrival ? { recordsAtArrival: arrival.records } : {}), ...(arrival?.unsynced ? { unsyncedAtArrival: arrival.unsynced } : {}), ...(arrival?.gaps ? { gapsAtArrival: arrival.gaps } : {}) };
-  });
   const input: JudgeInput = {
     scenario,
     outcome,
     trace,
     effects: core.effects,
-    requests,
+    requests: service.requests(),
     crashes,
     userEdits,
     final: { durable: final, visible: realDisk ? visibleAtEnd : final, files: endFiles, durableFiles },
