@@ -41,13 +41,30 @@ export type SideLine =
   | { type: 'result'; step: number; op: string; note: string }
   /** `fault`: its index in the scenario's faults; a crash whose mode is not keep-all is a machine crash, which the parent carries on. */
   | { type: 'crash'; step: number; when: 'before' | 'after'; op: string; fault: number; mode: string }
+  /** A second call of run() (a concurrent call) failed: that request's answer; the process goes on. */
+  | { type: 'call-failed'; error: string }
   | { type: 'exit'; error?: string };
 
 /**
  * hello: the worker's own pid, first (under strace the parent's child is strace); ask: a scheduled
- * step waits for "go"; pause: the step granted, the worker freezes for `ms` before it takes effect
- * (the scenario's pause: others run meanwhile); done: it completed (or the pause ended), and the
- * worker's code runs on until its next ask or its exit.
+ * step waits for "go" (asks are granted in the order they came: a process serving two calls may
+ * have two); pause: the step granted, the worker freezes for `ms` before it takes effect (the
+ * scenario's pause: others run meanwhile), and resumed when it does; done: the step completed, and
+ * its call runs on until its next ask. returned: one of several calls of run() returned, the others
+ * go on; ending: the last returned (what is left is the process's end: 'beforeExit' listeners, then
+ * exit); refused: a concurrent call came when no call was under way, and nothing happened. idle
+ * (only while two or more calls are under way): every call is blocked — on an ask, the world, or
+ * another call — after the parent's first `seen` messages.
  */
-export type FromWorker = { type: 'ask'; op: string; detail: string } | { type: 'pause'; step: number; ms: number } | { type: 'done'; op: string } | { type: 'hello'; pid: number };
-export type ToWorker = { type: 'go' };
+export type FromWorker =
+  | { type: 'ask'; op: string; detail: string }
+  | { type: 'pause'; step: number; op: string; ms: number }
+  | { type: 'resumed'; op: string }
+  | { type: 'done'; op: string }
+  | { type: 'hello'; pid: number }
+  | { type: 'returned' }
+  | { type: 'ending' }
+  | { type: 'refused' }
+  | { type: 'idle'; seen: number };
+/** go: the first waiting ask may take its step; call-again: a concurrent call, a second call of run() in this process (its module memory and env shared). */
+export type ToWorker = { type: 'go' } | { type: 'call-again' };

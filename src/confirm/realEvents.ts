@@ -1,7 +1,7 @@
 /**
  * A scenario's timed events, carried out for real between the workers' steps (the simulator's
  * events, confirm's way): a user's save, a cancel file, a changed input, a service or store restart,
- * a store edit, an operator's takeover, a duplicate delivery. Each is written to the trace as the
+ * a store edit, an operator's takeover, a duplicate delivery, a concurrent call. Each is written to the trace as the
  * simulator writes it.
  */
 import type { JudgeInput, TraceLine } from '../../model/evidence.js';
@@ -28,6 +28,8 @@ export interface RealEventTarget {
   record: (actor: string, op: string, detail: unknown) => void;
   /** Starts one more worker process with the task (a duplicate delivery), named by the caller. */
   deliverAgain: () => void;
+  /** Hands the task again to worker `pid`'s running process (a concurrent call). */
+  callAgain: (pid: number) => void;
 }
 
 /** A user's save of `text` at `path`: in the real folder, then in the disk model (which has caught up with the workers' calls first). */
@@ -62,4 +64,5 @@ export function fireRealEvent(to: RealEventTarget, fault: Fault): void {
     // The operator's procedure, as simulated; its hand-back comes holdMs later in real time.
     takeOver({ scenario, store: storeCore, service: core, clock: to.clock, trace: to.trace, record: (entry) => record(entry.actor, entry.op, entry.detail) }, fault.holdMs);
   } else if (fault.kind === 'duplicate-delivery') to.deliverAgain();
+  else if (fault.kind === 'concurrent-call') to.callAgain(fault.process);
 }

@@ -39,7 +39,7 @@ import { RealDisk } from './realDisk.js';
 import { straceUnavailable } from './straceCommand.js';
 import { realDiskView, writeImage } from './realFolder.js';
 import { fireRealEvent } from './realEvents.js';
-import { killWorker, startWorkerProcess, type RealWorker } from './realWorkerProcess.js';
+import { killWorker, mayRun, startWorkerProcess, type RealWorker } from './realWorkerProcess.js';
 import type { CrashEvidence, JudgeInput, Records, TraceLine } from '../../model/evidence.js';
 import { HistoryObserver } from '../../model/observedHistory.js';
 import { normalizeRecords } from '../../model/records.js';
@@ -59,7 +59,7 @@ import { secretSightingsIn } from './secretScan.js';
 import { tempEvidenceIn } from './tempScan.js';
 import { SideFiles } from './sideFiles.js';
 import { ownModule } from '../ownFiles.js';
-import type { FromWorker, SideLine, WorkerStart } from './protocol.js';
+import type { FromWorker, SideLine, ToWorker, WorkerStart } from './protocol.js';
 
 const DURASIM_INDEX = ownModule('src/index');
 
@@ -152,6 +152,8 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
         globalStep++;
         events.countAccess(line.op, line.detail);
         record(name, `step ${line.step} ${line.op}`, line.detail);
+      } else if (line.type === 'call-failed') {
+        record('supervisor', 'call-failed', `${name}'s second call of run() failed: ${line.error}; the process goes on`);
       } else if (line.type === 'result') {
         if (line.op === 'fetch') for (const request of core.requests) if (request.sender === name) request.doneSeq ??= trace.length;
         if (line.note !== 'ok') record(name, `step ${line.step} ${line.op}:result`, line.note);
@@ -169,7 +171,24 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     fireRealEvent({ scenario, dir, realDisk, core, storeCore, clock, trace, userEdits, elapsedMs: () => performance.now() - started, record, deliverAgain: () => {
       record('supervisor', 'duplicate-delivery', `the task is delivered again to worker-${nextPid}`);
       spawn(nextPid++, 0);
-    } }, fault);
+    }, callAgain }, fault);
+  /** A concurrent call: the task reaches worker `pid`'s running process again, a second call of run() in it (as simulated). */
+  const callAgain = (pid: number): void => {
+    const w = [...workers.values()].find((x) => x.pid === pid && !crashing?.victims.has(x));
+    if (w === undefined || w.ending || !w.child.connected) {
+      record('supervisor', 'concurrent-call', `the task reaches worker-${pid} again, but it is not running: nothing happens`);
+      return;
+    }
+    record('supervisor', 'concurrent-call', `the task reaches ${w.name} again: a second call of run() in the same process, its module memory shared`);
+    w.calls++;
+    w.running = true;
+    tell(w, { type: 'call-again' });
+  };
+  /** A message to a worker, counted (an "idle" report that saw fewer is stale); a worker killed meanwhile: its exit comes next. */
+  const tell = (w: RealWorker, message: ToWorker): void => {
+    w.sent++;
+    if (w.child.connected) w.child.send(message, () => {});
+  };
   const fireDue = (): void => {
     for (let fault = events.nextDue(globalStep); fault; fault = events.nextDue(globalStep)) fire(fault);
   };
@@ -187,19 +206,22 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     for (const w of workers.values()) readSide(w.name, w.sideFile);
     // Grant steps until a worker runs: one that only waits on the world (a request, a sleep) lets the next go.
     for (;;) {
-      if (crashing || [...workers.values()].some((w) => w.state === 'running')) return;
+      if (crashing || [...workers.values()].some(mayRun)) return;
       fireDue();
-      const asking = [...workers.values()].filter((w) => w.state === 'asking').sort((a, b) => a.pid - b.pid);
-      if (asking.length === 0 || [...workers.values()].some((w) => w.state === 'running')) return;
+      const asking = [...workers.values()].filter((w) => w.asks.length > 0).sort((a, b) => a.pid - b.pid);
+      if (asking.length === 0 || [...workers.values()].some(mayRun)) return;
       if (globalStep >= scenario.bounds.maxSteps) {
         outcome = { kind: 'bounds-exceeded', bound: 'steps', detail: `${globalStep} steps taken, the bound is ${scenario.bounds.maxSteps}` };
         for (const w of workers.values()) killWorker(w);
         return;
       }
       const chosen = asking[asking.length > 1 ? (scenario.schedule[decisions++] ?? 0) % asking.length : 0] as RealWorker;
-      if (chosen.asked?.op === 'fetch') service.sender = chosen.name;
-      chosen.state = WAITS.has(chosen.asked?.op ?? '') ? 'waiting' : 'running';
-      if (chosen.child.connected) chosen.child.send({ type: 'go' }, () => {}); // a worker killed meanwhile: its exit comes next
+      // The worker's first ask takes the step (it hands "go" to its asks in order).
+      const asked = chosen.asks.shift() as { op: string; detail: string };
+      if (asked.op === 'fetch') service.sender = chosen.name;
+      if (asked.op.startsWith('store.')) chosen.storePending++;
+      chosen.running = !WAITS.has(asked.op);
+      tell(chosen, { type: 'go' });
     }
   };
 
@@ -251,8 +273,9 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     const made = storeCore.call(request, by, trace.length);
     record('store', request.op, describeStoreCall(made));
     const caller = [...workers.values()].find((w) => w.name === by);
-    if (caller?.state === 'running' && caller.asked?.op.startsWith('store.')) {
-      caller.state = 'waiting';
+    if (caller !== undefined && caller.storePending > 0) {
+      caller.storePending--;
+      caller.running = false;
       pump();
     }
     return made;
@@ -278,7 +301,7 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-2000)));
     child.on('error', () => {}); // a send to a worker that just died: its exit says what happened
-    const worker: RealWorker = { name, pid, incarnation, child, sideFile, state: 'running' };
+    const worker: RealWorker = { name, pid, incarnation, child, sideFile, asks: [], running: true, calls: 1, storePending: 0, sent: 0, ending: false };
     workers.set(child, worker);
     child.on('message', (message: FromWorker) => {
       if (message.type === 'hello') {
@@ -287,13 +310,25 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
         return;
       }
       if (message.type === 'ask') {
-        worker.state = 'asking';
-        worker.asked = { op: message.op, detail: message.detail };
+        worker.asks.push({ op: message.op, detail: message.detail });
+        if (worker.calls === 1) worker.running = false; // its one call is blocked; with more, "idle" says when all are
       } else if (message.type === 'pause') {
         readSide(name, sideFile);
         record('supervisor', 'pause', `${name} freezes for ${message.ms} ms`);
-        worker.state = 'waiting';
-      } else worker.state = 'running';
+        worker.running = false;
+      } else if (message.type === 'idle') {
+        if (message.seen === worker.sent) worker.running = false;
+      } else if (message.type === 'returned') {
+        worker.calls--;
+        worker.running = true; // the call left may run on: its ask, or "idle", says when it does not
+      } else if (message.type === 'ending') {
+        worker.ending = true;
+        worker.running = true;
+      } else if (message.type === 'refused') {
+        worker.calls--;
+        record('supervisor', 'concurrent-call', `${name} had returned its last call when the task reached it: nothing happened`);
+      } else if (message.type === 'resumed') worker.running = !WAITS.has(message.op); // a paused request or sleep waits on the world next
+      else worker.running = true; // done: the step's call runs on
       pump();
     });
     child.on('exit', (code, signal) => {

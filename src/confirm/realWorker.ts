@@ -8,6 +8,7 @@
  * durasim's module graph (no TypeScript loader in the process).
  */
 import { readFileSync } from 'node:fs';
+import type { Env, JournalAdapter } from '../../model/contract/contract.js';
 import { installAmbientGuard, runAsTurn } from '../../simulator/sandbox/ambientGuard.js';
 import type { JournalBundle } from '../isolation/bundleJournal.js';
 import { compileJournal } from '../isolation/journalInstances.js';
@@ -16,6 +17,35 @@ import { CountedWorld } from './countedWorld.js';
 import type { WorkerStart } from './protocol.js';
 import { StepCounter } from './stepCounter.js';
 import { storeClient } from './storeClient.js';
+
+/**
+ * The calls of run() this process serves: the first at once; one more for each concurrent call the
+ * parent hands it while a call is under way (the same journal instance and env: a server's second
+ * request). Resolves when the last returned, rejects at the first call's error; the parent hears
+ * of every call but the last that returns ("returned") and of the last ("ending"), and a concurrent
+ * call that comes when none is under way is refused ("refused").
+ */
+function runCalls(call: (second: boolean) => Promise<void>, counter: StepCounter): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let underWay = 0;
+    const begin = (second: boolean): void => {
+      counter.callsUnderWay = ++underWay;
+      call(second).then(() => {
+        counter.callsUnderWay = Math.max(1, --underWay); // the process's end counts as one: its beforeExit listeners run as a call does
+        if (underWay > 0) counter.tell({ type: 'returned' });
+        else {
+          counter.tell({ type: 'ending' });
+          resolve();
+        }
+      }, reject);
+    };
+    counter.onCallAgain(() => {
+      if (underWay > 0) begin(true);
+      else counter.tell({ type: 'refused' });
+    });
+    begin(false);
+  });
+}
 
 /** The worker's life: runs the journal's incarnation, then exits the process (never returns). */
 export async function runRealWorker(start: WorkerStart): Promise<never> {
@@ -34,10 +64,24 @@ export async function runRealWorker(start: WorkerStart): Promise<never> {
   });
   try {
     const instances = await compileJournal(JSON.parse(readFileSync(start.bundleFile, 'utf8')) as JournalBundle, start.durasimIndex);
-    await runAsTurn(holder, async () => {
-      const journal = instances.fresh();
-      await journal.run(world.env(realEnv({ dir: start.dir, pid: start.pid, incarnation: start.incarnation })), start.task);
-    });
+    // The journal's modules are evaluated in the first call's turn, as simulated; a concurrent call runs the same instance with the same env.
+    let journal: JournalAdapter | undefined;
+    let env: Env | undefined;
+    await runCalls(
+      (second) => runAsTurn(holder, async () => {
+        journal ??= instances.fresh();
+        env ??= world.env(realEnv({ dir: start.dir, pid: start.pid, incarnation: start.incarnation }));
+        await journal.run(env, start.task);
+      }).then(
+        () => undefined,
+        (error: unknown) => {
+          if (!second) throw error;
+          // A second call that fails is that request's answer, as a server's: the process goes on (as simulated).
+          counter.side({ type: 'call-failed', error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+        },
+      ),
+      counter,
+    );
     // run() returned: as a process whose event loop ran empty (this one's stays open for the parent's
     // messages), 'beforeExit' listeners run, and what they start runs to its end; exit() then runs the 'exit' ones.
     if (process.listenerCount('beforeExit') > 0) {

@@ -20,10 +20,27 @@ export interface RealWorker {
   /** The worker process's own pid (under strace, `child` is strace). */
   tracee?: number;
   sideFile: string;
-  /** Running from its start or a step's completion until it asks again; asking for its next step; waiting on the world (a request, a sleep, a pause, the store). */
-  state: 'running' | 'asking' | 'waiting';
-  asked?: { op: string; detail: string };
+  /** Its steps asked for and not yet granted, in the order they came (a process serving two calls may ask twice). */
+  asks: { op: string; detail: string }[];
+  /**
+   * Whether code of it may be running: from its start, a step's completion or a second call until
+   * every call is blocked — on an ask (told at once while one call is under way, by an "idle" report
+   * while more are), on the world (a request, a sleep, a pause: at the grant; a store call: on its
+   * arrival), or on another call.
+   */
+  running: boolean;
+  /** Calls of run() under way, as far as the parent knows (its 'beforeExit' listeners count as one). */
+  calls: number;
+  /** Granted store calls that have not arrived at the store yet: the worker runs until they do. */
+  storePending: number;
+  /** Messages sent to it ("go", "call-again"): an "idle" report that saw fewer is stale. */
+  sent: number;
+  /** Its last call of run() returned: a concurrent call now finds nothing under way. */
+  ending: boolean;
 }
+
+/** Whether the worker may be running code: the parent grants no step while one may. */
+export const mayRun = (w: RealWorker): boolean => w.running || w.storePending > 0;
 
 /** Starts a worker process in `dir` with `env`: under strace writing `straceLog` when given (io_uring off, so libuv's file calls are system calls strace sees). */
 export function startWorkerProcess(start: WorkerStart, dir: string, env: NodeJS.ProcessEnv, straceLog?: string): ChildProcess {

@@ -17,6 +17,10 @@ import type { FromWorker, SideLine, WorkerStart } from './protocol.js';
 
 const kill = process.kill.bind(process); // captured before the sandbox: this process is real
 const pidOfThis = process.pid;
+const later = setImmediate; // captured before the sandbox
+
+/** Steps whose call waits on the world once granted (a request, a sleep, a store call): the process may be idle while they are under way. */
+const waitsOnTheWorld = (op: string): boolean => op === 'fetch' || op === 'clock.sleep' || op.startsWith('store.');
 
 export class StepCounter {
   private calls = 0;
@@ -24,6 +28,13 @@ export class StepCounter {
   private waiting: (() => void)[] = [];
   /** Scheduled steps asked for and not yet completed. */
   private open = 0;
+  /** Granted steps under way that keep their call running (not waiting on the world, not paused). */
+  private running = 0;
+  /** The parent's messages handled so far ("go", "call-again"): an idle report names how many it saw. */
+  private seen = 0;
+  /** Calls of run() under way (set by the worker): with two or more, the parent learns when all are blocked from "idle". */
+  callsUnderWay = 1;
+  private idleCheck = false;
 
   /** Whether a scheduled step is asked for or under way. */
   get busy(): boolean {
@@ -34,9 +45,47 @@ export class StepCounter {
     const mine = (f: Fault): boolean => (f.kind === 'crash' || f.kind === 'pause') && f.process === start.pid && f.incarnation === start.incarnation;
     this.events = new ScenarioEvents(start.faults.filter((f) => mine(f) && (f.kind !== 'crash' || f.mode === 'keep-all' || start.machineCrashes)));
     process.on('message', (message: { type?: string }) => {
-      if (message?.type === 'go') this.waiting.shift()?.();
+      if (message?.type === 'go') {
+        this.seen++;
+        this.waiting.shift()?.();
+      } else if (message?.type === 'call-again') {
+        this.seen++;
+        this.callAgain();
+        this.checkIdle();
+      }
     });
     (process.send as (message: FromWorker) => void)({ type: 'hello', pid: pidOfThis });
+  }
+
+  private callAgain: () => void = () => this.tell({ type: 'refused' });
+
+  /** What to do when the parent hands this process a concurrent call (until set: refuse it). */
+  onCallAgain(handler: () => void): void {
+    this.callAgain = handler;
+  }
+
+  /** A message to the parent. With two or more calls under way, an idle check follows it. */
+  tell(message: FromWorker): void {
+    (process.send as (message: FromWorker) => void)(message);
+    this.checkIdle(message.type === 'returned');
+  }
+
+  /**
+   * With several calls under way, the parent cannot tell from one call's ask that the process is
+   * blocked (another call may run on): once everything runnable has run (the next turn of the event
+   * loop) and no granted step keeps a call running, the process says it is idle, naming how many of
+   * the parent's messages it had seen (a report the parent's later "go" overtook is stale). After a
+   * call returned (`force`), once more: the one left may be blocked or may run on.
+   */
+  private checkIdle(force = false): void {
+    if ((this.callsUnderWay < 2 && !force) || this.idleCheck) return;
+    this.idleCheck = true;
+    outsideTurn(() =>
+      later(() => {
+        this.idleCheck = false;
+        if (this.running === 0) (process.send as (message: FromWorker) => void)({ type: 'idle', seen: this.seen });
+      }),
+    );
   }
 
   side(line: SideLine): void {
@@ -56,25 +105,29 @@ export class StepCounter {
   private async scheduledStep<T>(op: string, detail: string, real: () => Promise<T>): Promise<T> {
     await new Promise<void>((resolve) => {
       this.waiting.push(resolve);
-      (process.send as (message: FromWorker) => void)({ type: 'ask', op, detail });
+      this.tell({ type: 'ask', op, detail });
     });
     const { step, after, pause } = this.begin(op, detail);
     if (pause) {
       // The scenario's pause: granted, the step waits before it takes effect; the parent lets others run meanwhile.
-      (process.send as (message: FromWorker) => void)({ type: 'pause', step, ms: pause.pauseMs });
+      this.tell({ type: 'pause', step, op, ms: pause.pauseMs });
       await outsideTurn(() => new Promise<void>((resolve) => setTimeout(resolve, pause.pauseMs)));
-      (process.send as (message: FromWorker) => void)({ type: 'done', op });
+      this.tell({ type: 'resumed', op });
     }
+    const keepsRunning = !waitsOnTheWorld(op);
+    if (keepsRunning) this.running++;
     let outcome: { ok: true; value: T } | { ok: false; error: unknown };
     try {
       // Made outside the journal's turn: what Node does inside (undici's timers, fs internals) is not the journal's step.
       outcome = { ok: true, value: await outsideTurn(real) };
     } catch (error) {
       outcome = { ok: false, error };
+    } finally {
+      if (keepsRunning) this.running--;
     }
     this.end(step, op, after, outcome.ok ? undefined : outcome.error);
     if (outcome.ok) this.side({ type: 'result', step, op, note: 'ok' });
-    (process.send as (message: FromWorker) => void)({ type: 'done', op });
+    this.tell({ type: 'done', op });
     if (!outcome.ok) throw outcome.error;
     return outcome.value;
   }

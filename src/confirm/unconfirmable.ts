@@ -7,7 +7,6 @@ export function unconfirmable(scenario: Scenario, untraced: string | undefined =
   for (const [i, fault] of scenario.faults.entries()) {
     if (fault.kind === 'crash' && fault.mode !== 'keep-all' && untraced !== undefined) return `faults[${i}] is a machine crash (${fault.mode}), which is built from the workers' real system calls, and ${untraced}. Install strace (Debian: apt-get install strace)`;
     if (fault.kind === 'io-error') return `faults[${i}] is an I/O error (${fault.error}): a real disk cannot be made to fail on cue`;
-    if (fault.kind === 'concurrent-call') return `faults[${i}] is a concurrent call, which a real worker process cannot be handed yet (confirm starts one call of run() per process)`;
   }
   return undefined;
 }
