@@ -5,7 +5,9 @@
  * check at its budget and seed, each finding confirmed — runs in CI as a job of its own (.ci/run:
  * `npm run compatibility -- --verify`, about a minute), apart from the five-minute test suite.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { main } from '../../src/cli/main.js';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { LIBRARIES } from './matrix.js';
@@ -27,4 +29,23 @@ describe('the compatibility matrix', () => {
     expect({ exit: result.exit, invariant: result.invariant, missing: result.missing }).toEqual({ exit: c.exit, invariant: c.invariant, missing: c.missing });
     expect(result.confirm).toEqual({ exit: c.exit, verdict: 'verdict: confirmed — the same violations in real processes' });
   }, 180_000);
+
+  test('node-idempotency: its clean verdict is the middleware\'s — without onRequest and onResponse the same journal sends twice at once', async () => {
+    const folder = join(ROOT, 'examples', 'libraries', 'node-idempotency');
+    const source = readFileSync(join(folder, 'journal.ts'), 'utf8');
+    const unguarded = source.replace(/^ {4}const stored = await idempotency\.onRequest\(request\);.*$/m, '    const stored = undefined as unknown;').replace(/^ {4}await idempotency\.onResponse\(.*$/m, '');
+    expect(source.match(/^ {4}.*idempotency\.on(Request|Response)\(/gm)).toHaveLength(2);
+    expect(unguarded.match(/^ {4}.*idempotency\.on(Request|Response)\(/gm)).toBeNull(); // both calls gone from the code: the copy is what it says
+    const copy = join(folder, `.unguarded-${process.pid}.ts`); // beside the original: its imports resolve as the original's
+    writeFileSync(copy, unguarded);
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'durasim-matrix-unguarded-'));
+      const out: string[] = [];
+      const code = await main(['check', '--journal', copy, '--faults', 'concurrent', '--runs', '100', '--seed', '1', '--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'], (line) => out.push(line));
+      expect(code, out.join('\n')).toBe(1);
+      expect(out.join('\n')).toMatch(/single-flight \[post-[a-z]\] at #\d+: expected no second write of post-[a-z] while request #\d+ is in flight; actual request #\d+ from worker-0#0 arrived while request #\d+ from worker-0#0 was still waiting for its answer/);
+    } finally {
+      rmSync(copy, { force: true });
+    }
+  }, 120_000);
 });

@@ -8,8 +8,12 @@
  */
 
 export interface LibraryCase {
-  /** The folder under examples/libraries, and the npm package. */
+  /** The folder under examples/libraries, and the npm package unless `package` names it. */
   library: string;
+  /** The npm package, when it is not the folder's name (a scoped one). */
+  package?: string;
+  /** check's fault families, when not its default (every family but concurrent). */
+  faults?: string;
   /** What the journal keeps with it. */
   use: string;
   /** check's budget and seed for this row. */
@@ -101,5 +105,15 @@ export const LIBRARIES: readonly LibraryCase[] = [
     seed: 1,
     exit: 0,
     why: 'the lock (a `<file>.lock` folder, kept fresh by touching its mtime on timers, taken over once stale) holds through kills, restarts and a second worker; with the writes made durable by the journal, nothing is lost or done twice.',
+  },
+  {
+    library: 'node-idempotency',
+    package: '@node-idempotency/core',
+    faults: 'crash,disk,io,response,duplicate,user,service-restart,intent,store,failure,concurrent',
+    use: "a server's journal: each call of `run()` is a request through `await idempotency.onRequest(req)` before the work and `await idempotency.onResponse(req, res)` after, on the README's `MemoryStorageAdapter`; the journal writes its state file durably itself (temp file, fsync, rename, folder fsync)",
+    runs: 500,
+    seed: 1,
+    exit: 0,
+    why: 'checked with every family and concurrent calls: a second call of `run()` in the process while the first is under way is refused by `onRequest` ("A request is outstanding for this Idempotency-Key"), one after it gets the stored response. Without the middleware the same journal sends twice at once (`single-flight`, the first run of `--faults concurrent --seed 1`: matrix.test.ts runs it). Its store lives in the process: a duplicate delivered to another process is held off by the journal\'s own lock file, not by the middleware, and a crash forgets every key (the fsynced state file answers for them). Its race once a key expires (`setIfNotExists` still sees the expired entry, `get` deletes it, and two retries both proceed) needs a request that outlasts the 24-hour TTL, beyond this budget\'s virtual time.',
   },
 ];

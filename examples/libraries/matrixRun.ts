@@ -12,8 +12,9 @@ import type { LibraryCase } from './matrix.js';
 const ROOT = resolve(import.meta.dirname, '../..');
 
 export const journalOf = (library: string): string => `examples/libraries/${library}/journal.ts`;
-export const versionOf = (library: string): string => (JSON.parse(readFileSync(join(ROOT, 'node_modules', library, 'package.json'), 'utf8')) as { version: string }).version;
-export const checkCommand = (c: LibraryCase): string => `npx durasim check --journal ${journalOf(c.library)} --runs ${c.runs} --seed ${c.seed}`;
+export const packageOf = (c: LibraryCase): string => c.package ?? c.library;
+export const versionOf = (c: LibraryCase): string => (JSON.parse(readFileSync(join(ROOT, 'node_modules', packageOf(c), 'package.json'), 'utf8')) as { version: string }).version;
+export const checkCommand = (c: LibraryCase): string => `npx durasim check --journal ${journalOf(c.library)} --runs ${c.runs} --seed ${c.seed}${c.faults ? ` --faults ${c.faults}` : ''}`;
 
 export interface RowResult {
   exit: number;
@@ -28,7 +29,7 @@ export async function runRow(c: LibraryCase, options: { workers?: number; confir
   const dir = mkdtempSync(join(tmpdir(), `durasim-matrix-${c.library}-`));
   const printed: string[] = [];
   const quiet = (line: string): void => void printed.push(line);
-  const exit = await main(['check', '--journal', join(ROOT, journalOf(c.library)), '--runs', String(c.runs), '--seed', String(c.seed), '--workers', String(options.workers ?? 1), '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'], quiet);
+  const exit = await main(['check', '--journal', join(ROOT, journalOf(c.library)), '--runs', String(c.runs), '--seed', String(c.seed), ...(c.faults ? ['--faults', c.faults] : []), '--workers', String(options.workers ?? 1), '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'], quiet);
   if (!existsSync(join(dir, 'report', 'summary.json'))) throw new Error(`check of ${c.library} wrote no summary (exit ${exit}): ${printed.join('\n')}`);
   const summary = JSON.parse(readFileSync(join(dir, 'report', 'summary.json'), 'utf8')) as { runsExecuted: number; violations: { code: string; evidence?: { missing?: { missing: string }[] } }[] };
   const first = summary.violations[0];
@@ -55,7 +56,8 @@ export function renderMatrix(cases: readonly LibraryCase[]): string {
     "npm library, used as the library's README says, with no shim. The journals share durasim's",
     'reference protocol (`examples/libraries/stateJournal.ts`: the intent recorded before the send,',
     'a query after a crash, the user\'s file guarded), so what differs between rows is what the',
-    'library does with the bytes. `check` runs with every fault family at the budget and seed shown;',
+    'library does with the bytes. `check` runs with its default fault families (every family but',
+    'concurrent calls, unless the row names them) at the budget and seed shown;',
     'a finding is then run in real processes by `confirm`, which builds the machine crash from the',
     "workers' real system calls (strace).",
     '',
@@ -66,10 +68,10 @@ export function renderMatrix(cases: readonly LibraryCase[]): string {
     '|---|---|---|---|---|---|',
   ];
   for (const c of cases) {
-    const verdict = c.exit === 0 ? `clean (${c.runs} runs, seed ${c.seed})` : `${VERDICT[c.exit]}: \`${c.invariant}\``;
+    const verdict = c.exit === 0 ? `clean (${c.runs} runs, seed ${c.seed}${c.faults?.split(',').includes('concurrent') ? ', concurrent calls among the faults' : ''})` : `${VERDICT[c.exit]}: \`${c.invariant}\``;
     const missing = c.missing === 'file-fsync' ? "the file's fsync" : c.missing === 'folder-fsync' ? "the folder's fsync after the rename" : '—';
     const real = c.exit === 0 ? '—' : 'confirmed';
-    lines.push(`| [${c.library}](https://www.npmjs.com/package/${c.library}) | ${versionOf(c.library)} | ${c.use} | ${verdict} | ${missing} | ${real} |`);
+    lines.push(`| [${packageOf(c)}](https://www.npmjs.com/package/${packageOf(c)}) | ${versionOf(c)} | ${c.use} | ${verdict} | ${missing} | ${real} |`);
   }
   lines.push('', '## Why each verdict is right', '');
   for (const c of cases) lines.push(`- **${c.library}**: ${c.why} \`${checkCommand(c)}\``);

@@ -5,6 +5,7 @@
  * record per key, the whole state saved by the library's own write and read back by its own read.
  * Only the store differs between the examples, so each verdict is about what its library does.
  */
+import { open, rename } from 'node:fs/promises';
 import { ReferenceRun, type DiskView, type Env, type JournalAdapter, type JournalRecords, type LogRecord, type PublishOperation, type Task } from 'durasim';
 
 /** A key's one record, with what its history would have said: the user's texts preserved, how many times it was dispatched. */
@@ -85,4 +86,22 @@ export function stateJournal(name: string, store: (env: Env) => StateStore, insp
     run: (env, task) => new Run(env, task, store(env)).execute(),
     inspect: (disk) => recordsOf(inspectState(disk)),
   };
+}
+
+/** The folder's entries made durable: after a rename, and before trusting a state read back (a rename whose folder fsync failed is in the page cache only). */
+export async function syncFolder(): Promise<void> {
+  const folder = await open('.', 'r');
+  await folder.sync();
+  await folder.close();
+}
+
+/** For journals whose library is not the writer (a lock, a middleware): `text` at `path` the way that survives a power loss — a temp file, fsynced, renamed, the folder fsynced. */
+export async function writeDurably(path: string, text: string): Promise<void> {
+  const temp = `${path}.tmp`;
+  const handle = await open(temp, 'w');
+  await handle.writeFile(text);
+  await handle.sync();
+  await handle.close();
+  await rename(temp, path);
+  await syncFolder();
 }

@@ -5,28 +5,11 @@
  * lock: a folder `<file>.lock` made with mkdir, kept fresh by touching its mtime, and taken over once
  * it is stale (10 s by default), as the library decides it.
  */
-import { open, readFile, rename } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import lockfile from 'proper-lockfile';
-import { stateInFile, stateJournal, unlessMissing, type State } from '../stateJournal.js';
+import { stateInFile, stateJournal, syncFolder, unlessMissing, writeDurably, type State } from '../stateJournal.js';
 
 const FILE = 'state.json';
-
-/** The folder's entries made durable: after a rename, and before trusting a state read back (a rename whose folder fsync failed is in the page cache only). */
-async function syncFolder(): Promise<void> {
-  const folder = await open('.', 'r');
-  await folder.sync();
-  await folder.close();
-}
-
-async function durably(path: string, text: string): Promise<void> {
-  const temp = `${path}.tmp`;
-  const handle = await open(temp, 'w');
-  await handle.writeFile(text);
-  await handle.sync();
-  await handle.close();
-  await rename(temp, path);
-  await syncFolder();
-}
 
 export default stateJournal(
   'proper-lockfile',
@@ -46,7 +29,7 @@ export default stateJournal(
           await syncFolder();
           return state;
         }),
-      save: (state) => locked(() => durably(FILE, JSON.stringify(state))),
+      save: (state) => locked(() => writeDurably(FILE, JSON.stringify(state))),
     };
   },
   (disk) => stateInFile(disk, FILE),
