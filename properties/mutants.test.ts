@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, test } from 'vitest';
 import { judge } from '../model/judge.js';
-import { MUTANTS } from '../src/journals/mutants/index.js';
+import { MUTANTS, mutantArbitrary } from '../src/journals/mutants/index.js';
 import { referenceJournal } from '../src/journals/reference.js';
 import { closeToMinimal, handMinimal, MUTANT_BUDGET, mutantProblems, mutantSeed, simulateAsProcesses } from '../src/mutantsMain.js';
 import { bundledJournal } from '../src/isolation/journalRef.js';
@@ -33,8 +33,8 @@ const minimal = (name: string) => parseScenarioText(readFileSync(new URL(`../rep
 /** The mutants this suite hunts (every sixth: a sample; CI hunts them all, held to the same bounds). */
 const HUNTED_HERE = (index: number): boolean => index % 6 === 0;
 describe('the mutant corpus', () => {
-  test('has thirty-seven mutants with distinct names', () => {
-    expect(new Set(MUTANTS.map((m) => m.journal.name)).size).toBe(37);
+  test('has thirty-eight mutants with distinct names', () => {
+    expect(new Set(MUTANTS.map((m) => m.journal.name)).size).toBe(38);
   });
 
   describe.each(MUTANTS.map((m, i) => [m.journal.name, m, i] as const))('%s', (name, mutant, index) => {
@@ -51,7 +51,7 @@ describe('the mutant corpus', () => {
     });
 
     test.skipIf(!HUNTED_HERE(index))(`is killed within ${MUTANT_BUDGET} runs and shrinks close to the hand-minimal scenario`, async () => {
-      const result = await huntJournal(pool, bundledJournal(name)!, { numRuns: MUTANT_BUDGET, seed: mutantSeed(index) });
+      const result = await huntJournal(pool, bundledJournal(name)!, { numRuns: MUTANT_BUDGET, seed: mutantSeed(index), ...mutantArbitrary(mutant) });
       expect(result.killed).toBe(true);
       if (mutant.rareWindow === undefined) runsToDetect.push(result.runsToFailure ?? Number.POSITIVE_INFINITY);
       expect(mutant.breaks.filter((code) => result.invariants?.includes(code)), `fired: ${result.invariants?.join(', ')}`).not.toEqual([]);

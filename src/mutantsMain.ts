@@ -14,7 +14,7 @@ import { bundleJournal } from './isolation/bundleJournal.js';
 import { compileJournal } from './isolation/journalInstances.js';
 import { makeDirDurably, writeFileDurably } from './durableFile.js';
 import { bundledJournal } from './isolation/journalRef.js';
-import { MUTANTS } from './journals/mutants/index.js';
+import { MUTANTS, mutantArbitrary } from './journals/mutants/index.js';
 import { huntJournal, type HuntResult } from './mutation.js';
 import { ownModule, PACKAGE_ROOT } from './ownFiles.js';
 import { WorkerPool } from './pool/workerPool.js';
@@ -83,7 +83,7 @@ export async function runMutants(options: MutantsOptions = {}): Promise<number> 
     for (const [i, mutant] of MUTANTS.entries()) {
       const ref = bundledJournal(mutant.journal.name);
       if (!ref) throw new Error(`the mutant ${mutant.journal.name} has no module`);
-      const result = await huntJournal(pool, ref, { numRuns: budget, seed: mutantSeed(i) });
+      const result = await huntJournal(pool, ref, { numRuns: budget, seed: mutantSeed(i), ...mutantArbitrary(mutant) });
       const row = { ...result, defect: mutant.defect, expected: mutant.breaks, ...(await handMinimal(mutant.journal.name)) };
       rows.push(row);
       runsOf.set(mutant.journal.name, result.runsToFailure);

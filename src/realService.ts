@@ -14,12 +14,17 @@ export interface RealService {
   close(): Promise<void>;
 }
 
+/** Sends an answer (or resets the connection) `delayMs` after it was asked for: at once by default, a delayed one that much later in real time. */
+export type Deliver = (answer: () => void, delayMs: number) => void;
+const atOnce: Deliver = (answer, delayMs) => (delayMs > 0 ? setTimeout(answer, delayMs) : answer());
+
 /**
  * `beforeReply` may withhold a reply (the connection is destroyed unanswered), e.g. to kill a worker
  * first. A dropped reply destroys the connection, or with `dropped: 'held'` is never answered (as the
- * simulated network drops it: the client learns nothing until it gives up).
+ * simulated network drops it: the client learns nothing until it gives up). `deliver` decides when
+ * an answer (a response, or a reset) goes out: confirm holds them until the simulation would deliver them.
  */
-export async function serveOverHttp(core: ServiceCore, beforeReply: (method: string, reply: ServiceReply) => 'respond' | 'withhold' = () => 'respond', dropped: 'destroyed' | 'held' = 'destroyed'): Promise<RealService> {
+export async function serveOverHttp(core: ServiceCore, beforeReply: (method: string, reply: ServiceReply) => 'respond' | 'withhold' = () => 'respond', dropped: 'destroyed' | 'held' = 'destroyed', deliver: Deliver = atOnce): Promise<RealService> {
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
@@ -32,7 +37,7 @@ export async function serveOverHttp(core: ServiceCore, beforeReply: (method: str
         return;
       }
       if (reply.deliver === 'reset') {
-        req.socket.resetAndDestroy(); // a TCP RST: the client's fetch fails at once
+        deliver(() => req.socket.resetAndDestroy(), 0); // a TCP RST: the client's fetch fails when it comes
         return;
       }
       if (reply.deliver === 'drop') {
@@ -41,6 +46,7 @@ export async function serveOverHttp(core: ServiceCore, beforeReply: (method: str
       }
       const bytes = Buffer.from(reply.body);
       const respond = (): void => {
+        if (res.destroyed) return; // its client is gone (a killed worker)
         res.writeHead(reply.status, { 'content-type': 'application/json', 'content-length': bytes.length });
         if (!reply.cut) {
           res.end(bytes);
@@ -48,9 +54,7 @@ export async function serveOverHttp(core: ServiceCore, beforeReply: (method: str
         }
         res.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => res.destroy());
       };
-      // A delayed answer comes that much later, in real time.
-      if (reply.delayMs > 0) setTimeout(respond, reply.delayMs);
-      else respond();
+      deliver(respond, reply.delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -22,7 +22,7 @@ import { availableParallelism, cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { writeFileDurably, makeDirDurably } from '../durableFile.js';
 import { baseScenario, featuredScenario, STANDARD_OPERATIONS } from '../arbitraries.js';
-import { MUTANTS } from '../journals/mutants/index.js';
+import { MUTANTS, mutantArbitrary } from '../journals/mutants/index.js';
 import { MUTANT_BUDGET, mutantSeed } from '../mutantsMain.js';
 import { huntJournal } from '../mutation.js';
 import { bundledJournal } from '../isolation/journalRef.js';
@@ -126,13 +126,13 @@ export async function runBench(args: string[]): Promise<Record<string, unknown>>
     const ref = bundledJournal(mutant.journal.name)!;
     const seeds = [];
     for (const [k, seed] of (quick ? [mutantSeed(i)] : [mutantSeed(i), 1, 2]).entries()) {
-      const r = await huntJournal(pool, ref, { numRuns: quick ? 300 : MUTANT_BUDGET, seed, ...(quick || k > 0 ? { shrink: false } : {}) });
+      const r = await huntJournal(pool, ref, { numRuns: quick ? 300 : MUTANT_BUDGET, seed, ...mutantArbitrary(mutant), ...(quick || k > 0 ? { shrink: false } : {}) });
       seeds.push({ seed, killed: r.killed, runs: r.runsToFailure, msToFailure: r.msToFailure, ...(k === 0 ? { shrinkMs: r.shrinkMs } : {}) });
     }
     let explored: { found: boolean; runs: number; families: string[] } | undefined;
     if (!quick) {
       const journal = await pool.load(ref);
-      const e = await exploreCrashes({ pool, journalId: journal.journalId, base: featuredScenario(), depth: 1 });
+      const e = await exploreCrashes({ pool, journalId: journal.journalId, base: featuredScenario(), depth: 1, ...(mutant.faults ? { families: mutant.faults } : {}) });
       explored = { found: e.baseViolations.length > 0 || e.findings.length > 0, runs: e.runs, families: e.baseViolations.length > 0 ? ['(fault-free)'] : [...new Set(e.findings.map((f) => f.family))] };
     }
     detection.push({ mutant: mutant.journal.name, seeds, worstRuns: seeds.every((s) => s.killed) ? Math.max(...seeds.map((s) => s.runs ?? 0)) : undefined, ...(explored ? { explore: explored } : {}) });

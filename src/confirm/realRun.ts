@@ -130,7 +130,7 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     realDisk.catchUp();
     return inspect(realDisk.disk.durableView());
   };
-  const service = await serveScenarioService({ scenario, clock, started, trace, record, realDisk, inspectDurable, relName, token });
+  const service = await serveScenarioService({ scenario, clock, started, trace, record, realDisk, inspectDurable, relName, token, wake: () => pump() });
   const core = service.core;
 
   const events = new ScenarioEvents(scenario.faults);
@@ -209,7 +209,12 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
       if (crashing || [...workers.values()].some(mayRun)) return;
       fireDue();
       const asking = [...workers.values()].filter((w) => w.asks.length > 0).sort((a, b) => a.pid - b.pid);
-      if (asking.length === 0 || [...workers.values()].some(mayRun)) return;
+      if ([...workers.values()].some(mayRun)) return;
+      // Every worker blocked, none asking: the service's answer due first goes out (as virtual time moves on, simulated).
+      if (asking.length === 0) {
+        service.releaseOne();
+        return;
+      }
       if (globalStep >= scenario.bounds.maxSteps) {
         outcome = { kind: 'bounds-exceeded', bound: 'steps', detail: `${globalStep} steps taken, the bound is ${scenario.bounds.maxSteps}` };
         for (const w of workers.values()) killWorker(w);
@@ -328,7 +333,9 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
         worker.calls--;
         record('supervisor', 'concurrent-call', `${name} had returned its last call when the task reached it: nothing happened`);
       } else if (message.type === 'resumed') worker.running = !WAITS.has(message.op); // a paused request or sleep waits on the world next
-      else worker.running = true; // done: the step's call runs on
+      // done: the step's call runs on — unless another call of the process has a step asked for: as
+      // simulated, that step is granted next without waiting for this call's continuation.
+      else worker.running = worker.asks.length === 0;
       pump();
     });
     child.on('exit', (code, signal) => {

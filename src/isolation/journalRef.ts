@@ -21,7 +21,7 @@ export const MUTANT_NAMES = [
   'new-process-args', 'succeeded-before-receipt', 'resend-instead-of-query', 'torn-tail-fatal', 'retry-unsafe-write', 'accepted-as-success',
   'unsynced-delivery', 'fsync-failure-retried', 'short-write-ignored', 'zero-tail-reset',
   'overwrite-in-place', 'lease-by-own-clock', 'no-fencing-token', 'continues-after-lost-cas', 'ignores-takeover', 'projection-before-event', 'repairs-projection', 'token-in-checkpoint', 'retries-invalid-argument', 'ignores-retry-after', 'budget-in-memory', 'cancel-checked-at-start', 'cancel-rolls-back', 'input-checked-once',
-  'cleanup-by-prefix', 'cleanup-deletes-journal', 'registers-after-create', 'deletion-not-synced', 'wait-in-memory', 'pause-in-memory', 'lease-check-then-create',
+  'cleanup-by-prefix', 'cleanup-deletes-journal', 'registers-after-create', 'deletion-not-synced', 'wait-in-memory', 'pause-in-memory', 'lease-check-then-create', 'claim-after-lease',
 ] as const;
 
 

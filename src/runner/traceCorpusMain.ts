@@ -4,7 +4,9 @@
  * format bump: the older versions' entries are kept, the new version's drawn beside them; or to
  * start one), or with --accept <journal>,... re-records the saved hashes of
  * those journals' scenarios only: a journal changed what it writes, not the simulator (the note
- * must say which and why). Usage: npm run trace-corpus [-- --write | --accept reference,coordinated]
+ * must say which and why), or with --add <journal>,... adds today's draws of those journals (a new
+ * mutant's) once every saved entry replayed the same, keeping them all.
+ * Usage: npm run trace-corpus [-- --write | --accept reference,coordinated | --add claim-after-lease]
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,6 +33,17 @@ async function main(args: string[]): Promise<number> {
   }
   const entries = readTraceCorpus();
   const differences = await replayTraceCorpus(entries, undefined, progress);
+  const addAt = args.indexOf('--add');
+  if (addAt !== -1 && differences.length === 0) {
+    // A new journal's draws join the corpus; every saved entry stays (it replayed the same just now).
+    const named = new Set((args[addAt + 1] ?? '').split(',').filter(Boolean));
+    const key = (e: { journal: string; modules: string; transport: string; scenario: unknown }): string => JSON.stringify([e.journal, e.modules, e.transport, e.scenario]);
+    const saved = new Set(entries.map(key));
+    const added = (await buildTraceCorpus(undefined, progress)).filter((e) => named.has(e.journal) && !saved.has(key(e)));
+    writeTraceCorpus([...entries, ...added]);
+    console.log(`added ${added.length} scenarios of ${[...named].join(', ')} to ${TRACE_CORPUS_FILE}: ${entries.length + added.length} in all`);
+    return 0;
+  }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   if (differences.length === 0) {
     console.log(`trace-hash corpus: all ${entries.length} scenarios replay the same trace (${seconds} s)`);

@@ -4,6 +4,7 @@
  */
 import type { JournalAdapter } from '../../../model/contract/contract.js';
 import type { InvariantCode } from '../../../model/violation.js';
+import type { FaultKind } from '../../arbitraries.js';
 import { journal as acceptedAsSuccess } from './acceptedAsSuccess.js';
 import { journal as blindOverwrite } from './blindOverwrite.js';
 import { journal as conflictAsSuccess } from './conflictAsSuccess.js';
@@ -41,6 +42,7 @@ import { journal as deletionNotSynced } from './deletionNotSynced.js';
 import { journal as waitInMemory } from './waitInMemory.js';
 import { journal as pauseInMemory } from './pauseInMemory.js';
 import { journal as leaseCheckThenCreate } from './leaseCheckThenCreate.js';
+import { journal as claimAfterLease } from './claimAfterLease.js';
 import { coordinatedJournal } from '../coordinated.js';
 
 export interface Mutant {
@@ -56,7 +58,20 @@ export interface Mutant {
    * reported, but not counted in the corpus's runs-to-detection bounds. Says what must meet.
    */
   rareWindow?: string;
+  /**
+   * The fault families its hunts and explorations draw, when check's default cannot reach its
+   * defect: a server's journal is checked with concurrent calls named (`--faults …,concurrent`).
+   */
+  faults?: readonly FaultKind[];
 }
+
+/** The generator's options a mutant is hunted with: check's defaults, or the families it names. */
+export function mutantArbitrary(mutant: Mutant): { arbitrary?: { faults: readonly FaultKind[] } } {
+  return mutant.faults ? { arbitrary: { faults: mutant.faults } } : {};
+}
+
+/** Every family check can draw: what a server's journal is checked with. */
+const WITH_CONCURRENT_CALLS: readonly FaultKind[] = ['crash', 'disk', 'io', 'response', 'duplicate', 'user', 'service-restart', 'intent', 'store', 'failure', 'concurrent'];
 
 export const MUTANTS: Mutant[] = [
   { journal: sendBeforeDispatched, defect: 'the request leaves before dispatched is durable', breaks: ['write-ahead'] },
@@ -96,6 +111,7 @@ export const MUTANTS: Mutant[] = [
   { journal: waitInMemory, defect: "a 503's wait is kept in memory: the same incarnation waits, the next one after a restart sends at once", breaks: ['failure-class-respected'], rareWindow: 'a 503 on a publish asking for a wait longer than a restart takes, then a kill of its worker before the wait is over (the generator draws a kill after a 503 or a 403 since 2026-12-03; found in 14 to 786 runs at seeds 1-3, 219 at its own: within the budget, not yet within the bounds)' },
   { journal: pauseInMemory, defect: 'a 403 pauses the task in memory: after a restart the next operations are sent', breaks: ['failure-class-respected'] },
   { journal: leaseCheckThenCreate, defect: 'the task lease is taken by looking for the lock file, then writing one: a duplicate worker that looks between the two takes it too', breaks: ['single-flight', 'write-ahead', 'file-truth'] },
+  { journal: claimAfterLease, defect: "a server's per-process claim on its task is made after the lease is taken (an await): a concurrent call that looks in between runs the task too", breaks: ['single-flight', 'no-state-skip', 'write-ahead'], faults: WITH_CONCURRENT_CALLS },
 ];
 
 export function mutantNamed(name: string): Mutant | undefined {
