@@ -146,6 +146,8 @@ export async function confirmScenario(ref: JournalRef, scenario: Scenario, simul
     return { verdict: 'cannot confirm', exitCode: EXIT.usage, lines, ...extras };
   }
   lines.push(`verdict: not reproduced — ${notReal.length > 0 ? `${notReal.map(identity).join(', ')} did not happen for real` : `real processes broke ${extra.map(identity).join(', ')}, the simulation did not`}`);
+  // Where the real processes took their steps in another order (workers, or two calls of one process, racing in real time) and broke invariants anyway, say so: the defect is real, seen another way.
+  if (parting !== -1 && found.length > 0 && notReal.length > 0) lines.push(`  the real processes took their steps in another order from worker step ${parting} (they race in real time) and broke ${found.map(identity).join(', ')}: a real defect, reached another way`);
   // Both worlds side by side from where they part (or from the end of the shorter).
   const from = parting === -1 ? Math.min(simulatedSteps.length, realSteps.length) : parting;
   const width = Math.max(10, ...simulatedSteps.slice(from, from + 8).map((l) => l.length));
