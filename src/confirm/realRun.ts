@@ -39,7 +39,7 @@ import { RealDisk } from './realDisk.js';
 import { straceUnavailable } from './straceCommand.js';
 import { realDiskView, writeImage } from './realFolder.js';
 import { fireRealEvent } from './realEvents.js';
-import { killWorker, mayRun, startWorkerProcess, type RealWorker } from './realWorkerProcess.js';
+import { callAgain as handAgain, grant, heard, killWorker, mayRun, startWorkerProcess, type RealWorker } from './realWorkerProcess.js';
 import type { CrashEvidence, JudgeInput, Records, TraceLine } from '../../model/evidence.js';
 import { HistoryObserver } from '../../model/observedHistory.js';
 import { normalizeRecords } from '../../model/records.js';
@@ -47,19 +47,18 @@ import { VirtualClock } from '../../simulator/world/clock.js';
 import { taskFor, taskPaths, type CrashFault, type Fault, type Scenario } from '../../simulator/scenario/scenario.js';
 import { ScenarioEvents } from '../../simulator/scenario/scenarioEvents.js';
 import { describeStoreCall, StoreCore, type StoreCallFaultKind, type StoreRequest } from '../../simulator/store/store.js';
-import { secretInStore } from '../../simulator/disk/secretWatch.js';
 import { serveStore } from './storeServer.js';
 import type { DiskView, JournalAdapter } from '../../model/contract/contract.js';
 import { bundleJournal } from '../isolation/bundleJournal.js';
 import { compileJournal } from '../isolation/journalInstances.js';
 import type { JournalRef } from '../isolation/journalRef.js';
 import { serveScenarioService } from './realServiceRun.js';
+import { AnswerQueue } from './answerQueue.js';
 import { maskSecrets } from '../../model/contract/secret.js';
-import { secretSightingsIn } from './secretScan.js';
-import { tempEvidenceIn } from './tempScan.js';
 import { SideFiles } from './sideFiles.js';
+import { endEvidence } from './realEvidence.js';
 import { ownModule } from '../ownFiles.js';
-import type { FromWorker, SideLine, ToWorker, WorkerStart } from './protocol.js';
+import type { FromWorker, SideLine, WorkerStart } from './protocol.js';
 
 const DURASIM_INDEX = ownModule('src/index');
 
@@ -130,7 +129,9 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     realDisk.catchUp();
     return inspect(realDisk.disk.durableView());
   };
-  const service = await serveScenarioService({ scenario, clock, started, trace, record, realDisk, inspectDurable, relName, token, wake: () => pump() });
+  // The service's and the store's answers, held until the simulation would deliver them.
+  const answers = new AnswerQueue(() => pump());
+  const service = await serveScenarioService({ scenario, clock, started, trace, record, realDisk, inspectDurable, relName, token, answers });
   const core = service.core;
 
   const events = new ScenarioEvents(scenario.faults);
@@ -180,14 +181,7 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
       return;
     }
     record('supervisor', 'concurrent-call', `the task reaches ${w.name} again: a second call of run() in the same process, its module memory shared`);
-    w.calls++;
-    w.running = true;
-    tell(w, { type: 'call-again' });
-  };
-  /** A message to a worker, counted (an "idle" report that saw fewer is stale); a worker killed meanwhile: its exit comes next. */
-  const tell = (w: RealWorker, message: ToWorker): void => {
-    w.sent++;
-    if (w.child.connected) w.child.send(message, () => {});
+    handAgain(w);
   };
   const fireDue = (): void => {
     for (let fault = events.nextDue(globalStep); fault; fault = events.nextDue(globalStep)) fire(fault);
@@ -199,7 +193,6 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
    */
   const workers = new Map<ChildProcess, RealWorker>();
   let decisions = 0;
-  const WAITS = new Set(['fetch', 'clock.sleep']);
   /** A machine crash being carried out: every other worker is being killed; then the crash image is built. */
   let crashing: { struck: string; detail: string; fault: CrashFault; victims: Set<RealWorker>; killed: string[]; restarts: { pid: number; incarnation: number }[] } | undefined;
   const pump = (): void => {
@@ -210,9 +203,9 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
       fireDue();
       const asking = [...workers.values()].filter((w) => w.asks.length > 0).sort((a, b) => a.pid - b.pid);
       if ([...workers.values()].some(mayRun)) return;
-      // Every worker blocked, none asking: the service's answer due first goes out (as virtual time moves on, simulated).
+      // Every worker blocked, none asking: the answers due first go out (as virtual time moves on, simulated).
       if (asking.length === 0) {
-        service.releaseOne();
+        answers.releaseDue();
         return;
       }
       if (globalStep >= scenario.bounds.maxSteps) {
@@ -221,12 +214,7 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
         return;
       }
       const chosen = asking[asking.length > 1 ? (scenario.schedule[decisions++] ?? 0) % asking.length : 0] as RealWorker;
-      // The worker's first ask takes the step (it hands "go" to its asks in order).
-      const asked = chosen.asks.shift() as { op: string; detail: string };
-      if (asked.op === 'fetch') service.sender = chosen.name;
-      if (asked.op.startsWith('store.')) chosen.storePending++;
-      chosen.running = !WAITS.has(asked.op);
-      tell(chosen, { type: 'go' });
+      if (grant(chosen).op === 'fetch') service.sender = chosen.name;
     }
   };
 
@@ -284,7 +272,7 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
       pump();
     }
     return made;
-  });
+  }, (send) => answers.hold(send, scenario.store.latencyMs));
 
   let nextPid = 1;
   const spawn = (pid: number, incarnation: number): void => {
@@ -314,28 +302,11 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
         if (crashing?.victims.has(worker)) killWorker(worker);
         return;
       }
-      if (message.type === 'ask') {
-        worker.asks.push({ op: message.op, detail: message.detail });
-        if (worker.calls === 1) worker.running = false; // its one call is blocked; with more, "idle" says when all are
-      } else if (message.type === 'pause') {
+      heard(worker, message);
+      if (message.type === 'pause') {
         readSide(name, sideFile);
         record('supervisor', 'pause', `${name} freezes for ${message.ms} ms`);
-        worker.running = false;
-      } else if (message.type === 'idle') {
-        if (message.seen === worker.sent) worker.running = false;
-      } else if (message.type === 'returned') {
-        worker.calls--;
-        worker.running = true; // the call left may run on: its ask, or "idle", says when it does not
-      } else if (message.type === 'ending') {
-        worker.ending = true;
-        worker.running = true;
-      } else if (message.type === 'refused') {
-        worker.calls--;
-        record('supervisor', 'concurrent-call', `${name} had returned its last call when the task reached it: nothing happened`);
-      } else if (message.type === 'resumed') worker.running = !WAITS.has(message.op); // a paused request or sleep waits on the world next
-      // done: the step's call runs on — unless another call of the process has a step asked for: as
-      // simulated, that step is granted next without waiting for this call's continuation.
-      else worker.running = worker.asks.length === 0;
+      } else if (message.type === 'refused') record('supervisor', 'concurrent-call', `${name} had returned its last call when the task reached it: nothing happened`);
       pump();
     });
     child.on('exit', (code, signal) => {
@@ -382,16 +353,18 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     });
   };
 
-  const limit = setTimeout(() => {
-    outcome = { kind: 'bounds-exceeded', bound: 'wall-time', detail: `the real run took over ${wallLimitMs} ms` };
+  const killAll = (): void => {
     for (const w of workers.values()) killWorker(w);
     for (const child of children) child.kill('SIGKILL');
+  };
+  const limit = setTimeout(() => {
+    outcome = { kind: 'bounds-exceeded', bound: 'wall-time', detail: `the real run took over ${wallLimitMs} ms` };
+    killAll();
     finish();
   }, wallLimitMs);
   // Interrupted (Ctrl-C, a CI cancel): no worker and no folder outlives the run.
   const interrupted = (signal: NodeJS.Signals): void => {
-    for (const w of workers.values()) killWorker(w);
-    for (const child of children) child.kill('SIGKILL');
+    killAll();
     rmSync(root, { recursive: true, force: true });
     process.kill(process.pid, signal);
   };
@@ -404,35 +377,13 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     process.off('SIGINT', interrupted);
     process.off('SIGTERM', interrupted);
     clearTimeout(limit);
-    for (const w of workers.values()) killWorker(w);
-    for (const child of children) child.kill('SIGKILL');
+    killAll();
+    answers.close();
     await service.close();
     await storeServer.close();
   }
-  const visibleAtEnd = inspect();
-  const final = inspectDurable();
-  observer.observe(final, trace.length - 1, 'durable');
-  if (realDisk) observer.observe(visibleAtEnd, trace.length - 1, 'visible');
-  const endFiles = files();
-  const durableFiles = realDisk ? filesOn(realDisk.disk.durableView(), paths) : endFiles;
-  const secretSightings = token === undefined ? [] : [...secretSightingsIn(dir, token, trace.length - 1), ...secretInStore(storeCore.calls, token)];
-  const temp = tempEvidenceIn(dir, scenario, trace.length - 1);
+  const input = endEvidence({ scenario, dir, token, outcome, trace, core, requests: service.requests(), crashes, userEdits, observer, realDisk, paths, storeCore, offsetMs: epochAtStart + scenario.store.clockSkewMs, visibleAtEnd: inspect(), final: inspectDurable(), files: files() });
   rmSync(root, { recursive: true, force: true });
-  const input: JudgeInput = {
-    scenario,
-    outcome,
-    trace,
-    effects: core.effects,
-    requests: service.requests(),
-    crashes,
-    userEdits,
-    final: { durable: final, visible: realDisk ? visibleAtEnd : final, files: endFiles, durableFiles },
-    observed: observer.observed,
-    receiptLosses: observer.receiptLosses,
-    secretSightings,
-    store: { calls: storeCore.calls, restarts: storeCore.restarts, offsetMs: epochAtStart + scenario.store.clockSkewMs },
-    ...(temp ? { temp } : {}),
-  };
   if (inspectErrors.length > 0) lines.push(`inspect() threw: ${[...new Set(inspectErrors)].join('; ')}`);
   return { input, lines, wallMs: performance.now() - started, traced, realCalls: diskCallLines(realDisk?.calls ?? []), callLog: realDisk?.log ?? [], unfollowed: realDisk?.unfollowed ?? [], refused: realDisk?.refused ?? [] };
 }

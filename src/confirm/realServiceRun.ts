@@ -5,12 +5,7 @@
  * were durable then, and — traced — what the disk held only in its page cache, which explains a
  * write sent before its record was safe (as the simulator reports it).
  *
- * Answers come when the simulation's would: there, a response arrives latencyMs (plus a delay
- * fault's) later in virtual time, and virtual time moves only when no worker can take a step — so
- * another call or worker that can go on goes first. Here every answer is held until the parent
- * finds every worker blocked with no step asked for (releaseOne), then those due first go out
- * together (one virtual instant at a time); a delayed one also waits out its delay in real time (the journal's own timeouts
- * are real timers).
+ * Its answers wait in the run's AnswerQueue until the simulation would deliver them.
  */
 import type { Records, TraceLine } from '../../model/evidence.js';
 import { explainLoss, gapsOf } from '../../simulator/disk/crashReport.js';
@@ -18,6 +13,7 @@ import type { ResponseFault, Scenario } from '../../simulator/scenario/scenario.
 import { describeServiceEvent, ServiceCore, type ServiceRequestRecord } from '../../simulator/service/service.js';
 import type { VirtualClock } from '../../simulator/world/clock.js';
 import { serveOverHttp } from '../realService.js';
+import type { AnswerQueue } from './answerQueue.js';
 import type { RealDisk } from './realDisk.js';
 
 interface Arrival {
@@ -26,22 +22,7 @@ interface Arrival {
   gaps?: ReturnType<typeof gapsOf>;
 }
 
-interface HeldAnswer {
-  /** When the simulation would deliver it: virtual time at its arrival, plus latency and delay. */
-  dueMs: number;
-  order: number;
-  /** performance.now() before which it may not go (its delay, in real time). */
-  readyAtMs: number;
-  answer: () => void;
-}
-
 export interface RealServiceRun {
-  /**
-   * Every worker is blocked and none asks for a step: the held answers due first go out (true), or
-   * none is held (false), or the one due first is still waiting out its delay (false; `wake` is
-   * called when it may go).
-   */
-  releaseOne(): boolean;
   core: ServiceCore;
   url: string;
   /** The worker whose fetch was granted last: the sender of the next request. */
@@ -64,8 +45,8 @@ export async function serveScenarioService(on: {
   /** A path of the work folder as the journal names it. */
   relName: (path: string) => string;
   token: string | undefined;
-  /** Called when a held answer has waited out its delay, or one was held: the parent looks whether it can go. */
-  wake: () => void;
+  /** Where its answers wait until the simulation would deliver them. */
+  answers: AnswerQueue;
 }): Promise<RealServiceRun> {
   const { scenario, trace, record, realDisk } = on;
   const core = new ServiceCore({ ...scenario.service, existing: [...scenario.service.existing] }, scenario.faults.filter((f): f is ResponseFault => f.kind === 'response'), on.clock, (event) => {
@@ -74,28 +55,7 @@ export async function serveScenarioService(on: {
   });
   if (on.token !== undefined) core.requireBearer(on.token);
   const arrivals = new Map<number, Arrival>();
-  const held: HeldAnswer[] = [];
-  let virtualMs = 0;
-  let order = 0;
-  let wakeAt: ReturnType<typeof setTimeout> | undefined;
   const run: RealServiceRun = {
-    releaseOne: () => {
-      if (held.length === 0) return false;
-      held.sort((a, b) => a.dueMs - b.dueMs || a.order - b.order);
-      const first = held[0] as HeldAnswer;
-      const waitMs = first.readyAtMs - performance.now();
-      if (waitMs > 0) {
-        if (wakeAt === undefined) wakeAt = setTimeout(() => ((wakeAt = undefined), on.wake()), Math.ceil(waitMs));
-        return false;
-      }
-      // Every answer due at that virtual instant goes out: the simulation fires them together, then the workers run.
-      virtualMs = Math.max(virtualMs, first.dueMs);
-      const now = performance.now();
-      const due = held.filter((h) => h.dueMs === first.dueMs && h.readyAtMs <= now);
-      for (const h of due) held.splice(held.indexOf(h), 1);
-      for (const h of due) h.answer();
-      return true;
-    },
     core,
     url: '',
     sender: '',
@@ -106,11 +66,7 @@ export async function serveScenarioService(on: {
       }),
     close: async () => {},
   };
-  const latencyMs = scenario.service.latencyMs;
-  const hold = (answer: () => void, delayMs: number): void => {
-    held.push({ dueMs: virtualMs + latencyMs + delayMs, order: order++, readyAtMs: performance.now() + delayMs, answer });
-    queueMicrotask(on.wake); // after the request's own bookkeeping
-  };
+  const hold = (answer: () => void, delayMs: number): void => on.answers.hold(answer, scenario.service.latencyMs, delayMs);
   const server = await serveOverHttp(core, (method, reply) => {
     const request = core.requests[core.requests.length - 1];
     if (request) {
@@ -136,7 +92,6 @@ export async function serveScenarioService(on: {
   run.url = server.url;
   run.close = () => {
     clearInterval(ticks);
-    clearTimeout(wakeAt);
     return server.close();
   };
   return run;

@@ -6,7 +6,7 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { CODE_ROOT } from '../ownFiles.js';
-import type { WorkerStart } from './protocol.js';
+import type { FromWorker, ToWorker, WorkerStart } from './protocol.js';
 import { straceArgs } from './straceCommand.js';
 
 /** The real worker's entry: it loads durasim's module graph, so no TypeScript loader boots in every process. */
@@ -37,6 +37,48 @@ export interface RealWorker {
   sent: number;
   /** Its last call of run() returned: a concurrent call now finds nothing under way. */
   ending: boolean;
+}
+
+/** Steps whose call waits on the world once granted: the worker is blocked from the grant on. */
+export const WAITS = new Set(['fetch', 'clock.sleep']);
+
+/** Grants the worker's first ask its step ("go": the worker hands it to its asks in order): what it asked. */
+export function grant(w: RealWorker): { op: string; detail: string } {
+  const asked = w.asks.shift() as { op: string; detail: string };
+  if (asked.op.startsWith('store.')) w.storePending++;
+  w.running = !WAITS.has(asked.op);
+  w.sent++;
+  if (w.child.connected) w.child.send({ type: 'go' } satisfies ToWorker, () => {}); // a worker killed meanwhile: its exit comes next
+  return asked;
+}
+
+/** What a message from the worker says of its state (hello, pause and refused also mean something to the caller). */
+export function heard(w: RealWorker, message: FromWorker): void {
+  if (message.type === 'ask') {
+    w.asks.push({ op: message.op, detail: message.detail });
+    if (w.calls === 1) w.running = false; // its one call is blocked; with more, "idle" says when all are
+  } else if (message.type === 'pause') w.running = false;
+  else if (message.type === 'idle') {
+    if (message.seen === w.sent) w.running = false;
+  } else if (message.type === 'returned') {
+    w.calls--;
+    w.running = true; // the call left may run on: its ask, or "idle", says when it does not
+  } else if (message.type === 'ending') {
+    w.ending = true;
+    w.running = true;
+  } else if (message.type === 'refused') w.calls--;
+  else if (message.type === 'resumed') w.running = !WAITS.has(message.op); // a paused request or sleep waits on the world next
+  // done: the step's call runs on — unless another call of the process has a step asked for: as
+  // simulated, that step is granted next without waiting for this call's continuation.
+  else if (message.type === 'done') w.running = w.asks.length === 0;
+}
+
+/** Hands the worker a concurrent call: one more call of run() under way, running until it blocks. */
+export function callAgain(w: RealWorker): void {
+  w.calls++;
+  w.running = true;
+  w.sent++;
+  if (w.child.connected) w.child.send({ type: 'call-again' } satisfies ToWorker, () => {}); // a worker killed meanwhile: its exit comes next
 }
 
 /** Whether the worker may be running code: the parent grants no step while one may. */

@@ -6,7 +6,7 @@
  * Rules:
  * - One call a request: POST / with `{ by, request }` (the caller as worker-<pid>#<incarnation>,
  *   the request as the simulated store takes it). The model applies it when it arrives, with the
- *   scenario's fault for its index, and the answer goes back at once.
+ *   scenario's fault for its index, and the answer goes back when `deliver` sends it.
  * - A timeout fault (after or before apply) is never answered: the client gives up after the
  *   store's timeoutMs and rejects with StoreTimeoutError, as under simulation. Held answers are
  *   dropped when the server closes.
@@ -22,7 +22,8 @@ export interface StoreServer {
   close(): Promise<void>;
 }
 
-export async function serveStore(handle: (request: StoreRequest, by: string) => StoreCall): Promise<StoreServer> {
+/** `deliver` sends an answer when it should go (confirm: when the simulation would deliver it; by default at once). */
+export async function serveStore(handle: (request: StoreRequest, by: string) => StoreCall, deliver: (send: () => void) => void = (send) => send()): Promise<StoreServer> {
   const held = new Set<ServerResponse>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -41,7 +42,9 @@ export async function serveStore(handle: (request: StoreRequest, by: string) => 
         res.on('close', () => held.delete(res));
         return;
       }
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(made.answer));
+      deliver(() => {
+        if (!res.destroyed) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(made.answer));
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
