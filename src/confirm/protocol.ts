@@ -66,5 +66,8 @@ export type FromWorker =
   | { type: 'ending' }
   | { type: 'refused' }
   | { type: 'idle'; seen: number };
+/** Steps whose call waits on the world once granted (a request, a sleep): the worker is blocked from the grant on. A store call waits too, once it reached the store. */
+export const WAITS = new Set(['fetch', 'clock.sleep']);
+
 /** go: the first waiting ask may take its step; call-again: a concurrent call, a second call of run() in this process (its module memory and env shared). */
 export type ToWorker = { type: 'go' } | { type: 'call-again' };

@@ -6,7 +6,7 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { CODE_ROOT } from '../ownFiles.js';
-import type { FromWorker, ToWorker, WorkerStart } from './protocol.js';
+import { WAITS, type FromWorker, type ToWorker, type WorkerStart } from './protocol.js';
 import { straceArgs } from './straceCommand.js';
 
 /** The real worker's entry: it loads durasim's module graph, so no TypeScript loader boots in every process. */
@@ -38,9 +38,6 @@ export interface RealWorker {
   /** Its last call of run() returned: a concurrent call now finds nothing under way. */
   ending: boolean;
 }
-
-/** Steps whose call waits on the world once granted: the worker is blocked from the grant on. */
-export const WAITS = new Set(['fetch', 'clock.sleep']);
 
 /** Grants the worker's first ask its step ("go": the worker hands it to its asks in order): what it asked. */
 export function grant(w: RealWorker): { op: string; detail: string } {

@@ -13,14 +13,14 @@ import { outsideTurn } from '../../simulator/sandbox/ambientGuard.js';
 import { ScenarioEvents } from '../../simulator/scenario/scenarioEvents.js';
 import type { Fault } from '../../simulator/scenario/scenario.js';
 import type { PauseFault } from '../../simulator/scenario/scenarioFaults.js';
-import type { FromWorker, SideLine, WorkerStart } from './protocol.js';
+import { WAITS, type FromWorker, type SideLine, type WorkerStart } from './protocol.js';
 
 const kill = process.kill.bind(process); // captured before the sandbox: this process is real
 const pidOfThis = process.pid;
 const later = setImmediate; // captured before the sandbox
 
 /** Steps whose call waits on the world once granted (a request, a sleep, a store call): the process may be idle while they are under way. */
-const waitsOnTheWorld = (op: string): boolean => op === 'fetch' || op === 'clock.sleep' || op.startsWith('store.');
+const waitsOnTheWorld = (op: string): boolean => WAITS.has(op) || op.startsWith('store.');
 
 export class StepCounter {
   private calls = 0;
