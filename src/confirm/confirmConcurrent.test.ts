@@ -45,7 +45,7 @@ describe('confirm of a concurrent call', () => {
     // The counterexample check finds for properties/fixtures/claimsAfterAReadJournal.ts (seed 1, --faults concurrent).
     const file = scenarioFile('claims', [{ kind: 'publish', key: 'post-a', body: 'artifact a v1' }], [{ kind: 'concurrent-call', atStep: 0, process: 0 }]);
     const { code, out } = await confirm(file, join(ROOT, 'properties/fixtures/claimsAfterAReadJournal.ts'));
-    expect(out).toMatch(/^verdict: confirmed — the same violations in real processes/m);
+    expect(out, out).toMatch(/^verdict: confirmed — the same violations in real processes/m);
     expect(out).toMatch(/^real \(.*\): no-state-skip \[post-a\], single-flight \[post-a\]$/m);
     expect(out).toMatch(SAME_ORDER);
     expect(code).toBe(1);
