@@ -16,10 +16,11 @@ import { serveOverHttp } from '../realService.js';
 import type { AnswerQueue } from './answerQueue.js';
 import type { RealDisk } from './realDisk.js';
 
+/** What a write's arrival kept, as the judge reads it on the request. */
 interface Arrival {
-  records: Records;
-  unsynced?: string[];
-  gaps?: ReturnType<typeof gapsOf>;
+  recordsAtArrival: Records;
+  unsyncedAtArrival?: string[];
+  gapsAtArrival?: ReturnType<typeof gapsOf>;
 }
 
 export interface RealServiceRun {
@@ -28,7 +29,7 @@ export interface RealServiceRun {
   /** The worker whose fetch was granted last: the sender of the next request. */
   sender: string;
   /** The service's requests, each with the records durable at its arrival (writes only). */
-  requests(): (ServiceRequestRecord & { recordsAtArrival?: Records; unsyncedAtArrival?: string[]; gapsAtArrival?: ReturnType<typeof gapsOf> })[];
+  requests(): (ServiceRequestRecord & Partial<Arrival>)[];
   close(): Promise<void>;
 }
 
@@ -59,11 +60,7 @@ export async function serveScenarioService(on: {
     core,
     url: '',
     sender: '',
-    requests: () =>
-      core.requests.map((r) => {
-        const arrival = arrivals.get(r.index);
-        return { ...r, ...(arrival ? { recordsAtArrival: arrival.records } : {}), ...(arrival?.unsynced ? { unsyncedAtArrival: arrival.unsynced } : {}), ...(arrival?.gaps ? { gapsAtArrival: arrival.gaps } : {}) };
-      }),
+    requests: () => core.requests.map((r) => ({ ...r, ...arrivals.get(r.index) })),
     close: async () => {},
   };
   const hold = (answer: () => void, delayMs: number): void => on.answers.hold(answer, scenario.service.latencyMs, delayMs);
@@ -78,7 +75,7 @@ export async function serveScenarioService(on: {
         // A write that arrives before its record is durable: what the disk holds only in its page cache explains why (as simulated).
         const key = request.route.kind === 'publish' ? (request.route as { key?: string }).key : undefined;
         const loss = realDisk && key !== undefined && records[key]?.history.at(-1) !== 'dispatched' ? realDisk.disk.lossIfCrashedNow() : undefined;
-        arrivals.set(request.index, loss ? { records, unsynced: explainLoss(loss, on.relName), gaps: gapsOf(loss, on.relName) } : { records });
+        arrivals.set(request.index, loss ? { recordsAtArrival: records, unsyncedAtArrival: explainLoss(loss, on.relName), gapsAtArrival: gapsOf(loss, on.relName) } : { recordsAtArrival: records });
       }
       record('service', 'receive', `#${request.index} ${method} → ${request.status}${request.fault ? ` [${request.fault}]` : ''}`);
     }

@@ -4,7 +4,7 @@
  */
 import type { JournalAdapter } from '../../../model/contract/contract.js';
 import type { InvariantCode } from '../../../model/violation.js';
-import type { FaultKind } from '../../arbitraries.js';
+import { FAULT_KINDS, type FaultKind } from '../../arbitraries.js';
 import { journal as acceptedAsSuccess } from './acceptedAsSuccess.js';
 import { journal as blindOverwrite } from './blindOverwrite.js';
 import { journal as conflictAsSuccess } from './conflictAsSuccess.js';
@@ -70,8 +70,8 @@ export function mutantArbitrary(mutant: Mutant): { arbitrary?: { faults: readonl
   return mutant.faults ? { arbitrary: { faults: mutant.faults } } : {};
 }
 
-/** Every family check can draw: what a server's journal is checked with. */
-const WITH_CONCURRENT_CALLS: readonly FaultKind[] = ['crash', 'disk', 'io', 'response', 'duplicate', 'user', 'service-restart', 'intent', 'store', 'failure', 'concurrent'];
+/** Every family check can draw, concurrent calls among them: what a server's journal is checked with. */
+const WITH_CONCURRENT_CALLS: readonly FaultKind[] = FAULT_KINDS;
 
 export const MUTANTS: Mutant[] = [
   { journal: sendBeforeDispatched, defect: 'the request leaves before dispatched is durable', breaks: ['write-ahead'] },
