@@ -41,6 +41,8 @@ export interface CheckJournalOptions {
   features?: readonly TaskFeature[] | undefined;
   /** The user's own task to vary: a scenario (parseScenarioText of a scenario-format file), as the config's "task". */
   task?: Scenario | undefined;
+  /** Aim every other run after the first 100 at a fault window none had hit, as `check --guided` (docs/faults.md). */
+  guided?: boolean | undefined;
   /** Where stored regressions live and new ones go (default reports/regressions). */
   regressionsDir?: string | undefined;
   /** Save a new counterexample to the corpus (default true). */
@@ -84,7 +86,7 @@ export async function checkJournal(journal: string | URL | JournalAdapter, optio
   try {
     const loaded = await pool.load(ref);
     if (loaded.loadEscapes.length > 0) throw new Error(`durasim found a failure in journal "${loaded.name}": its module, at load, ${loaded.loadEscapes[0]?.message} (${loaded.loadEscapes[0]?.api})`);
-    const hunted = await hunt({ pool, journalId: loaded.journalId, seed, runs: options.runs ?? 200, arbitrary: { faults: options.faults ?? DEFAULT_FAULT_KINDS, ...(options.operations ? { operations: options.operations } : {}), ...(options.features ? { features: options.features } : {}), ...(options.task ? { task: options.task } : {}) }, regressions: loadRegressions(loaded.name, dir).filter((r) => inShape(r.scenario, options)) });
+    const hunted = await hunt({ pool, journalId: loaded.journalId, seed, runs: options.runs ?? 200, arbitrary: { faults: options.faults ?? DEFAULT_FAULT_KINDS, ...(options.operations ? { operations: options.operations } : {}), ...(options.features ? { features: options.features } : {}), ...(options.task ? { task: options.task } : {}) }, regressions: loadRegressions(loaded.name, dir).filter((r) => inShape(r.scenario, options)), ...(options.guided ? { guided: true } : {}) });
     const finding = hunted.finding;
     if (!finding) return;
     const confirmed = await confirmCounterexample(pool, loaded.journalId, finding.scenario, finding.outcome);

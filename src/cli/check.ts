@@ -15,6 +15,7 @@ import { WorkerPool, type LoadedJournal, type PoolOptions } from '../pool/worker
 import { loadRegressions, saveRegression } from '../regressions.js';
 import { verdictOf, type RunReport } from '../report/runReport.js';
 import { count } from '../report/count.js';
+import { coverageLine } from '../report/coverageLine.js';
 import { violationLines } from '../report/violationLines.js';
 import { perSecond } from '../report/perSecond.js';
 import { escapeTally } from './escapeTally.js';
@@ -52,6 +53,8 @@ export interface CheckOptions extends PoolFlags {
   invariants?: InvariantCode[];
   /** Ignore liveness (--safety-only). */
   safetyOnly?: boolean;
+  /** Aim every other run after the first 100 at a fault window no run has hit yet (--guided). */
+  guided?: boolean;
   /** Run the whole budget and count failing runs per invariant (--tally). */
   tally?: boolean;
   /** Run the first counterexample in real processes too, and say whether it happens there (--confirm). */
@@ -217,6 +220,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       ...(options.timeBudgetMs !== undefined ? { timeBudgetMs: options.timeBudgetMs } : {}),
       ...(judged ? { judged } : {}),
       ...(options.tally ? { tally: true } : {}),
+      ...(options.guided ? { guided: true } : {}),
     });
     progress.done();
     const findings = hunted.tally ? hunted.tally.findings : hunted.finding ? [hunted.finding] : [];
@@ -282,6 +286,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
     report.exitCode = worst(exits);
     report.elapsedMs = wallMs() - started;
     if (hunted.work) report.work = hunted.work;
+    if (hunted.coverage) report.coverage = hunted.coverage;
     report.cost = { cpuMs: cpuMsSoFar(), ...(cpuMsBeforeFirstRun !== undefined ? { cpuMsBeforeFirstRun } : {}), wallMs: wallMs() };
     const files = writeReports(options.reportDir, report, options.junit);
     if (options.json) {
@@ -292,6 +297,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
     const stored = Math.min(regressions.length, report.runsExecuted);
     const runs = stored === 0 ? count(report.runsExecuted, 'run') : `${count(report.runsExecuted - stored, 'generated run')} and ${count(stored, 'stored regression')}`;
     print(`${runs} in ${(report.elapsedMs / 1000).toFixed(2)} s (${perSecond(report.runsExecuted, report.elapsedMs / 1000)})${hunted.timeBudgetHit ? ', stopped by the time budget' : ''}; re-run ${hunted.determinismChecks} for determinism: ${report.verdict}`);
+    if (report.coverage) print(coverageLine(report.coverage));
     if (report.tally) for (const line of tallyLines(report)) print(`  ${line}`);
     else for (const line of findingLines(report)) print(`  ${line}`);
     if (report.notShrunk) print(`  not shrunk: ${report.notShrunk}`);

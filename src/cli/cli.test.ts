@@ -46,6 +46,21 @@ describe('durasim check', () => {
     // When clean, what to try next, as whole commands; then the end line, as a test runner's.
     expect(out.at(-1)).toBe('invariants  26 held (26 judged) · exit 0 (clean)');
     expect(out.at(-2)).toBe('next: npx durasim explore --journal reference (a crash at every step) · npx durasim check --journal reference --seed 6 --runs 300 (a wider search)');
+    // The fault windows the runs hit: counted in the summary line, listed in summary.json, tallied per fault in report.md.
+    const { coverage } = JSON.parse(readFileSync(report('summary.json'), 'utf8')) as { coverage: { windows: string[]; aimedRuns: number } };
+    expect(coverage.aimedRuns).toBe(0);
+    expect(coverage.windows.length).toBeGreaterThan(5);
+    for (const w of coverage.windows) expect(w).toMatch(/^[a-z -]+[a-zA-Z0-9 -]* @ [a-zA-Z/ ]+ · (first|restarted|second worker|none)$/);
+    expect(out.at(-4)).toBe(`fault windows hit: ${coverage.windows.length} (a fault × the kind of step it struck × whose step); no run aimed at one`);
+    expect(readFileSync(report('report.md'), 'utf8')).toContain('## Fault windows\n\nfault windows hit: ');
+  });
+
+  test('--guided aims every other run after the first 100 at a window no run had hit, and says how many struck it', async () => {
+    expect(await run('check', '--guided', '--runs', '140', '--seed', '5', ...common())).toBe(0);
+    const { coverage } = JSON.parse(readFileSync(report('summary.json'), 'utf8')) as { coverage: { windows: string[]; aimedRuns: number; aimedHits: number } };
+    expect(coverage.aimedRuns).toBe(20);
+    expect(coverage.aimedHits).toBeGreaterThan(10);
+    expect(out.at(-4)).toBe(`fault windows hit: ${coverage.windows.length} (a fault × the kind of step it struck × whose step); 20 runs aimed at one no run had hit, ${coverage.aimedHits} of them struck it`);
   });
 
   test('a safety violation exits 1 and ends with the one command that replays it, then the end line', async () => {
@@ -87,7 +102,7 @@ describe('durasim check', () => {
     const summary = JSON.parse(readFileSync(report('summary.json'), 'utf8')) as { runsExecuted: number; timeBudgetHit: boolean };
     expect(summary.timeBudgetHit).toBe(true);
     expect(summary.runsExecuted).toBeLessThan(100000);
-    expect(out.at(-4)).toMatch(/^\d+ runs in [\d.]+ s \(\d+\/s\), stopped by the time budget; re-run \d+ for determinism: clean$/);
+    expect(out.at(-5)).toMatch(/^\d+ runs in [\d.]+ s \(\d+\/s\), stopped by the time budget; re-run \d+ for determinism: clean$/);
   });
 
   test('shards split the runs deterministically', async () => {

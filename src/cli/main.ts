@@ -34,6 +34,7 @@ usage:
                   [--shard i/n] [--report-dir <dir>] [--junit <file>] [--json] [--regressions <dir>]
                   [--workers N] [--max-heap MB] [--hang-timeout 5s]
                   [--tally] [--invariants a,b] [--safety-only] [--confirm] [--env NAME=VALUE]... [--verbose]
+                  [--guided]
   durasim replay  <scenario.json> [--journal <module>] [--report-dir <dir>] [--max-heap MB] [--hang-timeout 5s]
   durasim explain <scenario.json> [--journal <module>]
   durasim confirm <scenario.json> [--journal <module>] [--wall-limit 60s] [--calls]
@@ -58,6 +59,12 @@ invariant and saves one shrunk counterexample of each. --invariants judges only 
 the first counterexample in real processes too (see confirm) and reports what happened there.
 --env NAME=VALUE (repeatable) puts a variable in the journal's process.env in every scenario; it is
 saved with the counterexample, so a replay needs no flag.
+check records the fault windows every run hits (a fault × the kind of step it struck × whose step:
+the first worker, a restarted one, a second one) and prints how many. --guided, after the first 100
+runs, aims every other run at a window no run has hit yet: an earlier run with one fault more,
+placed at a step it took (the same seed gives the same runs with any number of workers). It widens
+the coverage and takes those runs from the drawn ones: on the built-in mutants it finds bugs later
+(docs/faults.md), so it is off unless asked for.
 explore crashes the base scenario (default: the standard workload with every task feature — a
 token, a retry budget, planned inputs, a shared temp folder — and no faults) at every step,
 before and after, in every distinct crash state (process kill, lost unsynced data, torn and
@@ -148,7 +155,7 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
     }
     switch (command) {
       case 'check': {
-        const { positional, flags } = parseArgs(rest, { config: 'string', journal: 'string', runs: 'int', seed: 'seed', 'time-budget': 'duration', faults: 'faults', operations: 'operations', features: 'features', task: 'string', shard: 'shard', 'report-dir': 'string', junit: 'string', json: 'boolean', regressions: 'string', 'no-progress': 'boolean', tally: 'boolean', invariants: 'invariants', 'safety-only': 'boolean', confirm: 'boolean', env: 'env', verbose: 'boolean', ...POOL_FLAGS }, 'check');
+        const { positional, flags } = parseArgs(rest, { config: 'string', journal: 'string', runs: 'int', seed: 'seed', 'time-budget': 'duration', faults: 'faults', operations: 'operations', features: 'features', task: 'string', shard: 'shard', 'report-dir': 'string', junit: 'string', json: 'boolean', regressions: 'string', 'no-progress': 'boolean', tally: 'boolean', invariants: 'invariants', 'safety-only': 'boolean', confirm: 'boolean', env: 'env', verbose: 'boolean', guided: 'boolean', ...POOL_FLAGS }, 'check');
         if (positional.length > 0) throw usageError(`check takes no positional argument, found ${JSON.stringify(positional[0])}`, 'Pass the journal with --journal <module>');
         // durasim.config.json (or --config): the project's task shape; every flag overrides it.
         const settings = settingsOf(flags);
@@ -174,6 +181,7 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
           ...(flags.junit !== undefined ? { junit: flags.junit as string } : {}),
           ...(flags.invariants !== undefined ? { invariants: flags.invariants as InvariantCode[] } : {}),
           ...(flags['safety-only'] === true ? { safetyOnly: true } : {}),
+          ...(flags.guided === true ? { guided: true } : {}),
           ...(flags.tally === true ? { tally: true } : {}),
           ...(flags.confirm === true ? { confirm: true } : {}),
           ...(flags.verbose === true ? { verbose: true } : {}),

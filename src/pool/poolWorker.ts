@@ -24,6 +24,7 @@ import { journalErrors } from '../report/runReport.js';
 import { beat, setBusy } from './heartbeat.js';
 import type { FromWorker, ModuleMode, RunSummary, ToWorker, WorkerData } from './protocol.js';
 import { generatedScenario, rerunFor } from '../runner/scenarioSource.js';
+import { windowsOf } from '../runner/faultWindows.js';
 import type { Scenario } from '../../simulator/scenario/scenario.js';
 
 /** The thread's setup, made once by startPoolWorker(): importing this module does nothing (the worker graph holds it for the main thread too). */
@@ -109,6 +110,7 @@ async function simulateOnce(journal: { instances: JournalInstances; first: Journ
   };
   if (message.detail !== 'summary') summary.traceHash = result.traceHash;
   if (message.detail === 'trace') summary.trace = result.trace;
+  if (message.generate?.windows) summary.windows = windowsOf(result.trace, message.generate.windows === 'offers');
   if (message.output || message.generate?.output) summary.output = result.trace.filter((t) => t.op === 'stdout' || t.op === 'stderr').map(formatTraceEntry);
   const crashed = result.crashes.length > 0;
   return message.detail === 'full' ? { summary, result: { ...result, traceHash: result.traceHash }, crashed } : { summary, crashed };

@@ -9,6 +9,8 @@ import type { SimulationResult } from '../../simulator/simulate.js';
 import type { TraceEntry } from '../../simulator/world/trace.js';
 import type { JournalBundle } from '../isolation/bundleJournal.js';
 import type { ScenarioArbitraryOptions } from '../arbitraries.js';
+import type { RunWindows } from '../runner/faultWindows.js';
+import type { Toward } from '../runner/windowGuide.js';
 
 /** How much of a run comes back: the verdict's facts; plus the trace hash (re-run checks); plus the trace (a difference found); or everything (reports). */
 export type RunDetail = 'summary' | 'hash' | 'trace' | 'full';
@@ -42,6 +44,10 @@ export interface GeneratedRun {
   independenceEvery: number;
   /** Send back what the journal wrote to its console (RunSummary.output): check --verbose. */
   output?: boolean;
+  /** Send back the fault windows the run hit (RunSummary.windows), and with 'offers' the points it offers the guide to aim at. */
+  windows?: 'hit' | 'offers';
+  /** An aimed run: its parent run with one fault more (windowGuide.ts). */
+  toward?: Toward;
 }
 
 export interface RunRequest {
@@ -70,6 +76,8 @@ export interface RunSummary {
   trace?: TraceEntry[];
   /** With RunRequest.output or GeneratedRun.output: the run's console output, as trace lines (stdout and stderr entries). */
   output?: string[];
+  /** With GeneratedRun.windows: the fault windows the run hit, and the points it offers later runs. */
+  windows?: RunWindows;
 }
 
 export interface WorkerData {

@@ -2,6 +2,7 @@
 import { causeGroups, describeFolded } from './violationLines.js';
 import { explainText } from './explain.js';
 import { journalErrors, type RunReport } from './runReport.js';
+import { coverageByFault, coverageLine } from './coverageLine.js';
 
 export function reportMarkdown(report: RunReport): string {
   const lines = [
@@ -31,6 +32,11 @@ export function reportMarkdown(report: RunReport): string {
   if (report.confirmation) lines.push('', '## In real processes', '', `**${report.confirmation.verdict}**`, '', ...report.confirmation.lines.map((line) => `- ${line}`));
   if (report.confirmation?.calls) {
     lines.push('', '### Disk calls per worker step: simulated, and the real system calls (strace)', '', '`≠` marks a step whose real calls changed the disk otherwise than simulated.', '', '```', ...report.confirmation.calls, '```');
+  }
+  if (report.coverage) {
+    lines.push('', '## Fault windows', '', coverageLine(report.coverage), '', '| fault | windows hit (step kind × whose step) |', '|---|---|');
+    for (const { fault, windows } of coverageByFault(report.coverage.windows)) lines.push(`| ${fault} | ${windows} |`);
+    lines.push('', 'Every window is listed in summary.json (`coverage.windows`).');
   }
   if (report.replayCommand) lines.push('', '## Replay', '', '```sh', report.replayCommand, '```');
   if (report.result) lines.push('', '## What happened', '', '```text', explainText(report.result, report.violations), '```');

@@ -83,7 +83,8 @@ export function crashPoints(trace: readonly TraceEntry[], afterSeq = -1): CrashP
     if (entry.actor === 'service' && entry.op === 'receive') current?.requests.push(Number(/^#(\d+)/.exec(entry.detail)?.[1]));
     if (entry.actor === 'store') {
       const call = /^#(\d+) \S+ (put|delete) (\S+).* → ok/.exec(entry.detail) ?? /^#(\d+)/.exec(entry.detail);
-      current?.storeCalls.push(Number(call?.[1]));
+      // (a store line that is no call, its restart, names none)
+      if (call?.[1] !== undefined) current?.storeCalls.push(Number(call[1]));
       if (call?.[3] !== undefined && call[2] === 'put') current?.puts.push(call[3]);
     }
     if (entry.step === undefined || entry.op.endsWith(':result') || !entry.actor.startsWith('worker-')) continue;

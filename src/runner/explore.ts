@@ -26,7 +26,8 @@ import type { TraceEntry } from '../../simulator/world/trace.js';
 import type { ScenarioArbitraryOptions } from '../arbitraries.js';
 import type { Rerun } from '../pool/protocol.js';
 import type { RunOutcome, WorkerPool } from '../pool/workerPool.js';
-import { generatedScenario } from './scenarioSource.js';
+import { generatedScenario, runArbitrary, runSeed, scenarioAt, arbitraryOf } from './scenarioSource.js';
+import { WindowGuide, type GuideSummary } from './windowGuide.js';
 import { outcomeVerdict, tallyCodes, type Judged, type RunVerdict } from './runVerdict.js';
 
 export interface ExploreOptions {
@@ -53,6 +54,8 @@ export interface ExploreOptions {
   judged?: Judged;
   /** Run the whole budget and count the failures per invariant instead of stopping at the first. */
   tally?: boolean;
+  /** Aim part of the later runs at fault windows none hit yet (windowGuide.ts; default false). The windows every run hits are recorded either way. */
+  guided?: boolean;
 }
 
 /** Two runs of one scenario that should have been the same, and where they part. */
@@ -72,6 +75,8 @@ export interface ExploreFailure {
   outcome: RunOutcome;
   verdict: Exclude<RunVerdict, 'clean'>;
   divergence?: Divergence;
+  /** The arbitrary the value shrinks with (an aimed run's wraps its parent's). */
+  arbitrary: fc.Arbitrary<Scenario>;
 }
 
 export interface ExploreResult {
@@ -88,6 +93,8 @@ export interface ExploreResult {
   tally?: { counts: Record<string, number>; firsts: Record<string, ExploreFailure> };
   /** What the runs that came back simulated (their first runs): steps and trace entries, summed. */
   work: { steps: number; traceEntries: number };
+  /** Guided runs: the fault windows the counted runs hit, and how the runs aimed at one fared. */
+  coverage: GuideSummary;
 }
 
 /** The index of the first differing entry of two traces. */
@@ -111,6 +118,8 @@ export function divergenceOf(outcome: RunOutcome, rerun: Rerun): Divergence | un
 export { rerunFor } from './scenarioSource.js';
 
 const wallMs = (): number => performance.now(); // the harness's clock, for the time budget only
+/** Mixed into the seed to pick what an aimed run aims at (apart from the stream its parent was drawn from). */
+const AIM_SALT = 0x2545f491;
 
 export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   const { pool, journalId, seed } = options;
@@ -134,6 +143,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   let failing = 0;
   /** Steps and trace entries of the runs that came back (their first runs, not the re-runs). */
   const work = { steps: 0, traceEntries: 0 };
+  const guide = new WindowGuide({ seed, arbitrary: options.arbitrary, aim: options.guided === true, parentScenario: (index) => scenarioAt(arbitraryOf(options.arbitrary), seed, index).value_ });
 
   /** A failing run: the first failure stops the exploration; in tally mode, it is counted and kept per invariant. */
   const found = (candidate: ExploreFailure, codes: readonly string[]): void => {
@@ -158,9 +168,11 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   };
 
   const runOne = async (index: number, ordinalOfRun: number): Promise<void> => {
-    const generate = { seed, index, arbitrary: options.arbitrary, ordinal: ordinalOfRun, determinismEvery, independenceEvery, ...(options.onOutput ? { output: true } : {}) };
+    const toward = guide.towardFor(index, runSeed(seed ^ AIM_SALT, index));
+    const generate = { seed, index, arbitrary: options.arbitrary, ordinal: ordinalOfRun, determinismEvery, independenceEvery, ...(options.onOutput ? { output: true } : {}), windows: guide.aiming ? ('offers' as const) : ('hit' as const), ...(toward ? { toward } : {}) };
     const outcome = await pool.runGenerated(journalId, generate, index);
     if (outcome.kind === 'cancelled') return;
+    if (outcome.kind === 'simulated' && outcome.summary.windows) guide.record(index, outcome.summary.windows, toward);
     // (a run past a failure already found is not shown: it does not count)
     if (outcome.kind === 'simulated' && outcome.summary.output && outcome.summary.output.length > 0 && index <= stopAt) options.onOutput?.(`run ${index}`, outcome.summary.output);
     if (outcome.kind === 'simulated') work.steps += outcome.summary.stats.steps;
@@ -172,10 +184,10 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
     const value = (): fc.Value<Scenario> => generatedScenario(generate);
     // The hashes differ: run the pair again for the two traces (only hashes travel back on every check).
     if (divergence && rerun) divergence = divergenceOf(await pool.run(journalId, value().value_, { detail: 'trace', then: rerun }, index), rerun) ?? divergence;
-    if (divergence) found({ index, value: value(), outcome, verdict: 'sandbox', divergence }, ['sandbox']);
+    if (divergence) found({ index, value: value(), outcome, verdict: 'sandbox', divergence, arbitrary: runArbitrary(generate) }, ['sandbox']);
     else {
       const verdict = outcomeVerdict(outcome, options.judged);
-      if (verdict !== 'clean') found({ index, value: value(), outcome, verdict }, tallyCodes(outcome, options.judged));
+      if (verdict !== 'clean') found({ index, value: value(), outcome, verdict, arbitrary: runArbitrary(generate) }, tallyCodes(outcome, options.judged));
     }
     done++;
     if (failure === undefined) options.onProgress?.(done, failing);
@@ -186,8 +198,23 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
       timeBudgetHit = true;
       break;
     }
-    const index = next++;
-    if (!owned(index)) continue;
+    const index = next;
+    if (!owned(index)) {
+      next++;
+      continue;
+    }
+    // An aimed run waits until every run of the earlier epochs has come back (what it aims at depends on all of them).
+    const upTo = guide.waitsFor(index);
+    if (upTo !== undefined) {
+      for (;;) {
+        const before = [...inFlight].filter(([, i]) => i < upTo && i < stopAt).map(([task]) => task);
+        if (before.length === 0) break;
+        await Promise.race(before);
+      }
+      guide.settle(upTo);
+      continue; // the loop's checks again: a failure may have come back meanwhile
+    }
+    next++;
     ordinal.set(index, ownedSoFar);
     const task: Promise<void> = runOne(index, ownedSoFar++).finally(() => inFlight.delete(task));
     inFlight.set(task, index);
@@ -210,5 +237,6 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
     work,
     ...(failure ? { failure, msToFailure } : {}),
     ...(options.tally ? { tally: { counts, firsts } } : {}),
+    coverage: guide.summary(failure === undefined ? next - 1 : stopAt),
   };
 }

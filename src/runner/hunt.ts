@@ -9,12 +9,12 @@
 import type fc from 'fast-check';
 import type { Scenario } from '../../simulator/scenario/scenario.js';
 import type { ScenarioArbitraryOptions } from '../arbitraries.js';
-import { arbitraryOf } from './scenarioSource.js';
 import type { RunOutcome, WorkerPool } from '../pool/workerPool.js';
 import type { Regression } from '../regressions.js';
 import { divergenceOf, explore, type Divergence, type ExploreFailure } from './explore.js';
 import { outcomeVerdict, tallyCodes, type Judged, type RunVerdict } from './runVerdict.js';
 import { shrinkScenario } from './shrinkScenario.js';
+import type { GuideSummary } from './windowGuide.js';
 import { simplifyScenario } from './simplifyScenario.js';
 
 export interface HuntOptions {
@@ -40,6 +40,8 @@ export interface HuntOptions {
   judged?: Judged;
   /** Run the whole budget, count failing runs per invariant, and shrink the first of each. */
   tally?: boolean;
+  /** Aim part of the runs at fault windows none hit yet (explore.ts; default false). */
+  guided?: boolean;
 }
 
 export interface Finding {
@@ -70,6 +72,8 @@ export interface HuntResult {
   elapsedMs: number;
   /** Tally mode: failing runs per invariant (stored regressions included), and one counterexample per invariant, first found first. */
   tally?: { counts: Record<string, number>; findings: Finding[] };
+  /** The fault windows the generated runs hit, and how the runs aimed at one fared. */
+  coverage?: GuideSummary;
 }
 
 const wallMs = (): number => performance.now(); // the harness's clock: reported, never simulated
@@ -100,7 +104,6 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
       return { runsExecuted, timeBudgetHit: false, determinismChecks: 0, independenceChecks: 0, finding, msToFinding: wallMs() - started, elapsedMs: wallMs() - started };
     }
   }
-  const arbitrary = arbitraryOf(options.arbitrary ?? {});
   const explored = await explore({
     pool,
     journalId,
@@ -114,26 +117,27 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
     ...(options.onOutput ? { onOutput: options.onOutput } : {}),
     ...(options.judged ? { judged: options.judged } : {}),
     ...(options.tally ? { tally: true } : {}),
+    ...(options.guided ? { guided: true } : {}),
   });
   runsExecuted += explored.runsExecuted;
-  const base = { runsExecuted, timeBudgetHit: explored.timeBudgetHit, determinismChecks: explored.determinismChecks, independenceChecks: explored.independenceChecks, work: explored.work };
+  const base = { runsExecuted, timeBudgetHit: explored.timeBudgetHit, determinismChecks: explored.determinismChecks, independenceChecks: explored.independenceChecks, work: explored.work, ...(explored.coverage ? { coverage: explored.coverage } : {}) };
   const failure = explored.failure;
   if (explored.tally && !failure) {
     for (const [code, n] of Object.entries(explored.tally.counts)) counts[code] = (counts[code] ?? 0) + n;
     // One counterexample per invariant, shrunk to still break that invariant, in the order first found.
     const firsts = Object.entries(explored.tally.firsts).filter(([code]) => !findings.some((f) => f.invariant === code)).sort(([, a], [, b]) => a.index - b.index);
-    for (const [code, first] of firsts) findings.push(await findingOf(options, arbitrary, first, code));
+    for (const [code, first] of firsts) findings.push(await findingOf(options, first, code));
     const tally = { counts, findings };
     return findings.length > 0 ? { ...base, finding: findings[0] as Finding, tally, elapsedMs: wallMs() - started } : { ...base, tally, elapsedMs: wallMs() - started };
   }
   if (!failure) return { ...base, elapsedMs: wallMs() - started };
   const msToFinding = explored.msToFailure ?? 0;
-  const finding = await findingOf(options, arbitrary, failure, undefined);
+  const finding = await findingOf(options, failure, undefined);
   return { ...base, finding, msToFinding, elapsedMs: wallMs() - started };
 }
 
 /** A failure as a finding: shrunk (to a scenario that still breaks `invariant`, or fails the same way), or saved as found when it cannot be. */
-async function findingOf(options: HuntOptions, arbitrary: fc.Arbitrary<Scenario>, failure: ExploreFailure, invariant: string | undefined): Promise<Finding> {
+async function findingOf(options: HuntOptions, failure: ExploreFailure, invariant: string | undefined): Promise<Finding> {
   const { pool, journalId } = options;
   const origin = { index: failure.index };
   const tag = invariant === undefined ? {} : { invariant };
@@ -165,7 +169,7 @@ async function findingOf(options: HuntOptions, arbitrary: fc.Arbitrary<Scenario>
   };
   const stillFails = async (scenario: Scenario): Promise<boolean> => (await measure(scenario)) !== undefined;
   const report = options.onShrink;
-  const shrunk = await shrinkScenario(arbitrary, failure.value as fc.Value<Scenario>, stillFails, {
+  const shrunk = await shrinkScenario(failure.arbitrary, failure.value as fc.Value<Scenario>, stillFails, {
     parallel: pool.size,
     maxAttempts: options.maxShrinkAttempts ?? 3000,
     ...(report ? { onProgress: (attempts: number, steps: number, current: Scenario) => report({ attempts, steps, faults: current.faults.length }) } : {}),

@@ -9,6 +9,7 @@ import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import type { Scenario } from '../../simulator/scenario/scenario.js';
 import { scenarioArbitrary, type ScenarioArbitraryOptions } from '../arbitraries.js';
 import type { GeneratedRun, Rerun } from '../pool/protocol.js';
+import { TowardArbitrary } from './windowGuide.js';
 
 /** A 32-bit mix of the seed and the run index (the splitmix32 finaliser). */
 export function runSeed(seed: number, index: number): number {
@@ -49,7 +50,14 @@ export function arbitraryOf(options: ScenarioArbitraryOptions): fc.Arbitrary<Sce
   return arbitrary;
 }
 
+/** The arbitrary a GeneratedRun's value comes from (an aimed run's wraps its parent's): what shrinks it. */
+export function runArbitrary(run: Pick<GeneratedRun, 'arbitrary' | 'seed' | 'toward'>): fc.Arbitrary<Scenario> {
+  const base = arbitraryOf(run.arbitrary);
+  const toward = run.toward;
+  return toward === undefined ? base : new TowardArbitrary(base, () => scenarioAt(base, run.seed, toward.parent), toward);
+}
+
 /** The scenario a GeneratedRun names: the same in every thread. */
 export function generatedScenario(run: GeneratedRun): fc.Value<Scenario> {
-  return scenarioAt(arbitraryOf(run.arbitrary), run.seed, run.index);
+  return run.toward === undefined ? scenarioAt(arbitraryOf(run.arbitrary), run.seed, run.index) : runArbitrary(run).generate(new fc.Random(xoroshiro128plus(0)), 0);
 }
