@@ -5,7 +5,7 @@ import type { JournalAdapter } from '../../model/contract/contract.js';
 import { referenceJournal } from '../journals/reference.js';
 import { coordinatedJournal } from '../journals/coordinated.js';
 import { baseScenario, featuredScenario, FAULT_KINDS } from '../arbitraries.js';
-import { ioShapes } from './crashExplorer.js';
+import { ioShapes } from './stepKind.js';
 import { faultWindowLabel, windowName, windowsOf } from './faultWindows.js';
 import { windowFaultsAt } from './windowFaults.js';
 import { withToward } from './windowGuide.js';

@@ -16,7 +16,7 @@
 import type { Fault } from '../../simulator/scenario/scenario.js';
 import { STORE_CALL_FAULTS } from '../../simulator/scenario/scenario.js';
 import type { TraceEntry } from '../../simulator/world/trace.js';
-import { stepKind, type StepKind } from './crashExplorer.js';
+import { stepKind, type StepKind } from './stepKind.js';
 import type { WindowPoint } from './windowFaults.js';
 
 /** Whose step a fault struck. */

@@ -18,7 +18,7 @@
 import fc from 'fast-check';
 import type { Fault, Scenario, ScenarioStore } from '../../simulator/scenario/scenario.js';
 import { DEFAULT_FAULT_KINDS, type ScenarioArbitraryOptions } from '../arbitraries.js';
-import { ioShapes } from './crashExplorer.js';
+import { ioShapes } from './stepKind.js';
 import { faultWindowLabel, windowName, type OfferedPoint, type RunWindows } from './faultWindows.js';
 import { windowFaultsAt } from './windowFaults.js';
 
