@@ -45,4 +45,15 @@ describe('coverage-guided draws', () => {
     expect(hunted.finding?.scenario.faults.length).toBeLessThanOrEqual(2);
     expect(hunted.finding?.scenario.task.operations.length).toBeLessThanOrEqual(2);
   }, 120_000);
+
+  test('with a failure, only the runs up to it count, whatever came back past it: the same windows for one worker or two', async () => {
+    const windowsWith = async (pool: WorkerPool) => {
+      const loaded = await pool.load(bundledJournal('ignores-takeover')!);
+      const hunted = await hunt({ pool, journalId: loaded.journalId, seed: 11, runs: 500, shrink: false, arbitrary: { faults: ['crash', 'store', 'duplicate'] } });
+      return { runs: hunted.runsExecuted, coverage: hunted.coverage };
+    };
+    const a = await windowsWith(one);
+    expect(a.runs).toBeLessThan(500);
+    expect(await windowsWith(two)).toEqual(a);
+  }, 120_000);
 });

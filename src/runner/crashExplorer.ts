@@ -52,7 +52,10 @@ export function crashPoints(trace: readonly TraceEntry[], afterSeq = -1): CrashP
   let current: { requests: number[]; storeCalls: number[]; puts: string[] } | undefined;
   const lastPuts = new Map<string, string[]>();
   for (const entry of trace) {
-    if (entry.actor === 'service' && entry.op === 'receive') current?.requests.push(Number(/^#(\d+)/.exec(entry.detail)?.[1]));
+    if (entry.actor === 'service' && entry.op === 'receive') {
+      const request = /^#(\d+)/.exec(entry.detail)?.[1];
+      if (request !== undefined) current?.requests.push(Number(request));
+    }
     if (entry.actor === 'store') {
       const call = /^#(\d+) \S+ (put|delete) (\S+).* → ok/.exec(entry.detail) ?? /^#(\d+)/.exec(entry.detail);
       // (a store line that is no call, its restart, names none)

@@ -191,6 +191,10 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
     }
     done++;
     if (failure === undefined) options.onProgress?.(done, failing);
+    // Every run below the lowest one still out has come back: their windows count, unless past a failure.
+    let frontier = Math.min(next, stopAt + 1);
+    for (const i of inFlight.values()) if (i < frontier) frontier = i;
+    guide.absorb(frontier);
   };
 
   while (next < options.runs && next <= stopAt) {

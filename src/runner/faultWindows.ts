@@ -152,7 +152,10 @@ export function windowsOf(trace: readonly TraceEntry[], offers = true): RunWindo
   let puts: string[] = [];
   let current: { requests: number[]; storeCalls: number[] } | undefined;
   for (const entry of trace) {
-    if (entry.actor === 'service' && entry.op === 'receive') current?.requests.push(Number(/^#(\d+)/.exec(entry.detail)?.[1]));
+    if (entry.actor === 'service' && entry.op === 'receive') {
+      const request = /^#(\d+)/.exec(entry.detail)?.[1];
+      if (request !== undefined) current?.requests.push(Number(request));
+    }
     if (entry.actor === 'store') {
       const call = /^#(\d+) \S+ (put|delete) (\S+).* → ok/.exec(entry.detail) ?? /^#(\d+)/.exec(entry.detail);
       if (call?.[1] !== undefined) current?.storeCalls.push(Number(call[1]));

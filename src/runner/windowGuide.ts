@@ -131,21 +131,32 @@ export class WindowGuide {
 
   /** A run came back with the windows it hit (an aimed run: with what it aimed at). */
   record(index: number, windows: RunWindows, toward?: Toward): void {
-    // Not aiming, nothing depends on the order: the windows join the union at once (nothing is kept per run).
-    if (this.options.aim !== true) for (const w of windows.hit) this.hit.add(w);
-    else this.pending.set(index, toward ? { windows, toward } : { windows });
+    this.pending.set(index, toward ? { windows, toward } : { windows });
+  }
+
+  /**
+   * Merges the runs below `frontier` — every run below it has come back, and none can still be
+   * dropped by an earlier failure — so that what is kept per run stays bounded. Aiming, no further
+   * than the last settled epoch: what the next epoch aims at must not see later runs.
+   */
+  absorb(frontier: number): void {
+    this.mergeBelow(this.aiming ? Math.min(frontier, this.settledUpTo) : frontier);
   }
 
   /** Merges every run below `upTo` (all have come back), in index order, and lists the windows to aim at. */
   settle(upTo: number): void {
+    this.mergeBelow(upTo);
+    this.settledUpTo = Math.max(this.settledUpTo, upTo);
+    this.candidates = this.listCandidates();
+  }
+
+  private mergeBelow(upTo: number): void {
     const merged = [...this.pending.keys()].filter((i) => i < upTo).sort((a, b) => a - b);
     for (const index of merged) {
       const { windows, toward } = this.pending.get(index) as { windows: RunWindows; toward?: Toward };
       this.pending.delete(index);
       this.merge(index, windows, toward);
     }
-    this.settledUpTo = Math.max(this.settledUpTo, upTo);
-    this.candidates = this.listCandidates();
   }
 
   private merge(index: number, windows: RunWindows, toward: Toward | undefined): void {
@@ -204,7 +215,7 @@ export class WindowGuide {
 
   /** The windows of every run up to and including `upTo` (all that count), and how the aimed runs fared. */
   summary(upTo: number): GuideSummary {
-    this.settle(upTo + 1);
+    this.mergeBelow(upTo + 1);
     let aimedRuns = 0;
     let aimedHits = 0;
     for (const index of this.aimed.keys()) {
