@@ -107,15 +107,19 @@ describe('durasim check', () => {
 
   test('shards split the runs deterministically', async () => {
     expect(await run('check', '--runs', '20', '--seed', '9', '--shard', '1/2', ...common())).toBe(0);
-    const first = JSON.parse(readFileSync(report('summary.json'), 'utf8')) as { runsExecuted: number };
+    const first = JSON.parse(readFileSync(report('summary.json'), 'utf8')) as { runsExecuted: number; coverage: { windows: string[] } };
     const second = join(dir, 'second');
     expect(await run('check', '--runs', '20', '--seed', '9', '--shard', '2/2', '--report-dir', second, '--regressions', join(dir, 'regressions'), '--no-progress')).toBe(0);
     expect(first.runsExecuted + (JSON.parse(readFileSync(join(second, 'summary.json'), 'utf8')) as { runsExecuted: number }).runsExecuted).toBe(20);
     out = [];
     expect(await run('merge', report('summary.json'), join(second, 'summary.json'))).toBe(0);
-    expect(JSON.parse(out.join('\n'))).toMatchObject({ runsExecuted: 20, exitCode: 0, shards: ['1/2', '2/2'] });
+    const merged = JSON.parse(out.join('\n')) as { coverage: { windows: string[] } };
+    expect(merged).toMatchObject({ runsExecuted: 20, exitCode: 0, shards: ['1/2', '2/2'] });
+    // The fault windows of the two shards, together.
+    const shardWindows = [first, JSON.parse(readFileSync(join(second, 'summary.json'), 'utf8'))].map((s) => (s as { coverage: { windows: string[] } }).coverage.windows);
+    expect(merged.coverage.windows).toEqual([...new Set(shardWindows.flat())].sort());
     // The JSON on stdout is for scripts; the verdict, for a person, on stderr.
-    expect(err.join('')).toMatch(/^merged 2 summaries \(reference; seed 9\): 20 runs, exit 0 \(clean, clean\)\n$/);
+    expect(err.join('')).toMatch(new RegExp(`^merged 2 summaries \\(reference; seed 9\\): 20 runs, ${merged.coverage.windows.length} fault windows hit, exit 0 \\(clean, clean\\)\\n$`));
   });
 });
 

@@ -13,6 +13,7 @@ interface ShardSummary {
   replayCommand?: string;
   tally?: Record<string, number>;
   shard?: { index: number; count: number };
+  coverage?: { windows?: unknown; aimedRuns?: unknown; aimedHits?: unknown };
 }
 
 /** Worst last: a harness failure outranks everything, then a sandbox escape, a safety violation, liveness. */
@@ -56,8 +57,22 @@ export function mergeSummaries(files: readonly string[]): { merged: Record<strin
     violations: summaries.flatMap((s) => s.violations.map((v) => v.code)),
     replayCommands: summaries.flatMap((s) => (s.replayCommand ? [s.replayCommand] : [])),
     ...(summaries.some((s) => s.tally) ? { tally: sumTallies(summaries.map((s) => s.tally ?? {})) } : {}),
+    ...(summaries.some((s) => s.coverage) ? { coverage: unionOfCoverage(summaries.map((s) => s.coverage ?? {})) } : {}),
   };
   return { merged, exitCode };
+}
+
+/** The fault windows the shards hit, together (each shard's runs are its own), and their aimed runs summed. */
+function unionOfCoverage(coverages: readonly NonNullable<ShardSummary['coverage']>[]): { windows: string[]; aimedRuns: number; aimedHits: number } {
+  const windows = new Set<string>();
+  let aimedRuns = 0;
+  let aimedHits = 0;
+  for (const c of coverages) {
+    if (Array.isArray(c.windows)) for (const w of c.windows) if (typeof w === 'string') windows.add(w);
+    if (typeof c.aimedRuns === 'number') aimedRuns += c.aimedRuns;
+    if (typeof c.aimedHits === 'number') aimedHits += c.aimedHits;
+  }
+  return { windows: [...windows].sort(), aimedRuns, aimedHits };
 }
 
 /** Failing runs per invariant over the shards (--tally). */
@@ -73,5 +88,6 @@ export function mergedLine(merged: Record<string, unknown>): string {
   const verdicts = merged.verdicts as string[];
   const broke = [...new Set(merged.violations as string[])];
   const worst = merged.exitCode as number;
-  return `merged ${shards.length} summar${shards.length === 1 ? 'y' : 'ies'} (${(merged.journals as string[]).join(', ')}; seed ${(merged.seeds as unknown[]).join(', ')}): ${merged.runsExecuted as number} runs, exit ${worst} (${verdicts.join(', ')})${broke.length > 0 ? `: ${broke.join(', ')}` : ''}${(merged.replayCommands as string[]).length > 0 ? ` · replay: ${(merged.replayCommands as string[])[0]}` : ''}`;
+  const coverage = merged.coverage as { windows: string[] } | undefined;
+  return `merged ${shards.length} summar${shards.length === 1 ? 'y' : 'ies'} (${(merged.journals as string[]).join(', ')}; seed ${(merged.seeds as unknown[]).join(', ')}): ${merged.runsExecuted as number} runs${coverage ? `, ${coverage.windows.length} fault windows hit` : ''}, exit ${worst} (${verdicts.join(', ')})${broke.length > 0 ? `: ${broke.join(', ')}` : ''}${(merged.replayCommands as string[]).length > 0 ? ` · replay: ${(merged.replayCommands as string[])[0]}` : ''}`;
 }
