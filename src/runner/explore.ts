@@ -143,7 +143,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   let failing = 0;
   /** Steps and trace entries of the runs that came back (their first runs, not the re-runs). */
   const work = { steps: 0, traceEntries: 0 };
-  const guide = new WindowGuide({ seed, arbitrary: options.arbitrary, aim: options.guided === true, parentScenario: (index) => scenarioAt(arbitraryOf(options.arbitrary), seed, index).value_ });
+  const guide = new WindowGuide({ seed, arbitrary: options.arbitrary, aim: options.guided === true, ...(options.shard ? { stride: options.shard.count } : {}), parentScenario: (index) => scenarioAt(arbitraryOf(options.arbitrary), seed, index).value_ });
 
   /** A failing run: the first failure stops the exploration; in tally mode, it is counted and kept per invariant. */
   const found = (candidate: ExploreFailure, codes: readonly string[]): void => {

@@ -39,6 +39,15 @@ describe('the window guide', () => {
     expect(drop?.parent).toBe(0); // the lowest run that offered the point
   });
 
+  test("in a shard, the shard's own runs are counted: each shard aims at every other of its runs after its first epoch", () => {
+    const shard = new WindowGuide({ seed: 7, arbitrary: {}, parentScenario: () => baseScenario(), epochRuns: 4, aim: true, stride: 2 });
+    // Shard 2 of 2 owns 1, 3, 5, …: its runs 0, 1, 2, … Its fifth and sixth runs are 9 and 11.
+    expect([1, 3, 5, 7, 9, 11, 13, 15].map((i) => shard.aims(i))).toEqual([false, false, false, false, false, true, false, true]);
+    expect(shard.waitsFor(11)).toBe(8); // its first epoch: 1, 3, 5, 7
+    // Shard 1 of 2 (0, 2, 4, …) aims as often: its sixth run, index 10.
+    expect([0, 2, 4, 6, 8, 10].map((i) => shard.aims(i))).toEqual([false, false, false, false, false, true]);
+  });
+
   test('what a run aims at depends on the earlier epochs alone, not on the order their runs came back', () => {
     const aimsOf = (order: number[]): (string | undefined)[] => {
       const guide = guideOf();

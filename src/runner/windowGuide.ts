@@ -2,12 +2,13 @@
  * Coverage-guided draws: `check` steers part of its runs toward fault windows (faultWindows.ts) no
  * run has hit yet.
  *
- * - Runs are counted in epochs of `epochRuns` by index. The first epoch is drawn as always. In every
- *   later one, each odd-indexed run is aimed: it is an earlier run (its parent, drawn as always)
- *   with one more fault, placed at a step that run took, so that it strikes a window no run of the
- *   earlier epochs hit (the step's kind and owner are known from the parent's trace, and everything
- *   before the step replays the parent unchanged). Even-indexed runs stay as drawn: the guide adds
- *   to the search, it never replaces it.
+ * - Runs are counted in epochs of `epochRuns` (a shard's own runs, in index order). The first epoch
+ *   is drawn as always. In every later one, each odd run is aimed (while windows are left to aim
+ *   at): it is an earlier run (its parent, drawn as always) with one more fault, placed at a step
+ *   that run took, so that it strikes a window no run of the earlier epochs hit (the step's kind
+ *   and owner are known from the parent's trace, and everything before the step replays the parent
+ *   unchanged). The aimed run takes the place of the run drawn at its index: the budget is shared,
+ *   which is why `check` aims only when asked (--guided; docs/faults.md has the measurements).
  * - Deterministic for any number of workers: what an epoch aims at depends only on the runs of the
  *   earlier epochs, merged in index order once they have all come back (explore waits for them
  *   before it hands out an aimed run), and which window a run aims at is a function of the seed
@@ -102,6 +103,8 @@ export class WindowGuide {
       /** The parent's scenario, drawn again in this thread (scenarioSource.scenarioAt). */
       parentScenario: (index: number) => Scenario;
       epochRuns?: number;
+      /** With --shard i/n: n (the shard owns every n-th run). */
+      stride?: number;
       /** true: aim (check --guided); otherwise the guide records the windows hit and aims at none. */
       aim?: boolean;
     },
@@ -109,8 +112,13 @@ export class WindowGuide {
     this.epochRuns = options.epochRuns ?? GUIDE_EPOCH_RUNS;
   }
 
+  /** A run's place among the runs of its shard (a shard owns every `stride`-th index): epochs and parity count those. */
+  private position(index: number): number {
+    return Math.floor(index / (this.options.stride ?? 1));
+  }
+
   private epochStart(index: number): number {
-    return Math.floor(index / this.epochRuns) * this.epochRuns;
+    return Math.floor(this.position(index) / this.epochRuns) * this.epochRuns * (this.options.stride ?? 1);
   }
 
   /** Whether the guide aims runs at all (else it only records the windows hit). */
@@ -120,7 +128,8 @@ export class WindowGuide {
 
   /** Whether run `index` is aimed, once its epoch is settled. */
   aims(index: number): boolean {
-    return this.options.aim === true && index >= this.epochRuns && index % 2 === 1;
+    const position = this.position(index);
+    return this.options.aim === true && position >= this.epochRuns && position % 2 === 1;
   }
 
   /** The index every earlier run must have come back below before run `index` is handed out (undefined: none needed). */
