@@ -116,7 +116,7 @@ describe('the packed package', () => {
         expect(readFileSync(join(consumer, 'out', `${shard}.xml`), 'utf8')).toContain('<testsuite');
       }
       const merged = inConsumer(merge);
-      expect(merged.out).toMatch(/^merged 4 summaries \(node-journal; seed 20261130\): \d+ runs, exit 0 /m);
+      expect(merged.out).toMatch(/^merged 4 summaries \(node-journal; seed 20261130\): \d+ runs, \d+ fault windows hit, exit 0 /m);
       expect(merged.code, merged.out).toBe(0);
     });
   });

@@ -47,11 +47,12 @@ describe('durasim check', () => {
     expect(out.at(-1)).toBe('invariants  26 held (26 judged) · exit 0 (clean)');
     expect(out.at(-2)).toBe('next: npx durasim explore --journal reference (a crash at every step) · npx durasim check --journal reference --seed 6 --runs 300 (a wider search)');
     // The fault windows the runs hit: counted in the summary line, listed in summary.json, tallied per fault in report.md.
-    const { coverage } = JSON.parse(readFileSync(report('summary.json'), 'utf8')) as { coverage: { windows: string[]; aimedRuns: number } };
+    const { coverage } = JSON.parse(readFileSync(report('summary.json'), 'utf8')) as { coverage: { windows: string[]; reachable: number; aimedRuns: number } };
     expect(coverage.aimedRuns).toBe(0);
     expect(coverage.windows.length).toBeGreaterThan(5);
     for (const w of coverage.windows) expect(w).toMatch(/^[a-z -]+[a-zA-Z0-9 -]* @ [a-zA-Z/ ]+ · (first|restarted|second worker|none)$/);
-    expect(out.at(-4)).toBe(`fault windows hit: ${coverage.windows.length} (a fault × the kind of step it struck × whose step); no run aimed at one`);
+    expect(coverage.reachable).toBeGreaterThanOrEqual(coverage.windows.length);
+    expect(out.at(-4)).toBe(`fault windows hit: ${coverage.windows.length} of ${coverage.reachable} within reach (${Math.round((100 * coverage.windows.length) / coverage.reachable)}%) (a fault × the kind of step it struck × whose step); no run aimed at one`);
     expect(readFileSync(report('report.md'), 'utf8')).toContain('## Fault windows\n\nfault windows hit: ');
   });
 
@@ -60,7 +61,7 @@ describe('durasim check', () => {
     const { coverage } = JSON.parse(readFileSync(report('summary.json'), 'utf8')) as { coverage: { windows: string[]; aimedRuns: number; aimedHits: number } };
     expect(coverage.aimedRuns).toBe(20);
     expect(coverage.aimedHits).toBeGreaterThan(10);
-    expect(out.at(-4)).toBe(`fault windows hit: ${coverage.windows.length} (a fault × the kind of step it struck × whose step); 20 runs aimed at one no run had hit, ${coverage.aimedHits} of them struck it`);
+    expect(out.at(-4)).toMatch(new RegExp(`^fault windows hit: ${coverage.windows.length} of \\d+ within reach \\(\\d+%\\) \\(a fault × the kind of step it struck × whose step\\); 20 runs aimed at one no run had hit, ${coverage.aimedHits} of them struck it$`));
   });
 
   test('a safety violation exits 1 and ends with the one command that replays it, then the end line', async () => {

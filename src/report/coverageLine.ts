@@ -4,7 +4,8 @@ import { count } from './count.js';
 
 export function coverageLine(coverage: NonNullable<RunReport['coverage']>): string {
   const aimed = coverage.aimedRuns === 0 ? 'no run aimed at one' : `${count(coverage.aimedRuns, 'run')} aimed at one no run had hit, ${coverage.aimedHits} of them struck it`;
-  return `fault windows hit: ${coverage.windows.length} (a fault × the kind of step it struck × whose step); ${aimed}`;
+  const of = coverage.reachable === undefined ? '' : ` of ${coverage.reachable} within reach (${Math.round((100 * coverage.windows.length) / Math.max(1, coverage.reachable))}%)`;
+  return `fault windows hit: ${coverage.windows.length}${of} (a fault × the kind of step it struck × whose step); ${aimed}`;
 }
 
 /** Per fault, how many windows (step kind × whose step) the runs hit it in, most first. */

@@ -54,7 +54,7 @@ export interface RunReport {
   /** What the generated runs simulated (their first runs, not the re-runs): steps and trace entries, summed. */
   work?: { steps: number; traceEntries: number };
   /** The fault windows the generated runs hit (runner/faultWindows.ts), and the runs aimed at a window none had hit. */
-  coverage?: { windows: string[]; aimedRuns: number; aimedHits: number };
+  coverage?: { windows: string[]; reachable?: number; aimedRuns: number; aimedHits: number };
   /**
    * What the command cost, in this process (every thread: the main one, the workers, V8's helpers;
    * not esbuild's own process when it bundled the journal): CPU in all, CPU until the first

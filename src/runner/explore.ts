@@ -27,7 +27,7 @@ import type { ScenarioArbitraryOptions } from '../arbitraries.js';
 import type { Rerun } from '../pool/protocol.js';
 import type { RunOutcome, WorkerPool } from '../pool/workerPool.js';
 import { generatedScenario, runArbitrary, runSeed, scenarioAt, arbitraryOf } from './scenarioSource.js';
-import { WindowGuide, type GuideSummary } from './windowGuide.js';
+import { OFFER_SAMPLE, WindowGuide, type GuideSummary } from './windowGuide.js';
 import { outcomeVerdict, tallyCodes, type Judged, type RunVerdict } from './runVerdict.js';
 
 export interface ExploreOptions {
@@ -169,7 +169,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
 
   const runOne = async (index: number, ordinalOfRun: number): Promise<void> => {
     const toward = guide.towardFor(index, runSeed(seed ^ AIM_SALT, index));
-    const generate = { seed, index, arbitrary: options.arbitrary, ordinal: ordinalOfRun, determinismEvery, independenceEvery, ...(options.onOutput ? { output: true } : {}), windows: guide.aiming ? ('offers' as const) : ('hit' as const), ...(toward ? { toward } : {}) };
+    const generate = { seed, index, arbitrary: options.arbitrary, ordinal: ordinalOfRun, determinismEvery, independenceEvery, ...(options.onOutput ? { output: true } : {}), windows: guide.aiming || index % OFFER_SAMPLE === 0 ? ('offers' as const) : ('hit' as const), ...(toward ? { toward } : {}) };
     const outcome = await pool.runGenerated(journalId, generate, index);
     if (outcome.kind === 'cancelled') return;
     if (outcome.kind === 'simulated' && outcome.summary.windows) guide.record(index, outcome.summary.windows, toward);

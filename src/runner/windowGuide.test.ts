@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { baseScenario, scenarioArbitrary } from '../arbitraries.js';
+import { RESPONSE_FAULTS } from '../../simulator/scenario/scenario.js';
 import type { RunWindows } from './faultWindows.js';
 import { scenarioAt } from './scenarioSource.js';
 import { TowardArbitrary, WindowGuide, withToward, type Toward } from './windowGuide.js';
@@ -68,11 +69,15 @@ describe('the window guide', () => {
     guide.settle(4);
     const toward = guide.towardFor(5, 0) as Toward;
     guide.record(5, { ...run([toward.window]), offered: [] }, toward);
-    expect(guide.summary(5)).toEqual({ windows: [toward.window], aimedRuns: 1, aimedHits: 1 });
+    expect(guide.summary(5)).toMatchObject({ windows: [toward.window], aimedRuns: 1, aimedHits: 1 });
     const plain = guideOf(false);
     expect(plain.aims(5)).toBe(false);
     plain.record(0, run(['crash keep-all @ POST · first']));
-    expect(plain.summary(10)).toEqual({ windows: ['crash keep-all @ POST · first'], aimedRuns: 0, aimedHits: 0 });
+    const summary = plain.summary(10);
+    expect(summary).toMatchObject({ windows: ['crash keep-all @ POST · first'], aimedRuns: 0, aimedHits: 0 });
+    // Within reach: every window a fault of the families could strike at the two steps the run offered: a
+    // process kill at each, every response fault at the POST (the long delay is a 'response delay' too).
+    expect(summary.reachable).toBe(2 + RESPONSE_FAULTS.length);
   });
 
   test("an aimed run's value wraps its parent's and shrinks as the parent does, the aimed fault kept", () => {

@@ -23,6 +23,9 @@ import { ioShapes } from './stepKind.js';
 import { faultWindowLabel, windowName, type OfferedPoint, type RunWindows } from './faultWindows.js';
 import { windowFaultsAt } from './windowFaults.js';
 
+/** Not aiming, every this many-th run offers its steps (a run that does costs about 3% more; one that only says what it hit, 1%). */
+export const OFFER_SAMPLE = 10;
+
 /** The runs of one epoch of the guide (see above). */
 export const GUIDE_EPOCH_RUNS = 100;
 
@@ -79,6 +82,12 @@ interface Candidate {
 export interface GuideSummary {
   /** Every window the runs hit, sorted. */
   windows: string[];
+  /**
+   * The windows within reach: those hit, and every one a fault more could strike at the steps the
+   * runs took (each kind of step and owner where first taken: by every drawn run when aiming,
+   * else by every OFFER_SAMPLE-th).
+   */
+  reachable: number;
   /** Runs aimed at a window, and how many of them hit it. */
   aimedRuns: number;
   aimedHits: number;
@@ -182,7 +191,8 @@ export class WindowGuide {
     }
   }
 
-  private listCandidates(): Candidate[] {
+  /** Every window one fault more could strike at the steps offered so far, less those `skip` says (hit, or aimed at already). */
+  private listCandidates(skip: (window: string) => boolean = (w) => this.hit.has(w) || this.tried.has(w)): Candidate[] {
     const families = new Set(this.options.arbitrary.faults ?? DEFAULT_FAULT_KINDS);
     const features = this.options.arbitrary.features;
     const byWindow = new Map<string, Candidate>();
@@ -205,7 +215,7 @@ export class WindowGuide {
         }
         for (const f of faults) {
           const window = windowName(faultWindowLabel(f.fault), at.kind, at.owner);
-          if (this.hit.has(window) || this.tried.has(window) || byWindow.has(window)) continue;
+          if (skip(window) || byWindow.has(window)) continue;
           byWindow.set(window, { window, toward: { parent, ...f, window } });
         }
       }
@@ -232,6 +242,7 @@ export class WindowGuide {
       aimedRuns++;
       if (this.aimedHit.has(index)) aimedHits++;
     }
-    return { windows: [...this.hit].sort(), aimedRuns, aimedHits };
+    const reachable = new Set([...this.listCandidates(() => false).map((c) => c.window), ...this.hit]);
+    return { windows: [...this.hit].sort(), reachable: reachable.size, aimedRuns, aimedHits };
   }
 }
