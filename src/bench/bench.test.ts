@@ -26,6 +26,10 @@ describe('npm run bench (smoke: tiny counts, so it cannot rot; never a timing ga
     const [short, long] = [sources.short as { cpuMs: number; traceEntries: number }, sources.long as { cpuMs: number; traceEntries: number }];
     expect(sources.marginal?.cpuUsPerEntry).toBeCloseTo(((long.cpuMs - short.cpuMs) * 1000) / (long.traceEntries - short.traceEntries), 6);
     expect(sources.scaling?.ratio).toBeGreaterThan(0);
+    // A worker's warm-up: the default budget's CPU past the fixed cost and the steady rate; two workers' extra CPU for the same runs.
+    const [shortRun, two] = [sources.short as { cpuMs: number; cpuMsBeforeFirstRun: number; runsExecuted: number }, sources.two as { cpuMs: number }];
+    expect(sources.warmUpCpuMs).toBeCloseTo(shortRun.cpuMs - shortRun.cpuMsBeforeFirstRun - shortRun.runsExecuted * (sources.marginal?.cpuMsPerScenario as number), 6);
+    expect(sources.twoWorkersExtraCpuMs).toBeCloseTo(two.cpuMs - long.cpuMs, 6);
     expect(report.ratio).toBeCloseTo((sources.marginal?.cpuUsPerEntry as number) / (report.floor?.usPerCall as number), 6);
     expect(report.isolation?.ratio).toBeGreaterThan(0);
     expect(report.ambient?.ratio).toBeGreaterThan(0);

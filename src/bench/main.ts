@@ -61,6 +61,10 @@ async function checkFrom(from: CheckFrom, shortRuns: number, longRuns: number, s
     marginal: perRun,
     atDefault: { cpuMsPerScenario: short.cpuMs / short.runsExecuted, cpuUsPerEntry: (short.cpuMs * 1000) / short.traceEntries },
     fixedCpuMs: Math.min(short.cpuMsBeforeFirstRun, long.cpuMsBeforeFirstRun),
+    // What a fresh worker spends over its first runs beyond the steady rate (V8 compiling and warming the code up): every worker pays it.
+    warmUpCpuMs: short.cpuMs - short.cpuMsBeforeFirstRun - short.runsExecuted * perRun.cpuMsPerScenario,
+    // What two workers spend beyond one on the same runs: a second boot and warm-up, and two busy threads contending.
+    twoWorkersExtraCpuMs: two.cpuMs - long.cpuMs,
     scaling: { oneWorkerPerSecond: rate(long), twoWorkersPerSecond: rate(two), ratio: rate(two) / rate(long) },
   };
 }
@@ -166,6 +170,8 @@ export async function runBench(args: string[]): Promise<Record<string, unknown>>
       `| the same, per trace entry (${fixed(m.entriesPerScenario, 0)} entries a scenario) | ${fixed(m.cpuUsPerEntry, 1)} µs | — |`,
       `| the same at the default budget (${shortRuns} runs: start-up and warm-up included), per scenario and per entry | ${fixed(d.cpuMsPerScenario, 3)} ms, ${fixed(d.cpuUsPerEntry, 1)} µs | — |`,
       `| fixed cost of a check from the ${from}: CPU until its first scenario came back | ${fixed(c.fixedCpuMs as number, 0)} ms | ≤ 1000 ms |`,
+      `| warm-up: CPU a worker spends over its first ${shortRuns} runs beyond the steady rate (every worker pays it) | ${fixed(c.warmUpCpuMs as number, 0)} ms | — |`,
+      `| two workers' CPU beyond one worker's for the same ${longRuns} runs (a second boot and warm-up, two busy threads contending) | ${fixed(c.twoWorkersExtraCpuMs as number, 0)} ms of ${fixed(long.cpuMs, 0)} ms | — |`,
       `| 2 workers vs 1, runs per second of wall time (${longRuns} runs) | ×${fixed(s.ratio, 2)} (${fixed(s.twoWorkersPerSecond, 0)} vs ${fixed(s.oneWorkerPerSecond, 0)}/s) | ≥ ×1.7 |`,
       `| CPU per thread, one worker | ${threads(long)} | — |`,
       `| CPU per thread, two workers | ${threads(two)} | — |`,
