@@ -65,21 +65,20 @@ export class ScenarioEvents {
     if (pid !== this.lastPid || incarnation !== this.lastIncarnation) this.lookUp(pid, incarnation);
     const numbered = this.lastSteps?.get(step) ?? NO_FAULT;
     if (this.anchors.length === 0) return numbered;
+    // Looked at per step: plain loops, no closure or iterator allocated for a step no anchored fault strikes.
     let found = numbered;
-    const set = (fault: StepFault): void => {
-      if (found === numbered) found = { ...numbered };
-      if (fault.kind === 'crash') found[fault.when] ??= fault;
-      else if (fault.kind === 'pause') found.pause ??= fault;
-      else found.io ??= fault;
-    };
     const ranks = this.lastRanks as { faults: StepFault[]; counts: number[] };
     for (const fault of ranks.faults) {
       const at = fault.at as NonNullable<StepFault['at']>;
       const anchor = this.anchors.indexOf(at.mentions);
-      if (ranks.counts[anchor] === at.occurrence && stepMentions(op, detail, at.mentions)) set(fault);
+      if (ranks.counts[anchor] !== at.occurrence || !stepMentions(op, detail, at.mentions)) continue;
+      if (found === numbered) found = { ...numbered };
+      if (fault.kind === 'crash') found[fault.when] ??= fault;
+      else if (fault.kind === 'pause') found.pause ??= fault;
+      else found.io ??= fault;
     }
     // Ranks advance once per step and anchor, after every fault for this step was looked at.
-    for (const [i, anchor] of this.anchors.entries()) if (stepMentions(op, detail, anchor)) ranks.counts[i] = (ranks.counts[i] ?? 0) + 1;
+    for (let i = 0; i < this.anchors.length; i++) if (stepMentions(op, detail, this.anchors[i] as string)) ranks.counts[i] = (ranks.counts[i] ?? 0) + 1;
     return found;
   }
 
