@@ -3,7 +3,8 @@
  * durable image (durableImage.ts), each file's unsynced changes, the open handles, and inode ids of
  * our own; crashes, and the views the judge and inspect() read.
  */
-import { Volume } from 'memfs';
+import { createRequire } from 'node:module';
+import type { Volume } from 'memfs';
 import { entriesAt } from './memfsLookup.js';
 import { closeFd } from './memfsCore.js';
 import { posix } from 'node:path';
@@ -16,6 +17,13 @@ import { invariant } from '../invariant.js';
 import { RenameLog } from './renameLog.js';
 import { emptyLoss, type CrashDiskReport } from './crashReport.js';
 import { digestOfFiles, volumeFilePaths, volumeFiles, volumeFolders } from './volumeFiles.js';
+
+/**
+ * memfs, loaded on the first disk built: a module-level import would load it (about 40 ms of CPU)
+ * in every thread that evaluates this module, the main thread included, which never builds a disk.
+ */
+let VolumeClass: typeof Volume | undefined;
+const newVolume = (): Volume => new (VolumeClass ??= (createRequire(import.meta.url)('memfs') as typeof import('memfs')).Volume)();
 
 /** The simulated process's umask: what a created file's or folder's mode loses. */
 export const UMASK = 0o022;
@@ -36,7 +44,7 @@ export interface OpenFile {
 }
 
 export class DiskState {
-  protected readonly vol = new Volume();
+  protected readonly vol = newVolume();
   protected ids = new Map<number, number>();
   protected nextId = 1;
   protected readonly image = new DurableImage();

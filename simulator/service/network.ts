@@ -12,7 +12,7 @@
 import type { RequestHandler } from 'msw';
 import { invariant } from '../invariant.js';
 import { credentialHeaders, credentialsOf, routeOf, type RequestCredentials, type ServiceCore, type ServiceReply, type ServiceRoute } from './service.js';
-import { TextResponse } from './textResponse.js';
+import { textResponse } from './textResponse.js';
 import { handlersWith, type Msw } from './mswHandlers.js';
 
 export type Transport = 'direct' | 'msw';
@@ -99,7 +99,7 @@ export function responseOf(reply: ServiceReply): Response {
   const headers = { 'content-type': 'application/json' };
   const nullBody = reply.status === 204 || reply.status === 304;
   if (nullBody) return new Response(null, { status: reply.status, headers });
-  if (!reply.cut) return new TextResponse(reply.body, { status: reply.status, headers });
+  if (!reply.cut) return textResponse(reply.body, { status: reply.status, headers });
   const bytes = new TextEncoder().encode(reply.body);
   // The first half arrives; the next read finds the connection gone (a reader sees the half first).
   let sent = false;

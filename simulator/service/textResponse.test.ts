@@ -4,7 +4,7 @@
  * gives the same values, the same errors (name and message) and the same bodyUsed.
  */
 import { describe, expect, test } from 'vitest';
-import { TextResponse } from './textResponse.js';
+import { textResponse } from './textResponse.js';
 
 const TEXTS = ['{"key":"post-a","state":"committed"}', '{"key":"post-a","sta', '', 'null', 'héllo → wörld ✓', '\uFEFF{"bom":true}', 'lone \uD800 surrogate', '{"a":1}\uDC00'];
 const INIT: ResponseInit = { status: 201, headers: { 'content-type': 'application/json' } };
@@ -52,14 +52,14 @@ describe('TextResponse, a Response whose body is a text', () => {
     test(`${name}: as Node's Response, for every text`, async () => {
       for (const text of TEXTS) {
         const node = await outcomes(new Response(text, INIT), steps);
-        const ours = await outcomes(new TextResponse(text, INIT), steps);
+        const ours = await outcomes(textResponse(text, INIT), steps);
         expect(ours, JSON.stringify(text)).toEqual(node);
       }
     });
   }
 
   test('is a Response', () => {
-    const response = new TextResponse('{}', INIT);
+    const response = textResponse('{}', INIT);
     expect(response).toBeInstanceOf(Response);
     expect(response.clone()).toBeInstanceOf(Response);
   });

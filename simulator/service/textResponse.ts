@@ -20,80 +20,95 @@ function unusable(): TypeError {
   return new TypeError('Body is unusable: Body has already been read');
 }
 
-export class TextResponse extends Response {
-  #text: string;
-  #init: ResponseInit;
-  #used = false;
-  /** The real Response the body became once `body` was looked at (its stream is then the body). */
-  #real: Response | undefined;
+/**
+ * The class is made on first use: a module-level `extends Response` would load Node's fetch (undici,
+ * about 25 ms of CPU) in every thread that evaluates this module, the main thread included, which
+ * never answers a request.
+ */
+function makeTextResponse() {
+  return class TextResponse extends Response {
+    #text: string;
+    #init: ResponseInit;
+    #used = false;
+    /** The real Response the body became once `body` was looked at (its stream is then the body). */
+    #real: Response | undefined;
 
-  constructor(text: string, init: ResponseInit) {
-    super(null, init);
-    this.#text = text;
-    this.#init = init;
-  }
-
-  #becomeReal(): Response {
-    if (this.#real === undefined) {
-      this.#real = new Response(this.#text, this.#init);
-      // Read already: Node's stream is then consumed, and so is this one.
-      if (this.#used) void this.#real.text();
+    constructor(text: string, init: ResponseInit) {
+      super(null, init);
+      this.#text = text;
+      this.#init = init;
     }
-    return this.#real;
-  }
 
-  /** The text as Node reads the body: its UTF-8 bytes decoded (a lone surrogate becomes U+FFFD, a leading BOM goes). */
-  #decoded(): string {
-    const text = (this.#text as unknown as WellFormed).isWellFormed() ? this.#text : (this.#text as unknown as WellFormed).toWellFormed();
-    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  }
+    #becomeReal(): Response {
+      if (this.#real === undefined) {
+        this.#real = new Response(this.#text, this.#init);
+        // Read already: Node's stream is then consumed, and so is this one.
+        if (this.#used) void this.#real.text();
+      }
+      return this.#real;
+    }
 
-  #take(): Promise<void> {
-    if (this.#used) return Promise.reject(unusable());
-    this.#used = true;
-    return Promise.resolve();
-  }
+    /** The text as Node reads the body: its UTF-8 bytes decoded (a lone surrogate becomes U+FFFD, a leading BOM goes). */
+    #decoded(): string {
+      const text = (this.#text as unknown as WellFormed).isWellFormed() ? this.#text : (this.#text as unknown as WellFormed).toWellFormed();
+      return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    }
 
-  override get body(): ReadableStream<Uint8Array<ArrayBuffer>> | null {
-    return this.#becomeReal().body;
-  }
+    #take(): Promise<void> {
+      if (this.#used) return Promise.reject(unusable());
+      this.#used = true;
+      return Promise.resolve();
+    }
 
-  override get bodyUsed(): boolean {
-    return this.#real ? this.#real.bodyUsed : this.#used;
-  }
+    override get body(): ReadableStream<Uint8Array<ArrayBuffer>> | null {
+      return this.#becomeReal().body;
+    }
 
-  override text(): Promise<string> {
-    if (this.#real) return this.#real.text();
-    return this.#take().then(() => this.#decoded());
-  }
+    override get bodyUsed(): boolean {
+      return this.#real ? this.#real.bodyUsed : this.#used;
+    }
 
-  override json(): Promise<unknown> {
-    if (this.#real) return this.#real.json();
-    return this.#take().then(() => JSON.parse(this.#decoded()) as unknown);
-  }
+    override text(): Promise<string> {
+      if (this.#real) return this.#real.text();
+      return this.#take().then(() => this.#decoded());
+    }
 
-  override arrayBuffer(): Promise<ArrayBuffer> {
-    if (this.#real) return this.#real.arrayBuffer();
-    return this.#take().then(() => encoder.encode(this.#text).buffer as ArrayBuffer);
-  }
+    override json(): Promise<unknown> {
+      if (this.#real) return this.#real.json();
+      return this.#take().then(() => JSON.parse(this.#decoded()) as unknown);
+    }
 
-  override bytes(): Promise<Uint8Array<ArrayBuffer>> {
-    if (this.#real) return this.#real.bytes();
-    return this.#take().then(() => encoder.encode(this.#text) as Uint8Array<ArrayBuffer>);
-  }
+    override arrayBuffer(): Promise<ArrayBuffer> {
+      if (this.#real) return this.#real.arrayBuffer();
+      return this.#take().then(() => encoder.encode(this.#text).buffer as ArrayBuffer);
+    }
 
-  override blob(): Promise<Blob> {
-    if (this.#real) return this.#real.blob();
-    return this.#take().then(() => new Blob([encoder.encode(this.#text)], { type: this.headers.get('content-type') ?? '' }));
-  }
+    override bytes(): Promise<Uint8Array<ArrayBuffer>> {
+      if (this.#real) return this.#real.bytes();
+      return this.#take().then(() => encoder.encode(this.#text) as Uint8Array<ArrayBuffer>);
+    }
 
-  override formData(): Promise<FormData> {
-    return this.#becomeReal().formData();
-  }
+    override blob(): Promise<Blob> {
+      if (this.#real) return this.#real.blob();
+      return this.#take().then(() => new Blob([encoder.encode(this.#text)], { type: this.headers.get('content-type') ?? '' }));
+    }
 
-  override clone(): Response {
-    if (this.#real) return this.#real.clone();
-    if (this.#used) throw new TypeError('Response.clone: Body has already been consumed.');
-    return new TextResponse(this.#text, this.#init);
-  }
+    override formData(): Promise<FormData> {
+      return this.#becomeReal().formData();
+    }
+
+    override clone(): Response {
+      if (this.#real) return this.#real.clone();
+      if (this.#used) throw new TypeError('Response.clone: Body has already been consumed.');
+      return new TextResponse(this.#text, this.#init);
+    }
+  };
+}
+
+let made: ReturnType<typeof makeTextResponse> | undefined;
+
+/** A Response whose body is `text`, read without a stream (above). */
+export function textResponse(text: string, init: ResponseInit): Response {
+  made ??= makeTextResponse();
+  return new made(text, init);
 }

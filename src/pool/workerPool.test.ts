@@ -6,6 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
+import { parseScenario } from '../../simulator/scenario/scenario.js';
 import { simulate } from '../../simulator/simulate.js';
 import { scenarioArbitrary } from '../arbitraries.js';
 import { journalRefOf } from '../isolation/journalRef.js';
@@ -91,6 +92,22 @@ describe('determinism is checked on clean runs', () => {
     expect(divergence?.rerun).toBe('same');
     expect(divergence?.second).toEqual(divergence?.first);
     expect(divergence?.divergesAt).toBe(divergence?.first.length);
+  }, 60_000);
+  test('stored regressions are re-run at the generated runs\' rate (the first, then every determinismEvery-th), counted, and a nondeterministic one is caught as stored', async () => {
+    const pool = poolOf({ workers: 1 });
+    const stored = (file: string) => ({ file, scenario: parseScenario(simple), info: { journal: 'x', invariants: [] } });
+    const nondeterministic = await pool.load(fixture('hiddenCounter'));
+    const caught = await hunt({ pool, journalId: nondeterministic.journalId, seed: 3, runs: 10, regressions: [stored('a.json'), stored('b.json')] });
+    expect(caught.finding).toMatchObject({ verdict: 'sandbox', origin: { regression: 'a.json' }, notShrunk: 'a stored regression is replayed as saved' });
+    expect(caught.finding?.divergence?.rerun).toBe('same');
+    expect(caught.runsExecuted).toBe(1);
+    expect(caught.determinismChecks).toBe(1);
+    const reference = await pool.load(journalRefOf('reference'));
+    const clean = await hunt({ pool, journalId: reference.journalId, seed: 3, runs: 1, determinismEvery: 2, regressions: ['a', 'b', 'c', 'd', 'e'].map(stored) });
+    expect(clean.finding).toBeUndefined();
+    expect(clean.runsExecuted).toBe(6);
+    // Stored a, c and e, and the first generated run.
+    expect(clean.determinismChecks).toBe(4);
   }, 60_000);
 });
 

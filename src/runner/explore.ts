@@ -117,13 +117,16 @@ export function divergenceOf(outcome: RunOutcome, rerun: Rerun): Divergence | un
 
 export { rerunFor } from './scenarioSource.js';
 
+/** How often a run is re-run to compare (determinism), by default: the first, then every 50th. */
+export const DETERMINISM_EVERY = 50;
+
 const wallMs = (): number => performance.now(); // the harness's clock, for the time budget only
 /** Mixed into the seed to pick what an aimed run aims at (apart from the stream its parent was drawn from). */
 const AIM_SALT = 0x2545f491;
 
 export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   const { pool, journalId, seed } = options;
-  const determinismEvery = options.determinismEvery ?? 50;
+  const determinismEvery = options.determinismEvery ?? DETERMINISM_EVERY;
   const independenceEvery = options.independenceEvery ?? 0;
   const owned = (i: number): boolean => options.shard === undefined || i % options.shard.count === options.shard.index - 1;
   const started = wallMs();

@@ -11,7 +11,7 @@ import type { Scenario } from '../../simulator/scenario/scenario.js';
 import type { ScenarioArbitraryOptions } from '../arbitraries.js';
 import type { RunOutcome, WorkerPool } from '../pool/workerPool.js';
 import type { Regression } from '../regressions.js';
-import { divergenceOf, explore, type Divergence, type ExploreFailure } from './explore.js';
+import { DETERMINISM_EVERY, divergenceOf, explore, type Divergence, type ExploreFailure } from './explore.js';
 import { outcomeVerdict, tallyCodes, type Judged, type RunVerdict } from './runVerdict.js';
 import { shrinkScenario } from './shrinkScenario.js';
 import type { GuideSummary } from './windowGuide.js';
@@ -84,16 +84,21 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
   let runsExecuted = 0;
   const counts: Record<string, number> = {};
   const findings: Finding[] = [];
-  // Stored regressions are few: each is also compared with a run on fresh modules, so a stored case of module state that survived a crash fails again.
-  for (const stored of options.regressions ?? []) {
+  // Stored regressions run as generated runs do (every incarnation on fresh modules), and are re-run
+  // for determinism at the same rate: the first, then every determinismEvery-th.
+  const determinismEvery = options.determinismEvery ?? DETERMINISM_EVERY;
+  let storedDeterminismChecks = 0;
+  for (const [i, stored] of (options.regressions ?? []).entries()) {
     runsExecuted++;
-    const outcome = await pool.run(journalId, stored.scenario, { detail: 'hash', then: 'fresh', ...(options.onOutput ? { output: true } : {}) });
+    const then = determinismEvery > 0 && i % determinismEvery === 0 ? ('same' as const) : undefined;
+    const outcome = await pool.run(journalId, stored.scenario, { detail: 'hash', ...(then ? { then } : {}), ...(options.onOutput ? { output: true } : {}) });
+    if (then && outcome.kind === 'simulated' && outcome.again) storedDeterminismChecks++;
     if (outcome.kind === 'simulated' && outcome.summary.output && outcome.summary.output.length > 0) options.onOutput?.(`regression ${stored.file}`, outcome.summary.output);
-    const divergence = divergenceOf(outcome, 'fresh');
+    const divergence = then ? divergenceOf(outcome, then) : undefined;
     const verdict = divergence ? 'sandbox' : outcomeVerdict(outcome, options.judged);
     if (verdict !== 'clean') {
       const finding: Finding = { verdict, scenario: stored.scenario, outcome, origin: { regression: stored.file }, notShrunk: 'a stored regression is replayed as saved' };
-      if (divergence) finding.divergence = divergenceOf(await pool.run(journalId, stored.scenario, { detail: 'trace', then: 'fresh' }), 'fresh') ?? divergence;
+      if (divergence && then) finding.divergence = divergenceOf(await pool.run(journalId, stored.scenario, { detail: 'trace', then }), then) ?? divergence;
       if (options.tally && verdict !== 'harness' && verdict !== 'usage') {
         for (const code of divergence ? ['sandbox'] : tallyCodes(outcome, options.judged)) {
           counts[code] = (counts[code] ?? 0) + 1;
@@ -101,7 +106,7 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
         }
         continue;
       }
-      return { runsExecuted, timeBudgetHit: false, determinismChecks: 0, independenceChecks: 0, finding, msToFinding: wallMs() - started, elapsedMs: wallMs() - started };
+      return { runsExecuted, timeBudgetHit: false, determinismChecks: storedDeterminismChecks, independenceChecks: 0, finding, msToFinding: wallMs() - started, elapsedMs: wallMs() - started };
     }
   }
   const explored = await explore({
@@ -120,7 +125,7 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
     ...(options.guided ? { guided: true } : {}),
   });
   runsExecuted += explored.runsExecuted;
-  const base = { runsExecuted, timeBudgetHit: explored.timeBudgetHit, determinismChecks: explored.determinismChecks, independenceChecks: explored.independenceChecks, work: explored.work, ...(explored.coverage ? { coverage: explored.coverage } : {}) };
+  const base = { runsExecuted, timeBudgetHit: explored.timeBudgetHit, determinismChecks: storedDeterminismChecks + explored.determinismChecks, independenceChecks: explored.independenceChecks, work: explored.work, ...(explored.coverage ? { coverage: explored.coverage } : {}) };
   const failure = explored.failure;
   if (explored.tally && !failure) {
     for (const [code, n] of Object.entries(explored.tally.counts)) counts[code] = (counts[code] ?? 0) + n;
