@@ -3,7 +3,9 @@
  * import.meta, registered for journals' shared imports, without msw; rebuilt when a source changes.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { CODE_ROOT, graphFile, graphModules, graphNameOf, loadGraph, pruneGraphs, STALE_GRAPH_AGE_MS, withRealMeta } from './graph.mjs';
@@ -32,6 +34,25 @@ describe('the module graph', () => {
     const text = readFileSync((await graphFile()) as string, 'utf8');
     expect(text).not.toMatch(/^import [^;]*from "msw"/m);
     expect(text).toMatch(/import\("msw"\)/); // the msw transport still loads it when a run needs it
+  });
+
+  test('loading it leaves memfs and Node\'s fetch unloaded: the main thread never builds a disk or answers a request (about 60 ms of every check)', async () => {
+    const file = (await graphFile()) as string;
+    // What a fresh process has loaded after the graph, and after `then` (the probe's own control).
+    const probe = (then: string): { memfs: number; undici: number } => {
+      const code = `await import(${JSON.stringify(pathToFileURL(file).href)});
+${then}
+const { createRequire } = await import('node:module');
+const loaded = Object.keys(createRequire(import.meta.url).cache);
+console.log(JSON.stringify({ memfs: loaded.filter((f) => f.includes('/memfs/')).length, undici: process.moduleLoadList.filter((m) => m.includes('undici')).length }));`;
+      const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: CODE_ROOT, encoding: 'utf8' });
+      return JSON.parse(out.trim().split('\n').at(-1) as string) as { memfs: number; undici: number };
+    };
+    expect(probe('')).toEqual({ memfs: 0, undici: 0 });
+    // The probe sees them once something does load them (as the first disk built and the first answer do).
+    const loaded = probe(`await import('memfs'); void new Response('');`);
+    expect(loaded.memfs).toBeGreaterThan(0);
+    expect(loaded.undici).toBeGreaterThan(0);
   });
 
   test('is named after its sources: one more byte in any of them names another graph; a test file does not', async () => {
