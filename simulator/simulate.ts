@@ -161,12 +161,23 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
     ...(world.diskCalls ? { diskCalls: diskCallLines(world.diskCalls) } : {}),
     stats: { steps: world.globalStep, incarnations: world.incarnationsStarted, virtualTimeMs: world.clock.nowMs, traceEntries: world.trace.length },
   };
-  // Hashing costs about 5% of a simulation; most callers never read it, so both hashes are computed on first read.
+  return withLazyHashes(result, world.trace, world.payload);
+}
+
+/**
+ * Hashing costs about 5% of a simulation and most callers never read it, so both hashes are
+ * computed on first read. The getters are made here, not in simulate(): V8 keeps an accessor's
+ * pair in the old generation, so whatever its getters' scope holds survives every young
+ * collection until a full one. Made in simulate() they held the whole world (its disk, its
+ * processes, the journal's module memory) about 10 scenarios long; here they hold the trace and
+ * the payload, which the result holds anyway.
+ */
+function withLazyHashes(result: Omit<SimulationResult, 'traceHash' | 'payloadDigest'>, trace: readonly TraceEntry[], payloadParts: World['payload']): SimulationResult {
   let payload: string | undefined;
   let hash: string | undefined;
-  const digest = (): string => (payload ??= payloadDigest(world.payload));
+  const digest = (): string => (payload ??= payloadDigest(payloadParts));
   Object.defineProperty(result, 'payloadDigest', { enumerable: true, get: digest });
-  return Object.defineProperty(result, 'traceHash', { enumerable: true, get: () => (hash ??= traceHash(world.trace, digest())) }) as SimulationResult;
+  return Object.defineProperty(result, 'traceHash', { enumerable: true, get: () => (hash ??= traceHash(trace, digest())) }) as SimulationResult;
 }
 
 /**
