@@ -156,6 +156,9 @@ function serveOutput(name: 'stdout' | 'stderr'): Restore | undefined {
   };
 }
 
+/** Where a holder keeps the console its code sees (serveConsole). */
+const OWN_CONSOLE: unique symbol = Symbol('durasim.ownConsole');
+
 /**
  * The global console: under a simulated process, a console of its own (its groups, counters and
  * timers die with the incarnation) that writes to the process's output; elsewhere the real one.
@@ -166,13 +169,14 @@ function serveConsole(): Restore | undefined {
   const descriptor = Object.getOwnPropertyDescriptor(globalThis, 'console');
   if (!descriptor?.configurable) return undefined;
   let real = globalThis.console;
-  const own = new WeakMap<object, Console>();
+  // Kept on the holder, not in a WeakMap keyed by it: a young collection keeps a WeakMap's values
+  // whatever becomes of their keys, and this console reaches its holder and so its whole world.
   const consoleOf = (holder: NonNullable<ReturnType<typeof turnHolder>>): Console => {
-    let served = own.get(holder);
+    const slot = holder as unknown as { [OWN_CONSOLE]?: Console };
+    let served = slot[OWN_CONSOLE];
     if (served === undefined) {
       const to = (name: 'stdout' | 'stderr') => ({ write: (chunk: unknown) => (holder.output?.(name, String(chunk)), true) }) as unknown as NodeJS.WritableStream;
-      served = new Console({ stdout: to('stdout'), stderr: to('stderr'), colorMode: false, ignoreErrors: false });
-      own.set(holder, served);
+      served = slot[OWN_CONSOLE] = new Console({ stdout: to('stdout'), stderr: to('stderr'), colorMode: false, ignoreErrors: false });
     }
     return served;
   };

@@ -20,12 +20,16 @@ import { ServedTimer } from './servedTimers.js';
 type Waiter = { wake: (value: 'ok') => void };
 type Shared = Int32Array | BigInt64Array;
 
-/** Waiters by process, then by buffer and byte position. */
-const waiting = new WeakMap<Proc, WeakMap<ArrayBufferLike, Map<number, Waiter[]>>>();
+/**
+ * A process's waiters, by buffer and byte position: kept on the process itself, not in a WeakMap
+ * keyed by it, since a young collection keeps a WeakMap's values (which reach the world) whatever
+ * becomes of their keys.
+ */
+const WAITING: unique symbol = Symbol('durasim.atomicsWaiting');
 
 function waitersAt(proc: Proc, array: Shared, index: number): Waiter[] {
-  let byBuffer = waiting.get(proc);
-  if (byBuffer === undefined) waiting.set(proc, (byBuffer = new WeakMap()));
+  const slot = proc as unknown as { [WAITING]?: WeakMap<ArrayBufferLike, Map<number, Waiter[]>> };
+  const byBuffer = (slot[WAITING] ??= new WeakMap());
   let byPlace = byBuffer.get(array.buffer);
   if (byPlace === undefined) byBuffer.set(array.buffer, (byPlace = new Map()));
   const place = array.byteOffset + index * array.BYTES_PER_ELEMENT;

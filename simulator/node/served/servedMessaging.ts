@@ -197,10 +197,11 @@ export class SimulatedBroadcastChannel extends Endpoint {
   }
 }
 
-const broadcast = new WeakMap<Proc, Map<string, Set<SimulatedBroadcastChannel>>>();
+/** A process's broadcast channels by name, kept on the process (not in a WeakMap keyed by it, whose values a young collection would keep). */
+const CHANNELS: unique symbol = Symbol('durasim.broadcastChannels');
 function channelsOf(proc: Proc, name: string): Set<SimulatedBroadcastChannel> {
-  let byName = broadcast.get(proc);
-  if (byName === undefined) broadcast.set(proc, (byName = new Map()));
+  const slot = proc as unknown as { [CHANNELS]?: Map<string, Set<SimulatedBroadcastChannel>> };
+  const byName = (slot[CHANNELS] ??= new Map());
   let set = byName.get(name);
   if (set === undefined) byName.set(name, (set = new Set()));
   return set;
