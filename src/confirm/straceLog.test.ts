@@ -8,7 +8,7 @@ import { fdArg, splitArgs, StraceLog, stringArg } from './straceLog.js';
 const hex = (text: string): string => [...Buffer.from(text)].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join('');
 
 describe('StraceLog', () => {
-  test('reads completed calls as the log grows, joins an unfinished call with its resumption, and keeps a partial line for later', () => {
+  test('reads completed calls as the log grows, joins an unfinished call with its resumption, keeps a partial line for later, and passes over a call a killed tracee never named', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'durasim-strace-')), 'log');
     writeFileSync(file, [
       `12  1796249872.144401 openat(AT_FDCWD<${hex('/w')}>, "${hex('a.txt')}", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666) = 18<${hex('/w/a.txt')}>`,
@@ -16,6 +16,8 @@ describe('StraceLog', () => {
       `12  1796249872.145700 rename("${hex('a')}", "${hex('b')}") = -1 ENOENT (No such file or directory)`,
       `13  1796249872.145900 <... write resumed>) = 7`,
       '12  1796249872.146000 +++ exited with 0 +++',
+      '14  1796249872.146050 ???( <unfinished ...>',
+      '14  1796249872.146060 +++ killed by SIGKILL +++',
       `12  1796249872.146100 fsync(18<${hex('/w/a')}`,
     ].join('\n'));
     const log = new StraceLog(file);

@@ -118,6 +118,9 @@ export class StraceLog {
     const atUs = Number(match[2]) * 1e6 + Number(match[3]);
     let body = match[4] as string;
     if (body.startsWith('---') || body.startsWith('+++')) return undefined;
+    // A call strace could not name ("???"): the tracee was killed as it entered the call, before
+    // strace read which call it was. It never returned, and there is nothing to follow in it.
+    if (body.startsWith('???(') || body.startsWith('<... ??? resumed>')) return undefined;
     let name: string;
     let started = atUs;
     const resumed = /^<\.\.\. ([a-z0-9_]+) resumed>(.*)$/.exec(body);
