@@ -9,8 +9,7 @@ import { defineConfig } from 'vitest/config';
  * patches globals (the timeline's browser test, console spies) — keep a fresh module graph per file.
  */
 const SHARED = ['simulator/**/*.test.ts', 'model/**/*.test.ts', 'src/runner/**/*.test.ts', 'src/report/**/*.test.ts'];
-// youngCollections measures what a finished simulation leaves on the heap: it needs a heap of its own.
-const ISOLATED_AMONG_SHARED = ['src/report/timeline.test.ts', 'simulator/youngCollections.test.ts'];
+const ISOLATED_AMONG_SHARED = ['src/report/timeline.test.ts'];
 
 export default defineConfig({
   // "durasim" in an example or fixture is the sources here, as tsconfig.json's paths say (the package's own entry is dist/, built only for the package).
