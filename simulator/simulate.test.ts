@@ -370,3 +370,32 @@ describe('a broken simulator invariant', () => {
     expect(seen).toEqual([]);
   });
 });
+
+describe("the result's hashes", () => {
+  const writer = journal('writer', async (env) => {
+    await env.fs.writeFile('out.txt', 'hello');
+  });
+
+  test('are read like fields (enumerable, copied by a spread and by JSON), computed once, and cover the bytes written', async () => {
+    const result = await simulate(writer, scenario());
+    expect(result.traceHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(result.payloadDigest).toMatch(/^[0-9a-f]{64}$/);
+    expect(result.traceHash).toBe(result.traceHash);
+    expect({ ...result }.traceHash).toBe(result.traceHash);
+    expect(JSON.parse(JSON.stringify({ traceHash: result.traceHash, payloadDigest: result.payloadDigest }))).toEqual({ traceHash: result.traceHash, payloadDigest: result.payloadDigest });
+    expect(Object.keys(result)).toEqual(expect.arrayContaining(['traceHash', 'payloadDigest']));
+    const other = await simulate(journal('writer', async (env) => env.fs.writeFile('out.txt', 'hellO')), scenario());
+    expect(other.payloadDigest).not.toBe(result.payloadDigest);
+    expect(other.traceHash).not.toBe(result.traceHash);
+  });
+
+  test('are computed by getters every result shares: a getter made per result would keep its run alive until a full collection', async () => {
+    const [a, b] = [await simulate(writer, scenario()), await simulate(writer, scenario())];
+    for (const name of ['traceHash', 'payloadDigest'] as const) {
+      const [getA, getB] = [Object.getOwnPropertyDescriptor(a, name)?.get, Object.getOwnPropertyDescriptor(b, name)?.get];
+      expect(getA).toBeTypeOf('function');
+      expect(getA).toBe(getB);
+    }
+    expect(a.traceHash).toBe(b.traceHash);
+  });
+});

@@ -161,23 +161,38 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
     ...(world.diskCalls ? { diskCalls: diskCallLines(world.diskCalls) } : {}),
     stats: { steps: world.globalStep, incarnations: world.incarnationsStarted, virtualTimeMs: world.clock.nowMs, traceEntries: world.trace.length },
   };
+  // Everything the result needs of the disk is read: its volume goes back to the thread's spares.
+  world.disk.release();
   return withLazyHashes(result, world.trace, world.payload);
+}
+
+/** Where a result keeps what its hashes are computed from, and the hashes once computed. */
+const HASHED = Symbol('hashed');
+interface Hashed {
+  [HASHED]: { trace: readonly TraceEntry[]; parts: World['payload']; payload?: string; hash?: string };
+}
+
+function payloadDigestOf(this: Hashed): string {
+  const state = this[HASHED];
+  return (state.payload ??= payloadDigest(state.parts));
+}
+
+function traceHashOf(this: Hashed): string {
+  const state = this[HASHED];
+  return (state.hash ??= traceHash(state.trace, payloadDigestOf.call(this)));
 }
 
 /**
  * Hashing costs about 5% of a simulation and most callers never read it, so both hashes are
- * computed on first read. The getters are made here, not in simulate(): V8 keeps an accessor's
- * pair in the old generation, so whatever its getters' scope holds survives every young
- * collection until a full one. Made in simulate() they held the whole world (its disk, its
- * processes, the journal's module memory) about 10 scenarios long; here they hold the trace and
- * the payload, which the result holds anyway.
+ * computed on first read, by getters shared by every result: what they hash sits on the result
+ * under a symbol. V8 keeps an accessor's pair in the old generation, so a getter made per result
+ * (a closure) kept what its scope held — the trace and the payload, once the whole world — alive
+ * through every young collection until a full one.
  */
-function withLazyHashes(result: Omit<SimulationResult, 'traceHash' | 'payloadDigest'>, trace: readonly TraceEntry[], payloadParts: World['payload']): SimulationResult {
-  let payload: string | undefined;
-  let hash: string | undefined;
-  const digest = (): string => (payload ??= payloadDigest(payloadParts));
-  Object.defineProperty(result, 'payloadDigest', { enumerable: true, get: digest });
-  return Object.defineProperty(result, 'traceHash', { enumerable: true, get: () => (hash ??= traceHash(trace, digest())) }) as SimulationResult;
+function withLazyHashes(result: Omit<SimulationResult, 'traceHash' | 'payloadDigest'>, trace: readonly TraceEntry[], parts: World['payload']): SimulationResult {
+  Object.defineProperty(result, HASHED, { value: { trace, parts } });
+  Object.defineProperty(result, 'payloadDigest', { enumerable: true, get: payloadDigestOf });
+  return Object.defineProperty(result, 'traceHash', { enumerable: true, get: traceHashOf }) as SimulationResult;
 }
 
 /**

@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { Disk } from './disk.js';
 import { syncFolder as syncDir, text, writeThrough } from './diskCalls.js';
+import { spareVolumeCount } from './diskState.js';
+import { SimulatorInvariantError } from '../invariant.js';
 
 const fresh = (): Disk => new Disk('/work', { 'a.txt': 'original\n' });
 const appendSynced = (disk: Disk, path: string, data: string, sync: boolean): void => writeThrough(disk, path, data, 'a', sync);
@@ -318,5 +320,42 @@ describe('names too long (Linux: NAME_MAX 255 bytes, PATH_MAX 4,096 bytes)', () 
     } catch (error) {
       expect((error as Error).message.startsWith('ENAMETOOLONG: name too long, open \'/work/d/d/')).toBe(true);
     }
+  });
+});
+
+describe("a volume handed on: the next disk of the thread gets the last run's volume, emptied", () => {
+  /** What a disk shows of itself: files, their bytes and inode numbers (memfs numbers descriptors from one counter per thread, so they are not compared). */
+  const portrait = (disk: Disk): unknown => {
+    const file = disk.openFile('new.txt', 'w', 0);
+    const shown = { files: disk.liveFilePaths().sort(), ino: ['a.txt', 'new.txt'].map((p) => disk.statOf(p).ino), a: disk.liveView().readFile('a.txt'), durable: disk.durableView().readFile('b.txt') };
+    disk.handleClose(file.fd);
+    return shown;
+  };
+
+  test('a disk built on a handed-on volume is the disk a new volume gives, whatever the last run left', () => {
+    const first = fresh();
+    appendSynced(first, 'left-over.txt', 'from the last run\n', true);
+    writeThrough(first, 'a.txt', 'changed\n', 'w', true);
+    first.openFile('a.txt', 'r', 0); // left open
+    const before = spareVolumeCount();
+    first.release();
+    expect(spareVolumeCount()).toBe(Math.min(before + 1, 4));
+    const handedOn = new Disk('/work', { 'a.txt': 'original\n', 'b.txt': 'b\n' });
+    expect(spareVolumeCount()).toBe(Math.min(before + 1, 4) - 1);
+    const shown = portrait(handedOn);
+    while (spareVolumeCount() > 0) new Disk('/work', {}); // none left: the next disk builds a new volume
+    expect(shown).toEqual(portrait(new Disk('/work', { 'a.txt': 'original\n', 'b.txt': 'b\n' })));
+    expect(shown).toMatchObject({ files: ['a.txt', 'b.txt', 'new.txt'], a: 'original\n' });
+  });
+
+  test("a released disk refuses every use: a broken simulator invariant, never the next run's files", () => {
+    const disk = fresh();
+    disk.release();
+    const next = new Disk('/work', { 'secret.txt': 'the next run\n' });
+    expect(() => disk.readFile('secret.txt')).toThrow(SimulatorInvariantError);
+    expect(() => disk.readFile('secret.txt')).toThrow('a disk was used after its run ended');
+    expect(() => writeThrough(disk, 'a.txt', 'x', 'w', false)).toThrow(SimulatorInvariantError);
+    expect(next.liveView().readFile('secret.txt')).toBe('the next run\n');
+    expect(next.liveFilePaths()).toEqual(['secret.txt']);
   });
 });

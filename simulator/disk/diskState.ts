@@ -13,7 +13,7 @@ import type { CrashShape, Pending } from './crashBytes.js';
 import type { DiskFileState } from './diskLane.js';
 import { crashImage, type CrashImage } from './crashImage.js';
 import { DurableImage, type DurableMeta } from './durableImage.js';
-import { invariant } from '../invariant.js';
+import { invariant, SimulatorInvariantError } from '../invariant.js';
 import { RenameLog } from './renameLog.js';
 import { emptyLoss, type CrashDiskReport } from './crashReport.js';
 import { digestOfFiles, volumeFilePaths, volumeFiles, volumeFolders } from './volumeFiles.js';
@@ -24,6 +24,25 @@ import { digestOfFiles, volumeFilePaths, volumeFiles, volumeFolders } from './vo
  */
 let VolumeClass: typeof Volume | undefined;
 const newVolume = (): Volume => new (VolumeClass ??= (createRequire(import.meta.url)('memfs') as typeof import('memfs')).Volume)();
+
+/**
+ * Volumes of finished runs, emptied, for the next disks built in this thread. Building one costs
+ * more than its files: memfs's Volume assigns about a hundred closures and four classes to itself,
+ * which V8 places in the old generation, and from there they keep the whole volume — every file of
+ * the run — alive through every young collection until a full one. A volume is handed to one disk
+ * at a time; a disk that gave it back can reach it no more (DiskState.release).
+ */
+const spareVolumes: Volume[] = [];
+const SPARE_VOLUMES_MAX = 4;
+/** How many emptied volumes wait for the next disks of this thread (for tests). */
+export const spareVolumeCount = (): number => spareVolumes.length;
+
+/** A volume that refuses every use: what a released disk holds. */
+const releasedVolume = new Proxy({} as Volume, {
+  get: (_target, name) => {
+    throw new SimulatorInvariantError(`a disk was used after its run ended (volume.${String(name)})`);
+  },
+});
 
 /** The simulated process's umask: what a created file's or folder's mode loses. */
 export const UMASK = 0o022;
@@ -44,7 +63,7 @@ export interface OpenFile {
 }
 
 export class DiskState {
-  protected readonly vol = newVolume();
+  protected vol: Volume = spareVolumes.pop() ?? newVolume();
   protected ids = new Map<number, number>();
   protected nextId = 1;
   protected readonly image = new DurableImage();
@@ -58,6 +77,22 @@ export class DiskState {
     const image = new Map<string, Buffer>();
     for (const [path, text] of Object.entries(files)) image.set(this.resolve(path), Buffer.from(text));
     this.install(image, [dir]);
+  }
+
+  /**
+   * The run is over: its volume is emptied and kept for the next disk this thread builds. Any later
+   * use of this disk's volume breaks a simulator invariant. A volume something still watches (a
+   * stat watcher, a change listener) or whose limits changed is left to the collector instead.
+   */
+  release(): void {
+    const vol = this.vol;
+    if (vol === releasedVolume) return;
+    this.vol = releasedVolume;
+    this.open.clear();
+    const core = vol._core as unknown as { maxFiles: number; changes: { listeners?: { size: number } } };
+    const clean = Object.keys((vol as unknown as { statWatchers: object }).statWatchers).length === 0 && core.maxFiles === 10_000 && (core.changes.listeners?.size ?? 0) === 0;
+    vol.reset();
+    if (clean && spareVolumes.length < SPARE_VOLUMES_MAX) spareVolumes.push(vol);
   }
 
   /** Bumped whenever the durable image changes (an fsync that wrote something, a directory fsync that changed entries, a user save, a crash). */
