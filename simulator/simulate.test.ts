@@ -1,4 +1,7 @@
-import { readdirSync, writeFileSync } from 'node:fs';
+import { exec, execFile } from 'node:child_process';
+import { exists, readdirSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:http2';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { Env, JournalAdapter, Task } from '../model/contract/contract.js';
@@ -330,7 +333,7 @@ describe('the simulated process', () => {
       journal('identity', async (env) => {
         await env.clock.now();
         seen.push([process.pid, process.cwd(), process.env.GREETING, Object.keys(process.env)]);
-        process.env.GREETING = 'changed in this incarnation';
+        process.env.GREETING = 'changed in this incarnation'; // shared-safe: journal code, the simulated process's environment (asserted untouched below)
         if (env.incarnation === 0) throw new Error('restart me');
       }),
       scenario([], { environment: { GREETING: 'hello' } }),
@@ -446,5 +449,27 @@ describe('a process left over from a finished run, while the next run (on its ha
     const alone = await simulate(twoRuns().adapter, second);
     expect(next.traceHash).toBe(alone.traceHash);
     expect(next.trace.find((e) => e.op === 'fs.writeFile')?.detail).toContain('second.txt');
+  });
+});
+
+describe("Node functions whose util.promisify.custom is read-only (exec, execFile, fs.exists, http2.connect)", () => {
+  test("promisify works on them in a journal's turn and outside it, and the promisified call is an escape, never a process", async () => {
+    const seen: string[] = [];
+    const result = await simulate(
+      journal('promisifies', async () => {
+        const run = promisify(exec);
+        try {
+          await run('true');
+          seen.push('a real process ran');
+        } catch (error) {
+          seen.push((error as Error).message);
+        }
+      }),
+      scenario(),
+    );
+    expect(seen).toEqual([expect.stringMatching(/child_process\.exec/)]);
+    expect(result.escapes.map((e) => e.api)).toEqual([expect.stringMatching(/^child_process\.exec/)]);
+    // The guards stay on Node's modules once installed (sandbox/ambientGuard.ts): promisify of each is a function, as in Node.
+    for (const fn of [exec, execFile, exists, connect] as ((...args: never[]) => unknown)[]) expect(promisify(fn)).toBeTypeOf('function');
   });
 });

@@ -26,22 +26,64 @@ type AnyFunction = (...args: unknown[]) => unknown;
 
 const guarded = new WeakSet<object>();
 
+/** Whether `fn` can be called with `new` (without calling it). */
+function isConstructor(fn: AnyFunction): boolean {
+  try {
+    Reflect.construct(String, [], fn);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An own function-valued property of `fn` that is read-only and non-configurable (not its prototype). */
+function hasPinnedFunction(fn: AnyFunction): boolean {
+  return Reflect.ownKeys(fn).some((key) => {
+    if (key === 'prototype') return false;
+    const descriptor = Object.getOwnPropertyDescriptor(fn, key);
+    return descriptor !== undefined && 'value' in descriptor && typeof descriptor.value === 'function' && !descriptor.configurable && !descriptor.writable;
+  });
+}
+
+/**
+ * What a guard's Proxy stands on. A Proxy must answer a read-only, non-configurable property of its
+ * target with the target's very value, so a function holding a function there could not have it
+ * guarded: reading it threw a TypeError, in a journal's turn or not — util.promisify of
+ * child_process.exec or execFile, fs.exists or http2.connect (their util.promisify.custom, which
+ * calls the real function). Such a function's Proxy stands on a stand-in holding copies of its
+ * properties, configurable, with its prototype; calls still go to the real function. Any other
+ * function is its own target.
+ */
+function targetFor(fn: AnyFunction): AnyFunction {
+  if (!hasPinnedFunction(fn)) return fn;
+  const standIn: AnyFunction = isConstructor(fn) ? function standIn() {} : () => {};
+  for (const key of Reflect.ownKeys(standIn)) if (key !== 'prototype') Reflect.deleteProperty(standIn, key);
+  for (const key of Reflect.ownKeys(fn)) {
+    const descriptor = Object.getOwnPropertyDescriptor(fn, key) as PropertyDescriptor;
+    if (key === 'prototype') Object.defineProperty(standIn, 'prototype', { value: descriptor.value as unknown, writable: descriptor.writable === true });
+    else Object.defineProperty(standIn, key, { ...descriptor, configurable: true });
+  }
+  Object.setPrototypeOf(standIn, Object.getPrototypeOf(fn) as object | null);
+  return standIn;
+}
+
 /** A Proxy of `fn` (function or class) refused under a journal's turn. */
 export function guardFunction<T>(fn: T, api: string): T {
   if (typeof fn !== 'function' || guarded.has(fn)) return fn;
+  const real = fn as unknown as AnyFunction;
   const nested = new Map<PropertyKey, unknown>();
-  const proxy: AnyFunction = new Proxy(fn as unknown as AnyFunction, {
-    apply(target, thisArg, args) {
+  const proxy: AnyFunction = new Proxy(targetFor(real), {
+    apply(_target, thisArg, args) {
       const holder = turnHolder();
-      if (holder === null) return Reflect.apply(target, thisArg, args);
-      const served = holder.serve ? holder.serve(api, args, thisArg, undefined, () => Reflect.apply(target, thisArg, args)) : NOT_SERVED;
+      if (holder === null) return Reflect.apply(real, thisArg, args);
+      const served = holder.serve ? holder.serve(api, args, thisArg, undefined, () => Reflect.apply(real, thisArg, args)) : NOT_SERVED;
       if (served === NOT_SERVED) refuse(holder, api);
       return served;
     },
-    construct(target, args, newTarget): object {
+    construct(_target, args, newTarget): object {
       const holder = turnHolder();
-      if (holder === null) return Reflect.construct(target, args, newTarget) as object;
-      const served = holder.serve ? holder.serve(api, args, undefined, newTarget, () => Reflect.construct(target, args, newTarget)) : NOT_SERVED;
+      if (holder === null) return Reflect.construct(real, args, newTarget) as object;
+      const served = holder.serve ? holder.serve(api, args, undefined, newTarget, () => Reflect.construct(real, args, newTarget)) : NOT_SERVED;
       if (served === NOT_SERVED) refuse(holder, api);
       return served as object;
     },
