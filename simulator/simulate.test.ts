@@ -464,11 +464,19 @@ describe("Node functions whose util.promisify.custom is read-only (exec, execFil
         } catch (error) {
           seen.push((error as Error).message);
         }
+        // The same function read through its descriptor is guarded as well.
+        const custom = Object.getOwnPropertyDescriptor(execFile, promisify.custom)?.value as (file: string) => Promise<unknown>;
+        try {
+          await custom('true');
+          seen.push('a real process ran');
+        } catch (error) {
+          seen.push((error as Error).message);
+        }
       }),
       scenario(),
     );
-    expect(seen).toEqual([expect.stringMatching(/child_process\.exec/)]);
-    expect(result.escapes.map((e) => e.api)).toEqual([expect.stringMatching(/^child_process\.exec/)]);
+    expect(seen).toEqual([expect.stringMatching(/child_process\.exec/), expect.stringMatching(/child_process\.execFile/)]);
+    expect(result.escapes.map((e) => e.api)).toEqual([expect.stringMatching(/^child_process\.exec\./), expect.stringMatching(/^child_process\.execFile\./)]);
     // The guards stay on Node's modules once installed (sandbox/ambientGuard.ts): promisify of each is a function, as in Node.
     for (const fn of [exec, execFile, exists, connect] as ((...args: never[]) => unknown)[]) expect(promisify(fn)).toBeTypeOf('function');
   });

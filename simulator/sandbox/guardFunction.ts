@@ -90,15 +90,26 @@ export function guardFunction<T>(fn: T, api: string): T {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver) as unknown;
       if (typeof value !== 'function' || property === 'prototype' || property === 'constructor' || !Object.prototype.hasOwnProperty.call(target, property)) return value;
-      let wrapped = nested.get(property);
-      if (wrapped === undefined) {
-        const name = typeof property === 'symbol' ? `[${property.description ?? 'symbol'}]` : String(property);
-        wrapped = guardFunction(value, `${api}.${name}`);
-        nested.set(property, wrapped);
-      }
-      return wrapped;
+      return nestedGuard(property, value);
+    },
+    // The same stand-in read through a descriptor (Object.getOwnPropertyDescriptor(exec, util.promisify.custom).value).
+    getOwnPropertyDescriptor(target, property) {
+      const descriptor = Reflect.getOwnPropertyDescriptor(target, property);
+      if (descriptor === undefined || !('value' in descriptor) || typeof descriptor.value !== 'function' || property === 'prototype' || property === 'constructor') return descriptor;
+      if (!descriptor.configurable && !descriptor.writable) return descriptor; // the Proxy must report it as it is (a function's own target then: none hold a function so, targetFor)
+      return { ...descriptor, value: nestedGuard(property, descriptor.value) };
     },
   });
+  /** The guarded stand-in of the function at `property`, made once. */
+  const nestedGuard = (property: PropertyKey, value: unknown): unknown => {
+    let wrapped = nested.get(property);
+    if (wrapped === undefined) {
+      const name = typeof property === 'symbol' ? `[${property.description ?? 'symbol'}]` : String(property);
+      wrapped = guardFunction(value, `${api}.${name}`);
+      nested.set(property, wrapped);
+    }
+    return wrapped;
+  };
   guarded.add(proxy);
   return proxy as unknown as T;
 }
