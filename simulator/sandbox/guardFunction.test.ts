@@ -1,7 +1,13 @@
+import { exec, execFile } from 'node:child_process';
+import { exists } from 'node:fs';
+import { connect } from 'node:http2';
 import { builtinModules, createRequire } from 'node:module';
+import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { installAmbientGuard, uninstallAmbientGuard } from './ambientGuard.js';
 import { guardFunction } from './guardFunction.js';
+import { baseScenario } from '../../src/arbitraries.js';
+import { simulate } from '../simulate.js';
 
 const require = createRequire(import.meta.url);
 
@@ -61,5 +67,35 @@ describe("a guard's Proxy reads as the function it guards", () => {
     expect(Object.getOwnPropertyDescriptor(guarded, 'pinned')?.value).toBe(read);
     expect(Object.keys(Object.getOwnPropertyDescriptors(guarded)).sort()).toEqual(Object.keys(Object.getOwnPropertyDescriptors(real)).sort());
     expect(new (guarded as unknown as new () => object)()).toBeInstanceOf(guarded);
+  });
+});
+
+describe("Node functions whose util.promisify.custom is read-only (exec, execFile, fs.exists, http2.connect)", () => {
+  test("promisify works on them in a journal's turn and outside it, and the promisified call is an escape, never a process", async () => {
+    const seen: string[] = [];
+    const result = await simulate(
+      { name: 'promisifies', inspect: () => ({}), run: async () => {
+        const run = promisify(exec);
+        try {
+          await run('true');
+          seen.push('a real process ran');
+        } catch (error) {
+          seen.push((error as Error).message);
+        }
+        // The same function read through its descriptor is guarded as well.
+        const custom = Object.getOwnPropertyDescriptor(execFile, promisify.custom)?.value as (file: string) => Promise<unknown>;
+        try {
+          await custom('true');
+          seen.push('a real process ran');
+        } catch (error) {
+          seen.push((error as Error).message);
+        }
+      } },
+      baseScenario([{ kind: 'publish', key: 'a', body: 'body' }]),
+    );
+    expect(seen).toEqual([expect.stringMatching(/child_process\.exec/), expect.stringMatching(/child_process\.execFile/)]);
+    expect(result.escapes.map((e) => e.api)).toEqual([expect.stringMatching(/^child_process\.exec\./), expect.stringMatching(/^child_process\.execFile\./)]);
+    // The guards stay on Node's modules once installed (sandbox/ambientGuard.ts): promisify of each is a function, as in Node.
+    for (const fn of [exec, execFile, exists, connect] as ((...args: never[]) => unknown)[]) expect(promisify(fn)).toBeTypeOf('function');
   });
 });

@@ -96,7 +96,7 @@ export function guardFunction<T>(fn: T, api: string): T {
     getOwnPropertyDescriptor(target, property) {
       const descriptor = Reflect.getOwnPropertyDescriptor(target, property);
       if (descriptor === undefined || !('value' in descriptor) || typeof descriptor.value !== 'function' || property === 'prototype' || property === 'constructor') return descriptor;
-      if (!descriptor.configurable && !descriptor.writable) return descriptor; // the Proxy must report it as it is (a function's own target then: none hold a function so, targetFor)
+      if (!descriptor.configurable && !descriptor.writable) return descriptor; // reported as it is, as a Proxy must (targetFor leaves no function so)
       return { ...descriptor, value: nestedGuard(property, descriptor.value) };
     },
   });
