@@ -5,6 +5,7 @@ export declare const DIST_GRAPH: string;
 export declare function graphModules(root?: string, ext?: string): string[];
 export declare function bundleGraph(modules: readonly string[], root?: string): Promise<string>;
 export declare function graphFile(): Promise<string | undefined>;
+export declare function useGraphFile(file: unknown): void;
 export declare function loadGraph(): Promise<{ MODULES: Record<string, Record<string, unknown>> } | undefined>;
 export declare function withRealMeta(text: string, path: string): Promise<string>;
 export declare function graphNameOf(root: string): string;

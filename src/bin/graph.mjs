@@ -225,7 +225,20 @@ export function pruneGraphs(dir, keep, ageMs = STALE_GRAPH_AGE_MS, nowMs = Date.
 /** The graph's modules, loaded (one file), or undefined when there is no graph (see graphFile). */
 export async function loadGraph() {
   const file = await graphFile();
-  return file === undefined ? undefined : /** @type {{ MODULES: Record<string, Record<string, unknown>> }} */ (await import(pathToFileURL(file).href));
+  if (file === undefined) return undefined;
+  const graph = /** @type {{ MODULES: Record<string, Record<string, unknown>> }} */ (await import(pathToFileURL(file).href));
+  // The pool hands this file to every worker it boots (src/pool/loadedGraph.ts).
+  /** @type {{ noteLoadedGraph?: (file: string) => void } | undefined} */ (graph.MODULES['src/pool/loadedGraph'])?.noteLoadedGraph?.(file);
+  return graph;
+}
+
+/**
+ * Makes `file` the graph this thread loads, when it exists: a worker is handed the graph its main
+ * thread loaded (workerData.graphFile) and loads the same one, without digesting the sources again.
+ * A file gone meanwhile (another check pruned it) is ignored: the thread finds or builds its own.
+ */
+export function useGraphFile(file) {
+  if (typeof file === 'string' && known === undefined && existsSync(file)) known = Promise.resolve(file);
 }
 
 /**

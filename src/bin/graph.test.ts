@@ -86,6 +86,24 @@ console.log(JSON.stringify({ memfs: loaded.filter((f) => f.includes('/memfs/')).
     pruneGraphs(join(dir, 'missing'), 'graph-cccc.mjs', STALE_GRAPH_AGE_MS, nowMs); // no folder: nothing to do, no throw
   });
 
+  test('a worker loads the graph its main thread loaded, handed it by the pool; a handed file that is gone is ignored', async () => {
+    const real = (await graphFile()) as string;
+    const graphUrl = pathToFileURL(join(CODE_ROOT, 'src', 'bin', 'graph.mjs')).href;
+    // A worker that boots another graph waits for the pool's messages: the timeout turns that into a failure, never a hang.
+    const run = (code: string): string => execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: CODE_ROOT, encoding: 'utf8', timeout: 15_000 }).trim().split('\n').at(-1) as string;
+    // What the pool hands its workers is the file this thread's graph came from.
+    expect(run(`const g = await import(${JSON.stringify(graphUrl)}); const graph = await g.loadGraph(); console.log(graph.MODULES['src/pool/loadedGraph'].loadedGraph());`)).toBe(real);
+    // A worker booted with a graph file handed to it loads that file, not the one its digest of the sources names.
+    const dir = mkdtempSync(join(tmpdir(), 'durasim-graph-handed-'));
+    const fake = join(dir, 'graph-handed.mjs');
+    writeFileSync(fake, "import { parentPort } from 'node:worker_threads';\nexport const MODULES = { 'src/pool/poolWorker': { startPoolWorker: () => parentPort.postMessage('booted from the handed graph') } };\n");
+    const boot = pathToFileURL(join(CODE_ROOT, 'src', 'pool', 'poolBoot.mjs')).href;
+    expect(run(`const { Worker } = await import('node:worker_threads'); const w = new Worker(new URL(${JSON.stringify(boot)}), { execArgv: [], workerData: { graphFile: ${JSON.stringify(fake)} } }); w.on('message', (m) => { console.log(m); w.terminate(); });`)).toBe('booted from the handed graph');
+    // A handed file gone meanwhile is ignored: the thread finds its graph itself.
+    expect(run(`const g = await import(${JSON.stringify(graphUrl)}); g.useGraphFile(${JSON.stringify(join(dir, 'gone.mjs'))}); console.log(await g.graphFile());`)).toBe(real);
+    expect(run(`const g = await import(${JSON.stringify(graphUrl)}); g.useGraphFile(${JSON.stringify(fake)}); console.log(await g.graphFile());`)).toBe(fake);
+  });
+
   test('import.meta becomes the file’s own in code, never in a string or a comment', async () => {
     const code = await withRealMeta("export const a = import.meta.url; export const b = 'import.meta.url'; export const c = `${import.meta.dirname}/x`; // import.meta.filename\n", '/a/b.ts');
     expect(code).toContain('"file:///a/b.ts"');

@@ -86,6 +86,8 @@ export interface WorkerData {
   maxHeapMb: number;
   /** durasim's public entry, for journals that import "durasim". */
   durasimIndex: string;
+  /** The module graph file the main thread loaded (src/pool/loadedGraph.ts): the worker loads the same one. */
+  graphFile?: string;
 }
 
 export type ToWorker =

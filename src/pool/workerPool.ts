@@ -25,6 +25,7 @@ import type { JournalRef } from '../isolation/journalRef.js';
 import { beats, blockedAt, describeBlockedAt, newHeartbeat, type BlockedAt } from './heartbeat.js';
 import type { Escape } from '../../simulator/sandbox/ambientGuard.js';
 import { ownModule } from '../ownFiles.js';
+import { loadedGraph } from './loadedGraph.js';
 import type { FromWorker, GeneratedRun, Rerun, RunRequest, RunSummary, ToWorker, WorkerData } from './protocol.js';
 
 export interface PoolOptions {
@@ -178,7 +179,8 @@ export class WorkerPool {
 
   private spawn(): Slot {
     const heartbeat = newHeartbeat();
-    const data: WorkerData = { heartbeat, maxHeapMb: this.maxHeapMb, durasimIndex: DURASIM_INDEX };
+    const graphFile = loadedGraph();
+    const data: WorkerData = { heartbeat, maxHeapMb: this.maxHeapMb, durasimIndex: DURASIM_INDEX, ...(graphFile !== undefined ? { graphFile } : {}) };
     const worker = new Worker(BOOT, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb + 64, maxYoungGenerationSizeMb: 48 }, stdout: true, stderr: true });
     // What journals print is not durasim's output; their behaviour is in the trace.
     worker.stdout.resume();
