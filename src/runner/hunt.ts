@@ -78,6 +78,10 @@ export interface HuntResult {
 
 const wallMs = (): number => performance.now(); // the harness's clock: reported, never simulated
 
+/** A stored regression's run tag in the pool: below -1 (the pool's untagged), apart from the generated runs' indexes. */
+const regressionTag = (i: number): number => -2 - i;
+const isRegressionTag = (tag: number): boolean => tag <= -2;
+
 export async function hunt(options: HuntOptions): Promise<HuntResult> {
   const started = wallMs();
   const { pool, journalId } = options;
@@ -85,21 +89,31 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
   const counts: Record<string, number> = {};
   const findings: Finding[] = [];
   // Stored regressions run as generated runs do (every incarnation on fresh modules), and are re-run
-  // for determinism at the same rate: the first, then every determinismEvery-th.
+  // for determinism at the same rate: the first, then every determinismEvery-th. They are all sent to
+  // the pool at once (every worker replays its share) and judged in their order; those not yet
+  // started when one fails are taken back.
   const determinismEvery = options.determinismEvery ?? DETERMINISM_EVERY;
   let storedDeterminismChecks = 0;
-  for (const [i, stored] of (options.regressions ?? []).entries()) {
+  const regressions = options.regressions ?? [];
+  const thenOf = (i: number): 'same' | undefined => (determinismEvery > 0 && i % determinismEvery === 0 ? 'same' : undefined);
+  const replays = regressions.map((regression, i) => {
+    const then = thenOf(i);
+    return pool.run(journalId, regression.scenario, { detail: 'hash', ...(then ? { then } : {}), ...(options.onOutput ? { output: true } : {}) }, regressionTag(i));
+  });
+  for (const [i, stored] of regressions.entries()) {
     runsExecuted++;
-    const then = determinismEvery > 0 && i % determinismEvery === 0 ? ('same' as const) : undefined;
-    const outcome = await pool.run(journalId, stored.scenario, { detail: 'hash', ...(then ? { then } : {}), ...(options.onOutput ? { output: true } : {}) });
+    const then = thenOf(i);
+    const outcome = await (replays[i] as Promise<RunOutcome>);
     if (then && outcome.kind === 'simulated' && outcome.again) storedDeterminismChecks++;
     if (outcome.kind === 'simulated' && outcome.summary.output && outcome.summary.output.length > 0) options.onOutput?.(`regression ${stored.file}`, outcome.summary.output);
     const divergence = then ? divergenceOf(outcome, then) : undefined;
     const verdict = divergence ? 'sandbox' : outcomeVerdict(outcome, options.judged);
     if (verdict !== 'clean') {
+      const tallied = options.tally === true && verdict !== 'harness' && verdict !== 'usage';
+      if (!tallied) pool.cancel(isRegressionTag); // this one is the finding: the replays not yet started are taken back
       const finding: Finding = { verdict, scenario: stored.scenario, outcome, origin: { regression: stored.file }, notShrunk: 'a stored regression is replayed as saved' };
       if (divergence && then) finding.divergence = divergenceOf(await pool.run(journalId, stored.scenario, { detail: 'trace', then }), then) ?? divergence;
-      if (options.tally && verdict !== 'harness' && verdict !== 'usage') {
+      if (tallied) {
         for (const code of divergence ? ['sandbox'] : tallyCodes(outcome, options.judged)) {
           counts[code] = (counts[code] ?? 0) + 1;
           if (!findings.some((f) => f.invariant === code)) findings.push({ ...finding, invariant: code });

@@ -1,0 +1,53 @@
+/**
+ * hunt's stored regressions, against a pool that answers when told to: they are all sent at once
+ * (every worker replays its share), judged in their stored order whatever order they come back in,
+ * and the replays not yet started when one fails are taken back.
+ */
+import { expect, test } from 'vitest';
+import type { Scenario } from '../../simulator/scenario/scenario.js';
+import type { RunOutcome, WorkerPool } from '../pool/workerPool.js';
+import type { Regression } from '../regressions.js';
+import { hunt } from './hunt.js';
+
+/** A pool whose runs come back when the test resolves them; it notes which tags a cancel() takes back. */
+function heldPool(): { pool: WorkerPool; runs: { tag: number; answer: (outcome: RunOutcome) => void }[]; takenBack: number[] } {
+  const runs: { tag: number; answer: (outcome: RunOutcome) => void }[] = [];
+  const takenBack: number[] = [];
+  const pool = {
+    run: (_journalId: number, _scenario: unknown, _request: unknown, tag = -1) => new Promise<RunOutcome>((answer) => runs.push({ tag, answer })),
+    // The tags a pool may hold: the untagged (-1), generated runs' indexes, and the regressions'.
+    cancel: (matches: (tag: number) => boolean) => takenBack.push(...[-1, 0, 1, 7, ...runs.map((run) => run.tag)].filter(matches)),
+  } as unknown as WorkerPool;
+  return { pool, runs, takenBack };
+}
+
+const stored = (file: string): Regression => ({ file, scenario: {} as Scenario, info: { journal: 'x', invariants: [] } });
+const CLEAN: RunOutcome = { kind: 'cancelled' }; // judged clean: nothing was found
+const broke = (what: string): RunOutcome => ({ kind: 'harness-error', message: `${what} broke` });
+const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+test('stored regressions are sent at once, judged in their order, and those not started when one fails are taken back', async () => {
+  const { pool, runs, takenBack } = heldPool();
+  let returned = false;
+  const hunting = hunt({ pool, journalId: 0, seed: 1, runs: 0, regressions: ['a', 'b', 'c', 'd'].map(stored) }).then((result) => {
+    returned = true;
+    return result;
+  });
+  await settle();
+  // All four are in the pool before any comes back, each under a tag of its own below the untagged -1.
+  expect(runs.map((run) => run.tag)).toEqual([-2, -3, -4, -5]);
+  // d and c fail first, a is clean: hunt still waits for b, stored before c.
+  runs[3]?.answer(broke('d'));
+  runs[2]?.answer(broke('c'));
+  runs[0]?.answer(CLEAN);
+  await settle();
+  expect(returned).toBe(false);
+  expect(takenBack).toEqual([]);
+  runs[1]?.answer(CLEAN);
+  const result = await hunting;
+  expect(result.finding?.origin).toEqual({ regression: 'c' });
+  expect(result.finding?.outcome).toEqual(broke('c'));
+  expect(result.runsExecuted).toBe(3);
+  // What is taken back is the regressions' replays alone: never an untagged run or a generated run's index.
+  expect(takenBack).toEqual([-2, -3, -4, -5]);
+});
