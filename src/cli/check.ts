@@ -11,6 +11,8 @@ import { inShape } from '../taskShape.js';
 import type { Scenario } from '../../simulator/scenario/scenario.js';
 import { DurasimError } from '../../model/contract/failure.js';
 import { journalRefOf, type JournalRef } from '../isolation/journalRef.js';
+import { availableParallelism } from 'node:os';
+import { defaultWorkers } from '../pool/defaultWorkers.js';
 import { WorkerPool, type LoadedJournal, type PoolOptions } from '../pool/workerPool.js';
 import { loadRegressions, saveRegression } from '../regressions.js';
 import { verdictOf, type RunReport } from '../report/runReport.js';
@@ -179,7 +181,9 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
   checkOutputFolder(options.regressionsDir, '--regressions');
   if (options.junit !== undefined) checkOutputFile(options.junit, '--junit');
   const ref = journalRefOf(options.journal);
-  const pool = new WorkerPool(options);
+  // Without --workers: one worker per RUNS_PER_WORKER runs of the budget (its shard's share), up to the cores; a finding is shrunk on every core.
+  const searchRuns = options.shard ? Math.ceil(options.runs / options.shard.count) : options.runs;
+  const pool = new WorkerPool({ ...options, workers: options.workers ?? defaultWorkers(searchRuns) });
   try {
     const loaded = await loadOrEscape(pool, ref, print);
     if (typeof loaded === 'number') return loaded;
@@ -221,6 +225,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       ...(judged ? { judged } : {}),
       ...(options.tally ? { tally: true } : {}),
       ...(options.guided ? { guided: true } : {}),
+      shrinkWorkers: options.workers ?? availableParallelism(),
     });
     progress.done();
     const findings = hunted.tally ? hunted.tally.findings : hunted.finding ? [hunted.finding] : [];

@@ -56,6 +56,14 @@ describe('durasim check', () => {
     expect(readFileSync(report('report.md'), 'utf8')).toContain('## Fault windows\n\nfault windows hit: ');
   });
 
+  test('without --workers, a small budget searches on one worker and a finding is shrunk on every core', async () => {
+    const { availableParallelism } = await import('node:os');
+    const args = ['--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'];
+    expect(await run('check', '--journal', 'blind-overwrite', '--runs', '50', '--seed', '2', ...args)).toBe(1);
+    expect(out[0]).toMatch(/ · 50 runs · 1 worker$/);
+    expect(JSON.parse(readFileSync(report('summary.json'), 'utf8'))).toMatchObject({ verdict: 'safety', workers: availableParallelism() });
+  });
+
   test('--guided aims every other run after the first 100 at a window no run had hit, and says how many struck it', async () => {
     expect(await run('check', '--guided', '--runs', '140', '--seed', '5', ...common())).toBe(0);
     const { coverage } = JSON.parse(readFileSync(report('summary.json'), 'utf8')) as { coverage: { windows: string[]; aimedRuns: number; aimedHits: number } };

@@ -81,6 +81,24 @@ describe('module memory dies with a crash', () => {
   }, 120_000);
 });
 
+describe('growing the pool', () => {
+  test('grow() adds workers that load the journal on their first run of it, and never removes one', async () => {
+    const pool = poolOf({ workers: 1 });
+    const loaded = await pool.load(journalRefOf('reference'));
+    const scenario = parseScenario(simple);
+    expect((await pool.run(loaded.journalId, scenario)).kind).toBe('simulated');
+    pool.grow(3);
+    expect(pool.size).toBe(3);
+    // Six at once: the two new workers take runs (the pipeline sends each at most two), and each loads the journal first.
+    const outcomes = await Promise.all(Array.from({ length: 6 }, () => pool.run(loaded.journalId, scenario)));
+    expect(outcomes.map((outcome) => outcome.kind)).toEqual(Array(6).fill('simulated'));
+    const hashes = outcomes.map((outcome) => (outcome.kind === 'simulated' ? outcome.summary.traceHash : ''));
+    expect(new Set(hashes).size).toBe(1);
+    pool.grow(2);
+    expect(pool.size).toBe(3);
+  }, 60_000);
+});
+
 describe('determinism is checked on clean runs', () => {
   test('a journal whose runs differ only past the trace preview is caught on the first run (exit 4)', async () => {
     const pool = poolOf({ workers: 2 });

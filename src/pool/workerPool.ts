@@ -92,7 +92,10 @@ const PIPELINE = 2;
 const wallMs = (): number => performance.now(); // the harness's own clock: the simulation never reads it
 
 export class WorkerPool {
-  readonly size: number;
+  /** Worker threads: as many as asked at first, more after grow(). */
+  get size(): number {
+    return this.slots.length;
+  }
   readonly maxHeapMb: number;
   readonly hangTimeoutMs: number;
   private readonly recycleAfterRuns: number;
@@ -109,11 +112,11 @@ export class WorkerPool {
     // The simulated processes live in UTC on every host: the time zone is the process's, and only
     // the main thread can set it (a worker's TZ changes nothing). It stays UTC while any pool lives.
     fixedTimeZone();
-    this.size = Math.max(1, options.workers ?? availableParallelism());
+    const size = Math.max(1, options.workers ?? availableParallelism());
     this.maxHeapMb = options.maxHeapMb ?? 512;
     this.hangTimeoutMs = options.hangTimeoutMs ?? 5000;
     this.recycleAfterRuns = options.recycleAfterRuns ?? 50_000;
-    for (let i = 0; i < this.size; i++) this.slots.push(this.spawn());
+    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
     this.watchdog = setInterval(() => this.watch(), WATCHDOG_MS);
     this.watchdog.unref();
   }
@@ -155,6 +158,16 @@ export class WorkerPool {
       this.queue.push({ id: this.nextId++, journalId, generate, request: full, tag, resolve });
       this.dispatch();
     });
+  }
+
+  /**
+   * Adds workers until there are `workers` (never removes one): a check searches with a few and
+   * shrinks a finding with more. A new worker loads a journal when its first run of it comes.
+   */
+  grow(workers: number): void {
+    if (this.closed) return;
+    while (this.slots.length < workers) this.slots.push(this.spawn());
+    this.dispatch();
   }
 
   /** Takes the runs whose tag matches off the queue (not those a worker already has); they resolve as cancelled. */

@@ -42,6 +42,8 @@ export interface HuntOptions {
   tally?: boolean;
   /** Aim part of the runs at fault windows none hit yet (explore.ts; default false). */
   guided?: boolean;
+  /** Workers to shrink a finding with: the pool grows to this many first (default: as many as it has). */
+  shrinkWorkers?: number;
 }
 
 export interface Finding {
@@ -174,6 +176,7 @@ async function findingOf(options: HuntOptions, failure: ExploreFailure, invarian
     if (failure.divergence) finding.divergence = failure.divergence;
     return finding;
   }
+  if (options.shrinkWorkers !== undefined) pool.grow(options.shrinkWorkers);
   const shrinkStarted = wallMs();
   // Smaller scenarios must fail the same way: the same verdict (in a tally: the same invariant broken), or (module state that survived a crash) the same difference.
   const measure = async (scenario: Scenario): Promise<number | undefined> => {
