@@ -51,7 +51,7 @@ export interface CheckJournalOptions {
   saveRegressions?: boolean | undefined;
   /** How to name the journal in the replay command (default: the module path given). */
   journalSpec?: string | undefined;
-  /** Worker threads (default: one per 200 runs, up to the machine's cores; a finding is shrunk on every core), memory limit and hang timeout, as for `durasim check`. */
+  /** Worker threads (default: one per 50 runs, up to the machine's cores; a finding is shrunk on every core), memory limit and hang timeout, as for `durasim check`. */
   workers?: number | undefined;
   maxHeapMb?: number | undefined;
   hangTimeoutMs?: number | undefined;

@@ -50,7 +50,7 @@ check reads durasim.config.json in the working folder (or --config): the task sh
 operation kinds the journal supports (--operations), the task features in play (--features: token,
 budget, cancel, input, temp, or none), the fault families (--faults), your own task to vary
 (--task, a scenario file) — and journal, runs, seed, env; flags override it (docs/faults.md).
-Runs go to worker threads (--workers, default: one per 200 runs, up to the machine's cores, and
+Runs go to worker threads (--workers, default: one per 50 runs, up to the machine's cores, and
 every core to shrink a finding); a journal that holds its thread for --hang-timeout (default 5s) or
 passes --max-heap (default 512 MB) ends that run as a liveness failure.
 check stops at the first failing run; --tally runs the whole budget, counts failing runs per
