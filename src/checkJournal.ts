@@ -11,7 +11,6 @@
  * replays it.
  */
 import { count } from './report/count.js';
-import { availableParallelism } from 'node:os';
 import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeViolation } from '../model/violation.js';
@@ -24,7 +23,7 @@ import { DurasimError } from '../model/contract/failure.js';
 import { bundledJournal, journalRefOf, type JournalRef } from './isolation/journalRef.js';
 import { MUTANTS } from './journals/mutants/index.js';
 import { referenceJournal } from './journals/reference.js';
-import { defaultWorkers } from './pool/defaultWorkers.js';
+import { checkWorkers } from './pool/defaultWorkers.js';
 import { WorkerPool } from './pool/workerPool.js';
 import { loadRegressions, REGRESSIONS_DIR, saveRegression } from './regressions.js';
 import { explainText } from './report/explain.js';
@@ -85,12 +84,12 @@ export async function checkJournal(journal: string | URL | JournalAdapter, optio
   // allow-ambient: a fresh seed when none is given; it is printed in any failure.
   const seed = options.seed ?? Date.now() % 2_147_483_647;
   const runs = options.runs ?? 200;
-  // Without workers: one per RUNS_PER_WORKER runs, up to the cores; a finding is shrunk on every core (as check).
-  const pool = new WorkerPool({ ...options, workers: options.workers ?? defaultWorkers(runs) });
+  const workers = checkWorkers(runs, options.workers);
+  const pool = new WorkerPool({ ...options, workers: workers.search });
   try {
     const loaded = await pool.load(ref);
     if (loaded.loadEscapes.length > 0) throw new Error(`durasim found a failure in journal "${loaded.name}": its module, at load, ${loaded.loadEscapes[0]?.message} (${loaded.loadEscapes[0]?.api})`);
-    const hunted = await hunt({ pool, journalId: loaded.journalId, seed, runs, shrinkWorkers: options.workers ?? availableParallelism(), arbitrary: { faults: options.faults ?? DEFAULT_FAULT_KINDS, ...(options.operations ? { operations: options.operations } : {}), ...(options.features ? { features: options.features } : {}), ...(options.task ? { task: options.task } : {}) }, regressions: loadRegressions(loaded.name, dir).filter((r) => inShape(r.scenario, options)), ...(options.guided ? { guided: true } : {}) });
+    const hunted = await hunt({ pool, journalId: loaded.journalId, seed, runs, shrinkWorkers: workers.shrink, arbitrary: { faults: options.faults ?? DEFAULT_FAULT_KINDS, ...(options.operations ? { operations: options.operations } : {}), ...(options.features ? { features: options.features } : {}), ...(options.task ? { task: options.task } : {}) }, regressions: loadRegressions(loaded.name, dir).filter((r) => inShape(r.scenario, options)), ...(options.guided ? { guided: true } : {}) });
     const finding = hunted.finding;
     if (!finding) return;
     const confirmed = await confirmCounterexample(pool, loaded.journalId, finding.scenario, finding.outcome);

@@ -11,8 +11,7 @@ import { inShape } from '../taskShape.js';
 import type { Scenario } from '../../simulator/scenario/scenario.js';
 import { DurasimError } from '../../model/contract/failure.js';
 import { journalRefOf, type JournalRef } from '../isolation/journalRef.js';
-import { availableParallelism } from 'node:os';
-import { defaultWorkers } from '../pool/defaultWorkers.js';
+import { checkWorkers } from '../pool/defaultWorkers.js';
 import { WorkerPool, type LoadedJournal, type PoolOptions } from '../pool/workerPool.js';
 import { loadRegressions, saveRegression } from '../regressions.js';
 import { verdictOf, type RunReport } from '../report/runReport.js';
@@ -181,9 +180,10 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
   checkOutputFolder(options.regressionsDir, '--regressions');
   if (options.junit !== undefined) checkOutputFile(options.junit, '--junit');
   const ref = journalRefOf(options.journal);
-  // Without --workers: one worker per RUNS_PER_WORKER runs of the budget (its shard's share), up to the cores; a finding is shrunk on every core.
-  const searchRuns = options.shard ? Math.ceil(options.runs / options.shard.count) : options.runs;
-  const pool = new WorkerPool({ ...options, workers: options.workers ?? defaultWorkers(searchRuns) });
+  // This shard's share of the runs; without --workers it sets how many search (a finding is shrunk on every core).
+  const shareOfRuns = options.shard ? Math.ceil(options.runs / options.shard.count) : options.runs;
+  const workers = checkWorkers(shareOfRuns, options.workers);
+  const pool = new WorkerPool({ ...options, workers: workers.search });
   try {
     const loaded = await loadOrEscape(pool, ref, print);
     if (typeof loaded === 'number') return loaded;
@@ -205,7 +205,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
     const outOfShape = everyStored.length - allStored.length;
     if (outOfShape > 0 && !options.json) print(`${count(outOfShape, 'stored regression')} outside the task shape (${shapeText(options).replace(/^ · /, '')}) not replayed`);
     const regressions = shard ? allStored.filter((_, i) => i % shard.count === shard.index - 1) : allStored;
-    const progress = new Progress(options.shard ? Math.ceil(options.runs / options.shard.count) : options.runs, process.stderr, options.progress && !options.json);
+    const progress = new Progress(shareOfRuns, process.stderr, options.progress && !options.json);
     let cpuMsBeforeFirstRun: number | undefined;
     const hunted = await hunt({
       pool,
@@ -225,7 +225,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       ...(judged ? { judged } : {}),
       ...(options.tally ? { tally: true } : {}),
       ...(options.guided ? { guided: true } : {}),
-      shrinkWorkers: options.workers ?? availableParallelism(),
+      shrinkWorkers: workers.shrink,
     });
     progress.done();
     const findings = hunted.tally ? hunted.tally.findings : hunted.finding ? [hunted.finding] : [];

@@ -18,3 +18,8 @@ export const RUNS_PER_WORKER = 50;
 export function defaultWorkers(runs: number, cores: number = availableParallelism()): number {
   return Math.max(1, Math.min(cores, Math.ceil(runs / RUNS_PER_WORKER)));
 }
+
+/** A check's workers: `workers` when asked for, else defaultWorkers(runs) to search and every core to shrink a finding. */
+export function checkWorkers(runs: number, workers: number | undefined, cores: number = availableParallelism()): { search: number; shrink: number } {
+  return workers !== undefined ? { search: workers, shrink: workers } : { search: defaultWorkers(runs, cores), shrink: cores };
+}
