@@ -69,6 +69,8 @@ export interface RequestEvidence {
   /** Trace position where its sender stopped waiting for it (answered, gave up, or died); absent while it waits. */
   doneSeq?: number;
   recordsAtArrival?: Records;
+  /** For a failure-class answer heard by its sender: the key's states in the page cache as it heard it (what it had written before). */
+  heardHistory?: string[];
   /** For a write whose record was not durably dispatched: what only the page cache held then, per file. */
   unsyncedAtArrival?: string[];
   /** ... and the durability step each of those files was missing. */

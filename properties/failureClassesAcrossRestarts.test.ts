@@ -4,7 +4,7 @@
  * Each defect fires on a scenario built to expose it, and the reference journal passes the same one.
  */
 import { describe, expect, test } from 'vitest';
-import type { LookupOperation } from '../model/contract/contract.js';
+import type { JournalAdapter, LookupOperation, OperationState } from '../model/contract/contract.js';
 import { judge } from '../model/judge.js';
 import { journal as pauseInMemory } from '../src/journals/mutants/pauseInMemory.js';
 import { journal as waitInMemory } from '../src/journals/mutants/waitInMemory.js';
@@ -41,6 +41,55 @@ describe('a 503 wait and a 403 pause across a restart', () => {
     const result = await simulate(waitInMemory, early);
     expect(result.requests.filter((r) => r.method === 'POST').length).toBeGreaterThan(1); // it did send again, early
     expect(judge(result).map((v) => v.code)).not.toContain('failure-class-respected');
+  });
+});
+
+describe('a 403 heard by a worker killed before it wrote anything after it', () => {
+  /**
+   * Records in its page cache (no fsync), sends, and on a 403 records blocked and stops; a restart
+   * sends what it finds dispatched again, and (`forgetsPause`) goes on to the next operation even
+   * when it finds one blocked.
+   */
+  const unsynced = (forgetsPause: boolean): JournalAdapter => ({
+    name: forgetsPause ? 'forgets-its-pause' : 'unsynced-dispatch',
+    async run(env, task) {
+      const log = await env.fs.readFile('log.txt', 'utf8').catch(() => '');
+      if (!forgetsPause && log.includes(' blocked')) return;
+      for (const op of task.operations) {
+        if (op.kind !== 'publish' || log.includes(`${op.key} blocked`) || log.includes(`${op.key} succeeded`)) continue;
+        if (!log.includes(`${op.key} dispatched`)) await env.fs.appendFile('log.txt', `${op.key} authorized\n${op.key} dispatched\n`);
+        const response = await env.fetch(`http://service.durasim/operations/${op.key}`, { method: 'POST', body: op.body });
+        await env.fs.appendFile('log.txt', `${op.key} ${response.status === 403 ? 'blocked' : 'succeeded'}\n`);
+        if (response.status === 403) return;
+      }
+    },
+    inspect(disk) {
+      const records: Record<string, { kind: 'operation'; history: OperationState[] }> = {};
+      for (const line of (disk.readFile('log.txt') ?? '').split('\n').filter(Boolean)) {
+        const [key, state] = line.split(' ') as [string, OperationState];
+        (records[key] ??= { kind: 'operation', history: [] }).history.push(state);
+      }
+      return records;
+    },
+  });
+  const revoked = { kind: 'response', at: { mentions: 'post-a', occurrence: 0 }, fault: 'permission-revoked' };
+
+  test('binds no later incarnation: it had no chance to record the pause (a false verdict before the key\'s page-cache history at hearing was kept)', async () => {
+    // Killed right after the POST's step: the 403 reached it; the crash (a process kill) then shows dispatched, written before the POST.
+    const result = await simulate(unsynced(false), scenario('403, killed on hearing it', [publish('post-a'), publish('post-b')], [revoked, killAfter('post-a', 1)]));
+    expect(result.crashes).toHaveLength(1);
+    const refused = result.requests.find((r) => r.status === 403);
+    expect(refused?.heardHistory).toEqual(['authorized', 'dispatched']);
+    // The next incarnation did send after the 403 (post-a again): what a pause that bound the task would forbid.
+    expect(result.requests.some((r) => r.method === 'POST' && r.index > (refused?.index ?? 0) && r.sender === 'worker-0#1')).toBe(true);
+    expect(judge(result).map((v) => v.code)).not.toContain('failure-class-respected');
+  });
+
+  test('a kill one step later, after it recorded blocked (kept by the process kill), binds the next incarnation: forgetting the pause is caught', async () => {
+    const afterRecording = scenario('403, killed after recording it', [publish('post-a'), publish('post-b')], [revoked, killAfter('post-a', 2)]);
+    const forgot = await simulate(unsynced(true), afterRecording);
+    expect(judge(forgot).filter((v) => v.code === 'failure-class-respected').map((v) => v.key)).toEqual(['post-b']);
+    expect(judge(await simulate(unsynced(false), afterRecording)).map((v) => v.code)).not.toContain('failure-class-respected');
   });
 });
 

@@ -91,6 +91,9 @@ export function checkFailureClassRespected(input: JudgeInput): Violation[] {
  * For an answer heard by its sender: the trace position from which the hearer had recorded the
  * key again after hearing it, in a record a restart finds (durable, or kept by the crash that
  * killed it), or undefined when it recorded nothing more of it (it died, or ended, first).
+ * Only a record *written* after hearing counts: what the hearer wrote before (its page cache at
+ * hearing, `heardHistory`) and saw become durable, or kept by its crash, only afterwards is not
+ * a record of the answer, and it had no chance to keep one.
  */
 function recordedAfterHearing(input: JudgeInput): (answer: RequestEvidence) => { seq: number; how: 'recorded' | 'kept' } | undefined {
   const last = new Map<string, number>();
@@ -99,10 +102,30 @@ function recordedAfterHearing(input: JudgeInput): (answer: RequestEvidence) => {
     const heard = answer.doneSeq;
     const end = answer.sender === undefined ? undefined : last.get(answer.sender);
     if (heard === undefined || end === undefined) return undefined;
+    const key = answer.route.key ?? '';
     // A record written after hearing counts where a restart could find it: kept by the crash that killed the hearer, if one did.
     const death = input.crashes.find((c) => c.seq >= end && (c.killed ?? []).includes(answer.sender ?? ''));
-    const kept = death === undefined ? undefined : death.visible[answer.route.key ?? '']?.history.at(-1);
-    const wrote = (input.observed[answer.route.key ?? ''] ?? []).find((o) => o.seq > heard && o.seq <= (death?.seq ?? end) && (death === undefined ? o.image === 'durable' : o.state === kept))?.seq;
-    return wrote === undefined ? undefined : { seq: wrote, how: death === undefined ? 'recorded' : 'kept' };
+    const kept = death === undefined ? undefined : death.visible[key]?.history.at(-1);
+    const states = input.observed[key] ?? [];
+    // The states written before hearing that no observation had shown yet: seen later, they are old news.
+    const pending = writtenUnseen(states.filter((o) => o.seq <= heard).map((o) => o.state), answer.heardHistory ?? []);
+    for (const o of states) {
+      if (o.seq <= heard) continue;
+      if (o.seq > (death?.seq ?? end)) break;
+      if (pending[0] === o.state) {
+        pending.shift();
+        continue;
+      }
+      if (death === undefined ? o.image === 'durable' : o.state === kept) return { seq: o.seq, how: death === undefined ? 'recorded' : 'kept' };
+    }
+    return undefined;
   };
+}
+
+/** The tail of the history the hearer had written (`written`) that the observations so far (`seen`) had not shown yet. */
+function writtenUnseen(seen: readonly string[], written: readonly string[]): string[] {
+  const lastSeen = seen.at(-1);
+  if (lastSeen === undefined) return [...written];
+  const at = written.lastIndexOf(lastSeen);
+  return at === -1 ? [...written] : written.slice(at + 1);
 }

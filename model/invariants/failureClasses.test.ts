@@ -79,6 +79,31 @@ describe('failure-class-respected across restarts: the pause and the wait bind t
     expect(checkFailureClassRespected(run({ trace: trace(false), observed: notRecorded, requests: [heard(403), resend('b')] }))).toEqual([]);
     expect(checkFailureClassRespected(run({ trace: trace(false), observed: recordedAt12, requests: [heard(503, { retryAfterMs: 3_000 }), resend('a')] }))).toEqual([]);
   });
+
+  describe('only a record written after hearing counts, not one written before and seen since', () => {
+    // worker-0#0 wrote dispatched to its page cache before the request (durable: authorized only), heard the answer at #10 and was killed at #16.
+    const authorizedOnly = { a: [{ state: 'authorized', seq: 2, image: 'durable' as const }] };
+    const killedAt16 = (visible: string[]) => crash(16, { a: op(['authorized']) }, { a: op(visible) }, [], ['worker-0#0']);
+    const seenAtTheCrash = (state: string) => ({ a: [...authorizedOnly.a, { state, seq: 16, image: 'visible' as const }] });
+
+    test('a 403 heard by a worker killed before it wrote anything binds no later incarnation (the crash showed dispatched, written before)', () => {
+      const input = run({ trace: trace(false), observed: seenAtTheCrash('dispatched'), crashes: [killedAt16(['authorized', 'dispatched'])], requests: [heard(403, { heardHistory: ['authorized', 'dispatched'] }), resend('b')] });
+      expect(checkFailureClassRespected(input)).toEqual([]);
+      // As judged before heardHistory was kept: the state the crash showed taken for a record written after the 403.
+      const { heardHistory: _unknown, ...unknown } = input.requests[0] as RequestEvidence;
+      expect(checkFailureClassRespected({ ...input, requests: [unknown, input.requests[1] as RequestEvidence] }).map((x) => x.key)).toEqual(['b']);
+    });
+
+    test('the same for a record that turned durable after hearing by an fsync of something else; one written after hearing still binds', () => {
+      const durableLater = { a: [...authorizedOnly.a, { state: 'dispatched', seq: 12, image: 'durable' as const }] };
+      expect(checkFailureClassRespected(run({ trace: trace(false), observed: durableLater, requests: [heard(503, { retryAfterMs: 8_000, heardHistory: ['authorized', 'dispatched'] }), resend('a')] }))).toEqual([]);
+      const writtenAfter = { a: [...durableLater.a, { state: 'outcome_unknown', seq: 14, image: 'durable' as const }] };
+      expect(checkFailureClassRespected(run({ trace: trace(false), observed: writtenAfter, requests: [heard(503, { retryAfterMs: 8_000, heardHistory: ['authorized', 'dispatched'] }), resend('a')] })).map((x) => [x.key, x.step])).toEqual([['a', 30]]);
+      // And kept by the crash that killed the hearer: outcome_unknown, written after the 403, binds.
+      const kept = checkFailureClassRespected(run({ trace: trace(false), observed: { a: [...authorizedOnly.a, { state: 'dispatched', seq: 16, image: 'visible' as const }, { state: 'outcome_unknown', seq: 16, image: 'visible' as const }] }, crashes: [killedAt16(['authorized', 'dispatched', 'outcome_unknown'])], requests: [heard(403, { heardHistory: ['authorized', 'dispatched'] }), resend('b')] }));
+      expect(kept.map((x) => x.key)).toEqual(['b']);
+    });
+  });
 });
 
 describe('retry-budget', () => {

@@ -19,6 +19,7 @@ import type { Outcome, Proc } from '../world/proc.js';
 import { explainLoss, gapsOf } from '../disk/crashReport.js';
 import type { StepHost } from '../world/host.js';
 import type { OpenFile } from '../disk/disk.js';
+import type { ServiceRequestRecord } from '../service/service.js';
 import { simulatedStore } from './simStore.js';
 import { FS_STEPS, stepsScheduled } from './served/fsSteps.js';
 
@@ -170,7 +171,10 @@ export function simulatedFetch(world: StepHost, proc: Proc): (input: string | UR
         timer = world.procTimer(proc, world.scenario.service.latencyMs + reply.delayMs, 'response', () => {
           signal?.removeEventListener('abort', onAbort);
           done();
-          if (record) record.answered = true;
+          if (record) {
+            record.answered = true;
+            if (FAILURE_CLASSES.has(record.status) && record.route.kind === 'publish') noteHeardHistory(world, record);
+          }
           complete({ ok: true, value: responseOf(reply), note: `${reply.status}${reply.cut ? ' (body will be cut)' : ''}` } as Outcome<unknown>);
         });
       }
@@ -184,6 +188,15 @@ export function simulatedFetch(world: StepHost, proc: Proc): (input: string | UR
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   };
+}
+
+/** The answers whose rules bind what the hearer does next (failure-class-respected). */
+const FAILURE_CLASSES = new Set([400, 403, 503]);
+
+/** The key's states in the page cache as its sender hears a failure-class answer (ServiceRequestRecord.heardHistory). */
+function noteHeardHistory(world: StepHost, record: ServiceRequestRecord): void {
+  const records = world.peekVisible();
+  if (records !== undefined && record.route.kind === 'publish') record.heardHistory = [...(records[record.route.key]?.history ?? [])];
 }
 
 /** What Node's fetch rejects with when the peer resets the connection: TypeError "fetch failed", caused by ECONNRESET. */

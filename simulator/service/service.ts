@@ -85,6 +85,13 @@ export interface ServiceRequestRecord {
   sender?: string;
   /** Trace position where the sender stopped waiting for it: the response arrived, it gave up, or it died (set by the world). */
   doneSeq?: number;
+  /**
+   * For a failure-class answer (400, 403, 503) to a publish that reached its sender: the key's
+   * states as the journal's records showed them in the page cache at that moment (set by the
+   * world; [] when it had none, absent when inspect() could not read them). What the hearer wrote
+   * before it heard the answer, told from what it wrote after.
+   */
+  heardHistory?: string[];
 }
 
 export type ServiceEvent =

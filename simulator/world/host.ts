@@ -68,6 +68,8 @@ export interface StepHost extends WorldCore, StepRecorder {
   notePayload(data: string | Uint8Array): void;
   /** The journal's records as its inspect() reads them from the durable or the visible image. */
   inspect(image: 'durable' | 'visible'): Records;
+  /** The journal's records on the visible image, read for the judge's evidence only: undefined when inspect() threw (nothing is recorded of it). */
+  peekVisible(): Records | undefined;
   /** An uncaught exception of journal code: it ends the incarnation that last ran. */
   uncaught(error: unknown): void;
   /** The scenario's faults at `proc`'s step `step`. */

@@ -91,6 +91,22 @@ export class Inspection {
     return { durable, visible };
   }
 
+  /**
+   * The visible image's records for evidence alone: an inspect() that throws here is neither a
+   * journal error nor a failed observation (undefined), and the durable cache is left alone.
+   */
+  peek(): Records | undefined {
+    const errors = this.errors.length;
+    const malformed = this.malformed.length;
+    const failed = this.failed;
+    const records = this.read('visible');
+    const ok = !this.failed;
+    this.errors.length = errors;
+    this.malformed.length = malformed;
+    this.failed = failed;
+    return ok ? records : undefined;
+  }
+
   /** The journal's records as its inspect() reads them from the durable or the visible image. */
   read(image: 'durable' | 'visible'): Records {
     if (image === 'durable' && this.cached !== undefined) {

@@ -386,4 +386,9 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
     this.options.beat?.(this.globalStep, undefined, 'inspect');
     return this.inspection.read(image);
   }
+
+  peekVisible(): Records | undefined {
+    this.options.beat?.(this.globalStep, undefined, 'inspect');
+    return this.inspection.peek();
+  }
 }
