@@ -8,6 +8,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, test } from 'vitest';
 import type { Env, JournalAdapter } from '../model/contract/contract.js';
 import { judge } from '../model/judge.js';
@@ -90,6 +91,32 @@ describe('a second call of run() in the running process', () => {
     expect(result.trace.some((e) => e.op === 'fs.appendFile')).toBe(true);
     expect(result.trace.filter((e) => e.op === 'start')).toHaveLength(1);
     expect(result.outcome).toEqual({ kind: 'completed' });
+  });
+
+  test('its code runs before the clock moves (format 3): a call that awaits once before its first served call reads the time it arrived at', async () => {
+    // The first call waits on a timer; the second awaits once, then reads the clock. Time moves only when every call waits.
+    let calls = 0;
+    const firstRead: number[] = [];
+    const journal: JournalAdapter = {
+      name: 'late-concurrent-call',
+      inspect: () => ({}),
+      async run() {
+        const n = ++calls;
+        await Promise.resolve();
+        firstRead[n - 1] = Date.now() - Date.UTC(2026, 0, 1); // served: the virtual clock
+        if (n === 1) {
+          await sleep(1000); // node:timers/promises, served: the virtual clock
+          await sleep(4000);
+        }
+      },
+    };
+    const at = (version: number) => ({ ...publishes([{ kind: 'concurrent-call', atStep: 0, process: 0 }]), version });
+    await simulate(journal, at(3));
+    expect(firstRead).toEqual([0, 0]);
+    // Format 2 replays as it ran: the second call's code waited for the first call's timer, 1 s later.
+    calls = 0;
+    await simulate(journal, at(2));
+    expect(firstRead).toEqual([0, 1000]);
   });
 
   test('is validated like every fault: its process must exist; process 0 by default', () => {

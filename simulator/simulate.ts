@@ -47,6 +47,11 @@ export interface SimulateOptions {
   crashDigests?: boolean;
   /** How the journal's console output is written down in the trace (the pool maps a logged stack to the journal's sources); as written without it. */
   outputText?: (text: string) => string;
+  /**
+   * Stop the run the moment global step `cutAfterStep` completes, before its worker hears of it:
+   * how a run whose journal blocked its thread right after that step is judged up to there.
+   */
+  cutAfterStep?: number;
 }
 
 export interface ServiceRequest extends ServiceRequestRecord {
@@ -126,7 +131,7 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
   let watch: SecretWatch | undefined;
   let tempWatch: TempWatch | undefined;
   try {
-    world = new World(journal, scenario, { transport: options.transport ?? 'direct', makeEnv: simulatedEnv, serve: serveCall, ...(options.fresh ? { fresh: options.fresh } : options.perRun ? { perRun: options.perRun } : {}), ...(options.beat ? { beat: options.beat } : {}), ...(options.diskLane ? { diskLane: true } : {}), ...(options.crashDigests ? { crashDigests: true } : {}), ...(options.diskCalls ? { diskCalls: true } : {}), ...(options.outputText ? { outputText: options.outputText } : {}) });
+    world = new World(journal, scenario, { transport: options.transport ?? 'direct', makeEnv: simulatedEnv, serve: serveCall, ...(options.fresh ? { fresh: options.fresh } : options.perRun ? { perRun: options.perRun } : {}), ...(options.beat ? { beat: options.beat } : {}), ...(options.diskLane ? { diskLane: true } : {}), ...(options.crashDigests ? { crashDigests: true } : {}), ...(options.diskCalls ? { diskCalls: true } : {}), ...(options.outputText ? { outputText: options.outputText } : {}), ...(options.cutAfterStep !== undefined ? { cutAfterStep: options.cutAfterStep } : {}) });
     running = world;
     watch = watchSecret(world, scenario);
     if (scenario.task.temp) tempWatch = world.disk.tempWatch = new TempWatch(scenario.task.temp.dir, Object.keys(scenario.files), () => stepAuthor(world));

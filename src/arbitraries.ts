@@ -24,6 +24,7 @@ import {
   SCENARIO_VERSION,
   type Fault,
   type Scenario,
+  type ScenarioBounds,
 } from '../simulator/scenario/scenario.js';
 
 /**
@@ -60,6 +61,8 @@ export interface ScenarioArbitraryOptions {
   allOperations?: boolean;
   /** The journal's environment in every scenario (process.env), as `check --env NAME=VALUE` gives it. */
   environment?: Readonly<Record<string, string>>;
+  /** Bounds set for every scenario (`--max-steps` and its siblings, the config's "bounds"), over the defaults or the task's. */
+  bounds?: Readonly<Partial<ScenarioBounds>>;
   /** The operation kinds the journal supports (default: all): the standard workload's others are never drawn. */
   operations?: readonly OperationKind[];
   /** The task features a run may carry (default: all); one left out is never drawn. */
@@ -373,6 +376,7 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       if (workers > 1) scenario.schedule = draw.schedule;
       scenario.random = draw.random;
       if (options.environment) scenario.environment = { ...options.environment };
+      if (options.bounds) scenario.bounds = { ...scenario.bounds, ...options.bounds };
       return scenario;
     });
 }

@@ -89,7 +89,7 @@ export async function checkJournal(journal: string | URL | JournalAdapter, optio
   try {
     const loaded = await pool.load(ref);
     if (loaded.loadEscapes.length > 0) throw new Error(`durasim found a failure in journal "${loaded.name}": its module, at load, ${loaded.loadEscapes[0]?.message} (${loaded.loadEscapes[0]?.api})`);
-    const hunted = await hunt({ pool, journalId: loaded.journalId, seed, runs, shrinkWorkers: workers.shrink, arbitrary: { faults: options.faults ?? DEFAULT_FAULT_KINDS, ...(options.operations ? { operations: options.operations } : {}), ...(options.features ? { features: options.features } : {}), ...(options.task ? { task: options.task } : {}) }, regressions: loadRegressions(loaded.name, dir).filter((r) => inShape(r.scenario, options)), ...(options.guided ? { guided: true } : {}) });
+    const hunted = await hunt({ pool, journalId: loaded.journalId, seed, runs, shrinkWorkers: workers.shrink, arbitrary: { faults: options.faults ?? DEFAULT_FAULT_KINDS, ...(options.operations ? { operations: options.operations } : {}), ...(options.features ? { features: options.features } : {}), ...(options.task ? { task: options.task } : {}) }, regressions: loadRegressions(loaded.name, dir).filter((r) => inShape(r.scenario, options)), ...(options.guided ? { guided: true } : {}), keepLookingPastLiveness: true });
     const finding = hunted.finding;
     if (!finding) return;
     const confirmed = await confirmCounterexample(pool, loaded.journalId, finding.scenario, finding.outcome);

@@ -13,6 +13,7 @@ import { SimulatorInvariantError } from '../invariant.js';
 import type { Proc } from './proc.js';
 import { errorCode } from './trace.js';
 import type { StepHost } from './host.js';
+import { boundStop } from './boundStop.js';
 
 /** Thrown into journal code by a synchronous call its process did not survive (a crash, or the run's end). */
 export class ProcessEnded extends Error {
@@ -36,8 +37,8 @@ export function atomicStep<T>(world: StepHost, proc: Proc, op: string, detail: s
     if (ghost) return ghost();
     throw new ProcessEnded(proc, 'was stopped with the run');
   }
-  if (world.globalStep >= world.scenario.bounds.maxSteps) {
-    world.haltAll({ kind: 'bounds-exceeded', bound: 'steps', detail: `${world.globalStep} steps taken, the bound is ${world.scenario.bounds.maxSteps}` });
+  if (world.globalStep >= world.bounds.maxSteps) {
+    world.haltAll(boundStop(world.bounds, 'steps', `${world.globalStep} steps taken`, world.scenario.version, `${world.globalStep} steps taken, the bound is ${world.bounds.maxSteps}`));
     throw new ProcessEnded(proc, 'was stopped with the run');
   }
   const step = proc.calls++;
@@ -67,6 +68,7 @@ export function atomicStep<T>(world: StepHost, proc: Proc, op: string, detail: s
     world.crash(proc, after);
     throw new ProcessEnded(proc, `crashed after ${op}`);
   }
+  if (world.cutsAfter(globalStep)) throw new ProcessEnded(proc, 'was stopped with the run');
   if (!outcome.ok) throw outcome.error;
   return outcome.value;
 }

@@ -33,6 +33,7 @@ export async function grantStep(world: StepHost, proc: Proc): Promise<void> {
     if (outcome.note !== undefined) {
       world.recordResult(proc, step, request.op, outcome.note);
     }
+    if (world.cutsAfter(globalStep)) return;
     if (after) {
       world.crash(proc, after);
       return;

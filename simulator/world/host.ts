@@ -7,6 +7,7 @@
 import type { DurabilityGap, Records } from '../../model/evidence.js';
 import type { Disk } from '../disk/disk.js';
 import type { Scenario } from '../scenario/scenario.js';
+import type { BoundsInForce } from '../scenario/scenarioBounds.js';
 import type { Network } from '../service/network.js';
 import type { ServiceCore } from '../service/service.js';
 import type { StoreCore } from '../store/store.js';
@@ -22,6 +23,10 @@ import type { SimulatorInvariantError } from '../invariant.js';
 /** What every neighbour sees: the scenario, the clock, the disk, the service, the store, and the trace it adds to. */
 export interface WorldCore {
   readonly scenario: Scenario;
+  /** The bounds the run is held to (scenario/scenarioBounds.ts). */
+  readonly bounds: BoundsInForce;
+  /** Whether the run is cut as global step `globalStep` completes (SimulateOptions.cutAfterStep): it stops then, every worker with it. */
+  cutsAfter(globalStep: number): boolean;
   readonly clock: VirtualClock;
   readonly disk: Disk;
   readonly service: ServiceCore;

@@ -8,7 +8,8 @@ import type { CrashDiskReport } from '../disk/crashReport.js';
 
 export type StopReason =
   | { kind: 'completed' }
-  | { kind: 'bounds-exceeded'; bound: 'steps' | 'incarnations' | 'virtual-time'; detail: string }
+  /** limit: the bound in force (scenario/scenarioBounds.ts). */
+  | { kind: 'bounds-exceeded'; bound: 'steps' | 'incarnations' | 'virtual-time'; detail: string; limit?: number }
   | { kind: 'deadlock'; detail: string }
   | { kind: 'stalled'; detail: string }
   /** Set by the worker pool's watchdog: the journal's code kept the thread for the hang timeout. */

@@ -43,7 +43,12 @@ import { STALL_TURNS_TEXT, Turns } from './turns.js';
 import type { EndHost, EventHost, StepHost } from './host.js';
 import { errorCode, rel } from './trace.js';
 import { Recorder } from './recorder.js';
+import { boundsInForce, type BoundsInForce } from '../scenario/scenarioBounds.js';
+import { boundStop } from './boundStop.js';
 import { endIfQuiet, exitProcess, killProcess, naturalEnd, quietEnding } from './processEnd.js';
+
+/** The first format in which a concurrent call holds the turn from its start (before it, it ran only when something else quiesced the world). */
+export const CALL_RUNS_AT_ONCE_VERSION = 3;
 
 export interface WorldOptions {
   transport: Transport;
@@ -61,6 +66,7 @@ export interface WorldOptions {
   diskCalls?: boolean; // log what the journal's calls change on the disk, with the worker step making them (diskCallLog.ts)
   crashDigests?: boolean; // take a digest of the whole disk right after every crash (CrashRecord.imageDigest)
   outputText?: (text: string) => string; // how the journal's console output is written down (SimulateOptions.outputText)
+  cutAfterStep?: number; // stop the run as this global step completes, before its worker hears of it (SimulateOptions.cutAfterStep)
 }
 
 export class World extends Recorder implements StepHost, EventHost, EndHost {
@@ -76,6 +82,8 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
   /** Per request index: the durable records when it arrived; for a write whose record was not durable yet, what only the page cache held. */
   readonly arrivals = new Map<number, { records: Records; unsynced?: string[]; gaps?: DurabilityGap[] }>();
   stop: StopReason | null = null;
+  /** The bounds this run is held to: the scenario's, grown with what its faults ask of virtual time (scenario/scenarioBounds.ts). */
+  readonly bounds: BoundsInForce;
   /** A broken simulator invariant: the run stops and run() rethrows it. */
   internalError: Error | null = null;
   globalStep = 0;
@@ -107,6 +115,7 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
     super(options.outputText);
     this.disk = atVirtualTime(this.clock.epochMs, () => new Disk(WORK_DIR, scenario.files));
     this.paths = taskPaths(scenario);
+    this.bounds = boundsInForce(scenario);
     this.service = new ServiceCore(scenario.service, scenario.faults.filter((f) => f.kind === 'response'), this.clock, (event) => this.onServiceEvent(event));
     this.network = new Network(this.service, SERVICE_URL, options.transport);
     this.store = new StoreCore(scenario.store, new Map(scenario.faults.flatMap((f) => (f.kind === 'store-call' ? [[f.call, f.fault] as const] : []))), () => this.clock.epochMs);
@@ -147,8 +156,8 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
       }
       const ready = this.turns.readyCount();
       if (ready > 0) {
-        if (this.globalStep >= this.scenario.bounds.maxSteps) {
-          this.halt({ kind: 'bounds-exceeded', bound: 'steps', detail: `${this.globalStep} steps taken, the bound is ${this.scenario.bounds.maxSteps}` });
+        if (this.globalStep >= this.bounds.maxSteps) {
+          this.halt(boundStop(this.bounds, 'steps', `${this.globalStep} steps taken`, this.scenario.version, `${this.globalStep} steps taken, the bound is ${this.bounds.maxSteps}`));
           break;
         }
         const choice = ready > 1 ? (this.scenario.schedule[this.decisions++] ?? 0) % ready : 0;
@@ -157,8 +166,8 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
       }
       const due = this.clock.nextDueMs();
       if (due !== undefined) {
-        if (due > this.scenario.bounds.maxVirtualTimeMs) {
-          this.halt({ kind: 'bounds-exceeded', bound: 'virtual-time', detail: `the next event is at ${due} ms, the bound is ${this.scenario.bounds.maxVirtualTimeMs} ms` });
+        if (due > this.bounds.maxVirtualTimeMs) {
+          this.halt(boundStop(this.bounds, 'virtual-time', `the next event is at ${due} ms`, this.scenario.version, `the next event is at ${due} ms, the bound is ${this.bounds.maxVirtualTimeMs} ms`));
           break;
         }
         for (const timer of this.clock.advance()) {
@@ -207,6 +216,13 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
   }
 
   beat(globalStep: number, proc: Proc | undefined, op: string): void { this.options.beat?.(globalStep, proc, op); }
+
+  /** Whether the run is cut as global step `globalStep` completes (WorldOptions.cutAfterStep): if so, it stops here, every worker with it. */
+  cutsAfter(globalStep: number): boolean {
+    if (this.options.cutAfterStep !== globalStep) return false;
+    this.haltAll({ kind: 'bounds-exceeded', bound: 'steps', limit: globalStep + 1, detail: `cut after global step ${globalStep}, where the journal blocked its thread` });
+    return true;
+  }
 
   /** The run stops here, with every live worker. */
   haltAll(reason: StopReason): void {
@@ -311,6 +327,8 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
       return;
     }
     this.record({ actor: 'supervisor', op: 'concurrent-call', detail: `the task reaches ${proc.name} again: a second call of run() in the same process, its module memory shared` });
+    // The call's code runs now, as the process's event loop would run it, before the clock may move (format 3 on).
+    if (this.scenario.version >= CALL_RUNS_AT_ONCE_VERSION) this.turns.resume(proc);
     this.startRun(proc, proc.env as Env, taskFor(this.scenario, proc.incarnation), () => proc.journal as JournalAdapter, true);
   }
 
@@ -358,8 +376,8 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
   /** `proc` restarts as its next incarnation after the scenario's restartDelayMs, within the bound. */
   scheduleRestart(proc: Proc): void {
     const next = proc.incarnation + 1;
-    if (next >= this.scenario.bounds.maxIncarnations) {
-      this.halt({ kind: 'bounds-exceeded', bound: 'incarnations', detail: `worker-${proc.pid} would start incarnation ${next}, the bound is ${this.scenario.bounds.maxIncarnations}` });
+    if (next >= this.bounds.maxIncarnations) {
+      this.halt(boundStop(this.bounds, 'incarnations', `worker-${proc.pid} would start incarnation ${next}`, this.scenario.version, `worker-${proc.pid} would start incarnation ${next}, the bound is ${this.bounds.maxIncarnations}`));
       return;
     }
     this.clock.at(this.scenario.restartDelayMs, `restart worker-${proc.pid}`, () => this.spawn(proc.pid, next));

@@ -18,6 +18,7 @@ import { verdictOf, type RunReport } from '../report/runReport.js';
 import { count } from '../report/count.js';
 import { coverageLine } from '../report/coverageLine.js';
 import { violationLines } from '../report/violationLines.js';
+import { boundLines } from '../report/boundHint.js';
 import { perSecond } from '../report/perSecond.js';
 import { escapeTally } from './escapeTally.js';
 import { writeReports } from '../report/writeReports.js';
@@ -32,6 +33,7 @@ import { checkOutputFile, checkOutputFolder } from './preflight.js';
 import { Progress } from './progress.js';
 import { endLine } from './endLine.js';
 import { reportInspectProblems } from './inspectProblems.js';
+import { withBounds, type BoundsOption } from './boundsOption.js';
 
 /** The pool's flags: --workers, --max-heap, --hang-timeout. */
 export type PoolFlags = Pick<PoolOptions, 'workers' | 'maxHeapMb' | 'hangTimeoutMs'>;
@@ -70,12 +72,15 @@ export interface CheckOptions extends PoolFlags {
   features?: TaskFeature[];
   /** The user's own task to vary (--task): its file and the scenario read from it. */
   task?: { file: string; scenario: Scenario };
+  /** Bounds for every run, generated or stored (--max-steps and its siblings, the config's "bounds"). */
+  bounds?: BoundsOption;
 }
 
 /** The generator's options of a check: its families, the task shape, the environment. */
-export function arbitraryOptions(options: Pick<CheckOptions, 'faults' | 'environment' | 'operations' | 'features' | 'task'>): ScenarioArbitraryOptions {
+export function arbitraryOptions(options: Pick<CheckOptions, 'faults' | 'environment' | 'operations' | 'features' | 'task' | 'bounds'>): ScenarioArbitraryOptions {
   return {
     faults: options.faults,
+    ...(options.bounds ? { bounds: options.bounds } : {}),
     ...(options.environment ? { environment: options.environment } : {}),
     ...(options.operations ? { operations: options.operations } : {}),
     ...(options.features ? { features: options.features } : {}),
@@ -118,6 +123,7 @@ export function findingLines(report: RunReport): string[] {
     ...(report.sandbox ? [`sandbox: ${report.sandbox}${escapeTally(report.result?.escapes ?? [])}`] : []),
     ...(report.journalErrors ?? []).map((error) => `journal: ${error}`),
     ...violationLines(report.violations),
+    ...boundLines(report.violations),
   ];
 }
 
@@ -204,7 +210,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
     const allStored = everyStored.filter((r) => inShape(r.scenario, options));
     const outOfShape = everyStored.length - allStored.length;
     if (outOfShape > 0 && !options.json) print(`${count(outOfShape, 'stored regression')} outside the task shape (${shapeText(options).replace(/^ · /, '')}) not replayed`);
-    const regressions = shard ? allStored.filter((_, i) => i % shard.count === shard.index - 1) : allStored;
+    const regressions = (shard ? allStored.filter((_, i) => i % shard.count === shard.index - 1) : allStored).map((r) => ({ ...r, scenario: withBounds(r.scenario, options.bounds) }));
     const progress = new Progress(shareOfRuns, process.stderr, options.progress && !options.json);
     let cpuMsBeforeFirstRun: number | undefined;
     const hunted = await hunt({
@@ -225,10 +231,12 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       ...(judged ? { judged } : {}),
       ...(options.tally ? { tally: true } : {}),
       ...(options.guided ? { guided: true } : {}),
+      keepLookingPastLiveness: true,
       shrinkWorkers: workers.shrink,
     });
     progress.done();
-    const findings = hunted.tally ? hunted.tally.findings : hunted.finding ? [hunted.finding] : [];
+    // A liveness finding found before a safety one is kept beside it (hunt's keepLookingPastLiveness): the safety one leads.
+    const findings = hunted.tally ? hunted.tally.findings : hunted.finding ? [hunted.finding, ...(hunted.alsoLiveness ? [hunted.alsoLiveness] : [])] : [];
     if (regressions.length > 0 && !options.json) print(`${regressions.length} stored regression${regressions.length === 1 ? '' : 's'} replayed first`);
     for (const finding of findings) if ('regression' in finding.origin && !options.json) print(`stored regression ${finding.origin.regression} fails again`);
 
@@ -276,6 +284,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       if (finding.invariant !== undefined) {
         (report.counterexamples ??= []).push({ invariant: finding.invariant, verdict, violations: violations.map(describeViolation), regressionFile, replayCommand, faults: finding.scenario.faults.length });
       }
+      if (i > 0 && !hunted.tally) report.also = { verdict, violations: violationLines(violations), regressionFile, replayCommand, run: 'index' in finding.origin ? finding.origin.index : undefined };
       if (i > 0) continue; // the reports show the first counterexample in full; the others are in the regression corpus
       Object.assign(report, { counterexample: finding.scenario, violations, verdict, journalErrors: confirmed.summary.journalErrors, replayCommand, regressionFile });
       if (confirmed.result) report.result = confirmed.result;
@@ -307,6 +316,11 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
     else for (const line of findingLines(report)) print(`  ${line}`);
     if (report.notShrunk) print(`  not shrunk: ${report.notShrunk}`);
     else if (report.shrink && !report.tally) print(`  ${shrinkLine(report.shrink, report.result?.scenario.faults.length)}`);
+    if (report.also) {
+      print(`also found, in an earlier run${report.also.run === undefined ? '' : ` (run ${report.also.run})`}: ${report.also.verdict} — the ${report.verdict} finding above outranks it`);
+      for (const line of report.also.violations) print(`  ${line}`);
+      print(`  replay: ${report.also.replayCommand}`);
+    }
     if (report.confirmation) print(`in real processes: ${report.confirmation.lines.find((l) => l.startsWith('verdict: ') || l.startsWith('cannot confirm: '))?.replace(/^verdict: /, '') ?? report.confirmation.verdict}`);
     print(`reports: ${Object.values(files).join(', ')}`);
     if (report.regressionFile && !report.tally) print(`regression: ${report.regressionFile}`);

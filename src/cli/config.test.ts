@@ -28,13 +28,17 @@ describe('durasim.config.json', () => {
   });
 
   test('refuses what it cannot mean, word for word, naming the key', () => {
-    expect(refusal('{ "operatons": ["publish"] }')).toBe('Failed to read the config: durasim.config.json has a key "operatons" that durasim does not know. Did you mean "operations"? Use any of journal, runs, seed, faults, operations, features, task, env.');
+    expect(refusal('{ "operatons": ["publish"] }')).toBe('Failed to read the config: durasim.config.json has a key "operatons" that durasim does not know. Did you mean "operations"? Use any of journal, runs, seed, faults, operations, features, task, env, bounds.');
     expect(refusal('{ "operations": ["publsh"] }')).toBe('Failed to read the config: durasim.config.json says "operations" has "publsh", which is not one. Did you mean "publish"? Use any of publish, lookup, edit.');
     expect(refusal('{ "faults": "crash" }')).toBe('Failed to read the config: durasim.config.json says "faults": "crash", which is not a list of names. Write e.g. "faults": ["crash"], from crash, disk, io, response, duplicate, user, service-restart, intent, store, failure, concurrent.');
     expect(refusal('{ "runs": 0 }')).toBe('Failed to read the config: durasim.config.json says "runs": 0, which is not a whole number of at least 1. Write e.g. "runs": 2000.');
     expect(refusal('{ "seed": 4294967296 }')).toBe('Failed to read the config: durasim.config.json says "seed": 4294967296, which is not a whole number from 0 to 4294967295. Write e.g. "seed": 42, or leave it out for a fresh seed each run.');
     expect(refusal('{ "env": { "1X": "a" } }')).toBe('Failed to read the config: durasim.config.json says "env" has "1X": "a", which is not a variable\'s name with a text. Write names of letters, digits and _ (not starting with a digit), each with a string value.');
     expect(refusal('{ "journal": "" }')).toBe('Failed to read the config: durasim.config.json says "journal": "", which is not a path. Write the journal module\'s path, relative to the config\'s folder.');
+    expect(refusal('{ "bounds": { "maxStep": 3 } }')).toBe('Failed to read the config: durasim.config.json says "bounds" has "maxStep", which is not a bound. Did you mean "maxSteps"? Use any of maxSteps, maxIncarnations, maxVirtualTimeMs.');
+    expect(refusal('{ "bounds": { "maxSteps": 0 } }')).toBe('Failed to read the config: durasim.config.json says "bounds.maxSteps": 0, which is not a whole number from 1 to 1000000. Write e.g. "bounds": { "maxSteps": 20000, "maxVirtualTimeMs": 7200000 }.');
+    expect(refusal('{ "bounds": 5000 }')).toBe('Failed to read the config: durasim.config.json says "bounds": 5000, which is not an object. Write e.g. "bounds": { "maxSteps": 20000, "maxVirtualTimeMs": 7200000 }.');
+    expect(parseConfig('durasim.config.json', '{ "bounds": { "maxSteps": 20000, "maxVirtualTimeMs": 7200000 } }', '/project')).toEqual({ bounds: { maxSteps: 20000, maxVirtualTimeMs: 7200000 } });
     expect(refusal('[1]')).toBe('Failed to read the config: durasim.config.json is not a JSON object. Write e.g. { "journal": "./my-journal.ts", "operations": ["publish"] }.');
     expect(refusal('{ "journal": ')).toMatch(/^Failed to read the config: durasim\.config\.json is not JSON \(.+\)\. Fix the file, or delete it to run with the defaults\.$/);
   });

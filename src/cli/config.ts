@@ -14,6 +14,8 @@ import { FAULT_KINDS, OPERATION_KINDS, TASK_FEATURES, type FaultKind, type Opera
 import { ENV_NAME, SEED_LIMIT } from './args.js';
 import { closestName } from './closestName.js';
 import { readScenarioFile } from './scenarioFile.js';
+import type { BoundsOption } from './boundsOption.js';
+import { SCENARIO_LIMITS } from '../../simulator/scenario/scenarioLimits.js';
 
 /** The file a project's config is in, looked for in the folder `check` runs in. */
 export const CONFIG_FILE = 'durasim.config.json';
@@ -34,9 +36,11 @@ export interface DurasimConfig {
   task?: string;
   /** Variables in the journal's process.env in every run. */
   env?: Record<string, string>;
+  /** Bounds for every run (maxSteps, maxIncarnations, maxVirtualTimeMs), over the scenario's. */
+  bounds?: BoundsOption;
 }
 
-const KEYS = ['$schema', 'journal', 'runs', 'seed', 'faults', 'operations', 'features', 'task', 'env'] as const;
+const KEYS = ['$schema', 'journal', 'runs', 'seed', 'faults', 'operations', 'features', 'task', 'env', 'bounds'] as const;
 
 function refuse(file: string, reason: string, fix: string): DurasimError {
   return new DurasimError('read the config', `${file} ${reason}`, fix);
@@ -51,6 +55,25 @@ function namesOf<T extends string>(file: string, key: string, value: unknown, kn
     throw refuse(file, `says "${key}" has "${unknown}", which is not one`, `${meant ? `Did you mean "${meant}"? ` : ''}Use any of ${known.join(', ')}`);
   }
   return [...new Set(value as T[])];
+}
+
+const BOUND_KEYS = ['maxSteps', 'maxIncarnations', 'maxVirtualTimeMs'] as const;
+
+/** "bounds": { "maxSteps": 20000, ... }: whole numbers within the scenario format's limits. */
+function boundsIn(file: string, value: unknown): BoundsOption {
+  const example = 'Write e.g. "bounds": { "maxSteps": 20000, "maxVirtualTimeMs": 7200000 }';
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw refuse(file, `says "bounds": ${JSON.stringify(value)}, which is not an object`, example);
+  const bounds: BoundsOption = {};
+  for (const [key, n] of Object.entries(value)) {
+    if (!(BOUND_KEYS as readonly string[]).includes(key)) {
+      const meant = closestName(key, BOUND_KEYS);
+      throw refuse(file, `says "bounds" has "${key}", which is not a bound`, `${meant ? `Did you mean "${meant}"? ` : ''}Use any of ${BOUND_KEYS.join(', ')}`);
+    }
+    const limit = key === 'maxSteps' ? SCENARIO_LIMITS.maxSteps : key === 'maxIncarnations' ? SCENARIO_LIMITS.maxIncarnations : Number.MAX_SAFE_INTEGER;
+    if (!Number.isSafeInteger(n) || (n as number) < 1 || (n as number) > limit) throw refuse(file, `says "bounds.${key}": ${JSON.stringify(n)}, which is not a whole number from 1 to ${limit}`, example);
+    bounds[key as (typeof BOUND_KEYS)[number]] = n as number;
+  }
+  return bounds;
 }
 
 /** The config's values, checked, with its paths made relative to `cwd` as flags' are. */
@@ -104,6 +127,9 @@ export function parseConfig(file: string, text: string, cwd: string): DurasimCon
         config.env = { ...(value as Record<string, string>) };
         break;
       }
+      case 'bounds':
+        config.bounds = boundsIn(file, value);
+        break;
       default: {
         const meant = closestName(key, KEYS);
         throw refuse(file, `has a key "${key}" that durasim does not know`, `${meant ? `Did you mean "${meant}"? ` : ''}Use any of ${KEYS.filter((k) => k !== '$schema').join(', ')}`);
@@ -136,6 +162,7 @@ export function settingsOf(flags: Record<string, unknown>, cwd: string = process
     const value = pick(key);
     if (value !== undefined) (settings as Record<string, unknown>)[key] = value;
   }
+  if (config.bounds !== undefined) settings.bounds = config.bounds;
   // A variable named on the command line wins over the config's of the same name.
   if (flags.env !== undefined || config.env !== undefined) settings.env = { ...config.env, ...(flags.env as Record<string, string> | undefined) };
   if (found) settings.configFile = found.file;

@@ -13,6 +13,7 @@ import { loadOrEscape, type PoolFlags } from './check.js';
 import { EXIT } from './exitCodes.js';
 import { reportHarnessFailure } from './harnessFailure.js';
 import { readScenarioFile } from './scenarioFile.js';
+import { withBounds, type BoundsOption } from './boundsOption.js';
 
 export interface ConfirmOptions extends PoolFlags {
   file: string;
@@ -21,10 +22,12 @@ export interface ConfirmOptions extends PoolFlags {
   wallLimitMs?: number;
   /** Print the real system calls beside the simulated disk calls, per worker step. */
   calls?: boolean;
+  /** Bounds over the scenario's (--max-steps and its siblings). */
+  bounds?: BoundsOption;
 }
 
 export async function runConfirm(options: ConfirmOptions, print: (line: string) => void): Promise<number> {
-  const scenario = readScenarioFile(options.file, 'Pass the path of a scenario file, e.g. a regression from reports/regressions/');
+  const scenario = withBounds(readScenarioFile(options.file, 'Pass the path of a scenario file, e.g. a regression from reports/regressions/'), options.bounds);
   const ref = journalRefOf(options.journal);
   print(`confirm ${options.file} · journal ${ref.spec} · real processes, real files, a real node:http service`);
   const pool = new WorkerPool({ ...options, workers: 1 });

@@ -24,6 +24,7 @@ import { reportHarnessFailure } from './harnessFailure.js';
 import { reportInspectProblems } from './inspectProblems.js';
 import { checkOutputFolder } from './preflight.js';
 import { readScenarioFile } from './scenarioFile.js';
+import { withBounds, type BoundsOption } from './boundsOption.js';
 
 export interface ExploreOptions extends PoolFlags {
   file?: string;
@@ -37,12 +38,14 @@ export interface ExploreOptions extends PoolFlags {
   reportDir: string;
   regressionsDir: string;
   progress: boolean;
+  /** Bounds over the base scenario's (--max-steps and its siblings, the config's "bounds"). */
+  bounds?: BoundsOption;
 }
 
 const wallMs = (): number => performance.now(); // the harness's clock, for progress and the report only
 
 export async function runExplore(options: ExploreOptions, print: (line: string) => void): Promise<number> {
-  const base = options.file === undefined ? shapedScenario(featuredScenario(), options.shape ?? {}) : readScenarioFile(options.file, 'Pass the path of a scenario file, or none for the standard workload');
+  const base = withBounds(options.file === undefined ? shapedScenario(featuredScenario(), options.shape ?? {}) : readScenarioFile(options.file, 'Pass the path of a scenario file, or none for the standard workload'), options.bounds);
   checkOutputFolder(options.reportDir, '--report-dir');
   checkOutputFolder(options.regressionsDir, '--regressions');
   const ref = journalRefOf(options.journal);

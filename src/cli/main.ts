@@ -23,6 +23,7 @@ import { mergeSummaries } from './merge.js';
 import { runReplay } from './replay.js';
 import { runConfirm } from './confirmCommand.js';
 import { runExplore } from './exploreCommand.js';
+import { BOUND_FLAG_KINDS, boundsOf } from './boundsOption.js';
 
 export const HELP = `durasim — deterministic simulation testing for operation journals
 
@@ -34,13 +35,16 @@ usage:
                   [--shard i/n] [--report-dir <dir>] [--junit <file>] [--json] [--regressions <dir>]
                   [--workers N] [--max-heap MB] [--hang-timeout 5s]
                   [--tally] [--invariants a,b] [--safety-only] [--confirm] [--env NAME=VALUE]... [--verbose]
-                  [--guided]
+                  [--guided] [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
   durasim replay  <scenario.json> [--journal <module>] [--report-dir <dir>] [--max-heap MB] [--hang-timeout 5s]
-  durasim explain <scenario.json> [--journal <module>]
+                  [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
+  durasim explain <scenario.json> [--journal <module>] [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
   durasim confirm <scenario.json> [--journal <module>] [--wall-limit 60s] [--calls]
+                  [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
   durasim explore [scenario.json] [--journal <module>] [--depth 1|2] [--max-runs N]
                   [--faults ${FAULT_KINDS.join(',')}] [--operations …] [--features …] [--config <file>]
                   [--report-dir <dir>] [--regressions <dir>] [--workers N]
+                  [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
   durasim mutants [--runs N] [--out <dir>] [--workers N]
   durasim merge   <summary.json>...
 
@@ -53,8 +57,10 @@ budget, cancel, input, temp, or none), the fault families (--faults), your own t
 Runs go to worker threads (--workers, default: one per 50 runs, up to the machine's cores, and
 every core to shrink a finding); a journal that holds its thread for --hang-timeout (default 5s) or
 passes --max-heap (default 512 MB) ends that run as a liveness failure.
-check stops at the first failing run; --tally runs the whole budget, counts failing runs per
-invariant and saves one shrunk counterexample of each. --invariants judges only those named;
+check stops at the first failing run — but a run that only fails to finish (liveness) does not
+stop it: it goes on looking for a safety violation, which outranks it (exit 1, both shown and
+saved); --tally runs the whole budget, counts failing runs per invariant and saves one shrunk
+counterexample of each. --invariants judges only those named;
 --safety-only ignores liveness (convergence, runs that hang or run out of memory). --confirm runs
 the first counterexample in real processes too (see confirm) and reports what happened there.
 --env NAME=VALUE (repeatable) puts a variable in the journal's process.env in every scenario; it is
@@ -79,6 +85,11 @@ workers' real system calls, and judges both worlds: confirmed (exit 1 or 3), bot
 reproduced (4), cannot confirm (2: an I/O error, no strace for a machine crash), or diverged (6:
 the real calls changed the disk otherwise than simulated, a defect of durasim). --calls prints
 the real system calls beside the simulated disk calls, per worker step.
+Every run is bounded: 5,000 steps, 12 incarnations a worker and an hour of virtual time by
+default, each growing with what a scenario's faults ask of virtual time (its pauses, holds,
+delays, waits; a crash adds an incarnation). --max-steps, --max-incarnations and
+--max-virtual-time (or the config's "bounds") set them for every run; a run that reaches one says
+which (a liveness finding, exit 3), apart from a stall or a deadlock.
 exit codes: 0 clean · 1 safety violation · 2 bad usage or input · 3 liveness · 4 nondeterminism or sandbox escape · 5 durasim failed · 6 confirm: diverged`;
 
 export const COMMANDS = ['check', 'replay', 'explain', 'confirm', 'explore', 'mutants', 'merge'] as const;
@@ -107,6 +118,8 @@ function closestCommand(typed: string): string {
 }
 
 const POOL_FLAGS = { workers: 'positive', 'max-heap': 'positive', 'hang-timeout': 'duration' } as const;
+/** The bounds' flags (boundsOption.ts), taken by every command that runs scenarios. */
+const BOUNDS = BOUND_FLAG_KINDS;
 
 function poolFlags(flags: Record<string, unknown>): PoolFlags {
   return { workers: flags.workers as number | undefined, maxHeapMb: flags['max-heap'] as number | undefined, hangTimeoutMs: flags['hang-timeout'] as number | undefined };
@@ -155,11 +168,12 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
     }
     switch (command) {
       case 'check': {
-        const { positional, flags } = parseArgs(rest, { config: 'string', journal: 'string', runs: 'int', seed: 'seed', 'time-budget': 'duration', faults: 'faults', operations: 'operations', features: 'features', task: 'string', shard: 'shard', 'report-dir': 'string', junit: 'string', json: 'boolean', regressions: 'string', 'no-progress': 'boolean', tally: 'boolean', invariants: 'invariants', 'safety-only': 'boolean', confirm: 'boolean', env: 'env', verbose: 'boolean', guided: 'boolean', ...POOL_FLAGS }, 'check');
+        const { positional, flags } = parseArgs(rest, { config: 'string', journal: 'string', runs: 'int', seed: 'seed', 'time-budget': 'duration', faults: 'faults', operations: 'operations', features: 'features', task: 'string', shard: 'shard', 'report-dir': 'string', junit: 'string', json: 'boolean', regressions: 'string', 'no-progress': 'boolean', tally: 'boolean', invariants: 'invariants', 'safety-only': 'boolean', confirm: 'boolean', env: 'env', verbose: 'boolean', guided: 'boolean', ...POOL_FLAGS, ...BOUNDS }, 'check');
         if (positional.length > 0) throw usageError(`check takes no positional argument, found ${JSON.stringify(positional[0])}`, 'Pass the journal with --journal <module>');
         // durasim.config.json (or --config): the project's task shape; every flag overrides it.
         const settings = settingsOf(flags);
         const { operations, features, task: taskFile, env: environment, journal } = settings;
+        const bounds = boundsOf(flags, settings.bounds);
         // allow-ambient: a fresh seed when none is given; it is printed first, so the run can be repeated.
         const seed = settings.seed ?? Date.now() % 2_147_483_647;
         const options = {
@@ -186,6 +200,7 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
           ...(flags.confirm === true ? { confirm: true } : {}),
           ...(flags.verbose === true ? { verbose: true } : {}),
           ...(environment !== undefined ? { environment } : {}),
+          ...(bounds !== undefined ? { bounds } : {}),
         };
         if (options.safetyOnly && options.invariants?.every((code) => invariantKind(code) === 'liveness')) {
           throw usageError('--safety-only leaves none of the --invariants to judge', 'Drop --safety-only, or name a safety invariant');
@@ -195,7 +210,8 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
       }
       case 'replay':
       case 'explain': {
-        const { positional, flags } = parseArgs(rest, command === 'replay' ? { journal: 'string', 'report-dir': 'string', ...POOL_FLAGS } : { journal: 'string', ...POOL_FLAGS }, command);
+        const { positional, flags } = parseArgs(rest, command === 'replay' ? { journal: 'string', 'report-dir': 'string', ...POOL_FLAGS, ...BOUNDS } : { journal: 'string', ...POOL_FLAGS, ...BOUNDS }, command);
+        const bounds = boundsOf(flags, undefined);
         if (positional.length !== 1) throw usageError(`${command} takes one scenario file, found ${positional.length}`, `Run durasim ${command} <scenario.json>`);
         return await runReplay({
           ...poolFlags(flags),
@@ -203,10 +219,12 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
           mode: command,
           ...(flags.journal !== undefined ? { journal: flags.journal as string } : {}),
           ...(flags['report-dir'] !== undefined ? { reportDir: flags['report-dir'] as string } : {}),
+          ...(bounds !== undefined ? { bounds } : {}),
         }, print);
       }
       case 'confirm': {
-        const { positional, flags } = parseArgs(rest, { journal: 'string', 'wall-limit': 'duration', calls: 'boolean', ...POOL_FLAGS }, 'confirm');
+        const { positional, flags } = parseArgs(rest, { journal: 'string', 'wall-limit': 'duration', calls: 'boolean', ...POOL_FLAGS, ...BOUNDS }, 'confirm');
+        const bounds = boundsOf(flags, undefined);
         if (positional.length !== 1) throw usageError(`confirm takes one scenario file, found ${positional.length}`, 'Run durasim confirm <scenario.json> --journal <module>');
         return await runConfirm({
           ...poolFlags(flags),
@@ -214,15 +232,18 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
           ...(flags.journal !== undefined ? { journal: flags.journal as string } : {}),
           ...(flags['wall-limit'] !== undefined ? { wallLimitMs: flags['wall-limit'] as number } : {}),
           ...(flags.calls === true ? { calls: true } : {}),
+          ...(bounds !== undefined ? { bounds } : {}),
         }, print);
       }
       case 'explore': {
-        const { positional, flags } = parseArgs(rest, { config: 'string', journal: 'string', depth: 'positive', 'max-runs': 'positive', faults: 'faults', operations: 'operations', features: 'features', 'report-dir': 'string', regressions: 'string', 'no-progress': 'boolean', ...POOL_FLAGS }, 'explore');
+        const { positional, flags } = parseArgs(rest, { config: 'string', journal: 'string', depth: 'positive', 'max-runs': 'positive', faults: 'faults', operations: 'operations', features: 'features', 'report-dir': 'string', regressions: 'string', 'no-progress': 'boolean', ...POOL_FLAGS, ...BOUNDS }, 'explore');
         if (positional.length > 1) throw usageError(`explore takes at most one scenario file, found ${positional.length}`, 'Run durasim explore [scenario.json] --journal <module>');
         const depth = (flags.depth as number | undefined) ?? 1;
         if (depth !== 1 && depth !== 2) throw usageError(`--depth must be 1 or 2, found ${depth}`, 'Pass --depth 1 (every crash) or --depth 2 (every pair of crashes)');
         // durasim.config.json (or --config): the journal, the families, the task shape and the user's task as the base; flags override it.
-        const { journal, faults, task, operations, features } = settingsOf(flags);
+        const settings = settingsOf(flags);
+        const { journal, faults, task, operations, features } = settings;
+        const bounds = boundsOf(flags, settings.bounds);
         const file = positional[0] ?? task;
         return await runExplore({
           ...poolFlags(flags),
@@ -235,6 +256,7 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
           ...(journal !== undefined ? { journal } : {}),
           ...(faults !== undefined ? { faults } : {}),
           ...(flags['max-runs'] !== undefined ? { maxRuns: flags['max-runs'] as number } : {}),
+          ...(bounds !== undefined ? { bounds } : {}),
         }, print);
       }
       case 'mutants':

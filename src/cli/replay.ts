@@ -12,23 +12,27 @@ import { writeReports } from '../report/writeReports.js';
 import { confirmCounterexample } from '../runner/confirm.js';
 import { WorkerPool } from '../pool/workerPool.js';
 import { violationLines } from '../report/violationLines.js';
+import { boundLines } from '../report/boundHint.js';
 import { loadOrEscape, type PoolFlags } from './check.js';
 import { EXIT, exitCodeOf } from './exitCodes.js';
 import { reportHarnessFailure } from './harnessFailure.js';
 import { checkOutputFolder } from './preflight.js';
 import { readScenarioFile } from './scenarioFile.js';
+import { withBounds, type BoundsOption } from './boundsOption.js';
 
 export interface ReplayOptions extends PoolFlags {
   file: string;
   journal?: string;
   mode: 'replay' | 'explain';
   reportDir?: string;
+  /** Bounds over the scenario's (--max-steps and its siblings). */
+  bounds?: BoundsOption;
 }
 
 const wallMs = (): number => performance.now(); // the harness's clock, for the report only
 
 export async function runReplay(options: ReplayOptions, print: (line: string) => void): Promise<number> {
-  const scenario = readScenarioFile(options.file, 'Pass the path of a scenario file, e.g. a report dir’s counterexample.json');
+  const scenario = withBounds(readScenarioFile(options.file, 'Pass the path of a scenario file, e.g. a report dir’s counterexample.json'), options.bounds);
   if (options.reportDir) checkOutputFolder(options.reportDir, '--report-dir');
   const ref = journalRefOf(options.journal);
   const pool = new WorkerPool({ ...options, workers: Math.min(2, options.workers ?? 2) });
@@ -54,7 +58,7 @@ export async function runReplay(options: ReplayOptions, print: (line: string) =>
       for (const entry of result?.trace ?? []) print(formatTraceEntry(entry));
       if (summary.outcome.kind !== 'completed' && !result) print(`outcome: ${summary.outcome.kind} (${summary.outcome.detail})`);
       print(violations.length === 0 ? 'verdict: no violation' : `verdict: ${violations.length} violation(s)`);
-      for (const line of violationLines(violations)) print(`  ${line}`);
+      for (const line of [...violationLines(violations), ...boundLines(violations)]) print(`  ${line}`);
     }
     if (sandbox) print(`sandbox: ${sandbox}`);
     const exitCode = exitCodeOf(verdict);

@@ -58,6 +58,8 @@ export interface RunRequest {
   crashStates?: boolean;
   /** Send back what the journal wrote to its console (RunSummary.output): check --verbose. */
   output?: boolean;
+  /** Stop the run as this global step completes, before its worker hears of it (SimulateOptions.cutAfterStep). */
+  cutAfterStep?: number;
 }
 
 export interface RunSummary {

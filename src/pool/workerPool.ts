@@ -140,7 +140,7 @@ export class WorkerPool {
   run(journalId: number, scenario: unknown, request: Partial<RunRequest> = {}, tag = -1): Promise<RunOutcome> {
     if (this.closed) return Promise.resolve({ kind: 'harness-error', message: 'the worker pool is closed' });
     const modules = request.modules ?? 'fresh';
-    const full: RunRequest = { detail: request.detail ?? 'summary', modules, ...(request.then ? { then: request.then } : {}), ...(request.crashStates ? { crashStates: true } : {}), ...(request.output ? { output: true } : {}) };
+    const full: RunRequest = { detail: request.detail ?? 'summary', modules, ...(request.then ? { then: request.then } : {}), ...(request.crashStates ? { crashStates: true } : {}), ...(request.output ? { output: true } : {}), ...(request.cutAfterStep !== undefined ? { cutAfterStep: request.cutAfterStep } : {}) };
     return new Promise<RunOutcome>((resolve) => {
       this.queue.push({ id: this.nextId++, journalId, scenario, request: full, tag, resolve });
       this.dispatch();

@@ -1,6 +1,7 @@
 /** report.md: the verdict, the violations, the replay command and the explained trace. */
 import { causeGroups, describeFolded } from './violationLines.js';
 import { explainText } from './explain.js';
+import { boundLines } from './boundHint.js';
 import { journalErrors, type RunReport } from './runReport.js';
 import { coverageByFault, coverageLine } from './coverageLine.js';
 
@@ -28,6 +29,7 @@ export function reportMarkdown(report: RunReport): string {
     // Cause first: per key, the root cause, and what follows from it under it.
     lines.push('', report.tally ? '## The first counterexample' : '## Violations', '');
     for (const group of causeGroups(report.violations)) lines.push(`- ${describeFolded(group.root)}`, ...group.derived.map((d) => `  - then: ${describeFolded(d)}`));
+    lines.push(...boundLines(report.violations).map((line) => `- ${line}`));
   }
   if (report.confirmation) lines.push('', '## In real processes', '', `**${report.confirmation.verdict}**`, '', ...report.confirmation.lines.map((line) => `- ${line}`));
   if (report.confirmation?.calls) {

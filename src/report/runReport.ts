@@ -47,6 +47,8 @@ export interface RunReport {
   regressionFile?: string;
   /** The invariants judged, when not all of them (--invariants, --safety-only). */
   invariantsJudged?: string[];
+  /** A liveness finding of an earlier run that the headline (a safety finding, an escape) outranks: shrunk and saved too. */
+  also?: { verdict: RunVerdict; violations: string[]; regressionFile: string; replayCommand: string; run?: number | undefined };
   /** --tally: failing runs per invariant ('sandbox' for escapes and differences). */
   tally?: Record<string, number>;
   /** --tally: one shrunk counterexample per invariant, saved in the regression corpus. */

@@ -6,6 +6,7 @@
  * of being judged as if it were the journal's behaviour in production. A run the pool had to stop
  * is re-run with its step bound set just before where it stopped, which gives the trace up to there.
  */
+import { invariantKind } from '../../model/violation.js';
 import type { Scenario } from '../../simulator/scenario/scenario.js';
 import type { SimulationResult } from '../../simulator/simulate.js';
 import { formatTraceEntry, type TraceEntry } from '../../simulator/world/trace.js';
@@ -50,13 +51,16 @@ export async function confirmCounterexample(pool: WorkerPool, journalId: number,
     const summary = summaryOf(found) as RunSummary;
     const upTo = found.kind === 'journal-blocked' ? found.at.globalStep : 0;
     if (upTo < 1) return { summary };
-    const partial = await pool.run(journalId, { ...scenario, bounds: { ...scenario.bounds, maxSteps: upTo } }, { detail: 'full' });
+    // The journal blocked after its last step completed (the heartbeat names the next decision): the run is cut as that step completes.
+    const partial = await pool.run(journalId, scenario, { detail: 'full', cutAfterStep: upTo - 1 });
     if (partial.kind !== 'simulated' || !partial.result) return { summary };
     // The run up to the step where the journal blocked; its end is what the pool saw, not the step bound that stopped the re-run.
     const trace = partial.result.trace.filter((entry) => !(entry.actor === 'supervisor' && entry.op === 'stop'));
     const last = trace.at(-1);
     trace.push({ seq: trace.length, timeMs: last?.timeMs ?? 0, actor: 'supervisor', op: 'stop', detail: `${found.kind}: ${found.detail}` });
-    return { summary, result: { ...partial.result, outcome: summary.outcome, trace } };
+    // What the run broke before the journal blocked is judged too: a safety violation there outranks the hang.
+    const before = partial.summary.violations.filter((v) => invariantKind(v.code) === 'safety');
+    return { summary: { ...summary, violations: [...before, ...summary.violations] }, result: { ...partial.result, outcome: summary.outcome, trace } };
   }
   const faithful = await pool.run(journalId, scenario, { detail: 'full', modules: 'fresh', then: 'same' });
   if (faithful.kind === 'harness-error') return { summary: summaryOf(found) ?? (faithful as never), harness: faithful };

@@ -56,6 +56,15 @@ export interface ExploreOptions {
   tally?: boolean;
   /** Aim part of the later runs at fault windows none hit yet (windowGuide.ts; default false). The windows every run hits are recorded either way. */
   guided?: boolean;
+  /**
+   * A liveness failure does not stop the search (check's and checkJournal's way): a safety
+   * violation, an escape or a difference may still lie ahead, and it outranks a run that did not
+   * finish. The search stops at the first failure of another verdict, or the budget; the failing
+   * liveness run of lowest index is kept beside it (or is the failure, when it is all there was).
+   * A run the pool had to stop (the journal blocked its thread, or ran out of memory) still ends
+   * the search: what it broke before it stopped is judged with it (runner/confirm.ts).
+   */
+  keepLookingPastLiveness?: boolean;
 }
 
 /** Two runs of one scenario that should have been the same, and where they part. */
@@ -87,6 +96,8 @@ export interface ExploreResult {
   determinismChecks: number;
   independenceChecks: number;
   failure?: ExploreFailure;
+  /** With keepLookingPastLiveness: the first liveness failure, when the failure is one of another verdict found after it. */
+  liveness?: ExploreFailure;
   /** Wall time until the first failure's run came back, ms. */
   msToFailure?: number;
   /** Tally mode: failing runs per invariant ('sandbox' for escapes and differences), and the first of each. */
@@ -149,7 +160,19 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   const guide = new WindowGuide({ seed, arbitrary: options.arbitrary, aim: options.guided === true, ...(options.shard ? { stride: options.shard.count } : {}), parentScenario: (index) => scenarioAt(arbitraryOf(options.arbitrary), seed, index).value_ });
 
   /** A failing run: the first failure stops the exploration; in tally mode, it is counted and kept per invariant. */
+  let liveness: ExploreFailure | undefined;
+  let msToLiveness: number | undefined;
   const found = (candidate: ExploreFailure, codes: readonly string[]): void => {
+    // A run the pool had to stop (blocked, out of memory) ends the search all the same: every further one may cost the hang timeout or a worker.
+    const stopped = candidate.outcome.kind === 'journal-blocked' || candidate.outcome.kind === 'journal-out-of-memory';
+    if (options.keepLookingPastLiveness && !options.tally && candidate.verdict === 'liveness' && !stopped) {
+      failing++;
+      if (candidate.index < stopAt && (liveness?.index ?? Number.POSITIVE_INFINITY) > candidate.index) {
+        liveness = candidate;
+        msToLiveness = wallMs() - started;
+      }
+      return;
+    }
     // durasim's own failure and an inspect() answer that cannot be judged stop a tally too: nothing after them counts.
     if (!options.tally || candidate.verdict === 'harness' || candidate.verdict === 'usage') {
       fail(candidate);
@@ -233,6 +256,8 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
     if (before.length === 0) break;
     await Promise.race(before);
   }
+  // Kept past a liveness failure and found nothing else: the liveness failure is the finding.
+  const kept = liveness !== undefined && liveness.index < stopAt ? liveness : undefined;
   const runsExecuted = failure === undefined ? done : (ordinal.get(failure.index) ?? 0) + 1;
   // Only checks up to the first failure count: what ran past it depends on how many workers there are.
   const upTo = checked.filter((c) => c.index <= stopAt);
@@ -242,7 +267,8 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
     determinismChecks: upTo.filter((c) => c.rerun === 'same').length,
     independenceChecks: upTo.filter((c) => c.rerun === 'fresh').length,
     work,
-    ...(failure ? { failure, msToFailure } : {}),
+    ...(failure ? { failure, msToFailure } : kept ? { failure: kept, msToFailure: msToLiveness } : {}),
+    ...(failure && kept ? { liveness: kept } : {}),
     ...(options.tally ? { tally: { counts, firsts } } : {}),
     coverage: guide.summary(failure === undefined ? next - 1 : stopAt),
   };

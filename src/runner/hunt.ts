@@ -44,6 +44,8 @@ export interface HuntOptions {
   guided?: boolean;
   /** Workers to shrink a finding with: the pool grows to this many first (default: as many as it has). */
   shrinkWorkers?: number;
+  /** A liveness failure does not end the search; a safety one found later outranks it, and both are findings (explore.ts). */
+  keepLookingPastLiveness?: boolean;
 }
 
 export interface Finding {
@@ -70,6 +72,8 @@ export interface HuntResult {
   determinismChecks: number;
   independenceChecks: number;
   finding?: Finding;
+  /** With keepLookingPastLiveness: the first liveness failure, when the finding is one of another verdict found after it (shrunk too). */
+  alsoLiveness?: Finding;
   msToFinding?: number;
   elapsedMs: number;
   /** Tally mode: failing runs per invariant (stored regressions included), and one counterexample per invariant, first found first. */
@@ -139,6 +143,7 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
     ...(options.judged ? { judged: options.judged } : {}),
     ...(options.tally ? { tally: true } : {}),
     ...(options.guided ? { guided: true } : {}),
+    ...(options.keepLookingPastLiveness ? { keepLookingPastLiveness: true } : {}),
   });
   runsExecuted += explored.runsExecuted;
   const base = { runsExecuted, timeBudgetHit: explored.timeBudgetHit, determinismChecks: storedDeterminismChecks + explored.determinismChecks, independenceChecks: explored.independenceChecks, work: explored.work, ...(explored.coverage ? { coverage: explored.coverage } : {}) };
@@ -154,7 +159,8 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
   if (!failure) return { ...base, elapsedMs: wallMs() - started };
   const msToFinding = explored.msToFailure ?? 0;
   const finding = await findingOf(options, failure, undefined);
-  return { ...base, finding, msToFinding, elapsedMs: wallMs() - started };
+  const alsoLiveness = explored.liveness ? await findingOf(options, explored.liveness, undefined) : undefined;
+  return { ...base, finding, ...(alsoLiveness ? { alsoLiveness } : {}), msToFinding, elapsedMs: wallMs() - started };
 }
 
 /** A failure as a finding: shrunk (to a scenario that still breaks `invariant`, or fails the same way), or saved as found when it cannot be. */

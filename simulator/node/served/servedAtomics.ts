@@ -13,6 +13,7 @@
  *   how many it woke. One atomic step.
  */
 import { atomicStep } from '../../world/atomicStep.js';
+import { boundStop } from '../../world/boundStop.js';
 import type { Proc } from '../../world/proc.js';
 import type { Served, ServeContext } from './serveContext.js';
 import { ServedTimer } from './servedTimers.js';
@@ -53,9 +54,9 @@ const wait: Served = (ctx, args, _thisArg, _newTarget, real) => {
   if (!Number.isFinite(timeoutMs)) return (real as () => unknown)();
   return atomicStep(ctx.world, ctx.proc, 'Atomics.wait', `${timeoutMs}ms`, () => {
     const { world } = ctx;
-    const boundMs = world.scenario.bounds.maxVirtualTimeMs;
-    if (world.clock.nowMs + timeoutMs > boundMs) {
-      world.haltAll({ kind: 'bounds-exceeded', bound: 'virtual-time', detail: `${ctx.proc.name} blocked its thread for ${timeoutMs} ms (Atomics.wait) at ${world.clock.nowMs} ms, past the bound of ${boundMs} ms` });
+    if (world.clock.nowMs + timeoutMs > world.bounds.maxVirtualTimeMs) {
+      const what = `${ctx.proc.name} blocked its thread for ${timeoutMs} ms (Atomics.wait) at ${world.clock.nowMs} ms`;
+      world.haltAll(boundStop(world.bounds, 'virtual-time', what, world.scenario.version, `${what}, past the bound of ${world.bounds.maxVirtualTimeMs} ms`));
       return 'timed-out';
     }
     world.clock.skip(timeoutMs);
