@@ -101,7 +101,7 @@ export async function checkJournal(journal: string | URL | JournalAdapter, optio
       throw new DurasimError(action, reason, fix);
     }
     const stored = 'regression' in finding.origin ? finding.origin.regression : undefined;
-    const file = stored ?? (options.saveRegressions === false ? '(not saved)' : saveRegression(finding.scenario, { journal: loaded.name, invariants: [...new Set(confirmed.summary.violations.map((v) => v.code))], seed }, dir).file);
+    const file = stored ?? (options.saveRegressions === false ? '(not saved)' : saveRegression(finding.scenario, { journal: loaded.name, module: options.journalSpec ?? ref.spec, invariants: [...new Set(confirmed.summary.violations.map((v) => v.code))], seed }, dir).file);
     const origin = stored ? `stored regression ${stored}` : `seed ${seed}, after ${count(hunted.runsExecuted, 'run')}, shrunk ${count(finding.shrink?.steps ?? 0, 'time')}`;
     const lines = [
       `durasim found a failure in journal "${loaded.name}" (${origin})`,

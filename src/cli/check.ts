@@ -260,7 +260,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       if (finding.verdict === 'harness' && finding.outcome.kind === 'harness-error') return reportHarnessFailure(finding.outcome.message, finding.scenario, options.reportDir, print);
       if (finding.verdict === 'usage') {
         const where = 'regression' in finding.origin ? `the stored regression ${finding.origin.regression}` : `run ${finding.origin.index} of seed ${options.seed}`;
-        return reportInspectProblems(summaryOf(finding.outcome)?.inspectProblems ?? [], finding.scenario, where, ref.spec, options.reportDir, print);
+        return reportInspectProblems(summaryOf(finding.outcome)?.inspectProblems ?? [], finding.scenario, where, { name: loaded.name, module: ref.spec }, options.reportDir, print);
       }
       const confirmed = await confirmCounterexample(pool, loaded.journalId, finding.scenario, finding.outcome);
       if (confirmed.harness) return reportHarnessFailure(confirmed.harness.message, finding.scenario, options.reportDir, print);
@@ -269,7 +269,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       const { verdict, sandbox } = verdictOf(violations, confirmed.summary, difference);
       const regressionFile = 'regression' in finding.origin
         ? finding.origin.regression
-        : saveRegression(finding.scenario, { journal: loaded.name, invariants: [...new Set(violations.map((v) => v.code))], seed: options.seed }, options.regressionsDir).file;
+        : saveRegression(finding.scenario, { journal: loaded.name, module: ref.spec, invariants: [...new Set(violations.map((v) => v.code))], seed: options.seed }, options.regressionsDir).file;
       // The replay command names the regression file: the report folder is overwritten by the next check.
       const replayCommand = `npx durasim replay ${regressionFile} --journal ${ref.spec}`;
       exits.push(exitCodeOf(verdict));

@@ -69,9 +69,9 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
     });
     const elapsedS = (wallMs() - started) / 1000;
     if (exploration.harnessError) return reportHarnessFailure(exploration.harnessError, base, options.reportDir, print);
-    if (exploration.inspectProblems) return reportInspectProblems(exploration.inspectProblems.problems, exploration.inspectProblems.scenario, exploration.inspectProblems.scenario === base ? 'the base run' : 'an explored run', ref.spec, options.reportDir, print);
+    if (exploration.inspectProblems) return reportInspectProblems(exploration.inspectProblems.problems, exploration.inspectProblems.scenario, exploration.inspectProblems.scenario === base ? 'the base run' : 'an explored run', { name: loaded.name, module: ref.spec }, options.reportDir, print);
     if (exploration.baseViolations.length > 0) {
-      const file = options.file ?? saveRegression(base, { journal: loaded.name, invariants: [...new Set(exploration.baseViolations.map((v) => v.code))] }, options.regressionsDir).file;
+      const file = options.file ?? saveRegression(base, { journal: loaded.name, module: ref.spec, invariants: [...new Set(exploration.baseViolations.map((v) => v.code))] }, options.regressionsDir).file;
       print('the base scenario itself fails, before any crash is added:');
       for (const line of violationLines(exploration.baseViolations)) print(`  ${line}`);
       print(`Fix that first: npx durasim explain ${file} --journal ${ref.spec}`);
@@ -83,7 +83,7 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
     const violations = exploration.findings.flatMap((f) => f.violations);
     const saved = exploration.findings.map((finding) => ({
       finding,
-      file: saveRegression(finding.scenario, { journal: loaded.name, invariants: [...new Set(finding.violations.map((v) => v.code))] }, options.regressionsDir).file,
+      file: saveRegression(finding.scenario, { journal: loaded.name, module: ref.spec, invariants: [...new Set(finding.violations.map((v) => v.code))] }, options.regressionsDir).file,
     }));
     const shown = 5;
     for (const { finding, file } of saved.slice(0, shown)) {

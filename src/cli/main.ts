@@ -35,9 +35,9 @@ usage:
                   [--workers N] [--max-heap MB] [--hang-timeout 5s]
                   [--tally] [--invariants a,b] [--safety-only] [--confirm] [--env NAME=VALUE]... [--verbose]
                   [--guided]
-  durasim replay  <scenario.json> [--journal <module>] [--report-dir <dir>] [--max-heap MB] [--hang-timeout 5s]
-  durasim explain <scenario.json> [--journal <module>]
-  durasim confirm <scenario.json> [--journal <module>] [--wall-limit 60s] [--calls]
+  durasim replay  <scenario.json> [--journal <module>] [--config <file>] [--report-dir <dir>] [--max-heap MB] [--hang-timeout 5s]
+  durasim explain <scenario.json> [--journal <module>] [--config <file>]
+  durasim confirm <scenario.json> [--journal <module>] [--config <file>] [--wall-limit 60s] [--calls]
   durasim explore [scenario.json] [--journal <module>] [--depth 1|2] [--max-runs N]
                   [--faults ${FAULT_KINDS.join(',')}] [--operations …] [--features …] [--config <file>]
                   [--report-dir <dir>] [--regressions <dir>] [--workers N]
@@ -50,6 +50,11 @@ check reads durasim.config.json in the working folder (or --config): the task sh
 operation kinds the journal supports (--operations), the task features in play (--features: token,
 budget, cancel, input, temp, or none), the fault families (--faults), your own task to vary
 (--task, a scenario file) — and journal, runs, seed, env; flags override it (docs/faults.md).
+check and explore record in counterexample.json and every regression file the journal it was found
+with (its adapter's name and the module as --journal took it). replay, explain and confirm run
+--journal, else the config's journal, else the recorded module (or bundled name); a file that
+records none runs the reference, said on its own line. A recorded module that is gone is exit 2;
+a journal of another name than the recorded one runs after a "warning:" line (in summary.json too).
 Runs go to worker threads (--workers, default: one per 50 runs, up to the machine's cores, and
 every core to shrink a finding); a journal that holds its thread for --hang-timeout (default 5s) or
 passes --max-heap (default 512 MB) ends that run as a liveness failure.
@@ -110,6 +115,16 @@ const POOL_FLAGS = { workers: 'positive', 'max-heap': 'positive', 'hang-timeout'
 
 function poolFlags(flags: Record<string, unknown>): PoolFlags {
   return { workers: flags.workers as number | undefined, maxHeapMb: flags['max-heap'] as number | undefined, hangTimeoutMs: flags['hang-timeout'] as number | undefined };
+}
+
+/** replay, explain and confirm: --journal, and the config's journal (durasim.config.json or --config) for when it is not given. */
+function journalFlags(flags: Record<string, unknown>): { journal?: string; configJournal?: string; configFile?: string } {
+  const { journal, configFile } = settingsOf({ config: flags.config });
+  return {
+    ...(flags.journal !== undefined ? { journal: flags.journal as string } : {}),
+    ...(journal !== undefined ? { configJournal: journal } : {}),
+    ...(configFile !== undefined ? { configFile } : {}),
+  };
 }
 
 /** The terminal's printer: a line with its verdict words coloured when colour is on (colour.ts). */
@@ -195,23 +210,23 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
       }
       case 'replay':
       case 'explain': {
-        const { positional, flags } = parseArgs(rest, command === 'replay' ? { journal: 'string', 'report-dir': 'string', ...POOL_FLAGS } : { journal: 'string', ...POOL_FLAGS }, command);
+        const { positional, flags } = parseArgs(rest, command === 'replay' ? { journal: 'string', config: 'string', 'report-dir': 'string', ...POOL_FLAGS } : { journal: 'string', config: 'string', ...POOL_FLAGS }, command);
         if (positional.length !== 1) throw usageError(`${command} takes one scenario file, found ${positional.length}`, `Run durasim ${command} <scenario.json>`);
         return await runReplay({
           ...poolFlags(flags),
           file: positional[0] as string,
           mode: command,
-          ...(flags.journal !== undefined ? { journal: flags.journal as string } : {}),
+          ...journalFlags(flags),
           ...(flags['report-dir'] !== undefined ? { reportDir: flags['report-dir'] as string } : {}),
         }, print);
       }
       case 'confirm': {
-        const { positional, flags } = parseArgs(rest, { journal: 'string', 'wall-limit': 'duration', calls: 'boolean', ...POOL_FLAGS }, 'confirm');
+        const { positional, flags } = parseArgs(rest, { journal: 'string', config: 'string', 'wall-limit': 'duration', calls: 'boolean', ...POOL_FLAGS }, 'confirm');
         if (positional.length !== 1) throw usageError(`confirm takes one scenario file, found ${positional.length}`, 'Run durasim confirm <scenario.json> --journal <module>');
         return await runConfirm({
           ...poolFlags(flags),
           file: positional[0] as string,
-          ...(flags.journal !== undefined ? { journal: flags.journal as string } : {}),
+          ...journalFlags(flags),
           ...(flags['wall-limit'] !== undefined ? { wallLimitMs: flags['wall-limit'] as number } : {}),
           ...(flags.calls === true ? { calls: true } : {}),
         }, print);

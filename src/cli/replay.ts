@@ -4,7 +4,6 @@
  * the explained steps with the violating step marked (explain), and the verdict.
  */
 import { formatTraceEntry } from '../../simulator/world/trace.js';
-import { journalRefOf } from '../isolation/journalRef.js';
 import { explainText } from '../report/explain.js';
 import { verdictOf, type RunReport } from '../report/runReport.js';
 import { inspectProblemsMessage } from './inspectProblems.js';
@@ -16,11 +15,16 @@ import { loadOrEscape, type PoolFlags } from './check.js';
 import { EXIT, exitCodeOf } from './exitCodes.js';
 import { reportHarnessFailure } from './harnessFailure.js';
 import { checkOutputFolder } from './preflight.js';
-import { readScenarioFile } from './scenarioFile.js';
+import { readFindingFile } from './scenarioFile.js';
+import { chooseFindingJournal, journalWarning } from './findingJournal.js';
 
 export interface ReplayOptions extends PoolFlags {
   file: string;
+  /** --journal. */
   journal?: string;
+  /** The config's journal (durasim.config.json or --config) and its file: used when no --journal is given. */
+  configJournal?: string;
+  configFile?: string;
   mode: 'replay' | 'explain';
   reportDir?: string;
 }
@@ -28,13 +32,18 @@ export interface ReplayOptions extends PoolFlags {
 const wallMs = (): number => performance.now(); // the harness's clock, for the report only
 
 export async function runReplay(options: ReplayOptions, print: (line: string) => void): Promise<number> {
-  const scenario = readScenarioFile(options.file, 'Pass the path of a scenario file, e.g. a report dir’s counterexample.json');
+  const { scenario, recorded } = readFindingFile(options.file, 'Pass the path of a scenario file, e.g. a report dir’s counterexample.json');
   if (options.reportDir) checkOutputFolder(options.reportDir, '--report-dir');
-  const ref = journalRefOf(options.journal);
+  const choice = chooseFindingJournal(options.file, recorded, { flag: options.journal, config: options.configJournal, configFile: options.configFile });
+  const ref = choice.ref;
+  for (const line of choice.lines) print(line);
   const pool = new WorkerPool({ ...options, workers: Math.min(2, options.workers ?? 2) });
   try {
     const loaded = await loadOrEscape(pool, ref, print);
     if (typeof loaded === 'number') return loaded;
+    // Said before anything else of the run, so no verdict below reads as the recorded journal's.
+    const warning = journalWarning(options.file, choice, loaded.name);
+    if (warning) print(warning);
     const started = wallMs();
     const found = await pool.run(loaded.journalId, scenario);
     const confirmed = await confirmCounterexample(pool, loaded.journalId, scenario, found);
@@ -63,6 +72,7 @@ export async function runReplay(options: ReplayOptions, print: (line: string) =>
       if (result) report.result = result;
       if (confirmed.faultFree) report.faultFree = confirmed.faultFree;
       if (sandbox) report.sandbox = sandbox;
+      if (warning) report.warnings = [warning];
       print(`reports: ${Object.values(writeReports(options.reportDir, report)).join(', ')}`);
     }
     return exitCode;

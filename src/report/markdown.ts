@@ -10,6 +10,8 @@ export function reportMarkdown(report: RunReport): string {
     '',
     `- journal: \`${report.journalSpec}\``,
   ];
+  // Before anything that reads as a verdict: e.g. a replay of a file found with another journal.
+  for (const warning of report.warnings ?? []) lines.push(`- **${warning}**`);
   if (report.seed !== undefined) lines.push(`- seed: ${report.seed}${report.faults ? ` · faults: ${report.faults.join(', ')}` : ''}${report.shard ? ` · shard ${report.shard.index}/${report.shard.count}` : ''}`);
   lines.push(`- runs: ${report.runsExecuted}${report.runsPlanned !== undefined ? ` of ${report.runsPlanned}` : ''} in ${(report.elapsedMs / 1000).toFixed(2)} s${report.timeBudgetHit ? ' (time budget reached)' : ''}`);
   lines.push(`- exit code: ${report.exitCode}`);

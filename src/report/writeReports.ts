@@ -4,7 +4,7 @@
  * complete, so a report folder without one was interrupted.
  */
 import { dirname, join, relative } from 'node:path';
-import { scenarioToJson } from '../../simulator/scenario/scenario.js';
+import { findingText } from '../findingJson.js';
 import { makeDirDurably, removeDurably, sweepLeftovers, writeFileDurably } from '../durableFile.js';
 import { junitXml } from './junit.js';
 import { reportMarkdown } from './markdown.js';
@@ -22,7 +22,7 @@ export function writeReports(dir: string, report: RunReport, junitPath?: string)
     writeFileDurably(path, text);
     files[role] = relative(process.cwd(), path) || path;
   };
-  if (report.counterexample) put('counterexample', 'counterexample.json', `${JSON.stringify(scenarioToJson(report.counterexample), null, 2)}\n`);
+  if (report.counterexample) put('counterexample', 'counterexample.json', findingText(report.counterexample, { name: report.journal, module: report.journalSpec }));
   if (report.result) put('timeline', 'timeline.html', timelineHtml(report.result, report.violations, `durasim: ${report.journal} — ${report.verdict}`, report.faultFree));
   put('report', 'report.md', reportMarkdown(report));
   const junit = junitXml(report);
