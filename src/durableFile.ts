@@ -89,9 +89,10 @@ export function writeFileDurably(path: string, data: string | Uint8Array): void 
 }
 
 
-/** Removes a file durably (the folder fsynced), if it exists. */
-export function removeDurably(path: string): void {
-  if (!existsSync(path)) return;
+/** Removes a file durably (the folder fsynced), if it exists; says whether it did. */
+export function removeDurably(path: string): boolean {
+  if (!existsSync(path)) return false;
   rmSync(path, { force: true });
   fsyncPath(dirname(resolve(path)));
+  return true;
 }

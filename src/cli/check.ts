@@ -21,6 +21,7 @@ import { violationLines } from '../report/violationLines.js';
 import { perSecond } from '../report/perSecond.js';
 import { escapeTally } from './escapeTally.js';
 import { writeReports } from '../report/writeReports.js';
+import { removeStaleReports } from '../report/reportFiles.js';
 import { githubAnnotations } from '../report/githubAnnotations.js';
 import { confirmCounterexample, describeDivergence } from '../runner/confirm.js';
 import { hunt } from '../runner/hunt.js';
@@ -186,7 +187,10 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
   const pool = new WorkerPool({ ...options, workers: workers.search });
   try {
     const loaded = await loadOrEscape(pool, ref, print);
-    if (typeof loaded === 'number') return loaded;
+    if (typeof loaded === 'number') {
+      removeStaleReports(options.reportDir, []); // it wrote no report: none of an earlier run's may read as this one's
+      return loaded;
+    }
     const judged = judgedCodes(options);
     const shardText = options.shard ? ` · shard ${options.shard.index}/${options.shard.count}` : '';
     const freshText = loaded.freshModules ? ' (it reads the world as it loads: what it keeps is renewed at every incarnation, as every module is)' : '';
@@ -257,13 +261,13 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
     if (hunted.tally) report.tally = hunted.tally.counts;
     const exits: number[] = [];
     for (const [i, finding] of findings.entries()) {
-      if (finding.verdict === 'harness' && finding.outcome.kind === 'harness-error') return reportHarnessFailure(finding.outcome.message, finding.scenario, options.reportDir, print);
+      if (finding.verdict === 'harness' && finding.outcome.kind === 'harness-error') return reportHarnessFailure(finding.outcome.message, finding.scenario, options.reportDir, print, true);
       if (finding.verdict === 'usage') {
         const where = 'regression' in finding.origin ? `the stored regression ${finding.origin.regression}` : `run ${finding.origin.index} of seed ${options.seed}`;
         return reportInspectProblems(summaryOf(finding.outcome)?.inspectProblems ?? [], finding.scenario, where, { name: loaded.name, module: ref.spec }, options.reportDir, print);
       }
       const confirmed = await confirmCounterexample(pool, loaded.journalId, finding.scenario, finding.outcome);
-      if (confirmed.harness) return reportHarnessFailure(confirmed.harness.message, finding.scenario, options.reportDir, print);
+      if (confirmed.harness) return reportHarnessFailure(confirmed.harness.message, finding.scenario, options.reportDir, print, true);
       const difference = finding.divergence ? describeDivergence(finding.divergence) : (confirmed.sandbox ?? false);
       const violations = judgedViolations(confirmed.summary.violations, judged);
       const { verdict, sandbox } = verdictOf(violations, confirmed.summary, difference);

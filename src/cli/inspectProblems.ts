@@ -10,6 +10,7 @@ import type { RecordedJournal, Scenario } from '../../simulator/scenario/scenari
 import { findingText } from '../findingJson.js';
 import { makeDirDurably, writeFileDurably } from '../durableFile.js';
 import { EXIT } from './exitCodes.js';
+import { removeStaleReports } from '../report/reportFiles.js';
 
 /** The message's parts: the first problem, how many more, where the run came from, and what to return. */
 export function inspectProblemsParts(problems: readonly string[], where: string | undefined, replay: string | undefined): { action: string; reason: string; fix: string } {
@@ -32,6 +33,7 @@ export function reportInspectProblems(problems: readonly string[], scenario: Sce
   makeDirDurably(reportDir);
   const file = join(reportDir, 'counterexample.json');
   writeFileDurably(file, findingText(scenario, journal));
+  removeStaleReports(reportDir, ['counterexample.json']); // the folder is the run's (check's, explore's): no earlier verdict stays beside it
   print(inspectProblemsMessage(problems, where, `npx durasim replay ${file} --journal ${journal.module}`));
   return EXIT.usage;
 }

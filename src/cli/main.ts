@@ -58,6 +58,9 @@ a journal of another name than the recorded one runs after a "warning:" line (in
 Runs go to worker threads (--workers, default: one per 50 runs, up to the machine's cores, and
 every core to shrink a finding); a journal that holds its thread for --hang-timeout (default 5s) or
 passes --max-heap (default 512 MB) ends that run as a liveness failure.
+A run owns its --report-dir: the report files an earlier run left there that it does not write
+(counterexample.json and timeline.html after a clean run, explore's coverage after a check, and the
+other way round) are removed before its summary lands; no other file there is touched.
 check stops at the first failing run; --tally runs the whole budget, counts failing runs per
 invariant and saves one shrunk counterexample of each. --invariants judges only those named;
 --safety-only ignores liveness (convergence, runs that hang or run out of memory). --confirm runs

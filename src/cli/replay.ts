@@ -8,6 +8,7 @@ import { explainText } from '../report/explain.js';
 import { verdictOf, type RunReport } from '../report/runReport.js';
 import { inspectProblemsMessage } from './inspectProblems.js';
 import { writeReports } from '../report/writeReports.js';
+import { removeStaleReports } from '../report/reportFiles.js';
 import { confirmCounterexample } from '../runner/confirm.js';
 import { WorkerPool } from '../pool/workerPool.js';
 import { violationLines } from '../report/violationLines.js';
@@ -40,14 +41,17 @@ export async function runReplay(options: ReplayOptions, print: (line: string) =>
   const pool = new WorkerPool({ ...options, workers: Math.min(2, options.workers ?? 2) });
   try {
     const loaded = await loadOrEscape(pool, ref, print);
-    if (typeof loaded === 'number') return loaded;
+    if (typeof loaded === 'number') {
+      if (options.reportDir) removeStaleReports(options.reportDir, []); // it wrote no report: none of an earlier run's may read as this one's
+      return loaded;
+    }
     // Said before anything else of the run, so no verdict below reads as the recorded journal's.
     const warning = journalWarning(options.file, choice, loaded.name);
     if (warning) print(warning);
     const started = wallMs();
     const found = await pool.run(loaded.journalId, scenario);
     const confirmed = await confirmCounterexample(pool, loaded.journalId, scenario, found);
-    if (confirmed.harness) return reportHarnessFailure(confirmed.harness.message, scenario, options.reportDir ?? 'durasim-report', print);
+    if (confirmed.harness) return reportHarnessFailure(confirmed.harness.message, scenario, options.reportDir ?? 'durasim-report', print, options.reportDir !== undefined);
     const { summary, result } = confirmed;
     // An answer of inspect() the judge cannot read is the adapter's bad input: said as such, never judged.
     if (summary.inspectProblems && summary.inspectProblems.length > 0) {
