@@ -7,7 +7,8 @@ import { describeViolation, INVARIANT_CODES, invariantKind, type InvariantCode }
 import type { Escape } from '../../simulator/sandbox/ambientGuard.js';
 import { escapeFix } from '../../simulator/sandbox/escapeCatalog.js';
 import { type FaultKind, type OperationKind, type ScenarioArbitraryOptions, type TaskFeature } from '../arbitraries.js';
-import { inShape } from '../taskShape.js';
+import { outsideShape } from '../taskShape.js';
+import { familiesOutside } from '../faultFamilies.js';
 import type { Scenario } from '../../simulator/scenario/scenario.js';
 import { DurasimError } from '../../model/contract/failure.js';
 import { journalRefOf, type JournalRef } from '../isolation/journalRef.js';
@@ -98,6 +99,19 @@ export function shapeText(options: Pick<CheckOptions, 'configFile' | 'operations
 export function judgedCodes(options: Pick<CheckOptions, 'invariants' | 'safetyOnly'>): Judged {
   if (options.invariants === undefined && !options.safetyOnly) return undefined;
   return (options.invariants ?? INVARIANT_CODES).filter((code) => !options.safetyOnly || invariantKind(code) === 'safety');
+}
+
+/** What check says of the stored regressions it does not replay: outside the task shape (a count), of families it does not draw (each file, up to ten). */
+export function skippedLines(skipped: NonNullable<RunReport['regressionsSkipped']>, options: Pick<CheckOptions, 'faults' | 'configFile' | 'operations' | 'features' | 'task'>): string[] {
+  const shape = skipped.filter((s) => s.reason === 'shape');
+  const families = skipped.filter((s) => s.reason === 'faults');
+  const shown = 10;
+  return [
+    ...(shape.length > 0 ? [`${count(shape.length, 'stored regression')} outside the task shape (${shapeText(options).replace(/^ · /, '')}) not replayed`] : []),
+    ...(families.length > 0 ? [`${count(families.length, 'stored regression')} of fault families this run does not draw (faults ${options.faults.join(',')}) skipped:`] : []),
+    ...families.slice(0, shown).map((s) => `  skipped: ${s.file} (${s.outside.join(', ')})`),
+    ...(families.length > shown ? [`  … and ${families.length - shown} more (summary.json lists them: regressionsSkipped)`] : []),
+  ];
 }
 
 /** The worst of several exit codes: durasim's failure, then an escape, a safety violation, liveness. */
@@ -203,11 +217,17 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
     const started = wallMs();
     // With --shard i/n, each shard replays its own share of the stored regressions (every n-th, from the i-th), so together they replay each once.
     const shard = options.shard;
-    // A stored regression outside the task shape (an operation kind or a feature it leaves out) is not replayed, and said so.
-    const everyStored = loadRegressions(loaded.name, options.regressionsDir);
-    const allStored = everyStored.filter((r) => inShape(r.scenario, options));
-    const outOfShape = everyStored.length - allStored.length;
-    if (outOfShape > 0 && !options.json) print(`${count(outOfShape, 'stored regression')} outside the task shape (${shapeText(options).replace(/^ · /, '')}) not replayed`);
+    // A stored regression outside the task shape (an operation kind or a feature it leaves out), or using a fault
+    // family this run does not draw (one the config or --faults no longer names), is not replayed, and said so.
+    const skipped: NonNullable<RunReport['regressionsSkipped']> = [];
+    const allStored = loadRegressions(loaded.name, options.regressionsDir).filter((r) => {
+      const shape = outsideShape(r.scenario, options);
+      const families = familiesOutside(r.scenario, options.faults);
+      if (shape.length > 0) skipped.push({ file: r.file, reason: 'shape', outside: shape });
+      else if (families.length > 0) skipped.push({ file: r.file, reason: 'faults', outside: families });
+      return shape.length === 0 && families.length === 0;
+    });
+    if (!options.json) for (const line of skippedLines(skipped, options)) print(line);
     const regressions = shard ? allStored.filter((_, i) => i % shard.count === shard.index - 1) : allStored;
     const progress = new Progress(shareOfRuns, process.stderr, options.progress && !options.json);
     let cpuMsBeforeFirstRun: number | undefined;
@@ -257,6 +277,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       independenceChecks: hunted.independenceChecks,
     };
     if (options.shard) report.shard = options.shard;
+    if (skipped.length > 0) report.regressionsSkipped = skipped;
     if (judged) report.invariantsJudged = [...judged];
     if (hunted.tally) report.tally = hunted.tally.counts;
     const exits: number[] = [];

@@ -61,6 +61,8 @@ passes --max-heap (default 512 MB) ends that run as a liveness failure.
 A run owns its --report-dir: the report files an earlier run left there that it does not write
 (counterexample.json and timeline.html after a clean run, explore's coverage after a check, and the
 other way round) are removed before its summary lands; no other file there is touched.
+check replays the journal's stored regressions (--regressions, default reports/regressions) first;
+one outside the task shape, or of a fault family the run does not draw, is skipped and listed.
 check stops at the first failing run; --tally runs the whole budget, counts failing runs per
 invariant and saves one shrunk counterexample of each. --invariants judges only those named;
 --safety-only ignores liveness (convergence, runs that hang or run out of memory). --confirm runs
