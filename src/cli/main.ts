@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { invariantKind, type InvariantCode } from '../../model/violation.js';
 import { DurasimError } from '../../model/contract/failure.js';
-import { DEFAULT_FAULT_KINDS, FAULT_KINDS, OPERATION_KINDS, TASK_FEATURES } from '../arbitraries.js';
+import { DEFAULT_FAULT_KINDS, FAULT_KINDS, OPERATION_KINDS, TASK_FEATURES, type FaultKind } from '../arbitraries.js';
 import { readTaskFile, settingsOf } from './config.js';
 import { runMutants } from '../mutantsMain.js';
 import { mergedLine } from './merge.js';
@@ -23,6 +23,7 @@ import { mergeSummaries } from './merge.js';
 import { runReplay } from './replay.js';
 import { runConfirm } from './confirmCommand.js';
 import { runExplore } from './exploreCommand.js';
+import { runRegressions } from './regressionsCommand.js';
 
 export const HELP = `durasim — deterministic simulation testing for operation journals
 
@@ -41,6 +42,8 @@ usage:
   durasim explore [scenario.json] [--journal <module>] [--depth 1|2] [--max-runs N]
                   [--faults ${FAULT_KINDS.join(',')}] [--operations …] [--features …] [--config <file>]
                   [--report-dir <dir>] [--regressions <dir>] [--workers N]
+  durasim regressions [list|prune] [--regressions <dir>] [--journal <name|module>] [--family a,b]
+                  [--older-than 30d] [--dry-run]
   durasim mutants [--runs N] [--out <dir>] [--workers N]
   durasim merge   <summary.json>...
 
@@ -63,6 +66,10 @@ A run owns its --report-dir: the report files an earlier run left there that it 
 other way round) are removed before its summary lands; no other file there is touched.
 check replays the journal's stored regressions (--regressions, default reports/regressions) first;
 one outside the task shape, or of a fault family the run does not draw, is skipped and listed.
+regressions list shows each stored regression (file, journal, invariants, fault families, age: from
+the date saved, or the file's time for files saved before durasim recorded it); regressions prune
+deletes those --journal, --family (any of them) and --older-than (30d, 12h) choose, at least one
+filter, and prints each; --dry-run only says what it would delete.
 check stops at the first failing run; --tally runs the whole budget, counts failing runs per
 invariant and saves one shrunk counterexample of each. --invariants judges only those named;
 --safety-only ignores liveness (convergence, runs that hang or run out of memory). --confirm runs
@@ -91,7 +98,7 @@ the real calls changed the disk otherwise than simulated, a defect of durasim). 
 the real system calls beside the simulated disk calls, per worker step.
 exit codes: 0 clean · 1 safety violation · 2 bad usage or input · 3 liveness · 4 nondeterminism or sandbox escape · 5 durasim failed · 6 confirm: diverged`;
 
-export const COMMANDS = ['check', 'replay', 'explain', 'confirm', 'explore', 'mutants', 'merge'] as const;
+export const COMMANDS = ['check', 'replay', 'explain', 'confirm', 'explore', 'regressions', 'mutants', 'merge'] as const;
 
 /** The help of one command: its usage lines from HELP, then the notes that apply to every command. */
 export function commandHelp(command: string): string {
@@ -257,6 +264,23 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
           ...(flags['max-runs'] !== undefined ? { maxRuns: flags['max-runs'] as number } : {}),
         }, print);
       }
+      case 'regressions': {
+        const { positional, flags } = parseArgs(rest, { regressions: 'string', journal: 'string', family: 'faults', 'older-than': 'duration', 'dry-run': 'boolean' }, 'regressions');
+        const [action = 'list', ...more] = positional;
+        if ((action !== 'list' && action !== 'prune') || more.length > 0) throw usageError(`regressions takes list or prune, found ${JSON.stringify(positional.join(' '))}`, 'Run durasim regressions list, or durasim regressions prune --family <f> (durasim regressions --help)');
+        if (action === 'list' && flags['dry-run'] === true) throw usageError('--dry-run goes with prune: list deletes nothing', 'Run durasim regressions prune … --dry-run');
+        if (action === 'prune' && flags.journal === undefined && flags.family === undefined && flags['older-than'] === undefined) {
+          throw usageError('prune needs a filter, or it would delete every stored regression', 'Name what to prune with --journal, --family or --older-than, e.g. durasim regressions prune --family concurrent --dry-run');
+        }
+        return await runRegressions({
+          action,
+          regressionsDir: (flags.regressions as string | undefined) ?? REGRESSIONS_DIR,
+          ...(flags.journal !== undefined ? { journal: flags.journal as string } : {}),
+          ...(flags.family !== undefined ? { families: flags.family as FaultKind[] } : {}),
+          ...(flags['older-than'] !== undefined ? { olderThanMs: flags['older-than'] as number } : {}),
+          ...(flags['dry-run'] === true ? { dryRun: true } : {}),
+        }, print);
+      }
       case 'mutants':
       {
         const { positional, flags } = parseArgs(rest, { runs: 'positive', out: 'string', workers: 'positive' }, 'mutants');
@@ -283,7 +307,7 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
         print(version());
         return EXIT.clean;
       default:
-        throw usageError(`there is no command ${JSON.stringify(command)}`, `${closestCommand(command)}Use check, replay, explain, confirm, explore, mutants or merge (durasim help lists them)`);
+        throw usageError(`there is no command ${JSON.stringify(command)}`, `${closestCommand(command)}Use ${COMMANDS.slice(0, -1).join(', ')} or ${COMMANDS.at(-1)} (durasim help lists them)`);
     }
   } catch (error) {
     if (error instanceof DurasimError) {
