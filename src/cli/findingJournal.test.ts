@@ -101,6 +101,12 @@ describe('the journal a finding records', () => {
     expect(out.filter((line) => line.startsWith('warning') || line.startsWith('journal: '))).toEqual([]);
   });
 
+  test('--journal naming another module of the same adapter name (the journal moved, or fixed in a copy) is the same journal: no warning', async () => {
+    const module = relative(process.cwd(), join(ROOT, 'src/journals/mutants/sendBeforeDispatched.ts'));
+    expect(await run('replay', recordsMutant(), '--journal', module, '--workers', '1')).toBe(1);
+    expect(out.filter((line) => line.startsWith('warning') || line.startsWith('journal: '))).toEqual([]);
+  });
+
   test('a recorded module that no longer exists is exit 2, naming the path and the fix', async () => {
     const file = finding('gone.json', { journal: { name: 'my-journal', module: './gone/my-journal.ts' } });
     expect(await run('replay', file)).toBe(2);
