@@ -10,6 +10,7 @@ import { describe, expect } from 'vitest';
 import { parseScenario, scenarioToJson, SCENARIO_SCHEMA_URL } from '../simulator/scenario/scenario.js';
 import { FAULT_KINDS, scenarioArbitrary } from '../src/arbitraries.js';
 import { SCENARIO_LIMITS } from '../simulator/scenario/scenarioLimits.js';
+import { findingJson } from '../src/findingJson.js';
 import { runs, seed } from './budgets.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -56,6 +57,13 @@ describe('the scenario JSON Schema', () => {
     expect(validate(scenarioToJson(scenario)), errors()).toBe(true);
   });
 
+  test('accepts a finding as durasim writes it: the journal it was found with, and a regression block with its date', () => {
+    const scenario = parseScenario({ format: 'durasim.scenario', version: 2, task: { id: 't', operations: [{ kind: 'publish', key: 'a', body: 'x' }] } });
+    const written = findingJson(scenario, { name: 'my-journal', module: './my-journal.ts' }, { regression: { journal: 'my-journal', invariants: ['write-ahead'], seed: 7, savedAt: '2026-01-31T10:00:00.000Z' } });
+    expect(validate(written), errors()).toBe(true);
+    expect(parseScenario(written)).toEqual(scenario);
+  });
+
   const minimal = { format: 'durasim.scenario', version: 1, task: { id: 't', operations: [{ kind: 'publish', key: 'a', body: 'x' }] } };
   test.each([
     ['an unknown field', { ...minimal, fautls: [] }],
@@ -76,6 +84,11 @@ describe('the scenario JSON Schema', () => {
     ['more than 100,000 schedule decisions', { ...minimal, schedule: Array.from({ length: 100_001 }, () => 0) }],
     ['a step past what JavaScript counts exactly', { ...minimal, faults: [{ kind: 'service-restart', atStep: 1e300 }] }],
     ['a step bound over 1,000,000', { ...minimal, bounds: { maxSteps: 1_000_001 } }],
+    // The journal a finding was found with (simulator/scenario/recordedJournal.ts):
+    ['a journal record that is a bare name', { ...minimal, journal: 'my-journal' }],
+    ['a journal record without its module', { ...minimal, journal: { name: 'my-journal' } }],
+    ['a journal record with an empty name', { ...minimal, journal: { name: '', module: './my-journal.ts' } }],
+    ['a journal record with a field of its own', { ...minimal, journal: { name: 'my-journal', module: './my-journal.ts', path: '/abs' } }],
   ])('refuses %s, as the parser does', (_name, value) => {
     expect(validate(value)).toBe(false);
     expect(() => parseScenario(value)).toThrow(/^Failed to load scenario: /);

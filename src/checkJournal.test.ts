@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -20,6 +20,17 @@ describe('checkJournal (the vitest helper)', () => {
     await expect(first).rejects.toThrow(/replay: npx durasim replay .+\.json --journal no-fsync/);
     expect(readdirSync(join(dir, 'no-fsync'))).toHaveLength(1);
     await expect(checkJournal(noFsync, { runs: 1, seed: 99, regressionsDir: dir })).rejects.toThrow(/\(stored regression .+\.json\)/);
+  });
+
+  test('skips a stored regression of a fault family it does not draw, as check does, and replays it when it does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'durasim-reg-'));
+    mkdirSync(join(dir, 'torn-tail-fatal'));
+    // torn-tail-fatal's committed regression: a torn-tail machine crash (the disk family).
+    copyFileSync(new URL('../reports/regressions/torn-tail-fatal/5c7d6fe8baad79b2.json', import.meta.url), join(dir, 'torn-tail-fatal', '5c7d6fe8baad79b2.json'));
+    const tornTailFatal = mutantNamed('torn-tail-fatal')?.journal;
+    if (!tornTailFatal) throw new Error('the torn-tail-fatal mutant is missing');
+    await expect(checkJournal(tornTailFatal, { runs: 1, seed: 1, faults: ['response'], regressionsDir: dir })).resolves.toBeUndefined();
+    await expect(checkJournal(tornTailFatal, { runs: 1, seed: 1, faults: ['disk'], regressionsDir: dir })).rejects.toThrow(/\(stored regression .+5c7d6fe8baad79b2\.json\)/);
   });
 
   test('refuses a journal object it cannot run in a worker, and a seed it would have to wrap', async () => {

@@ -5,7 +5,8 @@
  *
  * Runs the journal as `durasim check` does — in worker threads, with a fresh instance of its
  * modules for every incarnation — so it takes the journal's module, not an object already loaded
- * in the test's thread. Replays the journal's stored regressions first, then hunts with generated
+ * in the test's thread. Replays the journal's stored regressions first (those in the task shape and
+ * of the fault families it draws, as check), then hunts with generated
  * scenarios; on a failure it saves the counterexample to the regression corpus and throws an error
  * that reads as the failure itself: the violations, the explained trace, and the command that
  * replays it.
@@ -16,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { describeViolation } from '../model/violation.js';
 import { DEFAULT_FAULT_KINDS, type FaultKind, type OperationKind, type TaskFeature } from './arbitraries.js';
 import { inShape } from './taskShape.js';
+import { familiesOutside } from './faultFamilies.js';
 import type { Scenario } from '../simulator/scenario/scenario.js';
 import type { JournalAdapter } from '../model/contract/contract.js';
 import { SEED_LIMIT } from './cli/args.js';
@@ -89,7 +91,7 @@ export async function checkJournal(journal: string | URL | JournalAdapter, optio
   try {
     const loaded = await pool.load(ref);
     if (loaded.loadEscapes.length > 0) throw new Error(`durasim found a failure in journal "${loaded.name}": its module, at load, ${loaded.loadEscapes[0]?.message} (${loaded.loadEscapes[0]?.api})`);
-    const hunted = await hunt({ pool, journalId: loaded.journalId, seed, runs, shrinkWorkers: workers.shrink, arbitrary: { faults: options.faults ?? DEFAULT_FAULT_KINDS, ...(options.operations ? { operations: options.operations } : {}), ...(options.features ? { features: options.features } : {}), ...(options.task ? { task: options.task } : {}) }, regressions: loadRegressions(loaded.name, dir).filter((r) => inShape(r.scenario, options)), ...(options.guided ? { guided: true } : {}), keepLookingPastLiveness: true });
+    const hunted = await hunt({ pool, journalId: loaded.journalId, seed, runs, shrinkWorkers: workers.shrink, arbitrary: { faults: options.faults ?? DEFAULT_FAULT_KINDS, ...(options.operations ? { operations: options.operations } : {}), ...(options.features ? { features: options.features } : {}), ...(options.task ? { task: options.task } : {}) }, regressions: loadRegressions(loaded.name, dir).filter((r) => inShape(r.scenario, options) && familiesOutside(r.scenario, options.faults ?? DEFAULT_FAULT_KINDS).length === 0), ...(options.guided ? { guided: true } : {}), keepLookingPastLiveness: true });
     const finding = hunted.finding;
     if (!finding) return;
     const confirmed = await confirmCounterexample(pool, loaded.journalId, finding.scenario, finding.outcome);
@@ -101,7 +103,7 @@ export async function checkJournal(journal: string | URL | JournalAdapter, optio
       throw new DurasimError(action, reason, fix);
     }
     const stored = 'regression' in finding.origin ? finding.origin.regression : undefined;
-    const file = stored ?? (options.saveRegressions === false ? '(not saved)' : saveRegression(finding.scenario, { journal: loaded.name, invariants: [...new Set(confirmed.summary.violations.map((v) => v.code))], seed }, dir).file);
+    const file = stored ?? (options.saveRegressions === false ? '(not saved)' : saveRegression(finding.scenario, { journal: loaded.name, module: options.journalSpec ?? ref.spec, invariants: [...new Set(confirmed.summary.violations.map((v) => v.code))], seed }, dir).file);
     const origin = stored ? `stored regression ${stored}` : `seed ${seed}, after ${count(hunted.runsExecuted, 'run')}, shrunk ${count(finding.shrink?.steps ?? 0, 'time')}`;
     const lines = [
       `durasim found a failure in journal "${loaded.name}" (${origin})`,

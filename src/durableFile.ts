@@ -4,7 +4,7 @@
  * either the old file or the whole new one, never a torn or empty one. Folders are created the
  * same way: each new one made durable in its parent.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmdirSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { maskSecrets } from '../model/contract/secret.js';
 
@@ -89,9 +89,18 @@ export function writeFileDurably(path: string, data: string | Uint8Array): void 
 }
 
 
-/** Removes a file durably (the folder fsynced), if it exists. */
-export function removeDurably(path: string): void {
-  if (!existsSync(path)) return;
+/** Removes a file durably (the folder fsynced), if it exists; says whether it did. */
+export function removeDurably(path: string): boolean {
+  if (!existsSync(path)) return false;
   rmSync(path, { force: true });
   fsyncPath(dirname(resolve(path)));
+  return true;
+}
+
+/** Removes a folder durably (its parent fsynced) if it is empty; says whether it did. */
+export function removeEmptyDirDurably(dir: string): boolean {
+  if (!existsSync(dir) || readdirSync(dir).length > 0) return false;
+  rmdirSync(dir);
+  fsyncPath(dirname(resolve(dir)));
+  return true;
 }

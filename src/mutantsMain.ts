@@ -8,11 +8,12 @@
  */
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { parseScenarioText, scenarioToJson, type Scenario } from '../simulator/scenario/scenario.js';
+import { parseScenarioText, type Scenario } from '../simulator/scenario/scenario.js';
 import { simulate, type SimulationResult } from '../simulator/simulate.js';
 import { bundleJournal } from './isolation/bundleJournal.js';
 import { compileJournal } from './isolation/journalInstances.js';
 import { makeDirDurably, writeFileDurably } from './durableFile.js';
+import { findingText } from './findingJson.js';
 import { bundledJournal } from './isolation/journalRef.js';
 import { MUTANTS, mutantArbitrary } from './journals/mutants/index.js';
 import { huntJournal, type HuntResult } from './mutation.js';
@@ -90,8 +91,7 @@ export async function runMutants(options: MutantsOptions = {}): Promise<number> 
       console.log(`${mutant.journal.name.padEnd(26)} ${result.killed ? `killed by ${result.invariants?.join(', ')} after ${result.runsToFailure} runs (${result.msToFailure?.toFixed(0)} ms), shrunk to ${result.faults} fault(s), ${result.steps} steps` : 'SURVIVED'}`);
       if (result.counterexample) {
         const file = join(out, 'mutants', 'counterexamples', `${mutant.journal.name}.json`);
-        const scenario = { ...scenarioToJson(result.counterexample), name: `shrunk counterexample: ${mutant.journal.name}`, description: result.violations?.join('\n') };
-        writeFileDurably(file, `${JSON.stringify(scenario, null, 2)}\n`);
+        writeFileDurably(file, findingText(result.counterexample, { name: mutant.journal.name, module: mutant.journal.name }, { name: `shrunk counterexample: ${mutant.journal.name}`, description: result.violations?.join('\n') }));
       }
     }
   } finally {

@@ -11,13 +11,17 @@ import type { InvariantCode } from '../model/violation.js';
 import { parseScenarioText, scenarioToJson, type Scenario } from '../simulator/scenario/scenario.js';
 import { makeDirDurably, sweepLeftovers, writeFileDurably } from './durableFile.js';
 import { DurasimError } from '../model/contract/failure.js';
+import { findingText } from './findingJson.js';
 
 export const REGRESSIONS_DIR = 'reports/regressions';
 
 export interface RegressionInfo {
+  /** The adapter's name: the corpus folder it is kept in. */
   journal: string;
   invariants: InvariantCode[];
   seed?: number;
+  /** When it was saved (ISO 8601); files saved before durasim recorded it have none (their age is the file's time). */
+  savedAt?: string;
 }
 
 export interface Regression {
@@ -40,13 +44,20 @@ export function folderName(journal: string): string {
   return `${cleaned || 'journal'}-${createHash('sha256').update(journal).digest('hex').slice(0, 8)}`;
 }
 
-/** Saves a counterexample unless the same scenario is already stored; returns its path. */
-export function saveRegression(scenario: Scenario, info: RegressionInfo, root = REGRESSIONS_DIR): { file: string; isNew: boolean } {
+/**
+ * Saves a counterexample unless the same scenario is already stored; returns its path. The file
+ * records the journal it was found with (`module`: what --journal took, as the user named it;
+ * default: the name, as a bundled journal is named) and the date it was saved.
+ */
+export function saveRegression(scenario: Scenario, info: Omit<RegressionInfo, 'savedAt'> & { module?: string }, root = REGRESSIONS_DIR): { file: string; isNew: boolean } {
+  const { module, ...recorded } = info;
   const dir = join(root, folderName(info.journal));
   const file = join(dir, `${scenarioHash(scenario)}.json`);
   if (existsSync(file)) return { file, isNew: false };
   makeDirDurably(dir);
-  writeFileDurably(file, `${JSON.stringify({ ...scenarioToJson(scenario), regression: info }, null, 2)}\n`);
+  // allow-ambient: the date a file was saved, metadata for `durasim regressions` (never read by a simulation).
+  const savedAt = new Date().toISOString();
+  writeFileDurably(file, findingText(scenario, { name: info.journal, module: module ?? info.journal }, { regression: { ...recorded, savedAt } }));
   return { file, isNew: true };
 }
 

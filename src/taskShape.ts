@@ -33,10 +33,18 @@ export function shapeOf(scenario: Scenario): { operations: OperationKind[]; feat
   return { operations: OPERATION_KINDS.filter((kind) => ops.some((op) => op.kind === kind)), features: TASK_FEATURES.filter((f) => has[f]) };
 }
 
+/** What a scenario (a stored regression) holds that the task shape leaves out: "operation <kind>", "feature <name>". */
+export function outsideShape(scenario: Scenario, shape: TaskShape): string[] {
+  const held = shapeOf(scenario);
+  return [
+    ...held.operations.filter((kind) => shape.operations !== undefined && !shape.operations.includes(kind)).map((kind) => `operation ${kind}`),
+    ...held.features.filter((f) => shape.features !== undefined && !shape.features.includes(f)).map((f) => `feature ${f}`),
+  ];
+}
+
 /** Whether a scenario (a stored regression) is in the task shape: no operation kind and no feature the shape leaves out. */
 export function inShape(scenario: Scenario, shape: TaskShape): boolean {
-  const held = shapeOf(scenario);
-  return held.operations.every((kind) => shape.operations === undefined || shape.operations.includes(kind)) && held.features.every((f) => shape.features === undefined || shape.features.includes(f));
+  return outsideShape(scenario, shape).length === 0;
 }
 
 /** A task shape: the kinds and features in play (either left out: all). */

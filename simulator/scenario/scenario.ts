@@ -17,6 +17,7 @@ import { canaryOf } from '../../model/contract/secret.js';
 import { pathClash } from './scenarioFields.js';
 import { arr, bool, describe, fail, int, isRecord, mapEntries, misnamedKind, nonEmptyStr, oneOf, optional, relativePath, shown, str, strict, type Json } from './scenarioValidators.js';
 import { SCENARIO_LIMITS } from './scenarioLimits.js';
+import { recordedJournalOf } from './recordedJournal.js';
 
 export const SCENARIO_FORMAT = 'durasim.scenario';
 /**
@@ -35,6 +36,7 @@ export const SERVICE_URL = 'http://service.durasim';
 export const WORK_DIR = '/work';
 
 export * from './scenarioFaults.js';
+export { recordedJournalOf, type RecordedJournal } from './recordedJournal.js';
 export { DEFAULT_STORE, STORE_CALL_FAULTS, type ScenarioStore, type StoreCallFaultKind } from '../store/store.js';
 import { DEFAULT_STORE, type ScenarioStore } from '../store/store.js';
 import type { Fault } from './scenarioFaults.js';
@@ -100,7 +102,7 @@ export const DEFAULT_BOUNDS: ScenarioBounds = { maxSteps: 5000, maxIncarnations:
 export const DEFAULT_RESTART_DELAY_MS = 100;
 
 const OPERATION_FIELDS = { publish: ['kind', 'key', 'body', 'retrySafe', 'input'], lookup: ['kind', 'key', 'resource'], edit: ['kind', 'key', 'path', 'append'] } as const;
-const TOP_FIELDS = ['$schema', 'format', 'version', 'name', 'description', 'task', 'taskAfterRestart', 'files', 'service', 'store', 'faults', 'schedule', 'random', 'environment', 'restartDelayMs', 'bounds', 'regression'];
+const TOP_FIELDS = ['$schema', 'format', 'version', 'name', 'description', 'task', 'taskAfterRestart', 'files', 'service', 'store', 'faults', 'schedule', 'random', 'environment', 'restartDelayMs', 'bounds', 'journal', 'regression'];
 
 function parseOperation(value: Json, field: string): Operation {
   if (!isRecord(value)) fail(field, `must be an object, found ${describe(value)}`);
@@ -219,6 +221,7 @@ export function parseScenario(value: Json): Scenario {
       };
     }, { ...DEFAULT_BOUNDS }),
   };
+  recordedJournalOf(value); // checked here; read by the commands that run a finding again (src/cli/scenarioFile.ts)
   if (value.regression !== undefined && !isRecord(value.regression)) fail('regression', `must be an object (what durasim recorded when it saved the scenario), found ${describe(value.regression)}`);
   if (value.name !== undefined) scenario.name = str(value.name, 'name', SCENARIO_LIMITS.titleChars);
   if (value.description !== undefined) scenario.description = str(value.description, 'description', SCENARIO_LIMITS.descriptionChars);

@@ -26,13 +26,13 @@ export function usageError(reason: string, fix: string): DurasimError {
   return new DurasimError('read the command line', reason, fix);
 }
 
-/** "60s", "2m", "500ms", "90" (seconds) → milliseconds. */
+/** "60s", "2m", "500ms", "30d", "90" (seconds) → milliseconds. */
 export function parseDuration(text: string): number | undefined {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(text.trim());
   if (!match) return undefined;
   const value = Number(match[1]);
   const unit = match[2] ?? 's';
-  return Math.round(value * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit as 'ms' | 's' | 'm' | 'h']);
+  return Math.round(value * { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[unit as 'ms' | 's' | 'm' | 'h' | 'd']);
 }
 
 export function parseShard(text: string): { index: number; count: number } | undefined {

@@ -7,7 +7,8 @@ import { describeViolation, INVARIANT_CODES, invariantKind, type InvariantCode }
 import type { Escape } from '../../simulator/sandbox/ambientGuard.js';
 import { escapeFix } from '../../simulator/sandbox/escapeCatalog.js';
 import { type FaultKind, type OperationKind, type ScenarioArbitraryOptions, type TaskFeature } from '../arbitraries.js';
-import { inShape } from '../taskShape.js';
+import { outsideShape } from '../taskShape.js';
+import { familiesOutside } from '../faultFamilies.js';
 import type { Scenario } from '../../simulator/scenario/scenario.js';
 import { DurasimError } from '../../model/contract/failure.js';
 import { journalRefOf, type JournalRef } from '../isolation/journalRef.js';
@@ -22,6 +23,7 @@ import { boundLines } from '../report/boundHint.js';
 import { perSecond } from '../report/perSecond.js';
 import { escapeTally } from './escapeTally.js';
 import { writeReports } from '../report/writeReports.js';
+import { removeStaleReports } from '../report/reportFiles.js';
 import { githubAnnotations } from '../report/githubAnnotations.js';
 import { confirmCounterexample, describeDivergence } from '../runner/confirm.js';
 import { hunt } from '../runner/hunt.js';
@@ -102,6 +104,19 @@ export function shapeText(options: Pick<CheckOptions, 'configFile' | 'operations
 export function judgedCodes(options: Pick<CheckOptions, 'invariants' | 'safetyOnly'>): Judged {
   if (options.invariants === undefined && !options.safetyOnly) return undefined;
   return (options.invariants ?? INVARIANT_CODES).filter((code) => !options.safetyOnly || invariantKind(code) === 'safety');
+}
+
+/** What check says of the stored regressions it does not replay: outside the task shape (a count), of families it does not draw (each file, up to ten). */
+export function skippedLines(skipped: NonNullable<RunReport['regressionsSkipped']>, options: Pick<CheckOptions, 'faults' | 'configFile' | 'operations' | 'features' | 'task'>): string[] {
+  const shape = skipped.filter((s) => s.reason === 'shape');
+  const families = skipped.filter((s) => s.reason === 'faults');
+  const shown = 10;
+  return [
+    ...(shape.length > 0 ? [`${count(shape.length, 'stored regression')} outside the task shape (${shapeText(options).replace(/^ · /, '')}) not replayed`] : []),
+    ...(families.length > 0 ? [`${count(families.length, 'stored regression')} of fault families this run does not draw (faults ${options.faults.join(',')}) skipped:`] : []),
+    ...families.slice(0, shown).map((s) => `  skipped: ${s.file} (${s.outside.join(', ')})`),
+    ...(families.length > shown ? [`  … and ${families.length - shown} more (summary.json lists them: regressionsSkipped)`] : []),
+  ];
 }
 
 /** The worst of several exit codes: durasim's failure, then an escape, a safety violation, liveness. */
@@ -192,7 +207,10 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
   const pool = new WorkerPool({ ...options, workers: workers.search });
   try {
     const loaded = await loadOrEscape(pool, ref, print);
-    if (typeof loaded === 'number') return loaded;
+    if (typeof loaded === 'number') {
+      removeStaleReports(options.reportDir, []); // it wrote no report: none of an earlier run's may read as this one's
+      return loaded;
+    }
     const judged = judgedCodes(options);
     const shardText = options.shard ? ` · shard ${options.shard.index}/${options.shard.count}` : '';
     const freshText = loaded.freshModules ? ' (it reads the world as it loads: what it keeps is renewed at every incarnation, as every module is)' : '';
@@ -205,11 +223,17 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
     const started = wallMs();
     // With --shard i/n, each shard replays its own share of the stored regressions (every n-th, from the i-th), so together they replay each once.
     const shard = options.shard;
-    // A stored regression outside the task shape (an operation kind or a feature it leaves out) is not replayed, and said so.
-    const everyStored = loadRegressions(loaded.name, options.regressionsDir);
-    const allStored = everyStored.filter((r) => inShape(r.scenario, options));
-    const outOfShape = everyStored.length - allStored.length;
-    if (outOfShape > 0 && !options.json) print(`${count(outOfShape, 'stored regression')} outside the task shape (${shapeText(options).replace(/^ · /, '')}) not replayed`);
+    // A stored regression outside the task shape (an operation kind or a feature it leaves out), or using a fault
+    // family this run does not draw (one the config or --faults no longer names), is not replayed, and said so.
+    const skipped: NonNullable<RunReport['regressionsSkipped']> = [];
+    const allStored = loadRegressions(loaded.name, options.regressionsDir).filter((r) => {
+      const shape = outsideShape(r.scenario, options);
+      const families = familiesOutside(r.scenario, options.faults);
+      if (shape.length > 0) skipped.push({ file: r.file, reason: 'shape', outside: shape });
+      else if (families.length > 0) skipped.push({ file: r.file, reason: 'faults', outside: families });
+      return shape.length === 0 && families.length === 0;
+    });
+    if (!options.json) for (const line of skippedLines(skipped, options)) print(line);
     const regressions = (shard ? allStored.filter((_, i) => i % shard.count === shard.index - 1) : allStored).map((r) => ({ ...r, scenario: withBounds(r.scenario, options.bounds) }));
     const progress = new Progress(shareOfRuns, process.stderr, options.progress && !options.json);
     let cpuMsBeforeFirstRun: number | undefined;
@@ -261,23 +285,24 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       independenceChecks: hunted.independenceChecks,
     };
     if (options.shard) report.shard = options.shard;
+    if (skipped.length > 0) report.regressionsSkipped = skipped;
     if (judged) report.invariantsJudged = [...judged];
     if (hunted.tally) report.tally = hunted.tally.counts;
     const exits: number[] = [];
     for (const [i, finding] of findings.entries()) {
-      if (finding.verdict === 'harness' && finding.outcome.kind === 'harness-error') return reportHarnessFailure(finding.outcome.message, finding.scenario, options.reportDir, print);
+      if (finding.verdict === 'harness' && finding.outcome.kind === 'harness-error') return reportHarnessFailure(finding.outcome.message, finding.scenario, options.reportDir, print, true);
       if (finding.verdict === 'usage') {
         const where = 'regression' in finding.origin ? `the stored regression ${finding.origin.regression}` : `run ${finding.origin.index} of seed ${options.seed}`;
-        return reportInspectProblems(summaryOf(finding.outcome)?.inspectProblems ?? [], finding.scenario, where, ref.spec, options.reportDir, print);
+        return reportInspectProblems(summaryOf(finding.outcome)?.inspectProblems ?? [], finding.scenario, where, { name: loaded.name, module: ref.spec }, options.reportDir, print);
       }
       const confirmed = await confirmCounterexample(pool, loaded.journalId, finding.scenario, finding.outcome);
-      if (confirmed.harness) return reportHarnessFailure(confirmed.harness.message, finding.scenario, options.reportDir, print);
+      if (confirmed.harness) return reportHarnessFailure(confirmed.harness.message, finding.scenario, options.reportDir, print, true);
       const difference = finding.divergence ? describeDivergence(finding.divergence) : (confirmed.sandbox ?? false);
       const violations = judgedViolations(confirmed.summary.violations, judged);
       const { verdict, sandbox } = verdictOf(violations, confirmed.summary, difference);
       const regressionFile = 'regression' in finding.origin
         ? finding.origin.regression
-        : saveRegression(finding.scenario, { journal: loaded.name, invariants: [...new Set(violations.map((v) => v.code))], seed: options.seed }, options.regressionsDir).file;
+        : saveRegression(finding.scenario, { journal: loaded.name, module: ref.spec, invariants: [...new Set(violations.map((v) => v.code))], seed: options.seed }, options.regressionsDir).file;
       // The replay command names the regression file: the report folder is overwritten by the next check.
       const replayCommand = `npx durasim replay ${regressionFile} --journal ${ref.spec}`;
       exits.push(exitCodeOf(verdict));

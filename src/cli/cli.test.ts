@@ -208,13 +208,13 @@ describe('bad input exits 2 with the house style, and writes nothing', () => {
     [['check', '--runs', '--tally'], 'Failed to read the command line: --runs needs a value. Run "durasim check --help" for its flags.'],
     [['check', '--tally=yes'], 'Failed to read the command line: --tally takes no value, found "yes". Pass --tally alone.'],
     [['mutants', '--runs', '0'], 'Failed to read the command line: --runs must be a whole number of at least 1, found "0". Pass e.g. --runs 500.'],
-    [['chekc'], 'Failed to read the command line: there is no command "chekc". Did you mean check? Use check, replay, explain, confirm, explore, mutants or merge (durasim help lists them).'],
+    [['chekc'], 'Failed to read the command line: there is no command "chekc". Did you mean check? Use check, replay, explain, confirm, explore, regressions, mutants or merge (durasim help lists them).'],
     [['check', '--runs', 'many'], 'Failed to read the command line: --runs must be a whole number, found "many". Pass e.g. --runs 500.'],
     [['check', '--runs', '-1'], 'Failed to read the command line: --runs must be a whole number, found "-1". Pass e.g. --runs 500.'],
     [['check', '--runs', '--seed', '3'], 'Failed to read the command line: --runs needs a value. Run "durasim check --help" for its flags.'],
     [['check', '--faults', 'crash,meteor'], 'Failed to read the command line: --faults must be a comma-separated list of crash, disk, io, response, duplicate, user, service-restart, intent, store, failure, concurrent, found "crash,meteor". Pass e.g. --faults crash,response.'],
     [['check', '--shard', '3/2'], 'Failed to read the command line: --shard must be i/n with 1 <= i <= n, found "3/2". Pass e.g. --shard 1/4 on the first of four CI jobs.'],
-    [['frobnicate'], 'Failed to read the command line: there is no command "frobnicate". Use check, replay, explain, confirm, explore, mutants or merge (durasim help lists them).'],
+    [['frobnicate'], 'Failed to read the command line: there is no command "frobnicate". Use check, replay, explain, confirm, explore, regressions, mutants or merge (durasim help lists them).'],
   ])('%j', async (argv, message) => {
     expect(await run(...argv, '--report-dir', join(dir, 'report'))).toBe(2);
     expect(err.join('')).toBe(`${message}\n`);

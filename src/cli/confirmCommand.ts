@@ -5,19 +5,23 @@
  * or 3 (liveness), both clean 0, not reproduced 4, cannot confirm 2, diverged 6.
  */
 import { confirmScenario } from '../confirm/confirmScenario.js';
-import { journalRefOf } from '../isolation/journalRef.js';
 import { WorkerPool } from '../pool/workerPool.js';
 import type { SimulationResult } from '../../simulator/simulate.js';
 import type { Violation } from '../../model/violation.js';
 import { loadOrEscape, type PoolFlags } from './check.js';
 import { EXIT } from './exitCodes.js';
 import { reportHarnessFailure } from './harnessFailure.js';
-import { readScenarioFile } from './scenarioFile.js';
+import { readFindingFile } from './scenarioFile.js';
+import { chooseFindingJournal, journalWarning } from './findingJournal.js';
 import { withBounds, type BoundsOption } from './boundsOption.js';
 
 export interface ConfirmOptions extends PoolFlags {
   file: string;
+  /** --journal. */
   journal?: string;
+  /** The config's journal (durasim.config.json or --config) and its file: used when no --journal is given. */
+  configJournal?: string;
+  configFile?: string;
   /** Wall-clock limit of the real run. */
   wallLimitMs?: number;
   /** Print the real system calls beside the simulated disk calls, per worker step. */
@@ -27,14 +31,20 @@ export interface ConfirmOptions extends PoolFlags {
 }
 
 export async function runConfirm(options: ConfirmOptions, print: (line: string) => void): Promise<number> {
-  const scenario = withBounds(readScenarioFile(options.file, 'Pass the path of a scenario file, e.g. a regression from reports/regressions/'), options.bounds);
-  const ref = journalRefOf(options.journal);
+  const found = readFindingFile(options.file, 'Pass the path of a scenario file, e.g. a regression from reports/regressions/');
+  const { recorded } = found;
+  const scenario = withBounds(found.scenario, options.bounds);
+  const choice = chooseFindingJournal(options.file, recorded, { flag: options.journal, config: options.configJournal, configFile: options.configFile });
+  const ref = choice.ref;
+  for (const line of choice.lines) print(line);
   print(`confirm ${options.file} · journal ${ref.spec} · real processes, real files, a real node:http service`);
   const pool = new WorkerPool({ ...options, workers: 1 });
   let simulated: { violations: Violation[]; result: SimulationResult };
   try {
     const loaded = await loadOrEscape(pool, ref, print);
     if (typeof loaded === 'number') return loaded;
+    const warning = journalWarning(options.file, choice, loaded.name);
+    if (warning) print(warning);
     const outcome = await pool.run(loaded.journalId, scenario, { detail: 'full', modules: 'fresh' });
     if (outcome.kind === 'harness-error') return reportHarnessFailure(outcome.message, scenario, 'durasim-report', print);
     if (outcome.kind !== 'simulated' || !outcome.result) {

@@ -11,6 +11,7 @@ import type { Fault } from '../../simulator/scenario/scenario.js';
 import { featuredScenario, DEFAULT_FAULT_KINDS, FAULT_KINDS, type FaultKind, type ScenarioArbitraryOptions } from '../arbitraries.js';
 import { shapedScenario } from '../taskShape.js';
 import { makeDirDurably, writeFileDurably } from '../durableFile.js';
+import { removeStaleReports } from '../report/reportFiles.js';
 import { journalRefOf } from '../isolation/journalRef.js';
 import { WorkerPool } from '../pool/workerPool.js';
 import { saveRegression } from '../regressions.js';
@@ -52,7 +53,10 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
   const pool = new WorkerPool(options);
   try {
     const loaded = await loadOrEscape(pool, ref, print);
-    if (typeof loaded === 'number') return loaded;
+    if (typeof loaded === 'number') {
+      removeStaleReports(options.reportDir, []); // it wrote no report: none of an earlier run's may read as this one's
+      return loaded;
+    }
     print(`explore · journal ${loaded.name} · base ${options.file ?? (options.shape?.operations || options.shape?.features ? 'the standard workload in the task shape, no faults' : 'the standard workload with every task feature, no faults')} · depth ${options.depth} · ${count(pool.size, 'worker')}`);
     const started = wallMs();
     let lastProgressMs = started;
@@ -71,13 +75,14 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
       },
     });
     const elapsedS = (wallMs() - started) / 1000;
-    if (exploration.harnessError) return reportHarnessFailure(exploration.harnessError, base, options.reportDir, print);
-    if (exploration.inspectProblems) return reportInspectProblems(exploration.inspectProblems.problems, exploration.inspectProblems.scenario, exploration.inspectProblems.scenario === base ? 'the base run' : 'an explored run', ref.spec, options.reportDir, print);
+    if (exploration.harnessError) return reportHarnessFailure(exploration.harnessError, base, options.reportDir, print, true);
+    if (exploration.inspectProblems) return reportInspectProblems(exploration.inspectProblems.problems, exploration.inspectProblems.scenario, exploration.inspectProblems.scenario === base ? 'the base run' : 'an explored run', { name: loaded.name, module: ref.spec }, options.reportDir, print);
     if (exploration.baseViolations.length > 0) {
-      const file = options.file ?? saveRegression(base, { journal: loaded.name, invariants: [...new Set(exploration.baseViolations.map((v) => v.code))] }, options.regressionsDir).file;
+      const file = options.file ?? saveRegression(base, { journal: loaded.name, module: ref.spec, invariants: [...new Set(exploration.baseViolations.map((v) => v.code))] }, options.regressionsDir).file;
       print('the base scenario itself fails, before any crash is added:');
       for (const line of violationLines(exploration.baseViolations)) print(`  ${line}`);
       print(`Fix that first: npx durasim explain ${file} --journal ${ref.spec}`);
+      removeStaleReports(options.reportDir, []); // no coverage was measured: an earlier run's must not read as this one's
       return exitFor(exploration.baseViolations, false);
     }
     const table = coverageTable(exploration.rows);
@@ -86,7 +91,7 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
     const violations = exploration.findings.flatMap((f) => f.violations);
     const saved = exploration.findings.map((finding) => ({
       finding,
-      file: saveRegression(finding.scenario, { journal: loaded.name, invariants: [...new Set(finding.violations.map((v) => v.code))] }, options.regressionsDir).file,
+      file: saveRegression(finding.scenario, { journal: loaded.name, module: ref.spec, invariants: [...new Set(finding.violations.map((v) => v.code))] }, options.regressionsDir).file,
     }));
     const shown = 5;
     for (const { finding, file } of saved.slice(0, shown)) {
@@ -98,9 +103,11 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
     if (exploration.escapes.length > 0) print(`sandbox: ${exploration.escapes[0]}`);
     if (saved.length === 0 && exploration.escapes.length === 0) print(`verdict: clean — no crash state or fault broke an invariant${options.depth === 1 ? '; try --depth 2 for every pair' : ''}`);
     makeDirDurably(options.reportDir);
+    // Every report file of an earlier run goes first (a check's summary.json and counterexample.json too); coverage.json, the record, lands last.
+    removeStaleReports(options.reportDir, []);
     const json = { command: 'explore', journal: loaded.name, base: options.file ?? 'standard', depth: options.depth, faults: options.faults ?? DEFAULT_FAULT_KINDS, runs: exploration.runs, states: exploration.states, cutShort: exploration.cutShort, elapsedMs: Math.round(elapsedS * 1000), rows: exploration.rows, counterexamples: saved.map((s) => s.file) };
-    writeFileDurably(join(options.reportDir, 'coverage.json'), `${JSON.stringify(json, null, 2)}\n`);
     writeFileDurably(join(options.reportDir, 'coverage.md'), `# Fault-window coverage: ${loaded.name}, depth ${options.depth}\n\n${table.join('\n')}\n`);
+    writeFileDurably(join(options.reportDir, 'coverage.json'), `${JSON.stringify(json, null, 2)}\n`);
     print(`reports: ${join(options.reportDir, 'coverage.md')}, ${join(options.reportDir, 'coverage.json')}`);
     return exitFor(violations, exploration.escapes.length > 0);
   } finally {

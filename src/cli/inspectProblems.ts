@@ -6,9 +6,11 @@
  */
 import { join } from 'node:path';
 import { failureMessage } from '../../model/contract/failure.js';
-import { scenarioToJson, type Scenario } from '../../simulator/scenario/scenario.js';
+import type { RecordedJournal, Scenario } from '../../simulator/scenario/scenario.js';
+import { findingText } from '../findingJson.js';
 import { makeDirDurably, writeFileDurably } from '../durableFile.js';
 import { EXIT } from './exitCodes.js';
+import { removeStaleReports } from '../report/reportFiles.js';
 
 /** The message's parts: the first problem, how many more, where the run came from, and what to return. */
 export function inspectProblemsParts(problems: readonly string[], where: string | undefined, replay: string | undefined): { action: string; reason: string; fix: string } {
@@ -27,10 +29,11 @@ export function inspectProblemsMessage(problems: readonly string[], where: strin
 }
 
 /** Saves the run's scenario in the report folder, prints the message, returns exit code 2. */
-export function reportInspectProblems(problems: readonly string[], scenario: Scenario, where: string, journalSpec: string, reportDir: string, print: (line: string) => void): number {
+export function reportInspectProblems(problems: readonly string[], scenario: Scenario, where: string, journal: RecordedJournal, reportDir: string, print: (line: string) => void): number {
   makeDirDurably(reportDir);
   const file = join(reportDir, 'counterexample.json');
-  writeFileDurably(file, `${JSON.stringify(scenarioToJson(scenario), null, 2)}\n`);
-  print(inspectProblemsMessage(problems, where, `npx durasim replay ${file} --journal ${journalSpec}`));
+  writeFileDurably(file, findingText(scenario, journal));
+  removeStaleReports(reportDir, ['counterexample.json']); // the folder is the run's (check's, explore's): no earlier verdict stays beside it
+  print(inspectProblemsMessage(problems, where, `npx durasim replay ${file} --journal ${journal.module}`));
   return EXIT.usage;
 }

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { invariantKind, type InvariantCode } from '../../model/violation.js';
 import { DurasimError } from '../../model/contract/failure.js';
-import { DEFAULT_FAULT_KINDS, FAULT_KINDS, OPERATION_KINDS, TASK_FEATURES } from '../arbitraries.js';
+import { DEFAULT_FAULT_KINDS, FAULT_KINDS, OPERATION_KINDS, TASK_FEATURES, type FaultKind } from '../arbitraries.js';
 import { readTaskFile, settingsOf } from './config.js';
 import { runMutants } from '../mutantsMain.js';
 import { mergedLine } from './merge.js';
@@ -24,6 +24,7 @@ import { runReplay } from './replay.js';
 import { runConfirm } from './confirmCommand.js';
 import { runExplore } from './exploreCommand.js';
 import { BOUND_FLAG_KINDS, boundsOf } from './boundsOption.js';
+import { runRegressions } from './regressionsCommand.js';
 
 export const HELP = `durasim — deterministic simulation testing for operation journals
 
@@ -36,15 +37,17 @@ usage:
                   [--workers N] [--max-heap MB] [--hang-timeout 5s]
                   [--tally] [--invariants a,b] [--safety-only] [--confirm] [--env NAME=VALUE]... [--verbose]
                   [--guided] [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
-  durasim replay  <scenario.json> [--journal <module>] [--report-dir <dir>] [--max-heap MB] [--hang-timeout 5s]
+  durasim replay  <scenario.json> [--journal <module>] [--config <file>] [--report-dir <dir>] [--max-heap MB] [--hang-timeout 5s]
                   [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
-  durasim explain <scenario.json> [--journal <module>] [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
-  durasim confirm <scenario.json> [--journal <module>] [--wall-limit 60s] [--calls]
+  durasim explain <scenario.json> [--journal <module>] [--config <file>] [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
+  durasim confirm <scenario.json> [--journal <module>] [--config <file>] [--wall-limit 60s] [--calls]
                   [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
   durasim explore [scenario.json] [--journal <module>] [--depth 1|2] [--max-runs N]
                   [--faults ${FAULT_KINDS.join(',')}] [--operations …] [--features …] [--config <file>]
                   [--report-dir <dir>] [--regressions <dir>] [--workers N]
                   [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
+  durasim regressions [list|prune] [--regressions <dir>] [--journal <name|module>] [--family a,b]
+                  [--older-than 30d] [--dry-run]
   durasim mutants [--runs N] [--out <dir>] [--workers N]
   durasim merge   <summary.json>...
 
@@ -54,9 +57,23 @@ check reads durasim.config.json in the working folder (or --config): the task sh
 operation kinds the journal supports (--operations), the task features in play (--features: token,
 budget, cancel, input, temp, or none), the fault families (--faults), your own task to vary
 (--task, a scenario file) — and journal, runs, seed, env; flags override it (docs/faults.md).
+check and explore record in counterexample.json and every regression file the journal it was found
+with (its adapter's name and the module as --journal took it). replay, explain and confirm run
+--journal, else the config's journal, else the recorded module (or bundled name); a file that
+records none runs the reference, said on its own line. A recorded module that is gone is exit 2;
+a journal of another name than the recorded one runs after a "warning:" line (in summary.json too).
 Runs go to worker threads (--workers, default: one per 50 runs, up to the machine's cores, and
 every core to shrink a finding); a journal that holds its thread for --hang-timeout (default 5s) or
 passes --max-heap (default 512 MB) ends that run as a liveness failure.
+A run owns its --report-dir: the report files an earlier run left there that it does not write
+(counterexample.json and timeline.html after a clean run, explore's coverage after a check, and the
+other way round) are removed before its summary lands; no other file there is touched.
+check replays the journal's stored regressions (--regressions, default reports/regressions) first;
+one outside the task shape, or of a fault family the run does not draw, is skipped and listed.
+regressions list shows each stored regression (file, journal, invariants, fault families, age: from
+the date saved, or the file's time for files saved before durasim recorded it); regressions prune
+deletes those --journal, --family (any of them) and --older-than (30d, 12h) choose, at least one
+filter, and prints each; --dry-run only says what it would delete.
 check stops at the first failing run — but a run that only fails to finish (liveness) does not
 stop it: it goes on looking for a safety violation, which outranks it (exit 1, both shown and
 saved); --tally runs the whole budget, counts failing runs per invariant and saves one shrunk
@@ -92,7 +109,7 @@ delays, waits; a crash adds an incarnation). --max-steps, --max-incarnations and
 which (a liveness finding, exit 3), apart from a stall or a deadlock.
 exit codes: 0 clean · 1 safety violation · 2 bad usage or input · 3 liveness · 4 nondeterminism or sandbox escape · 5 durasim failed · 6 confirm: diverged`;
 
-export const COMMANDS = ['check', 'replay', 'explain', 'confirm', 'explore', 'mutants', 'merge'] as const;
+export const COMMANDS = ['check', 'replay', 'explain', 'confirm', 'explore', 'regressions', 'mutants', 'merge'] as const;
 
 /** The help of one command: its usage lines from HELP, then the notes that apply to every command. */
 export function commandHelp(command: string): string {
@@ -123,6 +140,16 @@ const BOUNDS = BOUND_FLAG_KINDS;
 
 function poolFlags(flags: Record<string, unknown>): PoolFlags {
   return { workers: flags.workers as number | undefined, maxHeapMb: flags['max-heap'] as number | undefined, hangTimeoutMs: flags['hang-timeout'] as number | undefined };
+}
+
+/** replay, explain and confirm: --journal, and the config's journal (durasim.config.json or --config) for when it is not given. */
+function journalFlags(flags: Record<string, unknown>): { journal?: string; configJournal?: string; configFile?: string } {
+  const { journal, configFile } = settingsOf({ config: flags.config });
+  return {
+    ...(flags.journal !== undefined ? { journal: flags.journal as string } : {}),
+    ...(journal !== undefined ? { configJournal: journal } : {}),
+    ...(configFile !== undefined ? { configFile } : {}),
+  };
 }
 
 /** The terminal's printer: a line with its verdict words coloured when colour is on (colour.ts). */
@@ -210,26 +237,26 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
       }
       case 'replay':
       case 'explain': {
-        const { positional, flags } = parseArgs(rest, command === 'replay' ? { journal: 'string', 'report-dir': 'string', ...POOL_FLAGS, ...BOUNDS } : { journal: 'string', ...POOL_FLAGS, ...BOUNDS }, command);
+        const { positional, flags } = parseArgs(rest, command === 'replay' ? { journal: 'string', config: 'string', 'report-dir': 'string', ...POOL_FLAGS, ...BOUNDS } : { journal: 'string', config: 'string', ...POOL_FLAGS, ...BOUNDS }, command);
         const bounds = boundsOf(flags, undefined);
         if (positional.length !== 1) throw usageError(`${command} takes one scenario file, found ${positional.length}`, `Run durasim ${command} <scenario.json>`);
         return await runReplay({
           ...poolFlags(flags),
           file: positional[0] as string,
           mode: command,
-          ...(flags.journal !== undefined ? { journal: flags.journal as string } : {}),
+          ...journalFlags(flags),
           ...(flags['report-dir'] !== undefined ? { reportDir: flags['report-dir'] as string } : {}),
           ...(bounds !== undefined ? { bounds } : {}),
         }, print);
       }
       case 'confirm': {
-        const { positional, flags } = parseArgs(rest, { journal: 'string', 'wall-limit': 'duration', calls: 'boolean', ...POOL_FLAGS, ...BOUNDS }, 'confirm');
+        const { positional, flags } = parseArgs(rest, { journal: 'string', config: 'string', 'wall-limit': 'duration', calls: 'boolean', ...POOL_FLAGS, ...BOUNDS }, 'confirm');
         const bounds = boundsOf(flags, undefined);
         if (positional.length !== 1) throw usageError(`confirm takes one scenario file, found ${positional.length}`, 'Run durasim confirm <scenario.json> --journal <module>');
         return await runConfirm({
           ...poolFlags(flags),
           file: positional[0] as string,
-          ...(flags.journal !== undefined ? { journal: flags.journal as string } : {}),
+          ...journalFlags(flags),
           ...(flags['wall-limit'] !== undefined ? { wallLimitMs: flags['wall-limit'] as number } : {}),
           ...(flags.calls === true ? { calls: true } : {}),
           ...(bounds !== undefined ? { bounds } : {}),
@@ -259,6 +286,23 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
           ...(bounds !== undefined ? { bounds } : {}),
         }, print);
       }
+      case 'regressions': {
+        const { positional, flags } = parseArgs(rest, { regressions: 'string', journal: 'string', family: 'faults', 'older-than': 'duration', 'dry-run': 'boolean' }, 'regressions');
+        const [action = 'list', ...more] = positional;
+        if ((action !== 'list' && action !== 'prune') || more.length > 0) throw usageError(`regressions takes list or prune, found ${JSON.stringify(positional.join(' '))}`, 'Run durasim regressions list, or durasim regressions prune --family <f> (durasim regressions --help)');
+        if (action === 'list' && flags['dry-run'] === true) throw usageError('--dry-run goes with prune: list deletes nothing', 'Run durasim regressions prune … --dry-run');
+        if (action === 'prune' && flags.journal === undefined && flags.family === undefined && flags['older-than'] === undefined) {
+          throw usageError('prune needs a filter, or it would delete every stored regression', 'Name what to prune with --journal, --family or --older-than, e.g. durasim regressions prune --family concurrent --dry-run');
+        }
+        return await runRegressions({
+          action,
+          regressionsDir: (flags.regressions as string | undefined) ?? REGRESSIONS_DIR,
+          ...(flags.journal !== undefined ? { journal: flags.journal as string } : {}),
+          ...(flags.family !== undefined ? { families: flags.family as FaultKind[] } : {}),
+          ...(flags['older-than'] !== undefined ? { olderThanMs: flags['older-than'] as number } : {}),
+          ...(flags['dry-run'] === true ? { dryRun: true } : {}),
+        }, print);
+      }
       case 'mutants':
       {
         const { positional, flags } = parseArgs(rest, { runs: 'positive', out: 'string', workers: 'positive' }, 'mutants');
@@ -285,7 +329,7 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
         print(version());
         return EXIT.clean;
       default:
-        throw usageError(`there is no command ${JSON.stringify(command)}`, `${closestCommand(command)}Use check, replay, explain, confirm, explore, mutants or merge (durasim help lists them)`);
+        throw usageError(`there is no command ${JSON.stringify(command)}`, `${closestCommand(command)}Use ${COMMANDS.slice(0, -1).join(', ')} or ${COMMANDS.at(-1)} (durasim help lists them)`);
     }
   } catch (error) {
     if (error instanceof DurasimError) {

@@ -4,11 +4,11 @@
  * the explained steps with the violating step marked (explain), and the verdict.
  */
 import { formatTraceEntry } from '../../simulator/world/trace.js';
-import { journalRefOf } from '../isolation/journalRef.js';
 import { explainText } from '../report/explain.js';
 import { verdictOf, type RunReport } from '../report/runReport.js';
 import { inspectProblemsMessage } from './inspectProblems.js';
 import { writeReports } from '../report/writeReports.js';
+import { removeStaleReports } from '../report/reportFiles.js';
 import { confirmCounterexample } from '../runner/confirm.js';
 import { WorkerPool } from '../pool/workerPool.js';
 import { violationLines } from '../report/violationLines.js';
@@ -17,12 +17,17 @@ import { loadOrEscape, type PoolFlags } from './check.js';
 import { EXIT, exitCodeOf } from './exitCodes.js';
 import { reportHarnessFailure } from './harnessFailure.js';
 import { checkOutputFolder } from './preflight.js';
-import { readScenarioFile } from './scenarioFile.js';
+import { readFindingFile } from './scenarioFile.js';
+import { chooseFindingJournal, journalWarning } from './findingJournal.js';
 import { withBounds, type BoundsOption } from './boundsOption.js';
 
 export interface ReplayOptions extends PoolFlags {
   file: string;
+  /** --journal. */
   journal?: string;
+  /** The config's journal (durasim.config.json or --config) and its file: used when no --journal is given. */
+  configJournal?: string;
+  configFile?: string;
   mode: 'replay' | 'explain';
   reportDir?: string;
   /** Bounds over the scenario's (--max-steps and its siblings). */
@@ -32,17 +37,27 @@ export interface ReplayOptions extends PoolFlags {
 const wallMs = (): number => performance.now(); // the harness's clock, for the report only
 
 export async function runReplay(options: ReplayOptions, print: (line: string) => void): Promise<number> {
-  const scenario = withBounds(readScenarioFile(options.file, 'Pass the path of a scenario file, e.g. a report dir’s counterexample.json'), options.bounds);
+  const found = readFindingFile(options.file, 'Pass the path of a scenario file, e.g. a report dir’s counterexample.json');
+  const { recorded } = found;
+  const scenario = withBounds(found.scenario, options.bounds);
   if (options.reportDir) checkOutputFolder(options.reportDir, '--report-dir');
-  const ref = journalRefOf(options.journal);
+  const choice = chooseFindingJournal(options.file, recorded, { flag: options.journal, config: options.configJournal, configFile: options.configFile });
+  const ref = choice.ref;
+  for (const line of choice.lines) print(line);
   const pool = new WorkerPool({ ...options, workers: Math.min(2, options.workers ?? 2) });
   try {
     const loaded = await loadOrEscape(pool, ref, print);
-    if (typeof loaded === 'number') return loaded;
+    if (typeof loaded === 'number') {
+      if (options.reportDir) removeStaleReports(options.reportDir, []); // it wrote no report: none of an earlier run's may read as this one's
+      return loaded;
+    }
+    // Said before anything else of the run, so no verdict below reads as the recorded journal's.
+    const warning = journalWarning(options.file, choice, loaded.name);
+    if (warning) print(warning);
     const started = wallMs();
     const found = await pool.run(loaded.journalId, scenario);
     const confirmed = await confirmCounterexample(pool, loaded.journalId, scenario, found);
-    if (confirmed.harness) return reportHarnessFailure(confirmed.harness.message, scenario, options.reportDir ?? 'durasim-report', print);
+    if (confirmed.harness) return reportHarnessFailure(confirmed.harness.message, scenario, options.reportDir ?? 'durasim-report', print, options.reportDir !== undefined);
     const { summary, result } = confirmed;
     // An answer of inspect() the judge cannot read is the adapter's bad input: said as such, never judged.
     if (summary.inspectProblems && summary.inspectProblems.length > 0) {
@@ -67,6 +82,7 @@ export async function runReplay(options: ReplayOptions, print: (line: string) =>
       if (result) report.result = result;
       if (confirmed.faultFree) report.faultFree = confirmed.faultFree;
       if (sandbox) report.sandbox = sandbox;
+      if (warning) report.warnings = [warning];
       print(`reports: ${Object.values(writeReports(options.reportDir, report)).join(', ')}`);
     }
     return exitCode;

@@ -11,9 +11,16 @@ export function reportMarkdown(report: RunReport): string {
     '',
     `- journal: \`${report.journalSpec}\``,
   ];
+  // Before anything that reads as a verdict: e.g. a replay of a file found with another journal.
+  for (const warning of report.warnings ?? []) lines.push(`- **${warning}**`);
   if (report.seed !== undefined) lines.push(`- seed: ${report.seed}${report.faults ? ` · faults: ${report.faults.join(', ')}` : ''}${report.shard ? ` · shard ${report.shard.index}/${report.shard.count}` : ''}`);
   lines.push(`- runs: ${report.runsExecuted}${report.runsPlanned !== undefined ? ` of ${report.runsPlanned}` : ''} in ${(report.elapsedMs / 1000).toFixed(2)} s${report.timeBudgetHit ? ' (time budget reached)' : ''}`);
   lines.push(`- exit code: ${report.exitCode}`);
+  const skipped = report.regressionsSkipped ?? [];
+  if (skipped.length > 0) {
+    const families = skipped.filter((s) => s.reason === 'faults').length;
+    lines.push(`- stored regressions not replayed: ${skipped.length} (${skipped.length - families} outside the task shape, ${families} of fault families this run does not draw; listed in summary.json)`);
+  }
   if (report.sandbox) lines.push(`- sandbox: ${report.sandbox}`);
   const errors = report.result ? journalErrors(report.result) : [];
   if (errors.length > 0) lines.push('', '## What the journal reported', '', ...errors.map((e) => `- ${e}`));

@@ -38,6 +38,13 @@ export interface RunReport {
   confirmation?: { verdict: string; lines: string[]; calls?: string[] };
   /** What the journal reported going wrong, shown before the violations. */
   journalErrors?: string[];
+  /**
+   * Stored regressions not replayed: outside the task shape (an operation kind or a feature it leaves
+   * out: `outside` names them), or using a fault family the run does not draw (`outside` names the families).
+   */
+  regressionsSkipped?: { file: string; reason: 'shape' | 'faults'; outside: string[] }[];
+  /** What the reader must know before the verdict: replay of a file found with another journal than the one run (cli/findingJournal.ts). */
+  warnings?: string[];
   /** Why the run counts as a sandbox failure (nondeterminism or an escape), when it does. */
   sandbox?: string;
   counterexample?: Scenario;
