@@ -8,6 +8,7 @@ import type { InvariantCode, Violation } from './violation.js';
 
 /** Most causal first. */
 export const CAUSAL_ORDER: readonly InvariantCode[] = [
+  'routed-requests',
   'projection-consistent',
   'takeover-exclusive',
   'cas-loser-stops',
@@ -27,6 +28,7 @@ export const CAUSAL_ORDER: readonly InvariantCode[] = [
   'no-state-skip',
   'file-truth',
   'truthful-outcome',
+  'fault-free-effects',
   'no-silent-overwrite',
   'one-effect-per-key',
   'no-secret-persisted',

@@ -69,6 +69,10 @@ export interface RequestEvidence {
   /** Trace position where its sender stopped waiting for it (answered, gave up, or died); absent while it waits. */
   doneSeq?: number;
   recordsAtArrival?: Records;
+  /** The path it was sent to, for a request no route took (routed-requests). */
+  path?: string;
+  /** Under a contract: the status the wire said, when it differs from the model's `status` (a mismatch answered 422 is the model's 409). */
+  wireStatus?: number;
   /** For a failure-class answer heard by its sender: the key's states in the page cache as it heard it (what it had written before). */
   heardHistory?: string[];
   /** For a write whose record was not durably dispatched: what only the page cache held then, per file. */
@@ -221,6 +225,12 @@ export interface JudgeInput {
   secretSightings?: SecretSightingEvidence[];
   /** With a task that keeps temp files. */
   temp?: TempEvidence;
+  /** Requests the journal sent to hosts other than the service's (they never reached it). */
+  strayRequests?: { seq: number; sender?: string; method: string; url: string }[];
+  /** The base URL the task names for the service. */
+  serviceUrl?: string;
+  /** Per publish key: the digest its task's body has under the service's intent rule (for records that keep no digest: recordedIntents.ts). */
+  intentDigests?: Record<string, string>;
 }
 
 export interface TraceLine {

@@ -29,7 +29,10 @@ import { checkRetrySafeOnly } from './invariants/retrySafeOnly.js';
 import { checkSingleFlight } from './invariants/singleFlight.js';
 import { checkTruthfulOutcome } from './invariants/truthfulOutcome.js';
 import { checkWriteAhead } from './invariants/writeAhead.js';
+import { checkRoutedRequests } from './invariants/routedRequests.js';
+import { checkFaultFreeEffects } from './invariants/faultFreeEffects.js';
 import { invariantKind, type InvariantCode, type Violation } from './violation.js';
+import { withRecordedIntents } from './recordedIntents.js';
 
 export const CHECKS: Record<InvariantCode, (input: JudgeInput) => Violation[]> = {
   'one-effect-per-key': checkOneEffectPerKey,
@@ -55,6 +58,8 @@ export const CHECKS: Record<InvariantCode, (input: JudgeInput) => Violation[]> =
   'cancel-truth': checkCancelTruth,
   'version-change-pauses': checkVersionChangePauses,
   'cleanup-owned-only': checkCleanupOwnedOnly,
+  'routed-requests': checkRoutedRequests,
+  'fault-free-effects': checkFaultFreeEffects,
   'evidence-retained': checkEvidenceRetained,
   convergence: checkConvergence,
   'journal-error': checkJournalError,
@@ -62,7 +67,7 @@ export const CHECKS: Record<InvariantCode, (input: JudgeInput) => Violation[]> =
 
 export function judge(input: JudgeInput, only?: readonly InvariantCode[]): Violation[] {
   const codes = only ?? (Object.keys(CHECKS) as InvariantCode[]);
-  const seen = withoutFencedWrites(input);
+  const seen = withRecordedIntents(withoutFencedWrites(input));
   return codes.flatMap((code) => CHECKS[code](seen)).sort((a, b) => a.step - b.step);
 }
 

@@ -27,6 +27,8 @@ export const INVARIANTS = [
   { code: 'cancel-truth', kind: 'safety', summary: 'an operation recorded cancelled has no effect at the service: what happened stays recorded as happened' },
   { code: 'version-change-pauses', kind: 'safety', summary: 'a node planned from a version of a source is not sent once the source changed: the task pauses for replanning' },
   { code: 'cleanup-owned-only', kind: 'safety', summary: "a task's cleanup never deletes, moves or rewrites another task's temp file in the folder they share" },
+  { code: 'routed-requests', kind: 'safety', summary: "every request the journal sends reaches the service, at the url the task names, on a route the service has (a contract may name routes out of scope)" },
+  { code: 'fault-free-effects', kind: 'safety', summary: 'in a run without any fault, every publish the journal ends in a final state has its effect at the service, unless the service said why not' },
   { code: 'evidence-retained', kind: 'safety', summary: "once the durable records hold a write's receipt they keep it, through every crash and cleanup, to the end" },
   { code: 'convergence', kind: 'liveness', summary: 'after the last fault every operation reaches a terminal state within the bounds, and a finished task leaves no temp file behind' },
   { code: 'journal-error', kind: 'liveness', summary: 'no incarnation ends by an error of its own (an uncaught exception or rejection, a non-zero exit) before any fault was injected: a bug, not a recovery' },

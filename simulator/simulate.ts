@@ -5,6 +5,8 @@
  */
 import type { DurabilityGap, ObservedHistories, ReceiptLoss, Records } from '../model/evidence.js';
 import type { JournalAdapter } from '../model/contract/contract.js';
+import { digestOf } from '../model/contract/digest.js';
+import { intentOf } from './contract/classify.js';
 import { installAmbientGuard, uninstallAmbientGuard, type Escape } from './sandbox/ambientGuard.js';
 import { loadMsw, type Transport } from './service/network.js';
 import type { Proc } from './world/proc.js';
@@ -54,6 +56,18 @@ export interface SimulateOptions {
   cutAfterStep?: number;
 }
 
+/** How many requests reached nothing: no route of the service took them, or they went to another host (only those that did). */
+function requestsAstray(world: World): { unroutedRequests?: number; strayRequests?: number } {
+  const unrouted = world.service.requests.filter((r) => r.route.kind === 'unknown').length;
+  return { ...(unrouted > 0 ? { unroutedRequests: unrouted } : {}), ...(world.strayRequests.length > 0 ? { strayRequests: world.strayRequests.length } : {}) };
+}
+
+/** Per publish key of the task: the digest its body has under the service's intent rule (its contract's first effect route, or the raw body). */
+function intentDigestsOf(scenario: Scenario): Record<string, string> {
+  const route = scenario.service.contract?.effects[0];
+  return Object.fromEntries(scenario.task.operations.flatMap((op) => (op.kind === 'publish' ? [[op.key, digestOf(route ? intentOf(route, op.body) : op.body)]] : [])));
+}
+
 export interface ServiceRequest extends ServiceRequestRecord {
   /** For POSTs and resource reads: the journal's records on the durable image when the request arrived. */
   recordsAtArrival?: Records;
@@ -79,6 +93,12 @@ export interface SimulationResult {
   /** Calls that reached around env: the real clock, randomness, timers, disk, network, processes. */
   escapes: Escape[];
   userEdits: { seq: number; timeMs: number; path: string; text: string }[];
+  /** Requests the journal sent to hosts other than the service's (routed-requests). */
+  strayRequests: { seq: number; sender: string; method: string; url: string }[];
+  /** The base URL the task names for the service (its contract's, or durasim's own). */
+  serviceUrl: string;
+  /** Per publish key: the digest of its task's body under the service's intent rule (the judge's intent for a record that keeps no digest). */
+  intentDigests: Record<string, string>;
   final: {
     /** Records on the durable image at the end. */
     durable: Records;
@@ -107,7 +127,8 @@ export interface SimulationResult {
   diskLane?: DiskLaneState[];
   /** With SimulateOptions.diskCalls: every change the journal's calls made on the disk, per worker step. */
   diskCalls?: DiskCallLine[];
-  stats: { steps: number; incarnations: number; virtualTimeMs: number; traceEntries: number };
+  /** unroutedRequests: requests no route of the service took; strayRequests: requests to other hosts (routed-requests); both absent when none. */
+  stats: { steps: number; incarnations: number; virtualTimeMs: number; traceEntries: number; unroutedRequests?: number; strayRequests?: number };
 }
 
 let running: World | null = null;
@@ -154,6 +175,9 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
     exits: world.exits,
     escapes: world.escapes,
     userEdits: world.userEdits,
+    strayRequests: world.strayRequests,
+    serviceUrl: world.network.serviceUrl,
+    intentDigests: intentDigestsOf(scenario),
     final: { ...world.inspection.observeBoth(world.trace.length - 1, false), files: filesOn(world.disk.liveView(), world.paths), durableFiles: filesOn(world.disk.durableView(), world.paths) },
     observed: world.inspection.observer.observed,
     receiptLosses: world.inspection.observer.receiptLosses,
@@ -164,7 +188,7 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
     ...(tempWatch ? { temp: tempWatch.evidence(world.disk.liveFilePaths()) } : {}),
     ...(world.diskLane ? { diskLane: (world.diskLane.note(world.trace.length - 1), world.diskLane.states) } : {}),
     ...(world.diskCalls ? { diskCalls: diskCallLines(world.diskCalls) } : {}),
-    stats: { steps: world.globalStep, incarnations: world.incarnationsStarted, virtualTimeMs: world.clock.nowMs, traceEntries: world.trace.length },
+    stats: { steps: world.globalStep, incarnations: world.incarnationsStarted, virtualTimeMs: world.clock.nowMs, traceEntries: world.trace.length, ...requestsAstray(world) },
   };
   // Everything the result needs of the disk is read: its volume goes back to the thread's spares.
   world.disk.release();

@@ -11,7 +11,7 @@ describe('public API', () => {
     expect(durasim.INVARIANT_CODES).toEqual([
       'one-effect-per-key', 'single-flight', 'no-silent-overwrite', 'no-state-skip', 'file-truth', 'write-ahead', 'truthful-outcome',
       'recorded-intent-wins', 'no-blind-retry', 'completed-replayed', 'retry-safe-only', 'single-advancer', 'fenced-effects', 'cas-loser-stops',
-      'takeover-exclusive', 'projection-consistent', 'no-secret-persisted', 'failure-class-respected', 'retry-budget', 'no-effect-after-cancel', 'cancel-truth', 'version-change-pauses', 'cleanup-owned-only', 'evidence-retained', 'convergence', 'journal-error',
+      'takeover-exclusive', 'projection-consistent', 'no-secret-persisted', 'failure-class-respected', 'retry-budget', 'no-effect-after-cancel', 'cancel-truth', 'version-change-pauses', 'cleanup-owned-only', 'routed-requests', 'fault-free-effects', 'evidence-retained', 'convergence', 'journal-error',
     ]);
   });
 

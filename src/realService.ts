@@ -8,6 +8,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { credentialsOf, routeOf, type ServiceCore, type ServiceReply } from '../simulator/service/service.js';
+import { contractRoute } from '../simulator/service/contractRoute.js';
 
 export interface RealService {
   url: string;
@@ -31,7 +32,10 @@ export async function serveOverHttp(core: ServiceCore, beforeReply: (method: str
     req.on('end', () => {
       const method = req.method ?? 'GET';
       const headers = new Headers(Object.entries(req.headers).flatMap(([name, value]) => (typeof value === 'string' ? [[name, value] as [string, string]] : [])));
-      const reply = core.receive(method, routeOf(method, new URL(req.url ?? '/', 'http://127.0.0.1').pathname), body, credentialsOf(headers));
+      // Under a contract the request's URL is the contract's own, on this server's origin (the worker was handed it as the service's url).
+      const contract = core.face?.contract;
+      const route = contract ? contractRoute(contract, method, new URL(req.url ?? '/', new URL(contract.url).origin).href, headers, body) : routeOf(method, new URL(req.url ?? '/', 'http://127.0.0.1').pathname);
+      const reply = core.receive(method, route, body, credentialsOf(headers));
       if (beforeReply(method, reply) === 'withhold') {
         res.destroy();
         return;
@@ -47,7 +51,7 @@ export async function serveOverHttp(core: ServiceCore, beforeReply: (method: str
       const bytes = Buffer.from(reply.body);
       const respond = (): void => {
         if (res.destroyed) return; // its client is gone (a killed worker)
-        res.writeHead(reply.status, { 'content-type': 'application/json', 'content-length': bytes.length });
+        res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers, 'content-length': bytes.length });
         if (!reply.cut) {
           res.end(bytes);
           return;

@@ -125,13 +125,17 @@ export function simulatedFetch(world: StepHost, proc: Proc): (input: string | UR
     const url = input instanceof Request ? input.url : String(input);
     const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
     const where = world.network.reachable(url) ? url.slice(world.network.serviceUrl.length) || '/' : url;
-    return world.step<Response>(proc, 'fetch', `${method} ${where}`, async (complete) => {
+    // A contract's key outside the path (a header, the body) is named too: a fault anchored to the key finds the step.
+    const key = world.network.keyHint(input, init);
+    return world.step<Response>(proc, 'fetch', `${method} ${where}${key === undefined ? '' : ` [${key}]`}`, async (complete) => {
       if (signal?.aborted) {
         complete({ ok: false, error: signal.reason, note: 'aborted before sending' });
         return;
       }
       const request = await world.network.read(input, init);
       if (!world.network.reachable(request.url)) {
+        // Another host: it never reaches the service (routed-requests counts it).
+        world.strayRequests.push({ seq: world.trace.length, sender: proc.name, method: request.method, url: request.url });
         complete({ ok: false, error: new UnreachableHostError(request.url, world.network.serviceUrl), note: 'unreachable host' });
         return;
       }
@@ -150,6 +154,7 @@ export function simulatedFetch(world: StepHost, proc: Proc): (input: string | UR
       if (record) {
         record.seq = world.trace.length;
         record.sender = proc.name;
+        if (record.route.kind === 'unknown') record.path = new URL(request.url).pathname;
       }
       world.record({
         actor: 'service',

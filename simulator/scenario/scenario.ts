@@ -17,6 +17,8 @@ import { canaryOf } from '../../model/contract/secret.js';
 import { pathClash } from './scenarioFields.js';
 import { arr, bool, describe, fail, int, isRecord, mapEntries, misnamedKind, nonEmptyStr, oneOf, optional, relativePath, shown, str, strict, type Json } from './scenarioValidators.js';
 import { SCENARIO_LIMITS } from './scenarioLimits.js';
+import type { ServiceContract } from '../contract/contract.js';
+import { parseContract } from '../contract/parseContract.js';
 import { recordedJournalOf } from './recordedJournal.js';
 
 export const SCENARIO_FORMAT = 'durasim.scenario';
@@ -58,6 +60,8 @@ export interface ScenarioService {
   existing: { key: string; body: string }[];
   /** Values served by GET /resources/:name. A missing name answers 404. */
   resources: Record<string, string>;
+  /** The user's own API (contract/contract.ts), whole; absent: durasim's own protocol (service-protocol.md). */
+  contract?: ServiceContract;
 }
 
 export interface ScenarioBounds {
@@ -149,8 +153,9 @@ function parseOperations(value: Json, field: string): Operation[] {
 function parseService(value: Json): ScenarioService {
   if (value === undefined) return { ...DEFAULT_SERVICE, existing: [], resources: {} };
   if (!isRecord(value)) fail('service', `must be an object, found ${describe(value)}`);
-  strict(value, 'service', ['idempotencyMemory', 'query', 'latencyMs', 'existing', 'resources']);
-  return {
+  strict(value, 'service', ['idempotencyMemory', 'query', 'latencyMs', 'existing', 'resources', 'contract']);
+  const contract = value.contract === undefined ? undefined : parseContract(value.contract, 'service.contract', fail);
+  const service: ScenarioService = {
     idempotencyMemory: optional(value, 'idempotencyMemory', (v) => oneOf(v, ['durable', 'volatile', 'none'] as const, 'service.idempotencyMemory'), DEFAULT_SERVICE.idempotencyMemory),
     query: optional(value, 'query', (v) => bool(v, 'service.query'), DEFAULT_SERVICE.query),
     latencyMs: optional(value, 'latencyMs', (v) => int(v, 'service.latencyMs'), DEFAULT_SERVICE.latencyMs),
@@ -163,6 +168,19 @@ function parseService(value: Json): ScenarioService {
       return Object.fromEntries(mapEntries(v, 'service.resources', 'name to value').map(([k, text]) => [nonEmptyStr(k, `service.resources key ${shown(JSON.stringify(k))}`), str(text, `service.resources.${shown(k)}`)]));
     }, {}),
   };
+  if (contract) service.contract = contract;
+  return service;
+}
+
+/** What the service keeps of its keys: the scenario's, unless its contract says the service forgets them on restart or keeps none. */
+export function keyMemoryOf(service: ScenarioService): ScenarioService['idempotencyMemory'] {
+  const said = service.contract?.memory;
+  return said === 'volatile' || said === 'none' ? said : service.idempotencyMemory;
+}
+
+/** The base URL the journal calls: the contract's, or durasim's own service's. */
+export function serviceUrlOf(scenario: Pick<Scenario, 'service'>): string {
+  return scenario.service.contract?.url ?? SERVICE_URL;
 }
 
 function parseStore(value: Json): ScenarioStore {
@@ -324,7 +342,7 @@ export function taskFor(scenario: Scenario, incarnation: number): Task {
   return {
     id: scenario.task.id,
     operations: operations.map((op) => ({ ...op })),
-    service: { url: SERVICE_URL, query: scenario.service.query, idempotentReplay: scenario.service.idempotencyMemory === 'durable' },
+    service: { url: serviceUrlOf(scenario), query: scenario.service.query && (scenario.service.contract?.queries.length ?? 1) > 0, idempotentReplay: keyMemoryOf(scenario.service) === 'durable' },
     ...(scenario.task.accessToken ? { accessToken: canaryOf(scenario.task.accessToken.canary) } : {}),
     ...(scenario.task.retryBudget ? { retryBudget: { ...scenario.task.retryBudget } } : {}),
     ...(scenario.task.temp ? { temp: { ...scenario.task.temp } } : {}),

@@ -7,18 +7,22 @@
  */
 import type { RequestHandler } from 'msw';
 import { credentialsOf, type ServiceCore, type ServiceReply, type ServiceRoute } from './service.js';
+import { contractRoute } from './contractRoute.js';
 
 /** What of msw the handlers use. */
 export type Msw = Pick<typeof import('msw'), 'http' | 'HttpResponse'>;
 
 export function handlersWith(msw: Msw, core: ServiceCore, baseUrl: string, onReply: (reply: ServiceReply) => void = () => {}): RequestHandler[] {
   const { http, HttpResponse } = msw;
-  const respond = async (request: Request, route: ServiceRoute): Promise<Response> => {
-    const body = request.method === 'POST' ? await request.text() : '';
-    const reply = core.receive(request.method, route, body, credentialsOf(request.headers));
+  const respond = async (request: Request, route: ServiceRoute | ((body: string) => ServiceRoute)): Promise<Response> => {
+    const body = request.method === 'POST' || (typeof route === 'function' && request.method !== 'GET' && request.method !== 'HEAD') ? await request.text() : '';
+    const reply = core.receive(request.method, typeof route === 'function' ? route(body) : route, body, credentialsOf(request.headers));
     onReply(reply);
-    return new HttpResponse(reply.body, { status: reply.status, headers: { 'content-type': 'application/json' } });
+    return new HttpResponse(reply.status === 204 ? null : reply.body, { status: reply.status, headers: { 'content-type': 'application/json', ...reply.headers } });
   };
+  // Under a contract, every request goes to its routes (contractRoute.ts), whatever its path.
+  const contract = core.face?.contract;
+  if (contract) return [http.all(`${baseUrl}/*`, ({ request }) => respond(request, (body) => contractRoute(contract, request.method, request.url, request.headers, body)))];
   const id = (value: string | readonly string[] | undefined): string => (Array.isArray(value) ? value.join('/') : String(value));
   return [
     http.post(`${baseUrl}/operations/:key`, ({ request, params }) => respond(request, { kind: 'publish', key: id(params.key) })),

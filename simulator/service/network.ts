@@ -14,6 +14,7 @@ import { invariant } from '../invariant.js';
 import { credentialHeaders, credentialsOf, routeOf, type RequestCredentials, type ServiceCore, type ServiceReply, type ServiceRoute } from './service.js';
 import { textResponse } from './textResponse.js';
 import { handlersWith, type Msw } from './mswHandlers.js';
+import { contractRoute } from './contractRoute.js';
 
 export type Transport = 'direct' | 'msw';
 
@@ -32,6 +33,8 @@ export interface SentRequest {
   body: string;
   /** The x-fencing-token header (when it holds a whole number) and the authorization header. */
   credentials: RequestCredentials;
+  /** Every header the request carried (a contract's key may travel in one). */
+  headers: Headers;
 }
 
 
@@ -59,12 +62,30 @@ export class Network {
       const method = (init?.method ?? 'GET').toUpperCase();
       const rawBody = init?.body;
       const body = rawBody === undefined || rawBody === null ? '' : typeof rawBody === 'string' ? rawBody : await new Request(url, { method, body: rawBody }).text();
-      return { method, url, route: this.route(method, url), body, credentials: credentialsOf(new Headers(init?.headers)) };
+      const headers = new Headers(init?.headers);
+      return { method, url, route: this.route(method, url, headers, body), body, credentials: credentialsOf(headers), headers };
     }
     const request = init ? new Request(input, init) : input;
     const method = request.method.toUpperCase();
     const body = method === 'GET' || method === 'HEAD' ? '' : await request.clone().text();
-    return { method, url: request.url, route: this.route(method, request.url), body, credentials: credentialsOf(request.headers) };
+    return { method, url: request.url, route: this.route(method, request.url, request.headers, body), body, credentials: credentialsOf(request.headers), headers: request.headers };
+  }
+
+  /**
+   * Under a contract whose key travels outside the path, the key a request names, read at once
+   * where that can be done without reading a stream (a string or URL with a string body): a step's
+   * trace line names it, so a fault anchored to a key's mentions finds its request.
+   */
+  keyHint(input: string | URL | Request, init: RequestInit | undefined): string | undefined {
+    const contract = this.core.face?.contract;
+    if (!contract || input instanceof Request) return undefined;
+    const body = init?.body;
+    if (body !== undefined && body !== null && typeof body !== 'string') return undefined;
+    const url = String(input);
+    if (!this.reachable(url)) return undefined;
+    const route = contractRoute(contract, (init?.method ?? 'GET').toUpperCase(), url, new Headers(init?.headers), body ?? '');
+    if (route.kind !== 'publish' && !(route.kind === 'query' && route.by === undefined)) return undefined;
+    return new URL(url).pathname.split('/').map((part) => decodeURIComponent(part)).includes(route.key) ? undefined : route.key;
   }
 
   reachable(url: string): boolean {
@@ -79,7 +100,8 @@ export class Network {
       this.lastReply = reply;
     });
     this.lastReply = undefined;
-    const init: RequestInit = { method: request.method, headers: credentialHeaders(request.credentials) };
+    // Under a contract every header goes (its key may travel in one); durasim's own protocol reads only the credentials.
+    const init: RequestInit = { method: request.method, headers: this.core.face ? request.headers : credentialHeaders(request.credentials) };
     if (request.method !== 'GET' && request.method !== 'HEAD') init.body = request.body;
     const response = await msw.getResponse(this.handlers, new Request(request.url, init));
     const reply = this.lastReply as ServiceReply | undefined;
@@ -88,15 +110,16 @@ export class Network {
     return { ...reply, status: response.status, body: await response.text() };
   }
 
-  private route(method: string, url: string): ServiceRoute {
+  private route(method: string, url: string, headers: Headers, body: string): ServiceRoute {
     if (!this.reachable(url)) return { kind: 'unknown' };
-    return routeOf(method, new URL(url).pathname);
+    const contract = this.core.face?.contract;
+    return contract ? contractRoute(contract, method, url, headers, body) : routeOf(method, new URL(url).pathname);
   }
 }
 
 /** The Response the client sees for a reply: its body a text (textResponse.ts); a cut body errors after its first half. */
 export function responseOf(reply: ServiceReply): Response {
-  const headers = { 'content-type': 'application/json' };
+  const headers = { 'content-type': 'application/json', ...reply.headers };
   const nullBody = reply.status === 204 || reply.status === 304;
   if (nullBody) return new Response(null, { status: reply.status, headers });
   if (!reply.cut) return textResponse(reply.body, { status: reply.status, headers });

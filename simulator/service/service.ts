@@ -30,69 +30,15 @@
  * nothing committed), and a connection reset after the commit.
  */
 import { digestOf } from '../../model/contract/digest.js';
-import type { EffectEvidence } from '../../model/evidence.js';
 import { invariant } from '../invariant.js';
-import type { ResponseFault, ResponseFaultKind, ScenarioService } from '../scenario/scenario.js';
+import { keyMemoryOf, type ResponseFault, type ScenarioService } from '../scenario/scenario.js';
+import { intentOf } from '../contract/classify.js';
+import { parseJsonBody } from '../contract/jsonPointer.js';
+import { ContractFace } from './contractFace.js';
+import { answerUnderContract, askedKey, plainRoute } from './contractAnswer.js';
 
-/** An effect the service committed: the ground truth the judge reads (defined by the model). */
-export type Effect = EffectEvidence;
-
-/** The service's clock (the world's virtual clock): the time now, and an event later. */
-export interface ServiceClock {
-  readonly nowMs: number;
-  at(delayMs: number, label: string, fire: () => void): unknown;
-}
-
-export type ServiceRoute =
-  | { kind: 'publish'; key: string }
-  | { kind: 'query'; key: string }
-  | { kind: 'resource'; name: string }
-  | { kind: 'unknown' };
-
-export interface ServiceReply {
-  status: number;
-  body: string;
-  /** The body stream errors after its first half. */
-  cut: boolean;
-  /** drop: the response never reaches the client; reset: the connection is reset, the client's fetch fails at once. */
-  deliver: 'respond' | 'drop' | 'reset';
-  delayMs: number;
-}
-
-export interface ServiceRequestRecord {
-  index: number;
-  atMs: number;
-  method: string;
-  route: ServiceRoute;
-  digest?: string;
-  /** The fencing token the request carried (x-fencing-token). */
-  fencingToken?: number;
-  /** Refused for a stale fencing token: it had no effect and could have none. */
-  fenced?: boolean;
-  /** Refused (401) for a missing or wrong access token: it had no effect and could have none. */
-  unauthorized?: boolean;
-  /** Answered 503: the wait it asked for before the next try. */
-  retryAfterMs?: number;
-  /** Its response reached its sender (set by the world): not dropped, not reset, not given up on. */
-  answered?: boolean;
-  fault?: ResponseFaultKind;
-  status: number;
-  /** The request committed an effect now (accept-later commits are separate effects later). */
-  committed: boolean;
-  /** Trace position of the request's arrival (set by the world). */
-  seq?: number;
-  /** The incarnation that sent it, as worker-<pid>#<incarnation> (set by the world). */
-  sender?: string;
-  /** Trace position where the sender stopped waiting for it: the response arrived, it gave up, or it died (set by the world). */
-  doneSeq?: number;
-  /**
-   * For a failure-class answer (400, 403, 503) to a publish that reached its sender: the key's
-   * states as the journal's records showed them in the page cache at that moment (set by the
-   * world; [] when it had none, absent when inspect() could not read them). What the hearer wrote
-   * before it heard the answer, told from what it wrote after.
-   */
-  heardHistory?: string[];
-}
+export type { Effect, ServiceClock, ServiceRoute, ServiceReply, ServiceRequestRecord } from './serviceTypes.js';
+import type { Effect, ServiceClock, ServiceRoute, ServiceReply, ServiceRequestRecord } from './serviceTypes.js';
 
 export type ServiceEvent =
   | { kind: 'commit'; effect: Effect }
@@ -102,6 +48,9 @@ interface Stored {
   digest: string;
   receipt: string;
   state: 'committed' | 'pending';
+  /** Under a contract: when its effect was committed (a key's time-to-live runs from then), and the request's JSON body (the answer may echo it). */
+  atMs?: number;
+  request?: unknown;
 }
 
 const JSON_NOT_FOUND = JSON.stringify({ error: 'not_found' });
@@ -109,25 +58,32 @@ const JSON_NOT_FOUND = JSON.stringify({ error: 'not_found' });
 export class ServiceCore {
   readonly effects: Effect[] = [];
   readonly requests: ServiceRequestRecord[] = [];
-  private memory = new Map<string, Stored>();
+  // The members below without `private` are shared with the contract's answers (contractAnswer.ts), nobody else.
+  memory = new Map<string, Stored>();
   /** The highest fencing token accepted so far. */
-  private highestToken = -Infinity;
+  highestToken = -Infinity;
   private bearer: string | undefined;
   /** The resources as they are now: the scenario's, changed by input-change events. */
   private readonly resources: Record<string, string>;
   /** permission-revoked was answered: every POST from now on is refused (403). */
-  private revoked = false;
+  revoked = false;
   /** key and digest pairs an invalid-argument fault refused: refused again (400) whenever they come back. */
-  private readonly invalid = new Set<string>();
+  readonly invalid = new Set<string>();
   private faults = new Map<number, ResponseFault>();
   /** Faults anchored to the n-th request about a key or resource, and how many such requests came. */
   private readonly anchored: ResponseFault[] = [];
   private readonly about = new Map<string, number>();
+  /** The contract's face, when the scenario scripts the user's own API (contractFace.ts); undefined: durasim's own protocol. */
+  readonly face: ContractFace | undefined;
+  /** Under a contract with an in-progress answer: per key, until when its request is still being processed (its answer not yet sent). */
+  readonly processing = new Map<string, number>();
+  /** Under a contract: each effect's request body, by receipt (a query may answer it, or filter on it). */
+  readonly requestOf = new Map<string, unknown>();
 
   constructor(
-    private readonly config: ScenarioService,
+    readonly config: ScenarioService,
     faults: readonly ResponseFault[],
-    private readonly clock: ServiceClock,
+    readonly clock: ServiceClock,
     private readonly onEvent: (event: ServiceEvent) => void = () => {},
   ) {
     this.resources = { ...config.resources };
@@ -135,14 +91,17 @@ export class ServiceCore {
       if (fault.request === undefined) this.anchored.push(fault);
       else if (!this.faults.has(fault.request)) this.faults.set(fault.request, fault);
     }
-    for (const { key, body } of config.existing) this.commit(key, digestOf(body), null);
+    this.face = config.contract ? new ContractFace(config.contract) : undefined;
+    const firstRoute = config.contract?.effects[0];
+    for (const { key, body } of config.existing) this.commit(key, digestOf(firstRoute ? intentOf(firstRoute, body) : body), null, firstRoute ? parseJsonBody(body)?.value : undefined);
   }
 
   receive(method: string, route: ServiceRoute, body: string, credentials: RequestCredentials = {}): ServiceReply {
     const index = this.requests.length;
+    if (this.face && route.kind === 'query' && route.by !== undefined) route = { ...route, key: askedKey(this, route) };
     const fault = this.faults.get(index) ?? this.anchoredFault(route);
     const { fencingToken } = credentials;
-    const record: ServiceRequestRecord = { index, atMs: this.clock.nowMs, method, route, status: 0, committed: false, ...(fencingToken !== undefined ? { fencingToken } : {}) };
+    const record: ServiceRequestRecord = { index, atMs: this.clock.nowMs, method, route: this.face ? plainRoute(route) : route, status: 0, committed: false, ...(fencingToken !== undefined ? { fencingToken } : {}) };
     if (fault) record.fault = fault.fault;
     this.requests.push(record);
     // A task with an access token: a request that sends a credential must send exactly that one (refused before all else).
@@ -151,6 +110,7 @@ export class ServiceCore {
       record.status = 401;
       return this.reply(401, { error: 'unauthorized' }, undefined);
     }
+    if (this.face) return answerUnderContract(this, this.face, route, body, fault, record); // it keeps the model's status in the record
     const reply = this.answer(route, body, fault, record);
     record.status = reply.status;
     return reply;
@@ -165,16 +125,26 @@ export class ServiceCore {
   /** The first anchored fault for this request's rank among the requests about its key or resource; counts it. */
   private anchoredFault(route: ServiceRoute): ResponseFault | undefined {
     if (this.anchored.length === 0) return undefined;
-    const subject = route.kind === 'resource' ? route.name : route.kind === 'unknown' ? undefined : route.key;
+    const subject = route.kind === 'resource' ? route.name : route.kind === 'publish' || route.kind === 'query' ? route.key : undefined;
     if (subject === undefined) return undefined;
     const rank = this.about.get(subject) ?? 0;
     this.about.set(subject, rank + 1);
     return this.anchored.find((f) => f.at?.mentions === subject && f.at.occurrence === rank);
   }
 
+  /** What the service keeps of its keys: the scenario's, unless a contract says its service forgets them (volatile) or keeps none. */
+  get keyMemory(): ScenarioService['idempotencyMemory'] {
+    return keyMemoryOf(this.config);
+  }
+
+  /** A resource's value as it is now (durasim's lookup route, under a contract too). */
+  resourceValue(name: string): string | undefined {
+    return this.resources[name];
+  }
+
   restart(): void {
-    const forgotKeys = this.config.idempotencyMemory === 'volatile' ? this.memory.size : 0;
-    if (this.config.idempotencyMemory === 'volatile') {
+    const forgotKeys = this.keyMemory === 'volatile' ? this.memory.size : 0;
+    if (this.keyMemory === 'volatile') {
       this.memory.clear();
       this.highestToken = -Infinity;
     }
@@ -253,16 +223,21 @@ export class ServiceCore {
         return this.reply(200, { resource: route.name, value }, fault);
       }
       case 'unknown':
+      case 'missing-key': // (only a contract's routes are these: durasim's own protocol never makes them)
+      case 'out-of-scope':
         return this.rawReply(404, JSON.stringify({ error: 'no_route' }), fault);
     }
   }
 
-  private commit(key: string, digest: string, requestIndex: number | null): Effect {
+  commit(key: string, digest: string, requestIndex: number | null, request?: unknown): Effect {
     const token = requestIndex === null ? undefined : this.requests[requestIndex]?.fencingToken;
     const effect: Effect = { key, digest, receipt: `rcpt-${key}-${this.effects.length + 1}`, atMs: this.clock.nowMs, requestIndex, ...(token !== undefined ? { fencingToken: token } : {}) };
     invariant(this.effects.every((e) => e.receipt !== effect.receipt), `receipt ${effect.receipt} issued twice`);
     this.effects.push(effect);
-    this.memory.set(key, { digest, receipt: effect.receipt, state: 'committed' });
+    if (this.face) {
+      this.requestOf.set(effect.receipt, request);
+      this.memory.set(key, { digest, receipt: effect.receipt, state: 'committed', atMs: this.clock.nowMs, request });
+    } else this.memory.set(key, { digest, receipt: effect.receipt, state: 'committed' });
     this.onEvent({ kind: 'commit', effect });
     return effect;
   }
@@ -285,7 +260,7 @@ export class ServiceCore {
     return this.rawReply(status, JSON.stringify(body), fault);
   }
 
-  private rawReply(status: number, body: string, fault: ResponseFault | undefined): ServiceReply {
+  rawReply(status: number, body: string, fault: ResponseFault | undefined): ServiceReply {
     const kind = fault?.fault;
     let text = body;
     if (kind === 'malformed-body') text = body.slice(0, Math.max(1, Math.floor(body.length / 2)));

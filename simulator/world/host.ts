@@ -25,6 +25,8 @@ export interface WorldCore {
   readonly scenario: Scenario;
   /** The bounds the run is held to (scenario/scenarioBounds.ts). */
   readonly bounds: BoundsInForce;
+  /** Requests sent to hosts other than the service's: they never reached it (routed-requests). */
+  readonly strayRequests: { seq: number; sender: string; method: string; url: string }[];
   /** Whether the run is cut as global step `globalStep` completes (SimulateOptions.cutAfterStep): it stops then, every worker with it. */
   cutsAfter(globalStep: number): boolean;
   readonly clock: VirtualClock;

@@ -36,7 +36,7 @@ import { fireScenarioEvent } from './fireScenarioEvent.js';
 import { describeLoss, gapsOf } from '../disk/crashReport.js';
 import type { CrashRecord, ExitRecord, StopReason } from './runRecords.js';
 import { ScenarioEvents } from '../scenario/scenarioEvents.js';
-import { SERVICE_URL, taskFor, taskPaths, WORK_DIR, type CrashFault, type Scenario } from '../scenario/scenario.js';
+import { serviceUrlOf, taskFor, taskPaths, WORK_DIR, type CrashFault, type Scenario } from '../scenario/scenario.js';
 import { describeServiceEvent, ServiceCore, type ServiceEvent } from '../service/service.js';
 import { StoreCore } from '../store/store.js';
 import { STALL_TURNS_TEXT, Turns } from './turns.js';
@@ -79,6 +79,7 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
   readonly exits: ExitRecord[] = [];
   readonly escapes: Escape[] = [];
   readonly userEdits: { seq: number; timeMs: number; path: string; text: string }[] = [];
+  readonly strayRequests: { seq: number; sender: string; method: string; url: string }[] = [];
   /** Per request index: the durable records when it arrived; for a write whose record was not durable yet, what only the page cache held. */
   readonly arrivals = new Map<number, { records: Records; unsynced?: string[]; gaps?: DurabilityGap[] }>();
   stop: StopReason | null = null;
@@ -117,7 +118,7 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
     this.paths = taskPaths(scenario);
     this.bounds = boundsInForce(scenario);
     this.service = new ServiceCore(scenario.service, scenario.faults.filter((f) => f.kind === 'response'), this.clock, (event) => this.onServiceEvent(event));
-    this.network = new Network(this.service, SERVICE_URL, options.transport);
+    this.network = new Network(this.service, serviceUrlOf(scenario), options.transport);
     this.store = new StoreCore(scenario.store, new Map(scenario.faults.flatMap((f) => (f.kind === 'store-call' ? [[f.call, f.fault] as const] : []))), () => this.clock.epochMs);
     this.events = new ScenarioEvents(scenario.faults);
     this.inspection = new Inspection(journal, options.fresh ?? options.perRun, this.disk, this.store, scenario.environment, (api) => this.recordEscape(null, api), () => this.clock.epochMs);

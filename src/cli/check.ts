@@ -20,6 +20,7 @@ import { count } from '../report/count.js';
 import { coverageLine } from '../report/coverageLine.js';
 import { violationLines } from '../report/violationLines.js';
 import { boundLines } from '../report/boundHint.js';
+import { astrayLine } from '../report/astrayLine.js';
 import { perSecond } from '../report/perSecond.js';
 import { escapeTally } from './escapeTally.js';
 import { writeReports } from '../report/writeReports.js';
@@ -336,6 +337,8 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
     const stored = Math.min(regressions.length, report.runsExecuted);
     const runs = stored === 0 ? count(report.runsExecuted, 'run') : `${count(report.runsExecuted - stored, 'generated run')} and ${count(stored, 'stored regression')}`;
     print(`${runs} in ${(report.elapsedMs / 1000).toFixed(2)} s (${perSecond(report.runsExecuted, report.elapsedMs / 1000)})${hunted.timeBudgetHit ? ', stopped by the time budget' : ''}; re-run ${hunted.determinismChecks} for determinism: ${report.verdict}`);
+    const astray = astrayLine(report.work);
+    if (astray) print(astray);
     if (report.coverage) print(coverageLine(report.coverage));
     if (report.tally) for (const line of tallyLines(report)) print(`  ${line}`);
     else for (const line of findingLines(report)) print(`  ${line}`);

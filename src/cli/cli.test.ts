@@ -44,7 +44,7 @@ describe('durasim check', () => {
     for (const file of ['summary.json', 'report.md', 'junit.xml']) expect(existsSync(report(file)), file).toBe(true);
     expect(JSON.parse(readFileSync(report('summary.json'), 'utf8'))).toMatchObject({ verdict: 'clean', exitCode: 0, runsExecuted: 30, seed: 5 });
     // When clean, what to try next, as whole commands; then the end line, as a test runner's.
-    expect(out.at(-1)).toBe('invariants  26 held (26 judged) · exit 0 (clean)');
+    expect(out.at(-1)).toBe('invariants  28 held (28 judged) · exit 0 (clean)');
     expect(out.at(-2)).toBe('next: npx durasim explore --journal reference (a crash at every step) · npx durasim check --journal reference --seed 6 --runs 300 (a wider search)');
     // The fault windows the runs hit: counted in the summary line, listed in summary.json, tallied per fault in report.md.
     const { coverage } = JSON.parse(readFileSync(report('summary.json'), 'utf8')) as { coverage: { windows: string[]; reachable: number; aimedRuns: number } };
@@ -74,7 +74,7 @@ describe('durasim check', () => {
 
   test('a safety violation exits 1 and ends with the one command that replays it, then the end line', async () => {
     expect(await run('check', '--journal', 'send-before-dispatched', '--runs', '50', '--seed', '5', ...common())).toBe(1);
-    expect(out.at(-1)).toMatch(/^invariants {2}\d+ failed \| \d+ held \(26 judged\) · exit 1 \(safety\)$/);
+    expect(out.at(-1)).toMatch(/^invariants {2}\d+ failed \| \d+ held \(28 judged\) · exit 1 \(safety\)$/);
     // The replay names the saved regression, which the next check does not overwrite.
     expect(out.at(-2)).toMatch(new RegExp(`^replay: npx durasim replay ${join(dir, 'regressions')}/send-before-dispatched/[0-9a-f]{16}\\.json --journal send-before-dispatched$`));
     // How far it shrank, as fast-check would say it.
@@ -160,10 +160,10 @@ describe('check --tally, --invariants, --safety-only', () => {
     expect(out[1]).toBe('judged by 1 invariant: safety no-silent-overwrite (docs/invariants.md)');
     out = [];
     expect(await run('check', '--journal', 'torn-tail-fatal', '--safety-only', '--runs', '100', '--seed', '5', ...common())).toBe(0);
-    expect(out[1]).toMatch(/^judged by 24 invariants: safety one-effect-per-key, .*version-change-pauses, cleanup-owned-only, evidence-retained \(docs\/invariants\.md\)$/);
+    expect(out[1]).toMatch(/^judged by 26 invariants: safety one-effect-per-key, .*version-change-pauses, cleanup-owned-only, routed-requests, fault-free-effects, evidence-retained \(docs\/invariants\.md\)$/);
     out = [];
     expect(await run('check', '--journal', 'torn-tail-fatal', '--runs', '100', '--seed', '5', ...common())).toBe(3);
-    expect(out[1]).toMatch(/^judged by all 26 invariants: safety one-effect-per-key, .* · liveness convergence, journal-error \(docs\/invariants\.md\)$/);
+    expect(out[1]).toMatch(/^judged by all 28 invariants: safety one-effect-per-key, .* · liveness convergence, journal-error \(docs\/invariants\.md\)$/);
    }, 60_000);
 
   test('an unknown invariant, or nothing left to judge, is bad usage', async () => {

@@ -1,7 +1,7 @@
 /**
  * check's last line, read like a test runner's: how many of the judged invariants failed and how many
- * held over the runs made, and the exit code with what it means — `invariants  1 failed | 25 held
- * (26 judged) · exit 1 (safety)`.
+ * held over the runs made, and the exit code with what it means — `invariants  1 failed | 27 held
+ * (28 judged) · exit 1 (safety)`.
  */
 import { INVARIANT_CODES } from '../../model/violation.js';
 import type { RunReport } from '../report/runReport.js';

@@ -2,6 +2,7 @@
 import { causeGroups, describeFolded } from './violationLines.js';
 import { explainText } from './explain.js';
 import { boundLines } from './boundHint.js';
+import { astrayLine } from './astrayLine.js';
 import { journalErrors, type RunReport } from './runReport.js';
 import { coverageByFault, coverageLine } from './coverageLine.js';
 
@@ -14,6 +15,8 @@ export function reportMarkdown(report: RunReport): string {
   // Before anything that reads as a verdict: e.g. a replay of a file found with another journal.
   for (const warning of report.warnings ?? []) lines.push(`- **${warning}**`);
   if (report.seed !== undefined) lines.push(`- seed: ${report.seed}${report.faults ? ` · faults: ${report.faults.join(', ')}` : ''}${report.shard ? ` · shard ${report.shard.index}/${report.shard.count}` : ''}`);
+  const astray = astrayLine(report.work);
+  if (astray) lines.push(`- ${astray}`);
   lines.push(`- runs: ${report.runsExecuted}${report.runsPlanned !== undefined ? ` of ${report.runsPlanned}` : ''} in ${(report.elapsedMs / 1000).toFixed(2)} s${report.timeBudgetHit ? ' (time budget reached)' : ''}`);
   lines.push(`- exit code: ${report.exitCode}`);
   const skipped = report.regressionsSkipped ?? [];

@@ -61,7 +61,7 @@ export interface RunReport {
   /** --tally: one shrunk counterexample per invariant, saved in the regression corpus. */
   counterexamples?: { invariant: string; verdict: RunVerdict; violations: string[]; regressionFile: string; replayCommand: string; faults: number }[];
   /** What the generated runs simulated (their first runs, not the re-runs): steps and trace entries, summed. */
-  work?: { steps: number; traceEntries: number };
+  work?: { steps: number; traceEntries: number; unroutedRequests?: number; strayRequests?: number; runsAstray?: number };
   /** The fault windows the generated runs hit (runner/faultWindows.ts), and the runs aimed at a window none had hit. */
   coverage?: { windows: string[]; reachable?: number; aimedRuns: number; aimedHits: number };
   /**

@@ -103,9 +103,27 @@ export interface ExploreResult {
   /** Tally mode: failing runs per invariant ('sandbox' for escapes and differences), and the first of each. */
   tally?: { counts: Record<string, number>; firsts: Record<string, ExploreFailure> };
   /** What the runs that came back simulated (their first runs): steps and trace entries, summed. */
-  work: { steps: number; traceEntries: number };
+  work: Work;
   /** Guided runs: the fault windows the counted runs hit, and how the runs aimed at one fared. */
   coverage: GuideSummary;
+}
+
+/** What the generated runs simulated (their first runs): steps and trace entries, and the requests that reached nothing (routed-requests), summed. */
+export interface Work {
+  steps: number;
+  traceEntries: number;
+  /** Requests no route of the service took, and requests to other hosts: absent while there were none. */
+  unroutedRequests?: number;
+  strayRequests?: number;
+  /** Runs with any of those. */
+  runsAstray?: number;
+}
+
+function addAstray(work: Work, stats: { unroutedRequests?: number; strayRequests?: number }): void {
+  if (stats.unroutedRequests === undefined && stats.strayRequests === undefined) return;
+  work.unroutedRequests = (work.unroutedRequests ?? 0) + (stats.unroutedRequests ?? 0);
+  work.strayRequests = (work.strayRequests ?? 0) + (stats.strayRequests ?? 0);
+  work.runsAstray = (work.runsAstray ?? 0) + 1;
 }
 
 /** The index of the first differing entry of two traces. */
@@ -156,7 +174,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   const firsts: Record<string, ExploreFailure> = {};
   let failing = 0;
   /** Steps and trace entries of the runs that came back (their first runs, not the re-runs). */
-  const work = { steps: 0, traceEntries: 0 };
+  const work: Work = { steps: 0, traceEntries: 0 };
   const guide = new WindowGuide({ seed, arbitrary: options.arbitrary, aim: options.guided === true, ...(options.shard ? { stride: options.shard.count } : {}), parentScenario: (index) => scenarioAt(arbitraryOf(options.arbitrary), seed, index).value_ });
 
   /** A failing run: the first failure stops the exploration; in tally mode, it is counted and kept per invariant. */
@@ -203,6 +221,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
     if (outcome.kind === 'simulated' && outcome.summary.output && outcome.summary.output.length > 0 && index <= stopAt) options.onOutput?.(`run ${index}`, outcome.summary.output);
     if (outcome.kind === 'simulated') work.steps += outcome.summary.stats.steps;
     if (outcome.kind === 'simulated') work.traceEntries += outcome.summary.stats.traceEntries;
+    if (outcome.kind === 'simulated') addAstray(work, outcome.summary.stats);
     const rerun = outcome.kind === 'simulated' ? outcome.rerun : undefined;
     if (rerun && outcome.kind === 'simulated' && outcome.again) checked.push({ index, rerun });
     let divergence = rerun ? divergenceOf(outcome, rerun) : undefined;

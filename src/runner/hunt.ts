@@ -11,7 +11,7 @@ import type { Scenario } from '../../simulator/scenario/scenario.js';
 import type { ScenarioArbitraryOptions } from '../arbitraries.js';
 import type { RunOutcome, WorkerPool } from '../pool/workerPool.js';
 import type { Regression } from '../regressions.js';
-import { DETERMINISM_EVERY, divergenceOf, explore, type Divergence, type ExploreFailure } from './explore.js';
+import { DETERMINISM_EVERY, divergenceOf, explore, type Divergence, type ExploreFailure, type Work } from './explore.js';
 import { outcomeVerdict, tallyCodes, type Judged, type RunVerdict } from './runVerdict.js';
 import { shrinkScenario } from './shrinkScenario.js';
 import type { GuideSummary } from './windowGuide.js';
@@ -67,7 +67,7 @@ export interface Finding {
 export interface HuntResult {
   runsExecuted: number;
   /** What the generated runs simulated (their first runs): steps and trace entries, summed. */
-  work?: { steps: number; traceEntries: number };
+  work?: Work;
   timeBudgetHit: boolean;
   determinismChecks: number;
   independenceChecks: number;
