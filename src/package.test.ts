@@ -179,6 +179,19 @@ describe('the packed package', () => {
     expect(replayed.code).toBe(1);
   });
 
+  test("a CommonJS test file (node --test, as Jest's or mocha's would) require()s it and runs checkJournal", () => {
+    // Node ≥ 20.19 require()s an ES module graph, unless a module in it has a top-level await.
+    writeFileSync(join(consumer, 'journal.test.cjs'), [
+      "const test = require('node:test');",
+      "const { checkJournal } = require('durasim');",
+      "test('the journal keeps its promises', () => checkJournal('./journal.ts', { runs: 20, seed: 7, workers: 1 }));",
+    ].join('\n'));
+    const { code, out } = inConsumer('node --test journal.test.cjs');
+    expect(out).not.toContain('ERR_REQUIRE_ASYNC_MODULE');
+    expect(out).toMatch(/^# pass 1$/m);
+    expect(code, out).toBe(0);
+  });
+
   test("tsc --noEmit passes with strict, noUncheckedIndexedAccess, exactOptionalPropertyTypes and the library's own declarations checked", () => {
     writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({
       compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: false, noEmit: true, types: ['node'] },
