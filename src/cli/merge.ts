@@ -12,6 +12,8 @@ interface ShardSummary {
   violations: { code: string }[];
   replayCommand?: string;
   tally?: Record<string, number>;
+  /** --tally: one counterexample per invariant, each with its replay command. */
+  counterexamples?: { replayCommand?: unknown }[];
   shard?: { index: number; count: number };
   coverage?: { windows?: unknown; aimedRuns?: unknown; aimedHits?: unknown };
 }
@@ -55,11 +57,25 @@ export function mergeSummaries(files: readonly string[]): { merged: Record<strin
     exitCode,
     verdicts: summaries.map((s) => s.verdict),
     violations: summaries.flatMap((s) => s.violations.map((v) => v.code)),
-    replayCommands: summaries.flatMap((s) => (s.replayCommand ? [s.replayCommand] : [])),
+    replayCommands: replayCommandsOf(summaries),
     ...(summaries.some((s) => s.tally) ? { tally: sumTallies(summaries.map((s) => s.tally ?? {})) } : {}),
     ...(summaries.some((s) => s.coverage) ? { coverage: unionOfCoverage(summaries.map((s) => s.coverage ?? {})) } : {}),
   };
   return { merged, exitCode };
+}
+
+/**
+ * Every distinct replay command of the shards, first seen first: two shards' counterexamples can
+ * shrink to the same scenario (one regression file), and a tally's first counterexample is also its
+ * summary's replayCommand.
+ */
+function replayCommandsOf(summaries: readonly ShardSummary[]): string[] {
+  const commands = new Set<string>();
+  for (const s of summaries) {
+    if (typeof s.replayCommand === 'string') commands.add(s.replayCommand);
+    if (Array.isArray(s.counterexamples)) for (const c of s.counterexamples) if (isObject(c) && typeof c.replayCommand === 'string') commands.add(c.replayCommand);
+  }
+  return [...commands];
 }
 
 /** The fault windows the shards hit, together (each shard's runs are its own), and their aimed runs summed. */
@@ -82,12 +98,12 @@ function sumTallies(tallies: readonly Record<string, number>[]): Record<string, 
   return sum;
 }
 
-/** The merged verdict as a person reads it: shards, runs, the worst exit and what broke. */
+/** The merged verdict as a person reads it: shards, runs, the worst exit and what broke; then each distinct replay command, once, a line each. */
 export function mergedLine(merged: Record<string, unknown>): string {
   const shards = merged.shards as string[];
   const verdicts = merged.verdicts as string[];
   const broke = [...new Set(merged.violations as string[])];
   const worst = merged.exitCode as number;
   const coverage = merged.coverage as { windows: string[] } | undefined;
-  return `merged ${shards.length} summar${shards.length === 1 ? 'y' : 'ies'} (${(merged.journals as string[]).join(', ')}; seed ${(merged.seeds as unknown[]).join(', ')}): ${merged.runsExecuted as number} runs${coverage ? `, ${coverage.windows.length} fault windows hit` : ''}, exit ${worst} (${verdicts.join(', ')})${broke.length > 0 ? `: ${broke.join(', ')}` : ''}${(merged.replayCommands as string[]).length > 0 ? ` · replay: ${(merged.replayCommands as string[])[0]}` : ''}`;
+  return `merged ${shards.length} summar${shards.length === 1 ? 'y' : 'ies'} (${(merged.journals as string[]).join(', ')}; seed ${(merged.seeds as unknown[]).join(', ')}): ${merged.runsExecuted as number} runs${coverage ? `, ${coverage.windows.length} fault windows hit` : ''}, exit ${worst} (${verdicts.join(', ')})${broke.length > 0 ? `: ${broke.join(', ')}` : ''}${(merged.replayCommands as string[]).map((command) => `\n  replay: ${command}`).join('')}`;
 }
