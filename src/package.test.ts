@@ -6,13 +6,13 @@
  * printed, use checkJournal in vitest, and type-check with the strictest compiler settings.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transformSync } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { quotedFragments, section, shellCommands } from '../docs/shellBlocks.js';
+import { ciRecipe, quotedFragments, section, shellCommands } from '../docs/shellBlocks.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const EXAMPLE = join(ROOT, 'examples', 'node-journal');
@@ -103,11 +103,8 @@ describe('the packed package', () => {
       }
     });
 
-    test("the README's CI recipe runs as written: each shard's check (a budget of 40 here) writes into folders that do not exist yet, and merge folds them", () => {
-      const recipe = /```yaml\n([\s\S]+?)```/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))?.[1] ?? '';
-      const runs = [...recipe.matchAll(/- run: (npx durasim .+?)(\s+#.*)?$/gm)].map((m) => m[1] as string);
-      expect(runs).toHaveLength(2);
-      const [check, merge] = runs as [string, string];
+    test("the README's CI recipe runs as written: each shard's check (a budget of 40 here) writes into folders that do not exist yet, and merge folds them; a shard that finds a defect prints only paths its artifact holds", () => {
+      const { check, merge, uploaded } = ciRecipe(readFileSync(join(ROOT, 'README.md'), 'utf8'));
       expect(check).toContain('--runs 20000');
       copyFileSync(join(EXAMPLE, 'journal.ts'), join(consumer, 'my-journal.ts'));
       for (const shard of [1, 2, 3, 4]) {
@@ -118,6 +115,19 @@ describe('the packed package', () => {
       const merged = inConsumer(merge);
       expect(merged.out).toMatch(/^merged 4 summaries \(node-journal; seed 20261130\): \d+ runs, \d+ fault windows hit, exit 0 /m);
       expect(merged.code, merged.out).toBe(0);
+      // The same line on a journal with a defect (the unsynced copy, as shard 1 in folders of its own): every path it prints is in what the job uploads.
+      const defect = inConsumer(check.replace('${{ matrix.shard }}/', '1/').replaceAll('${{ matrix.shard }}', 'defect').replace('--runs 20000', '--runs 2000').replace('./my-journal.ts', './journal.js'));
+      expect(defect.code, defect.out).toBe(1);
+      const printed = [
+        ...(/^reports: (.+)$/m.exec(defect.out)?.[1] ?? '').split(', '),
+        /^regression: (\S+)$/m.exec(defect.out)?.[1] ?? '',
+        /^replay: npx durasim replay (\S+) /m.exec(defect.out)?.[1] ?? '',
+      ];
+      expect(printed.length, defect.out).toBeGreaterThanOrEqual(5);
+      for (const path of printed) {
+        expect(uploaded.some((folder) => path.startsWith(`${folder}/`) || path === folder), `${path} is not in the artifact (${uploaded.join(', ')})`).toBe(true);
+        expect(existsSync(join(consumer, path)), path).toBe(true);
+      }
     });
   });
 
