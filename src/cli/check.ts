@@ -136,11 +136,11 @@ function loadEscapeLine(escapes: readonly Escape[]): string {
   return `the journal's module, at load: ${first.message} (${first.api}). ${escapeFix(first.api, true)}`;
 }
 
-/** Loads the journal in the pool; a module whose own top level escapes the sandbox is exit 4, said so. */
-export async function loadOrEscape(pool: WorkerPool, ref: JournalRef, print: (line: string) => void): Promise<LoadedJournal | number> {
+/** Loads the journal in the pool (its process.env `environment` as it loads); a module whose own top level escapes the sandbox is exit 4, said so. */
+export async function loadOrEscape(pool: WorkerPool, ref: JournalRef, print: (line: string) => void, environment: Record<string, string> = {}): Promise<LoadedJournal | number> {
   let loaded: LoadedJournal;
   try {
-    loaded = await pool.load(ref);
+    loaded = await pool.load(ref, environment);
   } catch (error) {
     const escapes = (error as { escapes?: Escape[] }).escapes;
     if (!(error instanceof DurasimError) || !escapes || escapes.length === 0) throw error;
@@ -185,7 +185,8 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
   const workers = checkWorkers(shareOfRuns, options.workers);
   const pool = new WorkerPool({ ...options, workers: workers.search });
   try {
-    const loaded = await loadOrEscape(pool, ref, print);
+    // The generated runs' environment: --env (and the config's), else the task's own.
+    const loaded = await loadOrEscape(pool, ref, print, options.environment ?? options.task?.scenario.environment);
     if (typeof loaded === 'number') return loaded;
     const judged = judgedCodes(options);
     const shardText = options.shard ? ` · shard ${options.shard.index}/${options.shard.count}` : '';

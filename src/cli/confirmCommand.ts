@@ -30,7 +30,7 @@ export async function runConfirm(options: ConfirmOptions, print: (line: string) 
   const pool = new WorkerPool({ ...options, workers: 1 });
   let simulated: { violations: Violation[]; result: SimulationResult };
   try {
-    const loaded = await loadOrEscape(pool, ref, print);
+    const loaded = await loadOrEscape(pool, ref, print, scenario.environment);
     if (typeof loaded === 'number') return loaded;
     const outcome = await pool.run(loaded.journalId, scenario, { detail: 'full', modules: 'fresh' });
     if (outcome.kind === 'harness-error') return reportHarnessFailure(outcome.message, scenario, 'durasim-report', print);

@@ -34,6 +34,8 @@ export interface ExploreOptions extends PoolFlags {
   maxRuns?: number;
   /** The fault families tried at every point (default: all but concurrent, as check). */
   faults?: readonly FaultKind[];
+  /** The journal's environment (--env, the config's env): the base scenario's, as check's replaces its task's; in process.env while its modules load. */
+  environment?: Record<string, string>;
   reportDir: string;
   regressionsDir: string;
   progress: boolean;
@@ -42,13 +44,14 @@ export interface ExploreOptions extends PoolFlags {
 const wallMs = (): number => performance.now(); // the harness's clock, for progress and the report only
 
 export async function runExplore(options: ExploreOptions, print: (line: string) => void): Promise<number> {
-  const base = options.file === undefined ? shapedScenario(featuredScenario(), options.shape ?? {}) : readScenarioFile(options.file, 'Pass the path of a scenario file, or none for the standard workload');
+  const read = options.file === undefined ? shapedScenario(featuredScenario(), options.shape ?? {}) : readScenarioFile(options.file, 'Pass the path of a scenario file, or none for the standard workload');
+  const base = options.environment ? { ...read, environment: { ...options.environment } } : read;
   checkOutputFolder(options.reportDir, '--report-dir');
   checkOutputFolder(options.regressionsDir, '--regressions');
   const ref = journalRefOf(options.journal);
   const pool = new WorkerPool(options);
   try {
-    const loaded = await loadOrEscape(pool, ref, print);
+    const loaded = await loadOrEscape(pool, ref, print, base.environment);
     if (typeof loaded === 'number') return loaded;
     print(`explore · journal ${loaded.name} · base ${options.file ?? (options.shape?.operations || options.shape?.features ? 'the standard workload in the task shape, no faults' : 'the standard workload with every task feature, no faults')} · depth ${options.depth} · ${count(pool.size, 'worker')}`);
     const started = wallMs();

@@ -40,7 +40,7 @@ usage:
   durasim confirm <scenario.json> [--journal <module>] [--wall-limit 60s] [--calls]
   durasim explore [scenario.json] [--journal <module>] [--depth 1|2] [--max-runs N]
                   [--faults ${FAULT_KINDS.join(',')}] [--operations …] [--features …] [--config <file>]
-                  [--report-dir <dir>] [--regressions <dir>] [--workers N]
+                  [--env NAME=VALUE]... [--report-dir <dir>] [--regressions <dir>] [--workers N]
   durasim mutants [--runs N] [--out <dir>] [--workers N]
   durasim merge   <summary.json>...
 
@@ -57,8 +57,9 @@ check stops at the first failing run; --tally runs the whole budget, counts fail
 invariant and saves one shrunk counterexample of each. --invariants judges only those named;
 --safety-only ignores liveness (convergence, runs that hang or run out of memory). --confirm runs
 the first counterexample in real processes too (see confirm) and reports what happened there.
---env NAME=VALUE (repeatable) puts a variable in the journal's process.env in every scenario; it is
-saved with the counterexample, so a replay needs no flag.
+--env NAME=VALUE (repeatable) puts a variable in the journal's process.env in every scenario, and
+while its modules load (a module that reads its configuration at its top level); it is saved with
+the counterexample, so a replay needs no flag. explore takes --env (and the config's env) too.
 check records the fault windows every run hits (a fault × the kind of step it struck × whose step:
 the first worker, a restarted one, a second one) and prints how many. --guided, after the first 100
 runs, aims every other run at a window no run has hit yet: an earlier run with one fault more,
@@ -217,12 +218,12 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
         }, print);
       }
       case 'explore': {
-        const { positional, flags } = parseArgs(rest, { config: 'string', journal: 'string', depth: 'positive', 'max-runs': 'positive', faults: 'faults', operations: 'operations', features: 'features', 'report-dir': 'string', regressions: 'string', 'no-progress': 'boolean', ...POOL_FLAGS }, 'explore');
+        const { positional, flags } = parseArgs(rest, { config: 'string', journal: 'string', depth: 'positive', 'max-runs': 'positive', faults: 'faults', operations: 'operations', features: 'features', env: 'env', 'report-dir': 'string', regressions: 'string', 'no-progress': 'boolean', ...POOL_FLAGS }, 'explore');
         if (positional.length > 1) throw usageError(`explore takes at most one scenario file, found ${positional.length}`, 'Run durasim explore [scenario.json] --journal <module>');
         const depth = (flags.depth as number | undefined) ?? 1;
         if (depth !== 1 && depth !== 2) throw usageError(`--depth must be 1 or 2, found ${depth}`, 'Pass --depth 1 (every crash) or --depth 2 (every pair of crashes)');
         // durasim.config.json (or --config): the journal, the families, the task shape and the user's task as the base; flags override it.
-        const { journal, faults, task, operations, features } = settingsOf(flags);
+        const { journal, faults, task, operations, features, env: environment } = settingsOf(flags);
         const file = positional[0] ?? task;
         return await runExplore({
           ...poolFlags(flags),
@@ -234,6 +235,7 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
           ...(file !== undefined ? { file } : {}),
           ...(journal !== undefined ? { journal } : {}),
           ...(faults !== undefined ? { faults } : {}),
+          ...(environment !== undefined ? { environment } : {}),
           ...(flags['max-runs'] !== undefined ? { maxRuns: flags['max-runs'] as number } : {}),
         }, print);
       }

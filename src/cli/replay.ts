@@ -33,7 +33,7 @@ export async function runReplay(options: ReplayOptions, print: (line: string) =>
   const ref = journalRefOf(options.journal);
   const pool = new WorkerPool({ ...options, workers: Math.min(2, options.workers ?? 2) });
   try {
-    const loaded = await loadOrEscape(pool, ref, print);
+    const loaded = await loadOrEscape(pool, ref, print, scenario.environment);
     if (typeof loaded === 'number') return loaded;
     const started = wallMs();
     const found = await pool.run(loaded.journalId, scenario);
