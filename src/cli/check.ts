@@ -32,6 +32,8 @@ import { checkOutputFile, checkOutputFolder } from './preflight.js';
 import { Progress } from './progress.js';
 import { endLine } from './endLine.js';
 import { reportInspectProblems } from './inspectProblems.js';
+import { Interrupt } from './interrupt.js';
+import { interruptedLine } from '../report/markdown.js';
 
 /** The pool's flags: --workers, --max-heap, --hang-timeout. */
 export type PoolFlags = Pick<PoolOptions, 'workers' | 'maxHeapMb' | 'hangTimeoutMs'>;
@@ -70,6 +72,8 @@ export interface CheckOptions extends PoolFlags {
   features?: TaskFeature[];
   /** The user's own task to vary (--task): its file and the scenario read from it. */
   task?: { file: string; scenario: Scenario };
+  /** What stops the check early (default: SIGINT and SIGTERM on this process, listened for while it runs; see interrupt.ts). */
+  interrupt?: Interrupt;
 }
 
 /** The generator's options of a check: its families, the task shape, the environment. */
@@ -109,7 +113,7 @@ const wallMs = (): number => performance.now(); // the harness's clock, for the 
 /** How far the counterexample shrank, as fast-check says it: smaller failing scenarios taken, candidates tried, faults before and after. */
 export function shrinkLine(shrink: NonNullable<RunReport['shrink']>, faultsNow: number | undefined): string {
   const faults = faultsNow === undefined ? '' : `, faults ${shrink.fromFaults} → ${faultsNow}`;
-  return `shrunk ${shrink.steps} time${shrink.steps === 1 ? '' : 's'} (${shrink.attempts} candidate${shrink.attempts === 1 ? '' : 's'} tried in ${(shrink.ms / 1000).toFixed(1)} s${faults})${shrink.exhausted ? '; the attempt budget ran out first' : ''}`;
+  return `shrunk ${shrink.steps} time${shrink.steps === 1 ? '' : 's'} (${shrink.attempts} candidate${shrink.attempts === 1 ? '' : 's'} tried in ${(shrink.ms / 1000).toFixed(1)} s${faults})${shrink.exhausted ? '; the attempt budget ran out first' : ''}${shrink.stopped ? '; stopped there by the interrupt' : ''}`;
 }
 
 /** What was found, cause first: the sandbox breach, then what the journal itself reported (a run() that threw), then the violations. */
@@ -180,6 +184,16 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
   checkOutputFolder(options.regressionsDir, '--regressions');
   if (options.junit !== undefined) checkOutputFile(options.junit, '--junit');
   const ref = journalRefOf(options.journal);
+  // The first SIGINT or SIGTERM stops the runs and keeps the work; the second exits at once.
+  const interrupt = options.interrupt ?? new Interrupt().install();
+  try {
+    return await checkUntilStopped(options, ref, interrupt, print, printJson);
+  } finally {
+    if (options.interrupt === undefined) interrupt.uninstall();
+  }
+}
+
+async function checkUntilStopped(options: CheckOptions, ref: JournalRef, interrupt: Interrupt, print: (line: string) => void, printJson: (doc: object) => void): Promise<number> {
   // This shard's share of the runs; without --workers it sets how many search (a finding is shrunk on every core).
   const shareOfRuns = options.shard ? Math.ceil(options.runs / options.shard.count) : options.runs;
   const workers = checkWorkers(shareOfRuns, options.workers);
@@ -227,6 +241,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       ...(options.tally ? { tally: true } : {}),
       ...(options.guided ? { guided: true } : {}),
       shrinkWorkers: workers.shrink,
+      stop: () => interrupt.requested,
     });
     progress.done();
     const findings = hunted.tally ? hunted.tally.findings : hunted.finding ? [hunted.finding] : [];
@@ -284,12 +299,18 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       if (sandbox) report.sandbox = sandbox;
       if (finding.shrink) report.shrink = finding.shrink;
       if (finding.notShrunk) report.notShrunk = finding.notShrunk;
-      if (options.confirm && confirmed.result) {
+      if (options.confirm && confirmed.result && interrupt.requested) report.confirmation = { verdict: 'not run', lines: ['not run: the check was interrupted'] };
+      else if (options.confirm && confirmed.result) {
         const { verdict: realVerdict, lines, calls } = await confirmScenario(ref, finding.scenario, { violations, trace: confirmed.result.trace, crashes: confirmed.result.crashes, ...(confirmed.result.diskCalls ? { diskCalls: confirmed.result.diskCalls } : {}) });
-        report.confirmation = { verdict: realVerdict, lines, ...(calls ? { calls } : {}) };
+        // A signal during the real run ends it cut short (its workers killed): what it found then says nothing.
+        report.confirmation = interrupt.requested ? { verdict: 'not run to its end', lines: ['not run to its end: the check was interrupted', ...lines] } : { verdict: realVerdict, lines, ...(calls ? { calls } : {}) };
       }
     }
     report.exitCode = worst(exits);
+    if (interrupt.signal !== undefined) {
+      report.interrupted = { afterRuns: hunted.runsExecuted - hunted.storedReplayed, ofRuns: shareOfRuns, signal: interrupt.signal };
+      report.exitCode = interrupt.exitCode as number;
+    }
     report.elapsedMs = wallMs() - started;
     if (hunted.work) report.work = hunted.work;
     if (hunted.coverage) report.coverage = hunted.coverage;
@@ -303,6 +324,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
     const stored = Math.min(regressions.length, report.runsExecuted);
     const runs = stored === 0 ? count(report.runsExecuted, 'run') : `${count(report.runsExecuted - stored, 'generated run')} and ${count(stored, 'stored regression')}`;
     print(`${runs} in ${(report.elapsedMs / 1000).toFixed(2)} s (${perSecond(report.runsExecuted, report.elapsedMs / 1000)})${hunted.timeBudgetHit ? ', stopped by the time budget' : ''}; re-run ${hunted.determinismChecks} for determinism: ${report.verdict}`);
+    if (report.interrupted) print(`${interruptedLine(report.interrupted)}: the verdict is of the runs made`);
     if (report.coverage) print(coverageLine(report.coverage));
     if (report.tally) for (const line of tallyLines(report)) print(`  ${line}`);
     else for (const line of findingLines(report)) print(`  ${line}`);
@@ -312,7 +334,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
     print(`reports: ${Object.values(files).join(', ')}`);
     if (report.regressionFile && !report.tally) print(`regression: ${report.regressionFile}`);
     if (report.replayCommand && !report.tally) print(`replay: ${report.replayCommand}`);
-    if (report.verdict === 'clean') {
+    if (report.verdict === 'clean' && !report.interrupted) {
       const other = (options.seed + 1) % 2_147_483_647;
       print(`next: npx durasim explore --journal ${ref.spec} (a crash at every step) · npx durasim check --journal ${ref.spec} --seed ${other} --runs ${options.runs * 10} (a wider search)`);
     }

@@ -23,6 +23,7 @@ import { EXIT } from './exitCodes.js';
 import { reportHarnessFailure } from './harnessFailure.js';
 import { reportInspectProblems } from './inspectProblems.js';
 import { checkOutputFolder } from './preflight.js';
+import { Interrupt } from './interrupt.js';
 import { readScenarioFile } from './scenarioFile.js';
 
 export interface ExploreOptions extends PoolFlags {
@@ -39,6 +40,8 @@ export interface ExploreOptions extends PoolFlags {
   reportDir: string;
   regressionsDir: string;
   progress: boolean;
+  /** What stops the exploration early (default: SIGINT and SIGTERM on this process, listened for while it runs; see interrupt.ts). */
+  interrupt?: Interrupt;
 }
 
 const wallMs = (): number => performance.now(); // the harness's clock, for progress and the report only
@@ -49,6 +52,8 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
   checkOutputFolder(options.reportDir, '--report-dir');
   checkOutputFolder(options.regressionsDir, '--regressions');
   const ref = journalRefOf(options.journal);
+  // The first SIGINT or SIGTERM ends the exploration after the batch under way, with what it judged reported; the second exits at once.
+  const interrupt = options.interrupt ?? new Interrupt().install();
   const pool = new WorkerPool(options);
   try {
     const loaded = await loadOrEscape(pool, ref, print, base.environment);
@@ -64,6 +69,7 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
       families: options.faults ?? DEFAULT_FAULT_KINDS,
       ...(options.shape?.features ? { features: options.shape.features } : {}),
       ...(options.maxRuns !== undefined ? { maxRuns: options.maxRuns } : {}),
+      stop: () => interrupt.requested,
       onProgress: (runs, states, failing) => {
         if (!options.progress || wallMs() - lastProgressMs < 5000) return;
         lastProgressMs = wallMs();
@@ -82,6 +88,8 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
     }
     const table = coverageTable(exploration.rows);
     print(`${count(exploration.rows.reduce((n, r) => n + r.points, 0), 'crash point')} at depth 1, ${count(exploration.states, 'distinct state')} judged (crash states and faults of ${count((options.faults ?? DEFAULT_FAULT_KINDS).length, 'family', 'families')}), ${count(exploration.runs, 'run')} in ${elapsedS.toFixed(1)} s${exploration.cutShort ? ` — cut short at --max-runs ${options.maxRuns}` : ''}`);
+    const interrupted = interrupt.signal !== undefined ? { afterRuns: exploration.runs, signal: interrupt.signal } : undefined;
+    if (interrupted) print(`interrupted after ${count(interrupted.afterRuns, 'run')} (${interrupted.signal}): the table and the verdict are of the states judged`);
     for (const line of table) print(line);
     const violations = exploration.findings.flatMap((f) => f.violations);
     const saved = exploration.findings.map((finding) => ({
@@ -96,15 +104,16 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
     }
     if (saved.length > shown) print(`${count(saved.length - shown, 'more counterexample')} saved under ${options.regressionsDir} (listed in coverage.json)`);
     if (exploration.escapes.length > 0) print(`sandbox: ${exploration.escapes[0]}`);
-    if (saved.length === 0 && exploration.escapes.length === 0) print(`verdict: clean — no crash state or fault broke an invariant${options.depth === 1 ? '; try --depth 2 for every pair' : ''}`);
+    if (saved.length === 0 && exploration.escapes.length === 0 && !interrupted) print(`verdict: clean — no crash state or fault broke an invariant${options.depth === 1 ? '; try --depth 2 for every pair' : ''}`);
     makeDirDurably(options.reportDir);
-    const json = { command: 'explore', journal: loaded.name, base: options.file ?? 'standard', depth: options.depth, faults: options.faults ?? DEFAULT_FAULT_KINDS, runs: exploration.runs, states: exploration.states, cutShort: exploration.cutShort, elapsedMs: Math.round(elapsedS * 1000), rows: exploration.rows, counterexamples: saved.map((s) => s.file) };
+    const json = { command: 'explore', journal: loaded.name, base: options.file ?? 'standard', depth: options.depth, faults: options.faults ?? DEFAULT_FAULT_KINDS, runs: exploration.runs, states: exploration.states, cutShort: exploration.cutShort, ...(interrupted ? { interrupted } : {}), elapsedMs: Math.round(elapsedS * 1000), rows: exploration.rows, counterexamples: saved.map((s) => s.file) };
     writeFileDurably(join(options.reportDir, 'coverage.json'), `${JSON.stringify(json, null, 2)}\n`);
     writeFileDurably(join(options.reportDir, 'coverage.md'), `# Fault-window coverage: ${loaded.name}, depth ${options.depth}\n\n${table.join('\n')}\n`);
     print(`reports: ${join(options.reportDir, 'coverage.md')}, ${join(options.reportDir, 'coverage.json')}`);
-    return exitFor(violations, exploration.escapes.length > 0);
+    return interrupt.exitCode ?? exitFor(violations, exploration.escapes.length > 0);
   } finally {
     await pool.close();
+    if (options.interrupt === undefined) interrupt.uninstall();
   }
 }
 

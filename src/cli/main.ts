@@ -80,7 +80,10 @@ workers' real system calls, and judges both worlds: confirmed (exit 1 or 3), bot
 reproduced (4), cannot confirm (2: an I/O error, no strace for a machine crash), or diverged (6:
 the real calls changed the disk otherwise than simulated, a defect of durasim). --calls prints
 the real system calls beside the simulated disk calls, per worker step.
-exit codes: 0 clean · 1 safety violation · 2 bad usage or input · 3 liveness · 4 nondeterminism or sandbox escape · 5 durasim failed · 6 confirm: diverged`;
+Ctrl-C (SIGINT) or SIGTERM stops check and explore keeping the work: no more runs, the runs under
+way end, what was found is kept (shrunk as far as it got), the reports are written marked
+"interrupted after N of M runs", exit 130 or 143; a second signal exits at once.
+exit codes: 0 clean · 1 safety violation · 2 bad usage or input · 3 liveness · 4 nondeterminism or sandbox escape · 5 durasim failed · 6 confirm: diverged · 130/143 interrupted by SIGINT/SIGTERM`;
 
 export const COMMANDS = ['check', 'replay', 'explain', 'confirm', 'explore', 'mutants', 'merge'] as const;
 

@@ -36,6 +36,15 @@ describe('merge', () => {
     expect(mergedLine(merged).split('\n').slice(1)).toEqual([`  replay: ${A}`, `  replay: ${B}`]);
   });
 
+  test('a shard a signal stopped is merged: never clean, but a finding of another shard comes first', () => {
+    const clean = summary('1', { shard: { index: 1, count: 2 }, verdict: 'clean', exitCode: 0, violations: [] });
+    const stopped = summary('2', { shard: { index: 2, count: 2 }, verdict: 'clean', exitCode: 130, violations: [], interrupted: { afterRuns: 40, ofRuns: 500, signal: 'SIGINT' } });
+    const { merged, exitCode } = mergeSummaries([clean, stopped]);
+    expect(exitCode).toBe(130);
+    expect(mergedLine(merged)).toBe('merged 2 summaries (no-fsync; seed 5): 2 runs, exit 130 (clean, clean), interrupted: 2/2');
+    expect(mergeSummaries([stopped, summary('3', { replayCommand: A })]).exitCode).toBe(1);
+  });
+
   test('clean shards: no replay', () => {
     const { merged } = mergeSummaries([summary('1', { verdict: 'clean', exitCode: 0, violations: [] })]);
     expect(merged.replayCommands).toEqual([]);

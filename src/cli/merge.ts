@@ -15,11 +15,16 @@ interface ShardSummary {
   /** --tally: one counterexample per invariant, each with its replay command. */
   counterexamples?: { replayCommand?: unknown }[];
   shard?: { index: number; count: number };
+  interrupted?: { afterRuns?: unknown; ofRuns?: unknown; signal?: unknown };
   coverage?: { windows?: unknown; aimedRuns?: unknown; aimedHits?: unknown };
 }
 
-/** Worst last: a harness failure outranks everything, then a sandbox escape, a safety violation, liveness. */
-const SEVERITY = [0, 3, 1, 4, 5];
+/**
+ * Worst last: a harness failure outranks everything, then a sandbox escape, a safety violation,
+ * liveness, then a shard a signal stopped (SIGINT 130, SIGTERM 143: its runs incomplete, so never
+ * clean, but what another shard found comes first).
+ */
+const SEVERITY = [0, 143, 130, 3, 1, 4, 5];
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -58,6 +63,7 @@ export function mergeSummaries(files: readonly string[]): { merged: Record<strin
     verdicts: summaries.map((s) => s.verdict),
     violations: summaries.flatMap((s) => s.violations.map((v) => v.code)),
     replayCommands: replayCommandsOf(summaries),
+    ...(summaries.some((s) => s.interrupted) ? { interrupted: summaries.flatMap((s) => (s.interrupted ? [s.shard ? `${s.shard.index}/${s.shard.count}` : 'whole'] : [])) } : {}),
     ...(summaries.some((s) => s.tally) ? { tally: sumTallies(summaries.map((s) => s.tally ?? {})) } : {}),
     ...(summaries.some((s) => s.coverage) ? { coverage: unionOfCoverage(summaries.map((s) => s.coverage ?? {})) } : {}),
   };
@@ -105,5 +111,6 @@ export function mergedLine(merged: Record<string, unknown>): string {
   const broke = [...new Set(merged.violations as string[])];
   const worst = merged.exitCode as number;
   const coverage = merged.coverage as { windows: string[] } | undefined;
-  return `merged ${shards.length} summar${shards.length === 1 ? 'y' : 'ies'} (${(merged.journals as string[]).join(', ')}; seed ${(merged.seeds as unknown[]).join(', ')}): ${merged.runsExecuted as number} runs${coverage ? `, ${coverage.windows.length} fault windows hit` : ''}, exit ${worst} (${verdicts.join(', ')})${broke.length > 0 ? `: ${broke.join(', ')}` : ''}${(merged.replayCommands as string[]).map((command) => `\n  replay: ${command}`).join('')}`;
+  const interrupted = merged.interrupted as string[] | undefined;
+  return `merged ${shards.length} summar${shards.length === 1 ? 'y' : 'ies'} (${(merged.journals as string[]).join(', ')}; seed ${(merged.seeds as unknown[]).join(', ')}): ${merged.runsExecuted as number} runs${coverage ? `, ${coverage.windows.length} fault windows hit` : ''}, exit ${worst} (${verdicts.join(', ')})${interrupted ? `, interrupted: ${interrupted.join(', ')}` : ''}${broke.length > 0 ? `: ${broke.join(', ')}` : ''}${(merged.replayCommands as string[]).map((command) => `\n  replay: ${command}`).join('')}`;
 }

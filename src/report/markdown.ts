@@ -4,6 +4,11 @@ import { explainText } from './explain.js';
 import { journalErrors, type RunReport } from './runReport.js';
 import { coverageByFault, coverageLine } from './coverageLine.js';
 
+/** The words for a check a signal stopped: `interrupted after 120 of 1000 runs (SIGINT)`. */
+export function interruptedLine(interrupted: NonNullable<RunReport['interrupted']>): string {
+  return `interrupted after ${interrupted.afterRuns} of ${interrupted.ofRuns} runs (${interrupted.signal})`;
+}
+
 export function reportMarkdown(report: RunReport): string {
   const lines = [
     `# durasim ${report.command}: ${report.journal} — ${report.verdict}`,
@@ -12,6 +17,7 @@ export function reportMarkdown(report: RunReport): string {
   ];
   if (report.seed !== undefined) lines.push(`- seed: ${report.seed}${report.faults ? ` · faults: ${report.faults.join(', ')}` : ''}${report.shard ? ` · shard ${report.shard.index}/${report.shard.count}` : ''}`);
   lines.push(`- runs: ${report.runsExecuted}${report.runsPlanned !== undefined ? ` of ${report.runsPlanned}` : ''} in ${(report.elapsedMs / 1000).toFixed(2)} s${report.timeBudgetHit ? ' (time budget reached)' : ''}`);
+  if (report.interrupted) lines.push(`- ${interruptedLine(report.interrupted)}: the verdict is of the runs made`);
   lines.push(`- exit code: ${report.exitCode}`);
   if (report.sandbox) lines.push(`- sandbox: ${report.sandbox}`);
   const errors = report.result ? journalErrors(report.result) : [];
