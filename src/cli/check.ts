@@ -131,7 +131,7 @@ export function tallyLines(report: RunReport): string[] {
   if (counts.length === 0) return ['no invariant was broken'];
   return counts.flatMap(([code, runs]) => {
     const example = report.counterexamples?.find((c) => c.invariant === code);
-    return [`${code}: ${runs} failing run${runs === 1 ? '' : 's'}${example ? ` · shrunk to ${example.faults} fault${example.faults === 1 ? '' : 's'}` : ''}`, ...(example ? [`  replay: ${example.replayCommand}`] : [])];
+    return [`${code}: ${runs} failing run${runs === 1 ? '' : 's'}${example ? ` · ${example.notShrunk ? 'saved as found with' : 'shrunk to'} ${example.faults} fault${example.faults === 1 ? '' : 's'}` : ''}`, ...(example ? [`  replay: ${example.replayCommand}`] : [])];
   });
 }
 
@@ -290,7 +290,7 @@ async function checkUntilStopped(options: CheckOptions, ref: JournalRef, interru
       const replayCommand = `npx durasim replay ${regressionFile} --journal ${ref.spec}`;
       exits.push(exitCodeOf(verdict));
       if (finding.invariant !== undefined) {
-        (report.counterexamples ??= []).push({ invariant: finding.invariant, verdict, violations: violations.map(describeViolation), regressionFile, replayCommand, faults: finding.scenario.faults.length });
+        (report.counterexamples ??= []).push({ invariant: finding.invariant, verdict, violations: violations.map(describeViolation), regressionFile, replayCommand, faults: finding.scenario.faults.length, ...(finding.notShrunk ? { notShrunk: finding.notShrunk } : {}) });
       }
       if (i > 0) continue; // the reports show the first counterexample in full; the others are in the regression corpus
       Object.assign(report, { counterexample: finding.scenario, violations, verdict, journalErrors: confirmed.summary.journalErrors, replayCommand, regressionFile });

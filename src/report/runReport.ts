@@ -52,7 +52,7 @@ export interface RunReport {
   /** --tally: failing runs per invariant ('sandbox' for escapes and differences). */
   tally?: Record<string, number>;
   /** --tally: one shrunk counterexample per invariant, saved in the regression corpus. */
-  counterexamples?: { invariant: string; verdict: RunVerdict; violations: string[]; regressionFile: string; replayCommand: string; faults: number }[];
+  counterexamples?: { invariant: string; verdict: RunVerdict; violations: string[]; regressionFile: string; replayCommand: string; faults: number; notShrunk?: string }[];
   /** What the generated runs simulated (their first runs, not the re-runs): steps and trace entries, summed. */
   work?: { steps: number; traceEntries: number };
   /** The fault windows the generated runs hit (runner/faultWindows.ts), and the runs aimed at a window none had hit. */
