@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { tallyLines } from './check.js';
+import { shrinkLine, tallyLines } from './check.js';
 import type { RunReport } from '../report/runReport.js';
 
 test("the tally's lines say a counterexample saved as found (an interrupted check, a stored regression) as such, never as shrunk", () => {
@@ -11,4 +11,10 @@ test("the tally's lines say a counterexample saved as found (an interrupted chec
     'file-truth: 1 failing run · saved as found with 8 faults',
     '  replay: npx durasim replay file-truth.json',
   ]);
+});
+
+test('a shrink the interrupt stopped says so', () => {
+  const shrink = { attempts: 12, steps: 3, exhausted: false, ms: 400, fromFaults: 6 };
+  expect(shrinkLine(shrink, 4)).toBe('shrunk 3 times (12 candidates tried in 0.4 s, faults 6 → 4)');
+  expect(shrinkLine({ ...shrink, stopped: true }, 4)).toBe('shrunk 3 times (12 candidates tried in 0.4 s, faults 6 → 4); stopped there by the interrupt');
 });
