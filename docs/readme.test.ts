@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { COMMANDS } from '../src/cli/main.js';
-import { section, shellCommands } from './shellBlocks.js';
+import { REGRESSIONS_DIR } from '../src/regressions.js';
+import { ciRecipe, section, shellCommands } from './shellBlocks.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -42,6 +43,19 @@ describe('README.md, in a clone', () => {
     expect(pkg.bin.durasim).toBe('bin/durasim.mjs');
     const out = execFileSync(process.execPath, [join(ROOT, pkg.bin.durasim), '--version'], { cwd: ROOT, stdio: 'pipe' }).toString('utf8');
     expect(out.trim()).toBe(`durasim ${pkg.version}`);
+  });
+
+  test("the CI recipe's artifact holds every path a shard's check writes and prints (reports, JUnit file, the regressions its replay commands name), and the verdict job puts them back where they were printed", () => {
+    const recipe = ciRecipe(readme);
+    const shard = (path: string): string => path.replaceAll('${{ matrix.shard }}', '1');
+    // A flag's value, `${{ matrix.shard }}` and all.
+    const flag = (name: string): string | undefined => new RegExp(`--${name} ((?:\\$\\{\\{[^}]*\\}\\}|\\S)+)`).exec(recipe.check)?.[1];
+    const printed = [flag('report-dir'), flag('junit'), flag('regressions') ?? REGRESSIONS_DIR].map((path) => shard(path ?? ''));
+    expect(printed.every((path) => path.length > 0), recipe.check).toBe(true);
+    const uploaded = recipe.uploaded.map(shard);
+    for (const path of printed) expect(uploaded.some((folder) => path === folder || path.startsWith(`${folder}/`)), `${path} is not under ${uploaded.join(', ')}`).toBe(true);
+    expect(recipe.downloadedTo).toBe('.');
+    expect(recipe.merge).toBe(`npx durasim merge ${(flag('report-dir') ?? '').replace('${{ matrix.shard }}', '*')}/summary.json`);
   });
 
   test('every `npx durasim` line names one of its commands', () => {

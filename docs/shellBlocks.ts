@@ -33,3 +33,24 @@ export function shellCommands(markdown: string): ShellCommand[] {
 export function quotedFragments(markdown: string): string[] {
   return (/```text\n([\s\S]+?)\n```/.exec(markdown)?.[1] ?? '').split(/…|\n/).map((f) => f.trim()).filter((f) => f.length > 0);
 }
+
+/** The README's CI recipe (its ```yaml block): the shards' check and the verdict's merge, what each shard uploads and where the verdict job downloads it. */
+export interface CiRecipe {
+  check: string;
+  merge: string;
+  /** The upload step's paths, from the workspace (`${{ matrix.shard }}` as written). */
+  uploaded: string[];
+  /** The download step's path ('.' when it names none: the workspace). */
+  downloadedTo: string;
+}
+
+export function ciRecipe(markdown: string): CiRecipe {
+  const yaml = /```yaml\n([\s\S]+?)```/.exec(markdown)?.[1] ?? '';
+  const runs = [...yaml.matchAll(/- run: (npx durasim .+?)(\s+#.*)?$/gm)].map((m) => m[1] as string);
+  const upload = /uses: actions\/upload-artifact@\S+\n([\s\S]*?)(?=\n\s*- |\n\s*\w+:\n\s*needs)/.exec(yaml)?.[1] ?? '';
+  // path: a scalar, or a block (`path: |`) of one path a line.
+  const block = /path: \|[^\n]*\n((?:\s{12,}\S.*\n?)+)/.exec(upload)?.[1];
+  const uploaded = block !== undefined ? block.split('\n').map((l) => l.trim()).filter((l) => l.length > 0) : [/path: ([^,}\s]+)/.exec(upload)?.[1] ?? ''];
+  const download = /uses: actions\/download-artifact@\S+\n\s+with: \{([^}]*)\}/.exec(yaml)?.[1] ?? '';
+  return { check: runs[0] ?? '', merge: runs[1] ?? '', uploaded, downloadedTo: /path: ([^,}\s]+)/.exec(download)?.[1] ?? '.' };
+}

@@ -5,8 +5,9 @@
  *
  * Runs the journal as `durasim check` does — in worker threads, with a fresh instance of its
  * modules for every incarnation — so it takes the journal's module, not an object already loaded
- * in the test's thread. Replays the journal's stored regressions first (those in the task shape and
- * of the fault families it draws, as check), then hunts with generated
+ * in the test's thread. It reads durasim.config.json as check does (or the file `config` names);
+ * an option given in code wins over the config's, as a flag does. Replays the journal's stored
+ * regressions first (those in the task shape and of the fault families it draws, as check), then hunts with generated
  * scenarios; on a failure it saves the counterexample to the regression corpus and throws an error
  * that reads as the failure itself: the violations, the explained trace, and the command that
  * replays it.
@@ -33,8 +34,16 @@ import { escapeWho } from './report/runReport.js';
 import { confirmCounterexample, describeDivergence } from './runner/confirm.js';
 import { hunt } from './runner/hunt.js';
 import { inspectProblemsParts } from './cli/inspectProblems.js';
+import { readTaskFile, settingsOf } from './cli/config.js';
 
 export interface CheckJournalOptions {
+  /**
+   * The config to read, as `check --config` (default: durasim.config.json in the working folder, if
+   * there is one). Its runs, seed, faults, operations, features, task and env are read as `check`
+   * reads them; an option given here wins over the config's, as a flag does (the journal is the one
+   * passed).
+   */
+  config?: string | undefined;
   runs?: number | undefined;
   seed?: number | undefined;
   faults?: readonly FaultKind[] | undefined;
@@ -44,6 +53,8 @@ export interface CheckJournalOptions {
   features?: readonly TaskFeature[] | undefined;
   /** The user's own task to vary: a scenario (parseScenarioText of a scenario-format file), as the config's "task". */
   task?: Scenario | undefined;
+  /** Variables in the journal's process.env in every run and while its modules load, as the config's "env" (a name given here wins over the config's). */
+  env?: Readonly<Record<string, string>> | undefined;
   /** Aim every other run after the first 100 at a fault window none had hit, as `check --guided` (docs/faults.md). */
   guided?: boolean | undefined;
   /** Where stored regressions live and new ones go (default reports/regressions). */
@@ -77,11 +88,33 @@ function refOf(journal: string | URL | JournalAdapter): JournalRef {
   );
 }
 
-export async function checkJournal(journal: string | URL | JournalAdapter, options: CheckJournalOptions = {}): Promise<void> {
+/**
+ * The options a check runs with: those given, else durasim.config.json's (or `config`'s), read
+ * with the CLI's own reader (cli/config.ts), so both refuse a bad config in the same words.
+ */
+function withConfig(options: CheckJournalOptions): CheckJournalOptions & { loadEnvironment: Record<string, string> } {
+  const settings = settingsOf({ config: options.config, runs: options.runs, seed: options.seed, faults: options.faults, operations: options.operations, features: options.features, env: options.env });
+  const task = options.task ?? (settings.task !== undefined ? readTaskFile(settings.task, settings.operations) : undefined);
+  return {
+    ...options,
+    runs: settings.runs,
+    seed: settings.seed,
+    faults: settings.faults,
+    operations: settings.operations,
+    features: settings.features,
+    task,
+    // The env (the config's, the options' over it) replaces the task's, as check's --env does; the modules load with the runs' environment.
+    env: settings.env,
+    loadEnvironment: settings.env ?? task?.environment ?? {},
+  };
+}
+
+export async function checkJournal(journal: string | URL | JournalAdapter, given: CheckJournalOptions = {}): Promise<void> {
   const ref = refOf(journal);
-  if (options.seed !== undefined && !(Number.isSafeInteger(options.seed) && options.seed >= 0 && options.seed < SEED_LIMIT)) {
-    throw new DurasimError('check the journal', `the seed must be a whole number from 0 to ${SEED_LIMIT - 1}, found ${options.seed}`, 'Pass the seed a failure printed, e.g. { seed: 42 }');
+  if (given.seed !== undefined && !(Number.isSafeInteger(given.seed) && given.seed >= 0 && given.seed < SEED_LIMIT)) {
+    throw new DurasimError('check the journal', `the seed must be a whole number from 0 to ${SEED_LIMIT - 1}, found ${given.seed}`, 'Pass the seed a failure printed, e.g. { seed: 42 }');
   }
+  const options = withConfig(given);
   const dir = options.regressionsDir ?? REGRESSIONS_DIR;
   // allow-ambient: a fresh seed when none is given; it is printed in any failure.
   const seed = options.seed ?? Date.now() % 2_147_483_647;
@@ -89,9 +122,10 @@ export async function checkJournal(journal: string | URL | JournalAdapter, optio
   const workers = checkWorkers(runs, options.workers);
   const pool = new WorkerPool({ ...options, workers: workers.search });
   try {
-    const loaded = await pool.load(ref);
+    const loaded = await pool.load(ref, options.loadEnvironment);
     if (loaded.loadEscapes.length > 0) throw new Error(`durasim found a failure in journal "${loaded.name}": its module, at load, ${loaded.loadEscapes[0]?.message} (${loaded.loadEscapes[0]?.api})`);
-    const hunted = await hunt({ pool, journalId: loaded.journalId, seed, runs, shrinkWorkers: workers.shrink, arbitrary: { faults: options.faults ?? DEFAULT_FAULT_KINDS, ...(options.operations ? { operations: options.operations } : {}), ...(options.features ? { features: options.features } : {}), ...(options.task ? { task: options.task } : {}) }, regressions: loadRegressions(loaded.name, dir).filter((r) => inShape(r.scenario, options) && familiesOutside(r.scenario, options.faults ?? DEFAULT_FAULT_KINDS).length === 0), ...(options.guided ? { guided: true } : {}), keepLookingPastLiveness: true });
+    const arbitrary = { faults: options.faults ?? DEFAULT_FAULT_KINDS, ...(options.operations ? { operations: options.operations } : {}), ...(options.features ? { features: options.features } : {}), ...(options.task ? { task: options.task } : {}), ...(options.env ? { environment: options.env } : {}) };
+    const hunted = await hunt({ pool, journalId: loaded.journalId, seed, runs, shrinkWorkers: workers.shrink, arbitrary, regressions: loadRegressions(loaded.name, dir).filter((r) => inShape(r.scenario, options) && familiesOutside(r.scenario, options.faults ?? DEFAULT_FAULT_KINDS).length === 0), ...(options.guided ? { guided: true } : {}), keepLookingPastLiveness: true });
     const finding = hunted.finding;
     if (!finding) return;
     const confirmed = await confirmCounterexample(pool, loaded.journalId, finding.scenario, finding.outcome);

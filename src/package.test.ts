@@ -6,13 +6,13 @@
  * printed, use checkJournal in vitest, and type-check with the strictest compiler settings.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transformSync } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { quotedFragments, section, shellCommands } from '../docs/shellBlocks.js';
+import { ciRecipe, quotedFragments, section, shellCommands } from '../docs/shellBlocks.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const EXAMPLE = join(ROOT, 'examples', 'node-journal');
@@ -54,7 +54,7 @@ describe('the packed package', () => {
   test('holds the compiled code, its types, the schema and the docs, and no tests, reports, bench or CI files', () => {
     const files = packed.files.map((f) => f.path);
     console.log(`durasim-${pkg.version}.tgz: ${packed.entryCount} files, ${(packed.size / 1024).toFixed(0)} kB packed, ${(packed.unpackedSize / 1024).toFixed(0)} kB unpacked`);
-    for (const needed of ['package.json', 'README.md', 'LICENSE', 'bin/durasim.mjs', 'dist/graph.mjs', 'schema/scenario.schema.json', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/bin/durasim.mjs', 'dist/src/pool/poolBoot.mjs', 'dist/src/journals/reference.js', 'reports/mutants/minimal/no-fsync.json', 'reports/mutants.md', 'docs/tutorial.md', ...SHIPPED_EXAMPLES]) {
+    for (const needed of ['package.json', 'README.md', 'LICENSE', 'bin/durasim.mjs', 'dist/graph.mjs', 'schema/scenario.schema.json', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/bin/durasim.mjs', 'dist/src/bin/parentShell.mjs', 'dist/src/pool/poolBoot.mjs', 'dist/src/journals/reference.js', 'reports/mutants/minimal/no-fsync.json', 'reports/mutants.md', 'docs/tutorial.md', ...SHIPPED_EXAMPLES]) {
       expect(files, needed).toContain(needed);
     }
     const unwanted = files.filter((f) => !SHIPPED_EXAMPLES.includes(f) && f !== 'reports/mutants.md').filter((f) => /\.test\.|^reports\/(?!mutants\/minimal\/[\w-]+\.json$)|\/bench\/|^\.ci\/|^src\/|^tsconfig|^vitest\.config|^examples\/|^properties\/|\/fixtures\//.test(f) || (f.endsWith('.ts') && !f.endsWith('.d.ts')));
@@ -103,11 +103,8 @@ describe('the packed package', () => {
       }
     });
 
-    test("the README's CI recipe runs as written: each shard's check (a budget of 40 here) writes into folders that do not exist yet, and merge folds them", () => {
-      const recipe = /```yaml\n([\s\S]+?)```/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))?.[1] ?? '';
-      const runs = [...recipe.matchAll(/- run: (npx durasim .+?)(\s+#.*)?$/gm)].map((m) => m[1] as string);
-      expect(runs).toHaveLength(2);
-      const [check, merge] = runs as [string, string];
+    test("the README's CI recipe runs as written: each shard's check (a budget of 40 here) writes into folders that do not exist yet, and merge folds them; a shard that finds a defect prints only paths its artifact holds", () => {
+      const { check, merge, uploaded } = ciRecipe(readFileSync(join(ROOT, 'README.md'), 'utf8'));
       expect(check).toContain('--runs 20000');
       copyFileSync(join(EXAMPLE, 'journal.ts'), join(consumer, 'my-journal.ts'));
       for (const shard of [1, 2, 3, 4]) {
@@ -118,6 +115,19 @@ describe('the packed package', () => {
       const merged = inConsumer(merge);
       expect(merged.out).toMatch(/^merged 4 summaries \(node-journal; seed 20261130\): \d+ runs, \d+ fault windows hit, exit 0 /m);
       expect(merged.code, merged.out).toBe(0);
+      // The same line on a journal with a defect (the unsynced copy, as shard 1 in folders of its own): every path it prints is in what the job uploads.
+      const defect = inConsumer(check.replace('${{ matrix.shard }}/', '1/').replaceAll('${{ matrix.shard }}', 'defect').replace('--runs 20000', '--runs 2000').replace('./my-journal.ts', './journal.js'));
+      expect(defect.code, defect.out).toBe(1);
+      const printed = [
+        ...(/^reports: (.+)$/m.exec(defect.out)?.[1] ?? '').split(', '),
+        /^regression: (\S+)$/m.exec(defect.out)?.[1] ?? '',
+        /^replay: npx durasim replay (\S+) /m.exec(defect.out)?.[1] ?? '',
+      ];
+      expect(printed.length, defect.out).toBeGreaterThanOrEqual(5);
+      for (const path of printed) {
+        expect(uploaded.some((folder) => path.startsWith(`${folder}/`) || path === folder), `${path} is not in the artifact (${uploaded.join(', ')})`).toBe(true);
+        expect(existsSync(join(consumer, path)), path).toBe(true);
+      }
     });
   });
 
@@ -177,6 +187,19 @@ describe('the packed package', () => {
     const replayed = inConsumer(replay);
     expect(replayed.out).toContain('write-ahead');
     expect(replayed.code).toBe(1);
+  });
+
+  test("a CommonJS test file (node --test, as Jest's or mocha's would) require()s it and runs checkJournal", () => {
+    // Node ≥ 20.19 require()s an ES module graph, unless a module in it has a top-level await.
+    writeFileSync(join(consumer, 'journal.test.cjs'), [
+      "const test = require('node:test');",
+      "const { checkJournal } = require('durasim');",
+      "test('the journal keeps its promises', () => checkJournal('./journal.ts', { runs: 20, seed: 7, workers: 1 }));",
+    ].join('\n'));
+    const { code, out } = inConsumer('node --test journal.test.cjs');
+    expect(out).not.toContain('ERR_REQUIRE_ASYNC_MODULE');
+    expect(out).toMatch(/^# pass 1$/m);
+    expect(code, out).toBe(0);
   });
 
   test("tsc --noEmit passes with strict, noUncheckedIndexedAccess, exactOptionalPropertyTypes and the library's own declarations checked", () => {

@@ -3,8 +3,11 @@
 // on first use, or the package's own); where there is none, the compiled modules of the package,
 // or the TypeScript sources through tsx.
 import { ownModuleForEntry, tuneCompiler } from './graph.mjs';
+import { watchParentShell } from './parentShell.mjs';
 
 tuneCompiler();
+// Under `npx durasim`, the signals npm hands to the shell it runs durasim in are passed on here (parentShell.mjs).
+watchParentShell();
 
 // Anything left unhandled is durasim's own failure: exit 5, never a finding about the journal.
 // (Journals run in worker threads, which report their own uncaught errors as the journal's.)

@@ -258,9 +258,13 @@ export async function ownModuleForEntry(key, from, relative) {
 }
 
 // `node src/bin/graph.mjs --dist` (npm run build): the package's graph, from the compiled code in dist/.
+// A promise chain, not a top-level await: the package's root (src/index) imports this file, and a
+// module graph with a top-level await cannot be require()d from CommonJS (ERR_REQUIRE_ASYNC_MODULE).
 if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.includes('--dist')) {
   const dist = join(CODE_ROOT, 'dist');
   const modules = graphModules(dist, '.js');
-  writeDurably(join(dist, 'graph.mjs'), await bundleGraph(modules, dist));
-  process.stderr.write(`wrote ${relative(process.cwd(), join(dist, 'graph.mjs'))}: ${modules.length} modules\n`);
+  void bundleGraph(modules, dist).then((text) => {
+    writeDurably(join(dist, 'graph.mjs'), text);
+    process.stderr.write(`wrote ${relative(process.cwd(), join(dist, 'graph.mjs'))}: ${modules.length} modules\n`);
+  });
 }

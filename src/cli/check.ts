@@ -37,6 +37,8 @@ import { Progress } from './progress.js';
 import { endLine } from './endLine.js';
 import { reportInspectProblems } from './inspectProblems.js';
 import { withBounds, type BoundsOption } from './boundsOption.js';
+import { Interrupt } from './interrupt.js';
+import { interruptedLine } from '../report/markdown.js';
 
 /** The pool's flags: --workers, --max-heap, --hang-timeout. */
 export type PoolFlags = Pick<PoolOptions, 'workers' | 'maxHeapMb' | 'hangTimeoutMs'>;
@@ -77,6 +79,8 @@ export interface CheckOptions extends PoolFlags {
   task?: { file: string; scenario: Scenario };
   /** Bounds for every run, generated or stored (--max-steps and its siblings, the config's "bounds"). */
   bounds?: BoundsOption;
+  /** What stops the check early (default: SIGINT and SIGTERM on this process, listened for while it runs; see interrupt.ts). */
+  interrupt?: Interrupt;
 }
 
 /** The generator's options of a check: its families, the task shape, the environment. */
@@ -130,7 +134,7 @@ const wallMs = (): number => performance.now(); // the harness's clock, for the 
 /** How far the counterexample shrank, as fast-check says it: smaller failing scenarios taken, candidates tried, faults before and after. */
 export function shrinkLine(shrink: NonNullable<RunReport['shrink']>, faultsNow: number | undefined): string {
   const faults = faultsNow === undefined ? '' : `, faults ${shrink.fromFaults} → ${faultsNow}`;
-  return `shrunk ${shrink.steps} time${shrink.steps === 1 ? '' : 's'} (${shrink.attempts} candidate${shrink.attempts === 1 ? '' : 's'} tried in ${(shrink.ms / 1000).toFixed(1)} s${faults})${shrink.exhausted ? '; the attempt budget ran out first' : ''}`;
+  return `shrunk ${shrink.steps} time${shrink.steps === 1 ? '' : 's'} (${shrink.attempts} candidate${shrink.attempts === 1 ? '' : 's'} tried in ${(shrink.ms / 1000).toFixed(1)} s${faults})${shrink.exhausted ? '; the attempt budget ran out first' : ''}${shrink.stopped ? '; stopped there by the interrupt' : ''}`;
 }
 
 /** What was found, cause first: the sandbox breach, then what the journal itself reported (a run() that threw), then the violations. */
@@ -149,7 +153,7 @@ export function tallyLines(report: RunReport): string[] {
   if (counts.length === 0) return ['no invariant was broken'];
   return counts.flatMap(([code, runs]) => {
     const example = report.counterexamples?.find((c) => c.invariant === code);
-    return [`${code}: ${runs} failing run${runs === 1 ? '' : 's'}${example ? ` · shrunk to ${example.faults} fault${example.faults === 1 ? '' : 's'}` : ''}`, ...(example ? [`  replay: ${example.replayCommand}`] : [])];
+    return [`${code}: ${runs} failing run${runs === 1 ? '' : 's'}${example ? ` · ${example.notShrunk ? 'saved as found with' : 'shrunk to'} ${example.faults} fault${example.faults === 1 ? '' : 's'}` : ''}`, ...(example ? [`  replay: ${example.replayCommand}`] : [])];
   });
 }
 
@@ -158,11 +162,11 @@ function loadEscapeLine(escapes: readonly Escape[]): string {
   return `the journal's module, at load: ${first.message} (${first.api}). ${escapeFix(first.api, true)}`;
 }
 
-/** Loads the journal in the pool; a module whose own top level escapes the sandbox is exit 4, said so. */
-export async function loadOrEscape(pool: WorkerPool, ref: JournalRef, print: (line: string) => void): Promise<LoadedJournal | number> {
+/** Loads the journal in the pool (its process.env `environment` as it loads); a module whose own top level escapes the sandbox is exit 4, said so. */
+export async function loadOrEscape(pool: WorkerPool, ref: JournalRef, print: (line: string) => void, environment: Record<string, string> = {}): Promise<LoadedJournal | number> {
   let loaded: LoadedJournal;
   try {
-    loaded = await pool.load(ref);
+    loaded = await pool.load(ref, environment);
   } catch (error) {
     const escapes = (error as { escapes?: Escape[] }).escapes;
     if (!(error instanceof DurasimError) || !escapes || escapes.length === 0) throw error;
@@ -202,12 +206,23 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
   checkOutputFolder(options.regressionsDir, '--regressions');
   if (options.junit !== undefined) checkOutputFile(options.junit, '--junit');
   const ref = journalRefOf(options.journal);
+  // The first SIGINT or SIGTERM stops the runs and keeps the work; the second exits at once.
+  const interrupt = options.interrupt ?? new Interrupt().install();
+  try {
+    return await checkUntilStopped(options, ref, interrupt, print, printJson);
+  } finally {
+    if (options.interrupt === undefined) interrupt.uninstall();
+  }
+}
+
+async function checkUntilStopped(options: CheckOptions, ref: JournalRef, interrupt: Interrupt, print: (line: string) => void, printJson: (doc: object) => void): Promise<number> {
   // This shard's share of the runs; without --workers it sets how many search (a finding is shrunk on every core).
   const shareOfRuns = options.shard ? Math.ceil(options.runs / options.shard.count) : options.runs;
   const workers = checkWorkers(shareOfRuns, options.workers);
   const pool = new WorkerPool({ ...options, workers: workers.search });
   try {
-    const loaded = await loadOrEscape(pool, ref, print);
+    // The generated runs' environment: --env (and the config's), else the task's own.
+    const loaded = await loadOrEscape(pool, ref, print, options.environment ?? options.task?.scenario.environment);
     if (typeof loaded === 'number') {
       removeStaleReports(options.reportDir, []); // it wrote no report: none of an earlier run's may read as this one's
       return loaded;
@@ -258,6 +273,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       ...(options.guided ? { guided: true } : {}),
       keepLookingPastLiveness: true,
       shrinkWorkers: workers.shrink,
+      stop: () => interrupt.requested,
     });
     progress.done();
     // A liveness finding found before a safety one is kept beside it (hunt's keepLookingPastLiveness): the safety one leads.
@@ -308,7 +324,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       const replayCommand = `npx durasim replay ${regressionFile} --journal ${ref.spec}`;
       exits.push(exitCodeOf(verdict));
       if (finding.invariant !== undefined) {
-        (report.counterexamples ??= []).push({ invariant: finding.invariant, verdict, violations: violations.map(describeViolation), regressionFile, replayCommand, faults: finding.scenario.faults.length });
+        (report.counterexamples ??= []).push({ invariant: finding.invariant, verdict, violations: violations.map(describeViolation), regressionFile, replayCommand, faults: finding.scenario.faults.length, ...(finding.notShrunk ? { notShrunk: finding.notShrunk } : {}) });
       }
       if (i > 0 && !hunted.tally) report.also = { verdict, violations: violationLines(violations), regressionFile, replayCommand, run: 'index' in finding.origin ? finding.origin.index : undefined };
       if (i > 0) continue; // the reports show the first counterexample in full; the others are in the regression corpus
@@ -318,12 +334,18 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       if (sandbox) report.sandbox = sandbox;
       if (finding.shrink) report.shrink = finding.shrink;
       if (finding.notShrunk) report.notShrunk = finding.notShrunk;
-      if (options.confirm && confirmed.result) {
+      if (options.confirm && confirmed.result && interrupt.requested) report.confirmation = { verdict: 'not run', lines: ['not run: the check was interrupted'] };
+      else if (options.confirm && confirmed.result) {
         const { verdict: realVerdict, lines, calls } = await confirmScenario(ref, finding.scenario, { violations, trace: confirmed.result.trace, crashes: confirmed.result.crashes, ...(confirmed.result.diskCalls ? { diskCalls: confirmed.result.diskCalls } : {}) });
-        report.confirmation = { verdict: realVerdict, lines, ...(calls ? { calls } : {}) };
+        // A signal during the real run ends it cut short (its workers killed): what it found then says nothing.
+        report.confirmation = interrupt.requested ? { verdict: 'not run to its end', lines: ['not run to its end: the check was interrupted', ...lines] } : { verdict: realVerdict, lines, ...(calls ? { calls } : {}) };
       }
     }
     report.exitCode = worst(exits);
+    if (interrupt.signal !== undefined) {
+      report.interrupted = { afterRuns: hunted.runsExecuted - hunted.storedReplayed, ofRuns: shareOfRuns, signal: interrupt.signal };
+      report.exitCode = interrupt.exitCode as number;
+    }
     report.elapsedMs = wallMs() - started;
     if (hunted.work) report.work = hunted.work;
     if (hunted.coverage) report.coverage = hunted.coverage;
@@ -339,6 +361,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
     print(`${runs} in ${(report.elapsedMs / 1000).toFixed(2)} s (${perSecond(report.runsExecuted, report.elapsedMs / 1000)})${hunted.timeBudgetHit ? ', stopped by the time budget' : ''}; re-run ${hunted.determinismChecks} for determinism: ${report.verdict}`);
     const astray = astrayLine(report.work);
     if (astray) print(astray);
+    if (report.interrupted) print(`${interruptedLine(report.interrupted)}: the verdict is of the runs made`);
     if (report.coverage) print(coverageLine(report.coverage));
     if (report.tally) for (const line of tallyLines(report)) print(`  ${line}`);
     else for (const line of findingLines(report)) print(`  ${line}`);
@@ -353,7 +376,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
     print(`reports: ${Object.values(files).join(', ')}`);
     if (report.regressionFile && !report.tally) print(`regression: ${report.regressionFile}`);
     if (report.replayCommand && !report.tally) print(`replay: ${report.replayCommand}`);
-    if (report.verdict === 'clean') {
+    if (report.verdict === 'clean' && !report.interrupted) {
       const other = (options.seed + 1) % 2_147_483_647;
       print(`next: npx durasim explore --journal ${ref.spec} (a crash at every step) · npx durasim check --journal ${ref.spec} --seed ${other} --runs ${options.runs * 10} (a wider search)`);
     }

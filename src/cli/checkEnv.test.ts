@@ -37,6 +37,21 @@ export default {
 };
 `);
 
+// A module that reads its environment as it loads, as a service reads its configuration: without the variable it cannot load.
+const needsEnv = join(dir, 'needsEnv.mjs');
+writeFileSync(needsEnv, `if (process.env.JOURNAL_TOKEN === undefined) throw new Error('JOURNAL_TOKEN is not set');
+const token = process.env.JOURNAL_TOKEN;
+export default {
+  name: 'needs-env',
+  async run(env, task) {
+    if (process.env.JOURNAL_TOKEN !== token) throw new Error('the token changed');
+  },
+  inspect() {
+    return {};
+  },
+};
+`);
+
 async function run(...argv: string[]): Promise<{ code: number; out: string }> {
   const out: string[] = [];
   const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (out.push(String(chunk)), true));
@@ -63,6 +78,35 @@ describe('check --env', () => {
     const replay = await run('replay', join(dir, 'report', 'counterexample.json'), '--journal', journal, '--workers', '1');
     expect(replay.out).toMatch(/write-ahead \[post-a\]/);
     expect(replay.code).toBe(1);
+  }, 60_000);
+
+  test("the variables are in process.env while the journal's modules load: --env, the config's env, a replayed scenario's, explore's", async () => {
+    const common = ['--journal', needsEnv, '--runs', '5', '--seed', '1', '--faults', 'crash', '--invariants', 'write-ahead', '--workers', '1', '--no-progress', '--regressions', join(dir, 'regressions')];
+    const without = await run('check', ...common, '--report-dir', join(dir, 'unset'));
+    expect(without.out).toContain('JOURNAL_TOKEN is not set');
+    expect(without.code).toBe(2);
+    const flagged = await run('check', ...common, '--report-dir', join(dir, 'flagged'), '--env', 'JOURNAL_TOKEN=t1');
+    expect(flagged.out).toMatch(/: clean$/m);
+    expect(flagged.code).toBe(0);
+    const config = join(dir, 'env.config.json');
+    writeFileSync(config, JSON.stringify({ env: { JOURNAL_TOKEN: 't2' } }));
+    const configured = await run('check', ...common, '--report-dir', join(dir, 'configured'), '--config', config);
+    expect(configured.out).toMatch(/: clean$/m);
+    expect(configured.code).toBe(0);
+    // --task: the user's task file's own environment, when no --env replaces it.
+    const task = join(dir, 'task-with-env.json');
+    writeFileSync(task, JSON.stringify({ format: 'durasim.scenario', version: 2, task: { id: 't', operations: [{ kind: 'publish', key: 'post-a', body: 'a' }] }, environment: { JOURNAL_TOKEN: 't4' } }));
+    const tasked = await run('check', ...common, '--report-dir', join(dir, 'tasked'), '--task', task);
+    expect(tasked.out).toMatch(/: clean$/m);
+    expect(tasked.code).toBe(0);
+    const scenario = join(dir, 'with-env.json');
+    writeFileSync(scenario, JSON.stringify({ format: 'durasim.scenario', version: 2, task: { id: 't', operations: [] }, environment: { JOURNAL_TOKEN: 't3' } }));
+    const replayed = await run('replay', scenario, '--journal', needsEnv, '--workers', '1');
+    expect(replayed.out).toContain('verdict: no violation');
+    expect(replayed.code).toBe(0);
+    const explored = await run('explore', '--journal', needsEnv, '--config', config, '--faults', 'crash', '--max-runs', '5', '--workers', '1', '--no-progress', '--report-dir', join(dir, 'explored'), '--regressions', join(dir, 'regressions'));
+    expect(explored.out).not.toContain('JOURNAL_TOKEN is not set');
+    expect(explored.out).toMatch(/^explore · journal needs-env /m);
   }, 60_000);
 
   test('a malformed variable is refused before anything runs (exit 2)', async () => {

@@ -41,7 +41,7 @@ export async function runConfirm(options: ConfirmOptions, print: (line: string) 
   const pool = new WorkerPool({ ...options, workers: 1 });
   let simulated: { violations: Violation[]; result: SimulationResult };
   try {
-    const loaded = await loadOrEscape(pool, ref, print);
+    const loaded = await loadOrEscape(pool, ref, print, scenario.environment);
     if (typeof loaded === 'number') return loaded;
     const warning = journalWarning(options.file, choice, loaded.name);
     if (warning) print(warning);

@@ -12,6 +12,10 @@ export const EXIT = {
   harness: 5,
   /** confirm: the real system calls changed the disk otherwise than the simulation did — a fidelity defect of durasim. */
   diverged: 6,
+  /** check, explore: stopped by SIGINT (Ctrl-C) with the work so far reported (128 + 2, as a shell says it). */
+  interrupted: 130,
+  /** check, explore: stopped by SIGTERM (a CI job cancelled), the work so far reported (128 + 15). */
+  terminated: 143,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -24,6 +24,7 @@ import { EXIT } from './exitCodes.js';
 import { reportHarnessFailure } from './harnessFailure.js';
 import { reportInspectProblems } from './inspectProblems.js';
 import { checkOutputFolder } from './preflight.js';
+import { Interrupt } from './interrupt.js';
 import { readScenarioFile } from './scenarioFile.js';
 import { withBounds, type BoundsOption } from './boundsOption.js';
 
@@ -36,23 +37,30 @@ export interface ExploreOptions extends PoolFlags {
   maxRuns?: number;
   /** The fault families tried at every point (default: all but concurrent, as check). */
   faults?: readonly FaultKind[];
+  /** The journal's environment (--env, the config's env): the base scenario's, as check's replaces its task's; in process.env while its modules load. */
+  environment?: Record<string, string>;
   reportDir: string;
   regressionsDir: string;
   progress: boolean;
   /** Bounds over the base scenario's (--max-steps and its siblings, the config's "bounds"). */
   bounds?: BoundsOption;
+  /** What stops the exploration early (default: SIGINT and SIGTERM on this process, listened for while it runs; see interrupt.ts). */
+  interrupt?: Interrupt;
 }
 
 const wallMs = (): number => performance.now(); // the harness's clock, for progress and the report only
 
 export async function runExplore(options: ExploreOptions, print: (line: string) => void): Promise<number> {
-  const base = withBounds(options.file === undefined ? shapedScenario(featuredScenario(), options.shape ?? {}) : readScenarioFile(options.file, 'Pass the path of a scenario file, or none for the standard workload'), options.bounds);
+  const read = options.file === undefined ? shapedScenario(featuredScenario(), options.shape ?? {}) : readScenarioFile(options.file, 'Pass the path of a scenario file, or none for the standard workload');
+  const base = withBounds(options.environment ? { ...read, environment: { ...options.environment } } : read, options.bounds);
   checkOutputFolder(options.reportDir, '--report-dir');
   checkOutputFolder(options.regressionsDir, '--regressions');
   const ref = journalRefOf(options.journal);
+  // The first SIGINT or SIGTERM ends the exploration after the batch under way, with what it judged reported; the second exits at once.
+  const interrupt = options.interrupt ?? new Interrupt().install();
   const pool = new WorkerPool(options);
   try {
-    const loaded = await loadOrEscape(pool, ref, print);
+    const loaded = await loadOrEscape(pool, ref, print, base.environment);
     if (typeof loaded === 'number') {
       removeStaleReports(options.reportDir, []); // it wrote no report: none of an earlier run's may read as this one's
       return loaded;
@@ -68,6 +76,7 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
       families: options.faults ?? DEFAULT_FAULT_KINDS,
       ...(options.shape?.features ? { features: options.shape.features } : {}),
       ...(options.maxRuns !== undefined ? { maxRuns: options.maxRuns } : {}),
+      stop: () => interrupt.requested,
       onProgress: (runs, states, failing) => {
         if (!options.progress || wallMs() - lastProgressMs < 5000) return;
         lastProgressMs = wallMs();
@@ -87,6 +96,8 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
     }
     const table = coverageTable(exploration.rows);
     print(`${count(exploration.rows.reduce((n, r) => n + r.points, 0), 'crash point')} at depth 1, ${count(exploration.states, 'distinct state')} judged (crash states and faults of ${count((options.faults ?? DEFAULT_FAULT_KINDS).length, 'family', 'families')}), ${count(exploration.runs, 'run')} in ${elapsedS.toFixed(1)} s${exploration.cutShort ? ` — cut short at --max-runs ${options.maxRuns}` : ''}`);
+    const interrupted = interrupt.signal !== undefined ? { afterRuns: exploration.runs, signal: interrupt.signal } : undefined;
+    if (interrupted) print(`interrupted after ${count(interrupted.afterRuns, 'run')} (${interrupted.signal}): the table and the verdict are of the states judged`);
     for (const line of table) print(line);
     const violations = exploration.findings.flatMap((f) => f.violations);
     const saved = exploration.findings.map((finding) => ({
@@ -101,17 +112,18 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
     }
     if (saved.length > shown) print(`${count(saved.length - shown, 'more counterexample')} saved under ${options.regressionsDir} (listed in coverage.json)`);
     if (exploration.escapes.length > 0) print(`sandbox: ${exploration.escapes[0]}`);
-    if (saved.length === 0 && exploration.escapes.length === 0) print(`verdict: clean — no crash state or fault broke an invariant${options.depth === 1 ? '; try --depth 2 for every pair' : ''}`);
+    if (saved.length === 0 && exploration.escapes.length === 0 && !interrupted) print(`verdict: clean — no crash state or fault broke an invariant${options.depth === 1 ? '; try --depth 2 for every pair' : ''}`);
     makeDirDurably(options.reportDir);
     // Every report file of an earlier run goes first (a check's summary.json and counterexample.json too); coverage.json, the record, lands last.
     removeStaleReports(options.reportDir, []);
-    const json = { command: 'explore', journal: loaded.name, base: options.file ?? 'standard', depth: options.depth, faults: options.faults ?? DEFAULT_FAULT_KINDS, runs: exploration.runs, states: exploration.states, cutShort: exploration.cutShort, elapsedMs: Math.round(elapsedS * 1000), rows: exploration.rows, counterexamples: saved.map((s) => s.file) };
+    const json = { command: 'explore', journal: loaded.name, base: options.file ?? 'standard', depth: options.depth, faults: options.faults ?? DEFAULT_FAULT_KINDS, runs: exploration.runs, states: exploration.states, cutShort: exploration.cutShort, ...(interrupted ? { interrupted } : {}), elapsedMs: Math.round(elapsedS * 1000), rows: exploration.rows, counterexamples: saved.map((s) => s.file) };
     writeFileDurably(join(options.reportDir, 'coverage.md'), `# Fault-window coverage: ${loaded.name}, depth ${options.depth}\n\n${table.join('\n')}\n`);
     writeFileDurably(join(options.reportDir, 'coverage.json'), `${JSON.stringify(json, null, 2)}\n`);
     print(`reports: ${join(options.reportDir, 'coverage.md')}, ${join(options.reportDir, 'coverage.json')}`);
-    return exitFor(violations, exploration.escapes.length > 0);
+    return interrupt.exitCode ?? exitFor(violations, exploration.escapes.length > 0);
   } finally {
     await pool.close();
+    if (options.interrupt === undefined) interrupt.uninstall();
   }
 }
 

@@ -44,7 +44,7 @@ usage:
                   [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
   durasim explore [scenario.json] [--journal <module>] [--depth 1|2] [--max-runs N]
                   [--faults ${FAULT_KINDS.join(',')}] [--operations …] [--features …] [--config <file>]
-                  [--report-dir <dir>] [--regressions <dir>] [--workers N]
+                  [--env NAME=VALUE]... [--report-dir <dir>] [--regressions <dir>] [--workers N]
                   [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
   durasim regressions [list|prune] [--regressions <dir>] [--journal <name|module>] [--family a,b]
                   [--older-than 30d] [--dry-run]
@@ -80,8 +80,9 @@ saved); --tally runs the whole budget, counts failing runs per invariant and sav
 counterexample of each. --invariants judges only those named;
 --safety-only ignores liveness (convergence, runs that hang or run out of memory). --confirm runs
 the first counterexample in real processes too (see confirm) and reports what happened there.
---env NAME=VALUE (repeatable) puts a variable in the journal's process.env in every scenario; it is
-saved with the counterexample, so a replay needs no flag.
+--env NAME=VALUE (repeatable) puts a variable in the journal's process.env in every scenario, and
+while its modules load (a module that reads its configuration at its top level); it is saved with
+the counterexample, so a replay needs no flag. explore takes --env (and the config's env) too.
 check records the fault windows every run hits (a fault × the kind of step it struck × whose step:
 the first worker, a restarted one, a second one) and prints how many. --guided, after the first 100
 runs, aims every other run at a window no run has hit yet: an earlier run with one fault more,
@@ -107,7 +108,10 @@ default, each growing with what a scenario's faults ask of virtual time (its pau
 delays, waits; a crash adds an incarnation). --max-steps, --max-incarnations and
 --max-virtual-time (or the config's "bounds") set them for every run; a run that reaches one says
 which (a liveness finding, exit 3), apart from a stall or a deadlock.
-exit codes: 0 clean · 1 safety violation · 2 bad usage or input · 3 liveness · 4 nondeterminism or sandbox escape · 5 durasim failed · 6 confirm: diverged`;
+Ctrl-C (SIGINT) or SIGTERM stops check and explore keeping the work: no more runs, the runs under
+way end, what was found is kept (shrunk as far as it got), the reports are written marked
+"interrupted after N of M runs", exit 130 or 143; a second signal exits at once.
+exit codes: 0 clean · 1 safety violation · 2 bad usage or input · 3 liveness · 4 nondeterminism or sandbox escape · 5 durasim failed · 6 confirm: diverged · 130/143 interrupted by SIGINT/SIGTERM`;
 
 export const COMMANDS = ['check', 'replay', 'explain', 'confirm', 'explore', 'regressions', 'mutants', 'merge'] as const;
 
@@ -263,13 +267,13 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
         }, print);
       }
       case 'explore': {
-        const { positional, flags } = parseArgs(rest, { config: 'string', journal: 'string', depth: 'positive', 'max-runs': 'positive', faults: 'faults', operations: 'operations', features: 'features', 'report-dir': 'string', regressions: 'string', 'no-progress': 'boolean', ...POOL_FLAGS, ...BOUNDS }, 'explore');
+        const { positional, flags } = parseArgs(rest, { config: 'string', journal: 'string', depth: 'positive', 'max-runs': 'positive', faults: 'faults', operations: 'operations', features: 'features', env: 'env', 'report-dir': 'string', regressions: 'string', 'no-progress': 'boolean', ...POOL_FLAGS, ...BOUNDS }, 'explore');
         if (positional.length > 1) throw usageError(`explore takes at most one scenario file, found ${positional.length}`, 'Run durasim explore [scenario.json] --journal <module>');
         const depth = (flags.depth as number | undefined) ?? 1;
         if (depth !== 1 && depth !== 2) throw usageError(`--depth must be 1 or 2, found ${depth}`, 'Pass --depth 1 (every crash) or --depth 2 (every pair of crashes)');
         // durasim.config.json (or --config): the journal, the families, the task shape and the user's task as the base; flags override it.
         const settings = settingsOf(flags);
-        const { journal, faults, task, operations, features } = settings;
+        const { journal, faults, task, operations, features, env: environment } = settings;
         const bounds = boundsOf(flags, settings.bounds);
         const file = positional[0] ?? task;
         return await runExplore({
@@ -282,6 +286,7 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
           ...(file !== undefined ? { file } : {}),
           ...(journal !== undefined ? { journal } : {}),
           ...(faults !== undefined ? { faults } : {}),
+          ...(environment !== undefined ? { environment } : {}),
           ...(flags['max-runs'] !== undefined ? { maxRuns: flags['max-runs'] as number } : {}),
           ...(bounds !== undefined ? { bounds } : {}),
         }, print);

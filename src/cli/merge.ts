@@ -12,12 +12,19 @@ interface ShardSummary {
   violations: { code: string }[];
   replayCommand?: string;
   tally?: Record<string, number>;
+  /** --tally: one counterexample per invariant, each with its replay command. */
+  counterexamples?: { replayCommand?: unknown }[];
   shard?: { index: number; count: number };
+  interrupted?: { afterRuns?: unknown; ofRuns?: unknown; signal?: unknown };
   coverage?: { windows?: unknown; aimedRuns?: unknown; aimedHits?: unknown };
 }
 
-/** Worst last: a harness failure outranks everything, then a sandbox escape, a safety violation, liveness. */
-const SEVERITY = [0, 3, 1, 4, 5];
+/**
+ * Worst last: a harness failure outranks everything, then a sandbox escape, a safety violation,
+ * liveness, then a shard a signal stopped (SIGINT 130, SIGTERM 143: its runs incomplete, so never
+ * clean, but what another shard found comes first).
+ */
+const SEVERITY = [0, 143, 130, 3, 1, 4, 5];
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -55,11 +62,26 @@ export function mergeSummaries(files: readonly string[]): { merged: Record<strin
     exitCode,
     verdicts: summaries.map((s) => s.verdict),
     violations: summaries.flatMap((s) => s.violations.map((v) => v.code)),
-    replayCommands: summaries.flatMap((s) => (s.replayCommand ? [s.replayCommand] : [])),
+    replayCommands: replayCommandsOf(summaries),
+    ...(summaries.some((s) => s.interrupted) ? { interrupted: summaries.flatMap((s) => (s.interrupted ? [s.shard ? `${s.shard.index}/${s.shard.count}` : 'whole'] : [])) } : {}),
     ...(summaries.some((s) => s.tally) ? { tally: sumTallies(summaries.map((s) => s.tally ?? {})) } : {}),
     ...(summaries.some((s) => s.coverage) ? { coverage: unionOfCoverage(summaries.map((s) => s.coverage ?? {})) } : {}),
   };
   return { merged, exitCode };
+}
+
+/**
+ * Every distinct replay command of the shards, first seen first: two shards' counterexamples can
+ * shrink to the same scenario (one regression file), and a tally's first counterexample is also its
+ * summary's replayCommand.
+ */
+function replayCommandsOf(summaries: readonly ShardSummary[]): string[] {
+  const commands = new Set<string>();
+  for (const s of summaries) {
+    if (typeof s.replayCommand === 'string') commands.add(s.replayCommand);
+    if (Array.isArray(s.counterexamples)) for (const c of s.counterexamples) if (isObject(c) && typeof c.replayCommand === 'string') commands.add(c.replayCommand);
+  }
+  return [...commands];
 }
 
 /** The fault windows the shards hit, together (each shard's runs are its own), and their aimed runs summed. */
@@ -82,12 +104,13 @@ function sumTallies(tallies: readonly Record<string, number>[]): Record<string, 
   return sum;
 }
 
-/** The merged verdict as a person reads it: shards, runs, the worst exit and what broke. */
+/** The merged verdict as a person reads it: shards, runs, the worst exit and what broke; then each distinct replay command, once, a line each. */
 export function mergedLine(merged: Record<string, unknown>): string {
   const shards = merged.shards as string[];
   const verdicts = merged.verdicts as string[];
   const broke = [...new Set(merged.violations as string[])];
   const worst = merged.exitCode as number;
   const coverage = merged.coverage as { windows: string[] } | undefined;
-  return `merged ${shards.length} summar${shards.length === 1 ? 'y' : 'ies'} (${(merged.journals as string[]).join(', ')}; seed ${(merged.seeds as unknown[]).join(', ')}): ${merged.runsExecuted as number} runs${coverage ? `, ${coverage.windows.length} fault windows hit` : ''}, exit ${worst} (${verdicts.join(', ')})${broke.length > 0 ? `: ${broke.join(', ')}` : ''}${(merged.replayCommands as string[]).length > 0 ? ` · replay: ${(merged.replayCommands as string[])[0]}` : ''}`;
+  const interrupted = merged.interrupted as string[] | undefined;
+  return `merged ${shards.length} summar${shards.length === 1 ? 'y' : 'ies'} (${(merged.journals as string[]).join(', ')}; seed ${(merged.seeds as unknown[]).join(', ')}): ${merged.runsExecuted as number} runs${coverage ? `, ${coverage.windows.length} fault windows hit` : ''}, exit ${worst} (${verdicts.join(', ')})${interrupted ? `, interrupted: ${interrupted.join(', ')}` : ''}${broke.length > 0 ? `: ${broke.join(', ')}` : ''}${(merged.replayCommands as string[]).map((command) => `\n  replay: ${command}`).join('')}`;
 }

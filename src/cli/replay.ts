@@ -46,7 +46,7 @@ export async function runReplay(options: ReplayOptions, print: (line: string) =>
   for (const line of choice.lines) print(line);
   const pool = new WorkerPool({ ...options, workers: Math.min(2, options.workers ?? 2) });
   try {
-    const loaded = await loadOrEscape(pool, ref, print);
+    const loaded = await loadOrEscape(pool, ref, print, scenario.environment);
     if (typeof loaded === 'number') {
       if (options.reportDir) removeStaleReports(options.reportDir, []); // it wrote no report: none of an earlier run's may read as this one's
       return loaded;

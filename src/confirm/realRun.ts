@@ -362,9 +362,16 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     killAll();
     finish();
   }, wallLimitMs);
-  // Interrupted (Ctrl-C, a CI cancel): no worker and no folder outlives the run.
+  // Interrupted (Ctrl-C, a CI cancel): no worker and no folder outlives the run. When the caller
+  // listens too (check, which keeps its work at a first signal), the run ends here, cut short;
+  // else the signal goes on to the process as it came.
   const interrupted = (signal: NodeJS.Signals): void => {
     killAll();
+    if (process.listenerCount(signal) > 0) {
+      outcome = { kind: 'bounds-exceeded', bound: 'wall-time', detail: `the real run was interrupted (${signal})` };
+      finish();
+      return;
+    }
     rmSync(root, { recursive: true, force: true });
     process.kill(process.pid, signal);
   };

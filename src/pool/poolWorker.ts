@@ -55,12 +55,14 @@ function onBeat(globalStep: number, proc: { pid: number; incarnation: number } |
 
 const journals = new Map<number, { instances: JournalInstances; first: JournalAdapter }>();
 
-/** The journal's module evaluated once at load, under a turn: what its top-level code reaches is caught. */
-/** The turn a journal's module loads under, for its name: what it reads of the world is counted in `reads`. */
-function loadTurn(escapes: Escape[], reads: { count: number }): TurnHolder {
+/**
+ * The turn a journal's module loads under, for its name: what its top-level code reaches is
+ * caught, what it reads of the world counted in `reads`, and its process.env is `environment`.
+ */
+function loadTurn(escapes: Escape[], reads: { count: number }, environment: Record<string, string>): TurnHolder {
   const pure = pureServe(() => VIRTUAL_EPOCH_MS);
   return {
-    simulated: { pid: 1, cwd: WORK_DIR, env: {}, listeners: new Map() },
+    simulated: { pid: 1, cwd: WORK_DIR, env: { ...environment }, listeners: new Map() },
     loading: true,
     onEscape: (api) => {
       const escape: Escape = { api, pid: -1, incarnation: 0, message: escapeReason(api, true) };
@@ -82,7 +84,7 @@ async function load(message: Extract<ToWorker, { type: 'load' }>): Promise<void>
   try {
     const instances = await compileJournal(message.bundle, durasimIndex);
     const reads = { count: 0 };
-    const first: JournalAdapter = runAsTurn(loadTurn(escapes, reads), () => instances.fresh());
+    const first: JournalAdapter = runAsTurn(loadTurn(escapes, reads, message.environment), () => instances.fresh());
     journals.set(message.journalId, { instances, first });
     post({ type: 'loaded', journalId: message.journalId, name: first.name, escapes, readsWorldAtLoad: reads.count > 0 });
   } catch (error) {

@@ -93,7 +93,8 @@ export interface WorkerData {
 }
 
 export type ToWorker =
-  | { type: 'load'; journalId: number; bundle: JournalBundle }
+  /** `environment`: what the journal's process.env holds while its modules load (check's --env, the config's env, a replayed scenario's). */
+  | { type: 'load'; journalId: number; bundle: JournalBundle; environment: Record<string, string> }
   | ({ type: 'run'; id: number; journalId: number; scenario?: unknown; generate?: GeneratedRun } & RunRequest);
 
 export type FromWorker =

@@ -101,7 +101,7 @@ export class WorkerPool {
   private readonly recycleAfterRuns: number;
   private readonly slots: Slot[] = [];
   private readonly queue: PendingRun[] = [];
-  private readonly bundles = new Map<number, JournalBundle>();
+  private readonly bundles = new Map<number, { bundle: JournalBundle; environment: Record<string, string> }>();
   private readonly loads = new Map<number, { resolve: (loaded: LoadedJournal) => void; reject: (error: Error) => void }>();
   private nextId = 0;
   private nextJournal = 0;
@@ -121,11 +121,15 @@ export class WorkerPool {
     this.watchdog.unref();
   }
 
-  /** Bundles the journal, loads it in a worker, and returns its name (DurasimError when it cannot load). */
-  async load(ref: JournalRef): Promise<LoadedJournal> {
+  /**
+   * Bundles the journal, loads it in a worker, and returns its name (DurasimError when it cannot
+   * load). `environment` is its process.env while its modules load there (a module that reads its
+   * configuration at its top level needs it), as every run's incarnations have their scenario's.
+   */
+  async load(ref: JournalRef, environment: Record<string, string> = {}): Promise<LoadedJournal> {
     const bundle = await bundleJournal(ref);
     const journalId = this.nextJournal++;
-    this.bundles.set(journalId, bundle);
+    this.bundles.set(journalId, { bundle, environment: { ...environment } });
     return new Promise<LoadedJournal>((resolve, reject) => {
       this.loads.set(journalId, { resolve, reject });
       this.ensureLoaded(this.slots.find((slot) => !slot.exiting) as Slot, journalId);
@@ -209,10 +213,10 @@ export class WorkerPool {
 
   private ensureLoaded(slot: Slot, journalId: number): void {
     if (slot.loaded.has(journalId)) return;
-    const bundle = this.bundles.get(journalId);
-    if (!bundle) return;
+    const loading = this.bundles.get(journalId);
+    if (!loading) return;
     slot.loaded.add(journalId);
-    slot.worker.postMessage({ type: 'load', journalId, bundle } satisfies ToWorker);
+    slot.worker.postMessage({ type: 'load', journalId, bundle: loading.bundle, environment: loading.environment } satisfies ToWorker);
   }
 
   private dispatch(): void {
@@ -257,7 +261,7 @@ export class WorkerPool {
         if (waiting) {
           const error = message.failure && message.escapes.length === 0
             ? new DurasimError(message.failure.action, message.failure.reason, message.failure.fix)
-            : new DurasimError('load the journal', `evaluating ${this.bundles.get(message.journalId)?.ref.spec} threw ${message.message}`, 'Fix the module so it evaluates on its own');
+            : new DurasimError('load the journal', `evaluating ${this.bundles.get(message.journalId)?.bundle.ref.spec} threw ${message.message}`, 'Fix the module so it evaluates on its own');
           waiting.reject(message.escapes.length > 0 ? Object.assign(error, { escapes: message.escapes }) : error);
         } else if (slot.sent[0]?.journalId === message.journalId) {
           this.finish(slot, { kind: 'harness-error', message: `the journal loaded once and then failed to load in another worker: ${message.message}` });

@@ -6,6 +6,11 @@ import { astrayLine } from './astrayLine.js';
 import { journalErrors, type RunReport } from './runReport.js';
 import { coverageByFault, coverageLine } from './coverageLine.js';
 
+/** The words for a check a signal stopped: `interrupted after 120 of 1000 runs (SIGINT)`. */
+export function interruptedLine(interrupted: NonNullable<RunReport['interrupted']>): string {
+  return `interrupted after ${interrupted.afterRuns} of ${interrupted.ofRuns} runs (${interrupted.signal})`;
+}
+
 export function reportMarkdown(report: RunReport): string {
   const lines = [
     `# durasim ${report.command}: ${report.journal} — ${report.verdict}`,
@@ -18,6 +23,7 @@ export function reportMarkdown(report: RunReport): string {
   const astray = astrayLine(report.work);
   if (astray) lines.push(`- ${astray}`);
   lines.push(`- runs: ${report.runsExecuted}${report.runsPlanned !== undefined ? ` of ${report.runsPlanned}` : ''} in ${(report.elapsedMs / 1000).toFixed(2)} s${report.timeBudgetHit ? ' (time budget reached)' : ''}`);
+  if (report.interrupted) lines.push(`- ${interruptedLine(report.interrupted)}: the verdict is of the runs made`);
   lines.push(`- exit code: ${report.exitCode}`);
   const skipped = report.regressionsSkipped ?? [];
   if (skipped.length > 0) {

@@ -22,6 +22,8 @@ export interface RunReport {
   runsExecuted: number;
   elapsedMs: number;
   timeBudgetHit?: boolean;
+  /** A signal stopped the check (Ctrl-C: SIGINT; a CI cancel: SIGTERM) after `afterRuns` of its `ofRuns` generated runs (this shard's); the verdict is of the runs made. */
+  interrupted?: { afterRuns: number; ofRuns: number; signal: string };
   verdict: RunVerdict;
   exitCode: number;
   violations: Violation[];
@@ -31,7 +33,7 @@ export interface RunReport {
   determinismChecks?: number;
   independenceChecks?: number;
   /** How the counterexample was shrunk, or why it was not. */
-  shrink?: { attempts: number; steps: number; exhausted: boolean; ms: number; fromFaults: number };
+  shrink?: { attempts: number; steps: number; exhausted: boolean; ms: number; fromFaults: number; stopped?: boolean };
   notShrunk?: string;
   /** check --confirm: the first counterexample run in real processes (src/confirm/), its verdict and what it printed. */
   /** check --confirm: the real run's verdict and lines; traced, the disk calls per worker step, simulated beside real, with the real system calls. */
@@ -59,7 +61,7 @@ export interface RunReport {
   /** --tally: failing runs per invariant ('sandbox' for escapes and differences). */
   tally?: Record<string, number>;
   /** --tally: one shrunk counterexample per invariant, saved in the regression corpus. */
-  counterexamples?: { invariant: string; verdict: RunVerdict; violations: string[]; regressionFile: string; replayCommand: string; faults: number }[];
+  counterexamples?: { invariant: string; verdict: RunVerdict; violations: string[]; regressionFile: string; replayCommand: string; faults: number; notShrunk?: string }[];
   /** What the generated runs simulated (their first runs, not the re-runs): steps and trace entries, summed. */
   work?: { steps: number; traceEntries: number; unroutedRequests?: number; strayRequests?: number; runsAstray?: number };
   /** The fault windows the generated runs hit (runner/faultWindows.ts), and the runs aimed at a window none had hit. */

@@ -105,6 +105,8 @@ export interface ExploreCrashesOptions {
   /** The task features in play (the task shape; default: all). */
   features?: readonly TaskFeature[];
   onProgress?: (runs: number, states: number, failing: number) => void;
+  /** True once the exploration must stop (a signal): no batch is started after it; the one under way ends and counts. */
+  stop?: () => boolean;
 }
 
 export interface CoverageRow {
@@ -136,6 +138,8 @@ export interface CrashExploration {
   runs: number;
   /** The run budget ran out before every state was explored. */
   cutShort: boolean;
+  /** `stop` ended it before every state was explored. */
+  stopped?: boolean;
   /** The first failing state per step kind and invariant, in exploration order. */
   findings: ExploreFinding[];
   /** The base scenario's own violations (exploration stops: every continuation would inherit them). */
@@ -190,6 +194,10 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
     for (let i = 0; i < points.length && !stopped(); i += BATCH) {
       if (result.runs >= maxRuns) {
         result.cutShort = true;
+        break;
+      }
+      if (options.stop?.()) {
+        result.stopped = true;
         break;
       }
       const batch = points.slice(i, i + BATCH);
@@ -273,8 +281,9 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
   const firstLevel = await explorePoints(baseRun.trace ?? [], -1, base, true);
   if (options.depth === 2) {
     for (const first of firstLevel) {
-      if (stopped() || result.runs >= maxRuns) {
+      if (stopped() || result.runs >= maxRuns || options.stop?.()) {
         result.cutShort ||= result.runs >= maxRuns;
+        if (options.stop?.()) result.stopped = true;
         break;
       }
       const continuation = await run(first.scenario, 'trace');

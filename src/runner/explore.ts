@@ -65,6 +65,8 @@ export interface ExploreOptions {
    * the search: what it broke before it stopped is judged with it (runner/confirm.ts).
    */
   keepLookingPastLiveness?: boolean;
+  /** True once the exploration must stop (an interrupted check): no run is drawn after it; the runs under way end and count. */
+  stop?: () => boolean;
 }
 
 /** Two runs of one scenario that should have been the same, and where they part. */
@@ -92,6 +94,8 @@ export interface ExploreResult {
   /** Runs of this shard up to and including the first failure (all of them when none failed). */
   runsExecuted: number;
   timeBudgetHit: boolean;
+  /** `stop` ended it before the budget (and before any failure). */
+  stopped: boolean;
   /** Runs re-run to check determinism, and to check independence from module memory (up to the first failure). */
   determinismChecks: number;
   independenceChecks: number;
@@ -164,6 +168,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   let ownedSoFar = 0;
   let stopAt = Number.POSITIVE_INFINITY;
   let timeBudgetHit = false;
+  let stopped = false;
   const checked: { index: number; rerun: Rerun }[] = [];
   let done = 0;
   let failure: ExploreFailure | undefined;
@@ -247,6 +252,11 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
       timeBudgetHit = true;
       break;
     }
+    if (options.stop?.()) {
+      stopped = true;
+      pool.cancel((index) => index >= 0); // the runs not yet started are taken back; those under way end
+      break;
+    }
     const index = next;
     if (!owned(index)) {
       next++;
@@ -283,6 +293,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   return {
     runsExecuted,
     timeBudgetHit: timeBudgetHit && failure === undefined,
+    stopped: stopped && failure === undefined,
     determinismChecks: upTo.filter((c) => c.rerun === 'same').length,
     independenceChecks: upTo.filter((c) => c.rerun === 'fresh').length,
     work,

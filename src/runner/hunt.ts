@@ -5,6 +5,10 @@
  *
  * Not shrunk, saved as found: a run the pool had to stop (each attempt would cost the hang
  * timeout or a worker's memory), a nondeterministic run (it may not fail twice), and a harness error.
+ *
+ * `stop` (an interrupted check): no run is started after it says so — the stored regressions not
+ * yet replayed are taken back, no generated run is drawn — the runs under way end and count, and a
+ * finding is shrunk only as far as it got (saved as found when the stop came first).
  */
 import type fc from 'fast-check';
 import type { Scenario } from '../../simulator/scenario/scenario.js';
@@ -46,6 +50,8 @@ export interface HuntOptions {
   shrinkWorkers?: number;
   /** A liveness failure does not end the search; a safety one found later outranks it, and both are findings (explore.ts). */
   keepLookingPastLiveness?: boolean;
+  /** True once the hunt must stop (a signal): see above. */
+  stop?: () => boolean;
 }
 
 export interface Finding {
@@ -56,7 +62,7 @@ export interface Finding {
   outcome: RunOutcome;
   /** Where it came from: a stored regression file, or the run of that index in the seed's sequence. */
   origin: { regression: string } | { index: number };
-  shrink?: { attempts: number; steps: number; exhausted: boolean; ms: number; fromFaults: number };
+  shrink?: { attempts: number; steps: number; exhausted: boolean; ms: number; fromFaults: number; stopped?: boolean };
   notShrunk?: string;
   /** For a finding that is a difference between two runs: the runs and where they part. */
   divergence?: Divergence;
@@ -66,9 +72,13 @@ export interface Finding {
 
 export interface HuntResult {
   runsExecuted: number;
+  /** Of them, stored regressions replayed. */
+  storedReplayed: number;
   /** What the generated runs simulated (their first runs): steps and trace entries, summed. */
   work?: Work;
   timeBudgetHit: boolean;
+  /** `stop` cut the hunt short: runs it would have made were not. */
+  stopped: boolean;
   determinismChecks: number;
   independenceChecks: number;
   finding?: Finding;
@@ -106,10 +116,16 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
     const then = thenOf(i);
     return pool.run(journalId, regression.scenario, { detail: 'hash', ...(then ? { then } : {}), ...(options.onOutput ? { output: true } : {}) }, regressionTag(i));
   });
+  let stopped = false;
   for (const [i, stored] of regressions.entries()) {
-    runsExecuted++;
+    if (!stopped && options.stop?.()) {
+      stopped = true;
+      pool.cancel(isRegressionTag); // those not yet started are taken back; those under way end and count
+    }
     const then = thenOf(i);
     const outcome = await (replays[i] as Promise<RunOutcome>);
+    if (stopped && outcome.kind === 'cancelled') continue; // taken back by the stop: it never ran
+    runsExecuted++;
     if (then && outcome.kind === 'simulated' && outcome.again) storedDeterminismChecks++;
     if (outcome.kind === 'simulated' && outcome.summary.output && outcome.summary.output.length > 0) options.onOutput?.(`regression ${stored.file}`, outcome.summary.output);
     const divergence = then ? divergenceOf(outcome, then) : undefined;
@@ -126,9 +142,10 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
         }
         continue;
       }
-      return { runsExecuted, timeBudgetHit: false, determinismChecks: storedDeterminismChecks, independenceChecks: 0, finding, msToFinding: wallMs() - started, elapsedMs: wallMs() - started };
+      return { runsExecuted, storedReplayed: runsExecuted, timeBudgetHit: false, stopped, determinismChecks: storedDeterminismChecks, independenceChecks: 0, finding, msToFinding: wallMs() - started, elapsedMs: wallMs() - started };
     }
   }
+  const storedReplayed = runsExecuted;
   const explored = await explore({
     pool,
     journalId,
@@ -144,9 +161,11 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
     ...(options.tally ? { tally: true } : {}),
     ...(options.guided ? { guided: true } : {}),
     ...(options.keepLookingPastLiveness ? { keepLookingPastLiveness: true } : {}),
+    // Stopped during the regressions: no generated run is drawn.
+    ...(options.stop ? { stop: options.stop } : {}),
   });
   runsExecuted += explored.runsExecuted;
-  const base = { runsExecuted, timeBudgetHit: explored.timeBudgetHit, determinismChecks: storedDeterminismChecks + explored.determinismChecks, independenceChecks: explored.independenceChecks, work: explored.work, ...(explored.coverage ? { coverage: explored.coverage } : {}) };
+  const base = { runsExecuted, storedReplayed, timeBudgetHit: explored.timeBudgetHit, stopped: stopped || explored.stopped, determinismChecks: storedDeterminismChecks + explored.determinismChecks, independenceChecks: explored.independenceChecks, work: explored.work, ...(explored.coverage ? { coverage: explored.coverage } : {}) };
   const failure = explored.failure;
   if (explored.tally && !failure) {
     for (const [code, n] of Object.entries(explored.tally.counts)) counts[code] = (counts[code] ?? 0) + n;
@@ -177,8 +196,8 @@ async function findingOf(options: HuntOptions, failure: ExploreFailure, invarian
         : failure.verdict === 'usage'
           ? "the journal's inspect() answer cannot be judged: fix the adapter first"
           : undefined;
-  if (unshrinkable !== undefined) {
-    const finding: Finding = { ...tag, verdict: failure.verdict, scenario: failure.value.value_, outcome: failure.outcome, origin, notShrunk: unshrinkable };
+  if (unshrinkable !== undefined || options.stop?.()) {
+    const finding: Finding = { ...tag, verdict: failure.verdict, scenario: failure.value.value_, outcome: failure.outcome, origin, notShrunk: unshrinkable ?? 'the check was interrupted before it was shrunk' };
     if (failure.divergence) finding.divergence = failure.divergence;
     return finding;
   }
@@ -200,11 +219,13 @@ async function findingOf(options: HuntOptions, failure: ExploreFailure, invarian
   const shrunk = await shrinkScenario(failure.arbitrary, failure.value as fc.Value<Scenario>, stillFails, {
     parallel: pool.size,
     maxAttempts: options.maxShrinkAttempts ?? 3000,
+    ...(options.stop ? { stop: options.stop } : {}),
     ...(report ? { onProgress: (attempts: number, steps: number, current: Scenario) => report({ attempts, steps, faults: current.faults.length }) } : {}),
   });
   // Then the rewrites the shrink trees cannot make: two crashes merged into one machine crash, a fault dropped.
   const simpler = await simplifyScenario(shrunk.value.value_, measure, {
     maxAttempts: 200,
+    ...(options.stop ? { stop: options.stop } : {}),
     ...(report ? { onProgress: (attempts: number, steps: number, current: Scenario) => report({ attempts: shrunk.attempts + attempts, steps: shrunk.steps + steps, faults: current.faults.length }) } : {}),
   });
   const steps = shrunk.steps + simpler.steps;
@@ -217,6 +238,6 @@ async function findingOf(options: HuntOptions, failure: ExploreFailure, invarian
     scenario: simpler.scenario,
     outcome,
     origin,
-    shrink: { attempts: shrunk.attempts + simpler.attempts, steps, exhausted: shrunk.exhausted, ms: wallMs() - shrinkStarted, fromFaults: failure.value.value_.faults.length },
+    shrink: { attempts: shrunk.attempts + simpler.attempts, steps, exhausted: shrunk.exhausted, ms: wallMs() - shrinkStarted, fromFaults: failure.value.value_.faults.length, ...(shrunk.stopped || options.stop?.() ? { stopped: true } : {}) },
   };
 }

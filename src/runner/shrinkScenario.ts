@@ -15,13 +15,15 @@ export interface ShrinkResult {
   steps: number;
   /** True when the attempt budget ran out before the shrink finished. */
   exhausted: boolean;
+  /** True when `stop` said so before the shrink finished (an interrupted check): the smallest failing scenario so far. */
+  stopped?: boolean;
 }
 
 export async function shrinkScenario(
   arbitrary: fc.Arbitrary<Scenario>,
   failing: fc.Value<Scenario>,
   stillFails: (scenario: Scenario) => Promise<boolean>,
-  options: { parallel: number; maxAttempts: number; onProgress?: (attempts: number, steps: number, current: Scenario) => void },
+  options: { parallel: number; maxAttempts: number; onProgress?: (attempts: number, steps: number, current: Scenario) => void; stop?: () => boolean },
 ): Promise<ShrinkResult> {
   let current = failing;
   let attempts = 0;
@@ -32,6 +34,7 @@ export async function shrinkScenario(
     let more = true;
     while (next === undefined && more) {
       if (attempts >= options.maxAttempts) return { value: current, attempts, steps, exhausted: true };
+      if (options.stop?.()) return { value: current, attempts, steps, exhausted: false, stopped: true };
       const batch: fc.Value<Scenario>[] = [];
       while (batch.length < Math.max(1, options.parallel)) {
         const item = candidates.next();

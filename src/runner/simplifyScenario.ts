@@ -223,7 +223,8 @@ function soonerScenarios(scenario: Scenario): Scenario[] {
   });
 }
 
-export async function simplifyScenario(scenario: Scenario, measure: Measure, options: { maxAttempts: number; onProgress?: (attempts: number, steps: number, current: Scenario) => void }): Promise<SimplifyResult> {
+/** `stop`: the rewrites stop, the simplest scenario so far kept (an interrupted check). */
+export async function simplifyScenario(scenario: Scenario, measure: Measure, options: { maxAttempts: number; onProgress?: (attempts: number, steps: number, current: Scenario) => void; stop?: () => boolean }): Promise<SimplifyResult> {
   let current = scenario;
   let currentSteps: number | undefined;
   let attempts = 0;
@@ -231,7 +232,7 @@ export async function simplifyScenario(scenario: Scenario, measure: Measure, opt
   for (;;) {
     let next: Scenario | undefined;
     for (const candidate of simplerScenarios(current)) {
-      if (attempts >= options.maxAttempts) return { scenario: current, attempts, steps };
+      if (attempts >= options.maxAttempts || options.stop?.()) return { scenario: current, attempts, steps };
       attempts++;
       if ((await measure(candidate)) !== undefined) {
         next = candidate;
@@ -240,7 +241,7 @@ export async function simplifyScenario(scenario: Scenario, measure: Measure, opt
     }
     if (next === undefined) {
       for (const candidate of gentlerScenarios(current)) {
-        if (attempts >= options.maxAttempts) return { scenario: current, attempts, steps };
+        if (attempts >= options.maxAttempts || options.stop?.()) return { scenario: current, attempts, steps };
         attempts++;
         currentSteps ??= await measure(current);
         const candidateSteps = await measure(candidate);

@@ -1,0 +1,174 @@
+/**
+ * Ctrl-C and SIGTERM keep a check's work: real signals to a real `durasim check` (and `explore`)
+ * mid-run, sent when its progress line says it is under way (never after a time), to the node
+ * process itself and through `npx durasim`, whose npm hands them to the `sh -c` it runs durasim in.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { Interrupt } from './interrupt.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const BIN = join(ROOT, 'bin', 'durasim.mjs');
+const dir = mkdtempSync(join(tmpdir(), 'durasim-interrupt-'));
+// A journal whose every run() holds its thread for LOOPS turns of a loop (the simulation serves every
+// wait, Atomics.wait among them, in virtual time: only work takes real time), and sends nothing.
+const slow = join(dir, 'slow.mjs');
+writeFileSync(slow, `const loops = Number(process.env.LOOPS ?? '0');
+export default { name: 'slow', async run() { let x = 0; for (let i = 0; i < loops; i++) x = (x * 31 + i) | 0; if (x === 42) console.log(x); }, inspect() { return {}; } };
+`);
+
+interface Running {
+  child: ChildProcess;
+  /** Everything it printed so far, stdout and stderr. */
+  text: () => string;
+  /** Resolves once its output matches. */
+  printed: (pattern: RegExp) => Promise<void>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function start(command: string, args: readonly string[], options: { detached?: boolean } = {}): Running {
+  const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' }, detached: options.detached === true });
+  let text = '';
+  const waiting: { pattern: RegExp; resolve: () => void }[] = [];
+  const onData = (chunk: Buffer): void => {
+    text += chunk.toString('utf8');
+    for (const w of waiting.splice(0)) {
+      if (w.pattern.test(text)) w.resolve();
+      else waiting.push(w);
+    }
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.on('exit', (code, signal) => done({ code, signal })));
+  return {
+    child,
+    text: () => text,
+    printed: (pattern) => (pattern.test(text) ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ pattern, resolve }))),
+    exited,
+  };
+}
+
+/** A check of the reference journal (2,000 runs: its progress line comes at 200), its reports in a folder of its own. */
+function checkArgs(name: string): string[] {
+  return ['check', '--runs', '2000', '--seed', '1', '--workers', '1', '--report-dir', join(dir, name), '--regressions', join(dir, `${name}-regressions`)];
+}
+
+/** A check of the slow journal: each run holds its thread about a second (2e8 turns), so the runs under way outlast what a test does next by far. */
+function slowArgs(name: string): string[] {
+  return ['check', '--journal', slow, '--env', 'LOOPS=200000000', '--runs', '10', '--seed', '1', '--invariants', 'write-ahead', '--workers', '1', '--hang-timeout', '300s', '--report-dir', join(dir, name), '--regressions', join(dir, `${name}-regressions`)];
+}
+
+const summaryOf = (name: string): { interrupted?: { afterRuns: number; ofRuns: number; signal: string }; exitCode: number; verdict: string } => JSON.parse(readFileSync(join(dir, name, 'summary.json'), 'utf8'));
+
+describe('a signal to durasim check', () => {
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    test(`${signal} mid-run: no more runs, the reports written and marked "interrupted after N of M runs", exit ${code}`, async () => {
+      const name = `once-${signal}`;
+      const check = start(process.execPath, [BIN, ...checkArgs(name)]);
+      await check.printed(/^progress: /m);
+      check.child.kill(signal);
+      const { code: exit } = await check.exited;
+      expect(exit, check.text()).toBe(code);
+      const summary = summaryOf(name);
+      expect(summary.interrupted).toMatchObject({ ofRuns: 2000, signal });
+      const after = summary.interrupted?.afterRuns ?? 0;
+      expect(after).toBeGreaterThanOrEqual(200);
+      expect(after).toBeLessThan(2000);
+      expect(summary.exitCode).toBe(code);
+      expect(check.text()).toContain(`interrupted after ${after} of 2000 runs (${signal}): the verdict is of the runs made`);
+      expect(check.text()).toMatch(new RegExp(`^invariants {2}28 held \\(28 judged\\) · exit ${code} \\((interrupted|terminated)\\)$`, 'm'));
+      expect(readFileSync(join(dir, name, 'report.md'), 'utf8')).toContain(`- interrupted after ${after} of 2000 runs (${signal})`);
+    }, 120_000);
+  }
+
+  test('a second signal exits at once, with the first one\'s code, and writes no summary', async () => {
+    const name = 'twice';
+    const check = start(process.execPath, [BIN, ...slowArgs(name)]);
+    await check.printed(/^progress: /m);
+    check.child.kill('SIGINT');
+    await check.printed(/^SIGINT: no more runs are started/m);
+    check.child.kill('SIGTERM');
+    const { code } = await check.exited;
+    expect(code, check.text()).toBe(130);
+    expect(check.text()).toContain('SIGTERM again: stopping at once, without writing the reports');
+    expect(existsSync(join(dir, name, 'summary.json'))).toBe(false);
+  }, 120_000);
+});
+
+describe('a signal to `npx durasim check` (npm, then sh -c, then node)', () => {
+  test('SIGINT to npx alone (kill, a CI runner): the check stops and keeps its work; npm ends by the signal', async () => {
+    const name = 'npx-SIGINT';
+    const check = start('npx', ['durasim', ...checkArgs(name)]);
+    await check.printed(/^progress: /m);
+    check.child.kill('SIGINT');
+    const exit = await check.exited;
+    expect(exit.signal ?? exit.code, check.text()).toBe(exit.signal === null ? 130 : 'SIGINT');
+    expect(summaryOf(name).interrupted).toMatchObject({ ofRuns: 2000, signal: 'SIGINT' });
+    expect(check.text()).toMatch(/^interrupted after \d+ of 2000 runs \(SIGINT\)/m);
+  }, 120_000);
+
+  test('Ctrl-C (the whole process group: npm, its shell and durasim): one interrupt, not two, while the run under way ends', async () => {
+    const name = 'npx-group';
+    const check = start('npx', ['durasim', ...slowArgs(name)], { detached: true });
+    await check.printed(/^progress: /m);
+    process.kill(-(check.child.pid as number), 'SIGINT');
+    await check.exited;
+    expect(check.text()).not.toContain('again: stopping at once');
+    expect(summaryOf(name).interrupted).toMatchObject({ ofRuns: 10, signal: 'SIGINT' });
+  }, 120_000);
+
+  test('SIGTERM to npx: npm and its shell end at once; durasim, left alone, stops as at SIGTERM and writes its reports', async () => {
+    const name = 'npx-SIGTERM';
+    const check = start('npx', ['durasim', ...checkArgs(name)]);
+    await check.printed(/^progress: /m);
+    check.child.kill('SIGTERM');
+    await check.exited;
+    // durasim outlives npm: its last line comes through the pipes it still holds.
+    await check.printed(/^invariants .* · exit 143 \(terminated\)$/m);
+    expect(summaryOf(name).interrupted).toMatchObject({ ofRuns: 2000, signal: 'SIGTERM' });
+  }, 120_000);
+});
+
+describe('a signal to durasim explore', () => {
+  test('SIGINT mid-exploration: the batch under way ends, the coverage written and marked interrupted, exit 130', async () => {
+    const report = join(dir, 'explore');
+    const explore = start(process.execPath, [BIN, 'explore', '--journal', 'reference', '--depth', '2', '--workers', '1', '--report-dir', report, '--regressions', join(dir, 'explore-regressions')]);
+    await explore.printed(/^progress: /m);
+    explore.child.kill('SIGINT');
+    const { code } = await explore.exited;
+    expect(code, explore.text()).toBe(130);
+    const coverage = JSON.parse(readFileSync(join(report, 'coverage.json'), 'utf8')) as { runs: number; interrupted?: { afterRuns: number; signal: string } };
+    expect(coverage.interrupted).toEqual({ afterRuns: coverage.runs, signal: 'SIGINT' });
+    expect(explore.text()).toContain(`interrupted after ${coverage.runs} runs (SIGINT)`);
+  }, 120_000);
+});
+
+describe('Interrupt', () => {
+  test('the first signal asks to stop; the second exits at once with the first one\'s code', () => {
+    const exits: number[] = [];
+    const said: string[] = [];
+    const interrupt = new Interrupt((code) => exits.push(code), (line) => said.push(line));
+    expect(interrupt.requested).toBe(false);
+    interrupt.own('SIGTERM');
+    expect([interrupt.requested, interrupt.exitCode, exits]).toEqual([true, 143, []]);
+    interrupt.own('SIGINT');
+    expect(exits).toEqual([143]);
+    expect(said.at(-1)).toBe('SIGINT again: stopping at once, without writing the reports');
+  });
+
+  test("a signal the parent shell got just after one of this process's own is that one (Ctrl-C signals both); later, it is a second", () => {
+    const exits: number[] = [];
+    const interrupt = new Interrupt((code) => exits.push(code), () => {});
+    interrupt.own('SIGINT', 10_000);
+    interrupt.fromWrapper('SIGINT', 10_400);
+    expect(exits).toEqual([]);
+    interrupt.fromWrapper('SIGINT', 12_000);
+    expect(exits).toEqual([130]);
+    const alone = new Interrupt((code) => exits.push(code), () => {});
+    alone.fromWrapper('SIGINT', 5_000);
+    expect(alone.signal).toBe('SIGINT');
+  });
+});

@@ -1,0 +1,53 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { mergedLine, mergeSummaries } from './merge.js';
+
+let dir = '';
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'durasim-merge-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const A = 'npx durasim replay reports/regressions/no-fsync/1e2694a9069e04ff.json --journal no-fsync';
+const B = 'npx durasim replay reports/regressions/no-fsync/77aa00bb11cc22dd.json --journal no-fsync';
+
+/** A shard's summary.json, as check writes it (what merge reads of it). */
+function summary(name: string, fields: Record<string, unknown>): string {
+  const file = join(dir, `${name}.json`);
+  writeFileSync(file, JSON.stringify({ journal: 'no-fsync', seed: 5, runsExecuted: 1, elapsedMs: 100, verdict: 'safety', exitCode: 1, violations: [{ code: 'write-ahead' }], ...fields }));
+  return file;
+}
+
+describe('merge', () => {
+  test('two shards whose counterexamples shrank to the same regression: its replay command once, in the JSON and in the line', () => {
+    const { merged } = mergeSummaries([summary('1', { shard: { index: 1, count: 2 }, replayCommand: A }), summary('2', { shard: { index: 2, count: 2 }, replayCommand: A })]);
+    expect(merged.replayCommands).toEqual([A]);
+    const line = mergedLine(merged);
+    expect(line.split(A)).toHaveLength(2);
+    expect(line).toBe(`merged 2 summaries (no-fsync; seed 5): 2 runs, exit 1 (safety, safety): write-ahead\n  replay: ${A}`);
+  });
+
+  test('every distinct replay is printed once, a tally\'s counterexamples among them', () => {
+    const tally = { tally: { 'write-ahead': 3 }, replayCommand: A, counterexamples: [{ invariant: 'write-ahead', replayCommand: A }, { invariant: 'truthful-outcome', replayCommand: B }] };
+    const { merged } = mergeSummaries([summary('1', tally), summary('2', { replayCommand: B })]);
+    expect(merged.replayCommands).toEqual([A, B]);
+    expect(mergedLine(merged).split('\n').slice(1)).toEqual([`  replay: ${A}`, `  replay: ${B}`]);
+  });
+
+  test('a shard a signal stopped is merged: never clean, but a finding of another shard comes first', () => {
+    const clean = summary('1', { shard: { index: 1, count: 2 }, verdict: 'clean', exitCode: 0, violations: [] });
+    const stopped = summary('2', { shard: { index: 2, count: 2 }, verdict: 'clean', exitCode: 130, violations: [], interrupted: { afterRuns: 40, ofRuns: 500, signal: 'SIGINT' } });
+    const { merged, exitCode } = mergeSummaries([clean, stopped]);
+    expect(exitCode).toBe(130);
+    expect(mergedLine(merged)).toBe('merged 2 summaries (no-fsync; seed 5): 2 runs, exit 130 (clean, clean), interrupted: 2/2');
+    expect(mergeSummaries([stopped, summary('3', { replayCommand: A })]).exitCode).toBe(1);
+  });
+
+  test('clean shards: no replay', () => {
+    const { merged } = mergeSummaries([summary('1', { verdict: 'clean', exitCode: 0, violations: [] })]);
+    expect(merged.replayCommands).toEqual([]);
+    expect(mergedLine(merged)).toBe('merged 1 summary (no-fsync; seed 5): 1 runs, exit 0 (clean)');
+  });
+});
