@@ -73,3 +73,28 @@ export function turnHolder(): TurnHolder | null {
 export function outsideTurn<T>(run: () => T): T {
   return context.getStore() == null ? run() : context.run(null, run);
 }
+
+let loadingDepth = 0;
+
+/**
+ * A module's evaluation, its top-level code: what it does while it loads is no step, in the
+ * simulation or in a real process (src/isolation/journalInstances.ts brackets every module of a
+ * journal's bundle with it), from scenario format 3 on (older files replay as they ran, such calls
+ * steps). Its synchronous calls are served as any other (the simulated clock, disk, draws and
+ * machine) but take no step: no step number, no crash or fault lands there, so a library that
+ * reads the clock or the disk as it loads moves no later step. An asynchronous call it starts is a
+ * step when it is granted, after the load, as any other.
+ */
+export function asModuleLoad<T>(run: () => T): T {
+  loadingDepth++;
+  try {
+    return run();
+  } finally {
+    loadingDepth--;
+  }
+}
+
+/** Whether a module is being evaluated right now (see asModuleLoad). */
+export function moduleLoading(): boolean {
+  return loadingDepth > 0;
+}

@@ -26,7 +26,7 @@ describe('parseScenario', () => {
 
   test.each([
     [{ ...minimal, format: 'other' }, 'Failed to load scenario: format must be "durasim.scenario", found "other". Is this a durasim scenario file?'],
-    [{ ...minimal, version: 3 }, 'Failed to load scenario: version is 3, newer than this durasim understands (2). Upgrade durasim to replay this scenario.'],
+    [{ ...minimal, version: 4 }, 'Failed to load scenario: version is 4, newer than this durasim understands (3). Upgrade durasim to replay this scenario.'],
     [{ ...minimal, task: undefined }, 'Failed to load scenario: task must be an object, found nothing. Fix the scenario file, or regenerate it with durasim.'],
     [
       { ...minimal, faults: [{ kind: 'crash', process: 0, step: 1, when: 'during' }] },

@@ -263,7 +263,7 @@ describe('bad input exits 2 with the house style, and writes nothing', () => {
     const newer = join(dir, 'newer.json');
     writeFileSync(newer, JSON.stringify({ format: 'durasim.scenario', version: 9, task: { id: 't', operations: [] } }));
     expect(await run('explain', newer)).toBe(2);
-    expect(err.join('')).toBe('Failed to load scenario: version is 9, newer than this durasim understands (2). Upgrade durasim to replay this scenario.\n');
+    expect(err.join('')).toBe('Failed to load scenario: version is 9, newer than this durasim understands (3). Upgrade durasim to replay this scenario.\n');
   });
 });
 
