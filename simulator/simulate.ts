@@ -102,6 +102,8 @@ export interface SimulationResult {
   diskLane?: DiskLaneState[];
   /** With SimulateOptions.diskCalls: every change the journal's calls made on the disk, per worker step. */
   diskCalls?: DiskCallLine[];
+  /** With SimulateOptions.diskCalls: the worker steps a call of run() other than a process's first took (a concurrent call), by trace position: its call, 1 for the second. */
+  stepCalls?: Record<number, number>;
   stats: { steps: number; incarnations: number; virtualTimeMs: number; traceEntries: number };
 }
 
@@ -159,6 +161,7 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
     ...(tempWatch ? { temp: tempWatch.evidence(world.disk.liveFilePaths()) } : {}),
     ...(world.diskLane ? { diskLane: (world.diskLane.note(world.trace.length - 1), world.diskLane.states) } : {}),
     ...(world.diskCalls ? { diskCalls: diskCallLines(world.diskCalls) } : {}),
+    ...(world.stepCalls ? { stepCalls: world.stepCalls } : {}),
     stats: { steps: world.globalStep, incarnations: world.incarnationsStarted, virtualTimeMs: world.clock.nowMs, traceEntries: world.trace.length },
   };
   // Everything the result needs of the disk is read: its volume goes back to the thread's spares.

@@ -74,6 +74,26 @@ export function outsideTurn<T>(run: () => T): T {
   return context.getStore() == null ? run() : context.run(null, run);
 }
 
+/**
+ * Which call of run() code belongs to, in a process that serves several (a concurrent call): the
+ * first is 0, the next 1, and so on. Code inherits it as it inherits its turn; where the world runs
+ * a process's code later (a timer's callback, a callback-style call's answer) it runs it in the
+ * call that set it up, as Node's own async context would. Nothing is judged by it: `durasim
+ * confirm` tells two worlds' steps apart by it (the same step of the same call), so two calls that
+ * took their steps in another order are told from a step that did otherwise.
+ */
+const callContext = new AsyncLocalStorage<number>();
+
+/** Runs `run` (and everything it schedules) as code of call `call` of run() (no context is made for the first call unless another is current). */
+export function runAsCall<T>(call: number, run: () => T): T {
+  return call === 0 && callContext.getStore() === undefined ? run() : callContext.run(call, run);
+}
+
+/** The call of run() the running code belongs to (0: the first, or code of no call). */
+export function callOfTurn(): number {
+  return callContext.getStore() ?? 0;
+}
+
 let loadingDepth = 0;
 
 /**

@@ -8,7 +8,7 @@
  * inertly, since Node's own code may set one in a dead process's context, as it does on the way to
  * reporting an uncaught exception).
  */
-import { atVirtualTime, moduleLoading } from '../sandbox/ambientGuard.js';
+import { atVirtualTime, callOfTurn, moduleLoading } from '../sandbox/ambientGuard.js';
 import { SimulatorInvariantError } from '../invariant.js';
 import { MODULE_LOAD_VERSION } from '../scenario/scenario.js';
 import type { Proc } from './proc.js';
@@ -46,7 +46,7 @@ export function atomicStep<T>(world: StepHost, proc: Proc, op: string, detail: s
   const step = proc.calls++;
   const globalStep = world.globalStep++;
   world.beat(globalStep, proc, op);
-  world.recordStep(proc, step, globalStep, op, detail);
+  world.recordStep(proc, step, globalStep, op, detail, callOfTurn());
   const { before, after, io } = world.faultsFor(proc, step, op, detail);
   if (before) {
     world.crash(proc, before);

@@ -9,7 +9,7 @@
  * parent then kills every other worker and builds the crash image from their real calls.
  */
 import { appendFileSync } from 'node:fs';
-import { moduleLoading, outsideTurn } from '../../simulator/sandbox/ambientGuard.js';
+import { callOfTurn, moduleLoading, outsideTurn } from '../../simulator/sandbox/ambientGuard.js';
 import { ScenarioEvents } from '../../simulator/scenario/scenarioEvents.js';
 import { MODULE_LOAD_VERSION, type Fault } from '../../simulator/scenario/scenario.js';
 import type { PauseFault } from '../../simulator/scenario/scenarioFaults.js';
@@ -149,7 +149,8 @@ export class StepCounter {
 
   private begin(op: string, detail: string): { step: number; after: Fault | undefined; pause: PauseFault | undefined } {
     const step = this.calls++;
-    this.side({ type: 'step', step, op, detail });
+    const call = callOfTurn();
+    this.side(call === 0 ? { type: 'step', step, op, detail } : { type: 'step', step, op, detail, call });
     const faults = this.events.faultsAt(this.start.pid, this.start.incarnation, step, op, detail);
     if (faults.before) this.die(step, 'before', op, faults.before);
     return { step, after: faults.after, pause: faults.pause };
