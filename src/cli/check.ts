@@ -25,7 +25,7 @@ import { githubAnnotations } from '../report/githubAnnotations.js';
 import { confirmCounterexample, describeDivergence } from '../runner/confirm.js';
 import { hunt } from '../runner/hunt.js';
 import { judgedViolations, summaryOf, type Judged } from '../runner/runVerdict.js';
-import { confirmScenario } from '../confirm/confirmScenario.js';
+import { confirmScenario, simulatedOf } from '../confirm/confirmScenario.js';
 import { EXIT, exitCodeOf } from './exitCodes.js';
 import { reportHarnessFailure } from './harnessFailure.js';
 import { checkOutputFile, checkOutputFolder } from './preflight.js';
@@ -284,7 +284,7 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
       if (finding.shrink) report.shrink = finding.shrink;
       if (finding.notShrunk) report.notShrunk = finding.notShrunk;
       if (options.confirm && confirmed.result) {
-        const { verdict: realVerdict, lines, calls } = await confirmScenario(ref, finding.scenario, { violations, trace: confirmed.result.trace, crashes: confirmed.result.crashes, ...(confirmed.result.diskCalls ? { diskCalls: confirmed.result.diskCalls } : {}) });
+        const { verdict: realVerdict, lines, calls } = await confirmScenario(ref, finding.scenario, simulatedOf(confirmed.result, violations));
         report.confirmation = { verdict: realVerdict, lines, ...(calls ? { calls } : {}) };
       }
     }
