@@ -127,6 +127,8 @@ export interface SimulationResult {
   diskLane?: DiskLaneState[];
   /** With SimulateOptions.diskCalls: every change the journal's calls made on the disk, per worker step. */
   diskCalls?: DiskCallLine[];
+  /** With SimulateOptions.diskCalls: the worker steps a call of run() other than a process's first took (a concurrent call), by trace position: its call, 1 for the second. */
+  stepCalls?: Record<number, number>;
   /** unroutedRequests: requests no route of the service took; strayRequests: requests to other hosts (routed-requests); both absent when none. */
   stats: { steps: number; incarnations: number; virtualTimeMs: number; traceEntries: number; unroutedRequests?: number; strayRequests?: number };
 }
@@ -188,6 +190,7 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
     ...(tempWatch ? { temp: tempWatch.evidence(world.disk.liveFilePaths()) } : {}),
     ...(world.diskLane ? { diskLane: (world.diskLane.note(world.trace.length - 1), world.diskLane.states) } : {}),
     ...(world.diskCalls ? { diskCalls: diskCallLines(world.diskCalls) } : {}),
+    ...(world.stepCalls ? { stepCalls: world.stepCalls } : {}),
     stats: { steps: world.globalStep, incarnations: world.incarnationsStarted, virtualTimeMs: world.clock.nowMs, traceEntries: world.trace.length, ...requestsAstray(world) },
   };
   // Everything the result needs of the disk is read: its volume goes back to the thread's spares.

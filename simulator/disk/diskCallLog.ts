@@ -27,6 +27,10 @@ export interface DiskCallLine {
   mark: string;
   text: string;
   key: string;
+  /** The key's parts: the call, the names it touches (a rename's or link's source, then its target), and what follows them (a truncate's size). */
+  op: DiskCall['op'];
+  paths: string[];
+  tail: string;
 }
 
 const preview = (bytes: Uint8Array): string => {
@@ -45,7 +49,7 @@ export function diskCallLines(calls: readonly MarkedDiskCall[]): DiskCallLine[] 
     if (!run) return;
     const bytes = Buffer.concat(run.parts);
     const text = `write ${run.path} ${bytes.length} bytes at ${run.at} ${preview(bytes)}`;
-    lines.push({ mark: run.mark, text, key: `write ${run.path}` });
+    lines.push({ mark: run.mark, text, key: `write ${run.path}`, op: 'write', paths: [run.path], tail: '' });
     run = undefined;
   };
   for (const { mark, call } of calls) {
@@ -61,7 +65,9 @@ export function diskCallLines(calls: readonly MarkedDiskCall[]): DiskCallLine[] 
     }
     flush();
     const text = call.op === 'truncate' ? `truncate ${call.path} to ${call.size}` : call.op === 'rename' || call.op === 'link' ? `${call.op} ${call.path} → ${call.to}` : `${call.op} ${call.path}`;
-    lines.push({ mark, text, key: call.op === 'truncate' ? `truncate ${call.path} to ${call.size === 0 ? 0 : 'a shorter or longer size'}` : text });
+    const paths = call.op === 'rename' || call.op === 'link' ? [call.path, call.to] : [call.path];
+    const tail = call.op === 'truncate' ? ` to ${call.size === 0 ? 0 : 'a shorter or longer size'}` : '';
+    lines.push({ mark, text, key: `${call.op} ${paths.join(' → ')}${tail}`, op: call.op, paths, tail });
   }
   flush();
   return lines;

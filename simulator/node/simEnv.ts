@@ -11,7 +11,7 @@
  * - random(): the scenario's values in call order, 0 past the end.
  */
 import type { Env, EnvFs, FileHandle, Stats } from '../../model/contract/contract.js';
-import { outsideTurn } from '../sandbox/ambientGuard.js';
+import { callOfTurn, outsideTurn } from '../sandbox/ambientGuard.js';
 import { responseOf, UnreachableHostError } from '../service/network.js';
 import { timeoutReason, type Timer } from '../world/clock.js';
 import { previewData, rel } from '../world/trace.js';
@@ -97,13 +97,15 @@ export function simulatedEnv(world: StepHost, proc: Proc): Env {
       world.step<void>(proc, 'clock.sleep', `${ms}ms`, (complete) => {
         world.procTimer(proc, ms, 'sleep', () => complete({ ok: true, value: undefined }));
       }),
-    timeout: (ms) =>
-      sync('clock.timeout', `${ms}ms`, () => {
+    timeout: (ms) => {
+      // The abort runs the journal's own listeners: under its turn (and the call of run() that set it), so what they reach is seen.
+      const call = callOfTurn();
+      return sync('clock.timeout', `${ms}ms`, () => {
         const controller = new AbortController();
-        // The abort runs the journal's own listeners: under its turn, so what they reach is seen.
-        world.procTimer(proc, ms, 'timeout', () => world.turns.abortAs(proc, controller, timeoutReason()));
+        world.procTimer(proc, ms, 'timeout', () => world.turns.abortAs(proc, controller, timeoutReason(), call));
         return controller.signal;
-      }),
+      });
+    },
   };
 
   return {

@@ -15,7 +15,7 @@ import { guardModules } from './guardModules.js';
 import { guardProcess } from './guardProcess.js';
 import { guardLocale } from './guardLocale.js';
 
-export { NOT_SERVED, outsideTurn, runAsTurn, turnHolder, type Escape, type TurnHolder, type SimulatedProcess } from './turn.js';
+export { asModuleLoad, callOfTurn, moduleLoading, NOT_SERVED, outsideTurn, runAsCall, runAsTurn, turnHolder, type Escape, type TurnHolder, type SimulatedProcess } from './turn.js';
 export { atVirtualTime, SERVED_TIMER } from './guardGlobals.js';
 export { escapeReason, escapeFix } from './escapeCatalog.js';
 export { SimulatedExit } from './guardProcess.js';

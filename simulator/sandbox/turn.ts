@@ -73,3 +73,48 @@ export function turnHolder(): TurnHolder | null {
 export function outsideTurn<T>(run: () => T): T {
   return context.getStore() == null ? run() : context.run(null, run);
 }
+
+/**
+ * Which call of run() code belongs to, in a process that serves several (a concurrent call): the
+ * first is 0, the next 1, and so on. Code inherits it as it inherits its turn; where the world runs
+ * a process's code later (a timer's callback, a callback-style call's answer) it runs it in the
+ * call that set it up, as Node's own async context would. Nothing is judged by it: `durasim
+ * confirm` tells two worlds' steps apart by it (the same step of the same call), so two calls that
+ * took their steps in another order are told from a step that did otherwise.
+ */
+const callContext = new AsyncLocalStorage<number>();
+
+/** Runs `run` (and everything it schedules) as code of call `call` of run() (no context is made for the first call unless another is current). */
+export function runAsCall<T>(call: number, run: () => T): T {
+  return call === 0 && callContext.getStore() === undefined ? run() : callContext.run(call, run);
+}
+
+/** The call of run() the running code belongs to (0: the first, or code of no call). */
+export function callOfTurn(): number {
+  return callContext.getStore() ?? 0;
+}
+
+let loadingDepth = 0;
+
+/**
+ * A module's evaluation, its top-level code: what it does while it loads is no step, in the
+ * simulation or in a real process (src/isolation/journalInstances.ts brackets every module of a
+ * journal's bundle with it), from scenario format 3 on (older files replay as they ran, such calls
+ * steps). Its synchronous calls are served as any other (the simulated clock, disk, draws and
+ * machine) but take no step: no step number, no crash or fault lands there, so a library that
+ * reads the clock or the disk as it loads moves no later step. An asynchronous call it starts is a
+ * step when it is granted, after the load, as any other.
+ */
+export function asModuleLoad<T>(run: () => T): T {
+  loadingDepth++;
+  try {
+    return run();
+  } finally {
+    loadingDepth--;
+  }
+}
+
+/** Whether a module is being evaluated right now (see asModuleLoad). */
+export function moduleLoading(): boolean {
+  return loadingDepth > 0;
+}

@@ -26,12 +26,15 @@ export const SCENARIO_FORMAT = 'durasim.scenario';
  * The format's version, which also names the world's rules a scenario replays under (a saved
  * scenario replays the same trace forever): 1, Node's whole-file calls (writeFile, appendFile,
  * copyFile through a path) are one step each; 2, they are Node's steps — open, write, close — so a
- * kill can land between them; 3, a second call of run() in a running process (a concurrent call)
- * runs its code before the clock moves, and a bound left at its default grows with what the
- * faults ask of virtual time (scenarioBounds.ts). durasim writes the newest; it replays every
- * older one as it ran.
+ * kill can land between them; 3, what a module does while it loads is no step (its synchronous
+ * calls are served, unnumbered: MODULE_LOAD_VERSION), a second call of run() in a running process
+ * (a concurrent call) runs its code before the clock moves, and a bound left at its default grows
+ * with what the faults ask of virtual time (scenarioBounds.ts). durasim writes the newest; it
+ * replays every older one as it ran.
  */
 export const SCENARIO_VERSION = 3;
+/** The first format under which what a module does while it loads is no step (sandbox/turn.ts asModuleLoad). */
+export const MODULE_LOAD_VERSION = 3;
 /** The JSON Schema of the format (schema/scenario.schema.json in the package), named by `$schema` in every scenario durasim writes. */
 export const SCENARIO_SCHEMA_URL = 'https://unpkg.com/durasim/schema/scenario.schema.json';
 export const SERVICE_URL = 'http://service.durasim';

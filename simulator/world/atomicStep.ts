@@ -8,8 +8,9 @@
  * inertly, since Node's own code may set one in a dead process's context, as it does on the way to
  * reporting an uncaught exception).
  */
-import { atVirtualTime } from '../sandbox/ambientGuard.js';
+import { atVirtualTime, callOfTurn, moduleLoading } from '../sandbox/ambientGuard.js';
 import { SimulatorInvariantError } from '../invariant.js';
+import { MODULE_LOAD_VERSION } from '../scenario/scenario.js';
 import type { Proc } from './proc.js';
 import { errorCode } from './trace.js';
 import type { StepHost } from './host.js';
@@ -37,6 +38,8 @@ export function atomicStep<T>(world: StepHost, proc: Proc, op: string, detail: s
     if (ghost) return ghost();
     throw new ProcessEnded(proc, 'was stopped with the run');
   }
+  // What a module does while it loads is served but is no step (sandbox/turn.ts asModuleLoad), from format 3 on.
+  if (moduleLoading() && world.scenario.version >= MODULE_LOAD_VERSION) return served(world, proc, run);
   if (world.globalStep >= world.bounds.maxSteps) {
     world.haltAll(boundStop(world.bounds, 'steps', `${world.globalStep} steps taken`, world.scenario.version, `${world.globalStep} steps taken, the bound is ${world.bounds.maxSteps}`));
     throw new ProcessEnded(proc, 'was stopped with the run');
@@ -44,7 +47,7 @@ export function atomicStep<T>(world: StepHost, proc: Proc, op: string, detail: s
   const step = proc.calls++;
   const globalStep = world.globalStep++;
   world.beat(globalStep, proc, op);
-  world.recordStep(proc, step, globalStep, op, detail);
+  world.recordStep(proc, step, globalStep, op, detail, callOfTurn());
   const { before, after, io } = world.faultsFor(proc, step, op, detail);
   if (before) {
     world.crash(proc, before);
@@ -71,4 +74,17 @@ export function atomicStep<T>(world: StepHost, proc: Proc, op: string, detail: s
   if (world.cutsAfter(globalStep)) throw new ProcessEnded(proc, 'was stopped with the run');
   if (!outcome.ok) throw outcome.error;
   return outcome.value;
+}
+
+/** A call made while a module loads: served at the virtual time, no step (no number, no fault), its error the journal's. */
+function served<T>(world: StepHost, proc: Proc, run: () => T): T {
+  try {
+    return atVirtualTime(world.clock.epochMs, run);
+  } catch (error) {
+    if (error instanceof SimulatorInvariantError) {
+      world.fail(error);
+      throw new ProcessEnded(proc, 'was stopped with the run');
+    }
+    throw error;
+  }
 }

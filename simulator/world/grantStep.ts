@@ -14,7 +14,7 @@ export async function grantStep(world: StepHost, proc: Proc): Promise<void> {
   const step = proc.calls++;
   const globalStep = world.globalStep++;
   world.beat(globalStep, proc, request.op);
-  world.recordStep(proc, step, globalStep, request.op, request.detail);
+  world.recordStep(proc, step, globalStep, request.op, request.detail, request.call);
   const { before, after, io, pause } = world.faultsFor(proc, step, request.op, request.detail);
   if (before) {
     world.crash(proc, before);

@@ -39,7 +39,8 @@ export interface WorldCore {
 
 /** The trace entries of a worker's steps, made without a spread (the step path's). */
 export interface StepRecorder {
-  recordStep(proc: Proc, step: number, globalStep: number, op: string, detail: string): void;
+  /** `call`: the call of run() taking it (0: the first). */
+  recordStep(proc: Proc, step: number, globalStep: number, op: string, detail: string, call?: number): void;
   recordResult(proc: Proc, step: number, op: string, note: string): void;
 }
 

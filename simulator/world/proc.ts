@@ -18,6 +18,8 @@ export interface PendingStep {
   start: (complete: (outcome: Outcome<unknown>) => void) => void | Promise<void>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
+  /** The call of run() that asked for it (sandbox/turn.ts callOfTurn): 0, the first, unless the process serves several. */
+  call: number;
 }
 
 export interface ProcHooks {
@@ -44,6 +46,8 @@ export class Proc implements TurnHolder {
   calls = 0;
   /** Calls of the journal's run() under way in this process: 1, or 2 after a concurrent-call. It ends when the last returned. */
   runsUnderWay = 0;
+  /** Calls of run() started in this incarnation (each is code of its own call: sandbox/turn.ts runAsCall). */
+  callsStarted = 0;
   /** The journal instance this incarnation loaded (a concurrent call runs the same one: module memory shared). */
   journal: unknown = undefined;
   /** The env this incarnation's calls of run() are handed (one per process: a second call gets the same). */

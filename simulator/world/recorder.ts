@@ -48,9 +48,16 @@ export class Recorder {
     this.trace.push(this.masksSecrets ? { seq: this.trace.length, timeMs: this.clock.nowMs, ...entry, detail: maskSecrets(entry.detail) } : { seq: this.trace.length, timeMs: this.clock.nowMs, ...entry });
   }
 
+  /**
+   * With WorldOptions.diskCalls: the worker steps made by a call of run() other than the first, by
+   * their trace position (sandbox/turn.ts callOfTurn). Kept beside the trace, never in it.
+   */
+  stepCalls?: Record<number, number>;
+
   /** A worker's step: the entry record() would make, built in its key order without a spread (the step path's). */
-  recordStep(proc: Proc, step: number, globalStep: number, op: string, detail: string): void {
+  recordStep(proc: Proc, step: number, globalStep: number, op: string, detail: string, call = 0): void {
     this.diskLane?.note(this.trace.length - 1);
+    if (call !== 0 && this.stepCalls) this.stepCalls[this.trace.length] = call;
     this.trace.push({ seq: this.trace.length, timeMs: this.clock.nowMs, actor: proc.actor, incarnation: proc.incarnation, step, globalStep, op, detail: this.masksSecrets ? maskSecrets(detail) : detail });
   }
 

@@ -10,7 +10,7 @@
  */
 import { SimulatorInvariantError } from '../invariant.js';
 import { getEventListeners } from 'node:events';
-import { runAsTurn } from '../sandbox/ambientGuard.js';
+import { runAsCall, runAsTurn } from '../sandbox/ambientGuard.js';
 import type { Proc } from './proc.js';
 import { StallWatch } from './stallWatch.js';
 
@@ -117,11 +117,11 @@ export class Turns {
   }
 
   /** Runs journal-facing code (an abort dispatched to the journal's listeners) as `proc`'s code. */
-  asTurnOf(proc: Proc, dispatch: () => void): void {
+  asTurnOf(proc: Proc, dispatch: () => void, call = 0): void {
     if (!proc.alive || proc.done) return;
     this.lastRunner = proc;
     this.listenersOf = proc;
-    runAsTurn(proc, dispatch);
+    runAsTurn(proc, () => runAsCall(call, dispatch));
   }
 
   /**
@@ -130,9 +130,9 @@ export class Turns {
    * its listeners start are then drained; at once when nothing listens — no code of the journal's
    * runs, so there is nothing to drain.
    */
-  abortAs(proc: Proc, controller: AbortController, reason: unknown): void {
+  abortAs(proc: Proc, controller: AbortController, reason: unknown, call = 0): void {
     if (heard(controller.signal)) {
-      this.asTurnOf(proc, () => controller.abort(reason));
+      this.asTurnOf(proc, () => controller.abort(reason), call);
       return;
     }
     if (!proc.alive || proc.done) return;

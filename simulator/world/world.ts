@@ -22,7 +22,7 @@
  */
 import type { DurabilityGap, Records } from '../../model/evidence.js';
 import type { Env, JournalAdapter, Task } from '../../model/contract/contract.js';
-import { atVirtualTime, escapeReason, outsideTurn, runAsTurn, type Escape } from '../sandbox/ambientGuard.js';
+import { atVirtualTime, callOfTurn, escapeReason, outsideTurn, runAsCall, runAsTurn, type Escape } from '../sandbox/ambientGuard.js';
 import type { Timer } from './clock.js';
 import { Disk } from '../disk/disk.js';
 import { DiskLane } from '../disk/diskLane.js';
@@ -55,7 +55,7 @@ export interface WorldOptions {
   /** The env object an incarnation's run() is handed (node/simEnv.ts). */
   makeEnv: (world: StepHost, proc: Proc) => Env;
   /** The world's answer to a Node API the journal called (node/served/), or NOT_SERVED. */
-  serve: (ctx: { world: StepHost; proc: Proc }, api: string, args: readonly unknown[], thisArg: unknown, newTarget?: unknown, real?: () => unknown) => unknown;
+  serve: (ctx: { world: StepHost; proc: Proc; call: number }, api: string, args: readonly unknown[], thisArg: unknown, newTarget?: unknown, real?: () => unknown) => unknown;
   /** A fresh instance of the journal's modules, evaluated at every incarnation's start. */
   fresh?: () => JournalAdapter;
   /** Without `fresh`: an instance of the journal's modules for this run alone, shared by its incarnations and inspect(). */
@@ -98,7 +98,7 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
     escape: (proc, api) => outsideTurn(() => this.recordEscape(proc, api)),
     exit: (proc, code) => outsideTurn(() => this.exitByCall(proc, code)),
     output: (proc, stream, text) => outsideTurn(() => this.recordOutput(proc, stream, text)),
-    serve: (proc, api, args, thisArg, newTarget, real) => this.options.serve({ world: this, proc }, api, args, thisArg, newTarget, real),
+    serve: (proc, api, args, thisArg, newTarget, real) => this.options.serve({ world: this, proc, call: callOfTurn() }, api, args, thisArg, newTarget, real),
   };
   /** The journal's inspect() on the disk's images, and the observed histories built from them. */
   readonly inspection: Inspection;
@@ -131,6 +131,7 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
         const step = this.trace.findLast((e) => e.step !== undefined && e.actor.startsWith('worker-') && !e.op.endsWith(':result'));
         calls.push({ mark: step ? `${step.actor}#${step.incarnation ?? 0} step ${step.step} ${step.op}` : '', call });
       };
+      this.stepCalls = {};
     }
     if (options.diskLane) this.diskLane = new DiskLane(() => outsideTurn(() => atVirtualTime(this.clock.epochMs, () => this.disk.fileStates())));
   }
@@ -204,7 +205,7 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
   step<T>(proc: Proc, op: string, detail: string, start: PendingStep['start']): Promise<T> {
     if (!proc.alive || proc.done) return new Promise<T>(() => {});
     const promise = new Promise<T>((resolve, reject) => {
-      proc.pending.push({ op, detail, start, resolve: resolve as (value: unknown) => void, reject });
+      proc.pending.push({ op, detail, start, resolve: resolve as (value: unknown) => void, reject, call: callOfTurn() });
     });
     this.turns.yielded(proc);
     return promise;
@@ -293,13 +294,15 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
   /** One call of the journal's run() in `proc`: the process ends when the last call returned, or at the first that threw. */
   private startRun(proc: Proc, env: Env, task: Task, journalOf: () => JournalAdapter, second = false): void {
     proc.runsUnderWay++;
-    const result = runAsTurn(proc, (): Promise<void> => {
+    // Each call of run() is code of its own call (sandbox/turn.ts runAsCall): the first 0, the next 1…
+    const call = proc.callsStarted++;
+    const result = runAsCall(call, () => runAsTurn(proc, (): Promise<void> => {
       try {
         return Promise.resolve(journalOf().run(env, task));
       } catch (error) {
         return Promise.reject(error);
       }
-    });
+    }));
     result.then(
       () => {
         if (--proc.runsUnderWay === 0) naturalEnd(this, proc);

@@ -29,7 +29,7 @@ import { githubAnnotations } from '../report/githubAnnotations.js';
 import { confirmCounterexample, describeDivergence } from '../runner/confirm.js';
 import { hunt } from '../runner/hunt.js';
 import { judgedViolations, summaryOf, type Judged } from '../runner/runVerdict.js';
-import { confirmScenario } from '../confirm/confirmScenario.js';
+import { confirmScenario, simulatedOf } from '../confirm/confirmScenario.js';
 import { EXIT, exitCodeOf } from './exitCodes.js';
 import { reportHarnessFailure } from './harnessFailure.js';
 import { checkOutputFile, checkOutputFolder } from './preflight.js';
@@ -336,7 +336,7 @@ async function checkUntilStopped(options: CheckOptions, ref: JournalRef, interru
       if (finding.notShrunk) report.notShrunk = finding.notShrunk;
       if (options.confirm && confirmed.result && interrupt.requested) report.confirmation = { verdict: 'not run', lines: ['not run: the check was interrupted'] };
       else if (options.confirm && confirmed.result) {
-        const { verdict: realVerdict, lines, calls } = await confirmScenario(ref, finding.scenario, { violations, trace: confirmed.result.trace, crashes: confirmed.result.crashes, ...(confirmed.result.diskCalls ? { diskCalls: confirmed.result.diskCalls } : {}) });
+        const { verdict: realVerdict, lines, calls } = await confirmScenario(ref, finding.scenario, simulatedOf(confirmed.result, violations));
         // A signal during the real run ends it cut short (its workers killed): what it found then says nothing.
         report.confirmation = interrupt.requested ? { verdict: 'not run to its end', lines: ['not run to its end: the check was interrupted', ...lines] } : { verdict: realVerdict, lines, ...(calls ? { calls } : {}) };
       }

@@ -2,9 +2,10 @@
  * durasim confirm <scenario.json>: is a simulated failure real? The scenario is simulated (with the
  * journal's modules loaded afresh at every incarnation, as a real restart loads them), then run for
  * real and judged the same way (src/confirm/confirmScenario.ts). Exit codes: confirmed 1 (safety)
- * or 3 (liveness), both clean 0, not reproduced 4, cannot confirm 2, diverged 6.
+ * or 3 (liveness), both clean 0, another violation 1, not reproduced (in another order or not) 4,
+ * cannot confirm 2, diverged 6.
  */
-import { confirmScenario } from '../confirm/confirmScenario.js';
+import { confirmScenario, simulatedOf } from '../confirm/confirmScenario.js';
 import { WorkerPool } from '../pool/workerPool.js';
 import type { SimulationResult } from '../../simulator/simulate.js';
 import type { Violation } from '../../model/violation.js';
@@ -22,7 +23,7 @@ export interface ConfirmOptions extends PoolFlags {
   /** The config's journal (durasim.config.json or --config) and its file: used when no --journal is given. */
   configJournal?: string;
   configFile?: string;
-  /** Wall-clock limit of the real run. */
+  /** Wall-clock limit of the real run (default: a minute plus the scenario's waits, src/confirm/realWaits.ts). */
   wallLimitMs?: number;
   /** Print the real system calls beside the simulated disk calls, per worker step. */
   calls?: boolean;
@@ -55,7 +56,7 @@ export async function runConfirm(options: ConfirmOptions, print: (line: string) 
   } finally {
     await pool.close();
   }
-  const confirmation = await confirmScenario(ref, scenario, { violations: simulated.violations, trace: simulated.result.trace, crashes: simulated.result.crashes, ...(simulated.result.diskCalls ? { diskCalls: simulated.result.diskCalls } : {}) }, options.wallLimitMs === undefined ? {} : { wallLimitMs: options.wallLimitMs });
+  const confirmation = await confirmScenario(ref, scenario, simulatedOf(simulated.result, simulated.violations), options.wallLimitMs === undefined ? {} : { wallLimitMs: options.wallLimitMs });
   for (const line of confirmation.lines) print(line);
   if (options.calls && confirmation.calls) {
     print('disk calls per worker step, simulated beside real (≠ where they differ), with the real system calls:');

@@ -98,11 +98,16 @@ duplicate delivery (also with the newcomer first), a service or store restart, a
 takeover, a store fault or edit, a cancel, a user's save, a changed input. It judges each continuation and prints the coverage table
 (per step kind, failing/tried per family); --depth 2 tries again at every point of every continuation.
 confirm runs a scenario in real processes (real files, a real node:http service and shared store,
-SIGKILL at its crash steps, real pauses) under strace, builds each machine crash's disk from the
-workers' real system calls, and judges both worlds: confirmed (exit 1 or 3), both clean (0), not
-reproduced (4), cannot confirm (2: an I/O error, no strace for a machine crash), or diverged (6:
-the real calls changed the disk otherwise than simulated, a defect of durasim). --calls prints
-the real system calls beside the simulated disk calls, per worker step.
+SIGKILL at its crash steps, real pauses and 503 waits) under strace, builds each machine crash's
+disk from the workers' real system calls, and judges both worlds: confirmed (exit 1 or 3: the
+simulated violations, or a real safety violation that is the same defect under another invariant),
+both clean (0), another violation (1: real processes broke a safety invariant that is neither the
+finding nor its consequence), not reproduced (4; "(another order)" when the real processes took
+the same steps in another order), cannot confirm (2: an I/O error, no strace for a machine crash),
+or diverged (6: a step both worlds took alike changed the disk otherwise than simulated, files the
+journal created matched by the step that created them, not their names: a defect of durasim).
+--wall-limit defaults to 60 s plus the scenario's waits. --calls prints the real system calls
+beside the simulated disk calls, per worker step.
 Every run is bounded: 5,000 steps, 12 incarnations a worker and an hour of virtual time by
 default, each growing with what a scenario's faults ask of virtual time (its pauses, holds,
 delays, waits; a crash adds an incarnation). --max-steps, --max-incarnations and

@@ -68,15 +68,15 @@ describe('durasim confirm', () => {
     expect(unconfirmable(torn, undefined)).toBeUndefined();
   }, 60_000);
 
-  test('a journal that differs for real from its simulation is not reproduced (exit 4), and the first parting step is shown; nothing is left behind', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'durasim-confirm-test-'));
-    const journal = join(dir, 'twoFaced.ts');
-    // It writes its records only when the clock is not durasim's virtual one: clean when simulated, broken for real.
+  /** A journal that behaves well in one world and badly in the other: it tells them apart by the clock (durasim's virtual one starts at 2026-01-01). */
+  const twoFaced = (dir: string, name: string, wellWhen: 'simulated' | 'real'): string => {
+    const journal = join(dir, `${name}.ts`);
     writeFileSync(journal, `import { writeFile } from 'node:fs/promises';
 export default {
-  name: 'two-faced',
+  name: '${name}',
   async run(env, task) {
-    if (Date.now() < 1_767_225_600_000 + 86_400_000) {
+    const simulated = Date.now() < 1_767_225_600_000 + 86_400_000;
+    if (simulated === ${wellWhen === 'simulated'}) {
       for (const op of task.operations) if (op.kind === 'lookup') await writeFile('log', JSON.stringify({ key: op.key, states: ['authorized', 'dispatched', 'failed'] }));
       return;
     }
@@ -89,8 +89,18 @@ export default {
   },
 };
 `);
+    return journal;
+  };
+  const lookupScenario = (dir: string): string => {
     const scenario = join(dir, 'scenario.json');
     writeFileSync(scenario, JSON.stringify({ format: 'durasim.scenario', version: 1, task: { id: 't', operations: [{ kind: 'lookup', key: 'read-config', resource: 'config' }] }, service: { resources: { config: 'v1' } } }));
+    return scenario;
+  };
+
+  test('a journal clean when simulated that breaks safety invariants for real: "another violation" (exit 1), never a silent "not reproduced"; the first parting step is shown; nothing is left behind', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'durasim-confirm-test-'));
+    const journal = twoFaced(dir, 'two-faced', 'simulated');
+    const scenario = lookupScenario(dir);
     // Its temporary folders go into a folder of this test's own (other test files confirm at the same time).
     const own = mkdtempSync(join(tmpdir(), 'durasim-confirm-test-tmp-'));
     const previous = process.env.TMPDIR;
@@ -103,9 +113,19 @@ export default {
       else process.env.TMPDIR = previous;
     }
     const { code, out } = result;
-    expect(out).toMatch(/^verdict: not reproduced — /m);
+    expect(out).toMatch(/^verdict: another violation — real processes broke write-ahead \[post-a\], no-blind-retry \[post-a\], which is neither what the simulation found \(no violation\) nor a consequence of it: a finding of its own$/m);
+    expect(out).toMatch(/^ {2}no-blind-retry \[post-a\] at #\d+: expected writes only under the keys the task gave/m);
     expect(out).toMatch(/^steps: the worlds part at worker step 1: simulated worker-0#0 step 1 fs\.promises\.writeFile \| real worker-0#0 step 1 fetch$/m);
-    expect(code).toBe(4);
+    expect(code).toBe(1);
     expect(readdirSync(own).filter((name) => name.startsWith('durasim'))).toEqual([]); // (tsx, loading the sources in the workers, keeps its cache there)
+  }, 60_000);
+
+  test('a journal that breaks invariants when simulated and runs clean for real is not reproduced (exit 4), the parting step shown', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'durasim-confirm-test-'));
+    const { code, out } = await confirm(lookupScenario(dir), twoFaced(dir, 'two-faced-the-other-way', 'real'));
+    expect(out).toMatch(/^simulated: write-ahead \[post-a\], no-blind-retry \[post-a\], convergence \[read-config\]$/m);
+    expect(out).toMatch(/^verdict: not reproduced — write-ahead \[post-a\], no-blind-retry \[post-a\], convergence \[read-config\] did not happen for real$/m);
+    expect(out).toMatch(/^steps: the worlds part at worker step 1: simulated worker-0#0 step 1 fetch \| real worker-0#0 step 1 fs\.promises\.writeFile$/m);
+    expect(code).toBe(4);
   }, 60_000);
 });

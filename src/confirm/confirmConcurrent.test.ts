@@ -16,6 +16,7 @@ import { runForReal } from './realRun.js';
 import { baseScenario } from '../arbitraries.js';
 import { main } from '../cli/main.js';
 import { unconfirmable } from './unconfirmable.js';
+import { workerSteps } from './workerSteps.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'durasim-confirm-concurrent-'));
@@ -79,8 +80,11 @@ export default {
     expect(said).toContain("call-failed: worker-0#0's second call of run() failed: Error: a request is outstanding for this key; the process goes on");
     expect(said.filter((line) => line.startsWith('start'))).toHaveLength(1);
     expect(said.at(-1)).toBe('exit: worker-0#0 finished');
-    const simulated = await simulate((await import(journal) as { default: JournalAdapter }).default, early);
-    expect(real.input.trace.filter((line) => line.actor.startsWith('worker-')).map((line) => line.op)).toEqual(simulated.trace.filter((line) => line.actor.startsWith('worker-') && line.step !== undefined).map((line) => `step ${line.step} ${line.op}`));
+    const simulated = await simulate((await import(journal) as { default: JournalAdapter }).default, early, { diskCalls: true });
+    // The real trace in the simulated one's shape (realTrace.ts): worker-0, its incarnation, the step number, the op; the second call's steps say so.
+    const shape = (line: { actor: string; incarnation?: number; step?: number; op: string }): string => `${line.actor}#${line.incarnation} ${line.step} ${line.op}`;
+    expect(real.input.trace.filter((line) => line.actor.startsWith('worker-')).map(shape)).toEqual(simulated.trace.filter((line) => line.actor.startsWith('worker-') && line.step !== undefined).map(shape));
+    expect(real.steps.map((s) => s.call)).toEqual(workerSteps(simulated.trace, simulated.stepCalls).map((s) => s.call));
     const late = await runForReal(journalRefOf(journal), parseScenario({ ...baseScenario(twoPublishes), faults: [{ kind: 'concurrent-call', atStep: 500, process: 0 }] }));
     expect(late.input.trace.filter((line) => line.op === 'concurrent-call').map((line) => line.detail)).toEqual(['the task reaches worker-0 again, but it is not running: nothing happens']);
   }, 60_000);

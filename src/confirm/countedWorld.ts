@@ -11,7 +11,7 @@
 import { relative, resolve } from 'node:path';
 import { outsideTurn, type TurnHolder } from '../../simulator/sandbox/ambientGuard.js';
 import { mkdirSync } from 'node:fs';
-import { SERVED_APIS } from '../../simulator/node/served/serveCall.js';
+import { NOT_STEPS, SERVED_APIS } from '../../simulator/node/served/serveCall.js';
 import { MKDTEMP_ATTEMPTS, mkdtempName } from '../../simulator/node/served/fsCompound.js';
 import { preview } from '../../simulator/world/trace.js';
 import type { Env, FileHandle, Store } from '../../model/contract/contract.js';
@@ -21,6 +21,8 @@ import { countedWholeFile, NOT_SPLIT } from './countedSteps.js';
 import type { StoreCaller } from './storeClient.js';
 
 const SERVED = new Set(SERVED_APIS);
+/** Randomness served as bytes: one draw each, as simulated (simulator/node/served/servedRandom.ts). */
+const RANDOM_BYTES = new Set(['crypto.randomUUID', 'crypto.randomBytes', 'crypto.getRandomValues', 'crypto.randomFillSync', 'crypto.randomFill']);
 const HANDLE_METHODS = new Set(['readFile', 'writeFile', 'appendFile', 'read', 'write', 'stat', 'truncate', 'sync', 'datasync', 'close']);
 
 const text = (data: unknown): string => (typeof data === 'string' ? data : ArrayBuffer.isView(data) ? Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8') : '');
@@ -120,6 +122,26 @@ export class CountedWorld {
     };
   }
 
+  /** crypto.randomInt([min,] max[, callback]) as simulated: min + the next draw × (max − min), rounded down; one step, its callback later. */
+  private randomInt(args: readonly unknown[]): unknown {
+    const callback = typeof args[args.length - 1] === 'function' ? (args[args.length - 1] as (error: unknown, value?: number) => void) : undefined;
+    const numbers = (callback ? args.slice(0, -1) : args) as number[];
+    const [min, max] = numbers.length >= 2 ? [numbers[0] as number, numbers[1] as number] : [0, numbers[0] as number];
+    if (!Number.isSafeInteger(min) || !Number.isSafeInteger(max) || max <= min) {
+      throw Object.assign(new RangeError(`The value of "max" is out of range. It must be greater than the value of "min" (${min}). Received ${max}`), { code: 'ERR_OUT_OF_RANGE' });
+    }
+    const pick = (): number => this.counter.atomic('crypto.randomInt', '', () => min + Math.floor(this.draw() * (max - min)));
+    if (!callback) return pick();
+    let result: { ok: true; value: number } | { ok: false; error: unknown };
+    try {
+      result = { ok: true, value: pick() };
+    } catch (error) {
+      result = { ok: false, error };
+    }
+    queueMicrotask(() => (result.ok ? callback(null, result.value) : callback(result.error)));
+    return undefined;
+  }
+
   /** mkdtemp as simulated (fsOps.ts): the name from the next draw, made 0700 for real, the next name where one is taken. */
   private mkdtemp(api: string, args: readonly unknown[]): unknown {
     const prefix = String(args[0]);
@@ -178,6 +200,8 @@ export class CountedWorld {
 
   private counted(api: string, args: readonly unknown[], real: () => unknown): unknown {
     const c = this.counter;
+    // What the simulator serves as no step (node:os, the process's constants) is no step here either.
+    if (NOT_STEPS.has(api)) return real();
     // Node's own streams are no step of their own (as simulated): the calls they make are.
     if (api === 'fs.createReadStream' || api === 'fs.createWriteStream') return real();
     // Nor are a process's own channels (as simulated, their messages reach nothing outside it).
@@ -190,7 +214,12 @@ export class CountedWorld {
     if (api === 'fs.opendirSync') return this.counting(c.atomic(api, this.name(args[0]), real) as object, args[0]);
     if (api === 'fs.promises.opendir') return c.scheduled(api, this.name(args[0]), async () => this.counting((await real()) as object, args[0]));
     if (api === 'Math.random') return c.atomic(api, '', () => this.draw()); // allow-ambient: names what it counts
-    if (api === 'crypto.randomInt') return real(); // real randomness: an id, not a decision the scenario makes
+    // A number drawn is the scenario's, as simulated; bytes (ids, UUIDs, keys) are real, and take their draw so the later draws line up.
+    if (api === 'crypto.randomInt') return this.randomInt(args);
+    if (RANDOM_BYTES.has(api)) return c.atomic(api, '', () => {
+      this.draws++;
+      return real();
+    });
     if (api === 'fetch') return c.scheduled('fetch', this.request(args[0], args[1] as { method?: string }), real as () => Promise<unknown>);
     if (api === 'http.request' || api === 'http.get' || api === 'https.request' || api === 'https.get') return c.atomic('fetch', this.request(args[0]), real);
     if (api.startsWith('fs.promises.')) {

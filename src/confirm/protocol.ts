@@ -37,7 +37,8 @@ export interface WorkerStart {
 }
 
 export type SideLine =
-  | { type: 'step'; step: number; op: string; detail: string }
+  /** `call`: the call of run() that took it, when not the first (a concurrent call: 1). */
+  | { type: 'step'; step: number; op: string; detail: string; call?: number }
   | { type: 'result'; step: number; op: string; note: string }
   /** `fault`: its index in the scenario's faults; a crash whose mode is not keep-all is a machine crash, which the parent carries on. */
   | { type: 'crash'; step: number; when: 'before' | 'after'; op: string; fault: number; mode: string }

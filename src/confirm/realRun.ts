@@ -40,7 +40,7 @@ import { straceUnavailable } from './straceCommand.js';
 import { realDiskView, writeImage } from './realFolder.js';
 import { fireRealEvent } from './realEvents.js';
 import { callAgain as handAgain, grant, heard, killWorker, mayRun, startWorkerProcess, type RealWorker } from './realWorkerProcess.js';
-import type { CrashEvidence, JudgeInput, Records, TraceLine } from '../../model/evidence.js';
+import type { CrashEvidence, JudgeInput, Records } from '../../model/evidence.js';
 import { HistoryObserver } from '../../model/observedHistory.js';
 import { normalizeRecords } from '../../model/records.js';
 import { VirtualClock } from '../../simulator/world/clock.js';
@@ -54,7 +54,9 @@ import { compileJournal } from '../isolation/journalInstances.js';
 import type { JournalRef } from '../isolation/journalRef.js';
 import { serveScenarioService } from './realServiceRun.js';
 import { AnswerQueue } from './answerQueue.js';
-import { maskSecrets } from '../../model/contract/secret.js';
+import { RealTrace } from './realTrace.js';
+import { defaultWallLimitMs } from './realWaits.js';
+import { workerSteps, type WorkerStep } from './workerSteps.js';
 import { SideFiles } from './sideFiles.js';
 import { endEvidence } from './realEvidence.js';
 import { ownModule } from '../ownFiles.js';
@@ -66,6 +68,8 @@ export interface RealRun {
   input: JudgeInput;
   /** Trace lines as they happened, for the reader. */
   lines: string[];
+  /** The worker steps the real processes took, in order (workerSteps.ts). */
+  steps: WorkerStep[];
   wallMs: number;
   /** Whether the workers ran under strace (then the next three say what their real calls did). */
   traced: boolean;
@@ -80,7 +84,7 @@ export interface RealRun {
 
 export async function runForReal(ref: JournalRef, scenario: Scenario, options: { wallLimitMs?: number; traced?: boolean } = {}): Promise<RealRun> {
   const started = performance.now();
-  const wallLimitMs = options.wallLimitMs ?? 60_000;
+  const wallLimitMs = options.wallLimitMs ?? defaultWallLimitMs(scenario);
   const traced = options.traced ?? straceUnavailable() === undefined;
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'durasim-confirm-')));
   const dir = join(root, 'work');
@@ -114,14 +118,10 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     }
   };
 
-  const trace: TraceLine[] = [];
-  const lines: string[] = [];
+  // The trace in the simulated trace's shape (realTrace.ts): the judge reads both worlds alike.
+  const realTrace = new RealTrace(started);
+  const { trace, lines, record } = realTrace;
   const token = taskFor(scenario, 0).accessToken;
-  const record = (actor: string, op: string, raw: unknown): void => {
-    const detail = maskSecrets(String(raw ?? ''));
-    trace.push({ seq: trace.length, actor, op, detail });
-    lines.push(`${String(trace.length - 1).padStart(4)} ${actor} ${op} ${detail}`);
-  };
   const clock = new VirtualClock();
   /** The records that would survive a machine crash now: the model's durable image, traced; the real folder, untraced. */
   const inspectDurable = (): Records => {
@@ -152,12 +152,12 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
       if (line.type === 'step') {
         globalStep++;
         events.countAccess(line.op, line.detail);
-        record(name, `step ${line.step} ${line.op}`, line.detail);
+        realTrace.worker(name, line.step, line.op, line.detail, line.call);
       } else if (line.type === 'call-failed') {
         record('supervisor', 'call-failed', `${name}'s second call of run() failed: ${line.error}; the process goes on`);
       } else if (line.type === 'result') {
         if (line.op === 'fetch') for (const request of core.requests) if (request.sender === name) request.doneSeq ??= trace.length;
-        if (line.note !== 'ok') record(name, `step ${line.step} ${line.op}:result`, line.note);
+        if (line.note !== 'ok') realTrace.worker(name, line.step, `${line.op}:result`, line.note);
       }
     }
     observer.observe(inspectDurable(), trace.length - 1, 'durable');
@@ -392,5 +392,5 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
   const input = endEvidence({ scenario, dir, token, outcome, trace, core, requests: service.requests(), crashes, userEdits, observer, realDisk, paths, storeCore, offsetMs: epochAtStart + scenario.store.clockSkewMs, visibleAtEnd: inspect(), final: inspectDurable(), files: files() });
   rmSync(root, { recursive: true, force: true });
   if (inspectErrors.length > 0) lines.push(`inspect() threw: ${[...new Set(inspectErrors)].join('; ')}`);
-  return { input, lines, wallMs: performance.now() - started, traced, realCalls: diskCallLines(realDisk?.calls ?? []), callLog: realDisk?.log ?? [], unfollowed: realDisk?.unfollowed ?? [], refused: realDisk?.refused ?? [] };
+  return { input, lines, steps: workerSteps(trace), wallMs: performance.now() - started, traced, realCalls: diskCallLines(realDisk?.calls ?? []), callLog: realDisk?.log ?? [], unfollowed: realDisk?.unfollowed ?? [], refused: realDisk?.refused ?? [] };
 }

@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Env, JournalAdapter } from '../../model/contract/contract.js';
-import { installAmbientGuard, runAsTurn } from '../../simulator/sandbox/ambientGuard.js';
+import { installAmbientGuard, runAsCall, runAsTurn } from '../../simulator/sandbox/ambientGuard.js';
 import type { JournalBundle } from '../isolation/bundleJournal.js';
 import { compileJournal } from '../isolation/journalInstances.js';
 import { realEnv } from '../realEnv.js';
@@ -28,9 +28,11 @@ import { storeClient } from './storeClient.js';
 function runCalls(call: (second: boolean) => Promise<void>, counter: StepCounter): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     let underWay = 0;
+    let started = 0;
     const begin = (second: boolean): void => {
       counter.callsUnderWay = ++underWay;
-      call(second).then(() => {
+      // Each call of run() is code of its own call (sandbox/turn.ts runAsCall), as simulated: its steps say which.
+      runAsCall(started++, () => call(second)).then(() => {
         counter.callsUnderWay = Math.max(1, --underWay); // the process's end counts as one: its beforeExit listeners run as a call does
         if (underWay > 0) counter.tell({ type: 'returned' });
         else {

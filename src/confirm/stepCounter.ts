@@ -9,9 +9,9 @@
  * parent then kills every other worker and builds the crash image from their real calls.
  */
 import { appendFileSync } from 'node:fs';
-import { outsideTurn } from '../../simulator/sandbox/ambientGuard.js';
+import { callOfTurn, moduleLoading, outsideTurn } from '../../simulator/sandbox/ambientGuard.js';
 import { ScenarioEvents } from '../../simulator/scenario/scenarioEvents.js';
-import type { Fault } from '../../simulator/scenario/scenario.js';
+import { MODULE_LOAD_VERSION, type Fault } from '../../simulator/scenario/scenario.js';
 import type { PauseFault } from '../../simulator/scenario/scenarioFaults.js';
 import { WAITS, type FromWorker, type SideLine, type WorkerStart } from './protocol.js';
 
@@ -132,8 +132,9 @@ export class StepCounter {
     return outcome.value;
   }
 
-  /** A synchronous step: at once, in the caller's stack. */
+  /** A synchronous step: at once, in the caller's stack. While a module loads it is no step from format 3 on (sandbox/turn.ts asModuleLoad), as simulated. */
   atomic<T>(op: string, detail: string, real: () => T): T {
+    if (moduleLoading() && this.start.version >= MODULE_LOAD_VERSION) return real();
     const { step, after } = this.begin(op, detail);
     let outcome: { ok: true; value: T } | { ok: false; error: unknown };
     try {
@@ -148,7 +149,8 @@ export class StepCounter {
 
   private begin(op: string, detail: string): { step: number; after: Fault | undefined; pause: PauseFault | undefined } {
     const step = this.calls++;
-    this.side({ type: 'step', step, op, detail });
+    const call = callOfTurn();
+    this.side(call === 0 ? { type: 'step', step, op, detail } : { type: 'step', step, op, detail, call });
     const faults = this.events.faultsAt(this.start.pid, this.start.incarnation, step, op, detail);
     if (faults.before) this.die(step, 'before', op, faults.before);
     return { step, after: faults.after, pause: faults.pause };

@@ -17,11 +17,12 @@ import { dirname, join, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compileFunction } from 'node:vm';
 import { DurasimError } from '../../model/contract/failure.js';
-import { outsideTurn, turnHolder } from '../../simulator/sandbox/ambientGuard.js';
+import { asModuleLoad, outsideTurn, turnHolder } from '../../simulator/sandbox/ambientGuard.js';
+import { bracketLazyModules, LOAD_PARAM, loadBracket } from './moduleLoads.js';
 import { CODE_ROOT } from '../ownFiles.js';
 import { BUNDLE_OPTIONS } from './bundleJournal.js';
 
-export type ModuleBody = (exports: object, require: (id: string) => unknown, module: { exports: Record<string, unknown> }, __filename: string, __dirname: string) => void;
+export type ModuleBody = (exports: object, require: (id: string) => unknown, module: { exports: Record<string, unknown> }, __filename: string, __dirname: string, load: typeof loadBracket) => void;
 
 interface Compiled {
   body: ModuleBody;
@@ -57,7 +58,7 @@ function bundle(id: string, dir: string, from: string): Compiled | Error {
   const inputs = Object.keys(output.metafile?.inputs ?? {}).filter((path) => !path.startsWith('<stdin>'));
   const file = inputs.length > 0 ? join(dir, inputs[0] as string) : join(dir, id);
   const code = output.outputFiles[0]?.text ?? '';
-  return { body: compileFunction(code, ['exports', 'require', 'module', '__filename', '__dirname'], { filename: file }) as unknown as ModuleBody, file };
+  return { body: compileFunction(bracketLazyModules(code), ['exports', 'require', 'module', '__filename', '__dirname', LOAD_PARAM], { filename: file }) as unknown as ModuleBody, file };
 }
 
 /**
@@ -83,7 +84,8 @@ export function dynamicLoader(journalFile: string, require: (id: string) => unkn
     if (entry instanceof Error) throw entry;
     const module = { exports: {} as Record<string, unknown> };
     loaded.set(key, module.exports);
-    entry.body(module.exports, require, module, entry.file, dirname(entry.file));
+    const body = entry.body;
+    asModuleLoad(() => body(module.exports, require, module, entry.file, dirname(entry.file), loadBracket));
     loaded.set(key, module.exports);
     return module.exports;
   };

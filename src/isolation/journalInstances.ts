@@ -15,6 +15,8 @@ import type { JournalBundle } from './bundleJournal.js';
 import { CODE_ROOT } from '../ownFiles.js';
 import { ownModuleOfGraph } from './sharedModules.js';
 import { dynamicLoader, type ModuleBody } from './dynamicModules.js';
+import { bracketLazyModules, LOAD_PARAM, loadBracket } from './moduleLoads.js';
+import { asModuleLoad } from '../../simulator/sandbox/ambientGuard.js';
 
 export interface JournalInstances {
   /** A new instance of the journal's modules. */
@@ -104,7 +106,7 @@ export async function compileJournal(bundle: JournalBundle, durasimIndex: string
     const namespace = (ownModuleOfGraph(graphKey(id, durasimIndex)) ?? (await importOwn(id === 'durasim' ? durasimIndex : id))) as Record<string, unknown>;
     shared.set(id, Object.assign(Object.create(null) as object, namespace, { __esModule: true }));
   }
-  const body = compileFunction(bundle.code, ['exports', 'require', 'module', '__filename', '__dirname'], { filename: bundle.ref.file }) as unknown as ModuleBody;
+  const body = compileFunction(bracketLazyModules(bundle.code), ['exports', 'require', 'module', '__filename', '__dirname', LOAD_PARAM], { filename: bundle.ref.file }) as unknown as ModuleBody;
   const baseline = new Set(globalKeys());
   const dir = bundle.ref.file.slice(0, bundle.ref.file.lastIndexOf('/'));
   const fresh = (): JournalAdapter => {
@@ -113,7 +115,8 @@ export async function compileJournal(bundle: JournalBundle, durasimIndex: string
     const require = (id: string): unknown => (shared.has(id) ? shared.get(id) : BUILTINS.has(id) || id.startsWith('node:') || id.endsWith('.node') ? nodeRequire(id) : dynamic(id));
     const dynamic = dynamicLoader(bundle.ref.file, require);
     const module = { exports: {} as Record<string, unknown> };
-    body(module.exports, require, module, bundle.ref.file, dir);
+    // What the modules do while they load is no step (moduleLoads.ts).
+    asModuleLoad(() => body(module.exports, require, module, bundle.ref.file, dir, loadBracket));
     return adapterOf(module.exports, bundle.ref.spec, bundle.ref.exportName);
   };
   const sourceMap = bundle.map ? new SourceMap(JSON.parse(bundle.map) as ConstructorParameters<typeof SourceMap>[0]) : undefined;

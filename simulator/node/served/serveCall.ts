@@ -8,7 +8,7 @@
  */
 import { NOT_SERVED, outsideTurn } from '../../sandbox/ambientGuard.js';
 import type { ServeContext, Served } from './serveContext.js';
-import { CLOCK_SERVED } from './servedClock.js';
+import { CLOCK_CONSTANTS, CLOCK_SERVED } from './servedClock.js';
 import { FETCH_SERVED } from './servedFetch.js';
 import { FS_SERVED } from './servedFs.js';
 import { HTTP_SERVED } from './servedHttp.js';
@@ -22,6 +22,14 @@ const TABLE = new Map<string, Served>([...CLOCK_SERVED, ...RANDOM_SERVED, ...TIM
 
 /** The APIs the world serves, by the name the sandbox gives them (fs.promises.readFile, fetch, ...). */
 export const SERVED_APIS: readonly string[] = [...TABLE.keys()].sort();
+
+/**
+ * The served APIs that are no step: constants of the simulated machine and process (node:os, the
+ * performance clock's origin, CPU use that virtual time never costs) and a process's own
+ * performance entries. A real process counting its steps as the simulator does (src/confirm/)
+ * counts none of them either. (Every other served call is a step, or is made of steps.)
+ */
+export const NOT_STEPS: ReadonlySet<string> = new Set([...OS_SERVED.map(([api]) => api), ...CLOCK_CONSTANTS]);
 
 export type { ServeContext, Served } from './serveContext.js';
 

@@ -64,6 +64,9 @@ function wallClock(api: string): Served {
   };
 }
 
+/** What the clock serves that is no step: constants of the process, its CPU use (none), its own entries. */
+export const CLOCK_CONSTANTS: readonly string[] = ['performance.timeOrigin', 'process.cpuUsage', 'process.resourceUsage', 'performance.getEntries', 'performance.getEntriesByName', 'performance.getEntriesByType'];
+
 export const CLOCK_SERVED: [string, Served][] = [
   ['Date.now', wallClock('Date.now')], // allow-ambient: names what it serves
   ['new Date()', wallClock('new Date()')], // allow-ambient: names what it serves

@@ -6,11 +6,10 @@
  * looked up then. A closed Dir refuses further reads and closes as Node's does (ERR_DIR_CLOSED).
  */
 import { posix } from 'node:path';
-import { runAsTurn } from '../../sandbox/ambientGuard.js';
 import { atomicStep } from '../../world/atomicStep.js';
 import { rel } from '../../world/trace.js';
 import { dirent, type DirentLike } from './fsArgs.js';
-import type { ServeContext } from './serveContext.js';
+import { asCaller, type ServeContext } from './serveContext.js';
 
 const closedError = (): Error => Object.assign(new Error('Directory handle was closed'), { code: 'ERR_DIR_CLOSED' });
 
@@ -54,8 +53,8 @@ export class ServedDir {
     const step = this.ctx.world.syncStep(this.ctx.proc, 'dir.read', this.detail, () => this.take());
     if (callback === undefined) return step;
     step.then(
-      (entry) => runAsTurn(this.ctx.proc, () => callback(null, entry)),
-      (error: Error) => runAsTurn(this.ctx.proc, () => callback(error)),
+      (entry) => asCaller(this.ctx, () => callback(null, entry)),
+      (error: Error) => asCaller(this.ctx, () => callback(error)),
     );
     return undefined;
   }
@@ -68,8 +67,8 @@ export class ServedDir {
     const step = this.ctx.world.syncStep(this.ctx.proc, 'dir.close', this.detail, () => this.done());
     if (callback === undefined) return step;
     step.then(
-      () => runAsTurn(this.ctx.proc, () => callback(null)),
-      (error: Error) => runAsTurn(this.ctx.proc, () => callback(error)),
+      () => asCaller(this.ctx, () => callback(null)),
+      (error: Error) => asCaller(this.ctx, () => callback(error)),
     );
     return undefined;
   }

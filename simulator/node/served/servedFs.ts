@@ -8,13 +8,12 @@
  * chunk is a step. What fsOps.ts does not implement (watchers, making symlinks, statfs, ...) stays an
  * escape, refused with its explanation.
  */
-import { runAsTurn } from '../../sandbox/ambientGuard.js';
 import { atomicStep } from '../../world/atomicStep.js';
 import { FS_OPS } from './fsOps.js';
 import { FS_STEPS, stepsAtOnce, stepsScheduled, type FsSteps } from './fsSteps.js';
 import { invalidArg } from './fsArgs.js';
 import { gatedOp, gatedSteps } from './slashGate.js';
-import type { Served, ServeContext } from './serveContext.js';
+import { asCaller, type Served, type ServeContext } from './serveContext.js';
 import { ServedFileHandle } from './servedFileHandle.js';
 
 const syncServed = (name: string, api = `fs.${name}`): Served => {
@@ -44,7 +43,7 @@ const callbackServed = (name: string, api = `fs.${name.slice(0, -'Sync'.length)}
     const args = all.slice(0, -1);
     const steps = stepsOf?.(ctx, args);
     const op = steps ? undefined : opOf(ctx, args);
-    const as = (run: () => void): void => runAsTurn(ctx.proc, run);
+    const as = (run: () => void): void => asCaller(ctx, run);
     (op ? ctx.world.syncStep(ctx.proc, api, op.detail, op.run) : stepsScheduled(ctx, api, steps as FsSteps)).then(
       (value) => as(() => deliver(name, callback as (...values: unknown[]) => void, value, args)),
       (error: unknown) => as(() => (name === 'existsSync' ? callback(false) : callback(error))),
@@ -76,7 +75,7 @@ const PROMISE_NAMES = ['openSync', 'readFileSync', 'writeFileSync', 'appendFileS
 /** Node's own file streams, made in the process's turn: their calls of node:fs are then the process's own, and served. */
 const nodesOwn: Served = (ctx, _args, _thisArg, _newTarget, real) => {
   if (real === undefined) throw new Error('durasim: a stream was asked for with no way to make it');
-  return runAsTurn(ctx.proc, real);
+  return asCaller(ctx, real);
 };
 
 export const FS_SERVED: [string, Served][] = [

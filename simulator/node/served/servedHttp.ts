@@ -10,10 +10,9 @@
  */
 import { EventEmitter } from 'node:events';
 import { Readable } from 'node:stream';
-import { runAsTurn } from '../../sandbox/ambientGuard.js';
 import type { Timer } from '../../world/clock.js';
 import { simulatedFetch } from '../simEnv.js';
-import type { Served, ServeContext } from './serveContext.js';
+import { asCaller, type Served, type ServeContext } from './serveContext.js';
 
 type Headers = Record<string, string>;
 
@@ -82,7 +81,7 @@ class ServedClientRequest extends EventEmitter {
 
   /** Emits as the journal's own code: its listeners are its code. */
   private emitAs(event: string, ...args: unknown[]): void {
-    runAsTurn(this.ctx.proc, () => this.emit(event, ...args));
+    asCaller(this.ctx, () => this.emit(event, ...args));
   }
 
   setHeader(name: string, value: string | number | readonly string[]): this {
@@ -117,7 +116,7 @@ class ServedClientRequest extends EventEmitter {
   write(chunk: string | Uint8Array, encoding?: BufferEncoding | (() => void), callback?: () => void): boolean {
     this.chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? encoding : 'utf8') : Buffer.from(chunk));
     const done = typeof encoding === 'function' ? encoding : callback;
-    if (done) runAsTurn(this.ctx.proc, () => queueMicrotask(done));
+    if (done) asCaller(this.ctx, () => queueMicrotask(done));
     return true;
   }
 
@@ -161,10 +160,10 @@ class ServedClientRequest extends EventEmitter {
     const sent = simulatedFetch(ctx.world, ctx.proc)(this.url, { method: this.method, headers, ...(body && this.method !== 'GET' && this.method !== 'HEAD' ? { body } : {}), signal: this.controller.signal });
     this.emitAs('finish');
     if (this.timeoutMs !== undefined && this.timeoutMs > 0) {
-      this.timer = ctx.world.procTimer(ctx.proc, this.timeoutMs, 'http timeout', () => ctx.world.turns.asTurnOf(ctx.proc, () => this.emit('timeout')));
+      this.timer = ctx.world.procTimer(ctx.proc, this.timeoutMs, 'http timeout', () => ctx.world.turns.asTurnOf(ctx.proc, () => this.emit('timeout'), ctx.call));
     }
     // The continuations run as the journal's code: what they emit reaches its listeners as its own.
-    runAsTurn(ctx.proc, () =>
+    asCaller(ctx, () =>
       sent.then(
         (response) => this.respond(response),
         (error: unknown) => {

@@ -122,7 +122,7 @@ function deliverAs(ctx: ServeContext, label: string, deliver: () => void): void 
     } catch (error) {
       world.uncaught(error);
     }
-  });
+  }, ctx.call);
 }
 
 /** Node's MessagePort, inside one simulated process. */

@@ -7,8 +7,7 @@
  * entry is the boring default.
  */
 import { atomicStep } from '../../world/atomicStep.js';
-import { runAsTurn } from '../../sandbox/ambientGuard.js';
-import type { Served, ServeContext } from './serveContext.js';
+import { asCaller, type Served, type ServeContext } from './serveContext.js';
 import { derivedBytes, uuidOf } from '../../sandbox/derivedBytes.js';
 
 function draw(ctx: ServeContext): { index: number; value: number | undefined } {
@@ -50,7 +49,7 @@ function later(ctx: ServeContext, callback: unknown, run: () => unknown): undefi
     result = { ok: false, error };
   }
   if (typeof callback === 'function') {
-    runAsTurn(ctx.proc, () => queueMicrotask(() => (result.ok ? callback(null, result.value) : callback(result.error))));
+    asCaller(ctx, () => queueMicrotask(() => (result.ok ? callback(null, result.value) : callback(result.error))));
   }
   return undefined;
 }

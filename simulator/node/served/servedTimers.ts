@@ -11,11 +11,11 @@
  * - An exception thrown by a timer's callback ends the incarnation, as an uncaught exception ends
  *   a process.
  */
-import { outsideTurn, runAsTurn, SERVED_TIMER } from '../../sandbox/ambientGuard.js';
+import { outsideTurn, SERVED_TIMER } from '../../sandbox/ambientGuard.js';
 import { atomicStep } from '../../world/atomicStep.js';
 import { timeoutReason, type Timer } from '../../world/clock.js';
 import { RefHandle } from './refHandle.js';
-import type { Served, ServeContext } from './serveContext.js';
+import { asCaller, type Served, type ServeContext } from './serveContext.js';
 
 const TIMEOUT_MAX = 2 ** 31 - 1;
 
@@ -35,7 +35,7 @@ function fireAs(ctx: ServeContext, label: string, callback: () => void): void {
   world.record({ actor: `worker-${proc.pid}`, incarnation: proc.incarnation, op: 'timer', detail: `${label} fired` });
   world.turns.resume(proc);
   try {
-    runAsTurn(proc, callback);
+    asCaller(ctx, callback);
   } catch (error) {
     world.uncaught(error);
   }
@@ -136,7 +136,7 @@ const abortTimeout: Served = (ctx, args) => {
   return atomicStep(ctx.world, ctx.proc, 'AbortSignal.timeout', `${delayMs}ms`, () => {
     const controller = new AbortController();
     ctx.world.procTimer(ctx.proc, delayMs, 'AbortSignal.timeout', () =>
-      ctx.world.turns.abortAs(ctx.proc, controller, timeoutReason()),
+      ctx.world.turns.abortAs(ctx.proc, controller, timeoutReason(), ctx.call),
     );
     return controller.signal;
   }, () => new AbortController().signal);
