@@ -26,6 +26,7 @@ import {
   type Scenario,
   type ScenarioBounds,
 } from '../simulator/scenario/scenario.js';
+import type { ServiceContract } from '../simulator/contract/contract.js';
 
 /**
  * The fault families a run may draw. `disk` lets crashes lose unsynced data (machine crashes:
@@ -63,6 +64,8 @@ export interface ScenarioArbitraryOptions {
   environment?: Readonly<Record<string, string>>;
   /** Bounds set for every scenario (`--max-steps` and its siblings, the config's "bounds"), over the defaults or the task's. */
   bounds?: Readonly<Partial<ScenarioBounds>>;
+  /** The user's own API (the config's "service"): every scenario's service speaks it; one with a key time-to-live also draws pauses past it. */
+  contract?: ServiceContract;
   /** The operation kinds the journal supports (default: all): the standard workload's others are never drawn. */
   operations?: readonly OperationKind[];
   /** The task features a run may carry (default: all); one left out is never drawn. */
@@ -161,6 +164,7 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
   const stepHorizon = options.stepHorizon ?? 160;
   const crashHorizon = options.crashStepHorizon ?? 60;
   const has = (kind: FaultKind): boolean => kinds.has(kind);
+  const ttlMs = typeof options.contract?.memory === 'object' ? options.contract.memory.ttlMs : undefined;
   const enabled = (kind: FaultKind): fc.Arbitrary<boolean> => (!has(kind) ? fc.constant(false) : options.swarm === false ? fc.constant(true) : fc.boolean());
   // A family switched on draws at least one fault (switching the family off is how a run has none).
   const list = <T>(kind: FaultKind, item: fc.Arbitrary<T>, maxLength: number): fc.Arbitrary<T[]> => (has(kind) ? fc.array(item, { minLength: Math.min(1, maxLength), maxLength }) : fc.constant([]));
@@ -274,6 +278,9 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       // request, the answer's record) — the window where a journal that keeps the wait or the
       // pause in memory forgets it.
       afterFailureKill: has('failure') && has('crash') ? fc.option(fc.integer({ min: 1, max: 4 }), { freq: 4, nil: undefined }) : fc.constant(undefined),
+      // Last again, drawn only for a contract whose service forgets a key after a time-to-live (with the
+      // response family): one run in four, a worker frozen past that time, so a late retry finds the key gone.
+      pastKeyTtl: ttlMs !== undefined && has('response') ? fc.option(fc.record(placement), { freq: 3, nil: undefined }) : fc.constant(undefined),
     })
     .map(({ include, ...rest }) => {
       // A user's save needs a file the task edits: with user edits on, the edit is in the workload.
@@ -377,6 +384,8 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       scenario.random = draw.random;
       if (options.environment) scenario.environment = { ...options.environment };
       if (options.bounds) scenario.bounds = { ...scenario.bounds, ...options.bounds };
+      if (options.contract) scenario.service.contract = structuredClone(options.contract);
+      if (draw.pastKeyTtl && ttlMs !== undefined) faults.push({ kind: 'pause', process: draw.pastKeyTtl.process % workers, incarnation: draw.pastKeyTtl.incarnation, ...placed(draw.pastKeyTtl), pauseMs: ttlMs + 1_000 });
       return scenario;
     });
 }

@@ -19,6 +19,11 @@ describe('the bounds a run is held to', () => {
     expect(boundsInForce(scenario(3, []))).toEqual({ ...DEFAULT_BOUNDS, grownBy: {} });
   });
 
+  test('steps grow by 100,000 at most (a day-long pause past a key\'s time-to-live); virtual time by all of it', () => {
+    const day = boundsInForce(scenario(3, [{ ...pause, pauseMs: 86_401_000 }]));
+    expect(day).toMatchObject({ maxSteps: 105_000, maxVirtualTimeMs: 3_600_000 + 86_401_000 });
+  });
+
   test('a bound set to anything but its default is taken as set; formats 1 and 2 keep the defaults as they were', () => {
     expect(boundsInForce(scenario(3, [pause], { maxSteps: 20_000 }))).toMatchObject({ maxSteps: 20_000, maxVirtualTimeMs: 3_630_000, grownBy: { maxVirtualTimeMs: 30_000 } });
     expect(boundsInForce(scenario(2, [pause, crash]))).toEqual({ ...DEFAULT_BOUNDS, grownBy: {} });

@@ -6,8 +6,9 @@
  * - the time the faults ask for: every pause (pauseMs), operator's hold (holdMs), delayed answer
  *   (delayMs), accepted-later commit (commitDelayMs), 503 wait (retryAfterMs, 1 s when the fault
  *   leaves it out) and restart after a crash (restartDelayMs each);
- * - steps: the default 5,000, plus one per millisecond of that time (a worker polling every 10 ms
- *   may take ten steps a poll through the whole wait);
+ * - steps: the default 5,000, plus one per millisecond of that time, up to 100,000 more (a worker
+ *   polling every 10 ms may take ten steps a poll through a wait of up to 100 s; past that — a key's
+ *   day-long time-to-live — the journal is expected to sleep, not poll);
  * - virtual time: the default hour, plus that time;
  * - incarnations: the default 12, plus one per crash fault.
  * A bound set to anything but its default is taken as set. Format 1 and 2 scenarios keep the
@@ -17,6 +18,9 @@ import { DEFAULT_BOUNDS, type Scenario, type ScenarioBounds } from './scenario.j
 
 /** The first format whose default bounds grow with the time its faults ask for. */
 export const GROWING_BOUNDS_VERSION = 3;
+
+/** The most the step bound grows by. */
+export const MAX_STEP_GROWTH = 100_000;
 
 /** Virtual milliseconds the scenario's faults ask to wait, in all. */
 export function timeAskedMs(scenario: Pick<Scenario, 'faults' | 'restartDelayMs'>): number {
@@ -54,7 +58,7 @@ export function boundsInForce(scenario: Pick<Scenario, 'version' | 'bounds' | 'f
   if (scenario.version < GROWING_BOUNDS_VERSION) return { ...bounds, grownBy: {} };
   const asked = timeAskedMs(scenario);
   const crashes = scenario.faults.filter((f) => f.kind === 'crash').length;
-  const growth: Record<keyof ScenarioBounds, number> = { maxSteps: asked, maxVirtualTimeMs: asked, maxIncarnations: crashes };
+  const growth: Record<keyof ScenarioBounds, number> = { maxSteps: Math.min(asked, MAX_STEP_GROWTH), maxVirtualTimeMs: asked, maxIncarnations: crashes };
   const out: BoundsInForce = { ...bounds, grownBy: {} };
   for (const key of Object.keys(growth) as (keyof ScenarioBounds)[]) {
     if (bounds[key] !== DEFAULT_BOUNDS[key] || growth[key] === 0) continue;

@@ -37,6 +37,7 @@ import { Progress } from './progress.js';
 import { endLine } from './endLine.js';
 import { reportInspectProblems } from './inspectProblems.js';
 import { withBounds, type BoundsOption } from './boundsOption.js';
+import type { ServiceContract } from '../../simulator/contract/contract.js';
 import { Interrupt } from './interrupt.js';
 import { interruptedLine } from '../report/markdown.js';
 
@@ -79,14 +80,17 @@ export interface CheckOptions extends PoolFlags {
   task?: { file: string; scenario: Scenario };
   /** Bounds for every run, generated or stored (--max-steps and its siblings, the config's "bounds"). */
   bounds?: BoundsOption;
+  /** The user's own API, from the config's "service": every generated run's service speaks it. */
+  contract?: ServiceContract;
   /** What stops the check early (default: SIGINT and SIGTERM on this process, listened for while it runs; see interrupt.ts). */
   interrupt?: Interrupt;
 }
 
 /** The generator's options of a check: its families, the task shape, the environment. */
-export function arbitraryOptions(options: Pick<CheckOptions, 'faults' | 'environment' | 'operations' | 'features' | 'task' | 'bounds'>): ScenarioArbitraryOptions {
+export function arbitraryOptions(options: Pick<CheckOptions, 'faults' | 'environment' | 'operations' | 'features' | 'task' | 'bounds' | 'contract'>): ScenarioArbitraryOptions {
   return {
     faults: options.faults,
+    ...(options.contract ? { contract: options.contract } : {}),
     ...(options.bounds ? { bounds: options.bounds } : {}),
     ...(options.environment ? { environment: options.environment } : {}),
     ...(options.operations ? { operations: options.operations } : {}),
@@ -231,7 +235,8 @@ async function checkUntilStopped(options: CheckOptions, ref: JournalRef, interru
     const shardText = options.shard ? ` · shard ${options.shard.index}/${options.shard.count}` : '';
     const freshText = loaded.freshModules ? ' (it reads the world as it loads: what it keeps is renewed at every incarnation, as every module is)' : '';
     const envText = options.environment ? ` · env ${Object.keys(options.environment).join(', ')}` : '';
-    const first = `seed ${options.seed} · faults ${options.faults.join(',')} (each run draws its own mix) · journal ${loaded.name}${freshText}${envText}${shapeText(options)} · ${count(options.runs, 'run')}${shardText}${options.tally ? ' · tally' : ''} · ${count(pool.size, 'worker')}`;
+    const serviceText = options.contract ? ` · service ${options.contract.url} (its contract${options.contract.preset ? `, from the ${options.contract.preset} preset` : ''})` : '';
+    const first = `seed ${options.seed} · faults ${options.faults.join(',')} (each run draws its own mix) · journal ${loaded.name}${freshText}${envText}${serviceText}${shapeText(options)} · ${count(options.runs, 'run')}${shardText}${options.tally ? ' · tally' : ''} · ${count(pool.size, 'worker')}`;
     for (const line of [first, checkedLine(judged)]) {
       if (options.json) process.stderr.write(`${line}\n`);
       else print(line);

@@ -15,6 +15,8 @@ import { ENV_NAME, SEED_LIMIT } from './args.js';
 import { closestName } from './closestName.js';
 import { readScenarioFile } from './scenarioFile.js';
 import type { BoundsOption } from './boundsOption.js';
+import type { ServiceContract } from '../../simulator/contract/contract.js';
+import { parseContract } from '../../simulator/contract/parseContract.js';
 import { SCENARIO_LIMITS } from '../../simulator/scenario/scenarioLimits.js';
 
 /** The file a project's config is in, looked for in the folder `check` runs in. */
@@ -38,9 +40,11 @@ export interface DurasimConfig {
   env?: Record<string, string>;
   /** Bounds for every run (maxSteps, maxIncarnations, maxVirtualTimeMs), over the scenario's. */
   bounds?: BoundsOption;
+  /** The user's own API (docs/service-contract.md): every run's service speaks it; undefined for durasim's own protocol. */
+  service?: ServiceContract;
 }
 
-const KEYS = ['$schema', 'journal', 'runs', 'seed', 'faults', 'operations', 'features', 'task', 'env', 'bounds'] as const;
+const KEYS = ['$schema', 'journal', 'runs', 'seed', 'faults', 'operations', 'features', 'task', 'env', 'bounds', 'service'] as const;
 
 function refuse(file: string, reason: string, fix: string): DurasimError {
   return new DurasimError('read the config', `${file} ${reason}`, fix);
@@ -130,6 +134,13 @@ export function parseConfig(file: string, text: string, cwd: string): DurasimCon
       case 'bounds':
         config.bounds = boundsIn(file, value);
         break;
+      case 'service': {
+        const contract = parseContract(value, 'service', (field, problem, fix) => {
+          throw refuse(file, `says "${field}" ${problem}`, fix ?? 'Fix the service contract (docs/service-contract.md)');
+        });
+        if (contract) config.service = contract;
+        break;
+      }
       default: {
         const meant = closestName(key, KEYS);
         throw refuse(file, `has a key "${key}" that durasim does not know`, `${meant ? `Did you mean "${meant}"? ` : ''}Use any of ${KEYS.filter((k) => k !== '$schema').join(', ')}`);
@@ -163,6 +174,7 @@ export function settingsOf(flags: Record<string, unknown>, cwd: string = process
     if (value !== undefined) (settings as Record<string, unknown>)[key] = value;
   }
   if (config.bounds !== undefined) settings.bounds = config.bounds;
+  if (config.service !== undefined) settings.service = config.service;
   // A variable named on the command line wins over the config's of the same name.
   if (flags.env !== undefined || config.env !== undefined) settings.env = { ...config.env, ...(flags.env as Record<string, string> | undefined) };
   if (found) settings.configFile = found.file;

@@ -27,6 +27,7 @@ import { checkOutputFolder } from './preflight.js';
 import { Interrupt } from './interrupt.js';
 import { readScenarioFile } from './scenarioFile.js';
 import { withBounds, type BoundsOption } from './boundsOption.js';
+import type { ServiceContract } from '../../simulator/contract/contract.js';
 
 export interface ExploreOptions extends PoolFlags {
   file?: string;
@@ -44,6 +45,8 @@ export interface ExploreOptions extends PoolFlags {
   progress: boolean;
   /** Bounds over the base scenario's (--max-steps and its siblings, the config's "bounds"). */
   bounds?: BoundsOption;
+  /** The user's own API (the config's "service"): the base scenario's service speaks it. */
+  contract?: ServiceContract;
   /** What stops the exploration early (default: SIGINT and SIGTERM on this process, listened for while it runs; see interrupt.ts). */
   interrupt?: Interrupt;
 }
@@ -52,7 +55,8 @@ const wallMs = (): number => performance.now(); // the harness's clock, for prog
 
 export async function runExplore(options: ExploreOptions, print: (line: string) => void): Promise<number> {
   const read = options.file === undefined ? shapedScenario(featuredScenario(), options.shape ?? {}) : readScenarioFile(options.file, 'Pass the path of a scenario file, or none for the standard workload');
-  const base = withBounds(options.environment ? { ...read, environment: { ...options.environment } } : read, options.bounds);
+  const spoken = options.contract ? { ...read, service: { ...read.service, contract: options.contract } } : read;
+  const base = withBounds(options.environment ? { ...spoken, environment: { ...options.environment } } : spoken, options.bounds);
   checkOutputFolder(options.reportDir, '--report-dir');
   checkOutputFolder(options.regressionsDir, '--regressions');
   const ref = journalRefOf(options.journal);

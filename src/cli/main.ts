@@ -237,6 +237,7 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
           ...(flags.verbose === true ? { verbose: true } : {}),
           ...(environment !== undefined ? { environment } : {}),
           ...(bounds !== undefined ? { bounds } : {}),
+          ...(settings.service !== undefined ? { contract: settings.service } : {}),
         };
         if (options.safetyOnly && options.invariants?.every((code) => invariantKind(code) === 'liveness')) {
           throw usageError('--safety-only leaves none of the --invariants to judge', 'Drop --safety-only, or name a safety invariant');
@@ -294,6 +295,7 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
           ...(environment !== undefined ? { environment } : {}),
           ...(flags['max-runs'] !== undefined ? { maxRuns: flags['max-runs'] as number } : {}),
           ...(bounds !== undefined ? { bounds } : {}),
+          ...(settings.service !== undefined ? { contract: settings.service } : {}),
         }, print);
       }
       case 'regressions': {
