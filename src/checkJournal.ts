@@ -37,6 +37,7 @@ import { inspectProblemsParts } from './cli/inspectProblems.js';
 import { readTaskFile, settingsOf } from './cli/config.js';
 import type { ServiceContract } from '../simulator/contract/contract.js';
 import { parseContract } from '../simulator/contract/parseContract.js';
+import { inputTask, parseInputSpec } from './inputTask.js';
 
 export interface CheckJournalOptions {
   /**
@@ -59,6 +60,8 @@ export interface CheckJournalOptions {
   env?: Readonly<Record<string, string>> | undefined;
   /** The user's own API, as the config's "service" (docs/service-contract.md): a contract's JSON, e.g. { preset: 'payments', url: 'https://api.example.com' }. */
   service?: unknown;
+  /** The task from the journal's own input file, as the config's "input" (src/inputTask.ts): { file, items, key, body }, its file relative to the working folder. */
+  input?: unknown;
   /** Aim every other run after the first 100 at a fault window none had hit, as `check --guided` (docs/faults.md). */
   guided?: boolean | undefined;
   /** Where stored regressions live and new ones go (default reports/regressions). */
@@ -96,9 +99,10 @@ function refOf(journal: string | URL | JournalAdapter): JournalRef {
  * The options a check runs with: those given, else durasim.config.json's (or `config`'s), read
  * with the CLI's own reader (cli/config.ts), so both refuse a bad config in the same words.
  */
-function withConfig(options: CheckJournalOptions): CheckJournalOptions & { loadEnvironment: Record<string, string>; contract: ServiceContract | undefined } {
+function withConfig(options: CheckJournalOptions): CheckJournalOptions & { loadEnvironment: Record<string, string>; contract: ServiceContract | undefined; allOperations: boolean } {
   const settings = settingsOf({ config: options.config, runs: options.runs, seed: options.seed, faults: options.faults, operations: options.operations, features: options.features, env: options.env });
-  const task = options.task ?? (settings.task !== undefined ? readTaskFile(settings.task, settings.operations) : undefined);
+  const input = options.input === undefined ? settings.input : parseInputSpec(options.input, (reason, fix) => new DurasimError('check the journal', `the option input ${reason}`, fix));
+  const task = options.task ?? (settings.task !== undefined ? readTaskFile(settings.task, settings.operations) : input !== undefined ? inputTask(input, process.cwd()).scenario : undefined);
   const service = options.service === undefined ? settings.service : parseContract(options.service, 'service', (field, problem, fix) => {
     throw new DurasimError('check the journal', `the option ${field} ${problem}`, fix ?? 'Fix the service contract (docs/service-contract.md)');
   });
@@ -114,6 +118,7 @@ function withConfig(options: CheckJournalOptions): CheckJournalOptions & { loadE
     env: settings.env,
     loadEnvironment: settings.env ?? task?.environment ?? {},
     contract: service,
+    allOperations: options.task === undefined && settings.task === undefined && input !== undefined,
   };
 }
 
@@ -132,7 +137,7 @@ export async function checkJournal(journal: string | URL | JournalAdapter, given
   try {
     const loaded = await pool.load(ref, options.loadEnvironment);
     if (loaded.loadEscapes.length > 0) throw new Error(`durasim found a failure in journal "${loaded.name}": its module, at load, ${loaded.loadEscapes[0]?.message} (${loaded.loadEscapes[0]?.api})`);
-    const arbitrary = { faults: options.faults ?? DEFAULT_FAULT_KINDS, ...(options.operations ? { operations: options.operations } : {}), ...(options.features ? { features: options.features } : {}), ...(options.task ? { task: options.task } : {}), ...(options.env ? { environment: options.env } : {}), ...(options.contract ? { contract: options.contract } : {}) };
+    const arbitrary = { faults: options.faults ?? DEFAULT_FAULT_KINDS, ...(options.operations ? { operations: options.operations } : {}), ...(options.features ? { features: options.features } : {}), ...(options.task ? { task: options.task } : {}), ...(options.env ? { environment: options.env } : {}), ...(options.contract ? { contract: options.contract } : {}), ...(options.allOperations ? { allOperations: true } : {}) };
     const hunted = await hunt({ pool, journalId: loaded.journalId, seed, runs, shrinkWorkers: workers.shrink, arbitrary, regressions: loadRegressions(loaded.name, dir).filter((r) => inShape(r.scenario, options) && familiesOutside(r.scenario, options.faults ?? DEFAULT_FAULT_KINDS).length === 0), ...(options.guided ? { guided: true } : {}), keepLookingPastLiveness: true });
     const finding = hunted.finding;
     if (!finding) return;

@@ -12,10 +12,13 @@ export interface TemplateValues {
   values: Partial<Record<TemplateName, string | number>>;
   /** The request's JSON body, for {{request:/pointer}}. */
   request?: unknown;
+  /** A record of the journal's own input, for {{item:/pointer}} (a task derived from the user's data). */
+  item?: unknown;
 }
 
 function valueOf(name: string, given: TemplateValues): unknown {
   if (name.startsWith('request:')) return getAt(given.request, name.slice('request:'.length));
+  if (name.startsWith('item:')) return getAt(given.item, name.slice('item:'.length));
   return given.values[name as TemplateName];
 }
 

@@ -87,7 +87,7 @@ export function answerUnderContract(core: ServiceCore, face: ContractFace, route
   }
   if (kind === '500-before-commit') return say('internal', 500);
   if (kind === 'unavailable') {
-    const asked = face.retryAfterAsked(fault?.retryAfterMs ?? 1000, EPOCH_MS + core.clock.nowMs);
+    const asked = face.retryAfterAsked(fault?.retryAfterMs ?? 1000, core.clock.epochMs ?? EPOCH_MS + core.clock.nowMs);
     record.retryAfterMs = asked.ms;
     return say('unavailable', 503, { retryAfterMs: asked.ms, retryAfterDate: asked.date });
   }

@@ -12,6 +12,8 @@ export type Effect = EffectEvidence;
 export interface ServiceClock {
   readonly nowMs: number;
   at(delayMs: number, label: string, fire: () => void): unknown;
+  /** The clock's time as a date, in ms since 1970 (a Retry-After date is said on it); the virtual epoch plus nowMs when absent. */
+  readonly epochMs?: number;
 }
 
 /**

@@ -82,14 +82,17 @@ export interface CheckOptions extends PoolFlags {
   bounds?: BoundsOption;
   /** The user's own API, from the config's "service": every generated run's service speaks it. */
   contract?: ServiceContract;
+  /** Every run holds every operation of the task (a task from the journal's own input: its file lists them all). */
+  allOperations?: boolean;
   /** What stops the check early (default: SIGINT and SIGTERM on this process, listened for while it runs; see interrupt.ts). */
   interrupt?: Interrupt;
 }
 
 /** The generator's options of a check: its families, the task shape, the environment. */
-export function arbitraryOptions(options: Pick<CheckOptions, 'faults' | 'environment' | 'operations' | 'features' | 'task' | 'bounds' | 'contract'>): ScenarioArbitraryOptions {
+export function arbitraryOptions(options: Pick<CheckOptions, 'faults' | 'environment' | 'operations' | 'features' | 'task' | 'bounds' | 'contract' | 'allOperations'>): ScenarioArbitraryOptions {
   return {
     faults: options.faults,
+    ...(options.allOperations ? { allOperations: true } : {}),
     ...(options.contract ? { contract: options.contract } : {}),
     ...(options.bounds ? { bounds: options.bounds } : {}),
     ...(options.environment ? { environment: options.environment } : {}),

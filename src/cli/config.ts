@@ -17,6 +17,7 @@ import { readScenarioFile } from './scenarioFile.js';
 import type { BoundsOption } from './boundsOption.js';
 import type { ServiceContract } from '../../simulator/contract/contract.js';
 import { parseContract } from '../../simulator/contract/parseContract.js';
+import { parseInputSpec, type InputSpec } from '../inputTask.js';
 import { SCENARIO_LIMITS } from '../../simulator/scenario/scenarioLimits.js';
 
 /** The file a project's config is in, looked for in the folder `check` runs in. */
@@ -42,9 +43,11 @@ export interface DurasimConfig {
   bounds?: BoundsOption;
   /** The user's own API (docs/service-contract.md): every run's service speaks it; undefined for durasim's own protocol. */
   service?: ServiceContract;
+  /** The task from the journal's own input file (src/inputTask.ts); its file relative to where check runs. */
+  input?: InputSpec;
 }
 
-const KEYS = ['$schema', 'journal', 'runs', 'seed', 'faults', 'operations', 'features', 'task', 'env', 'bounds', 'service'] as const;
+const KEYS = ['$schema', 'journal', 'runs', 'seed', 'faults', 'operations', 'features', 'task', 'env', 'bounds', 'service', 'input'] as const;
 
 function refuse(file: string, reason: string, fix: string): DurasimError {
   return new DurasimError('read the config', `${file} ${reason}`, fix);
@@ -134,6 +137,11 @@ export function parseConfig(file: string, text: string, cwd: string): DurasimCon
       case 'bounds':
         config.bounds = boundsIn(file, value);
         break;
+      case 'input': {
+        const spec = parseInputSpec(value, (reason, fix) => refuse(file, reason, fix));
+        config.input = { ...spec, file: at(spec.file) };
+        break;
+      }
       case 'service': {
         const contract = parseContract(value, 'service', (field, problem, fix) => {
           throw refuse(file, `says "${field}" ${problem}`, fix ?? 'Fix the service contract (docs/service-contract.md)');
@@ -147,6 +155,7 @@ export function parseConfig(file: string, text: string, cwd: string): DurasimCon
       }
     }
   }
+  if (config.task !== undefined && config.input !== undefined) throw refuse(file, 'says both "task" and "input", two tasks', 'Keep one: "input" derives the task from your own data file; "task" is a scenario file');
   return config;
 }
 
@@ -175,6 +184,7 @@ export function settingsOf(flags: Record<string, unknown>, cwd: string = process
   }
   if (config.bounds !== undefined) settings.bounds = config.bounds;
   if (config.service !== undefined) settings.service = config.service;
+  if (config.input !== undefined) settings.input = config.input;
   // A variable named on the command line wins over the config's of the same name.
   if (flags.env !== undefined || config.env !== undefined) settings.env = { ...config.env, ...(flags.env as Record<string, string> | undefined) };
   if (found) settings.configFile = found.file;

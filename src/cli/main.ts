@@ -24,6 +24,7 @@ import { runReplay } from './replay.js';
 import { runConfirm } from './confirmCommand.js';
 import { runExplore } from './exploreCommand.js';
 import { BOUND_FLAG_KINDS, boundsOf } from './boundsOption.js';
+import { inputTask } from '../inputTask.js';
 import { runRegressions } from './regressionsCommand.js';
 
 export const HELP = `durasim — deterministic simulation testing for operation journals
@@ -221,6 +222,7 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
           ...(operations !== undefined ? { operations } : {}),
           ...(features !== undefined ? { features } : {}),
           ...(taskFile !== undefined ? { task: { file: taskFile, scenario: readTaskFile(taskFile, operations) } } : {}),
+          ...(settings.input !== undefined && taskFile === undefined ? { task: inputTask(settings.input, process.cwd()), allOperations: true } : {}),
           reportDir: (flags['report-dir'] as string | undefined) ?? 'durasim-report',
           json: flags.json === true,
           regressionsDir: (flags.regressions as string | undefined) ?? REGRESSIONS_DIR,

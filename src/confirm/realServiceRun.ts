@@ -50,7 +50,10 @@ export async function serveScenarioService(on: {
   answers: AnswerQueue;
 }): Promise<RealServiceRun> {
   const { scenario, trace, record, realDisk } = on;
-  const core = new ServiceCore({ ...scenario.service, existing: [...scenario.service.existing] }, scenario.faults.filter((f): f is ResponseFault => f.kind === 'response'), on.clock, (event) => {
+  // The service's dates are the real ones (a contract's Retry-After date is read against the real worker's clock).
+  const realEpoch = Date.now() - on.clock.nowMs; // allow-ambient: real processes read the real clock
+  const clock = { get nowMs() { return on.clock.nowMs; }, get epochMs() { return realEpoch + on.clock.nowMs; }, at: (delayMs: number, label: string, fire: () => void) => on.clock.at(delayMs, label, fire) };
+  const core = new ServiceCore({ ...scenario.service, existing: [...scenario.service.existing] }, scenario.faults.filter((f): f is ResponseFault => f.kind === 'response'), clock, (event) => {
     if (event.kind === 'commit') event.effect.seq = trace.length;
     record('service', ...(Object.values(describeServiceEvent(event, scenario.service.idempotencyMemory)) as [string, string]));
   });

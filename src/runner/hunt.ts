@@ -225,6 +225,7 @@ async function findingOf(options: HuntOptions, failure: ExploreFailure, invarian
   // Then the rewrites the shrink trees cannot make: two crashes merged into one machine crash, a fault dropped.
   const simpler = await simplifyScenario(shrunk.value.value_, measure, {
     maxAttempts: 200,
+    ...(options.arbitrary?.allOperations ? { keepOperations: true } : {}),
     ...(options.stop ? { stop: options.stop } : {}),
     ...(report ? { onProgress: (attempts: number, steps: number, current: Scenario) => report({ attempts: shrunk.attempts + attempts, steps: shrunk.steps + steps, faults: current.faults.length }) } : {}),
   });

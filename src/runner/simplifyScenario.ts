@@ -35,7 +35,7 @@ export interface SimplifyResult {
 export type Measure = (scenario: Scenario) => Promise<number | undefined>;
 
 /** Scenarios with one fault fewer than `scenario`, most promising first; then those with one fault milder. */
-export function simplerScenarios(scenario: Scenario): Scenario[] {
+export function simplerScenarios(scenario: Scenario, keepOperations = false): Scenario[] {
   const faults = scenario.faults;
   const without = (i: number, replace?: { at: number; fault: Fault }): Scenario => ({
     ...scenario,
@@ -60,13 +60,14 @@ export function simplerScenarios(scenario: Scenario): Scenario[] {
     out.push(...withEarlier({ ...scenario, faults: faults.flatMap((f, k) => (k === i ? [] : later(f) ? [{ ...f, incarnation: (f as CrashFault).incarnation - 1 } as Fault] : [f])) }));
   }
   const operations = scenario.task.operations;
-  if (operations.length > 1) for (const op of operations) out.push(...withEarlier(withoutOperation(scenario, op.key)));
+  // (Never for a task whose operations all run, as a journal's own input file lists them: src/inputTask.ts.)
+  if (operations.length > 1 && !keepOperations) for (const op of operations) out.push(...withEarlier(withoutOperation(scenario, op.key)));
   // A lone operation of the standard workload other than its first: the first instead, as the draw's operation switches
   // shrink toward it (never on a user's own task, whose operations are not the standard ones).
   const first = STANDARD_OPERATIONS[0];
   const asPlainText = (op: unknown): string => JSON.stringify({ ...(op as object), input: undefined });
   const standard = STANDARD_OPERATIONS.some((op) => asPlainText(op) === asPlainText(operations[0]));
-  if (operations.length === 1 && first && standard && operations[0]?.key !== first.key && !scenario.taskAfterRestart) {
+  if (operations.length === 1 && first && standard && operations[0]?.key !== first.key && !scenario.taskAfterRestart && !keepOperations) {
     out.push(...withEarlier({ ...scenario, task: { ...scenario.task, operations: [{ ...first }] } }));
   }
   // The inputs the publishes were planned from, with the change of their source: both dropped together.
@@ -224,14 +225,14 @@ function soonerScenarios(scenario: Scenario): Scenario[] {
 }
 
 /** `stop`: the rewrites stop, the simplest scenario so far kept (an interrupted check). */
-export async function simplifyScenario(scenario: Scenario, measure: Measure, options: { maxAttempts: number; onProgress?: (attempts: number, steps: number, current: Scenario) => void; stop?: () => boolean }): Promise<SimplifyResult> {
+export async function simplifyScenario(scenario: Scenario, measure: Measure, options: { maxAttempts: number; onProgress?: (attempts: number, steps: number, current: Scenario) => void; stop?: () => boolean; keepOperations?: boolean }): Promise<SimplifyResult> {
   let current = scenario;
   let currentSteps: number | undefined;
   let attempts = 0;
   let steps = 0;
   for (;;) {
     let next: Scenario | undefined;
-    for (const candidate of simplerScenarios(current)) {
+    for (const candidate of simplerScenarios(current, options.keepOperations)) {
       if (attempts >= options.maxAttempts || options.stop?.()) return { scenario: current, attempts, steps };
       attempts++;
       if ((await measure(candidate)) !== undefined) {
