@@ -201,7 +201,8 @@ export interface JudgeInput {
   scenario: {
     task: { id?: string; operations: OperationSpec[]; retryBudget?: { perOperation: number; perTask: number } };
     taskAfterRestart?: { operations: OperationSpec[] };
-    service: { idempotencyMemory: 'durable' | 'volatile' | 'none'; query: boolean; resources: Record<string, string> };
+    /** contract: the user's own API, when the service speaks one (simulator/contract/contract.ts): what the judge reads of it. */
+    service: { idempotencyMemory: 'durable' | 'volatile' | 'none'; query: boolean; resources: Record<string, string>; contract?: { queries: { by: string }[]; memory: string | { ttlMs: number } } };
     /** The scenario's faults; an input-change names its resource and new value. */
     faults: { kind: string; atStep?: number; resource?: string; value?: string | null }[];
     /** The files as they were before the run. */

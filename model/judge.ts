@@ -33,6 +33,7 @@ import { checkRoutedRequests } from './invariants/routedRequests.js';
 import { checkFaultFreeEffects } from './invariants/faultFreeEffects.js';
 import { invariantKind, type InvariantCode, type Violation } from './violation.js';
 import { withRecordedIntents } from './recordedIntents.js';
+import { withServiceFacts } from './serviceFacts.js';
 
 export const CHECKS: Record<InvariantCode, (input: JudgeInput) => Violation[]> = {
   'one-effect-per-key': checkOneEffectPerKey,
@@ -67,7 +68,7 @@ export const CHECKS: Record<InvariantCode, (input: JudgeInput) => Violation[]> =
 
 export function judge(input: JudgeInput, only?: readonly InvariantCode[]): Violation[] {
   const codes = only ?? (Object.keys(CHECKS) as InvariantCode[]);
-  const seen = withRecordedIntents(withoutFencedWrites(input));
+  const seen = withRecordedIntents(withoutFencedWrites(withServiceFacts(input)));
   return codes.flatMap((code) => CHECKS[code](seen)).sort((a, b) => a.step - b.step);
 }
 

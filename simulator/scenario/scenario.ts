@@ -345,7 +345,8 @@ export function taskFor(scenario: Scenario, incarnation: number): Task {
   return {
     id: scenario.task.id,
     operations: operations.map((op) => ({ ...op })),
-    service: { url: serviceUrlOf(scenario), query: scenario.service.query && (scenario.service.contract?.queries.length ?? 1) > 0, idempotentReplay: keyMemoryOf(scenario.service) === 'durable' },
+    // Under a contract, a query counts when it can find an operation in doubt: by its key or a field of its request, not a receipt never heard.
+    service: { url: serviceUrlOf(scenario), query: scenario.service.query && (scenario.service.contract?.queries.some((q) => q.by !== 'receipt') ?? true), idempotentReplay: keyMemoryOf(scenario.service) === 'durable' },
     ...(scenario.task.accessToken ? { accessToken: canaryOf(scenario.task.accessToken.canary) } : {}),
     ...(scenario.task.retryBudget ? { retryBudget: { ...scenario.task.retryBudget } } : {}),
     ...(scenario.task.temp ? { temp: { ...scenario.task.temp } } : {}),
