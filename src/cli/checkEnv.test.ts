@@ -75,4 +75,13 @@ describe('check --env', () => {
     expect(twice.out).toContain('Failed to read the command line: --env names A twice, with two values. Pass --env A=<value> once.');
     expect(twice.code).toBe(2);
   });
+
+  test('variables past the scenario\'s limits are refused before anything runs (exit 2), where they came back as durasim\'s own failure (exit 5)', async () => {
+    const long = await run('check', '--journal', journal, '--runs', '1', '--env', `A=${'x'.repeat(300_000)}`);
+    expect(long.out).toContain('Failed to read the command line: --env A=… has a value 300000 characters long, over the limit of 262144. Pass a shorter value (a path to a file holding it, say).');
+    expect(long.code).toBe(2);
+    const many = await run('check', '--journal', journal, '--runs', '1', ...Array.from({ length: 1001 }, (_, i) => ['--env', `V${i}=1`]).flat());
+    expect(many.out).toContain('Failed to read the command line: --env gives 1001 variables, over the limit of 1000. Every scenario of the run carries the environment: keep it to what the journal reads.');
+    expect(many.code).toBe(2);
+  });
 });
