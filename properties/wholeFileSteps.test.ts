@@ -47,12 +47,12 @@ describe('a state file rewritten in place with writeFile', () => {
     expect([1, 3], out).toContain(code);
     // Written in the newest format, which keeps Node's whole-file calls as Node's steps (format 2 on).
     expect((JSON.parse(readFileSync(join(dir, 'report', 'counterexample.json'), 'utf8')) as { version: number }).version).toBeGreaterThanOrEqual(2);
-  }, 120_000);
+  });
 
   test('the kill inside writeFile is confirmed in real processes', async () => {
     const { code, out } = await cli('confirm', MINIMAL, '--journal', JOURNAL);
     expect(out).toMatch(/^real crash: worker-0#0 before step \d+ \(fs\.promises\.writeFile\): SIGKILL$/m);
     expect(out).toMatch(/^verdict: confirmed — the same violations in real processes$/m);
     expect(code).toBe(1);
-  }, 120_000);
+  });
 });

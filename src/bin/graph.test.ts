@@ -106,8 +106,8 @@ console.log(JSON.stringify({ memfs: loaded.filter((f) => f.includes('/memfs/')).
   test('a worker loads the graph its main thread loaded, handed it by the pool; a handed file that is gone is ignored', async () => {
     const real = (await graphFile()) as string;
     const graphUrl = pathToFileURL(join(CODE_ROOT, 'src', 'bin', 'graph.mjs')).href;
-    // A worker that boots another graph waits for the pool's messages: the timeout turns that into a failure, never a hang.
-    const run = (code: string): string => execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: CODE_ROOT, encoding: 'utf8', timeout: 15_000 }).trim().split('\n').at(-1) as string;
+    // A worker that boots another graph waits for the pool's messages: the timeout (a hang guard no busy machine reaches) turns that into a failure, never a hang.
+    const run = (code: string): string => execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: CODE_ROOT, encoding: 'utf8', timeout: 120_000 }).trim().split('\n').at(-1) as string;
     // What the pool hands its workers is the file this thread's graph came from.
     expect(run(`const g = await import(${JSON.stringify(graphUrl)}); const graph = await g.loadGraph(); console.log(graph.MODULES['src/pool/loadedGraph'].loadedGraph());`)).toBe(real);
     // A worker booted with a graph file handed to it loads that file, not the one its digest of the sources names.

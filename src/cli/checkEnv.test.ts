@@ -63,7 +63,7 @@ describe('check --env', () => {
     const replay = await run('replay', join(dir, 'report', 'counterexample.json'), '--journal', journal, '--workers', '1');
     expect(replay.out).toMatch(/write-ahead \[post-a\]/);
     expect(replay.code).toBe(1);
-  }, 60_000);
+  });
 
   test('a malformed variable is refused before anything runs (exit 2)', async () => {
     for (const bad of ['NOEQUALS', '1ST=x', 'A-B=x']) {
