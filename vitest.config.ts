@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { HANG_GUARD_MS } from './properties/budgets.js';
 
 /**
  * Unit tests of the world, the model, the runner and the reports, the property suites and the
@@ -20,8 +21,11 @@ export default defineConfig({
   // "durasim" in an example or fixture is the sources here, as tsconfig.json's paths say (the package's own entry is dist/, built only for the package).
   resolve: { alias: [{ find: /^durasim$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) }, { find: /^durasim\/internals$/, replacement: fileURLToPath(new URL('./src/internals.ts', import.meta.url)) }] },
   test: {
-    // A test's timeout catches a hang; it is never a speed gate (that is `npm run bench`).
-    testTimeout: 60_000,
+    // A test's timeout is a hang guard, never a speed gate (that is `npm run bench`), and no busy
+    // machine reaches it: every test and hook has this one unless it names a larger one
+    // (properties/budgets.ts; docs/hangGuards.test.ts holds the suite to it).
+    testTimeout: HANG_GUARD_MS,
+    hookTimeout: HANG_GUARD_MS,
     pool: 'forks',
     // One test file per core (vitest's default leaves one core to its own process, which mostly waits).
     maxWorkers: Math.max(1, availableParallelism()),

@@ -133,14 +133,14 @@ describe('an in-memory claim made after an await', () => {
     const concurrent = await check(CLAIMS, 'concurrent', seed);
     expect(concurrent.code, concurrent.out).toBe(1);
     expect(concurrent.out).toMatch(/single-flight \[post-[abc]\]|one-effect-per-key \[post-[abc]\]|no-state-skip \[post-[abc]\]/);
-  }, 120_000);
+  });
 });
 
 describe('the bundled journals take one call of a task at a time per process', () => {
   test.each(['reference', 'coordinated'])('%s: clean over 200 runs with every family, concurrent calls among them (the sweep: 100,000 each)', async (journal) => {
     const { code, out } = await check(journal, 'crash,disk,io,response,duplicate,user,service-restart,intent,store,failure,concurrent', 11, 200);
     expect(code, out).toBe(0);
-  }, 180_000);
+  });
 
   test('the coordinated journal: a second call after the first quarantined the task advances nothing (found by the 100,000-run sweep)', async () => {
     const scenario = parseScenarioText(readFileSync(join(resolve(import.meta.dirname, '..'), 'properties/fixtures/quarantineThenSecondCall.scenario.json'), 'utf8'));

@@ -82,5 +82,5 @@ describe('the task shape', () => {
     const explored: string[] = [];
     expect(await main([...explore, '--config', config], (line) => explored.push(line))).toBe(0);
     expect(explored[0]).toContain('base the standard workload in the task shape, no faults');
-  }, 120_000);
+  });
 });

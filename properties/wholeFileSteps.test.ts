@@ -46,12 +46,12 @@ describe('a state file rewritten in place with writeFile', () => {
     const { code, out } = await cli('check', '--journal', JOURNAL, '--runs', '1000', '--seed', String(seed), '--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress');
     expect([1, 3], out).toContain(code);
     expect(JSON.parse(readFileSync(join(dir, 'report', 'counterexample.json'), 'utf8'))).toMatchObject({ version: SCENARIO_VERSION });
-  }, 120_000);
+  });
 
   test('the kill inside writeFile is confirmed in real processes', async () => {
     const { code, out } = await cli('confirm', MINIMAL, '--journal', JOURNAL);
     expect(out).toMatch(/^real crash: worker-0#0 before step \d+ \(fs\.promises\.writeFile\): SIGKILL$/m);
     expect(out).toMatch(/^verdict: confirmed — the same violations in real processes$/m);
     expect(code).toBe(1);
-  }, 120_000);
+  });
 });

@@ -33,7 +33,7 @@ describe('coverage-guided draws', () => {
     expect(plain.coverage.aimedRuns).toBe(0);
     expect(a.coverage.aimedHits).toBeGreaterThan(a.coverage.aimedRuns * 0.6);
     expect(a.coverage.windows.length).toBeGreaterThan(plain.coverage.windows.length);
-  }, 120_000);
+  });
 
   test('a bug an aimed run finds is shrunk like any other: its value shrinks as its parent does', async () => {
     const loaded = await two.load(bundledJournal('pause-in-memory')!);
@@ -44,7 +44,7 @@ describe('coverage-guided draws', () => {
     // The hand-minimal scenario (reports/mutants/minimal/pause-in-memory.json) has two faults and two publishes.
     expect(hunted.finding?.scenario.faults.length).toBeLessThanOrEqual(2);
     expect(hunted.finding?.scenario.task.operations.length).toBeLessThanOrEqual(2);
-  }, 120_000);
+  });
 
   test('with a failure, only the runs up to it count, whatever came back past it: the same windows for one worker or two', async () => {
     const windowsWith = async (pool: WorkerPool) => {
@@ -55,5 +55,5 @@ describe('coverage-guided draws', () => {
     const a = await windowsWith(one);
     expect(a.runs).toBeLessThan(500);
     expect(await windowsWith(two)).toEqual(a);
-  }, 120_000);
+  });
 });

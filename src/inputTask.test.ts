@@ -75,5 +75,5 @@ export default {
     }
     expect(out.join('\n')).toMatch(/convergence \[po_1002\] at #\d+: expected a terminal state at the end; actual nothing recorded for it/);
     expect(out[0]).toContain(' · task ./payouts.json');
-  }, 120_000);
+  });
 });

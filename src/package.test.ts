@@ -59,6 +59,8 @@ describe('the packed package', () => {
     }
     const unwanted = files.filter((f) => !SHIPPED_EXAMPLES.includes(f) && f !== 'reports/mutants.md').filter((f) => /\.test\.|^reports\/(?!mutants\/minimal\/[\w-]+\.json$)|\/bench\/|^\.ci\/|^src\/|^tsconfig|^vitest\.config|^examples\/|^properties\/|\/fixtures\//.test(f) || (f.endsWith('.ts') && !f.endsWith('.d.ts')));
     expect(unwanted).toEqual([]);
+    // Its module graph names no path of the tree that built it: installed anywhere, it runs its own files.
+    expect(readFileSync(join(consumer, 'node_modules', 'durasim', 'dist', 'graph.mjs'), 'utf8')).not.toContain(ROOT.replace(/\/$/, ''));
   });
 
   test('every relative link in a shipped document resolves inside the package', () => {

@@ -5,13 +5,14 @@
  * written durably. A journal's name becomes a folder name only once made safe (folderName).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { InvariantCode } from '../model/violation.js';
-import { parseScenarioText, scenarioToJson, type Scenario } from '../simulator/scenario/scenario.js';
+import { parseScenarioDocument, scenarioToJson, type Scenario } from '../simulator/scenario/scenario.js';
 import { makeDirDurably, sweepLeftovers, writeFileDurably } from './durableFile.js';
 import { DurasimError } from '../model/contract/failure.js';
 import { findingText } from './findingJson.js';
+import { readScenarioText } from './cli/scenarioFile.js';
 
 export const REGRESSIONS_DIR = 'reports/regressions';
 
@@ -71,11 +72,11 @@ export function loadRegressions(journal: string, root = REGRESSIONS_DIR): Regres
     .sort()
     .map((name) => {
       const file = join(dir, name);
+      const fix = 'Fix or delete the file, or pass another folder with --regressions';
+      const text = readScenarioText(file, fix, 'load the regression corpus'); // a FIFO or a device there is refused by name
       try {
-        const text = readFileSync(file, 'utf8');
-        const scenario = parseScenarioText(text);
-        const raw = JSON.parse(text) as { regression?: RegressionInfo };
-        return { file, scenario, info: raw.regression ?? { journal, invariants: [] } };
+        const { scenario, json } = parseScenarioDocument(text);
+        return { file, scenario, info: (json.regression as RegressionInfo | undefined) ?? { journal, invariants: [] } };
       } catch (error) {
         const reason = error instanceof DurasimError ? error.reason : error instanceof Error ? error.message : String(error);
         throw new DurasimError('load the regression corpus', `${file} is not a valid scenario (${reason})`, 'Fix or delete the file, or pass another folder with --regressions');

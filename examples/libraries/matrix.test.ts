@@ -28,7 +28,7 @@ describe('the compatibility matrix', () => {
     const result = await runRow(c);
     expect({ exit: result.exit, invariant: result.invariant, missing: result.missing }).toEqual({ exit: c.exit, invariant: c.invariant, missing: c.missing });
     expect(result.confirm).toEqual({ exit: c.exit, verdict: 'verdict: confirmed — the same violations in real processes' });
-  }, 180_000);
+  });
 
   test('node-idempotency: its clean verdict is the middleware\'s — without onRequest and onResponse the same journal sends twice at once', async () => {
     const folder = join(ROOT, 'examples', 'libraries', 'node-idempotency');
@@ -47,5 +47,5 @@ describe('the compatibility matrix', () => {
     } finally {
       rmSync(copy, { force: true });
     }
-  }, 120_000);
+  });
 });

@@ -41,13 +41,13 @@ describe('examples/node-journal', () => {
     const { code, out } = await check(join(HERE, 'journal.ts'), '--runs', '300', '--seed', '11');
     expect(out).not.toContain('sandbox');
     expect(code).toBe(0);
-  }, 120_000);
+  });
 
   test('its copy that appends without fsync is caught, and the counterexample names the lost bytes', async () => {
     const { code, out } = await check(join(HERE, 'journal-unsynced.ts'), '--runs', '300', '--seed', '11');
     expect(code).toBe(1);
     expect(out).toMatch(/write-ahead \[post-\w+\] at #\d+: expected durable authorized and dispatched .* \(only in the page cache: a machine crash here would lose journal\.jsonl: \d+ unsynced bytes lost — fsync the file\)/);
-  }, 120_000);
+  });
 });
 
 describe('a dependency that reads the clock and sets timers itself', () => {
@@ -110,5 +110,5 @@ export default {
     expect(out).not.toContain('sandbox');
     expect(out.split('\n')[0]).toContain('· journal uses-backoff-lib (it reads the world as it loads: what it keeps is renewed at every incarnation, as every module is) ·');
     expect(code).toBe(0);
-  }, 120_000);
+  });
 });

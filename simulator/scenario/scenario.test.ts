@@ -70,6 +70,15 @@ describe('parseScenario', () => {
   test('bad JSON text gets the same style', () => {
     expect(() => parseScenarioText('{ nope')).toThrow(/^Failed to load scenario: the file is not valid JSON \(.+\)\. Fix the scenario file, or regenerate it with durasim\.$/);
   });
+
+  test('its text: a byte-order mark is accepted; a key given twice and nesting past 64 deep are refused, naming where', () => {
+    const text = JSON.stringify(minimal);
+    expect(parseScenarioText(`\ufeff${text}`)).toEqual(parseScenarioText(text));
+    const twice = text.replace('"kind":"publish"', '"kind":"publish","key":"b"');
+    expect(() => parseScenarioText(twice)).toThrow('Failed to load scenario: the file has the key "key" twice, in task.operations[0]. Fix the scenario file, or regenerate it with durasim.');
+    const deep = text.replace('"body":"x"', `"body":${'['.repeat(50_000)}1${']'.repeat(50_000)}`);
+    expect(() => parseScenarioText(deep)).toThrow(/^Failed to load scenario: the file nests arrays and objects more than 64 deep \(at character \d+\), over the limit of 64\. Fix the scenario file, or regenerate it with durasim\.$/);
+  });
 });
 
 describe('saved scenarios stay loadable', () => {

@@ -20,6 +20,7 @@ import { SCENARIO_LIMITS } from './scenarioLimits.js';
 import type { ServiceContract } from '../contract/contract.js';
 import { parseContract } from '../contract/parseContract.js';
 import { recordedJournalOf } from './recordedJournal.js';
+import { JsonTextError, parseJsonText } from './jsonText.js';
 
 export const SCENARIO_FORMAT = 'durasim.scenario';
 /**
@@ -276,16 +277,26 @@ function scenarioPaths(scenario: Scenario): string[] {
   return [...new Set([...Object.keys(scenario.files), ...ops.flatMap((op) => (op.kind === 'edit' ? [op.path] : [])), ...scenario.faults.flatMap((f) => (f.kind === 'user-edit' ? [f.path] : []))])];
 }
 
-/** Parses scenario file text; bad JSON gets the same house-style message. */
-export function parseScenarioText(text: string): Scenario {
+/**
+ * A scenario file's text, parsed (parseJsonText: its nesting bounded, every key once, a byte-order
+ * mark skipped) and validated; `json` is the file's whole value, for what durasim recorded beside
+ * the scenario (its journal, its regression block). Bad JSON gets the same house-style message.
+ */
+export function parseScenarioDocument(text: string): { scenario: Scenario; json: Record<string, Json> } {
   if (text.length > SCENARIO_LIMITS.fileChars) fail('the file', `is ${text.length} characters long, over the limit of ${SCENARIO_LIMITS.fileChars}`, 'A scenario is a test case: shorten its texts and lists.');
   let value: Json;
   try {
-    value = JSON.parse(text);
+    value = parseJsonText(text);
   } catch (error) {
-    fail('the file', `is not valid JSON (${(error as Error).message})`);
+    fail('the file', error instanceof JsonTextError ? error.message : String(error));
   }
-  return parseScenario(value);
+  const scenario = parseScenario(value);
+  return { scenario, json: value as Record<string, Json> };
+}
+
+/** Parses scenario file text; bad JSON gets the same house-style message. */
+export function parseScenarioText(text: string): Scenario {
+  return parseScenarioDocument(text).scenario;
 }
 
 function parseAccessToken(value: Json | undefined): { accessToken?: { canary: number } } {

@@ -7,6 +7,8 @@
 export const SCENARIO_LIMITS = {
   /** The whole file, in characters of its JSON text. */
   fileChars: 8 * 1024 * 1024,
+  /** Arrays and objects inside each other (a scenario needs 6; every JSON file durasim reads is held to it, before it is parsed). */
+  depth: 64,
   /** An identifier: an operation key, the task id, a resource's name, a store key, `mentions`, an environment name. */
   nameChars: 200,
   /** The scenario's `name`. */

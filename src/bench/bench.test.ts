@@ -39,5 +39,5 @@ describe('npm run bench (smoke: tiny counts, so it cannot rot; never a timing ga
     expect(report.exploreDepth1).toMatchObject({ states: expect.any(Number), findings: 0 });
     expect(report.exploreDepth1?.states).toBeGreaterThan(report.exploreDepth1?.points as number);
     vi.restoreAllMocks();
-  }, 180_000);
+  });
 });

@@ -4,13 +4,15 @@
 // - From the sources (a clone) it is built on first use into node_modules/.cache/durasim/, named by
 //   a digest of every source file it holds, and rebuilt whenever one changes (a stale graph can
 //   never run). The package ships its own, built from dist/ by `npm run build` (dist/graph.mjs).
-// - Each module keeps its own import.meta.url (where it really lives), and the graph exports them
-//   all by path from the code root, without extension ("src/cli/main"), for the worker threads'
-//   journals to share (src/isolation/sharedModules.ts).
+// - Each module keeps its own import.meta.url (where it really lives), computed from where the graph
+//   is when it runs: no absolute path of the tree that built it is written in it, so a node_modules
+//   copied from another clone, or the package installed anywhere, runs its own tree's files. The
+//   graph exports the modules by path from the code root, without extension ("src/cli/main"), for
+//   the worker threads' journals to share (src/isolation/sharedModules.ts).
 // - Written as durasim writes its files: a temp file, fsynced, renamed, the folder fsynced.
 // - Plain JavaScript: it runs before anything else of durasim can load.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -69,17 +71,52 @@ export function graphModules(root = CODE_ROOT, ext = EXT) {
  * The file's code (TypeScript or JavaScript) as JavaScript whose import.meta.url, .dirname and
  * .filename are the file's own values: esbuild parses it and defines them, so only code is
  * rewritten, never a string or a comment that names them.
+ * - Without `fromBundle` they are the file's absolute path (a journal's bundle, made for this run).
+ * - With it (the path from the folder the bundle will live in to the file, URL-style) they are
+ *   computed when the code runs, from where the bundle then is: the module graph holds no absolute
+ *   path of the tree that built it, so a copy of it (a node_modules restored from another clone's
+ *   cache, the package installed anywhere) serves the tree it is in.
  */
-export async function withRealMeta(text, path) {
+export async function withRealMeta(text, path, fromBundle) {
   const esbuild = createRequire(import.meta.url)('esbuild');
-  const define = { 'import.meta.url': JSON.stringify(pathToFileURL(path).href), 'import.meta.dirname': JSON.stringify(dirname(path)), 'import.meta.filename': JSON.stringify(path) };
+  const define = fromBundle === undefined
+    ? { 'import.meta.url': JSON.stringify(pathToFileURL(path).href), 'import.meta.dirname': JSON.stringify(dirname(path)), 'import.meta.filename': JSON.stringify(path) }
+    : { 'import.meta.url': '__durasimMetaUrl', 'import.meta.dirname': '__durasimMetaDirname', 'import.meta.filename': '__durasimMetaFilename' };
   const loader = { '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.tsx': 'tsx', '.jsx': 'jsx' }[extname(path)] ?? 'js';
   const out = await esbuild.transform(text, { loader, define, target: 'node20', sourcefile: path });
-  return out.code;
+  if (fromBundle === undefined) return out.code;
+  // Left as it is by the bundler (an ESM bundle keeps import.meta): the bundle's own URL, where it is when it runs.
+  return [
+    "import { fileURLToPath as __durasimFileURLToPath } from 'node:url';",
+    "import { dirname as __durasimDirnameOf } from 'node:path';",
+    `const __durasimMetaUrl = new URL(${JSON.stringify(fromBundle)}, import.meta.url).href;`,
+    'const __durasimMetaFilename = __durasimFileURLToPath(__durasimMetaUrl);',
+    'const __durasimMetaDirname = __durasimDirnameOf(__durasimMetaFilename);',
+    out.code,
+  ].join('\n');
 }
 
-/** Bundles `modules` (paths from `root`) into one ESM text: each module's import.meta as where it lives, npm packages left to Node. */
-export async function bundleGraph(modules, root = CODE_ROOT) {
+/** The real path of `path`, which need not exist yet: its nearest existing folder's real path, and the rest. */
+function realPathOf(path) {
+  try {
+    return realpathSync(path);
+  } catch {
+    const parent = dirname(path);
+    return parent === path ? path : join(realPathOf(parent), path.slice(parent.length + 1));
+  }
+}
+
+/** A path from the folder `from` to `to`, as a relative URL (forward slashes, each name encoded). */
+function relativeUrl(from, to) {
+  return relative(realPathOf(from), realPathOf(to)).split(sep).map(encodeURIComponent).join('/');
+}
+
+/**
+ * Bundles `modules` (paths from `root`) into one ESM text, to be written in the folder `graphDir`:
+ * each module's import.meta as where it lives, computed from where the graph is when it runs (no
+ * absolute path of the tree is written in it); npm packages left to Node.
+ */
+export async function bundleGraph(modules, root = CODE_ROOT, graphDir = CACHE_DIR) {
   const esbuild = createRequire(import.meta.url)('esbuild');
   const key = (path) => path.slice(0, -extname(path).length);
   const entry = [
@@ -95,11 +132,13 @@ export async function bundleGraph(modules, root = CODE_ROOT) {
         if (args.path.includes(`${sep}node_modules${sep}`)) return undefined;
         const text = readFileSync(args.path, 'utf8');
         if (!text.includes('import.meta')) return undefined;
-        return { contents: await withRealMeta(text, args.path), loader: 'js', resolveDir: dirname(args.path) };
+        return { contents: await withRealMeta(text, args.path, relativeUrl(graphDir, args.path)), loader: 'js', resolveDir: dirname(args.path) };
       });
     },
   };
   const out = await esbuild.build({
+    // The comments that name each module's file say it from the root: nothing of where the tree is.
+    absWorkingDir: root,
     stdin: { contents: entry, resolveDir: root, sourcefile: 'durasim-graph.js', loader: 'js' },
     bundle: true,
     format: 'esm',
@@ -153,12 +192,15 @@ const CACHE_DIR = join(CODE_ROOT, 'node_modules', '.cache', 'durasim');
 /**
  * The graph's file name for the sources under `root`: a digest of every source file of src/,
  * model/ and simulator/ (tests aside: a module the graph pulls in need not be one it lists, the
- * journals say), of this builder and of esbuild's version.
+ * journals say), of this builder, of esbuild's version, and of the way from the graph's folder
+ * `graphDir` to the sources (real paths: "../../.." in a clone, but not where node_modules is a link
+ * to a folder another tree shares) — never of where the tree is, so a node_modules copied from
+ * another clone of the same sources serves as it is.
  */
-export function graphNameOf(root) {
+export function graphNameOf(root, graphDir = join(root, 'node_modules', '.cache', 'durasim')) {
   const hash = createHash('sha256');
   const esbuildVersion = createRequire(import.meta.url)('esbuild/package.json').version;
-  hash.update(`durasim graph 1\0esbuild ${esbuildVersion}\0${readFileSync(fileURLToPath(import.meta.url))}\0`);
+  hash.update(`durasim graph 2\0esbuild ${esbuildVersion}\0${readFileSync(fileURLToPath(import.meta.url))}\0${relativeUrl(graphDir, root)}\0`);
   for (const path of filesUnder(root, (p) => /\.(m?ts|m?js)$/.test(p) && !/\.test\.m?ts$/.test(p))) hash.update(`${path}\0`).update(readFileSync(join(root, path))).update('\0');
   return `graph-${hash.digest('hex').slice(0, 20)}.mjs`;
 }
@@ -178,12 +220,12 @@ export function graphFile() {
 async function findOrBuild() {
   if (!FROM_SOURCE) return existsSync(DIST_GRAPH) ? DIST_GRAPH : undefined;
   const modules = graphModules();
-  const name = graphNameOf(CODE_ROOT);
+  const name = graphNameOf(CODE_ROOT, CACHE_DIR);
   const path = join(CACHE_DIR, name);
   if (existsSync(path)) return path;
   let text;
   try {
-    text = await bundleGraph(modules);
+    text = await bundleGraph(modules, CODE_ROOT, CACHE_DIR);
   } catch {
     return undefined;
   }
@@ -263,7 +305,7 @@ export async function ownModuleForEntry(key, from, relative) {
 if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.includes('--dist')) {
   const dist = join(CODE_ROOT, 'dist');
   const modules = graphModules(dist, '.js');
-  void bundleGraph(modules, dist).then((text) => {
+  void bundleGraph(modules, dist, dist).then((text) => {
     writeDurably(join(dist, 'graph.mjs'), text);
     process.stderr.write(`wrote ${relative(process.cwd(), join(dist, 'graph.mjs'))}: ${modules.length} modules\n`);
   });

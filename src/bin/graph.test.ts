@@ -70,6 +70,23 @@ console.log(JSON.stringify({ memfs: loaded.filter((f) => f.includes('/memfs/')).
     expect(graphNameOf(root)).not.toBe(first);
   });
 
+  test('holds no absolute path of the tree that built it: where it runs from says where its modules are', async () => {
+    const text = readFileSync((await graphFile()) as string, 'utf8');
+    expect(text).not.toContain(CODE_ROOT);
+    expect(text).toContain('new URL("../../../src/ownFiles.ts", import.meta.url)');
+    // Two trees of the same sources, anywhere, name the same graph; a graph folder placed otherwise from the sources, another.
+    const tree = (name: string): string => {
+      const root = join(mkdtempSync(join(tmpdir(), 'durasim-graph-tree-')), name);
+      mkdirSync(join(root, 'src'), { recursive: true });
+      writeFileSync(join(root, 'src', 'a.ts'), 'export const a = 1;\n');
+      return root;
+    };
+    const one = tree('one');
+    const other = tree('elsewhere');
+    expect(graphNameOf(other)).toBe(graphNameOf(one));
+    expect(graphNameOf(one, join(one, 'cache'))).not.toBe(graphNameOf(one));
+  });
+
   test('a new graph removes those built for older sources, once nothing can still be booting from them', () => {
     const dir = mkdtempSync(join(tmpdir(), 'durasim-graph-prune-'));
     const nowMs = Date.parse('2026-12-03T12:00:00Z');
@@ -89,8 +106,8 @@ console.log(JSON.stringify({ memfs: loaded.filter((f) => f.includes('/memfs/')).
   test('a worker loads the graph its main thread loaded, handed it by the pool; a handed file that is gone is ignored', async () => {
     const real = (await graphFile()) as string;
     const graphUrl = pathToFileURL(join(CODE_ROOT, 'src', 'bin', 'graph.mjs')).href;
-    // A worker that boots another graph waits for the pool's messages: the timeout turns that into a failure, never a hang.
-    const run = (code: string): string => execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: CODE_ROOT, encoding: 'utf8', timeout: 15_000 }).trim().split('\n').at(-1) as string;
+    // A worker that boots another graph waits for the pool's messages: the timeout (a hang guard no busy machine reaches) turns that into a failure, never a hang.
+    const run = (code: string): string => execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: CODE_ROOT, encoding: 'utf8', timeout: 120_000 }).trim().split('\n').at(-1) as string;
     // What the pool hands its workers is the file this thread's graph came from.
     expect(run(`const g = await import(${JSON.stringify(graphUrl)}); const graph = await g.loadGraph(); console.log(graph.MODULES['src/pool/loadedGraph'].loadedGraph());`)).toBe(real);
     // A worker booted with a graph file handed to it loads that file, not the one its digest of the sources names.
@@ -110,5 +127,12 @@ console.log(JSON.stringify({ memfs: loaded.filter((f) => f.includes('/memfs/')).
     expect(code).toContain('"import.meta.url"'); // the string stays (esbuild writes it in double quotes)
     expect(code).toContain('"/a"');
     expect(code).not.toMatch(/=\s*import\.meta/);
+    // In the module graph: computed from where the graph is when it runs.
+    const relocatable = await withRealMeta('export const a = import.meta.url; export const b = import.meta.dirname; export const c = import.meta.filename;\n', '/a/b.ts', '../../b.ts');
+    const file = join(mkdtempSync(join(tmpdir(), 'durasim-graph-meta-')), 'x', 'y', 'graph.mjs');
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, relocatable);
+    const meta = (await import(pathToFileURL(file).href)) as { a: string; b: string; c: string };
+    expect({ ...meta }).toEqual({ a: pathToFileURL(join(file, '../../../b.ts')).href, b: join(file, '../../..'), c: join(file, '../../../b.ts') });
   });
 });

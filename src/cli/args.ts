@@ -7,6 +7,7 @@ import { DurasimError } from '../../model/contract/failure.js';
 import { closestName } from './closestName.js';
 import { FAULT_KINDS, OPERATION_KINDS, TASK_FEATURES, type FaultKind } from '../arbitraries.js';
 import { INVARIANT_CODES, type InvariantCode } from '../../model/violation.js';
+import { environmentProblem, shownName } from './environmentLimits.js';
 
 /** 'env': NAME=VALUE, repeatable; the flag's value is then an object of them. */
 export type FlagKind = 'string' | 'int' | 'positive' | 'seed' | 'boolean' | 'duration' | 'shard' | 'faults' | 'operations' | 'features' | 'invariants' | 'env';
@@ -84,6 +85,12 @@ export function parseArgs(argv: readonly string[], spec: Record<string, FlagKind
       continue;
     }
     flags[token.name] = convert(token.name, kind, raw);
+  }
+  for (const [name, kind] of Object.entries(spec)) {
+    if (kind !== 'env' || flags[name] === undefined) continue;
+    // Held to the scenario's limits here: every scenario of the run, and every one saved, carries them.
+    const problem = environmentProblem(flags[name] as Record<string, string>);
+    if (problem !== undefined) throw usageError(`--${name}${problem.name === undefined ? ' gives' : ` ${shownName(problem.name)}=… has`} ${problem.reason}`, problem.fix);
   }
   return { positional, flags };
 }

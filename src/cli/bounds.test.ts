@@ -37,7 +37,7 @@ describe('a bound reached', () => {
     const raised = await run('replay', scenario, '--journal', journal, '--workers', '1', '--max-steps', '20000');
     expect(raised.code).toBe(0);
     expect(raised.out).toContain('verdict: no violation');
-  }, 60_000);
+  });
 
   test('check: the config\'s "bounds" hold every generated run; --max-steps overrides it', async () => {
     const config = join(dir, 'tight.config.json');
@@ -48,5 +48,5 @@ describe('a bound reached', () => {
     expect(tight.out.join('\n')).toContain('bound: the run reached its steps bound (40); if the journal needs more, raise it: --max-steps 160, or "bounds": { "maxSteps": 160 } in durasim.config.json');
     const loose = await run(...args.slice(0, -4), '--report-dir', join(dir, 'r2'), '--regressions', join(dir, 'g2'), '--max-steps', '5000');
     expect(loose.code).toBe(0);
-  }, 120_000);
+  });
 });

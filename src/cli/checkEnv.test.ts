@@ -78,7 +78,7 @@ describe('check --env', () => {
     const replay = await run('replay', join(dir, 'report', 'counterexample.json'), '--journal', journal, '--workers', '1');
     expect(replay.out).toMatch(/write-ahead \[post-a\]/);
     expect(replay.code).toBe(1);
-  }, 60_000);
+  });
 
   test("the variables are in process.env while the journal's modules load: --env, the config's env, a replayed scenario's, explore's", async () => {
     const common = ['--journal', needsEnv, '--runs', '5', '--seed', '1', '--faults', 'crash', '--invariants', 'write-ahead', '--workers', '1', '--no-progress', '--regressions', join(dir, 'regressions')];
@@ -107,7 +107,7 @@ describe('check --env', () => {
     const explored = await run('explore', '--journal', needsEnv, '--config', config, '--faults', 'crash', '--max-runs', '5', '--workers', '1', '--no-progress', '--report-dir', join(dir, 'explored'), '--regressions', join(dir, 'regressions'));
     expect(explored.out).not.toContain('JOURNAL_TOKEN is not set');
     expect(explored.out).toMatch(/^explore · journal needs-env /m);
-  }, 60_000);
+  });
 
   test('a malformed variable is refused before anything runs (exit 2)', async () => {
     for (const bad of ['NOEQUALS', '1ST=x', 'A-B=x']) {
@@ -118,5 +118,14 @@ describe('check --env', () => {
     const twice = await run('check', '--journal', journal, '--env', 'A=1', '--env', 'A=2');
     expect(twice.out).toContain('Failed to read the command line: --env names A twice, with two values. Pass --env A=<value> once.');
     expect(twice.code).toBe(2);
+  });
+
+  test('variables past the scenario\'s limits are refused before anything runs (exit 2), where they came back as durasim\'s own failure (exit 5)', async () => {
+    const long = await run('check', '--journal', journal, '--runs', '1', '--env', `A=${'x'.repeat(300_000)}`);
+    expect(long.out).toContain('Failed to read the command line: --env A=… has a value 300000 characters long, over the limit of 262144. Pass a shorter value (a path to a file holding it, say).');
+    expect(long.code).toBe(2);
+    const many = await run('check', '--journal', journal, '--runs', '1', ...Array.from({ length: 1001 }, (_, i) => ['--env', `V${i}=1`]).flat());
+    expect(many.out).toContain('Failed to read the command line: --env gives 1001 variables, over the limit of 1000. Every scenario of the run carries the environment: keep it to what the journal reads.');
+    expect(many.code).toBe(2);
   });
 });

@@ -153,7 +153,7 @@ describe('check --tally, --invariants, --safety-only', () => {
       return (JSON.parse(readFileSync(join(dir, folder, 'summary.json'), 'utf8')) as { tally: Record<string, number> }).tally;
     };
     expect(await tally('1', 'one')).toEqual(await tally('2', 'two'));
-  }, 60_000);
+  });
 
   test('--invariants judges only those named; --safety-only ignores liveness', async () => {
     expect(await run('check', '--journal', 'send-before-dispatched', '--invariants', 'no-silent-overwrite', '--runs', '40', '--seed', '5', ...common())).toBe(0);
@@ -164,7 +164,7 @@ describe('check --tally, --invariants, --safety-only', () => {
     out = [];
     expect(await run('check', '--journal', 'torn-tail-fatal', '--runs', '100', '--seed', '5', ...common())).toBe(3);
     expect(out[1]).toMatch(/^judged by all 28 invariants: safety one-effect-per-key, .* · liveness convergence, journal-error \(docs\/invariants\.md\)$/);
-   }, 60_000);
+   });
 
   test('an unknown invariant, or nothing left to judge, is bad usage', async () => {
     expect(await run('check', '--invariants', 'one-effect', ...common())).toBe(2);
@@ -295,5 +295,5 @@ describe('the durasim binary', () => {
     const bin = spawnSync(process.execPath, [join(ROOT, 'src/bin/durasim.mjs'), 'check', '--bogus'], { encoding: 'utf8', cwd: dir });
     expect(bin.status).toBe(2);
     expect(bin.stderr).toBe('Failed to read the command line: check has no flag --bogus. Run "durasim check --help" for its flags.\n');
-  }, 30_000);
+  });
 });

@@ -35,6 +35,13 @@ describe('closestName', () => {
     expect(closestName(typed, FLAGS)).toBeUndefined();
   });
 
+  test('a name far longer than every candidate means nothing, as near the edge as it can be', () => {
+    expect(closestName('x'.repeat(1 << 20), FLAGS)).toBeUndefined();
+    expect(closestName('hang-timeouts', FLAGS)).toBe('hang-timeout'); // one longer: still a typo of it
+    expect(closestName('runsss', ['runs'])).toBeUndefined(); // two longer than a 4-letter name: past a third of it
+    expect(closestName('runss', ['runs'])).toBe('runs');
+  });
+
   test('commands too', () => {
     expect(closestName('chekc', ['check', 'replay', 'explain', 'confirm', 'explore', 'mutants', 'merge'])).toBe('check');
     expect(closestName('explor', ['check', 'replay', 'explain', 'confirm', 'explore', 'mutants', 'merge'])).toBe('explore');

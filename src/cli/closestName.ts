@@ -21,6 +21,8 @@ export function editDistance(a: string, b: string): number {
  */
 export function closestName(typed: string, candidates: readonly string[]): string | undefined {
   const lower = typed.toLowerCase();
+  // Far longer than every candidate: none is near enough, nor starts with it (and a name of a megabyte would cost seconds of edit distances).
+  if (candidates.every((name) => lower.length - name.length > Math.max(1, Math.floor(name.length / 3)))) return undefined;
   let best: { name: string; distance: number } | undefined;
   for (const name of candidates) {
     const distance = editDistance(lower, name.toLowerCase());

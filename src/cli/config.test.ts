@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,6 +62,55 @@ describe('durasim.config.json', () => {
     expect(refusal(text) === 'accepted').toBe(valid);
   });
 
+  test('its JSON Schema states the limits of "env" and of paths that durasim holds them to', () => {
+    const variables = (n: number): Record<string, string> => Object.fromEntries(Array.from({ length: n }, (_, i) => [`V${i}`, '1']));
+    for (const [config, valid] of [
+      [{ env: { A: 'x'.repeat(262_144), ['N'.repeat(200)]: '1', ...variables(998) } }, true],
+      [{ env: { A: 'x'.repeat(262_145) } }, false],
+      [{ env: { ['N'.repeat(201)]: '1' } }, false],
+      [{ env: variables(1001) }, false],
+      [{ task: 't'.repeat(4095), journal: 'j'.repeat(4095) }, true],
+      [{ task: 't'.repeat(4096) }, false],
+    ] as const) {
+      expect(validate(config)).toBe(valid);
+      expect(refusal(JSON.stringify(config)) === 'accepted').toBe(valid);
+    }
+  });
+
+  test('every value is held to the scenario\'s limits where it is read (each scenario of the run carries it), naming the key', () => {
+    const env = (entries: [string, string][]): string => JSON.stringify({ env: Object.fromEntries(entries) });
+    expect(refusal(env([['A', 'x'.repeat(1 << 20)]]))).toBe('Failed to read the config: durasim.config.json says "env" has "A": a value 1048576 characters long, over the limit of 262144. Pass a shorter value (a path to a file holding it, say).');
+    expect(refusal(env(Array.from({ length: 20_000 }, (_, i) => [`V${i}`, '1'])))).toBe('Failed to read the config: durasim.config.json says "env": 20000 variables, over the limit of 1000. Every scenario of the run carries the environment: keep it to what the journal reads.');
+    expect(refusal(env([['N'.repeat(201), '1']]))).toBe(`Failed to read the config: durasim.config.json says "env" has "${'N'.repeat(40)}… (201 characters)": a name 201 characters long, over the limit of 200. Use a shorter name.`);
+    expect(refusal(env(Array.from({ length: 40 }, (_, i) => [`V${i}`, 'x'.repeat(250_000)])))).toBe('Failed to read the config: durasim.config.json says "env": 10000351 characters of names and values, over the limit of a whole scenario file (8388608). Every scenario of the run carries the environment: keep it to what the journal reads.');
+    // At the limits, it is taken.
+    expect(parseConfig('durasim.config.json', env([...Array.from({ length: 999 }, (_, i): [string, string] => [`V${i}`, '1']), ['N'.repeat(200), 'x'.repeat(262_144)]]), '/project').env?.['N'.repeat(200)]).toHaveLength(262_144);
+    expect(refusal(JSON.stringify({ journal: 'j'.repeat(5000) }))).toBe(`Failed to read the config: durasim.config.json says "journal": "${'j'.repeat(59)}… (5002 characters), a path of 5000 bytes, over the limit of 4095 (Linux's). Write the journal module's path, relative to the config's folder.`);
+    // A value quoted in a refusal is cut, whatever its size.
+    expect(refusal(JSON.stringify({ faults: 'x'.repeat(1 << 20) }))).toMatch(/^Failed to read the config: durasim\.config\.json says "faults": "x{59}… \(1048578 characters\), which is not a list of names\./);
+    expect(refusal(JSON.stringify({ faults: ['x'.repeat(1 << 20)] }))).toMatch(/^Failed to read the config: durasim\.config\.json says "faults" has "x{59}… \(1048578 characters\), which is not one\. Use any of crash, /);
+    expect(refusal(JSON.stringify({ ['k'.repeat(1 << 20)]: 1 }))).toMatch(/^Failed to read the config: durasim\.config\.json has a key "k{59}… \(1048578 characters\) that durasim does not know\. Use any of journal, /);
+  });
+
+  test('its JSON: a key given twice and nesting past 64 deep are refused, naming the key or the limit; a byte-order mark is accepted', () => {
+    expect(refusal('{ "runs": 1, "runs": 2 }')).toBe('Failed to read the config: durasim.config.json has the key "runs" twice, at the top level. Fix the file, or delete it to run with the defaults.');
+    expect(refusal('{ "env": { "A": "1", "A": "2" } }')).toBe('Failed to read the config: durasim.config.json has the key "A" twice, in env. Fix the file, or delete it to run with the defaults.');
+    // 50,000 deep: refused by a scan of the text, where quoting it in the message overflowed the stack (exit 5).
+    const deep = `{ "env": ${'{"a":'.repeat(50_000)}"1"${'}'.repeat(50_000)} }`;
+    expect(refusal(deep)).toBe('Failed to read the config: durasim.config.json nests arrays and objects more than 64 deep (at character 325), over the limit of 64. Fix the file, or delete it to run with the defaults.');
+    expect(parseConfig('durasim.config.json', '\ufeff{ "runs": 3 }', '/project')).toEqual({ runs: 3 });
+  });
+
+  test('only a regular file is read: a FIFO or a device is refused by name, at once', () => {
+    const project = join(dir, 'special');
+    mkdirSync(project);
+    execFileSync('mkfifo', [join(project, 'durasim.config.json')]);
+    expect(() => loadConfig(undefined, project)).toThrow('Failed to read the config: durasim.config.json is a FIFO (a named pipe), not a file. Fix its permissions, or delete it.');
+    expect(() => loadConfig('/dev/zero', project)).toThrow('Failed to read the config: /dev/zero is a character device, not a file. Pass the path of a durasim.config.json.');
+    expect(() => loadConfig('/dev/urandom', project)).toThrow('Failed to read the config: /dev/urandom is a character device, not a file. Pass the path of a durasim.config.json.');
+    expect(() => readTaskFile('/dev/zero', undefined)).toThrow('Failed to read the task: /dev/zero is a character device, not a file. Pass a scenario-format file (docs/scenario-format.md) holding your task.');
+  });
+
   test('is found in the working folder, or where --config says (which must exist); none is no config', () => {
     const project = join(dir, 'project');
     mkdirSync(project);
@@ -78,6 +128,11 @@ describe('durasim.config.json', () => {
     writeFileSync(join(project, 'durasim.config.json'), '{ "runs": 12, "seed": 4, "operations": ["publish"], "env": { "A": "1", "B": "2" } }');
     expect(settingsOf({ runs: 30, env: { B: 'flag' } }, project)).toEqual({ runs: 30, seed: 4, operations: ['publish'], env: { A: '1', B: 'flag' }, configFile: 'durasim.config.json' });
     expect(settingsOf({ journal: './j.ts' }, dir)).toEqual({ journal: './j.ts' });
+    // Each within the limits alone, past them together.
+    const many = (prefix: string): Record<string, string> => Object.fromEntries(Array.from({ length: 600 }, (_, i) => [`${prefix}${i}`, '1']));
+    writeFileSync(join(project, 'durasim.config.json'), JSON.stringify({ env: many('C') }));
+    expect(() => settingsOf({ env: many('F') }, project)).toThrow('Failed to read the config: durasim.config.json says "env", and --env adds to it: 1200 variables, over the limit of 1000. Every scenario of the run carries the environment: keep it to what the journal reads.');
+    expect(Object.keys(settingsOf({ env: many('C') }, project).env ?? {})).toHaveLength(600);
   });
 
   test('a task file must be a scenario with an operation of the kinds in play', () => {

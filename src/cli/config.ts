@@ -6,7 +6,7 @@
  * relative to its own folder. Every problem is refused (exit 2) before anything runs, naming the
  * key; schema/config.schema.json says the same for an editor.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { DurasimError } from '../../model/contract/failure.js';
 import type { Scenario } from '../../simulator/scenario/scenario.js';
@@ -19,6 +19,9 @@ import type { ServiceContract } from '../../simulator/contract/contract.js';
 import { parseContract } from '../../simulator/contract/parseContract.js';
 import { parseInputSpec, type InputSpec } from '../inputTask.js';
 import { SCENARIO_LIMITS } from '../../simulator/scenario/scenarioLimits.js';
+import { JsonTextError, parseJsonText } from '../../simulator/scenario/jsonText.js';
+import { readInputFile } from '../readInputFile.js';
+import { environmentProblem, shownName } from './environmentLimits.js';
 
 /** The file a project's config is in, looked for in the folder `check` runs in. */
 export const CONFIG_FILE = 'durasim.config.json';
@@ -47,7 +50,16 @@ export interface DurasimConfig {
   input?: InputSpec;
 }
 
+/** The most bytes a config may take: what a scenario file may (its "env" is held to a scenario's limits). */
+const CONFIG_FILE_BYTES = SCENARIO_LIMITS.fileChars * 4;
+
 const KEYS = ['$schema', 'journal', 'runs', 'seed', 'faults', 'operations', 'features', 'task', 'env', 'bounds', 'service', 'input'] as const;
+
+/** A value as a message quotes it: its JSON, cut to 80 characters with its length when longer. */
+function quoted(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length <= 80 ? text : `${text.slice(0, 60)}… (${text.length} characters)`;
+}
 
 function refuse(file: string, reason: string, fix: string): DurasimError {
   return new DurasimError('read the config', `${file} ${reason}`, fix);
@@ -55,11 +67,11 @@ function refuse(file: string, reason: string, fix: string): DurasimError {
 
 /** A list of names from a closed set: every one known, none twice, at least one. */
 function namesOf<T extends string>(file: string, key: string, value: unknown, known: readonly T[]): T[] {
-  if (!Array.isArray(value) || value.length === 0 || value.some((v) => typeof v !== 'string')) throw refuse(file, `says "${key}": ${JSON.stringify(value)}, which is not a list of names`, `Write e.g. "${key}": ["${known[0]}"], from ${known.join(', ')}`);
+  if (!Array.isArray(value) || value.length === 0 || value.some((v) => typeof v !== 'string')) throw refuse(file, `says "${key}": ${quoted(value)}, which is not a list of names`, `Write e.g. "${key}": ["${known[0]}"], from ${known.join(', ')}`);
   const unknown = (value as string[]).find((v) => !(known as readonly string[]).includes(v));
   if (unknown !== undefined) {
     const meant = closestName(unknown, known);
-    throw refuse(file, `says "${key}" has "${unknown}", which is not one`, `${meant ? `Did you mean "${meant}"? ` : ''}Use any of ${known.join(', ')}`);
+    throw refuse(file, `says "${key}" has ${quoted(unknown)}, which is not one`, `${meant ? `Did you mean "${meant}"? ` : ''}Use any of ${known.join(', ')}`);
   }
   return [...new Set(value as T[])];
 }
@@ -69,15 +81,15 @@ const BOUND_KEYS = ['maxSteps', 'maxIncarnations', 'maxVirtualTimeMs'] as const;
 /** "bounds": { "maxSteps": 20000, ... }: whole numbers within the scenario format's limits. */
 function boundsIn(file: string, value: unknown): BoundsOption {
   const example = 'Write e.g. "bounds": { "maxSteps": 20000, "maxVirtualTimeMs": 7200000 }';
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw refuse(file, `says "bounds": ${JSON.stringify(value)}, which is not an object`, example);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw refuse(file, `says "bounds": ${quoted(value)}, which is not an object`, example);
   const bounds: BoundsOption = {};
   for (const [key, n] of Object.entries(value)) {
     if (!(BOUND_KEYS as readonly string[]).includes(key)) {
       const meant = closestName(key, BOUND_KEYS);
-      throw refuse(file, `says "bounds" has "${key}", which is not a bound`, `${meant ? `Did you mean "${meant}"? ` : ''}Use any of ${BOUND_KEYS.join(', ')}`);
+      throw refuse(file, `says "bounds" has ${quoted(key)}, which is not a bound`, `${meant ? `Did you mean "${meant}"? ` : ''}Use any of ${BOUND_KEYS.join(', ')}`);
     }
     const limit = key === 'maxSteps' ? SCENARIO_LIMITS.maxSteps : key === 'maxIncarnations' ? SCENARIO_LIMITS.maxIncarnations : Number.MAX_SAFE_INTEGER;
-    if (!Number.isSafeInteger(n) || (n as number) < 1 || (n as number) > limit) throw refuse(file, `says "bounds.${key}": ${JSON.stringify(n)}, which is not a whole number from 1 to ${limit}`, example);
+    if (!Number.isSafeInteger(n) || (n as number) < 1 || (n as number) > limit) throw refuse(file, `says "bounds.${key}": ${quoted(n)}, which is not a whole number from 1 to ${limit}`, example);
     bounds[key as (typeof BOUND_KEYS)[number]] = n as number;
   }
   return bounds;
@@ -87,9 +99,10 @@ function boundsIn(file: string, value: unknown): BoundsOption {
 export function parseConfig(file: string, text: string, cwd: string): DurasimConfig {
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = parseJsonText(text);
   } catch (error) {
-    throw refuse(file, `is not JSON (${(error as Error).message})`, 'Fix the file, or delete it to run with the defaults');
+    if (!(error instanceof JsonTextError)) throw error;
+    throw refuse(file, error.syntax !== undefined ? `is not JSON (${error.syntax})` : error.message, 'Fix the file, or delete it to run with the defaults');
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw refuse(file, 'is not a JSON object', `Write e.g. { "journal": "./my-journal.ts", "operations": ["publish"] }`);
   const config: DurasimConfig = {};
@@ -104,16 +117,17 @@ export function parseConfig(file: string, text: string, cwd: string): DurasimCon
         break;
       case 'journal':
       case 'task':
-        if (typeof value !== 'string' || value.trim() === '') throw refuse(file, `says "${key}": ${JSON.stringify(value)}, which is not a path`, `Write the ${key === 'journal' ? 'journal module' : 'scenario file'}'s path, relative to the config's folder`);
+        if (typeof value !== 'string' || value.trim() === '') throw refuse(file, `says "${key}": ${quoted(value)}, which is not a path`, `Write the ${key === 'journal' ? 'journal module' : 'scenario file'}'s path, relative to the config's folder`);
+        if (Buffer.byteLength(value) > SCENARIO_LIMITS.pathBytes) throw refuse(file, `says "${key}": ${quoted(value)}, a path of ${Buffer.byteLength(value)} bytes, over the limit of ${SCENARIO_LIMITS.pathBytes} (Linux's)`, `Write the ${key === 'journal' ? 'journal module' : 'scenario file'}'s path, relative to the config's folder`);
         if (key === 'journal') config.journal = at(value);
         else config.task = at(value);
         break;
       case 'runs':
-        if (!Number.isSafeInteger(value) || (value as number) < 1) throw refuse(file, `says "runs": ${JSON.stringify(value)}, which is not a whole number of at least 1`, 'Write e.g. "runs": 2000');
+        if (!Number.isSafeInteger(value) || (value as number) < 1) throw refuse(file, `says "runs": ${quoted(value)}, which is not a whole number of at least 1`, 'Write e.g. "runs": 2000');
         config.runs = value as number;
         break;
       case 'seed':
-        if (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) >= SEED_LIMIT) throw refuse(file, `says "seed": ${JSON.stringify(value)}, which is not a whole number from 0 to ${SEED_LIMIT - 1}`, 'Write e.g. "seed": 42, or leave it out for a fresh seed each run');
+        if (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) >= SEED_LIMIT) throw refuse(file, `says "seed": ${quoted(value)}, which is not a whole number from 0 to ${SEED_LIMIT - 1}`, 'Write e.g. "seed": 42, or leave it out for a fresh seed each run');
         config.seed = value as number;
         break;
       case 'faults':
@@ -127,10 +141,13 @@ export function parseConfig(file: string, text: string, cwd: string): DurasimCon
         else config.features = namesOf(file, key, value, TASK_FEATURES);
         break;
       case 'env': {
-        if (value === null || typeof value !== 'object' || Array.isArray(value)) throw refuse(file, `says "env": ${JSON.stringify(value)}, which is not an object of names and texts`, 'Write e.g. "env": { "LOCK_TTL_MS": "5000" }');
+        if (value === null || typeof value !== 'object' || Array.isArray(value)) throw refuse(file, `says "env": ${quoted(value)}, which is not an object of names and texts`, 'Write e.g. "env": { "LOCK_TTL_MS": "5000" }');
         for (const [name, text] of Object.entries(value)) {
-          if (!ENV_NAME.test(name) || typeof text !== 'string') throw refuse(file, `says "env" has ${JSON.stringify(name)}: ${JSON.stringify(text)}, which is not a variable's name with a text`, 'Write names of letters, digits and _ (not starting with a digit), each with a string value');
+          if (!ENV_NAME.test(name) || typeof text !== 'string') throw refuse(file, `says "env" has ${quoted(name)}: ${quoted(text)}, which is not a variable's name with a text`, 'Write names of letters, digits and _ (not starting with a digit), each with a string value');
         }
+        // Held to the scenario's limits here: every saved scenario carries the environment, and one past them is refused when it is read.
+        const problem = environmentProblem(value as Record<string, string>);
+        if (problem !== undefined) throw refuse(file, `says "env"${problem.name === undefined ? '' : ` has ${JSON.stringify(shownName(problem.name))}`}: ${problem.reason}`, problem.fix);
         config.env = { ...(value as Record<string, string>) };
         break;
       }
@@ -151,7 +168,7 @@ export function parseConfig(file: string, text: string, cwd: string): DurasimCon
       }
       default: {
         const meant = closestName(key, KEYS);
-        throw refuse(file, `has a key "${key}" that durasim does not know`, `${meant ? `Did you mean "${meant}"? ` : ''}Use any of ${KEYS.filter((k) => k !== '$schema').join(', ')}`);
+        throw refuse(file, `has a key ${quoted(key)} that durasim does not know`, `${meant ? `Did you mean "${meant}"? ` : ''}Use any of ${KEYS.filter((k) => k !== '$schema').join(', ')}`);
       }
     }
   }
@@ -163,12 +180,13 @@ export function parseConfig(file: string, text: string, cwd: string): DurasimCon
 export function loadConfig(named: string | undefined, cwd: string = process.cwd()): { file: string; config: DurasimConfig } | undefined {
   const file = named ?? (existsSync(join(cwd, CONFIG_FILE)) ? CONFIG_FILE : undefined);
   if (file === undefined) return undefined;
-  let text: string;
-  try {
-    text = readFileSync(resolve(cwd, file), 'utf8');
-  } catch (error) {
-    throw new DurasimError('read the config', `${file} could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`, named ? 'Pass the path of a durasim.config.json' : 'Fix its permissions, or delete it');
-  }
+  const text = readInputFile(resolve(cwd, file), {
+    shown: file,
+    action: 'read the config',
+    fix: named ? 'Pass the path of a durasim.config.json' : 'Fix its permissions, or delete it',
+    limitBytes: CONFIG_FILE_BYTES,
+    tooLarge: (size) => refuse(file, `is ${size}, over the limit of ${CONFIG_FILE_BYTES}`, 'A config says the task shape: keep its "env" to what the journal reads'),
+  });
   return { file, config: parseConfig(file, text, cwd) };
 }
 
@@ -186,14 +204,18 @@ export function settingsOf(flags: Record<string, unknown>, cwd: string = process
   if (config.service !== undefined) settings.service = config.service;
   if (config.input !== undefined) settings.input = config.input;
   // A variable named on the command line wins over the config's of the same name.
-  if (flags.env !== undefined || config.env !== undefined) settings.env = { ...config.env, ...(flags.env as Record<string, string> | undefined) };
+  if (flags.env !== undefined || config.env !== undefined) {
+    settings.env = { ...config.env, ...(flags.env as Record<string, string> | undefined) };
+    const problem = flags.env !== undefined && config.env !== undefined ? environmentProblem(settings.env) : undefined; // each alone was held to the limits where it was read
+    if (problem !== undefined) throw new DurasimError('read the config', `${found?.file ?? CONFIG_FILE} says "env", and --env adds to it: ${problem.reason}`, problem.fix);
+  }
   if (found) settings.configFile = found.file;
   return settings;
 }
 
 /** The user's task file, read as a scenario (exit 2 when it is not one), with at least one operation of the kinds in play. */
 export function readTaskFile(file: string, operations: readonly OperationKind[] | undefined): Scenario {
-  const scenario = readScenarioFile(file, 'Pass a scenario-format file (docs/scenario-format.md) holding your task');
+  const scenario = readScenarioFile(file, 'Pass a scenario-format file (docs/scenario-format.md) holding your task', 'read the task');
   const kept = scenario.task.operations.filter((op) => operations === undefined || operations.includes(op.kind));
   if (kept.length === 0) throw new DurasimError('read the task', `${file} has no operation of the kinds ${(operations ?? OPERATION_KINDS).join(', ')}`, 'Add one to its task, or name its kinds in "operations" (--operations)');
   return scenario;

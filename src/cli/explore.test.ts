@@ -31,7 +31,7 @@ describe('durasim explore', () => {
     expect(json).toMatchObject({ command: 'explore', journal: 'reference', depth: 1, cutShort: false, faults: [...DEFAULT_FAULT_KINDS] });
     expect(json.states).toBeGreaterThan(50);
     expect(readFileSync(join(dir, 'report', 'coverage.md'), 'utf8')).toMatch(/^# Fault-window coverage: reference, depth 1\n\n\| step kind/);
-  }, 60_000);
+  });
 
   test('a mutant exits 1, and each printed replay line runs as printed and fails the same way', async () => {
     expect(await run('explore', onePublish(), '--journal', 'short-write-ignored', ...common())).toBe(1);
@@ -41,7 +41,7 @@ describe('durasim explore', () => {
     expect(existsSync(argv[1] as string)).toBe(true);
     out = [];
     expect(await run(...argv)).toBe(1);
-  }, 60_000);
+  });
 
   test('a depth other than 1 or 2 is bad usage', async () => {
     expect(await run('explore', '--depth', '3', ...common())).toBe(2);

@@ -58,7 +58,7 @@ describe('the journal a finding records', () => {
     expect(out[0]).toBe(`journal: send-before-dispatched (recorded in ${file})`);
     expect(out[1]).toMatch(/^confirm .* · journal send-before-dispatched · /);
     expect(out.join('\n')).toMatch(/^verdict: confirmed — the same violations in real processes/m);
-  }, 60_000);
+  });
 
   test('a regression saved before modules were recorded runs the bundled journal its regression block names', async () => {
     expect(await run('replay', finding('old.json', { regression: { journal: 'send-before-dispatched', invariants: ['write-ahead'] } }), '--workers', '1')).toBe(1);

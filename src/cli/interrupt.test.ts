@@ -81,7 +81,7 @@ describe('a signal to durasim check', () => {
       expect(check.text()).toContain(`interrupted after ${after} of 2000 runs (${signal}): the verdict is of the runs made`);
       expect(check.text()).toMatch(new RegExp(`^invariants {2}28 held \\(28 judged\\) · exit ${code} \\((interrupted|terminated)\\)$`, 'm'));
       expect(readFileSync(join(dir, name, 'report.md'), 'utf8')).toContain(`- interrupted after ${after} of 2000 runs (${signal})`);
-    }, 120_000);
+    });
   }
 
   test('a second signal exits at once, with the first one\'s code, and writes no summary', async () => {
@@ -95,7 +95,7 @@ describe('a signal to durasim check', () => {
     expect(code, check.text()).toBe(130);
     expect(check.text()).toContain('SIGTERM again: stopping at once, without writing the reports');
     expect(existsSync(join(dir, name, 'summary.json'))).toBe(false);
-  }, 120_000);
+  });
 });
 
 describe('a signal to `npx durasim check` (npm, then sh -c, then node)', () => {
@@ -108,7 +108,7 @@ describe('a signal to `npx durasim check` (npm, then sh -c, then node)', () => {
     expect(exit.signal ?? exit.code, check.text()).toBe(exit.signal === null ? 130 : 'SIGINT');
     expect(summaryOf(name).interrupted).toMatchObject({ ofRuns: 2000, signal: 'SIGINT' });
     expect(check.text()).toMatch(/^interrupted after \d+ of 2000 runs \(SIGINT\)/m);
-  }, 120_000);
+  });
 
   test('Ctrl-C (the whole process group: npm, its shell and durasim): one interrupt, not two, while the run under way ends', async () => {
     const name = 'npx-group';
@@ -118,7 +118,7 @@ describe('a signal to `npx durasim check` (npm, then sh -c, then node)', () => {
     await check.exited;
     expect(check.text()).not.toContain('again: stopping at once');
     expect(summaryOf(name).interrupted).toMatchObject({ ofRuns: 10, signal: 'SIGINT' });
-  }, 120_000);
+  });
 
   test('SIGTERM to npx: npm and its shell end at once; durasim, left alone, stops as at SIGTERM and writes its reports', async () => {
     const name = 'npx-SIGTERM';
@@ -129,7 +129,7 @@ describe('a signal to `npx durasim check` (npm, then sh -c, then node)', () => {
     // durasim outlives npm: its last line comes through the pipes it still holds.
     await check.printed(/^invariants .* · exit 143 \(terminated\)$/m);
     expect(summaryOf(name).interrupted).toMatchObject({ ofRuns: 2000, signal: 'SIGTERM' });
-  }, 120_000);
+  });
 });
 
 describe('a signal to durasim explore', () => {
@@ -143,7 +143,7 @@ describe('a signal to durasim explore', () => {
     const coverage = JSON.parse(readFileSync(join(report, 'coverage.json'), 'utf8')) as { runs: number; interrupted?: { afterRuns: number; signal: string } };
     expect(coverage.interrupted).toEqual({ afterRuns: coverage.runs, signal: 'SIGINT' });
     expect(explore.text()).toContain(`interrupted after ${coverage.runs} runs (SIGINT)`);
-  }, 120_000);
+  });
 });
 
 describe('Interrupt', () => {

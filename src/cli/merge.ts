@@ -1,6 +1,10 @@
 /** durasim merge: the summaries of CI shard jobs folded into one verdict (the worst exit code wins). */
-import { readFileSync } from 'node:fs';
 import { DurasimError } from '../../model/contract/failure.js';
+import { JsonTextError, parseJsonText } from '../../simulator/scenario/jsonText.js';
+import { readInputFile } from '../readInputFile.js';
+
+/** The most bytes a summary.json may take (a check's is a few kB; a --tally of every window, well under a MB). */
+const SUMMARY_BYTES = 64 * 1024 * 1024;
 
 interface ShardSummary {
   journal: string;
@@ -42,11 +46,14 @@ function summaryProblem(value: unknown): string | undefined {
 export function mergeSummaries(files: readonly string[]): { merged: Record<string, unknown>; exitCode: number } {
   if (files.length === 0) throw new DurasimError('merge summaries', 'no summary.json was given', 'Pass the summary.json of every shard');
   const summaries = files.map((file) => {
+    const fix = 'Pass the summary.json files that durasim check wrote';
+    const text = readInputFile(file, { action: 'merge summaries', fix, limitBytes: SUMMARY_BYTES, tooLarge: (size) => new DurasimError('merge summaries', `${file} is ${size}, over the limit of ${SUMMARY_BYTES} for a summary.json`, fix) });
     let value: unknown;
     try {
-      value = JSON.parse(readFileSync(file, 'utf8'));
+      value = parseJsonText(text);
     } catch (error) {
-      throw new DurasimError('merge summaries', `${file} is not a readable summary.json (${error instanceof Error ? error.message : String(error)})`, 'Pass the summary.json files that durasim check wrote');
+      if (!(error instanceof JsonTextError)) throw error;
+      throw new DurasimError('merge summaries', `${file} is not a readable summary.json (${error.syntax ?? `it ${error.message}`})`, fix);
     }
     const problem = summaryProblem(value);
     if (problem !== undefined) throw new DurasimError('merge summaries', `${file} is not a durasim summary: ${problem}`, 'Pass the summary.json files that durasim check wrote');

@@ -74,12 +74,12 @@ describe('safety outranks liveness', () => {
     expect(out[at + 1]).toMatch(/^ {2}convergence at #\d+: expected the run to complete within its bounds; actual bounds-exceeded: worker-0 would start incarnation \d+/);
     expect(out[at + 2]).toMatch(/^ {2}replay: npx durasim replay .+\.json --journal .+refuses\.mjs$/);
     expect(out.some((line) => line.startsWith('  write-ahead [post-'))).toBe(true);
-  }, 120_000);
+  });
 
   test('a run stopped because the journal blocked its thread is judged up to where it blocked: its write-ahead violation leads, exit 1', async () => {
     const { code, out } = await check(blocks, 'blocked', '--runs', '1', '--seed', '1', '--hang-timeout', '1s');
     expect(code).toBe(1);
     expect(out.some((line) => line.startsWith('  write-ahead [post-'))).toBe(true);
     expect(out.some((line) => line.includes('journal-blocked'))).toBe(true);
-  }, 120_000);
+  });
 });

@@ -1,23 +1,24 @@
 /** A scenario file named on the command line, read and validated; a file that cannot be read is said in the house style with `fix`. */
-import { readFileSync, statSync } from 'node:fs';
-import { parseScenarioText, recordedJournalOf, type Scenario } from '../../simulator/scenario/scenario.js';
+import { parseScenarioDocument, recordedJournalOf, type Scenario } from '../../simulator/scenario/scenario.js';
 import { DurasimError } from '../../model/contract/failure.js';
 import { SCENARIO_LIMITS } from '../../simulator/scenario/scenarioLimits.js';
+import { readInputFile } from '../readInputFile.js';
 
-function readText(file: string, fix: string): string {
-  try {
-    // Refused before it is read: a file too large to be a scenario (4 bytes of UTF-8 at most per character).
-    const bytes = statSync(file).size;
-    if (bytes > SCENARIO_LIMITS.fileChars * 4) throw new DurasimError('load scenario', `the file is ${bytes} bytes, over the limit of ${SCENARIO_LIMITS.fileChars} characters`, 'A scenario is a test case: shorten its texts and lists.');
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    if (error instanceof DurasimError) throw error;
-    throw new DurasimError('read the scenario', `${file} could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`, fix);
-  }
+/** The most bytes a scenario file may take: its limit in characters, 4 bytes of UTF-8 at most each. */
+export const SCENARIO_FILE_BYTES = SCENARIO_LIMITS.fileChars * 4;
+
+/** A scenario file's text: a regular file, read up to the limit (readInputFile); `action` names what it is read as. */
+export function readScenarioText(file: string, fix: string, action = 'read the scenario'): string {
+  return readInputFile(file, {
+    action,
+    fix,
+    limitBytes: SCENARIO_FILE_BYTES,
+    tooLarge: (size) => new DurasimError(action, `${file} is ${size}, over the limit of ${SCENARIO_LIMITS.fileChars} characters`, 'A scenario is a test case: shorten its texts and lists.'),
+  });
 }
 
-export function readScenarioFile(file: string, fix: string): Scenario {
-  return parseScenarioText(readText(file, fix));
+export function readScenarioFile(file: string, fix: string, action = 'read the scenario'): Scenario {
+  return parseScenarioDocument(readScenarioText(file, fix, action)).scenario;
 }
 
 /** What a scenario file says of the journal it was found with: its `journal` record, else (a regression saved before durasim recorded one) its regression block's journal name. */
@@ -29,9 +30,8 @@ export interface FileJournal {
 
 /** A finding's file (counterexample.json, a regression): the scenario, and the journal it records, if any. */
 export function readFindingFile(file: string, fix: string): { scenario: Scenario; recorded?: FileJournal } {
-  const text = readText(file, fix);
-  const scenario = parseScenarioText(text);
-  const raw = JSON.parse(text) as { regression?: { journal?: unknown } };
-  const recorded = recordedJournalOf(raw) ?? (typeof raw.regression?.journal === 'string' && raw.regression.journal !== '' ? { name: raw.regression.journal } : undefined);
+  const { scenario, json } = parseScenarioDocument(readScenarioText(file, fix));
+  const regression = json.regression as { journal?: unknown } | undefined;
+  const recorded = recordedJournalOf(json) ?? (typeof regression?.journal === 'string' && regression.journal !== '' ? { name: regression.journal } : undefined);
   return recorded ? { scenario, recorded } : { scenario };
 }

@@ -56,7 +56,7 @@ describe('a report folder never shows a stale failure', () => {
     process.env.DURASIM_FAILPOINT = 'simulator-invariant';
     expect(await run('check', '--runs', '5', '--seed', '1', ...outputs())).toBe(5);
     expect(inReport()).toEqual(['harness-failure.json']);
-  }, 30_000);
+  });
 
   test('a journal that escapes while it loads, after a failing check: exit 4, and the folder holds no earlier verdict', async () => {
     await failingCheck();

@@ -34,14 +34,10 @@ afterEach(() => {
 const run = (...argv: string[]) => main(argv, (line) => out.push(line));
 // One worker: what these tests check does not depend on the count, and each worker costs a start-up.
 const outputs = () => ['--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'];
-const wallMs = (): number => performance.now();
 
 describe('a journal that would hang or exhaust durasim', () => {
-  test('an endless loop ends in under 10 s with exit 3, a saved scenario, and a replay that says the same', async () => {
-    const started = wallMs();
-    // A 2 s hang timeout leaves the 10 s bound room for starting workers and writing the report on a busy machine.
+  test('an endless loop ends with exit 3, a saved scenario, and a replay that says the same (a hang would meet the test\'s hang guard)', async () => {
     expect(await run('check', '--journal', fixture('blocksSync'), '--runs', '50', '--seed', '1', '--hang-timeout', '2s', ...outputs())).toBe(3);
-    expect(wallMs() - started).toBeLessThan(10_000);
     expect(out.join('\n')).toMatch(/journal-blocked: the journal's code kept the thread worker-0#0 after global step 2 \(fs\.writeFile\) for 2 s of wall time/);
     expect(out.join('\n')).toContain('not shrunk: every attempt would cost the hang timeout or a worker');
     expect(existsSync(join(dir, 'report', 'counterexample.json'))).toBe(true);
@@ -49,15 +45,13 @@ describe('a journal that would hang or exhaust durasim', () => {
     out = [];
     expect(await run('replay', join(dir, 'report', 'counterexample.json'), '--journal', fixture('blocksSync'), '--hang-timeout', '1s')).toBe(3);
     expect(out.join('\n')).toContain('journal-blocked');
-  }, 60_000);
+  });
 
-  test('memory kept per step ends in under 10 s with exit 3 and a saved scenario', async () => {
-    const started = wallMs();
+  test('memory kept per step ends with exit 3 and a saved scenario', async () => {
     expect(await run('check', '--journal', fixture('buffersPerStep'), '--runs', '50', '--seed', '1', ...outputs())).toBe(3);
-    expect(wallMs() - started).toBeLessThan(10_000);
     expect(out.join('\n')).toMatch(/journal-out-of-memory: the journal held \d+ MB \(heap and buffers\) at global step \d+, over the 512 MB limit \(--max-heap\)/);
     expect(existsSync(join(dir, 'report', 'counterexample.json'))).toBe(true);
-  }, 60_000);
+  });
 });
 
 describe('a module that escapes while it loads', () => {
@@ -90,7 +84,7 @@ describe('what a killed check left behind', () => {
     expect(await run('check', '--runs', '5', '--seed', '1', ...outputs())).toBe(0);
     for (const file of left) expect(existsSync(file)).toBe(false);
     expect(readdirSync(join(dir, 'regressions', 'reference'))).toEqual([]);
-  }, 30_000);
+  });
 });
 
 describe('check --json in every outcome', () => {
@@ -107,7 +101,7 @@ describe('check --json in every outcome', () => {
     const doc = JSON.parse(out[0] as string) as { message: string };
     expect(doc).toMatchObject({ command: 'check', verdict: 'harness', exitCode: 5 });
     expect(doc.message).toContain('Failed to finish: durasim itself failed (not a finding about the journal): SimulatorInvariantError');
-  }, 30_000);
+  });
 });
 
 describe("a journal's console output", () => {
@@ -125,7 +119,7 @@ describe("a journal's console output", () => {
     out = [];
     expect(await run('replay', join(dir, 'report', 'counterexample.json'), '--journal', file, '--workers', '1')).toBe(3);
     expect(out.join('\n')).toContain('worker-0#0 stdout starting the task');
-  }, 30_000);
+  });
 
   test('check --verbose prints each run\'s output on stderr as the run comes back, the run named first', async () => {
     const file = join(ROOT, 'properties/fixtures/logsJournal.ts');
@@ -140,7 +134,7 @@ describe("a journal's console output", () => {
     err = [];
     expect(await run('check', '--journal', file, '--runs', '3', '--seed', '2', ...outputs())).toBe(3);
     expect(err.join('')).not.toContain('starting the task');
-  }, 30_000);
+  });
 });
 
 describe("a journal's own errors", () => {
@@ -168,7 +162,7 @@ export default {
     expect(printed).toContain(`    at Object.run (${file}:10:19)`);
     expect(printed).not.toMatch(/graph-[0-9a-f]+\.mjs|node:internal/);
     expect(readFileSync(join(dir, 'report', 'report.md'), 'utf8')).toContain(`at parse (${file}:4:15)`);
-  }, 60_000);
+  });
 });
 
 describe('module memory', () => {
@@ -176,7 +170,7 @@ describe('module memory', () => {
     // One worker thread runs many scenarios; every incarnation loads the modules afresh, as a process does.
     expect(await run('check', '--journal', fixture('moduleCache'), '--runs', '300', '--seed', '4', '--faults', 'response,duplicate', ...outputs())).toBe(0);
     expect(out.join('\n')).toMatch(/re-run \d+ for determinism/);
-  }, 60_000);
+  });
 
   test('a journal that trusts module memory across a crash is caught by what it then does, as in production (every incarnation loads its modules afresh): exit 1, saved, and it fails again from the corpus', async () => {
     expect(await run('check', '--journal', fixture('moduleMemory'), '--runs', '1000', '--seed', '3', ...outputs())).toBe(1);
@@ -195,7 +189,7 @@ describe('module memory', () => {
     out = [];
     await run('check', '--journal', fixture('moduleMemory'), '--runs', '2', '--seed', '99', '--shard', '1/2', ...outputs());
     expect(out.join('\n')).toMatch(/^1 stored regression replayed first$/m);
-  }, 120_000);
+  });
 });
 
 describe('output problems are found before the first run: exit 2, nothing written', () => {
@@ -261,7 +255,7 @@ describe("durasim's own failure", () => {
     const file = join(dir, 'report', 'harness-failure.json');
     expect(out.at(-1)).toBe(`Failed to finish: durasim itself failed (not a finding about the journal): SimulatorInvariantError: durasim internal invariant broken: the DURASIM_FAILPOINT test failpoint is set. Please report it with this scenario: ${file}.`);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'durasim.scenario' });
-  }, 30_000);
+  });
 });
 
 describe("an inspect() answer the judge cannot read is the adapter's bad input", () => {
@@ -281,5 +275,5 @@ describe("an inspect() answer the judge cannot read is the adapter's bad input",
     out = [];
     expect(await main(['explore', '--journal', journal, '--faults', 'crash', '--report-dir', join(dir, 'explore'), '--regressions', join(dir, 'reg'), '--no-progress'], (line) => out.push(line))).toBe(2);
     expect(out.at(-1)).toMatch(/^Failed to read the journal's records: inspect\(\) answered, in the base run: the record of "edit-notes" has the path ""/);
-  }, 60_000);
+  });
 });

@@ -40,14 +40,14 @@ describe('durasim confirm', () => {
     const { code, out } = await confirm(file, name);
     expect(out).toMatch(/^verdict: confirmed — the same violations in real processes/m);
     expect([1, 3]).toContain(code);
-  }, 60_000);
+  });
 
   test.each(['000-killed-branch', '000-receipt-body-cut', '000-user-edit-during-delivery', '002-kill-after-external-commit'])('reference seed %s runs clean in real processes, step for step as simulated', async (seed) => {
     const { code, out } = await confirm(join(ROOT, 'reports', 'seeds', `${seed}.json`), 'reference');
     expect(out).toMatch(/^steps: the real processes took the simulation's \d+ worker steps, in its order$/m);
     expect(out).toMatch(/^verdict: both clean$/m);
     expect(code).toBe(0);
-  }, 60_000);
+  });
 
   test('check --confirm runs the shrunk counterexample in real processes and says so, on screen and in the reports', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'durasim-confirm-test-'));
@@ -57,7 +57,7 @@ describe('durasim confirm', () => {
     expect(out).toContain('in real processes: confirmed — the same violations in real processes');
     expect(readFileSync(join(dir, 'report', 'report.md'), 'utf8')).toMatch(/## In real processes\n\n\*\*confirmed\*\*\n\n- simulated: truthful-outcome \[post-a\]\n- real \(\d+ ms, \d+ worker steps, \d+ system calls on the work folder traced\): truthful-outcome \[post-a\]/);
     expect((JSON.parse(readFileSync(join(dir, 'report', 'summary.json'), 'utf8')) as { confirmation?: { verdict: string } }).confirmation?.verdict).toBe('confirmed');
-  }, 60_000);
+  });
 
   test('what real processes cannot do is said, exit 2: an I/O error, a machine crash without strace', async () => {
     const io = await confirm(join(REGRESSIONS, 'short-write-ignored', readdirSync(join(REGRESSIONS, 'short-write-ignored'))[0] as string), 'short-write-ignored');
@@ -66,7 +66,7 @@ describe('durasim confirm', () => {
     const torn = readScenarioFile(join(REGRESSIONS, 'torn-tail-fatal', readdirSync(join(REGRESSIONS, 'torn-tail-fatal'))[0] as string), '');
     expect(unconfirmable(torn, 'strace is not installed (ENOENT)')).toBe('faults[0] is a machine crash (torn-tail), which is built from the workers\' real system calls, and strace is not installed (ENOENT). Install strace (Debian: apt-get install strace)');
     expect(unconfirmable(torn, undefined)).toBeUndefined();
-  }, 60_000);
+  });
 
   /** A journal that behaves well in one world and badly in the other: it tells them apart by the clock (durasim's virtual one starts at 2026-01-01). */
   const twoFaced = (dir: string, name: string, wellWhen: 'simulated' | 'real'): string => {
@@ -118,7 +118,7 @@ export default {
     expect(out).toMatch(/^steps: the worlds part at worker step 1: simulated worker-0#0 step 1 fs\.promises\.writeFile \| real worker-0#0 step 1 fetch$/m);
     expect(code).toBe(1);
     expect(readdirSync(own).filter((name) => name.startsWith('durasim'))).toEqual([]); // (tsx, loading the sources in the workers, keeps its cache there)
-  }, 60_000);
+  });
 
   test('a journal that breaks invariants when simulated and runs clean for real is not reproduced (exit 4), the parting step shown', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'durasim-confirm-test-'));
@@ -127,5 +127,5 @@ export default {
     expect(out).toMatch(/^verdict: not reproduced — write-ahead \[post-a\], no-blind-retry \[post-a\], convergence \[read-config\] did not happen for real$/m);
     expect(out).toMatch(/^steps: the worlds part at worker step 1: simulated worker-0#0 step 1 fetch \| real worker-0#0 step 1 fs\.promises\.writeFile$/m);
     expect(code).toBe(4);
-  }, 60_000);
+  });
 });

@@ -50,14 +50,14 @@ describe('confirm of a concurrent call', () => {
     expect(out).toMatch(/^real \(.*\): no-state-skip \[post-a\], single-flight \[post-a\]$/m);
     expect(out).toMatch(SAME_ORDER);
     expect(code).toBe(1);
-  }, 60_000);
+  });
 
   test.concurrent.each([0, 12, 30])('the reference journal, its second call waiting in memory for the first (at step %i): both clean, step for step', async (atStep) => {
     const { code, out } = await confirm(scenarioFile(`reference-${atStep}`, twoPublishes, [{ kind: 'concurrent-call', atStep, process: 0 }]), 'reference');
     expect(out).toMatch(/^verdict: both clean$/m);
     expect(out).toMatch(SAME_ORDER);
     expect(code).toBe(0);
-  }, 60_000);
+  });
 
   test.concurrent("a second call's error is recorded and the process goes on; a call that comes too late reaches nothing", async () => {
     const journal = join(dir, 'refusesSecond.ts');
@@ -87,5 +87,5 @@ export default {
     expect(real.steps.map((s) => s.call)).toEqual(workerSteps(simulated.trace, simulated.stepCalls).map((s) => s.call));
     const late = await runForReal(journalRefOf(journal), parseScenario({ ...baseScenario(twoPublishes), faults: [{ kind: 'concurrent-call', atStep: 500, process: 0 }] }));
     expect(late.input.trace.filter((line) => line.op === 'concurrent-call').map((line) => line.detail)).toEqual(['the task reaches worker-0 again, but it is not running: nothing happens']);
-  }, 60_000);
+  });
 });

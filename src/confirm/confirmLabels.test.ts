@@ -36,7 +36,7 @@ describe('confirm says "diverged" only for a real difference in what the calls d
     expect(out, out).toMatch(/^verdict: both clean$/m);
     expect(out).toMatch(SAME_ORDER);
     expect(code).toBe(0);
-  }, 60_000);
+  });
 });
 
 describe('what a module does while it loads', () => {
@@ -47,7 +47,7 @@ describe('what a module does while it loads', () => {
     expect(out).toMatch(SAME_ORDER);
     expect(out).toMatch(/^verdict: confirmed — the same violations in real processes$/m);
     expect(code).toBe(1);
-  }, 60_000);
+  });
 
   test.concurrent('format 3: nothing it does at load is a step, in either world (the send is step 20): confirmed, step for step', async () => {
     const { code, out } = await confirm('loadTimeCalls.v3.scenario.json', 'loadTimeCalls.ts');
@@ -55,7 +55,7 @@ describe('what a module does while it loads', () => {
     expect(out).toMatch(SAME_ORDER);
     expect(out).toMatch(/^verdict: confirmed — the same violations in real processes$/m);
     expect(code).toBe(1);
-  }, 60_000);
+  });
 });
 
 describe('what a real process counts as a step, and draws', () => {
@@ -71,7 +71,7 @@ describe('what a real process counts as a step, and draws', () => {
     const drawn = (records: Record<string, unknown>): unknown => JSON.parse((records.drawn as { digest: string }).digest);
     expect(drawn(real.input.final.visible)).toEqual({ pick: 50, coin: 0.75, id: 36, machine: 3 });
     expect(drawn(simulated.final.visible)).toEqual(drawn(real.input.final.visible));
-  }, 60_000);
+  });
 });
 
 describe('two calls that take their steps in another real order', () => {
@@ -82,7 +82,7 @@ describe('two calls that take their steps in another real order', () => {
     expect(out).toMatch(/^verdict: not reproduced \(another order\) — the real processes took the same steps in another order from worker step \d+ \(two calls or two workers, as real time let them\), and neither world broke an invariant$/m);
     expect(out).toMatch(/^ {2}the real run, judged: no violation$/m);
     expect(code).toBe(4);
-  }, 60_000);
+  });
 });
 
 describe("the real run's own safety violations", () => {
@@ -92,7 +92,7 @@ describe("the real run's own safety violations", () => {
     expect(out).not.toMatch(/^real .*single-flight/m);
     expect(out).toMatch(/^verdict: confirmed — the same defect in real processes: single-flight \[post-a\] did not happen for real, but the real run broke write-ahead \[post-a\], one-effect-per-key \[post-a\], no-blind-retry \[post-a\], truthful-outcome \[post-a\], as simulated \(which invariants show one defect: docs\/invariants\.md\)$/m);
     expect(code).toBe(1);
-  }, 60_000);
+  });
 });
 
 describe('a wait or a pause that binds a later incarnation or another worker, in real processes', () => {
@@ -102,14 +102,14 @@ describe('a wait or a pause that binds a later incarnation or another worker, in
     expect(out).toMatch(/^verdict: confirmed — the same violations in real processes$/m);
     expect(out).toMatch(/actual worker-0#1, a later incarnation or another worker, sent it again \d+(\.\d+)? ms after \(request #\d+\)/);
     expect(code).toBe(1);
-  }, 60_000);
+  });
 
   test.concurrent('pause-in-memory: a second worker posts after the 403 the first one recorded: confirmed', async () => {
     const { code, out } = await confirm('pauseInMemory.scenario.json', 'pause-in-memory');
     expect(out, out).toMatch(/^verdict: confirmed — the same violations in real processes$/m);
     expect(out).toMatch(/actual worker-1#0, a later incarnation or another worker, sent request #1 \(POST post-c\)/);
     expect(code).toBe(1);
-  }, 60_000);
+  });
 
   test.concurrent("the real service answers the scenario's Retry-After, and the real trace reads as the simulated one: each worker line its incarnation, step and operation", async () => {
     const real = await runForReal(journalRefOf('wait-in-memory'), readScenarioFile(join(FIXTURES, 'waitInMemory.scenario.json'), ''));
@@ -118,5 +118,5 @@ describe('a wait or a pause that binds a later incarnation or another worker, in
     const step = real.input.trace.find((line) => line.actor === 'worker-0' && line.incarnation === 1);
     expect(step).toMatchObject({ actor: 'worker-0', incarnation: 1, step: 0 });
     expect(real.input.trace.some((line) => line.actor.includes('#'))).toBe(false);
-  }, 60_000);
+  });
 });

@@ -34,7 +34,7 @@ describe('durasim confirm, the shared store', () => {
     expect(out).toMatch(new RegExp(`^real \\(\\d+ ms, \\d+ worker steps, .*\\): .*${violation.replace(/[[\]/]/g, '\\$&')}`, 'm'));
     expect(out).toMatch(/^verdict: confirmed — the same violations in real processes$/m);
     expect(code).toBe(1);
-  }, 60_000);
+  });
 
   test('the coordinated journal through two store timeouts (one applied, one not): clean, step for step, each timeout a real wait', async () => {
     const file = join(dir, 'store-timeouts.json');
@@ -49,7 +49,7 @@ describe('durasim confirm, the shared store', () => {
     expect(timeouts.map((line) => `${(line as { step?: number }).step} ${line.op}`)).toEqual(['1 store.list:result', '4 store.get:result']);
     expect(real.input.store?.calls.map((c) => [c.request.op, c.applied, c.fault ?? ''])).toEqual(expect.arrayContaining([['list', false, 'timeout-after-apply'], ['get', false, 'timeout-before-apply']]));
     expect(real.wallMs).toBeGreaterThanOrEqual(600);
-  }, 60_000);
+  });
 
   test('a pause freezes the worker between the grant and the call, for real, and a duplicate worker takes steps meanwhile', async () => {
     const scenario = parseScenario({ ...oneWrite, faults: [{ kind: 'duplicate-delivery', atStep: 1 }, { kind: 'pause', process: 0, incarnation: 0, step: 4, pauseMs: 400 }] });
@@ -61,5 +61,5 @@ describe('durasim confirm, the shared store', () => {
     const resumed = lines.findIndex((line, i) => i > paused && line.actor === 'worker-0');
     expect(lines.slice(paused + 1, resumed).some((line) => line.actor === 'worker-1' && line.incarnation === 0 && (line as { step?: number }).step !== undefined)).toBe(true);
     expect(real.wallMs).toBeGreaterThanOrEqual(400);
-  }, 60_000);
+  });
 });

@@ -45,7 +45,7 @@ describe('durasim confirm, traced', () => {
     const synced = await confirm(scenario, join(ROOT, 'examples/node-journal/journal.ts'));
     expect(synced.out).toMatch(/^verdict: both clean$/m);
     expect(synced.code).toBe(0);
-  }, 60_000);
+  });
 
   test('a rename without a folder fsync, then a machine crash: the crash image built from the real calls loses the renamed file; confirmed', async () => {
     const journal = file('renames.ts', `export { renamesWithoutFolderFsyncJournal as default } from ${JSON.stringify(join(ROOT, 'properties/fixtures/stateFileJournal.ts'))};\n`);
@@ -61,7 +61,7 @@ describe('durasim confirm, traced', () => {
     expect(clean.out).toMatch(/^real disk after the crash: /m);
     expect(clean.out).toMatch(/^verdict: both clean$/m);
     expect(clean.code).toBe(0);
-  }, 60_000);
+  });
 
   test('a journal on the rest of Node\'s file API (mkdtemp, file streams, chmod, opendir) runs in real processes step for step as simulated, its disk calls alike', async () => {
     const journal = file('node-file-api.ts', `export { nodeFileApiJournal as default } from ${JSON.stringify(join(ROOT, 'properties/fixtures/nodeFileApiJournal.ts'))};\n`);
@@ -72,7 +72,7 @@ describe('durasim confirm, traced', () => {
     // The stream's two chunks, as one writev(2), in both worlds; the mkdtemp folder named alike.
     expect(out).toMatch(/worker-0#0 step 2 fs\.writev\n +simulated: write t-fAAAAA\/log 4 bytes at 0 "a\\nb\\n"\n +writev\(t-fAAAAA\/log, /);
     expect(code).toBe(0);
-  }, 60_000);
+  });
 
   test('a simulation whose disk calls differ from the real ones for a step is diverged (exit 6): the step and both sides named, never "not reproduced"', async () => {
     const scenario = parseScenario(oneWrite);
@@ -93,5 +93,5 @@ describe('durasim confirm, traced', () => {
     expect(confirmation.lines).toContain(`  at ${mark}:`);
     expect(confirmation.lines.join('\n')).toContain(`real:      ${calls.filter((c) => c.mark === mark).map((c) => c.text).join('; ')}`);
     expect(confirmation.lines.join('\n')).toMatch(/a defect of durasim, not a finding about the journal/);
-  }, 60_000);
+  });
 });

@@ -19,6 +19,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import type { Plugin } from 'esbuild';
 import { DurasimError } from '../../model/contract/failure.js';
 import { CODE_ROOT } from '../ownFiles.js';
+import { notAFileReason } from '../readInputFile.js';
 import { withRealMeta } from '../bin/graph.mjs';
 import type { JournalRef } from './journalRef.js';
 
@@ -70,6 +71,9 @@ function sharing(): Plugin {
         const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'resolving' });
         if (resolved.errors.length > 0) return { errors: resolved.errors };
         if (resolved.path.endsWith('.node')) return { path: resolved.path, external: true };
+        // An import of a FIFO or a device would hold the bundle forever: refused by name.
+        const notAFile = notAFileReason(resolved.path);
+        if (notAFile !== undefined) return { errors: [{ text: `${notAFile}, imported as ${args.path}` }] };
         if (isDurasimOwn(resolved.path)) return { path: resolved.path, external: true };
         return { path: resolved.path, ...(resolved.sideEffects === false ? { sideEffects: false } : {}) };
       });

@@ -26,7 +26,7 @@ describe('import() in a journal', () => {
     const written = (outcome.result.final.visible.loaded as { digest?: string }).digest;
     expect(JSON.parse(written ?? '{}')).toEqual({ tag: 'alpha', loads: [1, 2], npm: 'function', missing: 'ERR_MODULE_NOT_FOUND' });
     expect(outcome.again?.result?.traceHash).toBe(outcome.result.traceHash);
-  }, 60_000);
+  });
 
   test('a module durasim cannot bundle is an escape (exit 4), named with the fix', async () => {
     const loaded = await pool.load(journalRefOf(JOURNAL));
@@ -35,5 +35,5 @@ describe('import() in a journal', () => {
     expect(new Set(outcome.result.escapes.map((e) => e.api))).toEqual(new Set(['import("./awaits.mjs")']));
     expect(outcome.result.escapes[0]?.message).toBe('it called import("./awaits.mjs"), which durasim could not bundle to load afresh in every incarnation');
     expect(outcome.result.exits[0]?.error).toMatch(/^DurasimError: Failed to load a module the journal imported: import\("\.\/awaits\.mjs"\) from .*journal\.ts resolves, but durasim could not bundle it: Top-level await is currently not supported with the "cjs" output format\. Import it with a string literal/);
-  }, 60_000);
+  });
 });

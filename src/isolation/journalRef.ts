@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DurasimError } from '../../model/contract/failure.js';
 import { ownModule } from '../ownFiles.js';
+import { notAFileReason } from '../readInputFile.js';
 
 export interface JournalRef {
   /** Absolute path of the module whose export is the JournalAdapter. */
@@ -39,7 +40,12 @@ export function bundledJournal(name: string): JournalRef | undefined {
 export function journalRefOf(spec: string | undefined): JournalRef {
   const name = spec ?? 'reference';
   const path = resolve(name);
-  if (existsSync(path)) return { file: path, spec: name };
+  if (existsSync(path)) {
+    // A FIFO, a device or a folder is refused here: bundling would read a FIFO or /dev/zero forever.
+    const notAFile = notAFileReason(path, name);
+    if (notAFile !== undefined) throw new DurasimError('load the journal', notAFile, 'Pass the path of your adapter module (a .ts, .mts or .js file)');
+    return { file: path, spec: name };
+  }
   const bundled = bundledJournal(name);
   if (bundled) return bundled;
   throw new DurasimError('load the journal', `no file at ${path}, and "${name}" is not a bundled journal`, `Pass a path to your adapter module, "reference", or one of the mutants: ${MUTANT_NAMES.join(', ')}`);

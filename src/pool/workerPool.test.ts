@@ -25,7 +25,6 @@ const poolOf = (options: ConstructorParameters<typeof WorkerPool>[0]): WorkerPoo
   return pool;
 };
 afterAll(() => Promise.all(pools.map((pool) => pool.close())));
-const wallMs = (): number => performance.now();
 
 describe('a journal that never gives its thread back', () => {
   test.each([
@@ -34,15 +33,13 @@ describe('a journal that never gives its thread back', () => {
   ])('%s ends as journal-blocked, naming the step, and the worker is replaced', async (_what, name, where) => {
     const pool = poolOf({ workers: 1, hangTimeoutMs: 1000 });
     const loaded = await pool.load(fixture(name));
-    const started = wallMs();
     const outcome = await pool.run(loaded.journalId, simple);
-    expect(wallMs() - started).toBeLessThan(5000);
     expect(outcome).toMatchObject({ kind: 'journal-blocked' });
     expect(outcome.kind === 'journal-blocked' ? outcome.detail : '').toMatch(where);
     expect(outcomeVerdict(outcome)).toBe('liveness');
     const reference = await pool.load(journalRefOf('reference'));
     expect((await pool.run(reference.journalId, simple)).kind).toBe('simulated');
-  }, 30_000);
+  });
 });
 
 describe('a journal that eats memory', () => {
@@ -52,14 +49,12 @@ describe('a journal that eats memory', () => {
   ])('%s ends as journal-out-of-memory, and the worker is replaced', async (_what, name, detail) => {
     const pool = poolOf({ workers: 1, maxHeapMb: 128 });
     const loaded = await pool.load(fixture(name));
-    const started = wallMs();
     const outcome = await pool.run(loaded.journalId, simple);
-    expect(wallMs() - started).toBeLessThan(10_000);
     expect(outcome.kind).toBe('journal-out-of-memory');
     expect(outcome.kind === 'journal-out-of-memory' ? outcome.detail : '').toMatch(detail);
     const reference = await pool.load(journalRefOf('reference'));
     expect((await pool.run(reference.journalId, simple)).kind).toBe('simulated');
-  }, 60_000);
+  });
 });
 
 describe('module memory dies with a crash', () => {
@@ -78,7 +73,7 @@ describe('module memory dies with a crash', () => {
     expect(scenario).toBeDefined();
     const { judge } = await import('../../model/judge.js');
     expect(judge(await simulate(moduleMemory, scenario))).toEqual([]);
-  }, 120_000);
+  });
 });
 
 describe('growing the pool', () => {
@@ -96,7 +91,7 @@ describe('growing the pool', () => {
     expect(new Set(hashes).size).toBe(1);
     pool.grow(2);
     expect(pool.size).toBe(3);
-  }, 60_000);
+  });
 });
 
 describe('determinism is checked on clean runs', () => {
@@ -110,7 +105,7 @@ describe('determinism is checked on clean runs', () => {
     expect(divergence?.rerun).toBe('same');
     expect(divergence?.second).toEqual(divergence?.first);
     expect(divergence?.divergesAt).toBe(divergence?.first.length);
-  }, 60_000);
+  });
   test('stored regressions are re-run at the generated runs\' rate (the first, then every determinismEvery-th), counted, and a nondeterministic one is caught as stored', async () => {
     const pool = poolOf({ workers: 1 });
     const stored = (file: string) => ({ file, scenario: parseScenario(simple), info: { journal: 'x', invariants: [] } });
@@ -126,7 +121,7 @@ describe('determinism is checked on clean runs', () => {
     expect(clean.runsExecuted).toBe(6);
     // Stored a, c and e, and the first generated run.
     expect(clean.determinismChecks).toBe(4);
-  }, 60_000);
+  });
 });
 
 describe('results do not depend on the worker count', () => {
@@ -151,7 +146,7 @@ describe('results do not depend on the worker count', () => {
       await pool.close();
     }
     expect(results[1]).toEqual(results[0]);
-  }, 240_000);
+  });
 
   test('a run is generated from its seed and index alone', () => {
     const arbitrary = scenarioArbitrary();

@@ -97,7 +97,7 @@ describe.skipIf(!haveBrowser)('timeline.html in headless Chromium', () => {
       executablePath: CHROMIUM,
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
-  }, 60_000);
+  });
   afterAll(async () => browser?.close());
 
   test('lanes, legend, markers, the disk lane at the violating step, folds, counts, hover and links', async () => {
@@ -132,7 +132,7 @@ describe.skipIf(!haveBrowser)('timeline.html in headless Chromium', () => {
     }
     expect(requests.every((url) => url.startsWith('file:'))).toBe(true);
     await tab.close();
-  }, 60_000);
+  });
 
   test('a fault-set violation links to its fault; every mutant family shows its violation (screenshots with DURASIM_SCREENSHOT_DIR)', async () => {
     const { html } = await mutantTimeline('retry-unsafe-write', (s) => s.faults.push({ kind: 'response', request: 0, fault: 'delay', delayMs: 10 }));
@@ -157,5 +157,5 @@ describe.skipIf(!haveBrowser)('timeline.html in headless Chromium', () => {
       expect(existsSync(shot)).toBe(true);
       await page.tab.close();
     }
-  }, 120_000);
+  });
 });

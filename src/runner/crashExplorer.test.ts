@@ -69,7 +69,7 @@ describe('exploreCrashes', () => {
     const append = result.rows.find((r) => r.kind === 'append')!;
     expect(append.states).toBeGreaterThan(2 * append.points);
     expect(result.states).toBe(result.rows.reduce((n, r) => n + r.states, 0));
-  }, 60_000);
+  });
 
   test('fsync-failure-retried is caught at an fsync, by write-ahead; overwrite-in-place by a crash', async () => {
     const fsync = await explore('fsync-failure-retried');
@@ -77,14 +77,14 @@ describe('exploreCrashes', () => {
     expect(fsync.findings.find((f) => f.kind === 'fsync')?.scenario.faults).toEqual([{ kind: 'io-error', process: 0, incarnation: 0, step: 17, error: 'EIO' }]);
     const overwrite = await explore('overwrite-in-place');
     expect(overwrite.findings.some((f) => f.scenario.faults.some((x) => x.kind === 'crash' && x.mode !== 'keep-all'))).toBe(true);
-  }, 60_000);
+  });
 
   test('every family is tried at its window: a 400 (failure), a malformed receipt (response), a changed task after a kill (intent) each catch their mutant, by a single fault', async () => {
     const found = async (name: string, family: FaultKind) => (await explore(name, 1, [family])).findings.map((f) => ({ family: f.family, code: f.violations[0]?.code, codes: f.violations.map((v) => v.code), faults: f.scenario.faults.length, note: f.note }));
     expect(await found('retries-invalid-argument', 'failure')).toContainEqual(expect.objectContaining({ family: 'failure', code: 'failure-class-respected', faults: 1, note: undefined }));
     expect((await found('trust-any-receipt', 'response')).some((f) => f.family === 'response' && f.faults === 1)).toBe(true);
     expect((await found('new-process-args', 'intent')).some((f) => f.family === 'intent' && f.codes.includes('recorded-intent-wins') && f.faults === 1 && f.note?.startsWith('then the task changes'))).toBe(true);
-  }, 60_000);
+  });
 
   test('a duplicate delivery is also tried with the newcomer taking the first step: a check-then-act lease is caught at depth 1, by one fault', async () => {
     const loaded = await pool.load(bundledJournal('lease-check-then-create')!);
@@ -94,7 +94,7 @@ describe('exploreCrashes', () => {
     expect(found?.note).toBe('the newcomer taking the first step once both are ready');
     expect(found?.scenario.faults).toHaveLength(1);
     expect(found?.scenario.schedule).toEqual([1]);
-  }, 60_000);
+  });
 
   test('depth 2 explores pairs: more states than depth 1, and a budget cuts it short honestly', async () => {
     const loaded = await pool.load(bundledJournal('reference')!);
@@ -103,5 +103,5 @@ describe('exploreCrashes', () => {
     expect(cut.cutShort).toBe(true);
     expect(cut.states).toBeGreaterThan(one.states);
     expect(cut.findings).toEqual([]);
-  }, 60_000);
+  });
 });

@@ -66,5 +66,5 @@ describe('fault windows read from a trace', () => {
     expect(missed).toEqual([]);
     expect(aimed).toBeGreaterThan(150);
     expect(families.size).toBeGreaterThanOrEqual(9);
-  }, 60_000);
+  });
 });
