@@ -12,11 +12,15 @@
 import { guardProperty } from './guardFunction.js';
 import { guardGlobals } from './guardGlobals.js';
 import { guardModules } from './guardModules.js';
+
+export { hideWorkerThread } from './guardModules.js';
 import { guardProcess } from './guardProcess.js';
 import { guardLocale } from './guardLocale.js';
+import { guardStackFormat } from './guardStackFormat.js';
 
-export { asModuleLoad, callOfTurn, moduleLoading, NOT_SERVED, outsideTurn, runAsCall, runAsTurn, turnHolder, type Escape, type TurnHolder, type SimulatedProcess } from './turn.js';
+export { asModuleLoad, callOfTurn, chargeNoTurnTo, claimMachinery, closeThread, isJournalCode, isNoTurn, moduleLoading, NOT_SERVED, outsideTurn, runAsCall, runAsTurn, turnHolder, type Escape, type TurnHolder, type SimulatedProcess } from './turn.js';
 export { atVirtualTime, SERVED_TIMER } from './guardGlobals.js';
+export { ownThrown } from './ownThrown.js';
 export { escapeReason, escapeFix } from './escapeCatalog.js';
 export { SimulatedExit } from './guardProcess.js';
 
@@ -44,7 +48,7 @@ function cacheIdentity(): (() => void)[] {
 
 function install(): void {
   guardModules();
-  restores = [...cacheIdentity(), ...guardGlobals(), ...guardLocale(), ...guardProcess()];
+  restores = [...cacheIdentity(), ...guardGlobals(), ...guardLocale(), ...guardProcess(), guardStackFormat()];
   const report = (process as unknown as { report?: object }).report;
   if (report) for (const name of ['getReport', 'writeReport']) {
     const restore = guardProperty(report, name, `process.report.${name}`);

@@ -7,7 +7,7 @@
  *   it gets no signals);
  * - refused: the real clock (hrtime, uptime), the machine (memoryUsage, cpuUsage, resourceUsage,
  *   report, available memory, active resources), signals and process control (kill, abort, chdir,
- *   set*id), native code (binding, dlopen).
+ *   set*id), native code (binding, dlopen), an uncaught-exception capture callback.
  * - kept: what it writes to stdout and stderr (console.log and friends), in the world's trace.
  * Outside a turn every call and read is the real one. Returns restore callbacks.
  */
@@ -20,6 +20,8 @@ type Restore = () => void;
 const REFUSED = [
   'hrtime', 'uptime', 'memoryUsage', 'cpuUsage', 'resourceUsage', 'constrainedMemory', 'availableMemory', 'getActiveResourcesInfo',
   'kill', 'abort', 'reallyExit', '_kill', 'chdir', 'setuid', 'setgid', 'seteuid', 'setegid', 'setgroups', 'initgroups', 'binding', '_linkedBinding', 'dlopen',
+  // A callback Node would call from no process's turn, in place of the uncaught-exception handling every simulated process has.
+  'setUncaughtExceptionCaptureCallback',
 ];
 const LISTENER_METHODS = ['on', 'once', 'addListener', 'prependListener', 'prependOnceListener', 'off', 'removeListener', 'removeAllListeners'];
 

@@ -16,7 +16,7 @@ import { CODE_ROOT } from '../ownFiles.js';
 import { ownModuleOfGraph } from './sharedModules.js';
 import { dynamicLoader, type ModuleBody } from './dynamicModules.js';
 import { bracketLazyModules, LOAD_PARAM, loadBracket } from './moduleLoads.js';
-import { asModuleLoad } from '../../simulator/sandbox/ambientGuard.js';
+import { asModuleLoad, claimMachinery } from '../../simulator/sandbox/ambientGuard.js';
 
 export interface JournalInstances {
   /** A new instance of the journal's modules. */
@@ -28,6 +28,10 @@ export interface JournalInstances {
 }
 
 const BUILTINS = new Set(builtinModules);
+/** Whether this is a worker thread (read as the module loads: a thread that runs journals says it is a main thread after). */
+const IN_WORKER = !isMainThread;
+/** Compiling a bundle is durasim's own work (node:vm is guarded in a thread that runs journals: sandbox/turn.ts). */
+const machinery = claimMachinery();
 
 export function isJournalAdapter(value: unknown): value is JournalAdapter {
   if (typeof value !== 'object' || value === null) return false;
@@ -90,7 +94,7 @@ let tsxRegistered = false;
  */
 async function importOwn(path: string): Promise<unknown> {
   // A process started with --import tsx loads TypeScript in its main thread; its worker threads do not.
-  if (extname(path) === '.ts' && !tsxRegistered && (!isMainThread || !process.execArgv.some((arg) => arg.includes('tsx')))) {
+  if (extname(path) === '.ts' && !tsxRegistered && (IN_WORKER || !process.execArgv.some((arg) => arg.includes('tsx')))) {
     const { register } = (await import('tsx/esm/api')) as { register: () => unknown };
     register();
     tsxRegistered = true;
@@ -103,10 +107,13 @@ export async function compileJournal(bundle: JournalBundle, durasimIndex: string
   const nodeRequire = createRequire(bundle.ref.file);
   const shared = new Map<string, unknown>();
   for (const id of bundle.shared) {
-    const namespace = (ownModuleOfGraph(graphKey(id, durasimIndex)) ?? (await importOwn(id === 'durasim' ? durasimIndex : id))) as Record<string, unknown>;
+    // Loading one is durasim's own work: it reads the real disk (a thread that runs journals refuses that to code in no turn).
+    const namespace = (ownModuleOfGraph(graphKey(id, durasimIndex)) ?? (await machinery(() => importOwn(id === 'durasim' ? durasimIndex : id)))) as Record<string, unknown>;
     shared.set(id, Object.assign(Object.create(null) as object, namespace, { __esModule: true }));
   }
-  const body = compileFunction(bracketLazyModules(bundle.code), ['exports', 'require', 'module', '__filename', '__dirname', LOAD_PARAM], { filename: bundle.ref.file }) as unknown as ModuleBody;
+  const code = bracketLazyModules(String(bundle.code));
+  const filename = String(bundle.ref.file);
+  const body = machinery(() => compileFunction(code, ['exports', 'require', 'module', '__filename', '__dirname', LOAD_PARAM], { filename })) as unknown as ModuleBody;
   const baseline = new Set(globalKeys());
   const dir = bundle.ref.file.slice(0, bundle.ref.file.lastIndexOf('/'));
   const fresh = (): JournalAdapter => {

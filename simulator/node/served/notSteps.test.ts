@@ -1,9 +1,11 @@
 /**
- * The served APIs that are no step (NOT_STEPS): constants of the simulated machine and process.
+ * The served APIs that are no step (NOT_STEPS): constants of the simulated machine and process,
+ * and finalization registries.
  * A real process of `durasim confirm` counts none of them (src/confirm/countedWorld.ts), so the list
  * is held here to what the simulation does: each of them called, and not one step taken.
  */
 import * as os from 'node:os';
+import * as tty from 'node:tty';
 import { expect, test } from 'vitest';
 import type { JournalAdapter } from '../../../model/contract/contract.js';
 import { baseScenario } from '../../../src/arbitraries.js';
@@ -19,6 +21,8 @@ test('every served API that is no step takes none when a journal calls it', asyn
     ['performance.getEntries', () => performance.getEntries()],
     ['performance.getEntriesByName', () => performance.getEntriesByName('x')],
     ['performance.getEntriesByType', () => performance.getEntriesByType('mark')],
+    ['tty.isatty', () => tty.isatty(1)],
+    ['FinalizationRegistry', () => new FinalizationRegistry(() => {})],
   ];
   expect(new Set(calls.map(([api]) => api))).toEqual(NOT_STEPS);
   const journal: JournalAdapter = {
