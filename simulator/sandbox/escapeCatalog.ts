@@ -50,6 +50,10 @@ const SPECIFIC_FIXES: Record<string, string> = {
   'module.registerHooks': 'Import what the hook would load instead: durasim bundles the journal and what it imports, and module hooks run outside the sandbox.',
   'module.syncBuiltinESMExports': "Leave Node's builtin modules as they are: their ES module exports are durasim's too.",
   'process.setUncaughtExceptionCaptureCallback': "Listen with process.on('uncaughtException'), which every simulated process has of its own.",
+  CompressionStream: "Compress with zlib's streams (createGzip, createDeflate…), which durasim serves at the same point every run.",
+  DecompressionStream: "Decompress with zlib's streams (createGunzip, createInflate…), which durasim serves at the same point every run.",
+  'stream.web.CompressionStream': "Compress with zlib's streams (createGzip, createDeflate…), which durasim serves at the same point every run.",
+  'stream.web.DecompressionStream': "Decompress with zlib's streams (createGunzip, createInflate…), which durasim serves at the same point every run.",
   'wasi.WASI': 'Instantiate the WebAssembly module with imports of your own (WebAssembly.instantiate): WASI reaches the real file system through its pre-opened folders.',
 };
 
@@ -89,6 +93,7 @@ const PREFIXES: [string, Family][] = [
   ['crypto.subtle.', 'pool'],
   ['CompressionStream', 'pool'],
   ['DecompressionStream', 'pool'],
+  ['stream.web.', 'pool'],
   ['crypto.', 'random'],
   ['set', 'timer'],
   ['AbortSignal.timeout', 'timer'],

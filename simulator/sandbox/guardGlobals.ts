@@ -297,6 +297,9 @@ export function guardGlobals(): Restore[] {
   add(guardProperty(globalThis, 'FinalizationRegistry', 'FinalizationRegistry'));
   add(guardLazyGlobal('MessageChannel'));
   add(guardLazyGlobal('BroadcastChannel'));
+  // Web streams' compression runs zlib on the thread pool, where no world waits for it: refused (zlib's own streams are served).
+  add(guardLazyGlobal('CompressionStream'));
+  add(guardLazyGlobal('DecompressionStream'));
   for (const name of ['wait', 'waitAsync', 'notify']) add(guardProperty(Atomics, name, `Atomics.${name}`));
   restores.push(...guardDate(), ...guardIntl(), ...guardPerformance(), ...guardEventTimeStamp(), ...guardWebCrypto(), ...serveAllocUnsafe(), ...serveClearTimers());
   return restores;

@@ -53,6 +53,7 @@ export const MODULE_GUARDS: readonly ModuleGuard[] = [
   { module: 'v8', only: ['getHeapStatistics', 'getHeapSpaceStatistics', 'getHeapSnapshot', 'writeHeapSnapshot', 'getHeapCodeStatistics', 'setFlagsFromString', 'takeCoverage', 'stopCoverage', 'setHeapSnapshotNearHeapLimit', 'queryObjects'] },
   { module: 'crypto', only: [...RANDOM, ...CRYPTO_THREAD_POOL] },
   { module: 'zlib', except: ZLIB_PURE },
+  { module: 'stream/web', only: ['CompressionStream', 'DecompressionStream'] },
   // Callbacks Node would call from no turn (every async resource's life), or code run outside the sandbox.
   { module: 'async_hooks', only: ['createHook'] },
   { module: 'module', only: ['register', 'registerHooks', 'syncBuiltinESMExports'] },
@@ -102,7 +103,7 @@ export function guardModules(): number {
     } catch {
       continue; // not in this Node version
     }
-    const prefix = spec.module.replace('/promises', '.promises');
+    const prefix = spec.module.replaceAll('/', '.');
     guardObject(module, prefix, spec);
     for (const name of spec.nested ?? []) {
       const inner = module[name];

@@ -144,7 +144,7 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
       this.inspection.observeDurable(this.trace.length - 1);
       this.fireEventsDue();
       if (this.stop !== null) break;
-      if (this.turns.anyRunning) await this.turns.quiesce();
+      if (this.turns.anyRunning || this.turns.busyOutside) await this.turns.quiesce();
       // A port's messages are ready at once (no thread pool, no wire): delivered before any step is granted.
       const messages = this.clock.takeSoonDue();
       if (messages.length > 0) {
