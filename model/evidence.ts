@@ -52,7 +52,7 @@ export interface RequestEvidence {
   index: number;
   atMs: number;
   method: string;
-  route: { kind: string; key?: string; name?: string };
+  route: { kind: string; key?: string; name?: string; by?: string };
   digest?: string;
   status: number;
   seq?: number;
@@ -71,6 +71,8 @@ export interface RequestEvidence {
   recordsAtArrival?: Records;
   /** The path it was sent to, for a request no route took (routed-requests). */
   path?: string;
+  /** A query that read the service's effects themselves (not its keys' memory), and how many it found. */
+  readsEffects?: { found: number };
   /** Under a contract: the status the wire said, when it differs from the model's `status` (a mismatch answered 422 is the model's 409). */
   wireStatus?: number;
   /** For a failure-class answer heard by its sender: the key's states in the page cache as it heard it (what it had written before). */

@@ -229,7 +229,9 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       // Drawn on its own, not only with a restart: a volatile service may forget a key at any restart, and a
       // service with no idempotency keys ('none') turns every duplicate send into a second effect.
       memory: has('service-restart')
-        ? fc.constantFrom('durable' as const, 'volatile' as const, 'none' as const, 'durable' as const) // half durable; shrinks toward it
+        ? options.contract === undefined || options.contract.memory === 'none'
+          ? fc.constantFrom('durable' as const, 'volatile' as const, 'none' as const, 'durable' as const) // half durable; shrinks toward it
+          : fc.constantFrom('durable' as const, 'volatile' as const, 'durable' as const, 'durable' as const) // a contract that keeps its keys keeps them, but a restart may lose them (volatile)
         : fc.constant('durable' as const),
       // Most services answer a query by key; one that does not is the rarer case.
       query: fc.constantFrom(true, false, true, true),

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { checkNoBlindRetry } from './noBlindRetry.js';
 import { D1, post, run } from './fixtures.js';
+import type { RequestEvidence } from '../evidence.js';
 
 describe('no-blind-retry', () => {
   test('fires on a send under a key the task never gave', () => {
@@ -33,5 +34,20 @@ describe('no-blind-retry against a service without idempotency keys', () => {
     }));
     expect(violations).toEqual([expect.objectContaining({ code: 'no-blind-retry', key: 'a', step: 9 })]);
     expect(violations[0]?.actual).toBe('request #1 is send number 2 of a: the service keeps no idempotency keys, so it commits again unless request #0 never committed (here it did: 2 effects)');
+  });
+});
+
+describe('no-blind-retry after the service\'s effects said none', () => {
+  const asked = (index: number, seq: number, found: number): RequestEvidence => ({ index, atMs: 0, method: 'GET', route: { kind: 'query', key: 'a', by: 'filter' }, status: 200, seq, readsEffects: { found } });
+
+  test('a re-send after a query of the effects themselves found none of the key is no blind retry, even to a forgetful service', () => {
+    expect(checkNoBlindRetry(run({ service: { idempotencyMemory: 'volatile' }, requests: [post(0, 'a', D1, 5), asked(1, 7, 0), post(2, 'a', D1, 9)] }))).toEqual([]);
+  });
+
+  test('it still is when that query found one, came before the last send, or asked only the keys\' memory', () => {
+    const fires = (requests: RequestEvidence[]) => checkNoBlindRetry(run({ service: { idempotencyMemory: 'volatile' }, requests })).map((v) => v.step);
+    expect(fires([post(0, 'a', D1, 5), asked(1, 7, 1), post(2, 'a', D1, 9)])).toEqual([9]);
+    expect(fires([asked(0, 3, 0), post(1, 'a', D1, 5), post(2, 'a', D1, 9)])).toEqual([9]);
+    expect(fires([post(0, 'a', D1, 5), { ...asked(1, 7, 0), readsEffects: undefined }, post(2, 'a', D1, 9)])).toEqual([9]);
   });
 });

@@ -3,7 +3,10 @@ import type { Violation } from '../violation.js';
 
 /**
  * no-blind-retry: a non-retry-safe write is never sent under a key the task did not give, and is
- * sent again under its own key only when the service promises idempotent replay (durable memory).
+ * sent again under its own key only when the service promises idempotent replay (durable memory),
+ * or when, after its last send arrived, the journal asked the service's effects themselves (a
+ * contract's query by a field of the request, or by receipt: not its keys' memory, which a restart
+ * may have wiped) and they held none of the key: a re-send on that answer is not blind.
  */
 export function checkNoBlindRetry(input: JudgeInput): Violation[] {
   const violations: Violation[] = [];
@@ -29,6 +32,9 @@ export function checkNoBlindRetry(input: JudgeInput): Violation[] {
     if (!first.has(key)) first.set(key, request.index);
     const memory = input.scenario.service.idempotencyMemory;
     if (count < 2 || operationSpec(input, key)?.retrySafe === true || memory === 'durable') continue;
+    const previous = input.requests.findLast((r) => r.index < request.index && r.route.kind === 'publish' && r.route.key === key);
+    const askedTheTruth = input.requests.some((r) => r.route.kind === 'query' && r.route.key === key && r.readsEffects?.found === 0 && (r.seq ?? 0) > (previous?.seq ?? 0) && (r.seq ?? 0) < (request.seq ?? 0));
+    if (askedTheTruth) continue;
     const effects = input.effects.filter((e) => e.key === key && e.requestIndex !== null).length;
     const risk = memory === 'none'
       ? `the service keeps no idempotency keys, so it commits again unless request #${first.get(key)} never committed`

@@ -114,12 +114,14 @@ export function answerUnderContract(core: ServiceCore, face: ContractFace, route
   if (route.kind === 'query') {
     if (route.by === 'filter' && route.filter) {
       const found = matching(core, route.filter).map((e) => ({ key: e.key, digest: e.digest, receipt: e.receipt, state: 'committed' as const, request: core.requestOf.get(e.receipt) }));
+      record.readsEffects = { found: found.length };
       record.answer = 'list';
       record.status = 200;
       const rendered = face.renderList(route.list ?? '', found, kind);
       return { ...core.rawReply(200, rendered.body, fault), headers: rendered.headers };
     }
     const effect = route.by === 'receipt' ? core.effects.find((e) => e.receipt === route.receipt) : undefined;
+    if (route.by === 'receipt') record.readsEffects = { found: effect ? 1 : 0 };
     const entry = route.by === 'receipt' ? (effect ? { digest: effect.digest, receipt: effect.receipt, state: 'committed' as const, request: core.requestOf.get(effect.receipt) } : undefined) : stored(route.key);
     if (!entry || entry.state !== 'committed') {
       if (route.list !== undefined) {
