@@ -6,6 +6,7 @@
 import type { DurabilityGap, ObservedHistories, ReceiptLoss, Records } from '../model/evidence.js';
 import type { JournalAdapter } from '../model/contract/contract.js';
 import { digestOf } from '../model/contract/digest.js';
+import { checkStateNames, type StateNames } from '../model/stateNames.js';
 import { intentOf } from './contract/classify.js';
 import { installAmbientGuard, uninstallAmbientGuard, type Escape } from './sandbox/ambientGuard.js';
 import { loadMsw, type Transport } from './service/network.js';
@@ -99,6 +100,8 @@ export interface SimulationResult {
   serviceUrl: string;
   /** Per publish key: the digest of its task's body under the service's intent rule (the judge's intent for a record that keeps no digest). */
   intentDigests: Record<string, string>;
+  /** The journal's own state names (JournalAdapter.states), when it has them: its records carry its words beside the model's states. */
+  states?: StateNames;
   final: {
     /** Records on the durable image at the end. */
     durable: Records;
@@ -147,6 +150,7 @@ export function reportUncaught(error: unknown): boolean {
 
 export async function simulate(journal: JournalAdapter, scenarioInput: Scenario | unknown, options: SimulateOptions = {}): Promise<SimulationResult> {
   const scenario = parseScenario(scenarioInput);
+  const states = checkStateNames(journal.states, `the journal "${journal.name}"`);
   if (options.transport === 'msw') await loadMsw();
   installAmbientGuard();
   let world: World;
@@ -180,6 +184,7 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
     strayRequests: world.strayRequests,
     serviceUrl: world.network.serviceUrl,
     intentDigests: intentDigestsOf(scenario),
+    ...(states !== undefined ? { states } : {}),
     final: { ...world.inspection.observeBoth(world.trace.length - 1, false), files: filesOn(world.disk.liveView(), world.paths), durableFiles: filesOn(world.disk.durableView(), world.paths) },
     observed: world.inspection.observer.observed,
     receiptLosses: world.inspection.observer.receiptLosses,
