@@ -13,6 +13,8 @@ import type { Fault, Scenario } from '../simulator/scenario/scenario.js';
 import { simulate } from '../simulator/simulate.js';
 import { PROPERTY_TIMEOUT_MS, runs, seed } from './budgets.js';
 import { modelWords, ownWords } from './fixtures/ownNamesJournal.js';
+import { reportMarkdown } from '../src/report/markdown.js';
+import { timelineHtml } from '../src/report/timeline.js';
 
 const onePayment = (...faults: Fault[]): Scenario => ({ ...baseScenario([{ kind: 'publish', key: 'post-a', body: 'a' }]), faults });
 
@@ -48,5 +50,16 @@ describe('a journal in its own words', () => {
       'no-state-skip [post-a] at #36: expected a transition the model allows from timeout/retry_wait [outcome_unknown] (to checking [reconciling]; docs/invariants.md draws the model); actual timeout/retry_wait → sending [dispatched]',
       'retry-safe-only [post-a] at #40: expected after crash 1 left post-a timeout/retry_wait [outcome_unknown], a query for the key before any re-send, or parked [blocked]; actual request #1 from worker-0#1, which started after that crash, re-sent it without asking the service; this service kept the key, but one that forgets keys (or keeps none) would have committed it twice had the first send landed',
     ]);
+  }, PROPERTY_TIMEOUT_MS);
+
+  test('its report.md and timeline.html name its words too: the violations, and what the disk kept at a crash', async () => {
+    const scenario = onePayment({ kind: 'response', request: 0, fault: '500-after-commit' }, { kind: 'crash', process: 0, incarnation: 0, step: 25, when: 'after', mode: 'keep-all' });
+    const result = await simulate(ownWords, scenario);
+    const violations = judge(result);
+    const markdown = reportMarkdown({ command: 'replay', journal: ownWords.name, journalSpec: 'payments.ts', runsExecuted: 1, elapsedMs: 1, verdict: 'safety', exitCode: 1, violations, result, counterexample: scenario });
+    expect(markdown).toContain('  - then: no-state-skip [post-a] at #36: expected a transition the model allows from timeout/retry_wait [outcome_unknown] (to checking [reconciling]; docs/invariants.md draws the model); actual timeout/retry_wait → sending [dispatched]');
+    const html = timelineHtml(result, violations, 'payments');
+    expect(html).toContain('<h4>Disk kept (durable records)</h4><ul><li>post-a: queued [authorized] → sending [dispatched] → timeout/retry_wait [outcome_unknown]</li></ul>');
+    expect(html).toContain('actual timeout/retry_wait → sending [dispatched]');
   }, PROPERTY_TIMEOUT_MS);
 });
