@@ -62,4 +62,10 @@ describe('a journal in its own words', () => {
     expect(html).toContain('<h4>Disk kept (durable records)</h4><ul><li>post-a: queued [authorized] → sending [dispatched] → timeout/retry_wait [outcome_unknown]</li></ul>');
     expect(html).toContain('actual timeout/retry_wait → sending [dispatched]');
   }, PROPERTY_TIMEOUT_MS);
+
+  test('simulate() in your own code refuses a mapping onto a state the model lacks, as every command does', async () => {
+    await expect(simulate({ ...ownWords, states: { ...ownWords.states, paid: 'settled' } as never }, onePayment())).rejects.toThrow(
+      'Failed to load the journal: the states of the journal "payments-own-words" map "paid" to "settled", which is not a state of the model (operation: authorized, dispatched, succeeded, conflict, outcome_unknown, reconciling, blocked, failed, cancelled; file: read, conflict, applied).',
+    );
+  });
 });

@@ -6,10 +6,14 @@
  * both send post-a. The takeover is ~800 entries before the first violation: without the pins it is
  * left out of report.md and timeline.html, as it was.
  */
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { JournalAdapter, JournalRecords } from '../../model/contract/contract.js';
 import { judge } from '../../model/judge.js';
+import { parseScenarioText } from '../../simulator/scenario/scenario.js';
 import { simulate } from '../../simulator/simulate.js';
+import { mutantNamed } from '../journals/mutants/index.js';
 import { baseScenario } from '../arbitraries.js';
 import { explainText } from './explain.js';
 import { pinnedEntries } from './pinnedEntries.js';
@@ -103,4 +107,23 @@ describe('what a long counterexample\'s violations stand on', () => {
     for (const o of result.observed['post-a'] ?? []) expect(html).toContain(`id="seq-${o.seq}"`);
     for (const e of result.effects) expect(html).toContain(`id="seq-${e.seq}"`);
   }, 120_000);
+
+  test('a lock renamed into place twice (a lease taken by looking, then creating), and the task\'s lease in the store changing hands', async () => {
+    const run = async (name: string) => {
+      const scenario = parseScenarioText(readFileSync(join(resolve(import.meta.dirname, '../..'), 'reports/mutants/minimal', `${name}.json`), 'utf8'));
+      const result = await simulate(mutantNamed(name)?.journal as JournalAdapter, scenario);
+      const violations = judge(result);
+      const pinned = pinnedEntries(result, violations);
+      return { result, pinned, last: Math.max(...violations.map((v) => v.step)), at: (op: string, detail: RegExp) => result.trace.filter((e) => e.op === op && detail.test(e.detail)).map((e) => e.seq) };
+    };
+    const lock = await run('lease-check-then-create');
+    // Both workers' renames onto the lock before the violation (a third, after it, stands for nothing).
+    const renames = lock.at('fs.rename', /→ journal\.lock$/).filter((seq) => seq <= lock.last);
+    expect(renames.length).toBe(2);
+    for (const seq of renames) expect(lock.pinned.has(seq), `#${seq}`).toBe(true);
+    const lease = await run('ignores-takeover');
+    const changes = lease.result.trace.filter((e) => e.actor === 'store' || e.actor === 'operator').filter((e) => e.seq <= lease.last && / → ok/.test(e.detail) && /lease task-1/.test(e.detail)).map((e) => e.seq);
+    expect(changes.length).toBeGreaterThanOrEqual(3);
+    for (const seq of changes) expect(lease.pinned.has(seq), `#${seq}`).toBe(true);
+  }, 60_000);
 });
