@@ -20,16 +20,16 @@ export function checkFaultFreeEffects(input: JudgeInput): Violation[] {
     if (op.kind !== 'publish') continue;
     const record = input.final.visible[op.key];
     const last = record?.history.at(-1);
-    if (last === undefined || !FINAL.includes(last)) continue;
+    if (record === undefined || last === undefined || !FINAL.includes(last)) continue;
     if (input.effects.some((e) => e.key === op.key)) continue;
     const asked = input.requests.filter((r) => r.route.key === op.key && r.method !== 'GET');
     violations.push({
       code: 'fault-free-effects',
       key: op.key,
       step: end,
-      expected: `an effect of ${op.key} at the service: the run had no fault, and the journal recorded it ${words.entry(record as { history: string[] }, (record?.history.length ?? 1) - 1)}`,
+      expected: `an effect of ${op.key} at the service: the run had no fault, and the journal recorded it ${words.entry(record, record.history.length - 1)}`,
       actual: asked.length === 0 ? `no request for ${op.key} reached the service (${input.requests.filter((r) => r.route.kind === 'unknown' || r.route.kind === 'missing-key').length} request(s) went to no route or without a key)` : `the service holds no effect of it after ${asked.length} request(s), answered ${asked.map((r) => r.wireStatus ?? r.status).join(', ')}`,
-      evidence: { history: record?.history ?? [], requests: asked.map((r) => r.index) },
+      evidence: { history: record.history, requests: asked.map((r) => r.index) },
     });
   }
   return violations;
