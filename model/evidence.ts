@@ -2,6 +2,8 @@
  * What the judge reads: the shape of a simulation's result, declared here so the model imports
  * nothing of durasim's own. A SimulationResult satisfies it structurally.
  */
+import type { StateNames } from './stateNames.js';
+
 export interface OperationSpec {
   kind: 'publish' | 'lookup' | 'edit';
   key: string;
@@ -20,6 +22,8 @@ export interface OperationHistory {
   history: string[];
   /** 'state': the journal reported only its current state (see observed histories). */
   reported?: 'state';
+  /** With the journal's own state names (stateNames.ts): its words for each entry of `history`, a folded entry's joined by "/". */
+  names?: string[];
   digest?: string;
   receipt?: string;
 }
@@ -29,6 +33,7 @@ export interface FileHistory {
   path: string;
   history: string[];
   reported?: 'state';
+  names?: string[];
   preserved: string[];
 }
 
@@ -139,6 +144,8 @@ export interface ObservedState {
   /** Trace position of the observation. */
   seq: number;
   image: 'durable' | 'visible';
+  /** With the journal's own state names: its word (words, joined by "/", for a state it reached by several of them in a row). */
+  name?: string;
 }
 /** A receipt the durable records held for a key that a later snapshot no longer showed. */
 export interface ReceiptLoss {
@@ -234,6 +241,8 @@ export interface JudgeInput {
   serviceUrl?: string;
   /** Per publish key: the digest its task's body has under the service's intent rule (for records that keep no digest: recordedIntents.ts). */
   intentDigests?: Record<string, string>;
+  /** The journal's own state names (JournalAdapter.states), when it has them: the records carry its words beside the model's states (stateWords.ts). */
+  states?: StateNames;
 }
 
 export interface TraceLine {

@@ -1,6 +1,7 @@
 import { endStep, everIn, operationSpec, sourceChanges, type JudgeInput } from '../evidence.js';
 import { FINISHED_STATES, TERMINAL_OPERATION_STATES } from '../lifecycle.js';
 import type { Violation } from '../violation.js';
+import { wordsOf } from '../stateWords.js';
 import { taskIdOf } from './leases.js';
 import { projectionLiesRead } from './projectionConsistent.js';
 import { cancelledAt } from './cancellation.js';
@@ -37,9 +38,11 @@ export function checkConvergence(input: JudgeInput): Violation[] {
   // Quarantined, paused (403) or cancelled: the task waits for a human, and may stop where it was.
   if (justlyQuarantined(input) || input.requests.some((r) => r.method === 'POST' && r.status === 403) || cancelledAt(input) !== undefined) return violations;
   const { service } = input.scenario;
+  const words = wordsOf(input);
   for (const op of input.scenario.task.operations) {
     const record = input.final.visible[op.key];
     const last = record?.history.at(-1);
+    const said = record === undefined ? '' : words.entry(record, record.history.length - 1);
     const fail = (actual: string): void => {
       violations.push({ code: 'convergence', key: op.key, step: end, expected: 'a terminal state at the end', actual, evidence: { history: record?.history ?? [] } });
     };
@@ -48,16 +51,16 @@ export function checkConvergence(input: JudgeInput): Violation[] {
       continue;
     }
     if (record.kind === 'file') {
-      if (last !== 'applied' && last !== 'conflict') fail(`the delivery stopped at ${last}`);
+      if (last !== 'applied' && last !== 'conflict') fail(`the delivery stopped at ${said}`);
       continue;
     }
     const unlearnable = !service.query || service.idempotencyMemory !== 'durable' || (intentChanged(input, op.key) && !everIn(input, op.key, 'dispatched', end, record));
     if (last === 'blocked' && (budgetSpent(input, op.key) || inputChanged(input, op))) continue;
     if (last === 'blocked' || last === 'outcome_unknown') {
-      if (!unlearnable) fail(`${last}, though the service offers a query and idempotent replay to learn the outcome`);
+      if (!unlearnable) fail(`${said}, though the service offers a query and idempotent replay to learn the outcome`);
       continue;
     }
-    if (!(TERMINAL_OPERATION_STATES as readonly string[]).includes(last)) fail(`it stopped at ${last}`);
+    if (!(TERMINAL_OPERATION_STATES as readonly string[]).includes(last)) fail(`it stopped at ${said}`);
   }
   return violations;
 }

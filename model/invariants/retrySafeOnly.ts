@@ -1,6 +1,7 @@
 import { operationSpec, type JudgeInput } from '../evidence.js';
 import { IN_DOUBT_STATES } from '../lifecycle.js';
 import type { Violation } from '../violation.js';
+import { wordsOf } from '../stateWords.js';
 
 /**
  * retry-safe-only: a non-retry-safe write found in doubt after a crash is not re-executed blindly:
@@ -13,6 +14,7 @@ import type { Violation } from '../violation.js';
  */
 export function checkRetrySafeOnly(input: JudgeInput): Violation[] {
   const violations: Violation[] = [];
+  const words = wordsOf(input);
   const reported = new Set<string>();
   const replayOnly = !input.scenario.service.query && input.scenario.service.idempotencyMemory === 'durable';
   const started = new Map<string, number>();
@@ -45,7 +47,7 @@ export function checkRetrySafeOnly(input: JudgeInput): Violation[] {
       code: 'retry-safe-only',
       key,
       step: seq,
-      expected: `after crash ${crashIndex + 1} left ${key} ${last}, a query for the key before any re-send, or blocked`,
+      expected: `after crash ${crashIndex + 1} left ${key} ${words.entry(record, record.history.length - 1)}, a query for the key before any re-send, or ${words.state(key, 'blocked')}`,
       actual: `request #${request.index}${request.sender ? ` from ${request.sender}, which started after that crash,` : ''} ${firstSend ? 'sent it without asking the service (no earlier send had left, which the journal could not know)' : 're-sent it without asking the service'}${risk}`,
       evidence: { historyAtCrash: record.history, resend: { index: request.index, digest: request.digest, sender: request.sender } },
     });

@@ -11,6 +11,7 @@ import { compileFunction } from 'node:vm';
 import { isMainThread } from 'node:worker_threads';
 import type { JournalAdapter } from '../../model/contract/contract.js';
 import { DurasimError } from '../../model/contract/failure.js';
+import { checkStateNames } from '../../model/stateNames.js';
 import type { JournalBundle } from './bundleJournal.js';
 import { CODE_ROOT } from '../ownFiles.js';
 import { ownModuleOfGraph } from './sharedModules.js';
@@ -43,14 +44,16 @@ function describeShape(value: unknown): string {
 
 /** The adapter among a module's exports, or a house-style error saying what was found instead. */
 export function adapterOf(exports: Record<string, unknown>, spec: string, exportName?: string): JournalAdapter {
+  // Its own state names, if it maps them, are checked as it loads (model/stateNames.ts).
+  const checked = (adapter: JournalAdapter): JournalAdapter => (checkStateNames(adapter.states, spec), adapter);
   // The module itself is the adapter when it exports name, run and inspect one by one
   // (CommonJS `module.exports = { name, run, inspect }`, or ESM `export const name = …`).
   const candidates = exportName !== undefined ? [exports[exportName]] : [exports.default, exports.journal, exports];
-  for (const candidate of candidates) if (isJournalAdapter(candidate)) return candidate;
+  for (const candidate of candidates) if (isJournalAdapter(candidate)) return checked(candidate);
   const names = Object.keys(exports).filter((k) => k !== '__esModule');
   // Else the one adapter among its named exports (`export const myJournal = { name, run, inspect }`).
   const adapters = exportName === undefined ? names.filter((k) => isJournalAdapter(exports[k])) : [];
-  if (adapters.length === 1) return exports[adapters[0] as string] as JournalAdapter;
+  if (adapters.length === 1) return checked(exports[adapters[0] as string] as JournalAdapter);
   if (adapters.length > 1) {
     throw new DurasimError('load the journal', `${spec} exports ${adapters.length} journal adapters (${adapters.join(', ')}), and durasim cannot tell which one to check`, `Export the one to check as the default export or as "journal", or put each in a module of its own`);
   }

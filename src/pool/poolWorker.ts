@@ -96,7 +96,7 @@ async function load(message: Extract<ToWorker, { type: 'load' }>): Promise<void>
 type RunMessage = Extract<ToWorker, { type: 'run' }>;
 
 async function simulateOnce(journal: { instances: JournalInstances; first: JournalAdapter }, message: RunMessage, modules: ModuleMode): Promise<{ summary: RunSummary; result?: SimulationResult; crashed: boolean }> {
-  const extra = { ...(message.detail === 'full' ? { diskLane: true, diskCalls: true } : {}), ...(message.crashStates ? { crashDigests: true } : {}), ...(message.cutAfterStep !== undefined ? { cutAfterStep: message.cutAfterStep } : {}) };
+  const extra = { ...(message.detail === 'full' ? { diskLane: true, diskCalls: true, wholeCalls: true } : {}), ...(message.crashStates ? { crashDigests: true } : {}), ...(message.cutAfterStep !== undefined ? { cutAfterStep: message.cutAfterStep } : {}) };
   // Modules shared by a run's incarnations are still the run's own: no module memory of one scenario reaches the next.
   const result = await simulate(journal.first, message.scenario, modules === 'fresh' ? { fresh: journal.instances.fresh, beat: onBeat, outputText: journal.instances.outputText, ...extra } : { perRun: journal.instances.fresh, beat: onBeat, outputText: journal.instances.outputText, ...extra });
   // The journal's own frames, at their places in its sources (the bundle's positions mean nothing to its author).
