@@ -350,7 +350,8 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
         if (draw.store.takeover) faults.push({ kind: 'takeover', ...draw.store.takeover });
         const lie = draw.store.projectionLie;
         if (lie) faults.push({ kind: 'store-edit', atStep: lie.atStep, key: `${scenario.task.id ?? 'task-1'}/projection`, value: JSON.stringify({ events: lie.events, digest: '0'.repeat(64) }) });
-        for (const p of draw.store.pauses) faults.push({ kind: 'pause', process: p.process % workers, incarnation: p.incarnation, ...placed(p), pauseMs: p.pauseMs });
+        // Under a contract whose keys expire, a store's pause stays shorter than their time-to-live (a longer one is the response family's: faultFamilies.ts).
+        for (const p of draw.store.pauses) faults.push({ kind: 'pause', process: p.process % workers, incarnation: p.incarnation, ...placed(p), pauseMs: ttlMs === undefined ? p.pauseMs : Math.max(1, Math.min(p.pauseMs, ttlMs - 1)) });
         // A durable store restarts (a database failover): a journal may keep its records there. A volatile
         // one loses them as a disk without fsync would; that is a scenario written on purpose (reports/seeds/).
         scenario.store = { ...scenario.store, clockSkewMs: draw.store.clockSkewMs };
