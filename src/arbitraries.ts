@@ -27,6 +27,7 @@ import {
   type ScenarioBounds,
 } from '../simulator/scenario/scenario.js';
 import type { ServiceContract } from '../simulator/contract/contract.js';
+import { changedIntent, structuredBody } from './changedIntent.js';
 
 /**
  * The fault families a run may draw. `disk` lets crashes lose unsynced data (machine crashes:
@@ -281,6 +282,9 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       // Last again, drawn only for a contract whose service forgets a key after a time-to-live (with the
       // response family): one run in four, a worker frozen past that time, so a late retry finds the key gone.
       pastKeyTtl: ttlMs !== undefined && has('response') ? fc.option(fc.record(placement), { freq: 3, nil: undefined }) : fc.constant(undefined),
+      // Last again, drawn only when a publish's body is JSON or form-encoded (a constant otherwise, which draws
+      // nothing): which of its values the intent family changes.
+      intentPick: has('intent') && workload.some((op) => op.kind === 'publish' && structuredBody(op.body)) ? fc.nat() : fc.constant(0),
     })
     .map(({ include, ...rest }) => {
       // A user's save needs a file the task edits: with user edits on, the edit is in the workload.
@@ -339,7 +343,8 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       scenario.service.idempotencyMemory = draw.memory;
       scenario.service.query = draw.query;
       if (draw.mix.intent) {
-        const changed = draw.operations.map((op) => (op.kind === 'publish' ? { ...op, body: op.body.includes('v1') ? op.body.replace('v1', 'v2') : `${op.body} (changed)` } : { ...op }));
+        // In the body's own format: one JSON value or form field changed, plain text as it always was (changedIntent.ts).
+        const changed = draw.operations.map((op) => (op.kind === 'publish' ? { ...op, body: changedIntent(op.body, { pick: draw.intentPick, contract: options.contract ?? options.task?.service.contract, plainSuffix: ' (changed)' }) } : { ...op }));
         scenario.taskAfterRestart = { operations: changed };
         const first = changed.find((op) => op.kind === 'publish');
         if (draw.newIntentExists && first?.kind === 'publish') scenario.service.existing = [{ key: first.key, body: first.body }];
