@@ -7,6 +7,7 @@ import type { DurabilityGap, ObservedHistories, ReceiptLoss, Records } from '../
 import type { JournalAdapter } from '../model/contract/contract.js';
 import { digestOf } from '../model/contract/digest.js';
 import { intentOf } from './contract/classify.js';
+import { judgedPromises } from './contract/judgedPromises.js';
 import { installAmbientGuard, uninstallAmbientGuard, type Escape } from './sandbox/ambientGuard.js';
 import { loadMsw, type Transport } from './service/network.js';
 import type { Proc } from './world/proc.js';
@@ -99,6 +100,10 @@ export interface SimulationResult {
   serviceUrl: string;
   /** Per publish key: the digest of its task's body under the service's intent rule (the judge's intent for a record that keeps no digest). */
   intentDigests: Record<string, string>;
+  /** Whether a journal in doubt can ask the service about a key without its receipt (contract/judgedPromises.ts). */
+  keyQuery: boolean;
+  /** Under a contract whose service forgets a key: how long after its effect. */
+  keyTtlMs?: number;
   final: {
     /** Records on the durable image at the end. */
     durable: Records;
@@ -180,6 +185,7 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
     strayRequests: world.strayRequests,
     serviceUrl: world.network.serviceUrl,
     intentDigests: intentDigestsOf(scenario),
+    ...judgedPromises(scenario.service),
     final: { ...world.inspection.observeBoth(world.trace.length - 1, false), files: filesOn(world.disk.liveView(), world.paths), durableFiles: filesOn(world.disk.durableView(), world.paths) },
     observed: world.inspection.observer.observed,
     receiptLosses: world.inspection.observer.receiptLosses,

@@ -3,6 +3,7 @@
  * as the processes saw them), the task's files, the secrets and temp files left in the real folder
  * and the store, with everything the run recorded on the way.
  */
+import { judgedPromises } from '../../simulator/contract/judgedPromises.js';
 import type { CrashEvidence, JudgeInput, Records, TraceLine } from '../../model/evidence.js';
 import type { HistoryObserver } from '../../model/observedHistory.js';
 import { secretInStore } from '../../simulator/disk/secretWatch.js';
@@ -58,5 +59,6 @@ export function endEvidence(run: {
     secretSightings,
     store: { calls: run.storeCore.calls, restarts: run.storeCore.restarts, offsetMs: run.offsetMs },
     ...(temp ? { temp } : {}),
+    ...judgedPromises(scenario.service),
   };
 }
