@@ -280,7 +280,7 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       // pause in memory forgets it.
       afterFailureKill: has('failure') && has('crash') ? fc.option(fc.integer({ min: 1, max: 4 }), { freq: 4, nil: undefined }) : fc.constant(undefined),
       // Last again, drawn only for a contract whose service forgets a key after a time-to-live (with the
-      // response family): one run in four, a worker frozen past that time, so a late retry finds the key gone.
+      // response family): two runs in three (nil is one in `freq`), a worker frozen past that time, so a late retry finds the key gone.
       pastKeyTtl: ttlMs !== undefined && has('response') ? fc.option(fc.record(placement), { freq: 3, nil: undefined }) : fc.constant(undefined),
       // Last again, drawn only when a publish's body is JSON or form-encoded (a constant otherwise, which draws
       // nothing): which of its values the intent family changes.
