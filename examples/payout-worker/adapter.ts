@@ -2,7 +2,7 @@
 import type { DiskView, JournalAdapter, JournalRecords, OperationState } from 'durasim';
 import { JOURNAL, parseJournal, payAll } from './worker.js';
 
-const STATES: Record<string, OperationState> = { queued: 'authorized', sending: 'dispatched', unknown: 'outcome_unknown', waiting: 'outcome_unknown', checking: 'reconciling', paid: 'succeeded', rejected: 'failed', duplicate: 'conflict', held: 'blocked' };
+const STATES: Record<string, OperationState> = { queued: 'authorized', sending: 'dispatched', unknown: 'outcome_unknown', waiting: 'outcome_unknown', checking: 'reconciling', paid: 'succeeded', rejected: 'failed', duplicate: 'conflict', paused: 'blocked', held: 'blocked' };
 
 export default {
   name: 'payout-worker',

@@ -10,7 +10,7 @@
  * header and a JSON body), and keeps its own journal of what it did in payouts.journal, one JSON
  * line per step, fsynced before it acts on it:
  *
- *   queued → sending → paid | rejected | duplicate | held
+ *   queued → sending → paid | rejected | duplicate | paused | held
  *                    → unknown | waiting → checking → paid | sending again
  *
  * - queued is written with the payout's amount before the first send; sending before every send.
@@ -20,8 +20,9 @@
  *   payout is looked up by its metadata id (GET /v1/payouts?metadata_id=…); found, it is paid;
  *   not found, it is sent again under the same key. A key may be forgotten after a day, so a
  *   re-send without checking could pay twice.
- * - 400 idempotency_error: another payout holds the key (duplicate). Any other 400: rejected.
- *   403: held, and the worker stops paying until a human looks (the next start stops too).
+ * - 400 idempotency_error: another payout holds the key (duplicate); a lookup never decides that (a
+ *   payout under the id that is not this one is asked again by a send). Any other 400: rejected. 403: paused, and the worker stops paying
+ *   until a human looks (the next start stops too). Six tries without an answer: held.
  * - One worker at a time: a lock file (hard-linked into place, so never half-written) names the
  *   worker slot that holds it; a second worker waits for it, and a restarted one takes its own back.
  */
@@ -30,7 +31,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 export const JOURNAL = 'payouts.journal';
 const LOCK = 'payouts.lock';
-const FINAL = new Set(['paid', 'rejected', 'duplicate', 'held']);
+const FINAL = new Set(['paid', 'rejected', 'duplicate', 'paused', 'held']);
 const IN_FLIGHT = new Set(['sending', 'unknown', 'waiting', 'checking']);
 
 export interface Payout {
@@ -44,8 +45,12 @@ export interface Entry {
   amount?: number;
   payout?: string;
   notBefore?: number;
+  /** On sending: when (the API forgets a key a day after its first use). */
+  at?: number;
 }
-type Answer = { state: 'paid'; payout: string } | { state: 'unknown' | 'rejected' | 'duplicate' | 'held' | 'absent' } | { state: 'waiting'; notBefore: number };
+type Answer = { state: 'paid'; payout: string } | { state: 'unknown' | 'rejected' | 'duplicate' | 'paused' | 'absent' | 'other' } | { state: 'waiting'; notBefore: number };
+/** How long the payments API keeps an idempotency key after its first use. */
+const KEY_LIFETIME_MS = 24 * 3600 * 1000;
 
 const codeOf = (error: unknown): unknown => (error as { code?: unknown } | null)?.code;
 
@@ -99,6 +104,9 @@ class Journal {
   last(id: string): Entry | undefined {
     return this.entries.findLast((e) => e.id === id);
   }
+  first(id: string, state: string): Entry | undefined {
+    return this.entries.find((e) => e.id === id && e.state === state);
+  }
   any(state: string): boolean {
     return this.entries.some((e) => e.state === state);
   }
@@ -150,14 +158,16 @@ async function ask(url: string, init: RequestInit, judge: (response: Response, b
   }
 }
 
-const isOurs = (found: any, payout: Payout): boolean => found?.metadata?.id === payout.id && found.amount === payout.amount && found.status === 'paid' && typeof found.id === 'string' && found.id !== '';
+/** The payout the service holds is this one (its id, amount and currency); paid, with its own id. */
+const isThis = (found: any, payout: Payout): boolean => found?.metadata?.id === payout.id && found.amount === payout.amount && found.currency === payout.currency;
+const isOurs = (found: any, payout: Payout): boolean => isThis(found, payout) && found.status === 'paid' && typeof found.id === 'string' && found.id !== '';
 
 function send(baseUrl: string, payout: Payout): Promise<Answer> {
   const body = JSON.stringify({ amount: payout.amount, currency: payout.currency, metadata: { id: payout.id } });
   return ask(`${baseUrl}/v1/payouts`, { method: 'POST', headers: { 'Idempotency-Key': payout.id, 'Content-Type': 'application/json' }, body }, (response, found) => {
     if (response.status === 200 && isOurs(found, payout)) return { state: 'paid', payout: found.id };
     if (response.status === 400) return { state: found?.error?.type === 'idempotency_error' ? 'duplicate' : 'rejected' };
-    if (response.status === 403) return { state: 'held' };
+    if (response.status === 403) return { state: 'paused' };
     if (response.status === 429 || response.status === 503) return { state: 'waiting', notBefore: retryAt(response) };
     return { state: 'unknown' };
   });
@@ -167,7 +177,11 @@ function check(baseUrl: string, payout: Payout): Promise<Answer> {
   return ask(`${baseUrl}/v1/payouts?metadata_id=${encodeURIComponent(payout.id)}`, {}, (response, found) => {
     if (response.status !== 200 || !Array.isArray(found?.data)) return { state: 'unknown' };
     const ours = found.data.find((p: any) => isOurs(p, payout));
-    return ours ? { state: 'paid', payout: ours.id } : found.data.length === 0 ? { state: 'absent' } : { state: 'unknown' };
+    if (ours) return { state: 'paid', payout: ours.id };
+    if (found.data.length === 0) return { state: 'absent' };
+    // This one, not paid yet (pending): ask again later. Something else under its id: while the key lives, the send's
+    // own answer (a replay, or 400 idempotency_error when another payout holds the key) is the one to trust.
+    return found.data.some((p: any) => isThis(p, payout)) ? { state: 'unknown' } : { state: 'other' };
   });
 }
 
@@ -175,6 +189,7 @@ async function pay(payout: Payout, journal: Journal, baseUrl: string): Promise<v
   let last = journal.last(payout.id);
   if (last && FINAL.has(last.state)) return;
   if (last === undefined) await journal.add((last = { id: payout.id, state: 'queued', amount: payout.amount }));
+  let others = 0;
   for (let tries = 0; tries < 6; tries++) {
     // (the defect: what a crash left in flight is sent again at once, without looking it up first)
     if (IN_FLIGHT.has(last.state) && tries > 0) {
@@ -182,16 +197,22 @@ async function pay(payout: Payout, journal: Journal, baseUrl: string): Promise<v
       await journal.add({ id: payout.id, state: 'checking' });
       const found = await check(baseUrl, payout);
       if (found.state === 'paid') return journal.add({ id: payout.id, state: 'paid', payout: found.payout });
-      if (found.state !== 'absent') {
+      // Another payout under its id: asked once more (an answer can be garbled); seen twice, it is there. While the key
+      // lives, a send asks the service itself (400 idempotency_error: a duplicate); once it may be forgotten, a send
+      // would pay again, so it is a duplicate at once.
+      if (found.state === 'other') others++;
+      const firstSent = journal.first(payout.id, 'sending')?.at;
+      if (others >= 2 && firstSent !== undefined && Date.now() - firstSent >= KEY_LIFETIME_MS) return journal.add({ id: payout.id, state: 'duplicate' });
+      if (found.state !== 'absent' && !(found.state === 'other' && others >= 2)) {
         await journal.add((last = { id: payout.id, state: 'unknown' }));
         await sleep(500 * (tries + 1));
         continue;
       }
     }
-    await journal.add({ id: payout.id, state: 'sending' });
+    await journal.add({ id: payout.id, state: 'sending', at: Date.now() });
     const answer = await send(baseUrl, payout);
     if (answer.state === 'paid') return journal.add({ id: payout.id, state: 'paid', payout: answer.payout });
-    if (answer.state === 'rejected' || answer.state === 'duplicate' || answer.state === 'held') return journal.add({ id: payout.id, state: answer.state });
+    if (answer.state === 'rejected' || answer.state === 'duplicate' || answer.state === 'paused') return journal.add({ id: payout.id, state: answer.state });
     await journal.add((last = answer.state === 'waiting' ? { id: payout.id, state: 'waiting', notBefore: answer.notBefore } : { id: payout.id, state: 'unknown' }));
     if (answer.state === 'unknown') await sleep(500 * (tries + 1));
   }
@@ -212,7 +233,7 @@ export async function payAll(baseUrl: string, workerId: number): Promise<void> {
   const journal = new Journal();
   await journal.open();
   for (const payout of payouts) {
-    if (journal.any('held')) break; // a revoked permission pauses every payout until a human looks
+    if (journal.any('paused')) break; // a revoked permission pauses every payout until a human looks
     await pay(payout, journal, baseUrl);
   }
   await journal.close();

@@ -1,4 +1,4 @@
-import { endStep, everIn, operationSpec, sourceChanges, type JudgeInput } from '../evidence.js';
+import { endStep, everIn, keyMayHaveExpired, keyQueryOffered, operationSpec, sourceChanges, type JudgeInput } from '../evidence.js';
 import { FINISHED_STATES, TERMINAL_OPERATION_STATES } from '../lifecycle.js';
 import type { Violation } from '../violation.js';
 import { wordsOf } from '../stateWords.js';
@@ -9,9 +9,10 @@ import { cancelledAt } from './cancellation.js';
 /**
  * convergence (liveness): the run completes within its bounds and every operation ends terminal
  * (succeeded, conflict, failed, blocked; a file applied or conflict). blocked or outcome_unknown
- * is allowed only where the service offers no way to learn the outcome: no query, or volatile
- * or no idempotency memory (a 404 may be a forgotten key and a re-send may commit twice), or an intent
- * that changed before it was ever sent. A task that a worker quarantined (<task id>/quarantine in
+ * is allowed only where the service offers no way to learn the outcome: no query (under a
+ * contract: none by the key or a request's field), or volatile or no idempotency memory (a 404 may
+ * be a forgotten key and a re-send may commit twice), a key whose time-to-live ran out since its
+ * first send (the same, by the contract's clock), or an intent that changed before it was ever sent. A task that a worker quarantined (<task id>/quarantine in
  * the store) after it read a projection that does not fold the events (projection-consistent) is
  * waiting for a human, as it should: its operations may stop where they were. A quarantine without
  * such a read excuses nothing. A task the service refused with 403 (permission revoked) is paused
@@ -54,7 +55,7 @@ export function checkConvergence(input: JudgeInput): Violation[] {
       if (last !== 'applied' && last !== 'conflict') fail(`the delivery stopped at ${said}`);
       continue;
     }
-    const unlearnable = !service.query || service.idempotencyMemory !== 'durable' || (intentChanged(input, op.key) && !everIn(input, op.key, 'dispatched', end, record));
+    const unlearnable = !keyQueryOffered(input) || service.idempotencyMemory !== 'durable' || (intentChanged(input, op.key) && !everIn(input, op.key, 'dispatched', end, record)) || keyMayHaveExpired(input, op.key, end);
     if (last === 'blocked' && (budgetSpent(input, op.key) || inputChanged(input, op))) continue;
     if (last === 'blocked' || last === 'outcome_unknown') {
       if (!unlearnable) fail(`${said}, though the service offers a query and idempotent replay to learn the outcome`);

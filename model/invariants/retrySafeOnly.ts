@@ -1,11 +1,12 @@
-import { operationSpec, type JudgeInput } from '../evidence.js';
+import { keyQueryOffered, operationSpec, type JudgeInput } from '../evidence.js';
 import { IN_DOUBT_STATES } from '../lifecycle.js';
 import type { Violation } from '../violation.js';
 import { wordsOf } from '../stateWords.js';
 
 /**
  * retry-safe-only: a non-retry-safe write found in doubt after a crash is not re-executed blindly:
- * the recovery queries the service for the key before any re-send (or, where no query exists,
+ * the recovery queries the service for the key before any re-send (or, where no query exists —
+ * none at all, or under a contract one by the receipt alone, which a send in doubt never got —
  * re-sends only to a service that promises replay), or it ends blocked.
  *
  * Only a recovering incarnation can re-send: one that started after the crash. A worker that
@@ -16,7 +17,8 @@ export function checkRetrySafeOnly(input: JudgeInput): Violation[] {
   const violations: Violation[] = [];
   const words = wordsOf(input);
   const reported = new Set<string>();
-  const replayOnly = !input.scenario.service.query && input.scenario.service.idempotencyMemory === 'durable';
+  // No query a journal in doubt can ask (none at all, or a contract's by the receipt alone): a send again is the only way to learn.
+  const replayOnly = !keyQueryOffered(input) && input.scenario.service.idempotencyMemory === 'durable';
   const started = new Map<string, number>();
   for (const line of input.trace) if (line.actor === 'supervisor' && line.op === 'start') started.set(line.detail, line.seq);
   for (const request of input.requests) {
