@@ -1,20 +1,21 @@
-/** durasim's way into the payout worker: run() calls it, inspect() reads its journal in durasim's words. */
-import type { DiskView, JournalAdapter, JournalRecords, OperationState } from 'durasim';
+/** durasim's way into the payout worker: run() calls it, inspect() reads its journal in its own words, states maps them onto durasim's. */
+import type { DiskView, JournalAdapter, JournalRecords } from 'durasim';
 import { JOURNAL, parseJournal, payAll } from './worker.js';
-
-const STATES: Record<string, OperationState> = { queued: 'authorized', sending: 'dispatched', unknown: 'outcome_unknown', waiting: 'outcome_unknown', checking: 'reconciling', paid: 'succeeded', rejected: 'failed', duplicate: 'conflict', paused: 'blocked', held: 'blocked' };
 
 export default {
   name: 'payout-worker',
   run: (env, task) => payAll(task.service.url, env.pid),
   inspect(disk: DiskView): JournalRecords {
-    const records: JournalRecords = {};
+    const records: Record<string, { kind: 'operation'; history: string[]; receipt?: string }> = {};
     for (const entry of parseJournal(disk.readFile(JOURNAL) ?? '')) {
-      const record = (records[entry.id] ??= { kind: 'operation', history: [] as OperationState[] }) as { kind: 'operation'; history: OperationState[]; receipt?: string };
-      const state = STATES[entry.state];
-      if (state !== undefined && record.history.at(-1) !== state) record.history.push(state);
+      const record = (records[entry.id] ??= { kind: 'operation', history: [] });
+      if (record.history.at(-1) !== entry.state) record.history.push(entry.state);
       if (entry.payout !== undefined) record.receipt = entry.payout;
     }
-    return records;
+    return records as JournalRecords;
+  },
+  states: {
+    queued: 'authorized', sending: 'dispatched', unknown: 'outcome_unknown', waiting: { refines: 'outcome_unknown' }, checking: 'reconciling',
+    paid: 'succeeded', rejected: 'failed', duplicate: 'conflict', paused: 'blocked', held: 'blocked',
   },
 } satisfies JournalAdapter;
