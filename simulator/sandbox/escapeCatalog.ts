@@ -4,7 +4,7 @@
  * `Failed to run the journal under simulation: it called <api>, which <reason>. <fix>`.
  */
 
-type Family = 'clock' | 'random' | 'timer' | 'disk' | 'network' | 'process' | 'machine' | 'code' | 'signal';
+type Family = 'clock' | 'random' | 'timer' | 'disk' | 'network' | 'process' | 'machine' | 'code' | 'signal' | 'shared';
 
 const REASONS: Record<Family, string> = {
   clock: 'reads the real clock',
@@ -16,6 +16,7 @@ const REASONS: Record<Family, string> = {
   machine: 'reads the real machine, which differs from run to run',
   code: 'runs code outside the sandbox',
   signal: 'acts on real processes',
+  shared: 'would pin an object every simulated process shares (process, a builtin module, a prototype) where no restart could undo it',
 };
 
 const FIXES: Record<Family, string> = {
@@ -28,6 +29,7 @@ const FIXES: Record<Family, string> = {
   machine: 'Do not branch on the machine: under simulation it is not part of the world.',
   code: 'Run the code in the journal itself, where the sandbox sees it.',
   signal: 'Let the scenario start and kill processes: under simulation crashes are faults it places.',
+  shared: 'Freeze or seal objects of your own: under simulation one thread serves every incarnation, and each must start as a new process does.',
 };
 
 /** Fixes worded for a kind of API (by the start of its name), where the family's wording would mislead. */
@@ -87,6 +89,10 @@ const PREFIXES: [string, Family][] = [
   ['process.chdir', 'signal'],
   ['process.set', 'signal'],
   ['process.init', 'signal'],
+  ['Object.freeze', 'shared'],
+  ['Object.seal', 'shared'],
+  ['Object.preventExtensions', 'shared'],
+  ['Reflect.preventExtensions', 'shared'],
   ['vm.', 'code'],
   ['inspector.', 'code'],
   ['module.', 'code'],

@@ -1,8 +1,11 @@
 /**
  * Fresh instances of a bundled journal: the bundle is compiled once, and every call of `fresh()`
  * evaluates it anew — new module-level variables, new classes, new caches — as a restarted
- * process would. What the journal left on globalThis is taken away first: process memory dies
- * with the process. durasim's own modules and Node's builtins are shared (see bundleJournal).
+ * process would. What the journal left on the objects every process of the thread shares is put
+ * back first (globalThis, process, the intrinsics and the builtin modules it was handed:
+ * sandbox/sharedObjects.ts): process memory dies with the process. durasim's own modules and
+ * Node's builtins are shared (see bundleJournal); each instance gets its own copy of durasim's
+ * modules' exports.
  */
 import { builtinModules, createRequire, SourceMap } from 'node:module';
 import { extname, relative, sep } from 'node:path';
@@ -16,7 +19,7 @@ import { CODE_ROOT } from '../ownFiles.js';
 import { ownModuleOfGraph } from './sharedModules.js';
 import { dynamicLoader, type ModuleBody } from './dynamicModules.js';
 import { bracketLazyModules, LOAD_PARAM, loadBracket } from './moduleLoads.js';
-import { asModuleLoad } from '../../simulator/sandbox/ambientGuard.js';
+import { asModuleLoad, forgetProcessMemory, trackBuiltin } from '../../simulator/sandbox/ambientGuard.js';
 
 export interface JournalInstances {
   /** A new instance of the journal's modules. */
@@ -63,9 +66,9 @@ export function adapterOf(exports: Record<string, unknown>, spec: string, export
 }
 
 /**
- * The enumerable keys of globalThis when the journal was compiled: any added later (an assignment
- * to globalThis, string- or symbol-keyed) is the journal's process memory. Enumerable keys only:
- * listing every key of the global object costs seven times as much.
+ * Outside an installed sandbox (a journal evaluated before any simulation, as the trace corpus
+ * does): the enumerable keys of globalThis when the journal was compiled, any added later (an
+ * assignment to globalThis, string- or symbol-keyed) the journal's process memory.
  */
 function globalKeys(): PropertyKey[] {
   return [...Object.keys(globalThis), ...Object.getOwnPropertySymbols(globalThis)];
@@ -109,10 +112,20 @@ export async function compileJournal(bundle: JournalBundle, durasimIndex: string
   const body = compileFunction(bracketLazyModules(bundle.code), ['exports', 'require', 'module', '__filename', '__dirname', LOAD_PARAM], { filename: bundle.ref.file }) as unknown as ModuleBody;
   const baseline = new Set(globalKeys());
   const dir = bundle.ref.file.slice(0, bundle.ref.file.lastIndexOf('/'));
+  const builtin = (id: string): unknown => {
+    const exports = nodeRequire(id);
+    trackBuiltin(id, exports); // what the journal does to it is put back at the next incarnation's start
+    return exports;
+  };
   const fresh = (): JournalAdapter => {
-    forgetAddedGlobals(baseline);
-    // Each instance (an incarnation) has its own modules loaded at run time; builtins, native addons and durasim are shared.
-    const require = (id: string): unknown => (shared.has(id) ? shared.get(id) : BUILTINS.has(id) || id.startsWith('node:') || id.endsWith('.node') ? nodeRequire(id) : dynamic(id));
+    if (forgetProcessMemory() === undefined) forgetAddedGlobals(baseline);
+    // Each instance (an incarnation) has its own modules loaded at run time and its own copy of durasim's exports; builtins and native addons are shared.
+    const own = new Map<string, unknown>();
+    const sharedOf = (id: string): unknown => {
+      if (!own.has(id)) own.set(id, Object.assign(Object.create(null) as object, shared.get(id)));
+      return own.get(id);
+    };
+    const require = (id: string): unknown => (shared.has(id) ? sharedOf(id) : BUILTINS.has(id) || id.startsWith('node:') ? builtin(id) : id.endsWith('.node') ? nodeRequire(id) : dynamic(id));
     const dynamic = dynamicLoader(bundle.ref.file, require);
     const module = { exports: {} as Record<string, unknown> };
     // What the modules do while they load is no step (moduleLoads.ts).
