@@ -19,6 +19,8 @@ import { guardGlobals } from './guardGlobals.js';
 import { guardModules } from './guardModules.js';
 import { guardProcess } from './guardProcess.js';
 import { guardLocale } from './guardLocale.js';
+import { guardIdentity } from './guardIdentity.js';
+import { guardStacks } from './guardStacks.js';
 import { guardPinning } from './guardPinning.js';
 import { noBufferPool } from './bufferPool.js';
 import { trackBuiltinLoads } from './builtinLoads.js';
@@ -30,32 +32,15 @@ export { atVirtualTime, SERVED_TIMER } from './guardGlobals.js';
 export { escapeReason, escapeFix } from './escapeCatalog.js';
 export { SimulatedExit } from './guardProcess.js';
 export type { Restored } from './sharedObjects.js';
+export { JOURNAL_ROOT } from './simulatedMachine.js';
 
 let installs = 0;
 let permanent = false;
 let restores: (() => void)[] = [];
 
-/**
- * memfs asks the OS for the uid and gid on every file operation (a syscall each, about a quarter
- * of a simulation's time). They cannot change while we run, so they are answered from a cache.
- */
-function cacheIdentity(): (() => void)[] {
-  const out: (() => void)[] = [];
-  for (const name of ['getuid', 'getgid'] as const) {
-    const original = process[name];
-    if (typeof original !== 'function') continue;
-    const value = original.call(process);
-    (process as unknown as Record<string, unknown>)[name] = () => value;
-    out.push(() => {
-      (process as unknown as Record<string, unknown>)[name] = original;
-    });
-  }
-  return out;
-}
-
 function install(): void {
   guardModules();
-  restores = [...cacheIdentity(), ...guardGlobals(), ...guardLocale(), ...guardProcess(), ...guardPinning(), ...noBufferPool(), ...trackBuiltinLoads()];
+  restores = [...guardIdentity(), ...guardStacks(), ...guardGlobals(), ...guardLocale(), ...guardProcess(), ...guardPinning(), ...noBufferPool(), ...trackBuiltinLoads()];
   const report = (process as unknown as { report?: object }).report;
   if (report) for (const name of ['getReport', 'writeReport']) {
     const restore = guardProperty(report, name, `process.report.${name}`);

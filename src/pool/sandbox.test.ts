@@ -93,6 +93,16 @@ const PROBES: Probe[] = [
   { name: 'process.pid is the simulated pid', code: 'process.pid', served: (v) => v === '1000' },
   { name: 'process.cwd() is the work dir', code: 'process.cwd()', served: (v) => v === '/work' },
   { name: 'Buffer.allocUnsafe is zero-filled', code: "Buffer.allocUnsafe(64).toString('hex')", served: (v) => v === '0'.repeat(128) },
+  { name: 'new of a subclass of Date is the virtual clock', code: 'new (class extends Date {})().getTime()', served: (v) => v === String(EPOCH) },
+  { name: 'Reflect.construct(Date, [], X) is the virtual clock', code: 'Date.prototype.getTime.call(Reflect.construct(Date, [], Object))', served: (v) => v === String(EPOCH) },
+  { name: 'new Date(undefined) is an invalid date, as in Node', code: 'String(new Date(undefined))', served: (v) => v === 'Invalid Date' },
+  { name: "process.umask is the simulated process's, and one it sets is its own", code: '[process.umask(), process.umask(0o077), process.umask()].join()', served: (v) => v === '18,18,63' },
+  { name: 'the user and groups are the simulated machine\'s', code: '[process.getuid(), process.geteuid(), process.getgid(), process.getegid(), process.getgroups().join(), os.userInfo().uid].join()', served: (v) => v === '1000,1000,1000,1000,1000,1000' },
+  { name: "a file's owner is the simulated user", code: "(fs.writeFileSync('owned.txt', 'x'), [fs.statSync('owned.txt').uid, fs.statSync('owned.txt').gid].join())", served: (v) => v === '1000,1000' },
+  { name: "process.argv, execPath and execArgv are the simulated process's", code: 'JSON.stringify([process.argv, process.execPath, process.execArgv])', served: (v) => v === '[["/usr/local/bin/node","/journal"],"/usr/local/bin/node",[]]' },
+  { name: 'the process is its own main thread', code: 'JSON.stringify([workerThreads.isMainThread, workerThreads.threadId, workerThreads.parentPort, workerThreads.workerData])', served: (v) => v === '[true,0,null,null]' },
+  { name: "the journal's files are under /journal", code: 'JSON.stringify([__filename, __dirname, import.meta.url, import.meta.filename])', served: (v) => /^\["\/journal\/probe-\d+\.ts","\/journal","file:\/\/\/journal\/probe-\d+\.ts","\/journal\/probe-\d+\.ts"\]$/.test(v) },
+  { name: "a stack holds the journal's frames and Node's, none of durasim's", code: "new Error('here').stack", served: (v) => v.startsWith('Error: here\n    at ') && v.split('\n').slice(1).every((line) => /\((\/journal\/|node:)|at (async )?\/journal\/|at new Promise \(<anonymous>\)/.test(line)) },
 ];
 
 function probeModule(probe: Probe, index: number): string {
