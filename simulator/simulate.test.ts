@@ -339,6 +339,19 @@ describe('the simulated process', () => {
     ]);
     expect(process.env.GREETING).toBeUndefined();
   });
+
+  test("the exit code a journal sets is its own: the process durasim runs in keeps its own", async () => {
+    const before = process.exitCode;
+    const result = await simulate(
+      journal('exit-code', async (env) => {
+        await env.clock.now();
+        process.exitCode = 7;
+      }),
+      scenario(),
+    );
+    expect(result.exits).toEqual([{ pid: 0, incarnation: 0 }]);
+    expect(process.exitCode).toBe(before);
+  });
 });
 
 describe('a broken simulator invariant', () => {

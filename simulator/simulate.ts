@@ -148,6 +148,8 @@ export function reportUncaught(error: unknown): boolean {
 export async function simulate(journal: JournalAdapter, scenarioInput: Scenario | unknown, options: SimulateOptions = {}): Promise<SimulationResult> {
   const scenario = parseScenario(scenarioInput);
   if (options.transport === 'msw') await loadMsw();
+  // The journal's process.exitCode is its own: whatever its last incarnation left, the exit code of the process durasim runs in is not the journal's.
+  const exitCode = process.exitCode;
   installAmbientGuard();
   let world: World;
   let outcome: StopReason;
@@ -161,6 +163,7 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
     outcome = await world.run();
   } finally {
     running = null;
+    process.exitCode = exitCode;
     uninstallAmbientGuard();
   }
   const result: Omit<SimulationResult, 'traceHash' | 'payloadDigest'> = {

@@ -21,6 +21,7 @@ import { guardProcess } from './guardProcess.js';
 import { guardLocale } from './guardLocale.js';
 import { guardIdentity } from './guardIdentity.js';
 import { guardStacks } from './guardStacks.js';
+import { guardChannels } from './guardChannels.js';
 import { guardPinning } from './guardPinning.js';
 import { noBufferPool } from './bufferPool.js';
 import { trackBuiltinLoads } from './builtinLoads.js';
@@ -40,7 +41,7 @@ let restores: (() => void)[] = [];
 
 function install(): void {
   guardModules();
-  restores = [...guardIdentity(), ...guardStacks(), ...guardGlobals(), ...guardLocale(), ...guardProcess(), ...guardPinning(), ...noBufferPool(), ...trackBuiltinLoads()];
+  restores = [...guardIdentity(), ...guardStacks(), ...guardGlobals(), ...guardLocale(), ...guardProcess(), ...guardChannels(), ...guardPinning(), ...noBufferPool(), ...trackBuiltinLoads()];
   const report = (process as unknown as { report?: object }).report;
   if (report) for (const name of ['getReport', 'writeReport']) {
     const restore = guardProperty(report, name, `process.report.${name}`);

@@ -24,7 +24,10 @@
  *   `unrestorable`.
  * - Proxies are never walked (their traps are code), and no getter is called but at the baseline
  *   (Node's own, before any journal code) and the state-keeping accessors' Node's own getters.
- *   Functions' own properties are tracked only for those that hold more than name, length and prototype.
+ *   Functions' own properties are tracked only for those that hold more than name, length and
+ *   prototype. Not reached: an object one property deeper than these (a class's static object, a
+ *   stream's state) or behind a getter that keeps no state (process.stdout); an array (argv).
+ * - RegExp's legacy statics (RegExp.lastMatch, $1…) are cleared.
  */
 import { types } from 'node:util';
 
@@ -73,6 +76,8 @@ const weakSetAdd = WeakSet.prototype.add;
 const weakMapGet = WeakMap.prototype.get;
 const weakMapSet = WeakMap.prototype.set;
 const isProxy = types.isProxy;
+const regExpExec = RegExp.prototype.exec;
+const EMPTY_PATTERN = /(?:)/;
 const OBJECT_PROTOTYPE = Object.prototype;
 
 let entries: Entry[] | undefined;
@@ -386,6 +391,8 @@ export function restoreShared(): Restored {
       append(out.unrestorable, `${setting.name} (changed)`);
     }
   }
+  // RegExp's legacy statics (RegExp.lastMatch, $1…) hold the last match anyone made: a match of nothing clears them.
+  apply(regExpExec, EMPTY_PATTERN, ['']);
   setPrototypeOf(out.restored, Array.prototype);
   setPrototypeOf(out.unrestorable, Array.prototype);
   return out;

@@ -36,6 +36,7 @@ const CARRIERS: Carrier[] = [
   { name: 'EventEmitter.defaultMaxListeners set through a require of its own (createRequire)', read: "ownRequire('node:events').defaultMaxListeners", leave: "ownRequire('node:events').defaultMaxListeners = 1;", fresh: '10' },
   { name: "a property added to process.getBuiltinModule('node:os')", read: "process.getBuiltinModule('node:os').carried", leave: "process.getBuiltinModule('node:os').carried = 'left';", fresh: 'undefined' },
   { name: 'util.inspect.defaultOptions changed in place', read: 'util.inspect.defaultOptions.depth', leave: 'util.inspect.defaultOptions.depth = 0;', fresh: '2' },
+  { name: 'RegExp.lastMatch (the last match anyone made)', read: "RegExp.lastMatch === 'SECRET' ? 'carried' : 'clean'", leave: "/SECRET/.exec('a SECRET b');", fresh: 'clean' },
   { name: "the Buffer pool (a buffer's .buffer shows another incarnation's bytes)", read: "Buffer.from(new Uint8Array(Buffer.from('y').buffer)).toString('latin1').includes('SECRET') ? 'carried' : 'clean'", leave: "globalThis.kept = Buffer.from('SECRET-OF-THE-FIRST-INCARNATION');", fresh: 'clean' },
 ];
 

@@ -93,6 +93,17 @@ const PROBES: Probe[] = [
   { name: 'process.pid is the simulated pid', code: 'process.pid', served: (v) => v === '1000' },
   { name: 'process.cwd() is the work dir', code: 'process.cwd()', served: (v) => v === '/work' },
   { name: 'Buffer.allocUnsafe is zero-filled', code: "Buffer.allocUnsafe(64).toString('hex')", served: (v) => v === '0'.repeat(128) },
+  { name: "a message on the port process.stdout writes through (the worker's stdio)", code: "process.stdout[Object.getOwnPropertySymbols(process.stdout).find((s) => s.description === 'kPort')].postMessage({ type: 'forged' })", api: 'MessagePort.postMessage' },
+  { name: 'worker_threads.receiveMessageOnPort', code: 'workerThreads.receiveMessageOnPort(new MessageChannel().port1)', api: 'worker_threads.receiveMessageOnPort' },
+  { name: 'worker_threads.postMessageToThread', code: "workerThreads.postMessageToThread(0, 'forged')", api: 'worker_threads.postMessageToThread' },
+  { name: "process.emit('message') (a real process's IPC channel)", code: "process.emit('message', { type: 'go' })", api: 'process.emit' },
+  { name: 'node:wasi (its WASI hands wasm the real file descriptors)', code: "new (process.getBuiltinModule('node:wasi').WASI)({ version: 'preview1' })", api: 'wasi.WASI' },
+  { name: 'process.abort', code: 'process.abort()', api: 'process.abort' },
+  { name: 'process.kill of its own pid', code: "process.kill(process.pid, 'SIGKILL')", api: 'process.kill' },
+  { name: 'process.setUncaughtExceptionCaptureCallback', code: 'process.setUncaughtExceptionCaptureCallback(() => {})', api: 'process.setUncaughtExceptionCaptureCallback' },
+  { name: 'process.setSourceMapsEnabled', code: 'process.setSourceMapsEnabled(true)', api: 'process.setSourceMapsEnabled' },
+  { name: 'process.loadEnvFile (a real file into the real environment)', code: "process.loadEnvFile('.env')", api: 'process.loadEnvFile' },
+  { name: "process._getActiveHandles (durasim's own)", code: 'process._getActiveHandles()', api: 'process._getActiveHandles' },
   { name: 'new of a subclass of Date is the virtual clock', code: 'new (class extends Date {})().getTime()', served: (v) => v === String(EPOCH) },
   { name: 'Reflect.construct(Date, [], X) is the virtual clock', code: 'Date.prototype.getTime.call(Reflect.construct(Date, [], Object))', served: (v) => v === String(EPOCH) },
   { name: 'new Date(undefined) is an invalid date, as in Node', code: 'String(new Date(undefined))', served: (v) => v === 'Invalid Date' },
@@ -179,7 +190,7 @@ describe('the sandbox', () => {
     const written = (first.result.final.visible.probe as { digest?: string } | undefined)?.digest;
     if ('api' in probe) {
       expect(first.result.escapes.map((e) => e.api)).toEqual([probe.api]);
-      expect(written).toMatch(/^threw Failed to run the journal under simulation: it called .+, which .+\. (Use|Call|Do|Derive|Await|Let|Run|Write|Read|Poll) /);
+      expect(written).toMatch(/^threw Failed to run the journal under simulation: it called .+, which .+\. (Use|Call|Do|Derive|Await|Let|Run|Write|Read|Poll|Talk) /);
     } else {
       expect(first.result.escapes).toEqual([]);
       expect(probe.served(written ?? ''), `served ${written}`).toBe(true);
