@@ -339,6 +339,39 @@ describe('the simulated process', () => {
     ]);
     expect(process.env.GREETING).toBeUndefined();
   });
+
+  test('an environment variable defined (not set) is the simulated process\'s too, and its environment cannot be frozen', async () => {
+    const seen: unknown[] = [];
+    await simulate(
+      journal('defines-env', async (env) => {
+        await env.clock.now();
+        Object.defineProperty(process.env, 'DEFINED_HERE', { value: 'simulated', writable: true, enumerable: true, configurable: true }); // shared-safe: journal code, the simulated process's environment (asserted untouched below)
+        seen.push(process.env.DEFINED_HERE);
+        try {
+          Object.freeze(process.env);
+        } catch (error) {
+          seen.push((error as Error).message);
+        }
+      }),
+      scenario(),
+    );
+    expect(seen).toEqual(['simulated', 'Cannot freeze']);
+    expect(process.env.DEFINED_HERE).toBeUndefined();
+    expect(Object.isExtensible(process.env)).toBe(true);
+  });
+
+  test("the exit code a journal sets is its own: the process durasim runs in keeps its own", async () => {
+    const before = process.exitCode;
+    const result = await simulate(
+      journal('exit-code', async (env) => {
+        await env.clock.now();
+        process.exitCode = 7;
+      }),
+      scenario(),
+    );
+    expect(result.exits).toEqual([{ pid: 0, incarnation: 0 }]);
+    expect(process.exitCode).toBe(before);
+  });
 });
 
 describe('a broken simulator invariant', () => {
