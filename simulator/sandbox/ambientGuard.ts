@@ -63,16 +63,19 @@ export function uninstallAmbientGuard(): void {
 
 /**
  * At an incarnation's start: what the journal left on the objects every process of this thread
- * shares is put back (sharedObjects.ts), and named. The first call while the sandbox is installed
- * takes the baseline instead, before any incarnation, and keeps the sandbox installed for good in
- * this thread (the baseline holds its guards: taking them away would be a difference to put back).
- * Outside an installed sandbox there is nothing to put back to: undefined.
+ * shares is put back (sharedObjects.ts), and named. The first call in a thread whose sandbox is
+ * installed for good (installAmbientGuard({ permanent: true }): a pool worker, confirm's real
+ * process) takes the baseline instead, before any incarnation. Elsewhere (simulate() called in a
+ * test runner's or an application's thread) there is nothing that is the journal's alone to put
+ * back to: undefined, and the caller forgets only the globals the journal added.
  */
 export function forgetProcessMemory(): Restored | undefined {
   // Outside any turn: the getters it reads (a served console, a lazily loaded global) give what they give the simulator.
   if (hasBaseline()) return outsideTurn(restoreShared);
-  if (installs === 0) return undefined;
-  permanent = true;
+  // Only a thread given to journals for good (a pool worker, confirm's real process) is put back:
+  // elsewhere the shared objects are also its host's (a test runner's, an API caller's), whose own
+  // changes a restore would undo (a test process's listeners and globals: it hung confirm beside it).
+  if (installs === 0 || !permanent) return undefined;
   outsideTurn(takeBaseline);
   return { restored: [], unrestorable: [] };
 }
