@@ -2,6 +2,8 @@
  * What the judge reads: the shape of a simulation's result, declared here so the model imports
  * nothing of durasim's own. A SimulationResult satisfies it structurally.
  */
+import type { StateNames } from './stateNames.js';
+
 export interface OperationSpec {
   kind: 'publish' | 'lookup' | 'edit';
   key: string;
@@ -20,6 +22,8 @@ export interface OperationHistory {
   history: string[];
   /** 'state': the journal reported only its current state (see observed histories). */
   reported?: 'state';
+  /** With the journal's own state names (stateNames.ts): its words for each entry of `history`, a folded entry's joined by "/". */
+  names?: string[];
   digest?: string;
   receipt?: string;
 }
@@ -29,6 +33,7 @@ export interface FileHistory {
   path: string;
   history: string[];
   reported?: 'state';
+  names?: string[];
   preserved: string[];
 }
 
@@ -52,7 +57,7 @@ export interface RequestEvidence {
   index: number;
   atMs: number;
   method: string;
-  route: { kind: string; key?: string; name?: string };
+  route: { kind: string; key?: string; name?: string; by?: string };
   digest?: string;
   status: number;
   seq?: number;
@@ -71,6 +76,8 @@ export interface RequestEvidence {
   recordsAtArrival?: Records;
   /** The path it was sent to, for a request no route took (routed-requests). */
   path?: string;
+  /** A query that read the service's effects themselves (not its keys' memory), and how many it found. */
+  readsEffects?: { found: number; digests?: string[] };
   /** Under a contract: the status the wire said, when it differs from the model's `status` (a mismatch answered 422 is the model's 409). */
   wireStatus?: number;
   /** For a failure-class answer heard by its sender: the key's states in the page cache as it heard it (what it had written before). */
@@ -137,6 +144,8 @@ export interface ObservedState {
   /** Trace position of the observation. */
   seq: number;
   image: 'durable' | 'visible';
+  /** With the journal's own state names: its word (words, joined by "/", for a state it reached by several of them in a row). */
+  name?: string;
 }
 /** A receipt the durable records held for a key that a later snapshot no longer showed. */
 export interface ReceiptLoss {
@@ -232,6 +241,60 @@ export interface JudgeInput {
   serviceUrl?: string;
   /** Per publish key: the digest its task's body has under the service's intent rule (for records that keep no digest: recordedIntents.ts). */
   intentDigests?: Record<string, string>;
+  /** The journal's own state names (JournalAdapter.states), when it has them: the records carry its words beside the model's states (stateWords.ts). */
+  states?: StateNames;
+  /**
+   * Whether a journal in doubt can ask the service about a key without its receipt: under a
+   * service contract, a query by the key or by a field of the journal's own request (a contract
+   * whose queries take only the receipt offers none). Absent: `scenario.service.query`.
+   */
+  keyQuery?: boolean;
+  /** Under a service contract whose service forgets a key: how long after its effect, in virtual ms. */
+  keyTtlMs?: number;
+}
+
+/** Whether the service offers a query a journal in doubt can ask about a key (`keyQuery`). */
+export function keyQueryOffered(input: JudgeInput): boolean {
+  return input.keyQuery ?? input.scenario.service.query;
+}
+
+/** The virtual time of a trace position (ms since the run began). */
+function timeAt(input: JudgeInput, seq: number): number {
+  const line = input.trace[seq]?.seq === seq ? input.trace[seq] : input.trace.find((l) => l.seq === seq);
+  return line?.timeMs ?? 0;
+}
+
+/** Trace operations by which a worker learns the time: a read of a clock, or a timer of its own firing. */
+const CLOCK_LOOKS = new Set(['Date.now', 'new Date()', 'Date()', 'performance.now', 'clock.now', 'process.hrtime', 'process.hrtime.bigint', 'process.uptime', 'Event.timeStamp', 'Intl.DateTimeFormat.format', 'Intl.DateTimeFormat.formatToParts', 'timer']);
+
+/**
+ * When a request's sender last learned the time before sending it (its last look at a clock, or a
+ * timer of its own firing): what it could know when it decided to send. A worker frozen after that
+ * (a GC pause, SIGSTOP) sends late without knowing it. No look at all: the request's own arrival.
+ */
+export function decidedAtMs(input: JudgeInput, request: RequestEvidence): number {
+  const [worker, incarnation] = (request.sender ?? '').split('#');
+  const seq = request.seq ?? 0;
+  for (let i = Math.min(seq, input.trace.length) - 1; i >= 0; i--) {
+    const line = input.trace[i] as TraceLine;
+    if (line.actor === worker && String(line.incarnation ?? 0) === incarnation && CLOCK_LOOKS.has(line.op)) return line.timeMs ?? request.atMs;
+  }
+  return request.atMs;
+}
+
+/**
+ * Under a key time-to-live: whether it ran out, by trace position `seq`, since the key's first send
+ * as its journal knew it — the first `dispatched` observed for it, or its first request, whichever
+ * came first. The service may have forgotten the key since: a replay proves nothing any more, and a
+ * send again may commit twice.
+ */
+export function keyMayHaveExpired(input: JudgeInput, key: string, seq: number): boolean {
+  const ttl = input.keyTtlMs;
+  if (ttl === undefined) return false;
+  const dispatched = (input.observed[key] ?? []).find((o) => o.state === 'dispatched' && o.seq <= seq);
+  const firstRequest = input.requests.find((r) => r.method === 'POST' && r.route.key === key && (r.seq ?? 0) <= seq);
+  const starts = [...(dispatched ? [timeAt(input, dispatched.seq)] : []), ...(firstRequest ? [firstRequest.atMs] : [])];
+  return starts.length > 0 && timeAt(input, seq) - Math.min(...starts) >= ttl;
 }
 
 export interface TraceLine {

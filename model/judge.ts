@@ -34,6 +34,7 @@ import { checkFaultFreeEffects } from './invariants/faultFreeEffects.js';
 import { invariantKind, type InvariantCode, type Violation } from './violation.js';
 import { withRecordedIntents } from './recordedIntents.js';
 import { withServiceFacts } from './serviceFacts.js';
+import { wordsOf } from './stateWords.js';
 
 export const CHECKS: Record<InvariantCode, (input: JudgeInput) => Violation[]> = {
   'one-effect-per-key': checkOneEffectPerKey,
@@ -69,7 +70,14 @@ export const CHECKS: Record<InvariantCode, (input: JudgeInput) => Violation[]> =
 export function judge(input: JudgeInput, only?: readonly InvariantCode[]): Violation[] {
   const codes = only ?? (Object.keys(CHECKS) as InvariantCode[]);
   const seen = withRecordedIntents(withoutFencedWrites(withServiceFacts(input)));
-  return codes.flatMap((code) => CHECKS[code](seen)).sort((a, b) => a.step - b.step);
+  const found = codes.flatMap((code) => CHECKS[code](seen)).sort((a, b) => a.step - b.step);
+  if (seen.states === undefined) return found;
+  // In the journal's own words, the model's in brackets once per violation (stateWords.ts).
+  const words = wordsOf(seen);
+  return found.map((v) => {
+    const [expected, actual] = words.once([v.expected, v.actual]) as [string, string];
+    return expected === v.expected && actual === v.actual ? v : { ...v, expected, actual };
+  });
 }
 
 /**

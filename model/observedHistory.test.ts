@@ -87,4 +87,15 @@ describe('HistoryObserver and machine crashes', () => {
     gone.observe({}, 4, 'durable');
     expect(gone.receiptLosses).toEqual([{ key: 'a', receipt: 'rcpt-1', heldSeq: 3, seq: 4, image: 'durable' }]);
   });
+
+  test('keeps the journal\'s own words beside each state; the same state in other words (a sub-state) joins its words, each once', () => {
+    const own = (state: string, name: string): Records => ({ a: { kind: 'operation', history: [state], names: [name], reported: 'state' } });
+    const observer = new HistoryObserver();
+    observer.observe(own('dispatched', 'sending'), 1, 'durable');
+    observer.observe(own('outcome_unknown', 'timeout'), 3, 'durable');
+    observer.observe(own('outcome_unknown', 'retry_wait'), 5, 'durable');
+    observer.observe(own('outcome_unknown', 'timeout'), 7, 'durable');
+    observer.observe(own('reconciling', 'checking'), 9, 'durable');
+    expect(observer.observed.a?.map((o) => `${o.state}@${o.seq} ${o.name}`)).toEqual(['dispatched@1 sending', 'outcome_unknown@3 timeout/retry_wait', 'reconciling@9 checking']);
+  });
 });

@@ -15,6 +15,9 @@
  *   durable snapshot: the disk took it back, not the journal. What the crash kept of it anyway (a
  *   per-file or torn crash keeps some unsynced writes) is the same observation, written before the
  *   crash: the first durable snapshot after the crash restores it as first seen, not as new.
+ * - With the journal's own state names, each observed state keeps the journal's word for it; a
+ *   snapshot that shows the same states in other words (a sub-state of the last one, folded into
+ *   it: stateNames.ts) adds its words to the last observed state's, each once.
  */
 import type { ObservedHistories, ObservedState, ReceiptLoss, Records } from './evidence.js';
 import { ABSENT } from './lifecycle.js';
@@ -40,26 +43,32 @@ export class HistoryObserver {
     const keys = new Set([...Object.keys(records), ...this.last[image].keys(), ...this.lastAny.keys()]);
     for (const key of keys) {
       const now: Snapshot = records[key]?.history ?? null;
+      const names = records[key]?.names;
       const before = this.last[image].get(key);
-      if (before === undefined ? now === null : same(before, now)) continue;
+      if (before === undefined ? now === null : same(before, now) && this.sameNames(image, key, names)) continue;
       this.last[image].set(key, now);
+      this.noteNames(image, key, now === null ? undefined : names);
       const previous = this.lastAny.get(key) ?? null;
       this.lastAny.set(key, now);
       if (now === null) {
         if (previous !== null) this.push(key, ABSENT, seq, image);
       } else {
         const common = previous === null ? 0 : commonPrefix(previous, now);
-        for (const state of now.slice(common)) {
+        for (let i = common; i < now.length; i++) {
+          const state = now[i] as string;
+          const name = names?.[i];
           // A state the crash took back and kept after all: the observation from before the crash.
           const kept = image === 'durable' ? this.takenBack.get(key) : undefined;
           if (kept?.[0]?.state === state) {
             const first = kept.shift() as ObservedState;
-            this.push(key, state, first.seq, first.image);
+            this.push(key, state, first.seq, first.image, first.name ?? name);
           } else {
             this.takenBack.delete(key);
-            this.push(key, state, seq, image);
+            this.push(key, state, seq, image, name);
           }
         }
+        // The same states in other words (a sub-state of the last one): the words join its entry.
+        if (common === now.length && names !== undefined) this.nameLast(key, now.at(-1), names.at(-1));
         // A durable snapshot that holds all the key showed before (or supersedes a current state) confirms it.
         const caughtUp = previous === null || common === previous.length || (now.length === 1 && previous.length === 1);
         if (image === 'durable' && !caughtUp) continue;
@@ -82,6 +91,7 @@ export class HistoryObserver {
       else this.lastAny.set(key, durable);
     }
     this.last.visible.clear();
+    this.lastNames.visible.clear();
   }
 
   private watchReceipts(records: Records, seq: number, image: Image): void {
@@ -97,10 +107,39 @@ export class HistoryObserver {
     }
   }
 
-  private push(key: string, state: string, seq: number, image: Image): void {
+  private push(key: string, state: string, seq: number, image: Image, name?: string): void {
     const states = (this.observed[key] ??= []);
-    if (states.at(-1)?.state === state) return;
-    states.push({ state, seq, image });
+    if (states.at(-1)?.state === state) {
+      this.nameLast(key, state, name);
+      return;
+    }
+    states.push(name === undefined ? { state, seq, image } : { state, seq, image, name });
+  }
+
+  /** The journal's words for the key's last observed state, when it is `state`: `name`'s words join it, each once. */
+  private nameLast(key: string, state: string | undefined, name: string | undefined): void {
+    const last = this.observed[key]?.at(-1);
+    if (name === undefined || last === undefined || last.state !== state) return;
+    if (last.name === undefined) {
+      last.name = name;
+      return;
+    }
+    const words = last.name.split('/');
+    for (const word of name.split('/')) if (!words.includes(word)) words.push(word);
+    last.name = words.join('/');
+  }
+
+  /** Per image and key, the journal's words in its last snapshot (with its own state names only). */
+  private readonly lastNames: Record<Image, Map<string, readonly string[]>> = { durable: new Map(), visible: new Map() };
+
+  private sameNames(image: Image, key: string, names: readonly string[] | undefined): boolean {
+    const before = this.lastNames[image].get(key);
+    return before === undefined ? names === undefined : names !== undefined && same(before, names);
+  }
+
+  private noteNames(image: Image, key: string, names: readonly string[] | undefined): void {
+    if (names === undefined) this.lastNames[image].delete(key);
+    else this.lastNames[image].set(key, names);
   }
 }
 

@@ -30,3 +30,31 @@ describe('normalizeRecords', () => {
     expect(refused({ kind: 'operation', state: 'succeeded', receipt: null }).problems).toEqual([]);
   });
 });
+
+describe('normalizeRecords, in the journal\'s own words', () => {
+  const STATES = { queued: 'authorized', sending: 'dispatched', timeout: 'outcome_unknown', no_answer: 'outcome_unknown', retry_wait: { refines: 'outcome_unknown' }, checking: 'reconciling', paid: 'succeeded', replayed: 'succeeded', user_edited: 'conflict' } as const;
+
+  test('reads each word as the model\'s state, keeps the words beside them, and folds a sub-state into the state it refines', () => {
+    const { records, problems } = normalizeRecords({
+      a: { kind: 'operation', history: ['queued', 'sending', 'timeout', 'retry_wait', 'timeout', 'retry_wait', 'sending', 'no_answer', 'checking', 'replayed'], digest: 'd' },
+      b: { kind: 'operation', state: 'retry_wait' },
+      // A plain word repeated is a repeat in the model too; the model's own names pass as they are.
+      c: { kind: 'operation', history: ['queued', 'sending', 'timeout', 'no_answer', 'failed'] },
+      f: { kind: 'file', path: 'n.md', history: ['read', 'user_edited'] },
+    }, STATES);
+    expect(problems).toEqual([]);
+    expect(records.a).toEqual({ kind: 'operation', history: ['authorized', 'dispatched', 'outcome_unknown', 'dispatched', 'outcome_unknown', 'reconciling', 'succeeded'], names: ['queued', 'sending', 'timeout/retry_wait', 'sending', 'no_answer', 'checking', 'replayed'], digest: 'd' });
+    expect(records.b).toEqual({ kind: 'operation', history: ['outcome_unknown'], names: ['retry_wait'], reported: 'state' });
+    expect(records.c?.history).toEqual(['authorized', 'dispatched', 'outcome_unknown', 'outcome_unknown', 'failed']);
+    expect(records.f).toEqual({ kind: 'file', path: 'n.md', history: ['read', 'conflict'], names: ['read', 'user_edited'], preserved: [] });
+  });
+
+  test('refuses a word neither mapped nor the model\'s, with both lists, and a word mapped to a state of the other kind', () => {
+    expect(normalizeRecords({ k: { kind: 'operation', history: ['queued', 'retrying'] } }, STATES).problems).toEqual([
+      'the record of "k" has the state "retrying", which is neither one of the journal\'s states (queued, sending, timeout, no_answer, retry_wait, checking, paid, replayed, user_edited: its adapter\'s states) nor an operation state of the model (authorized, dispatched, succeeded, conflict, outcome_unknown, reconciling, blocked, failed, cancelled)',
+    ]);
+    expect(normalizeRecords({ k: { kind: 'file', path: 'n.md', state: 'sending' } }, STATES).problems).toEqual([
+      'the record of "k" has the state "sending", which its adapter\'s states map to dispatched, not a file state (read, conflict, applied)',
+    ]);
+  });
+});

@@ -1,6 +1,7 @@
 /** Under a contract the judge reads what the service really offers a journal in doubt: a query by receipt is none. */
 import { describe, expect, test } from 'vitest';
 import { judge } from './judge.js';
+import { withServiceFacts } from './serviceFacts.js';
 import { crash, D1, op, post, run } from './invariants/fixtures.js';
 
 describe('the service\'s facts under a contract', () => {
@@ -22,5 +23,28 @@ describe('the service\'s facts under a contract', () => {
   test('with a query by key (or none said: durasim\'s own protocol), the re-send without asking breaks retry-safe-only', () => {
     expect(judge(resent({ queries: [{ by: 'key' }], memory: 'durable' }), ['retry-safe-only']).map((v) => v.code)).toEqual(['retry-safe-only']);
     expect(judge(resent(), ['retry-safe-only']).map((v) => v.code)).toEqual(['retry-safe-only']);
+  });
+});
+
+describe("what a contract promises, in the judge's terms (read off the scenario's contract)", () => {
+  const facts = (query: boolean, contract?: { queries: { by: string }[]; memory: string | { ttlMs: number } }) => {
+    const seen = withServiceFacts(run({ service: { query, ...(contract ? { contract } : {}) } }));
+    return { keyQuery: seen.keyQuery ?? seen.scenario.service.query, ...(seen.keyTtlMs !== undefined ? { keyTtlMs: seen.keyTtlMs } : {}) };
+  };
+
+  test('a query by the receipt alone is none for a send in doubt; a key that lives a day says so', () => {
+    expect(facts(true, { queries: [{ by: 'receipt' }], memory: { ttlMs: 86_400_000 } })).toEqual({ keyQuery: false, keyTtlMs: 86_400_000 });
+  });
+
+  test("a query by the key, or a list filtered by a request field, is one; durasim's own protocol says it with query", () => {
+    expect(facts(true, { queries: [{ by: 'key' }], memory: 'durable' })).toEqual({ keyQuery: true });
+    expect(facts(false, { queries: [{ by: 'key' }], memory: 'durable' })).toEqual({ keyQuery: false });
+    expect(facts(true, { queries: [{ by: 'filter' }], memory: 'durable' }).keyQuery).toBe(true);
+    expect(facts(true)).toEqual({ keyQuery: true });
+    expect(facts(false)).toEqual({ keyQuery: false });
+  });
+
+  test("a contract whose service forgets keys on restart, or keeps none, is the service's memory", () => {
+    expect(withServiceFacts(run({ service: { contract: { queries: [], memory: 'volatile' } } })).scenario.service.idempotencyMemory).toBe('volatile');
   });
 });

@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from '@fast-check/vitest';
+import { fc, test } from '@fast-check/vitest';
 import { Ajv } from 'ajv';
 import { describe, expect } from 'vitest';
 import { parseScenario, scenarioToJson, SCENARIO_SCHEMA_URL } from '../simulator/scenario/scenario.js';
@@ -12,6 +12,8 @@ import { FAULT_KINDS, scenarioArbitrary } from '../src/arbitraries.js';
 import { SCENARIO_LIMITS } from '../simulator/scenario/scenarioLimits.js';
 import { findingJson } from '../src/findingJson.js';
 import { runs, seed } from './budgets.js';
+import { PRESETS, presetContract } from '../simulator/contract/presets.js';
+import { parseContract, ROUTE_PATH_CHARS } from '../simulator/contract/parseContract.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const schema = JSON.parse(readFileSync(join(ROOT, 'schema/scenario.schema.json'), 'utf8')) as { $id: string };
@@ -40,7 +42,7 @@ describe('the scenario JSON Schema', () => {
     expect(s.properties.bounds?.properties?.maxSteps?.maximum).toBe(SCENARIO_LIMITS.maxSteps);
     expect(s.properties.bounds?.properties?.maxIncarnations?.maximum).toBe(SCENARIO_LIMITS.maxIncarnations);
     const texts = JSON.stringify(schema).match(/"maxLength":(\d+)/g)?.map((m) => Number(m.split(':')[1])) ?? [];
-    expect(new Set(texts)).toEqual(new Set([SCENARIO_LIMITS.titleChars, SCENARIO_LIMITS.descriptionChars, SCENARIO_LIMITS.nameChars, SCENARIO_LIMITS.textChars, SCENARIO_LIMITS.pathBytes]));
+    expect(new Set(texts)).toEqual(new Set([SCENARIO_LIMITS.titleChars, SCENARIO_LIMITS.descriptionChars, SCENARIO_LIMITS.nameChars, SCENARIO_LIMITS.textChars, SCENARIO_LIMITS.pathBytes, ROUTE_PATH_CHARS]));
   });
 
   test('is the one durasim names in what it writes', () => {
@@ -55,6 +57,21 @@ describe('the scenario JSON Schema', () => {
 
   test.prop([scenarioArbitrary({ faults: FAULT_KINDS })], { numRuns: runs(300), seed: seed(14) })('accepts every generated scenario as durasim writes it, every family drawn (concurrent too)', (scenario) => {
     expect(validate(scenarioToJson(scenario)), errors()).toBe(true);
+  });
+
+  // A run under a service contract keeps the whole contract in its scenario (service.contract): a counterexample found
+  // with one must pass its own $schema, as the config's "service" passes config.schema.json's — the same definition.
+  const contracts = [...PRESETS.flatMap((name) => presetContract(name) ?? []), parseContract({ preset: 'ietf', effects: [{ method: 'PUT', path: '/v2/orders/:key', key: { path: 'key' }, intent: { pointers: ['/amount'] } }], queries: [{ path: '/v2/orders', by: 'filter', filter: { query: 'ref', field: '/ref' }, list: '/items' }], inFlight: null, unavailable: { status: 429, body: { waitMs: '{{retryAfterMs}}' }, retryAfter: { body: '/waitMs' } }, memory: 'volatile', outOfScope: ['GET /health'] }, 'service', () => {
+    throw new Error('a contract the test means');
+  })!];
+  test.prop([fc.constantFrom(...contracts).chain((contract) => scenarioArbitrary({ faults: FAULT_KINDS, contract }))], { numRuns: runs(100), seed: seed(54) })('accepts every scenario generated under a service contract (each preset, and one of a project\'s own)', (scenario) => {
+    expect(validate(scenarioToJson(scenario)), errors()).toBe(true);
+  });
+
+  test('holds the same contract definition as the config schema', () => {
+    const config = JSON.parse(readFileSync(join(ROOT, 'schema/config.schema.json'), 'utf8')) as { definitions: Record<string, unknown> };
+    const own = (schema as unknown as { definitions: Record<string, unknown> }).definitions;
+    for (const name of Object.keys(config.definitions)) expect(own[name], name).toEqual(config.definitions[name]);
   });
 
   test('accepts a finding as durasim writes it: the journal it was found with, and a regression block with its date', () => {

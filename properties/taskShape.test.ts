@@ -4,7 +4,7 @@
  * when one is given; and a small journal that refuses anything else is clean under a config that
  * says so, where the default shape fails it.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
@@ -59,6 +59,17 @@ describe('the task shape', () => {
     }
     expect(drawn.some((s) => s.faults.some((f) => f.kind === 'user-edit' && f.path === 'ledger.md'))).toBe(true);
     expect(drawn.some((s) => s.faults.some((f) => f.kind === 'response' && 'at' in f && f.at?.mentions === 'notify'))).toBe(true);
+  });
+
+  test('a finding of a narrowed shape is shrunk within it: check --operations lookup never saves a publish', async () => {
+    // A journal that cannot recover fails a lookup's run and a publish's alike; at seed 1 the shrink once took the
+    // simplifier's "a lone operation → the workload's first" and saved a publish of post-a.
+    const journal = resolve(import.meta.dirname, 'fixtures', 'restartFailsJournal.ts');
+    const report = join(dir, 'lookups');
+    const code = await main(['check', '--journal', journal, '--operations', 'lookup', '--features', 'none', '--runs', '200', '--seed', '1', '--workers', '1', '--no-progress', '--report-dir', report, '--regressions', join(dir, 'lookup-regressions')], () => undefined);
+    expect(code).toBe(3);
+    const scenario = parseScenarioText(readFileSync(join(report, 'counterexample.json'), 'utf8'));
+    expect(scenario.task.operations.map((op) => op.kind)).toEqual(['lookup']);
   });
 
   test('a small journal is clean under a config that says its shape, where the default shape fails it', async () => {

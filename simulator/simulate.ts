@@ -6,6 +6,7 @@
 import type { DurabilityGap, ObservedHistories, ReceiptLoss, Records } from '../model/evidence.js';
 import type { JournalAdapter } from '../model/contract/contract.js';
 import { digestOf } from '../model/contract/digest.js';
+import { checkStateNames, type StateNames } from '../model/stateNames.js';
 import { intentOf } from './contract/classify.js';
 import { atVirtualTime, chargeNoTurnTo, installAmbientGuard, uninstallAmbientGuard, type Escape } from './sandbox/ambientGuard.js';
 import { loadMsw, type Transport } from './service/network.js';
@@ -15,6 +16,8 @@ import type { Effect, ServiceRequestRecord } from './service/service.js';
 import { simulatedEnv } from './node/simEnv.js';
 import { filesOn } from './world/inspection.js';
 import { payloadDigest, traceHash, type TraceEntry } from './world/trace.js';
+import { wholeCalls } from './world/wholeCalls.js';
+import { maskSecrets } from '../model/contract/secret.js';
 import type { CrashRecord, ExitRecord, StopReason } from './world/runRecords.js';
 import type { DiskLaneState } from './disk/diskLane.js';
 import { diskCallLines, type DiskCallLine } from './disk/diskCallLog.js';
@@ -45,6 +48,8 @@ export interface SimulateOptions {
   diskLane?: boolean;
   /** Also log what the journal's calls changed on the disk, per worker step (`diskCalls` in the result; what confirm compares with the real calls). */
   diskCalls?: boolean;
+  /** Also keep the whole data of every step whose trace entry shows it cut short (`wholeCalls` in the result; for reports). */
+  wholeCalls?: boolean;
   /** Also take a digest of the whole disk right after every crash (CrashRecord.imageDigest: how explore tells crash states apart). */
   crashDigests?: boolean;
   /** How the journal's console output is written down in the trace (the pool maps a logged stack to the journal's sources); as written without it. */
@@ -99,6 +104,8 @@ export interface SimulationResult {
   serviceUrl: string;
   /** Per publish key: the digest of its task's body under the service's intent rule (the judge's intent for a record that keeps no digest). */
   intentDigests: Record<string, string>;
+  /** The journal's own state names (JournalAdapter.states), when it has them: its records carry its words beside the model's states. */
+  states?: StateNames;
   final: {
     /** Records on the durable image at the end. */
     durable: Records;
@@ -127,6 +134,8 @@ export interface SimulationResult {
   diskLane?: DiskLaneState[];
   /** With SimulateOptions.diskCalls: every change the journal's calls made on the disk, per worker step. */
   diskCalls?: DiskCallLine[];
+  /** With SimulateOptions.wholeCalls: per trace position, the detail of an entry whose data the trace cut short, with the whole data (world/wholeCalls.ts). */
+  wholeCalls?: Record<number, string>;
   /** With SimulateOptions.diskCalls: the worker steps a call of run() other than a process's first took (a concurrent call), by trace position: its call, 1 for the second. */
   stepCalls?: Record<number, number>;
   /** unroutedRequests: requests no route of the service took; strayRequests: requests to other hosts (routed-requests); both absent when none. */
@@ -147,7 +156,10 @@ export function reportUncaught(error: unknown): boolean {
 
 export async function simulate(journal: JournalAdapter, scenarioInput: Scenario | unknown, options: SimulateOptions = {}): Promise<SimulationResult> {
   const scenario = parseScenario(scenarioInput);
+  const states = checkStateNames(journal.states, `the journal "${journal.name}"`);
   if (options.transport === 'msw') await loadMsw();
+  // The journal's process.exitCode is its own: whatever its last incarnation left, the exit code of the process durasim runs in is not the journal's.
+  const exitCode = process.exitCode;
   installAmbientGuard();
   let world: World;
   let outcome: StopReason;
@@ -164,6 +176,7 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
   } finally {
     running = null;
     chargeNoTurnTo(null);
+    process.exitCode = exitCode;
     uninstallAmbientGuard();
   }
   // memfs stamps what the last reads touch: at the virtual time, as every step's work is.
@@ -185,6 +198,7 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
     strayRequests: world.strayRequests,
     serviceUrl: world.network.serviceUrl,
     intentDigests: intentDigestsOf(scenario),
+    ...(states !== undefined ? { states } : {}),
     final: { ...world.inspection.observeBoth(world.trace.length - 1, false), files: filesOn(world.disk.liveView(), world.paths), durableFiles: filesOn(world.disk.durableView(), world.paths) },
     observed: world.inspection.observer.observed,
     receiptLosses: world.inspection.observer.receiptLosses,
@@ -196,6 +210,7 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
     ...(world.diskLane ? { diskLane: (world.diskLane.note(world.trace.length - 1), world.diskLane.states) } : {}),
     ...(world.diskCalls ? { diskCalls: diskCallLines(world.diskCalls) } : {}),
     ...(world.stepCalls ? { stepCalls: world.stepCalls } : {}),
+    ...(options.wholeCalls ? { wholeCalls: wholeCalls(world.trace, world.payload, world.masksSecrets ? maskSecrets : (text) => text) } : {}),
     stats: { steps: world.globalStep, incarnations: world.incarnationsStarted, virtualTimeMs: world.clock.nowMs, traceEntries: world.trace.length, ...requestsAstray(world) },
   }));
   // Everything the result needs of the disk is read: its volume goes back to the thread's spares.

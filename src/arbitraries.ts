@@ -27,6 +27,7 @@ import {
   type ScenarioBounds,
 } from '../simulator/scenario/scenario.js';
 import type { ServiceContract } from '../simulator/contract/contract.js';
+import { changedIntent, structuredBody } from './changedIntent.js';
 
 /**
  * The fault families a run may draw. `disk` lets crashes lose unsynced data (machine crashes:
@@ -229,7 +230,9 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       // Drawn on its own, not only with a restart: a volatile service may forget a key at any restart, and a
       // service with no idempotency keys ('none') turns every duplicate send into a second effect.
       memory: has('service-restart')
-        ? fc.constantFrom('durable' as const, 'volatile' as const, 'none' as const, 'durable' as const) // half durable; shrinks toward it
+        ? options.contract === undefined || options.contract.memory === 'none'
+          ? fc.constantFrom('durable' as const, 'volatile' as const, 'none' as const, 'durable' as const) // half durable; shrinks toward it
+          : fc.constantFrom('durable' as const, 'volatile' as const, 'durable' as const, 'durable' as const) // a contract that keeps its keys keeps them, but a restart may lose them (volatile)
         : fc.constant('durable' as const),
       // Most services answer a query by key; one that does not is the rarer case.
       query: fc.constantFrom(true, false, true, true),
@@ -279,8 +282,11 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       // pause in memory forgets it.
       afterFailureKill: has('failure') && has('crash') ? fc.option(fc.integer({ min: 1, max: 4 }), { freq: 4, nil: undefined }) : fc.constant(undefined),
       // Last again, drawn only for a contract whose service forgets a key after a time-to-live (with the
-      // response family): one run in four, a worker frozen past that time, so a late retry finds the key gone.
+      // response family): two runs in three (nil is one in `freq`), a worker frozen past that time, so a late retry finds the key gone.
       pastKeyTtl: ttlMs !== undefined && has('response') ? fc.option(fc.record(placement), { freq: 3, nil: undefined }) : fc.constant(undefined),
+      // Last again, drawn only when a publish's body is JSON or form-encoded (a constant otherwise, which draws
+      // nothing): which of its values the intent family changes.
+      intentPick: has('intent') && workload.some((op) => op.kind === 'publish' && structuredBody(op.body)) ? fc.nat() : fc.constant(0),
     })
     .map(({ include, ...rest }) => {
       // A user's save needs a file the task edits: with user edits on, the edit is in the workload.
@@ -339,7 +345,8 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       scenario.service.idempotencyMemory = draw.memory;
       scenario.service.query = draw.query;
       if (draw.mix.intent) {
-        const changed = draw.operations.map((op) => (op.kind === 'publish' ? { ...op, body: op.body.includes('v1') ? op.body.replace('v1', 'v2') : `${op.body} (changed)` } : { ...op }));
+        // In the body's own format: one JSON value or form field changed, plain text as it always was (changedIntent.ts).
+        const changed = draw.operations.map((op) => (op.kind === 'publish' ? { ...op, body: changedIntent(op.body, { pick: draw.intentPick, contract: options.contract ?? options.task?.service.contract, plainSuffix: ' (changed)' }) } : { ...op }));
         scenario.taskAfterRestart = { operations: changed };
         const first = changed.find((op) => op.kind === 'publish');
         if (draw.newIntentExists && first?.kind === 'publish') scenario.service.existing = [{ key: first.key, body: first.body }];
@@ -350,7 +357,8 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
         if (draw.store.takeover) faults.push({ kind: 'takeover', ...draw.store.takeover });
         const lie = draw.store.projectionLie;
         if (lie) faults.push({ kind: 'store-edit', atStep: lie.atStep, key: `${scenario.task.id ?? 'task-1'}/projection`, value: JSON.stringify({ events: lie.events, digest: '0'.repeat(64) }) });
-        for (const p of draw.store.pauses) faults.push({ kind: 'pause', process: p.process % workers, incarnation: p.incarnation, ...placed(p), pauseMs: p.pauseMs });
+        // Under a contract whose keys expire, a store's pause stays shorter than their time-to-live (a longer one is the response family's: faultFamilies.ts).
+        for (const p of draw.store.pauses) faults.push({ kind: 'pause', process: p.process % workers, incarnation: p.incarnation, ...placed(p), pauseMs: ttlMs === undefined ? p.pauseMs : Math.max(1, Math.min(p.pauseMs, ttlMs - 1)) });
         // A durable store restarts (a database failover): a journal may keep its records there. A volatile
         // one loses them as a disk without fsync would; that is a scenario written on purpose (reports/seeds/).
         scenario.store = { ...scenario.store, clockSkewMs: draw.store.clockSkewMs };

@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { FAULT_KINDS, scenarioArbitrary, type FaultKind } from './arbitraries.js';
 import { familiesOutside, faultFamiliesOf } from './faultFamilies.js';
 import { parseScenarioText, type Scenario } from '../simulator/scenario/scenario.js';
+import { parseContract } from '../simulator/contract/parseContract.js';
 import { runs, seed } from '../properties/budgets.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -53,4 +54,24 @@ describe('the fault families a scenario uses', () => {
       expect(familiesOutside(scenario, families as FaultKind[])).toEqual([]);
     },
   );
+
+  // The same under a contract whose keys expire: the pause past a key's time-to-live is the response family's, and
+  // the store's own pauses stay shorter than it (a 5 s TTL is shorter than the store's 12 s and 30 s pauses).
+  const contract = (ttlMs: number) => parseContract({ preset: 'payments', memory: { ttlMs } }, 'service', (field, problem) => {
+    throw new Error(`${field} ${problem}`);
+  });
+  prop.prop([fc.subarray([...FAULT_KINDS], { minLength: 1 }).chain((families) => fc.tuple(fc.constant(families), fc.constantFrom(5_000, 86_400_000).chain((ttlMs) => scenarioArbitrary({ faults: families, contract: contract(ttlMs) as NonNullable<ReturnType<typeof contract>> }))))], { numRuns: runs(500), seed: seed(54) })(
+    'a scenario check draws under a contract with a key time-to-live uses no family outside those it was given',
+    ([families, scenario]) => {
+      expect(familiesOutside(scenario, families as FaultKind[])).toEqual([]);
+    },
+  );
+
+  test('a pause as long as the key\'s time-to-live or longer is the response family\'s; a shorter one the store\'s', () => {
+    const pause = (pauseMs: number) => ({ kind: 'pause', process: 0, incarnation: 0, step: 3, pauseMs });
+    const under = (pauseMs: number) => withFaults([pause(pauseMs)], { service: { contract: { preset: 'ietf', memory: { ttlMs: 60_000 } } } });
+    expect(faultFamiliesOf(under(61_000))).toEqual(['response']);
+    expect(faultFamiliesOf(under(30_000))).toEqual(['store']);
+    expect(faultFamiliesOf(withFaults([pause(61_000)]))).toEqual(['store']);
+  });
 });

@@ -14,6 +14,8 @@
  *   intent           a task that changes after a restart (taskAfterRestart), with the kill that
  *                    restarts it when that is its only crash
  *   store            a store call's fault, a store restart, a takeover, someone else's store write, a pause
+ *                    (a pause as long as the contract's key time-to-live or longer is `response`'s:
+ *                    a late retry finds the key forgotten; the store's own pauses stay shorter)
  *
  * — so that `check` skips a stored regression of a family it no longer draws, and `durasim
  * regressions` lists and prunes by family. The service's and store's settings are not faults: a
@@ -22,7 +24,8 @@
 import { FAILURE_CLASS_FAULTS, type Fault, type Scenario } from '../simulator/scenario/scenario.js';
 import { FAULT_KINDS, type FaultKind } from './arbitraries.js';
 
-function familyOf(fault: Fault): FaultKind {
+/** The family of a fault; `ttlMs`: the time-to-live of a key under the scenario's contract, if it has one. */
+function familyOf(fault: Fault, ttlMs: number | undefined): FaultKind {
   switch (fault.kind) {
     case 'crash':
       return (fault.mode ?? 'keep-all') === 'keep-all' ? 'crash' : 'disk';
@@ -44,14 +47,17 @@ function familyOf(fault: Fault): FaultKind {
     case 'store-restart':
     case 'takeover':
     case 'store-edit':
-    case 'pause':
       return 'store';
+    case 'pause':
+      return ttlMs !== undefined && fault.pauseMs >= ttlMs ? 'response' : 'store';
   }
 }
 
 /** The families a scenario uses, in FAULT_KINDS order. */
 export function faultFamiliesOf(scenario: Scenario): FaultKind[] {
-  const used = new Set<FaultKind>(scenario.faults.map(familyOf));
+  const memory = scenario.service.contract?.memory;
+  const ttlMs = typeof memory === 'object' ? memory.ttlMs : undefined;
+  const used = new Set<FaultKind>(scenario.faults.map((fault) => familyOf(fault, ttlMs)));
   if (scenario.taskAfterRestart !== undefined) {
     used.add('intent');
     // The kill that restarts the worker into the changed task is the intent family's own, when it is the only kill.

@@ -18,7 +18,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const EXAMPLE = join(ROOT, 'examples', 'node-journal');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 /** The example journals the README and the tutorial have a reader copy out of node_modules. */
-const SHIPPED_EXAMPLES = ['examples/node-journal/journal.ts', 'examples/node-journal/journal-unsynced.ts'];
+const SHIPPED_EXAMPLES = ['examples/node-journal/journal.ts', 'examples/node-journal/journal-unsynced.ts', 'examples/payout-worker/worker.ts', 'examples/payout-worker/adapter.ts', 'examples/payout-worker/durasim.config.json', 'examples/payout-worker/payouts.json', 'examples/payout-worker/worker-unsynced.ts', 'examples/payout-worker/worker-resends.ts', 'examples/payout-worker/adapter-unsynced.ts', 'examples/payout-worker/adapter-resends.ts'];
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; devDependencies: Record<string, string> };
 
 let work: string;
@@ -102,6 +102,17 @@ describe('the packed package', () => {
         const { code, out } = inConsumer(command);
         expect(code, `${command}\n${out}`).toBe(exit);
         if (i === 1) for (const fragment of quotedFragments(tutorial)) expect(out).toContain(fragment);
+      }
+    });
+
+    test('the guide to the worker you already have runs as written: the copied payout worker clean, each broken copy found', () => {
+      const guide = readFileSync(join(ROOT, 'docs', 'your-worker.md'), 'utf8');
+      const commands = shellCommands(guide);
+      expect(commands).toHaveLength(4);
+      for (const { command, exit } of commands) {
+        const { code, out } = inConsumer(command);
+        expect(code, `${command}\n${out}`).toBe(exit);
+        if (command.includes('adapter-unsynced')) expect(out).toMatch(/^ {2}write-ahead \[po_100\d\]/m);
       }
     });
 

@@ -10,6 +10,11 @@
 /** The vocabulary is the model's own (model/lifecycle.ts); the contract re-exports it. */
 export { OPERATION_STATES, FILE_STATES, FINISHED_STATES, type OperationState, type FileState } from '../lifecycle.js';
 import type { FileState, OperationState } from '../lifecycle.js';
+/** A journal's own state names, mapped to the model's (JournalAdapter.states; model/stateNames.ts has the rules). */
+export type { StateNames } from '../stateNames.js';
+import type { StateNames } from '../stateNames.js';
+/** One of the journal's own state names, declared in JournalAdapter.states (any string, to the type checker). */
+export type OwnStateName = string & Record<never, never>;
 
 /** A non-retry-safe external write: POST /operations/:key with an idempotency key and a body. */
 export interface PublishOperation {
@@ -242,10 +247,10 @@ export interface DiskView {
  */
 export interface OperationRecord {
   kind: 'operation';
-  /** The state the record holds now. */
-  state?: OperationState | undefined;
+  /** The state the record holds now: the model's name, or one of the journal's own (JournalAdapter.states). */
+  state?: OperationState | OwnStateName | undefined;
   /** Every state the journal recorded for this key, in order. */
-  history?: OperationState[] | undefined;
+  history?: (OperationState | OwnStateName)[] | undefined;
   /** The argument digest recorded with the intent (authorized). */
   digest?: string | undefined;
   /** The receipt recorded with succeeded. */
@@ -255,8 +260,8 @@ export interface OperationRecord {
 export interface FileRecord {
   kind: 'file';
   path: string;
-  state?: FileState | undefined;
-  history?: FileState[] | undefined;
+  state?: FileState | OwnStateName | undefined;
+  history?: (FileState | OwnStateName)[] | undefined;
   /** Texts the journal preserved when it recorded a conflict (the user's version). */
   preserved: string[];
 }
@@ -272,7 +277,17 @@ export interface JournalAdapter {
   run(env: Env, task: Task): Promise<void>;
   /**
    * Reads the journal's records from a disk image (and, for a journal that keeps them there, the
-   * shared store: durasim always passes it) in the model's vocabulary.
+   * shared store: durasim always passes it) in the model's vocabulary, or in the journal's own
+   * state names when `states` maps them.
    */
   inspect(disk: DiskView, store?: StoreView): JournalRecords;
+  /**
+   * The journal's own state names, each mapped to the model's state it means, or declared a
+   * sub-state of the one it refines: `{ queued: 'authorized', sending: 'dispatched', retry_wait:
+   * { refines: 'outcome_unknown' }, paid: 'succeeded' }`. inspect() may then return these words;
+   * the judge judges the model's states, and every message names the journal's word with the
+   * model's in brackets once (`sending [dispatched]`). Checked when the journal loads: a target that
+   * is not a state of the model is refused.
+   */
+  states?: StateNames;
 }

@@ -1,5 +1,6 @@
 import type { JudgeInput } from '../evidence.js';
 import type { Violation } from '../violation.js';
+import { wordsOf } from '../stateWords.js';
 
 /**
  * cancel-truth: a cancel stops what has not happened; it does not undo what has. An operation the
@@ -11,6 +12,7 @@ import type { Violation } from '../violation.js';
  */
 export function checkCancelTruth(input: JudgeInput): Violation[] {
   const violations: Violation[] = [];
+  const words = wordsOf(input);
   for (const image of ['durable', 'visible'] as const) {
     for (const [key, record] of Object.entries(input.final[image])) {
       if (record.kind !== 'operation' || record.history.at(-1) !== 'cancelled') continue;
@@ -22,7 +24,7 @@ export function checkCancelTruth(input: JudgeInput): Violation[] {
         key,
         step: input.trace.length - 1,
         expected: `${key} recorded as what happened: the service committed it (receipt ${effect.receipt})`,
-        actual: `it is recorded cancelled on the ${image} image at the end, as if it never happened`,
+        actual: `it is recorded ${words.entry(record, record.history.length - 1)} on the ${image} image at the end, as if it never happened`,
         evidence: { effect, history: record.history },
       });
     }

@@ -1,5 +1,6 @@
 import type { JudgeInput } from '../evidence.js';
 import type { Violation } from '../violation.js';
+import { wordsOf } from '../stateWords.js';
 
 /**
  * completed-replayed: once succeeded is durable, the operation is never executed again. A retry-safe
@@ -10,6 +11,7 @@ import type { Violation } from '../violation.js';
  */
 export function checkCompletedReplayed(input: JudgeInput): Violation[] {
   const violations: Violation[] = [];
+  const words = wordsOf(input);
   for (const request of input.requests) {
     const records = request.recordsAtArrival;
     if (records === undefined) continue;
@@ -30,7 +32,7 @@ export function checkCompletedReplayed(input: JudgeInput): Violation[] {
       key,
       step: request.seq ?? 0,
       expected: 'the saved result reused, no new request',
-      actual: `request #${request.index} (${request.method}) after succeeded was durable`,
+      actual: `request #${request.index} (${request.method}) after ${words.state(key, 'succeeded')} was durable`,
       evidence: { request: { index: request.index, method: request.method }, durableHistory: records[key]?.history },
     });
   }

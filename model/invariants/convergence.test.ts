@@ -42,3 +42,22 @@ describe('convergence', () => {
     expect(checkConvergence(run({ ...budget, final: finalRecords({ a: op(['authorized', 'dispatched', 'reconciling', 'blocked']) }) }))).toEqual([]);
   });
 });
+
+describe('convergence under a service contract', () => {
+  const timed = (timeMs: (seq: number) => number) => Array.from({ length: 100 }, (_, seq) => ({ seq, actor: 'worker-0', op: 'clock.now', detail: '', timeMs: timeMs(seq) }));
+  const blocked = finalRecords({ a: op(['authorized', 'dispatched', 'outcome_unknown', 'reconciling', 'blocked']) });
+  const observed = { a: [{ state: 'authorized', seq: 10, image: 'durable' as const }, { state: 'dispatched', seq: 20, image: 'durable' as const }, { state: 'blocked', seq: 90, image: 'durable' as const }] };
+
+  test("blocked is excused once the key's time-to-live ran out since its first send (the service may have forgotten it), not before", () => {
+    // A worker frozen for a day right after it recorded dispatched: its send's answer never came.
+    const frozen = timed((seq) => (seq > 20 ? 86_401_000 : 0));
+    expect(checkConvergence(run({ trace: frozen, observed, final: blocked, keyTtlMs: 86_400_000 }))).toEqual([]);
+    expect(checkConvergence(run({ trace: timed(() => 0), observed, final: blocked, keyTtlMs: 86_400_000 }))).toHaveLength(1);
+    expect(checkConvergence(run({ trace: frozen, observed, final: blocked }))).toHaveLength(1);
+  });
+
+  test('blocked is excused where no query can find a send in doubt (a contract whose queries take the receipt alone)', () => {
+    expect(checkConvergence(run({ final: blocked, keyQuery: false }))).toEqual([]);
+    expect(checkConvergence(run({ final: blocked, keyQuery: true }))).toHaveLength(1);
+  });
+});

@@ -1,6 +1,7 @@
-import { endStep, everIn, operationSpec, sourceChanges, type JudgeInput } from '../evidence.js';
+import { endStep, everIn, keyMayHaveExpired, keyQueryOffered, operationSpec, sourceChanges, type JudgeInput } from '../evidence.js';
 import { FINISHED_STATES, TERMINAL_OPERATION_STATES } from '../lifecycle.js';
 import type { Violation } from '../violation.js';
+import { wordsOf } from '../stateWords.js';
 import { taskIdOf } from './leases.js';
 import { projectionLiesRead } from './projectionConsistent.js';
 import { cancelledAt } from './cancellation.js';
@@ -8,9 +9,10 @@ import { cancelledAt } from './cancellation.js';
 /**
  * convergence (liveness): the run completes within its bounds and every operation ends terminal
  * (succeeded, conflict, failed, blocked; a file applied or conflict). blocked or outcome_unknown
- * is allowed only where the service offers no way to learn the outcome: no query, or volatile
- * or no idempotency memory (a 404 may be a forgotten key and a re-send may commit twice), or an intent
- * that changed before it was ever sent. A task that a worker quarantined (<task id>/quarantine in
+ * is allowed only where the service offers no way to learn the outcome: no query (under a
+ * contract: none by the key or a request's field), or volatile or no idempotency memory (a 404 may
+ * be a forgotten key and a re-send may commit twice), a key whose time-to-live ran out since its
+ * first send (the same, by the contract's clock), or an intent that changed before it was ever sent. A task that a worker quarantined (<task id>/quarantine in
  * the store) after it read a projection that does not fold the events (projection-consistent) is
  * waiting for a human, as it should: its operations may stop where they were. A quarantine without
  * such a read excuses nothing. A task the service refused with 403 (permission revoked) is paused
@@ -37,9 +39,11 @@ export function checkConvergence(input: JudgeInput): Violation[] {
   // Quarantined, paused (403) or cancelled: the task waits for a human, and may stop where it was.
   if (justlyQuarantined(input) || input.requests.some((r) => r.method === 'POST' && r.status === 403) || cancelledAt(input) !== undefined) return violations;
   const { service } = input.scenario;
+  const words = wordsOf(input);
   for (const op of input.scenario.task.operations) {
     const record = input.final.visible[op.key];
     const last = record?.history.at(-1);
+    const said = record === undefined ? '' : words.entry(record, record.history.length - 1);
     const fail = (actual: string): void => {
       violations.push({ code: 'convergence', key: op.key, step: end, expected: 'a terminal state at the end', actual, evidence: { history: record?.history ?? [] } });
     };
@@ -48,16 +52,16 @@ export function checkConvergence(input: JudgeInput): Violation[] {
       continue;
     }
     if (record.kind === 'file') {
-      if (last !== 'applied' && last !== 'conflict') fail(`the delivery stopped at ${last}`);
+      if (last !== 'applied' && last !== 'conflict') fail(`the delivery stopped at ${said}`);
       continue;
     }
-    const unlearnable = !service.query || service.idempotencyMemory !== 'durable' || (intentChanged(input, op.key) && !everIn(input, op.key, 'dispatched', end, record));
+    const unlearnable = !keyQueryOffered(input) || service.idempotencyMemory !== 'durable' || (intentChanged(input, op.key) && !everIn(input, op.key, 'dispatched', end, record)) || keyMayHaveExpired(input, op.key, end);
     if (last === 'blocked' && (budgetSpent(input, op.key) || inputChanged(input, op))) continue;
     if (last === 'blocked' || last === 'outcome_unknown') {
-      if (!unlearnable) fail(`${last}, though the service offers a query and idempotent replay to learn the outcome`);
+      if (!unlearnable) fail(`${said}, though the service offers a query and idempotent replay to learn the outcome`);
       continue;
     }
-    if (!(TERMINAL_OPERATION_STATES as readonly string[]).includes(last)) fail(`it stopped at ${last}`);
+    if (!(TERMINAL_OPERATION_STATES as readonly string[]).includes(last)) fail(`it stopped at ${said}`);
   }
   return violations;
 }

@@ -1,6 +1,7 @@
 import { checkpoints, type JudgeInput, type ReceiptLoss } from '../evidence.js';
 import { HistoryObserver } from '../observedHistory.js';
 import type { Violation } from '../violation.js';
+import { wordsOf } from '../stateWords.js';
 
 /**
  * evidence-retained: once the durable records hold a write's receipt, they keep it — through every
@@ -13,6 +14,7 @@ import type { Violation } from '../violation.js';
  */
 export function checkEvidenceRetained(input: JudgeInput): Violation[] {
   const violations: Violation[] = [];
+  const words = wordsOf(input);
   const publishes = new Set([...input.scenario.task.operations, ...(input.scenario.taskAfterRestart?.operations ?? [])].filter((op) => op.kind === 'publish').map((op) => op.key));
   const losses = input.receiptLosses ?? lossesAtCheckpoints(input);
   for (const key of publishes) {
@@ -25,7 +27,7 @@ export function checkEvidenceRetained(input: JudgeInput): Violation[] {
         key,
         step: gone.seq,
         expected: 'the record of a completed write kept, with its receipt',
-        actual: `recorded succeeded at #${succeeded.seq}; the record was gone from the durable image at #${gone.seq}`,
+        actual: `recorded ${words.observed(succeeded)} at #${succeeded.seq}; the record was gone from the durable image at #${gone.seq}`,
         evidence: { observed },
       });
       continue;

@@ -1,5 +1,6 @@
 import type { JudgeInput, RequestEvidence } from '../evidence.js';
 import type { Violation } from '../violation.js';
+import { wordsOf } from '../stateWords.js';
 
 /**
  * failure-class-respected: each failure class the service answers gets its own answer.
@@ -20,6 +21,7 @@ import type { Violation } from '../violation.js';
  */
 export function checkFailureClassRespected(input: JudgeInput): Violation[] {
   const violations: Violation[] = [];
+  const words = wordsOf(input);
   const posts = input.requests.filter((r) => r.method === 'POST' && r.route.kind === 'publish');
   const recorded = recordedAfterHearing(input);
   /** The first later POST that is bound by what the answer asked: its hearer's own, or anyone's once the hearer had recorded the key again where a restart finds it. */
@@ -74,7 +76,7 @@ export function checkFailureClassRespected(input: JudgeInput): Violation[] {
     if (reported.has(request.index) || request.recordsAtArrival?.[key]?.history.at(-1) !== 'failed') continue;
     if (!posts.some((r) => r.index < request.index && r.route.key === key && r.status === 400)) continue;
     reported.add(request.index);
-    flag(request, key, `no send of ${key} once failed (invalid arguments, 400) is durable`, `${request.sender ?? ''} sent it (request #${request.index})`, { request: request.index });
+    flag(request, key, `no send of ${key} once ${words.state(key, 'failed')} (invalid arguments, 400) is durable`, `${request.sender ?? ''} sent it (request #${request.index})`, { request: request.index });
   }
   // Ended failed on a 503: a transient class taken for a verdict.
   for (const op of input.scenario.task.operations) {
@@ -82,7 +84,8 @@ export function checkFailureClassRespected(input: JudgeInput): Violation[] {
     const answered = posts.filter((r) => r.route.key === op.key && r.status !== 0);
     const last = answered.at(-1);
     if (last?.status !== 503 || answered.some((r) => r.status === 400)) continue;
-    flag(last, op.key, `${op.key} backed off and sent again after the 503 (or blocked with a handoff once the retry budget is spent)`, `it ends failed on a 503 (request #${last.index}): a dependency that is down is not a verdict`, { unavailable: last.index });
+    const ended = input.final.visible[op.key] as { history: string[] };
+    flag(last, op.key, `${op.key} backed off and sent again after the 503 (or ${words.state(op.key, 'blocked')} with a handoff once the retry budget is spent)`, `it ends ${words.entry(ended, ended.history.length - 1)} on a 503 (request #${last.index}): a dependency that is down is not a verdict`, { unavailable: last.index });
   }
   return violations.sort((a, b) => a.step - b.step);
 }

@@ -1,5 +1,6 @@
 import { endStep, lostBy, type DurabilityGap, type JudgeInput, type Records } from '../evidence.js';
 import type { Violation } from '../violation.js';
+import { wordsOf } from '../stateWords.js';
 
 const DELIVERIES = new Set(['fs.writeFile', 'fh.writeFile', 'fs.appendFile', 'fh.appendFile', 'fs.rename', 'fs.link']);
 
@@ -15,6 +16,7 @@ const DELIVERIES = new Set(['fs.writeFile', 'fh.writeFile', 'fs.appendFile', 'fh
  */
 export function checkFileTruth(input: JudgeInput): Violation[] {
   const violations: Violation[] = [];
+  const words = wordsOf(input);
   const reported = new Set<string>();
   const edits = [...input.scenario.task.operations, ...(input.scenario.taskAfterRestart?.operations ?? [])].filter((op) => op.kind === 'edit' && op.path !== undefined);
   const paths = [...new Set(edits.map((op) => op.path as string))];
@@ -61,7 +63,7 @@ export function checkFileTruth(input: JudgeInput): Violation[] {
           code: 'file-truth',
           key,
           step: image.seq,
-          expected: `${path} recorded applied to hold the edit: ${expected.join(' or ')}`,
+          expected: `${path} recorded ${words.entry(record, record.history.length - 1)} to hold the edit: ${expected.join(' or ')}`,
           actual: `it is ${shown(content)} on the ${image.label}${lostBy(image.gaps, path)}`,
           evidence: { at: image.label, path, found: content, expected, history: record.history, missing: (image.gaps ?? []).filter((g) => g.path === path) },
         });

@@ -1,5 +1,6 @@
 import { checkpoints, endStep, type JudgeInput } from '../evidence.js';
 import type { Violation } from '../violation.js';
+import { wordsOf } from '../stateWords.js';
 
 const WRITES = new Set(['fs.writeFile', 'fh.writeFile', 'fs.appendFile', 'fh.appendFile']);
 
@@ -10,6 +11,7 @@ const WRITES = new Set(['fs.writeFile', 'fh.writeFile', 'fs.appendFile', 'fh.app
  */
 export function checkNoSilentOverwrite(input: JudgeInput): Violation[] {
   const violations: Violation[] = [];
+  const words = wordsOf(input);
   input.userEdits.forEach((edit, i) => {
     if (input.userEdits.slice(i + 1).some((later) => later.path === edit.path)) return; // the user replaced it themselves
     const final = input.final.files[edit.path];
@@ -23,12 +25,13 @@ export function checkNoSilentOverwrite(input: JudgeInput): Violation[] {
     );
     // Moved aside mid-delivery, never overwritten, and the bounds stopped the run before it could come back: convergence's finding.
     if (final === undefined && overwrite === undefined && input.outcome.kind !== 'completed') return;
+    const conflict = words.state(input.scenario.task.operations.find((op) => op.kind === 'edit' && op.path === edit.path)?.key ?? edit.path, 'conflict');
     violations.push({
       code: 'no-silent-overwrite',
       key: edit.path,
       step: overwrite?.seq ?? endStep(input),
-      expected: `the user's text ${JSON.stringify(edit.text)} in the final file, or a recorded conflict preserving it`,
-      actual: final === undefined ? 'the file is gone and no conflict preserved the text' : `the final file is ${JSON.stringify(final)} and no conflict preserved the text`,
+      expected: `the user's text ${JSON.stringify(edit.text)} in the final file, or a recorded ${conflict} preserving it`,
+      actual: final === undefined ? `the file is gone and no ${conflict} preserved the text` : `the final file is ${JSON.stringify(final)} and no ${conflict} preserved the text`,
       evidence: { userEdit: edit, finalFile: final, overwrite },
     });
   });

@@ -1,6 +1,7 @@
 import { checkpoints, operationSpec, type JudgeInput, type ObservedState } from '../evidence.js';
 import { ABSENT, allowedFrom, firstSkip, IN_DOUBT_STATES } from '../lifecycle.js';
 import type { Violation } from '../violation.js';
+import { wordsOf } from '../stateWords.js';
 
 /**
  * no-state-skip: the states of every key are a path in the model, and recovery from an in-doubt
@@ -14,6 +15,7 @@ import type { Violation } from '../violation.js';
  */
 export function checkNoStateSkip(input: JudgeInput): Violation[] {
   const violations: Violation[] = [];
+  const words = wordsOf(input);
   const reported = new Set<string>();
   const kinds = new Map<string, 'operation' | 'file'>();
   const images = [...input.crashes.map((c, i) => ({ label: `records after crash ${i + 1}`, seq: c.seq, records: c.visible })), ...checkpoints(input)];
@@ -30,11 +32,12 @@ export function checkNoStateSkip(input: JudgeInput): Violation[] {
     if (!skip) continue;
     reported.add(key);
     const at = states[skip.index] as ObservedState;
+    const said = { from: skip.index > 0 ? words.observed(states[skip.index - 1] as ObservedState) : null, to: words.observed(at) };
     violations.push({
       code: 'no-state-skip',
       key,
       step: at.seq,
-      ...wording(kindOf(key), skip, retrySafe(key)),
+      ...wording(kindOf(key), skip, retrySafe(key), said, (state) => words.state(key, state)),
       evidence: { observed: states.map(describeObserved), index: skip.index },
     });
   }
@@ -48,7 +51,7 @@ export function checkNoStateSkip(input: JudgeInput): Violation[] {
         code: 'no-state-skip',
         key,
         step: recordedSkipStep(input, key, record.history, skip.index, image.seq),
-        ...wording(record.kind, skip, retrySafe(key)),
+        ...wording(record.kind, skip, retrySafe(key), { from: skip.index > 0 ? words.entry(record, skip.index - 1) : null, to: words.entry(record, skip.index) }, (state) => words.state(key, state)),
         evidence: { history: record.history, at: image.label, index: skip.index },
       });
     }
@@ -68,8 +71,8 @@ export function checkNoStateSkip(input: JudgeInput): Violation[] {
         code: 'no-state-skip',
         key,
         step: next.seq,
-        expected: `recovery from ${before.state} after crash ${i + 1} to pass through reconciling`,
-        actual: `${before.state} → ${next.state}`,
+        expected: `recovery from ${words.observed(before)} after crash ${i + 1} to pass through ${words.state(key, 'reconciling')}`,
+        actual: `${words.observed(before)} → ${words.observed(next)}`,
         evidence: { observed: states.map(describeObserved), crash: i + 1, crashStep: crash.seq },
       });
     }
@@ -88,13 +91,14 @@ function recordedSkipStep(input: JudgeInput, key: string, history: readonly stri
   return input.observed[key]?.filter((o) => o.state === state && o.seq <= upTo)[nth - 1]?.seq ?? upTo;
 }
 
-function wording(kind: 'operation' | 'file', skip: { from: string | null; to: string }, retrySafe: boolean): { expected: string; actual: string } {
-  if (skip.from === null) return { expected: `the history to start at ${kind === 'operation' ? 'authorized' : 'read'}`, actual: `it starts at ${skip.to}` };
-  if (skip.from === ABSENT) return { expected: 'nothing after the record was deleted', actual: `absent → ${skip.to}` };
-  if (skip.to === ABSENT) return { expected: `the record kept until a terminal state, not deleted at ${skip.from}`, actual: `${skip.from} → absent (the record was deleted)` };
+/** The skip in words: `said` names its two entries as the journal does, `model` a state of the model (stateWords.ts). */
+function wording(kind: 'operation' | 'file', skip: { from: string | null; to: string }, retrySafe: boolean, said: { from: string | null; to: string }, model: (state: string) => string): { expected: string; actual: string } {
+  if (skip.from === null) return { expected: `the history to start at ${model(kind === 'operation' ? 'authorized' : 'read')}`, actual: `it starts at ${said.to}` };
+  if (skip.from === ABSENT) return { expected: 'nothing after the record was deleted', actual: `absent → ${said.to}` };
+  if (skip.to === ABSENT) return { expected: `the record kept until a terminal state, not deleted at ${said.from ?? skip.from}`, actual: `${said.from ?? skip.from} → absent (the record was deleted)` };
   const next = allowedFrom(kind, skip.from, { retrySafe });
-  const allowed = next.length === 0 ? 'none: it is terminal' : next.join(', ');
-  return { expected: `a transition the model allows from ${skip.from} (to ${allowed}; docs/invariants.md draws the model)`, actual: `${skip.from} → ${skip.to}` };
+  const allowed = next.length === 0 ? 'none: it is terminal' : next.map(model).join(', ');
+  return { expected: `a transition the model allows from ${said.from ?? skip.from} (to ${allowed}; docs/invariants.md draws the model)`, actual: `${said.from ?? skip.from} → ${said.to}` };
 }
 
 function describeObserved(o: ObservedState): string {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { checkpoints, short, type JudgeInput } from '../evidence.js';
 import type { Violation } from '../violation.js';
+import { wordsOf } from '../stateWords.js';
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
@@ -11,6 +12,7 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
  */
 export function checkRecordedIntentWins(input: JudgeInput): Violation[] {
   const violations: Violation[] = [];
+  const words = wordsOf(input);
   const reported = new Set<string>();
   for (const cp of checkpoints(input)) {
     for (const [key, record] of Object.entries(cp.records)) {
@@ -26,8 +28,8 @@ export function checkRecordedIntentWins(input: JudgeInput): Violation[] {
         code: 'recorded-intent-wins',
         key,
         step: cp.seq,
-        expected: `succeeded only for a receipt of the recorded intent ${short(record.digest)}`,
-        actual: `succeeded on receipt ${proven.receipt}, which is for the new arguments ${short(newDigest)}`,
+        expected: `${words.state(key, 'succeeded')} only for a receipt of the recorded intent ${short(record.digest)}`,
+        actual: `${words.state(key, 'succeeded')} on receipt ${proven.receipt}, which is for the new arguments ${short(newDigest)}`,
         evidence: { at: cp.label, history: record.history, recordedDigest: record.digest, newArgumentsDigest: newDigest, effect: proven },
       });
     }

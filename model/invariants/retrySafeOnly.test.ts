@@ -47,3 +47,14 @@ describe('retry-safe-only', () => {
     expect(violations[0]?.actual).toBe('request #1 from worker-0#1, which started after that crash, sent it without asking the service (no earlier send had left, which the journal could not know); this service kept the key, but one that forgets keys (or keeps none) would have committed it twice had the first send landed');
   });
 });
+
+describe('retry-safe-only under a service contract', () => {
+  test('a service whose only query takes the receipt offers none for a send in doubt: a send again to it, which keeps the key, is the way to learn', () => {
+    const resend = { crashes: [crash(20, atCrash)], requests: [post(0, 'a', D1, 10), post(1, 'a', D1, 30)] };
+    expect(checkRetrySafeOnly(run({ ...resend, keyQuery: false }))).toEqual([]);
+    // It must still keep the key: one that forgets keys gets no blind re-send either way.
+    expect(checkRetrySafeOnly(run({ ...resend, keyQuery: false, service: { idempotencyMemory: 'volatile' } }))).toHaveLength(1);
+    // A contract with a query by the key (or a request's field) is asked first, as durasim's own protocol is.
+    expect(checkRetrySafeOnly(run({ ...resend, keyQuery: true }))).toHaveLength(1);
+  });
+});

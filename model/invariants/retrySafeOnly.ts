@@ -1,10 +1,12 @@
-import { operationSpec, type JudgeInput } from '../evidence.js';
+import { keyQueryOffered, operationSpec, type JudgeInput } from '../evidence.js';
 import { IN_DOUBT_STATES } from '../lifecycle.js';
 import type { Violation } from '../violation.js';
+import { wordsOf } from '../stateWords.js';
 
 /**
  * retry-safe-only: a non-retry-safe write found in doubt after a crash is not re-executed blindly:
- * the recovery queries the service for the key before any re-send (or, where no query exists,
+ * the recovery queries the service for the key before any re-send (or, where no query exists —
+ * none at all, or under a contract one by the receipt alone, which a send in doubt never got —
  * re-sends only to a service that promises replay), or it ends blocked.
  *
  * Only a recovering incarnation can re-send: one that started after the crash. A worker that
@@ -13,8 +15,10 @@ import type { Violation } from '../violation.js';
  */
 export function checkRetrySafeOnly(input: JudgeInput): Violation[] {
   const violations: Violation[] = [];
+  const words = wordsOf(input);
   const reported = new Set<string>();
-  const replayOnly = !input.scenario.service.query && input.scenario.service.idempotencyMemory === 'durable';
+  // No query a journal in doubt can ask (none at all, or a contract's by the receipt alone): a send again is the only way to learn.
+  const replayOnly = !keyQueryOffered(input) && input.scenario.service.idempotencyMemory === 'durable';
   const started = new Map<string, number>();
   for (const line of input.trace) if (line.actor === 'supervisor' && line.op === 'start') started.set(line.detail, line.seq);
   for (const request of input.requests) {
@@ -45,7 +49,7 @@ export function checkRetrySafeOnly(input: JudgeInput): Violation[] {
       code: 'retry-safe-only',
       key,
       step: seq,
-      expected: `after crash ${crashIndex + 1} left ${key} ${last}, a query for the key before any re-send, or blocked`,
+      expected: `after crash ${crashIndex + 1} left ${key} ${words.entry(record, record.history.length - 1)}, a query for the key before any re-send, or ${words.state(key, 'blocked')}`,
       actual: `request #${request.index}${request.sender ? ` from ${request.sender}, which started after that crash,` : ''} ${firstSend ? 'sent it without asking the service (no earlier send had left, which the journal could not know)' : 're-sent it without asking the service'}${risk}`,
       evidence: { historyAtCrash: record.history, resend: { index: request.index, digest: request.digest, sender: request.sender } },
     });

@@ -1,5 +1,6 @@
 import { checkpoints, effectsUpTo, everIn, lostBy, operationSpec, short, sourceChanges, type JudgeInput } from '../evidence.js';
 import type { Violation } from '../violation.js';
+import { wordsOf } from '../stateWords.js';
 
 /**
  * truthful-outcome, after every crash (durable image) and at the end: succeeded ⇒ the service holds
@@ -9,6 +10,7 @@ import type { Violation } from '../violation.js';
  */
 export function checkTruthfulOutcome(input: JudgeInput): Violation[] {
   const violations: Violation[] = [];
+  const words = wordsOf(input);
   const reported = new Set<string>();
   const report = (v: Omit<Violation, 'code'>, claim: string): void => {
     if (reported.has(`${v.key}/${claim}`)) return;
@@ -20,7 +22,7 @@ export function checkTruthfulOutcome(input: JudgeInput): Violation[] {
     for (const [key, record] of Object.entries(cp.records)) {
       if (record.kind === 'file') {
         if (record.history.includes('conflict') && !input.userEdits.some((u) => u.path === record.path && u.seq <= cp.seq)) {
-          report({ key, step: cp.seq, expected: `a conflict on ${record.path} only after the user changed it`, actual: 'a conflict recorded while nobody else wrote the file', evidence: { at: cp.label, history: record.history } }, 'file-conflict');
+          report({ key, step: cp.seq, expected: `a ${words.state(key, 'conflict')} on ${record.path} only after the user changed it`, actual: `a ${words.state(key, 'conflict')} recorded while nobody else wrote the file`, evidence: { at: cp.label, history: record.history } }, 'file-conflict');
         }
         continue;
       }
@@ -33,7 +35,7 @@ export function checkTruthfulOutcome(input: JudgeInput): Violation[] {
           const later = sourceChanges(input).filter((change) => change.seq <= cp.seq && change.resource === spec.resource);
           const values = [value, ...later.map((change) => change.value)];
           if (!values.includes(record.receipt)) {
-            report({ key, step: cp.seq, expected: `succeeded with the resource's value ${values.map((v) => JSON.stringify(v)).join(' or ')}`, actual: `receipt ${JSON.stringify(record.receipt)}`, evidence: { at: cp.label, history: record.history } }, 'succeeded');
+            report({ key, step: cp.seq, expected: `${words.state(key, 'succeeded')} with the resource's value ${values.map((v) => JSON.stringify(v)).join(' or ')}`, actual: `receipt ${JSON.stringify(record.receipt)}`, evidence: { at: cp.label, history: record.history } }, 'succeeded');
           }
         } else if (!held.some((e) => e.digest === record.digest && e.receipt === record.receipt)) {
           report({
@@ -57,7 +59,7 @@ export function checkTruthfulOutcome(input: JudgeInput): Violation[] {
       if (spec?.kind === 'publish' && !everIn(input, key, 'dispatched', cp.seq, record)) {
         const made = held.filter((e) => e.requestIndex !== null);
         if (made.length > 0) {
-          report({ key, step: cp.seq, expected: 'no effect for a key never recorded dispatched', actual: `${made.length} effect(s), history [${record.history.join(', ')}]${lostBy(cp.gaps)}`, evidence: { at: cp.label, history: record.history, effects: made, missing: cp.gaps ?? [] } }, 'never-dispatched');
+          report({ key, step: cp.seq, expected: `no effect for a key never recorded ${words.state(key, 'dispatched')}`, actual: `${made.length} effect(s), history [${words.history(record)}]${lostBy(cp.gaps)}`, evidence: { at: cp.label, history: record.history, effects: made, missing: cp.gaps ?? [] } }, 'never-dispatched');
         }
       }
     }

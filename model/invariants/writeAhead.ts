@@ -1,9 +1,11 @@
 import { describeGap, everIn, short, type DurabilityGap, type JudgeInput } from '../evidence.js';
 import type { Violation } from '../violation.js';
+import { wordsOf } from '../stateWords.js';
 
 /** write-ahead: a request reaches the service only after authorized and dispatched are durable, with its digest. */
 export function checkWriteAhead(input: JudgeInput): Violation[] {
   const violations: Violation[] = [];
+  const words = wordsOf(input);
   for (const request of input.requests) {
     if (request.route.kind !== 'publish' || request.route.key === undefined || request.recordsAtArrival === undefined) continue;
     const key = request.route.key;
@@ -18,8 +20,8 @@ export function checkWriteAhead(input: JudgeInput): Violation[] {
       code: 'write-ahead',
       key,
       step: request.seq ?? 0,
-      expected: `durable authorized and dispatched with digest ${short(request.digest)} before request #${request.index} arrived`,
-      actual: `${history.length === 0 ? 'no durable record of the key' : `durable history [${history.join(', ')}] with digest ${short(digest)}`}${omission(request.gapsAtArrival, request.unsyncedAtArrival)}`,
+      expected: `durable ${words.state(key, 'authorized')} and ${words.state(key, 'dispatched')} with digest ${short(request.digest)} before request #${request.index} arrived`,
+      actual: `${history.length === 0 ? 'no durable record of the key' : `durable history [${words.history(record)}] with digest ${short(digest)}`}${omission(request.gapsAtArrival, request.unsyncedAtArrival)}`,
       evidence: { request: { index: request.index, method: request.method, digest: request.digest }, durableHistory: history, recordedDigest: digest, unsyncedAtArrival: request.unsyncedAtArrival ?? [], missing: request.gapsAtArrival ?? [] },
     });
   }

@@ -18,6 +18,8 @@ const METHOD = /^[A-Z]+$/;
 const HEADER = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const MAX_ROUTES = 64;
 const MAX_TEMPLATE_CHARS = 65_536;
+/** The longest route path pattern a contract may name (schema/*.schema.json say it too). */
+export const ROUTE_PATH_CHARS = 512;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const shown = (value: unknown): string => {
@@ -96,7 +98,7 @@ export function params(path: string): string[] {
 }
 
 function routePath(value: unknown, field: string, fail: Fail): string {
-  if (typeof value !== 'string' || !value.startsWith('/') || /[?#\s]/.test(value) || value.length > 512) fail(field, `must be a path pattern like "/v1/payouts/:id", found ${shown(value)}`);
+  if (typeof value !== 'string' || !value.startsWith('/') || /[?#\s]/.test(value) || value.length > ROUTE_PATH_CHARS) fail(field, `must be a path pattern like "/v1/payouts/:id", found ${shown(value)}`);
   const names = params(value);
   if (new Set(names).size !== names.length) fail(field, `names a parameter twice: ${shown(value)}`);
   return value;

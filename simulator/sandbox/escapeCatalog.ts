@@ -4,7 +4,7 @@
  * `Failed to run the journal under simulation: it called <api>, which <reason>. <fix>`.
  */
 
-type Family = 'clock' | 'random' | 'timer' | 'disk' | 'network' | 'process' | 'machine' | 'code' | 'signal' | 'pool';
+type Family = 'clock' | 'random' | 'timer' | 'disk' | 'network' | 'process' | 'machine' | 'code' | 'signal' | 'pool' | 'shared' | 'thread';
 
 const REASONS: Record<Family, string> = {
   clock: 'reads the real clock',
@@ -17,6 +17,8 @@ const REASONS: Record<Family, string> = {
   code: 'runs code outside the sandbox',
   signal: 'acts on real processes',
   pool: "finishes on Node's thread pool at a real time",
+  shared: 'would pin an object every simulated process shares (process, a builtin module, a prototype) where no restart could undo it',
+  thread: "would reach the thread or the channel durasim itself runs on, which no simulated process has",
 };
 
 const FIXES: Record<Family, string> = {
@@ -30,6 +32,8 @@ const FIXES: Record<Family, string> = {
   code: 'Run the code in the journal itself, where the sandbox sees it.',
   signal: 'Let the scenario start and kill processes: under simulation crashes are faults it places.',
   pool: "Use its synchronous form (zlib's gzipSync, crypto's pbkdf2Sync…), which runs at once.",
+  shared: 'Freeze or seal objects of your own: under simulation one thread serves every incarnation, and each must start as a new process does.',
+  thread: 'Talk over a MessageChannel of your own, which durasim serves inside the simulated process, and let uncaught errors end the process as they would.',
 };
 
 /** Fixes worded for a kind of API (by the start of its name), where the family's wording would mislead. */
@@ -58,6 +62,23 @@ const SPECIFIC_FIXES: Record<string, string> = {
 };
 
 const PREFIXES: [string, Family][] = [
+  // The more particular first: the first prefix that matches decides.
+  ['MessagePort.', 'thread'],
+  ['worker_threads.receiveMessageOnPort', 'thread'],
+  ['worker_threads.moveMessagePortToContext', 'thread'],
+  ['worker_threads.postMessageToThread', 'thread'],
+  ['process.send', 'thread'],
+  ['process.disconnect', 'thread'],
+  ['process.emit', 'thread'],
+  ['process.setUncaughtExceptionCaptureCallback', 'thread'],
+  ['process.setSourceMapsEnabled', 'thread'],
+  ['process._debug', 'signal'],
+  ['process._getActive', 'machine'],
+  ['process.loadEnvFile', 'disk'],
+  ['Object.freeze', 'shared'],
+  ['Object.seal', 'shared'],
+  ['Object.preventExtensions', 'shared'],
+  ['Reflect.preventExtensions', 'shared'],
   ['fs.', 'disk'],
   ['fetch', 'network'],
   ['http.', 'network'],
@@ -108,7 +129,6 @@ const PREFIXES: [string, Family][] = [
   ['process.constrainedMemory', 'machine'],
   ['process.availableMemory', 'machine'],
   ['process.getActiveResourcesInfo', 'machine'],
-  ['process.setUncaughtExceptionCaptureCallback', 'code'],
   ['process.kill', 'signal'],
   ['process.abort', 'signal'],
   ['process.reallyExit', 'signal'],

@@ -119,15 +119,3 @@ export function guardModules(): number {
   syncBuiltinESMExports();
   return count;
 }
-
-/**
- * In a worker thread that runs journals (a pool worker), a simulated process is a main thread, as
- * a real one is: node:worker_threads says isMainThread, with no parentPort (the pool's port, which a
- * journal's listener would hear from no turn and could post a result on), no workerData and thread
- * id 0. The pool worker takes its own port and data before calling this.
- */
-export function hideWorkerThread(): void {
-  const workerThreads = createRequire(import.meta.url)('node:worker_threads') as Record<string, unknown>; // allow-ambient: patched, not called
-  Object.assign(workerThreads, { isMainThread: true, parentPort: null, workerData: null, threadId: 0, resourceLimits: {} });
-  syncBuiltinESMExports();
-}

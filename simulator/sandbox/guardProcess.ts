@@ -7,7 +7,8 @@
  *   it gets no signals);
  * - refused: the real clock (hrtime, uptime), the machine (memoryUsage, cpuUsage, resourceUsage,
  *   report, available memory, active resources), signals and process control (kill, abort, chdir,
- *   set*id), native code (binding, dlopen), an uncaught-exception capture callback.
+ *   set*id), native code (binding, dlopen); an uncaught-exception capture callback is
+ *   refused with the thread's channels (guardChannels.ts).
  * - kept: what it writes to stdout and stderr (console.log and friends), in the world's trace.
  * Outside a turn every call and read is the real one. Returns restore callbacks.
  */
@@ -20,8 +21,6 @@ type Restore = () => void;
 const REFUSED = [
   'hrtime', 'uptime', 'memoryUsage', 'cpuUsage', 'resourceUsage', 'constrainedMemory', 'availableMemory', 'getActiveResourcesInfo',
   'kill', 'abort', 'reallyExit', '_kill', 'chdir', 'setuid', 'setgid', 'seteuid', 'setegid', 'setgroups', 'initgroups', 'binding', '_linkedBinding', 'dlopen',
-  // A callback Node would call from no process's turn, in place of the uncaught-exception handling every simulated process has.
-  'setUncaughtExceptionCaptureCallback',
 ];
 const LISTENER_METHODS = ['on', 'once', 'addListener', 'prependListener', 'prependOnceListener', 'off', 'removeListener', 'removeAllListeners'];
 
@@ -86,6 +85,20 @@ function serveEnv(): Restore {
       if (holder === null) return Reflect.getOwnPropertyDescriptor(target, key);
       const value = holder.simulated.env[key as string];
       return value === undefined ? undefined : { value, writable: true, enumerable: true, configurable: true };
+    },
+    // Defined, as set, in the simulated environment (with Node's rule); never frozen: the real one is durasim's.
+    defineProperty: (target, key, descriptor) => {
+      const holder = turnHolder();
+      if (holder === null) return Reflect.defineProperty(target, key, descriptor);
+      if (!('value' in descriptor) || descriptor.writable !== true || descriptor.enumerable !== true || descriptor.configurable !== true) {
+        throw Object.assign(new TypeError("'process.env' only accepts a configurable, writable, and enumerable data descriptor"), { code: 'ERR_INVALID_OBJECT_DEFINE_PROPERTY' });
+      }
+      holder.simulated.env[key as string] = String(descriptor.value);
+      return true;
+    },
+    preventExtensions: (target) => {
+      if (turnHolder() !== null) throw new TypeError('Cannot freeze');
+      return Reflect.preventExtensions(target);
     },
   });
   process.env = env;

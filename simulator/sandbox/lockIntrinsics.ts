@@ -12,9 +12,14 @@
  *   a frozen object (silently in sloppy code, a TypeError in strict code): harmless to durasim.
  *   Not the process object: libraries patch its methods (signal-exit, under write-file-atomic and
  *   proper-lockfile, wraps process.emit and reallyExit), and durasim's own code keeps what it calls of it.
- * - A property code commonly overrides by assignment on its own objects (constructor, toString,
- *   valueOf, name, message, toJSON…) is an accessor instead, so `MyError.prototype.name = …` and
+ * - A property code commonly overrides by assignment on its own objects (toString, valueOf, name,
+ *   message, toJSON…) is an accessor instead, so `MyError.prototype.name = …` and
  *   `this.name = …` still define the object's own; assigning it on the builtin itself is refused.
+ *   A prototype's `constructor` stays a writable data property (non-configurable): util.inspect
+ *   names an object by its constructor's data property (an accessor there printed an Error or a
+ *   Date as `{}`), and `Child.prototype.constructor = Child` must work. durasim's own code reads no
+ *   builtin's constructor; one the journal assigns is put back at the next incarnation's start
+ *   (sharedObjects.ts), as any writable property.
  * - Object.defineProperty and its kin (defineProperties, Reflect's, setPrototypeOf, __proto__,
  *   __defineGetter__) refuse to redefine a property of a builtin, to add then or toJSON to one, or
  *   to change its prototype: an escape, named.
@@ -26,6 +31,15 @@
  *   property added there — then, toJSON, a default option — would be inherited by durasim's own
  *   objects). Other prototypes may (a polyfill of Set.prototype.union or Iterator helpers), but
  *   their `then` is pinned undefined, so no value durasim resolves becomes a thenable.
+ * - With the restore of a crash (sharedObjects.ts, at every incarnation's start), one rule: the lock
+ *   comes first (before any journal code, before the restore's baseline), so the baseline holds
+ *   the builtins as locked. What the lock keeps from changing never differs from the baseline: the
+ *   restore skips its locked data properties (read-only) and its accessors (isLockAccessor: they
+ *   keep no state), and never calls them unrestorable. A property the lock lets be added (to a
+ *   builtin that may grow) is defined through the sandbox's Object.defineProperty as it was when
+ *   the lock was made (guardPinning.ts: configurable, noted), so the restore takes it back. The
+ *   watched builtins are put back by the restore as well, but each change is noted first
+ *   (noteIntrinsicChanges, at the restore) and reported with those seen at the run's end.
  */
 import { createRequire } from 'node:module';
 import { types } from 'node:util';
@@ -38,13 +52,21 @@ type Key = string | symbol;
 const define = Object.defineProperty;
 
 /** Properties code overrides by assignment on objects that inherit them from a builtin. */
-const OVERRIDDEN = new Set<Key>(['constructor', 'toString', 'toLocaleString', 'valueOf', 'name', 'message', 'toJSON', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable']);
+const OVERRIDDEN = new Set<Key>(['toString', 'toLocaleString', 'valueOf', 'name', 'message', 'toJSON', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable']);
 /** Properties that stay writable: durasim and Node set them (Error.stackTraceLimit), or they are served elsewhere. */
 const LEFT = new Map<object, Set<Key>>();
 /** A name added to a builtin that durasim's own values would inherit to their harm: every object durasim resolves a promise with would be a thenable. */
 const NEVER_ADDED = new Set<Key>(['then']);
 /** The pure Node modules whose exported functions durasim's code (and memfs, under it) calls. */
 const NODE_MODULES = ['path', 'path/posix', 'path/win32', 'util', 'util/types', 'url', 'buffer', 'events', 'string_decoder', 'querystring'];
+
+/** The lock's accessors' getters (overridable): no state behind them, nothing for a restore to look at. */
+const lockGetters = new WeakSet<object>();
+const weakSetHas = WeakSet.prototype.has;
+/** Whether `get` is the getter of one of the lock's accessors (sharedObjects.ts skips them). */
+export function isLockAccessor(get: unknown): boolean {
+  return typeof get === 'function' && (Reflect.apply(weakSetHas, lockGetters, [get]) as boolean);
+}
 
 const names = new Map<object, string>();
 const locked = new WeakSet<object>();
@@ -64,10 +86,12 @@ function refuseChange(object: object, key: Key | undefined, what: string): void 
 /** An assignment-friendly accessor for `key` of `home`: the builtin's value, overridable on objects that inherit it. */
 function overridable(home: object, key: Key, descriptor: PropertyDescriptor): void {
   const value = descriptor.value as unknown;
+  const get = function get(): unknown {
+    return value;
+  };
+  lockGetters.add(get);
   Object.defineProperty(home, key, {
-    get() {
-      return value;
-    },
+    get,
     set(this: unknown, next: unknown) {
       if (this === home) {
         refuseChange(home, key, 'replacing');
@@ -98,7 +122,8 @@ function lockObject(object: object, name: string, options: { prototype: boolean;
       continue;
     }
     if (options.functionsOnly && typeof descriptor.value !== 'function') continue;
-    if (options.prototype && OVERRIDDEN.has(key)) overridable(object, key, descriptor);
+    if (options.prototype && key === 'constructor') Object.defineProperty(object, key, { configurable: false });
+    else if (options.prototype && OVERRIDDEN.has(key)) overridable(object, key, descriptor);
     else Object.defineProperty(object, key, { writable: false, configurable: false });
   }
 }
@@ -160,7 +185,8 @@ function guardDefinitions(): void {
     const existing = Reflect.getOwnPropertyDescriptor(target, name);
     if (existing !== undefined || NEVER_ADDED.has(name) || !Object.isExtensible(target)) refuseChange(target, name, existing === undefined ? 'adding' : 'redefining');
   };
-  const realDefine = define;
+  // The definitions the sandbox already guards (guardPinning.ts: a property defined on a shared object is configurable, and noted), wrapped again.
+  const realDefine = Object.defineProperty;
   const realDefines = Object.defineProperties;
   const realReflectDefine = Reflect.defineProperty;
   const realSetPrototype = Object.setPrototypeOf;
@@ -169,7 +195,7 @@ function guardDefinitions(): void {
   const legacy = Object.prototype as unknown as Record<'__defineGetter__' | '__defineSetter__', (this: unknown, key: PropertyKey, fn: unknown) => void>;
   const realDefineGetter = legacy.__defineGetter__;
   const realDefineSetter = legacy.__defineSetter__;
-  const replace = (target: object, key: Key, value: unknown): void => void realDefine(target, key, { value, writable: true, configurable: true, enumerable: false });
+  const replace = (target: object, key: Key, value: unknown): void => void define(target, key, { value, writable: true, configurable: true, enumerable: false });
   replace(Object, 'defineProperty', function defineProperty<T>(target: T, key: PropertyKey, attributes: PropertyDescriptor & ThisType<unknown>): T {
     checkDefine(target, key);
     return realDefine(target, key, attributes);
@@ -190,7 +216,7 @@ function guardDefinitions(): void {
     if (isBuiltin(target)) refuseChange(target, undefined, 'changing the prototype of');
     return realReflectSetPrototype(target, prototype);
   });
-  realDefine(Object.prototype, '__proto__', {
+  define(Object.prototype, '__proto__', {
     ...protoAccessor,
     set(this: unknown, prototype: unknown) {
       if (isBuiltin(this)) refuseChange(this, undefined, 'changing the prototype of');
@@ -260,13 +286,28 @@ export function lockIntrinsics(): void {
   }
 }
 
-/** What of the watched builtins (Array.prototype, Array, the array iterator) differs from how it was locked: their names. */
-export function intrinsicChanges(): string[] {
+/** The watched builtins' changes seen at an incarnation's start, before the restore put them back (noteIntrinsicChanges). */
+const noted = new Set<string>();
+
+function changesNow(): string[] {
   const changed: string[] = [];
   for (const { object, name, key, descriptor } of watched) {
     const now = Reflect.getOwnPropertyDescriptor(object, key);
     const same = now !== undefined && now.value === descriptor.value && now.get === descriptor.get && now.set === descriptor.set && now.writable === descriptor.writable && now.configurable === descriptor.configurable && now.enumerable === descriptor.enumerable;
     if (!same) changed.push(`${name}${typeof key === 'symbol' ? `[${key.description ?? 'symbol'}]` : `.${key}`}`);
   }
+  return changed;
+}
+
+/** At an incarnation's start, before the restore puts them back: the watched builtins' changes, kept for intrinsicChanges(). */
+export function noteIntrinsicChanges(): void {
+  if (watched.length === 0) return;
+  for (const name of changesNow()) noted.add(name);
+}
+
+/** What of the watched builtins (Array.prototype, Array, the array iterator) differs from how it was locked, now or at an incarnation's start since the last call: their names. */
+export function intrinsicChanges(): string[] {
+  const changed = [...new Set([...noted, ...changesNow()])];
+  noted.clear();
   return changed;
 }

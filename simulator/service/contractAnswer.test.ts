@@ -79,6 +79,15 @@ describe('a service that speaks a contract (payments preset)', () => {
     expect(send('GET', '/v1/payouts/rcpt-po_1-1').body).toMatchObject({ status: 'pending' });
   });
 
+  test('a 500 after the commit: the effect is committed, the wire says the contract\'s internal answer; a query that finds it says the same, one that finds nothing stays not found', () => {
+    const { core, send } = service(PAYMENTS, [{ kind: 'response', request: 0, fault: '500-after-commit' }, { kind: 'response', request: 1, fault: '500-after-commit' }, { kind: 'response', request: 2, fault: '500-after-commit' }]);
+    const answer = send('POST', '/v1/payouts', key('po_1'), payout);
+    expect(answer).toMatchObject({ status: 500, body: { error: { type: 'api_error' } }, record: { status: 500, committed: true, answer: 'internal' } });
+    expect(core.effects).toHaveLength(1);
+    expect(send('GET', '/v1/payouts/rcpt-po_1-1')).toMatchObject({ status: 500, body: { error: { type: 'api_error' } } });
+    expect(send('GET', '/v1/payouts/rcpt-nope')).toMatchObject({ status: 404 });
+  });
+
   test('a 503 asks its wait in a Retry-After header, in whole seconds; the record keeps the wait the wire asked for', () => {
     const { send } = service(PAYMENTS, [{ kind: 'response', request: 0, fault: 'unavailable', retryAfterMs: 1_500 }]);
     const answer = send('POST', '/v1/payouts', key('po_1'), payout);

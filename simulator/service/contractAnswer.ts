@@ -67,9 +67,15 @@ function fieldOf(request: unknown, pointer: string): unknown {
 export function answerUnderContract(core: ServiceCore, face: ContractFace, route: ServiceRoute, body: string, fault: ResponseFault | undefined, record: ServiceRequestRecord): ServiceReply {
   const kind = fault?.fault;
   const { contract } = face;
-  /** An answer of the contract: the record keeps the model's status, the wire says the contract's. */
-  const say = (answer: AnswerKind, status: number, facts: AnswerFacts = {}, wireStatus?: number): ServiceReply => {
-    const rendered = face.render(answer, facts, kind, wireStatus);
+  /**
+   * An answer of the contract: the record keeps the model's status, the wire says the contract's. A
+   * 500 after the commit replaces an effect route's answer and a query's that found something, as
+   * in durasim's own protocol (a not-found or missing-key answer stays).
+   */
+  const say = (given: AnswerKind, givenStatus: number, facts: AnswerFacts = {}, wireStatus?: number): ServiceReply => {
+    const internal = kind === '500-after-commit' && given !== 'notFound' && given !== 'missingKey';
+    const [answer, status] = internal ? (['internal', 500] as const) : [given, givenStatus];
+    const rendered = internal ? face.render('internal', {}, kind) : face.render(answer, facts, kind, wireStatus);
     record.answer = answer;
     record.status = status;
     if (rendered.status !== status) record.wireStatus = rendered.status;
@@ -94,6 +100,7 @@ export function answerUnderContract(core: ServiceCore, face: ContractFace, route
   if (route.kind === 'missing-key') return say('missingKey', 400);
   if (route.kind === 'resource') {
     const value = core.resourceValue(route.name);
+    if (value !== undefined && kind === '500-after-commit') return say('internal', 500);
     record.answer = value === undefined ? 'notFound' : 'resource';
     record.status = value === undefined ? 404 : 200;
     return { ...core.rawReply(record.status, JSON.stringify(value === undefined ? { error: 'not_found' } : { resource: route.name, value }), fault), headers: {} };
@@ -114,12 +121,15 @@ export function answerUnderContract(core: ServiceCore, face: ContractFace, route
   if (route.kind === 'query') {
     if (route.by === 'filter' && route.filter) {
       const found = matching(core, route.filter).map((e) => ({ key: e.key, digest: e.digest, receipt: e.receipt, state: 'committed' as const, request: core.requestOf.get(e.receipt) }));
+      record.readsEffects = { found: found.length, digests: found.map((e) => e.digest) };
+      if (kind === '500-after-commit' && found.length > 0) return say('internal', 500);
       record.answer = 'list';
       record.status = 200;
       const rendered = face.renderList(route.list ?? '', found, kind);
       return { ...core.rawReply(200, rendered.body, fault), headers: rendered.headers };
     }
     const effect = route.by === 'receipt' ? core.effects.find((e) => e.receipt === route.receipt) : undefined;
+    if (route.by === 'receipt') record.readsEffects = { found: effect ? 1 : 0, digests: effect ? [effect.digest] : [] };
     const entry = route.by === 'receipt' ? (effect ? { digest: effect.digest, receipt: effect.receipt, state: 'committed' as const, request: core.requestOf.get(effect.receipt) } : undefined) : stored(route.key);
     if (!entry || entry.state !== 'committed') {
       if (route.list !== undefined) {
@@ -132,6 +142,7 @@ export function answerUnderContract(core: ServiceCore, face: ContractFace, route
     }
     const facts: AnswerFacts = { key: route.key, digest: entry.digest, receipt: entry.receipt, state: 'committed', request: entry.request };
     if (route.list !== undefined) {
+      if (kind === '500-after-commit') return say('internal', 500);
       record.answer = 'list';
       record.status = 200;
       const rendered = face.renderList(route.list, [facts], kind);

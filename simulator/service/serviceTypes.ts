@@ -50,6 +50,8 @@ export interface ServiceRequestRecord {
   unrouted?: boolean;
   /** For a request no route took: the path it was sent to (set by the world). */
   path?: string;
+  /** Under a contract, a query that reads the service's effects themselves (by receipt, or a list by a field of the request), not its idempotency keys, and how many it found: its "none" is the truth, whatever the keys' memory. */
+  readsEffects?: { found: number; digests: string[] };
   /** Under a contract with a key time-to-live: the key had expired, so this request found it forgotten. */
   expiredKey?: boolean;
   index: number;

@@ -12,6 +12,7 @@
 import type { Records } from '../../model/evidence.js';
 import { HistoryObserver } from '../../model/observedHistory.js';
 import { normalizeRecords } from '../../model/records.js';
+import type { StateNames } from '../../model/stateNames.js';
 import type { DiskView, StoreView, JournalAdapter } from '../../model/contract/contract.js';
 import { atVirtualTime, outsideTurn, ownThrown, runAsTurn, type Escape, type TurnHolder } from '../sandbox/ambientGuard.js';
 import type { Disk } from '../disk/disk.js';
@@ -40,6 +41,8 @@ export class Inspection {
   private lastObserved: Records | undefined;
   private readonly turn: TurnHolder;
   private readonly inspector: JournalAdapter;
+  /** The journal's own state names, when it maps them (model/stateNames.ts): its answers are read through them. */
+  private readonly states: StateNames | undefined;
 
   /** The instance of the journal's modules inspect() reads through (its own when `fresh` was given). */
   get instance(): JournalAdapter {
@@ -59,6 +62,7 @@ export class Inspection {
     // Its own listeners: what a module does with process.on() as it loads here stays here.
     this.turn = { simulated: { pid: 1, cwd: WORK_DIR, env: { ...environment }, listeners: new Map() }, onEscape, exit: () => {}, serve: pureServe(epochMs) };
     this.inspector = journal;
+    this.states = journal.states;
     if (fresh) {
       try {
         this.inspector = this.underTurn(fresh);
@@ -135,7 +139,7 @@ export class Inspection {
     // The answer, and what inspect() threw, read in its turn: a getter or Proxy of the journal's runs as its code.
     const answer = this.underTurn((): { normalized: ReturnType<typeof normalizeRecords> } | { error: string } => {
       try {
-        return { normalized: normalizeRecords(this.inspector.inspect(view, store)) };
+        return { normalized: normalizeRecords(this.inspector.inspect(view, store), this.states) };
       } catch (thrown) {
         const error = ownThrown(thrown);
         return { error: error instanceof Error ? error.message : String(error) };

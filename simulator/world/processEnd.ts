@@ -4,6 +4,7 @@
  * listeners (synchronous work only); a failed end (an error, process.exit(n ≠ 0)) restarts the
  * worker. Its requests count as done, its timers die, its open files close.
  */
+import { errorText } from './errorText.js';
 import { maskSecrets } from '../../model/contract/secret.js';
 import { ownThrown, runAsTurn } from '../sandbox/ambientGuard.js';
 import type { EndHost } from './host.js';
@@ -49,7 +50,7 @@ function runListeners(world: EndHost, proc: Proc, event: 'beforeExit' | 'exit', 
     } catch (thrown) {
       if (!proc.alive || proc.done) return false;
       const error = runAsTurn(proc, () => ownThrown(thrown));
-      world.record({ actor: 'supervisor', op: event, detail: `${proc.name}: a '${event}' listener threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}` });
+      world.record({ actor: 'supervisor', op: event, detail: `${proc.name}: a '${event}' listener threw ${errorText(error)}` });
     }
     if (!proc.alive || proc.done) return false;
   }
@@ -75,7 +76,7 @@ export function exitProcess(world: EndHost, proc: Proc, error: unknown, code = e
     world.record({ actor: 'supervisor', op: 'exit', detail: `${proc.name} finished` });
     return;
   }
-  const message = (world.masksSecrets ? maskSecrets : String)(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+  const message = (world.masksSecrets ? maskSecrets : String)(errorText(error));
   const frames = error instanceof Error && typeof error.stack === 'string' ? error.stack.split('\n').filter((line) => /^\s+at /.test(line)).slice(0, 12).map((line) => line.trim()) : [];
   world.exits.push({ pid: proc.pid, incarnation: proc.incarnation, error: message, ...(frames.length > 0 ? { stack: (world.masksSecrets ? maskSecrets : String)(frames.join('\n')) } : {}) });
   world.record({ actor: 'supervisor', op: 'exit', detail: `${proc.name} failed: ${message}` });

@@ -20,6 +20,7 @@
  * - A broken simulator invariant stops the run and is rethrown by run(), never seen by the journal.
  * How a process ends is processEnd.ts; the trace the world writes, recorder.ts.
  */
+import { errorText } from './errorText.js';
 import type { DurabilityGap, Records } from '../../model/evidence.js';
 import type { Env, JournalAdapter, Task } from '../../model/contract/contract.js';
 import { atVirtualTime, callOfTurn, escapeReason, outsideTurn, ownThrown, runAsCall, runAsTurn, type Escape } from '../sandbox/ambientGuard.js';
@@ -312,7 +313,7 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
         const error = runAsTurn(proc, () => ownThrown(thrown));
         // A second call that fails is that request's answer, as a server's or an engine's: the process goes on.
         if (second && proc.alive && !proc.done) {
-          this.record({ actor: 'supervisor', op: 'call-failed', detail: `${proc.name}'s second call of run() failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}; the process goes on` });
+          this.record({ actor: 'supervisor', op: 'call-failed', detail: `${proc.name}'s second call of run() failed: ${errorText(error)}; the process goes on` });
           if (--proc.runsUnderWay === 0) naturalEnd(this, proc);
           return;
         }
@@ -353,7 +354,7 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
     const proc = this.turns.lastRunner;
     // What was thrown, read as the code of the incarnation that last ran (sandbox/ownThrown.ts).
     const error = proc ? runAsTurn(proc, () => ownThrown(thrown)) : ownThrown(thrown);
-    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const message = errorText(error);
     if (proc && proc.alive && !proc.done) exitProcess(this, proc, new Error(`unhandled: ${message}`));
     else this.record({ actor: 'supervisor', op: 'unhandled', detail: message });
   }

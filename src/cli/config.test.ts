@@ -7,6 +7,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { PACKAGE_ROOT } from '../ownFiles.js';
 import { loadConfig, parseConfig, readTaskFile, settingsOf } from './config.js';
+import { PRESETS, presetContract } from '../../simulator/contract/presets.js';
 
 const schema = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'schema', 'config.schema.json'), 'utf8')) as object;
 const validate = new Ajv({ allErrors: true }).compile(schema);
@@ -57,6 +58,22 @@ describe('durasim.config.json', () => {
     ['{ "seed": -1 }', false],
     ['{ "env": { "A": 1 } }', false],
     ['{ "journal": "  " }', false],
+    // The service contract (docs/service-contract.md): a preset and what differs.
+    ['{ "service": { "preset": "payments", "url": "https://api.example.com" } }', true],
+    ['{ "service": { "preset": "durasim" } }', true],
+    ['{ "service": { "effects": [{ "method": "POST", "path": "/v1/orders", "key": { "body": "/token" }, "intent": { "pointers": ["/amount"] } }], "queries": [{ "path": "/v1/orders", "by": "filter", "filter": { "query": "ref", "field": "/ref" }, "list": "/items" }] } }', true],
+    ['{ "service": { "memory": { "ttlMs": 60000 }, "outOfScope": ["GET /health"], "inFlight": null, "states": { "committed": "paid", "pending": "processing" } } }', true],
+    ['{ "service": { "created": { "status": 201, "body": { "id": "{{receipt}}" }, "receipt": "/id" }, "unavailable": { "status": 503, "retryAfter": "http-date" } } }', true],
+    ['{ "service": { "preset": "stripe" } }', false],
+    ['{ "service": { "preset": "durasim", "url": "https://x.example" } }', false],
+    ['{ "service": { "colour": "red" } }', false],
+    ['{ "service": { "url": "ftp://x.example" } }', false],
+    ['{ "service": { "effects": [{ "method": "post", "path": "/x", "key": { "header": "K" } }] } }', false],
+    ['{ "service": { "effects": [{ "method": "POST", "path": "/x", "key": { "cookie": "K" } }] } }', false],
+    ['{ "service": { "queries": [{ "path": "/o/:id", "by": "nope" }] } }', false],
+    ['{ "service": { "mismatch": { "status": 99 } } }', false],
+    ['{ "service": { "memory": { "ttlMs": 0 } } }', false],
+    ['{ "service": { "outOfScope": ["health"] } }', false],
   ])('its JSON Schema and durasim agree on %s', (text, valid) => {
     expect(validate(JSON.parse(text))).toBe(valid);
     expect(refusal(text) === 'accepted').toBe(valid);
@@ -109,6 +126,13 @@ describe('durasim.config.json', () => {
     expect(() => loadConfig('/dev/zero', project)).toThrow('Failed to read the config: /dev/zero is a character device, not a file. Pass the path of a durasim.config.json.');
     expect(() => loadConfig('/dev/urandom', project)).toThrow('Failed to read the config: /dev/urandom is a character device, not a file. Pass the path of a durasim.config.json.');
     expect(() => readTaskFile('/dev/zero', undefined)).toThrow('Failed to read the task: /dev/zero is a character device, not a file. Pass a scenario-format file (docs/scenario-format.md) holding your task.');
+  });
+
+  test('its JSON Schema accepts every preset written out whole, as a project may copy one', () => {
+    for (const name of PRESETS) {
+      const contract = presetContract(name);
+      if (contract) expect(validate({ service: contract }), `${name}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    }
   });
 
   test('is found in the working folder, or where --config says (which must exist); none is no config', () => {

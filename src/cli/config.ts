@@ -112,6 +112,8 @@ export function parseConfig(file: string, text: string, cwd: string): DurasimCon
     return shown === '' ? '.' : isAbsolute(shown) || shown.startsWith('..') ? full : `./${shown}`;
   };
   for (const [key, value] of Object.entries(raw)) {
+    // The mapping of a journal's own state names lives beside the inspect() that returns them (docs/adapters.md).
+    if (key === 'states') throw refuse(file, 'has a key "states": a journal\'s own state names are mapped on its adapter, beside the inspect() that returns them, so that every command that loads the journal reads its records alike', "Move the mapping to the adapter: export const journal = { name, run, inspect, states: { … } } (docs/adapters.md, \"Your own state names\")");
     switch (key as (typeof KEYS)[number]) {
       case '$schema':
         break;

@@ -57,7 +57,9 @@ a JournalAdapter (.ts loads as is), or a bundled journal: "reference" (the defau
 check reads durasim.config.json in the working folder (or --config): the task shape — the
 operation kinds the journal supports (--operations), the task features in play (--features: token,
 budget, cancel, input, temp, or none), the fault families (--faults), your own task to vary
-(--task, a scenario file) — and journal, runs, seed, env; flags override it (docs/faults.md).
+(--task, a scenario file) — and journal, runs, seed, env, bounds, and "service": the API your
+worker speaks, a preset (ietf, payments, client-token) and what differs from it
+(docs/service-contract.md); flags override it (docs/faults.md).
 check and explore record in counterexample.json and every regression file the journal it was found
 with (its adapter's name and the module as --journal took it). replay, explain and confirm run
 --journal, else the config's journal, else the recorded module (or bundled name); a file that

@@ -109,7 +109,7 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
   /** The journal's records in the real folder (what a process reads), or on `on` (the model's durable image). */
   const inspect = (on: DiskView = view): Records => {
     try {
-      const { records, problems } = normalizeRecords(journal.inspect(on, storeCore.view()));
+      const { records, problems } = normalizeRecords(journal.inspect(on, storeCore.view()), journal.states);
       inspectErrors.push(...problems);
       return records;
     } catch (error) {
@@ -390,7 +390,9 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     await service.close();
     await storeServer.close();
   }
-  const input = endEvidence({ scenario, dir, token, outcome, trace, core, requests: service.requests(), crashes, userEdits, observer, realDisk, paths, storeCore, offsetMs: epochAtStart + scenario.store.clockSkewMs, visibleAtEnd: inspect(), final: inspectDurable(), files: files() });
+  const evidence = endEvidence({ scenario, dir, token, outcome, trace, core, requests: service.requests(), crashes, userEdits, observer, realDisk, paths, storeCore, offsetMs: epochAtStart + scenario.store.clockSkewMs, visibleAtEnd: inspect(), final: inspectDurable(), files: files() });
+  // The journal's own state names, as in the simulation: its messages name its words.
+  const input: JudgeInput = journal.states === undefined ? evidence : { ...evidence, states: journal.states };
   rmSync(root, { recursive: true, force: true });
   if (inspectErrors.length > 0) lines.push(`inspect() threw: ${[...new Set(inspectErrors)].join('; ')}`);
   return { input, lines, steps: workerSteps(trace), wallMs: performance.now() - started, traced, realCalls: diskCallLines(realDisk?.calls ?? []), callLog: realDisk?.log ?? [], unfollowed: realDisk?.unfollowed ?? [], refused: realDisk?.refused ?? [] };

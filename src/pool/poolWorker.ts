@@ -8,11 +8,11 @@
 import { getHeapStatistics } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
-import { parentPort, workerData } from 'node:worker_threads';
+import { MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { formatTraceEntry } from '../../simulator/world/trace.js';
 import { VIRTUAL_EPOCH_MS } from '../../simulator/world/clock.js';
 import { pureServe } from '../../simulator/sandbox/pureServe.js';
-import { claimMachinery, closeThread, hideWorkerThread, installAmbientGuard, NOT_SERVED, runAsTurn, type Escape, type TurnHolder } from '../../simulator/sandbox/ambientGuard.js';
+import { claimMachinery, closeThread, installAmbientGuard, NOT_SERVED, runAsTurn, type Escape, type TurnHolder } from '../../simulator/sandbox/ambientGuard.js';
 import { escapeReason } from '../../simulator/sandbox/escapeCatalog.js';
 import { reportUncaught, simulate, type SimulationResult } from '../../simulator/simulate.js';
 import { SimulatorInvariantError } from '../../simulator/invariant.js';
@@ -36,7 +36,11 @@ let maxHeapMb = 0;
 let durasimIndex = '';
 let port: NonNullable<typeof parentPort>;
 let collectGarbage: () => void = () => {};
-const post = (message: FromWorker): void => port.postMessage(message);
+// Taken when this module loads, before the sandbox refuses a journal every real port's method and
+// before any journal could replace one: only durasim's own messages leave by it.
+const { apply } = Reflect;
+const postMessage = MessagePort.prototype.postMessage;
+const post = (message: FromWorker): void => void apply(postMessage, port, [message]);
 
 class JournalOutOfMemory extends Error {}
 
@@ -116,7 +120,7 @@ function replacedBuiltins(): Escape[] {
 }
 
 async function simulateOnce(journal: { instances: JournalInstances; first: JournalAdapter }, message: RunMessage, modules: ModuleMode): Promise<{ summary: WorkerSummary; result?: SimulationResult; crashed: boolean }> {
-  const extra = { ...(message.detail === 'full' ? { diskLane: true, diskCalls: true } : {}), ...(message.crashStates ? { crashDigests: true } : {}), ...(message.cutAfterStep !== undefined ? { cutAfterStep: message.cutAfterStep } : {}) };
+  const extra = { ...(message.detail === 'full' ? { diskLane: true, diskCalls: true, wholeCalls: true } : {}), ...(message.crashStates ? { crashDigests: true } : {}), ...(message.cutAfterStep !== undefined ? { cutAfterStep: message.cutAfterStep } : {}) };
   // Modules shared by a run's incarnations are still the run's own: no module memory of one scenario reaches the next.
   const result = await simulate(journal.first, message.scenario, modules === 'fresh' ? { fresh: journal.instances.fresh, beat: onBeat, outputText: journal.instances.outputText, ...extra } : { perRun: journal.instances.fresh, beat: onBeat, outputText: journal.instances.outputText, ...extra });
   // The journal's own frames, at their places in its sources (the bundle's positions mean nothing to its author).
@@ -183,8 +187,6 @@ export function startPoolWorker(): void {
   port = parentPort;
   installAmbientGuard({ permanent: true });
   ({ heartbeat, maxHeapMb, durasimIndex } = workerData as WorkerData);
-  // The port and the data are the pool worker's: a simulated process sees a main thread (no port to listen on or post to).
-  hideWorkerThread();
   setFlagsFromString('--expose-gc');
   collectGarbage = runInNewContext('gc') as () => void;
   // A rejection or exception the journal left unhandled ends the incarnation that last ran, as it ends a process.
@@ -194,10 +196,11 @@ export function startPoolWorker(): void {
   loadMemfs();
   // The builtins durasim's own code runs on, out of the journal's reach (lockIntrinsics.ts).
   lockIntrinsics();
-  // From here on journals run here: a guarded call no turn holds is refused (sandbox/turn.ts).
-  closeThread();
+  // Listened to before the thread is closed: a real port's methods are refused to code no turn holds (guardChannels.ts).
   let queue: Promise<void> = Promise.resolve();
   port.on('message', (message: ToWorker) => {
     queue = queue.then(() => (message.type === 'load' ? load(message) : run(message)));
   });
+  // From here on journals run here: a guarded call no turn holds is refused (sandbox/turn.ts).
+  closeThread();
 }

@@ -11,7 +11,7 @@ import { judge } from '../../model/judge.js';
 import type { RunSummary, TraceColumns, WireEvidence, WorkerSummary } from './protocol.js';
 
 /** Every field the judge reads (JudgeInput's), and nothing else of the result. */
-const JUDGED = ['scenario', 'outcome', 'trace', 'effects', 'requests', 'crashes', 'userEdits', 'final', 'observed', 'receiptLosses', 'store', 'secretSightings', 'temp', 'strayRequests', 'serviceUrl', 'intentDigests'] as const;
+const JUDGED = ['scenario', 'outcome', 'trace', 'effects', 'requests', 'crashes', 'userEdits', 'final', 'observed', 'receiptLosses', 'store', 'secretSightings', 'temp', 'strayRequests', 'serviceUrl', 'intentDigests', 'states', 'keyQuery', 'keyTtlMs'] as const;
 // A field added to JudgeInput and not to JUDGED fails to compile here.
 const everyField: Exclude<keyof JudgeInput, (typeof JUDGED)[number]> extends never ? true : never = true;
 void everyField;

@@ -7,7 +7,8 @@ import type { Scenario } from '../../simulator/scenario/scenario.js';
 import type { SimulationResult } from '../../simulator/simulate.js';
 import { explainLoss } from '../../simulator/disk/crashReport.js';
 import { formatTraceEntry, rel } from '../../simulator/world/trace.js';
-import { gapText, traceParts } from './traceParts.js';
+import { gapText, REPORT_ENTRIES_MAX, traceParts } from './traceParts.js';
+import { pinnedEntries } from './pinnedEntries.js';
 import { describeFolded, foldRepeats, violationLines } from './violationLines.js';
 
 export function describeFault(fault: Scenario['faults'][number]): string {
@@ -62,7 +63,8 @@ export function describeScenario(scenario: Scenario): string[] {
 /**
  * The numbered trace; lines at a violating step are marked with ">>" and the violations named; under
  * each machine crash's disk line, what it lost and the durability step that would have kept it. A
- * long trace shows its start, end and landmarks (traceParts.ts); repeated violations are folded.
+ * long trace shows its start, end and landmarks (traceParts.ts), and every entry its violations
+ * stand on (pinnedEntries.ts); repeated violations are folded.
  */
 export function explainText(result: SimulationResult, violations: readonly Violation[]): string {
   const marks = new Map<number, Violation[]>();
@@ -73,7 +75,7 @@ export function explainText(result: SimulationResult, violations: readonly Viola
   const crashOfDiskLine = new Map<number, (typeof machineCrashes)[number]>();
   let diskLines = 0;
   for (const entry of result.trace) if (entry.actor === 'disk' && entry.op === 'crash') crashOfDiskLine.set(entry.seq, machineCrashes[diskLines++] as (typeof machineCrashes)[number]);
-  for (const part of traceParts(result.trace, violations)) {
+  for (const part of traceParts(result.trace, violations, REPORT_ENTRIES_MAX, pinnedEntries(result, violations))) {
     if (part.kind === 'gap') {
       lines.push(`   ${gapText(part)}`);
       continue;

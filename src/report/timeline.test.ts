@@ -104,7 +104,7 @@ describe.skipIf(!haveBrowser)('timeline.html in headless Chromium', () => {
     const { result, violations, html } = await mutantTimeline('no-fsync');
     const { tab, requests } = await open(html);
     expect(await tab.locator('th.lane').allTextContents()).toEqual(['supervisor', 'worker-0#0', 'user', 'service', 'disk']);
-    expect(await tab.locator('.legend > span').count()).toBe(8);
+    expect(await tab.locator('.legend > span').count()).toBe(9);
     expect(await tab.locator('ol.violations > li').count()).toBe(violations.length);
     // The write-ahead violation: the journal's log visible, not durable, at the violating step.
     const first = tab.locator('ol.violations > li').first();

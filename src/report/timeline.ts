@@ -7,19 +7,17 @@
  */
 import { count } from './count.js';
 import type { Violation } from '../../model/violation.js';
+import { historyWords } from '../../model/stateWords.js';
 import type { SimulationResult } from '../../simulator/simulate.js';
 import type { TraceEntry } from '../../simulator/world/trace.js';
 import { describeLoss } from '../../simulator/disk/crashReport.js';
 import { describeScenario } from './explain.js';
-import { diskAt, diskStateHtml, escapeHtml, isFault, timelineRows } from './timelineRows.js';
-import { gapText, traceParts } from './traceParts.js';
+import { diskAt, diskStateHtml, escapeHtml, timelineRows } from './timelineRows.js';
+import { gapText, REPORT_ENTRIES_MAX, traceParts } from './traceParts.js';
+import { pinnedEntries, triggerOf } from './pinnedEntries.js';
 import { causeGroups, describeFolded } from './violationLines.js';
 
-/** The scenario fault that set a violation off: the last fault at or before it that names its key, else the last fault before it. */
-export function triggerOf(trace: readonly TraceEntry[], violation: Violation): TraceEntry | undefined {
-  const before = trace.slice(0, violation.step + 1).filter(isFault);
-  return before.findLast((e) => violation.key !== '' && e.detail.includes(violation.key)) ?? before.at(-1);
-}
+export { triggerOf };
 
 const LEGEND: [string, string][] = [
   ['event crash', 'crash: processes killed (a machine crash also drops what was not durable)'],
@@ -28,6 +26,7 @@ const LEGEND: [string, string][] = [
   ['event commit', 'the service commits an effect'],
   ['event escape', 'the journal reached outside the simulated world'],
   ['event violation', 'an invariant fails here'],
+  ['event pinned', 'kept in view: a step a violation stands on (its key\'s record or effect, a lock or lease it depends on, the fault that set it off)'],
   ['file synced', 'disk lane: a file whose bytes are all durable'],
   ['file unsynced', 'disk lane: visible to processes, not (all) durable: a machine crash would lose it'],
 ];
@@ -48,12 +47,14 @@ export function setOffBy(violation: Violation, trigger: TraceEntry | undefined, 
 
 export function timelineHtml(result: SimulationResult, violations: readonly Violation[], title: string, faultFree?: readonly string[]): string {
   const triggers = new Map(violations.map((v) => [v, triggerOf(result.trace, v)]));
-  const linked = new Set<number>([...violations.map((v) => v.step), ...[...triggers.values()].flatMap((e) => (e ? [e.seq] : []))]);
+  // What the violations stand on is never folded away, in a long run's gaps or in a lane's folded rows.
+  const pinned = pinnedEntries(result, violations);
+  const linked = new Set<number>([...violations.map((v) => v.step), ...[...triggers.values()].flatMap((e) => (e ? [e.seq] : [])), ...pinned]);
   // A long run shows its start, end and landmarks; a row in the supervisor's lane says what was left out.
-  const parts = traceParts(result.trace, violations);
+  const parts = traceParts(result.trace, violations, REPORT_ENTRIES_MAX, pinned);
   const gaps = parts.flatMap((p) => (p.kind === 'gap' ? [p] : []));
   const shown = gaps.length === 0 ? result : { ...result, trace: parts.flatMap((p): TraceEntry[] => (p.kind === 'entries' ? p.entries : [{ seq: p.from, timeMs: (result.trace[p.from] as TraceEntry).timeMs, actor: 'supervisor', op: 'not shown', detail: gapText(p) }])) };
-  const table = timelineRows(shown, violations, linked);
+  const table = timelineRows(shown, violations, linked, pinned);
   const link = (seq: number, text: string): string => `<a href="#seq-${seq}">${escapeHtml(text)}</a>`;
   // Repeats of one invariant on one key fold into one item: the first linked, the count, the last linked.
   const items = causeGroups(violations).flatMap((group) => [group.root, ...group.derived].map((folded) => {
@@ -69,7 +70,8 @@ export function timelineHtml(result: SimulationResult, violations: readonly Viol
   }));
   const crashes = result.crashes.map((c, i) => {
     const lost = describeLoss(c.disk);
-    const kept = Object.entries(c.records).map(([key, r]) => `${key}: ${r.history.join(' → ') || '(nothing)'}`);
+    // In the journal's own words when it has them, the model's in brackets (model/stateWords.ts).
+    const kept = Object.entries(c.records).map(([key, r]) => `${key}: ${historyWords(r, ' → ') || '(nothing)'}`);
     return `<section class="crash-report" id="crash-${i + 1}"><h3>Crash ${i + 1} at ${link(c.seq, `#${c.seq}`)} (${escapeHtml(c.fault.mode)}; killed ${escapeHtml(c.killed.join(', '))})</h3>
 <div class="kept"><h4>Disk kept (durable records)</h4><ul>${kept.map((k) => `<li>${escapeHtml(k)}</li>`).join('') || '<li>no records</li>'}</ul></div>
 <div class="lost"><h4>Disk lost (volatile)</h4><ul>${lost.map((l) => `<li>${escapeHtml(l)}</li>`).join('') || `<li>${c.fault.mode === 'keep-all' ? 'nothing: a process kill keeps the page cache' : 'nothing unsynced'}</li>`}</ul></div></section>`;
@@ -91,6 +93,9 @@ th.seq,th.time{width:52px;color:#667;font-weight:400;text-align:right;padding-ri
 td{vertical-align:top;padding:1px 3px;border-left:1px solid #e3e7ef}
 .event{background:#eef2f8;border-radius:3px;padding:2px 4px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .event.violation{white-space:normal}
+details.event{white-space:normal}details.event>summary{list-style:none;cursor:pointer;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+details.event>summary::-webkit-details-marker{display:none}details.event .call{white-space:pre-wrap;word-break:break-all;margin-top:2px;color:#334}
+.pinned{box-shadow:inset 3px 0 0 #2a6fdb}
 .step{color:#778}.commit{background:#e3f5e6}.fault{background:#fff1d6;border-left:3px solid #e59a00}
 .crash{background:#fde2e2;border-left:3px solid #c62828}.user-edit{background:#e8e2fd;border-left:3px solid #5b3cc4}
 .escape{background:#fde2e2}.violation{outline:2px solid #c62828;background:#ffd0d0}

@@ -1,8 +1,10 @@
 /**
  * The rows of timeline.html: one per trace entry, in lanes (supervisor, each worker's incarnations
  * in order, user, service, disk). Long runs of uneventful rows in one lane fold into a group that a
- * click opens (a checkbox and CSS: the page stays free of scripts). The disk lane shows the work
- * folder's files, visible and durable, after every entry that changed them.
+ * click opens (a checkbox and CSS: the page stays free of scripts); a row a violation stands on
+ * (pinnedEntries.ts) never folds. A cell cut to its first characters opens (a <details>) onto the
+ * whole call. The disk lane shows the work folder's files, visible and durable, after every entry
+ * that changed them.
  */
 import type { DiskFileState, DiskLaneState } from '../../simulator/disk/diskLane.js';
 import type { SimulationResult } from '../../simulator/simulate.js';
@@ -14,6 +16,8 @@ export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c)
 
 /** A run of at least this many uneventful rows in one lane is folded, all but its first two and last one. */
 export const FOLD_AT = 6;
+/** About what a lane's cell shows of a call: a longer one is cut to its first characters, and opens onto the whole of it. */
+export const CELL_CHARS = 40;
 
 export function laneOf(entry: TraceEntry): string {
   if (entry.actor.startsWith('worker-')) return `${entry.actor}#${entry.incarnation ?? 0}`;
@@ -82,7 +86,7 @@ export interface Rows {
   folded: number;
 }
 
-export function timelineRows(result: SimulationResult, violations: readonly Violation[], linked: ReadonlySet<number>): Rows {
+export function timelineRows(result: SimulationResult, violations: readonly Violation[], linked: ReadonlySet<number>, pinned: ReadonlySet<number> = new Set()): Rows {
   const lanes = lanesOf(result.trace);
   const violating = new Map<number, Violation[]>();
   for (const v of violations) violating.set(v.step, [...(violating.get(v.step) ?? []), v]);
@@ -91,13 +95,19 @@ export function timelineRows(result: SimulationResult, violations: readonly Viol
     const lane = laneOf(entry);
     const here = violating.get(entry.seq);
     const disk = diskBySeq.get(entry.seq);
-    const classes = ['event', ...markersOf(entry), ...(here ? ['violation'] : [])];
+    const classes = ['event', ...markersOf(entry), ...(here ? ['violation'] : []), ...(pinned.has(entry.seq) ? ['pinned'] : [])];
     const step = entry.step === undefined ? '' : `step ${entry.step} (global ${entry.globalStep ?? '?'}) · `;
     const title = `#${entry.seq} · ${entry.timeMs} ms · ${lane} · ${step}${entry.op} ${entry.detail}`;
     const label = entry.step === undefined ? '' : `<span class="step">${entry.step}</span> `;
     const note = here ? `<div class="why">${here.map((v) => escapeHtml(describeViolation(v))).join('<br>')}</div>` : '';
+    // A call longer than its cell shows is cut to its first characters; opened, it shows the whole call (the whole data, where the trace cut it).
+    const whole = result.wholeCalls?.[entry.seq];
+    const cut = here === undefined && (whole !== undefined || entry.op.length + entry.detail.length + 1 > CELL_CHARS);
+    const shownEvent = cut
+      ? `<details class="${classes.join(' ')}" title="${escapeHtml(title)}"><summary>${label}<b>${escapeHtml(entry.op)}</b> ${escapeHtml(entry.detail)}</summary><div class="call">${escapeHtml(`#${entry.seq} · ${entry.timeMs} ms · ${lane} · ${step}${entry.op} ${whole ?? entry.detail}`)}</div></details>`
+      : `<div class="${classes.join(' ')}" title="${escapeHtml(title)}">${label}<b>${escapeHtml(entry.op)}</b> ${escapeHtml(entry.detail)}${note}</div>`;
     const cells = lanes.map((l) => {
-      const event = l === lane ? `<div class="${classes.join(' ')}" title="${escapeHtml(title)}">${label}<b>${escapeHtml(entry.op)}</b> ${escapeHtml(entry.detail)}${note}</div>` : '';
+      const event = l === lane ? shownEvent : '';
       const diskCell = l === 'disk' && disk ? diskStateHtml(disk.files) : '';
       return `<td>${event}${diskCell}</td>`;
     });

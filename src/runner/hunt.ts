@@ -20,6 +20,7 @@ import { outcomeVerdict, tallyCodes, type Judged, type RunVerdict } from './runV
 import { shrinkScenario } from './shrinkScenario.js';
 import type { GuideSummary } from './windowGuide.js';
 import { simplifyScenario } from './simplifyScenario.js';
+import { inRunShape, runShapeOf } from './runShape.js';
 
 export interface HuntOptions {
   pool: WorkerPool;
@@ -216,16 +217,19 @@ async function findingOf(options: HuntOptions, failure: ExploreFailure, invarian
   };
   const stillFails = async (scenario: Scenario): Promise<boolean> => (await measure(scenario)) !== undefined;
   const report = options.onShrink;
+  // No smaller scenario leaves the run's shape: its operation kinds, features, fault families (runShape.ts).
+  const shape = runShapeOf(options.arbitrary ?? {}, failure.value.value_);
   const shrunk = await shrinkScenario(failure.arbitrary, failure.value as fc.Value<Scenario>, stillFails, {
     parallel: pool.size,
     maxAttempts: options.maxShrinkAttempts ?? 3000,
+    keep: (scenario) => inRunShape(scenario, shape),
     ...(options.stop ? { stop: options.stop } : {}),
     ...(report ? { onProgress: (attempts: number, steps: number, current: Scenario) => report({ attempts, steps, faults: current.faults.length }) } : {}),
   });
   // Then the rewrites the shrink trees cannot make: two crashes merged into one machine crash, a fault dropped.
   const simpler = await simplifyScenario(shrunk.value.value_, measure, {
     maxAttempts: 200,
-    ...(options.arbitrary?.allOperations ? { keepOperations: true } : {}),
+    shape,
     ...(options.stop ? { stop: options.stop } : {}),
     ...(report ? { onProgress: (attempts: number, steps: number, current: Scenario) => report({ attempts: shrunk.attempts + attempts, steps: shrunk.steps + steps, faults: current.faults.length }) } : {}),
   });

@@ -2,7 +2,8 @@
  * Shrinking a failing scenario: fast-check's shrink trees, walked as its runner walks them — take
  * the first smaller candidate that still fails, start again from it, stop when none does — but
  * with the candidates of each round tried `parallel` at a time. The first failing candidate in
- * stream order wins, so the result is the same for any degree of parallelism.
+ * stream order wins, so the result is the same for any degree of parallelism. A candidate `keep`
+ * refuses (one outside the run's shape: runShape.ts) is passed over, neither run nor counted.
  */
 import type fc from 'fast-check';
 import type { Scenario } from '../../simulator/scenario/scenario.js';
@@ -23,7 +24,7 @@ export async function shrinkScenario(
   arbitrary: fc.Arbitrary<Scenario>,
   failing: fc.Value<Scenario>,
   stillFails: (scenario: Scenario) => Promise<boolean>,
-  options: { parallel: number; maxAttempts: number; onProgress?: (attempts: number, steps: number, current: Scenario) => void; stop?: () => boolean },
+  options: { parallel: number; maxAttempts: number; keep?: (scenario: Scenario) => boolean; onProgress?: (attempts: number, steps: number, current: Scenario) => void; stop?: () => boolean },
 ): Promise<ShrinkResult> {
   let current = failing;
   let attempts = 0;
@@ -42,7 +43,7 @@ export async function shrinkScenario(
           more = false;
           break;
         }
-        batch.push(item.value);
+        if (options.keep === undefined || options.keep(item.value.value_)) batch.push(item.value);
       }
       attempts += batch.length;
       const verdicts = await Promise.all(batch.map((candidate) => stillFails(candidate.value_)));

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { baseScenario, STANDARD_OPERATIONS } from '../arbitraries.js';
 import type { CrashFault, Fault, FaultAnchor, Scenario } from '../../simulator/scenario/scenario.js';
 import { anchoredScenarios, gentlerScenarios, milderScenarios, simplerScenarios, simplifyScenario } from './simplifyScenario.js';
+import { outsideRunShape, runShapeOf } from './runShape.js';
 
 const kill: Fault = { kind: 'crash', process: 0, incarnation: 0, at: { mentions: 'post-a', occurrence: 2 }, when: 'after', mode: 'keep-all' };
 const machine: Fault = { kind: 'crash', process: 0, incarnation: 1, step: 4, when: 'before', mode: 'lose-unsynced' };
@@ -144,5 +145,50 @@ describe('rewrites for faults that move the story in time', () => {
     // Not when the second worker has other faults of its own (they would have nowhere to go).
     const busy = withFaults([theirs, { ...theirs, incarnation: 1 }, { kind: 'duplicate-delivery', atStep: 43 }]);
     expect(simplerScenarios(busy).some((s) => s.faults.some((f) => f.kind === 'crash' && f.process === 0))).toBe(false);
+  });
+});
+
+describe("no rewrite leaves the run's shape (runShape.ts)", () => {
+  const lookupOnly = runShapeOf({ operations: ['lookup'], features: [] });
+  const alwaysFails = async (): Promise<number> => 40;
+  const numbered: Fault = { kind: 'io-error', process: 0, incarnation: 0, step: 12, error: 'EIO' };
+
+  test('check --operations lookup: a lone lookup is never simplified into a publish', async () => {
+    const lookup = { ...baseScenario(STANDARD_OPERATIONS.slice(3, 4)), faults: [numbered] };
+    const result = await simplifyScenario(lookup, alwaysFails, { maxAttempts: 200, shape: lookupOnly });
+    expect(result.scenario.task.operations.map((op) => op.kind)).toEqual(['lookup']);
+    expect(simplerScenarios(lookup, lookupOnly.workload).some((s) => s.task.operations.some((op) => op.kind !== 'lookup'))).toBe(false);
+    // The workload's first is where a lone operation goes: with lookups and edits, an edit becomes the lookup.
+    const edit = { ...baseScenario(STANDARD_OPERATIONS.slice(4)), faults: [numbered] };
+    expect(simplerScenarios(edit, runShapeOf({ operations: ['lookup', 'edit'] }).workload).some((s) => s.task.operations[0]?.key === 'read-config')).toBe(true);
+  });
+
+  test('no fault family the run does not draw: a kill never becomes a lost answer without response, nor a machine crash without disk, nor the service\'s memory weaker without service-restart', async () => {
+    const crashOnly = runShapeOf({ faults: ['crash'] });
+    const both = withFaults([kill, { ...kill, incarnation: 1 }]);
+    const shorter = async (s: Scenario): Promise<number | undefined> => (s.faults.length === 0 ? undefined : s.faults.some((f) => f.kind === 'response') ? 10 : 40);
+    const result = await simplifyScenario(both, shorter, { maxAttempts: 200, shape: crashOnly });
+    expect(outsideRunShape(result.scenario, crashOnly)).toEqual([]);
+    expect(result.scenario.faults.map((f) => [f.kind, 'mode' in f ? f.mode : undefined])).toEqual([['crash', 'keep-all']]);
+    expect(result.scenario.service.idempotencyMemory).toBe('durable');
+    // Unshaped (the old way), the same search ends on a machine crash from a kill-only run.
+    expect(outsideRunShape((await simplifyScenario(both, shorter, { maxAttempts: 200 })).scenario, crashOnly)).toEqual(['family disk']);
+  });
+
+  test('an intent change is not dropped when its kill would be left a crash the run does not draw', async () => {
+    const intentOnly = runShapeOf({ faults: ['intent'] });
+    const changed: Scenario = { ...withFaults([kill]), taskAfterRestart: { operations: [{ kind: 'publish', key: 'post-a', body: 'artifact a v2' }] } };
+    const killed = async (s: Scenario): Promise<number | undefined> => (s.faults.some((f) => f.kind === 'crash') ? 40 : undefined);
+    const result = await simplifyScenario(changed, killed, { maxAttempts: 200, shape: intentOnly });
+    expect(result.scenario.taskAfterRestart).toBeDefined();
+    expect(outsideRunShape(result.scenario, intentOnly)).toEqual([]);
+    // Unshaped, the kill is kept and the change dropped: a crash-family scenario from a run that drew intent alone.
+    expect((await simplifyScenario(changed, killed, { maxAttempts: 200 })).scenario.taskAfterRestart).toBeUndefined();
+  });
+
+  test('the shape is never narrower than the finding: what the failing scenario holds stays allowed', () => {
+    const found = withFaults([machine]);
+    expect(runShapeOf({ faults: ['crash'] }, found).families).toContain('disk');
+    expect(outsideRunShape(withFaults([machine]), runShapeOf({ faults: ['crash'] }))).toEqual(['family disk']);
   });
 });

@@ -12,7 +12,7 @@
  *   only when the trace gets shorter;
  * - each fault toward its least destructive form (milderScenarios);
  * - a crash placed by step number re-placed by the work it hits (anchoredScenarios);
- * - a lone operation other than the workload's first replaced by the first;
+ * - a lone operation of the run's workload other than its first replaced by the first;
  * - with a fault or an operation dropped, the faults timed by global step (a user's save, a
  *   duplicate delivery, a restart, a takeover, a cancel) also tried earlier — a little, or by
  *   halves: the work they came after may be what was dropped;
@@ -21,9 +21,13 @@
  * - the task's temp folder dropped with the other tasks' files in it, or one of those files;
  * - one worker fewer: a duplicate worker's lone crash moved to the first worker, at a step of its own.
  * Every rewrite taken makes (faults, steps) smaller, so it ends; the first that still fails wins.
+ * Given the run's shape (runShape.ts), a rewrite that leaves it — an operation kind, a task feature,
+ * a fault family or an idempotency memory the run does not draw — is never tried.
  */
 import type { CrashFault, Fault, Scenario } from '../../simulator/scenario/scenario.js';
+import type { Operation } from '../../model/contract/contract.js';
 import { STANDARD_OPERATIONS } from '../arbitraries.js';
+import { inRunShape, type RunShape } from './runShape.js';
 
 export interface SimplifyResult {
   scenario: Scenario;
@@ -34,8 +38,8 @@ export interface SimplifyResult {
 /** Steps of the scenario's run when it still fails the same way, undefined when it does not. */
 export type Measure = (scenario: Scenario) => Promise<number | undefined>;
 
-/** Scenarios with one fault fewer than `scenario`, most promising first; then those with one fault milder. */
-export function simplerScenarios(scenario: Scenario, keepOperations = false): Scenario[] {
+/** Scenarios with one fault fewer than `scenario`, most promising first; then those with one fault milder. `workload`: the run's (its first is where a lone operation goes). */
+export function simplerScenarios(scenario: Scenario, workload: readonly Operation[] = STANDARD_OPERATIONS): Scenario[] {
   const faults = scenario.faults;
   const without = (i: number, replace?: { at: number; fault: Fault }): Scenario => ({
     ...scenario,
@@ -60,14 +64,14 @@ export function simplerScenarios(scenario: Scenario, keepOperations = false): Sc
     out.push(...withEarlier({ ...scenario, faults: faults.flatMap((f, k) => (k === i ? [] : later(f) ? [{ ...f, incarnation: (f as CrashFault).incarnation - 1 } as Fault] : [f])) }));
   }
   const operations = scenario.task.operations;
-  // (Never for a task whose operations all run, as a journal's own input file lists them: src/inputTask.ts.)
-  if (operations.length > 1 && !keepOperations) for (const op of operations) out.push(...withEarlier(withoutOperation(scenario, op.key)));
-  // A lone operation of the standard workload other than its first: the first instead, as the draw's operation switches
-  // shrink toward it (never on a user's own task, whose operations are not the standard ones).
-  const first = STANDARD_OPERATIONS[0];
+  if (operations.length > 1) for (const op of operations) out.push(...withEarlier(withoutOperation(scenario, op.key)));
+  // A lone operation of the standard workload other than the run's first: the run's first instead, as the draw's operation
+  // switches shrink toward it (never on a user's own task, whose operations are not the standard ones, and never an
+  // operation the run does not draw: `check --operations lookup` keeps its lookup).
+  const first = workload[0];
   const asPlainText = (op: unknown): string => JSON.stringify({ ...(op as object), input: undefined });
-  const standard = STANDARD_OPERATIONS.some((op) => asPlainText(op) === asPlainText(operations[0]));
-  if (operations.length === 1 && first && standard && operations[0]?.key !== first.key && !scenario.taskAfterRestart && !keepOperations) {
+  const standard = STANDARD_OPERATIONS.some((op) => asPlainText(op) === asPlainText(operations[0])) && workload.some((op) => asPlainText(op) === asPlainText(operations[0]));
+  if (operations.length === 1 && first && standard && operations[0]?.key !== first.key && !scenario.taskAfterRestart) {
     out.push(...withEarlier({ ...scenario, task: { ...scenario.task, operations: [{ ...first }] } }));
   }
   // The inputs the publishes were planned from, with the change of their source: both dropped together.
@@ -224,15 +228,21 @@ function soonerScenarios(scenario: Scenario): Scenario[] {
   });
 }
 
-/** `stop`: the rewrites stop, the simplest scenario so far kept (an interrupted check). */
-export async function simplifyScenario(scenario: Scenario, measure: Measure, options: { maxAttempts: number; onProgress?: (attempts: number, steps: number, current: Scenario) => void; stop?: () => boolean; keepOperations?: boolean }): Promise<SimplifyResult> {
+/**
+ * `stop`: the rewrites stop, the simplest scenario so far kept (an interrupted check). `shape`: the
+ * run's (runShape.ts); a rewrite outside it is not tried (nor counted). Without one, the standard
+ * workload's and anything goes.
+ */
+export async function simplifyScenario(scenario: Scenario, measure: Measure, options: { maxAttempts: number; shape?: RunShape; onProgress?: (attempts: number, steps: number, current: Scenario) => void; stop?: () => boolean }): Promise<SimplifyResult> {
   let current = scenario;
   let currentSteps: number | undefined;
   let attempts = 0;
   let steps = 0;
+  const { shape } = options;
+  const kept = (candidates: Scenario[]): Scenario[] => (shape === undefined ? candidates : candidates.filter((candidate) => inRunShape(candidate, shape)));
   for (;;) {
     let next: Scenario | undefined;
-    for (const candidate of simplerScenarios(current, options.keepOperations)) {
+    for (const candidate of kept(simplerScenarios(current, shape?.workload))) {
       if (attempts >= options.maxAttempts || options.stop?.()) return { scenario: current, attempts, steps };
       attempts++;
       if ((await measure(candidate)) !== undefined) {
@@ -241,7 +251,7 @@ export async function simplifyScenario(scenario: Scenario, measure: Measure, opt
       }
     }
     if (next === undefined) {
-      for (const candidate of gentlerScenarios(current)) {
+      for (const candidate of kept(gentlerScenarios(current))) {
         if (attempts >= options.maxAttempts || options.stop?.()) return { scenario: current, attempts, steps };
         attempts++;
         currentSteps ??= await measure(current);

@@ -3,7 +3,7 @@ import { baseScenario, DEFAULT_FAULT_KINDS, featuredScenario, FAULT_KINDS, type 
 import { FAILURE_CLASS_FAULTS, RESPONSE_FAULTS, STORE_CALL_FAULTS } from '../../simulator/scenario/scenario.js';
 import type { TraceEntry } from '../../simulator/world/trace.js';
 import { crashPoints } from './crashExplorer.js';
-import { EXPLORE_LONG_DELAY_MS, EXPLORE_PAUSE_MS, windowFaultsAt, type WindowPoint } from './windowFaults.js';
+import { EXPLORE_LONG_DELAY_MS, EXPLORE_PAUSE_MS, intentChanges, windowFaultsAt, type WindowPoint } from './windowFaults.js';
 
 const point = (over: Partial<WindowPoint> = {}): WindowPoint => ({ pid: 0, incarnation: 0, step: 7, globalStep: 9, requests: [], storeCalls: [], storeKeys: [], ...over });
 const labels = (families: readonly FaultKind[], p: WindowPoint, usesStore = false, base = baseScenario()) => windowFaultsAt(p, { base, families: new Set(families), usesStore }).map((w) => `${w.family}: ${w.label}`);
@@ -77,5 +77,14 @@ describe('what a step asked of the service and the store', () => {
       { globalStep: 1, requests: [0], storeCalls: [], storeKeys: ['task-1/events/000000'] },
       { globalStep: 2, requests: [], storeCalls: [1], storeKeys: [] }, // a refused put wrote nothing
     ]);
+  });
+});
+
+describe("explore's intent family", () => {
+  test("changes a body in its own format: plain text on its version, a JSON body's value (still JSON)", () => {
+    const bodies = (body: string) => intentChanges(baseScenario([{ kind: 'publish', key: 'pay', body }])).map((c) => c.change.taskAfterRestart?.operations[0]);
+    expect(bodies('artifact a v1').map((op) => op?.kind === 'publish' && op.body)).toEqual(['artifact a v2', 'artifact a v2']);
+    expect(bodies('payout (no version)').map((op) => op?.kind === 'publish' && op.body)).toEqual(['payout (no version) (v2)', 'payout (no version) (v2)']);
+    expect(bodies('{"amount":1200,"currency":"eur"}').map((op) => op?.kind === 'publish' && op.body)).toEqual(['{"amount":1201,"currency":"eur"}', '{"amount":1201,"currency":"eur"}']);
   });
 });

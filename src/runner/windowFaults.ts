@@ -29,6 +29,7 @@ import {
   type ScenarioStore,
 } from '../../simulator/scenario/scenario.js';
 import type { FaultKind, TaskFeature } from '../arbitraries.js';
+import { changedIntent } from '../changedIntent.js';
 
 /** A pause longer than any lease a journal takes in the generated runs (their pauses: 2, 12 and 30 s). */
 export const EXPLORE_PAUSE_MS = 30_000;
@@ -114,14 +115,15 @@ export function windowFaultsAt(point: WindowPoint, context: WindowContext): Wind
 
 /**
  * The intent family: the task changes for the next incarnation — every publish's body moves on a
- * version (v1 → v2), as check draws it — and, in a second variant, another writer has already
+ * version (v1 → v2), or one JSON value or form field of it changes (changedIntent.ts), as check
+ * draws it — and, in a second variant, another writer has already
  * registered the new body under the first key. Explore pairs each with a process kill at every
  * point (a changed intent only matters after a restart). None when the task already changes, or
  * has no publish.
  */
 export function intentChanges(base: Scenario): { label: string; change: Pick<Scenario, 'taskAfterRestart'> & Partial<Pick<Scenario, 'service'>> }[] {
   if (base.taskAfterRestart !== undefined || !base.task.operations.some((op) => op.kind === 'publish')) return [];
-  const operations = base.task.operations.map((op) => (op.kind === 'publish' ? { ...op, body: op.body.includes('v1') ? op.body.replace('v1', 'v2') : `${op.body} (v2)` } : { ...op }));
+  const operations = base.task.operations.map((op) => (op.kind === 'publish' ? { ...op, body: changedIntent(op.body, { contract: base.service.contract, plainSuffix: ' (v2)' }) } : { ...op }));
   const first = operations.find((op) => op.kind === 'publish');
   const existing = first?.kind === 'publish' ? [{ key: first.key, body: first.body }] : [];
   return [

@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as tty from 'node:tty';
 import * as zlib from 'node:zlib';
 import * as crypto from 'node:crypto';
+import { createRequire } from 'node:module';
 import { expect, test } from 'vitest';
 import type { JournalAdapter } from '../../../model/contract/contract.js';
 import { baseScenario } from '../../../src/arbitraries.js';
@@ -46,6 +47,9 @@ const THREAD_POOL: [string, () => unknown][] = [
   ['crypto.subtle.unwrapKey', () => settled(async () => globalThis.crypto.subtle.unwrapKey('raw', new Uint8Array(24), await globalThis.crypto.subtle.importKey('raw', new Uint8Array(16), 'AES-KW', false, ['unwrapKey']), 'AES-KW', hmac, false, ['sign']))],
 ];
 
+/** node:worker_threads as a bundled journal requires it (an ES import's bindings are copies, taken outside any turn). */
+const threads = createRequire(import.meta.url)('node:worker_threads') as Record<string, unknown>;
+
 test('every served API that is no step takes none when a journal calls it', async () => {
   const calls: [string, () => unknown][] = [
     ...Object.keys(os).filter((name) => NOT_STEPS.has(`os.${name}`)).map((name): [string, () => unknown] => [`os.${name}`, () => (os as unknown as Record<string, () => unknown>)[name]?.()]),
@@ -58,6 +62,9 @@ test('every served API that is no step takes none when a journal calls it', asyn
     ['tty.isatty', () => tty.isatty(1)],
     ['FinalizationRegistry', () => new FinalizationRegistry(() => {})],
     ...THREAD_POOL.map(([api, call]): [string, () => unknown] => [api, call]),
+    ...['getuid', 'geteuid', 'getgid', 'getegid', 'getgroups', 'umask'].map((name): [string, () => unknown] => [`process.${name}`, () => (process as unknown as Record<string, () => unknown>)[name]?.()]),
+    ...['argv', 'execPath', 'execArgv'].map((name): [string, () => unknown] => [`process.${name}`, () => (process as unknown as Record<string, unknown>)[name]]),
+    ...['isMainThread', 'threadId', 'parentPort', 'workerData', 'resourceLimits'].map((name): [string, () => unknown] => [`worker_threads.${name}`, () => threads[name]]),
   ];
   expect(new Set(calls.map(([api]) => api))).toEqual(NOT_STEPS);
   const journal: JournalAdapter = {

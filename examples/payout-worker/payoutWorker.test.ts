@@ -1,0 +1,59 @@
+/**
+ * The worker you already have (issue 54): a payout worker written as production code — its own
+ * route, header, JSON bodies, state names and input file — checked unmodified through a 21-line
+ * adapter and a contract in durasim.config.json. The fixed worker is clean; each broken copy is
+ * found within 200 runs at three seeds, and its counterexample happens in real processes too (the
+ * real node:http service speaks the same contract).
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { main } from '../../src/cli/main.js';
+
+const HERE = import.meta.dirname;
+const CONFIG = join(HERE, 'durasim.config.json');
+
+async function cli(...argv: string[]): Promise<{ code: number; out: string }> {
+  const out: string[] = [];
+  const code = await main(argv, (line) => out.push(line));
+  return { code, out: out.join('\n') };
+}
+
+async function check(adapter: string, seed: number, runs: number): Promise<{ code: number; out: string; regression: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'durasim-payout-'));
+  const result = await cli('check', '--config', CONFIG, '--journal', join(HERE, adapter), '--runs', String(runs), '--seed', String(seed), '--workers', '1', '--no-progress', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'));
+  return { ...result, regression: /^regression: (\S+)$/m.exec(result.out)?.[1] ?? '' };
+}
+
+describe('the payout worker, unmodified', () => {
+  test('its adapter is at most 30 lines, and the worker imports nothing of durasim', () => {
+    expect(readFileSync(join(HERE, 'adapter.ts'), 'utf8').trimEnd().split('\n').length).toBeLessThanOrEqual(30);
+    expect(readFileSync(join(HERE, 'worker.ts'), 'utf8')).not.toMatch(/from ['"]durasim/);
+  });
+
+  test('the fixed worker is clean (300 runs here; 2,000 at seeds 1-3 in the note)', async () => {
+    const { code, out } = await check('adapter.ts', 1, 300);
+    expect(out).toContain('service https://api.payouts.example (its contract, from the payments preset)');
+    expect(code, out).toBe(0);
+  });
+
+  test.each([1, 2, 3])('seed %i: the copy that does not fsync its journal is found within 200 runs (write-ahead)', async (seed) => {
+    const { code, out } = await check('adapter-unsynced.ts', seed, 200);
+    expect(code, out).toBe(1);
+    expect(out).toMatch(/^ {2}write-ahead \[po_100\d\]/m);
+  });
+
+  test.each([1, 2, 3])('seed %i: the copy that re-sends without asking after a crash is found within 200 runs', async (seed) => {
+    const { code, out } = await check('adapter-resends.ts', seed, 200);
+    expect(code, out).toBe(1);
+    expect(out).toMatch(/^ {2}(retry-safe-only|one-effect-per-key|no-blind-retry) \[po_100\d\]/m);
+  });
+
+  test.each(['adapter-unsynced.ts', 'adapter-resends.ts'])('%s: the counterexample happens in real processes (confirmed)', async (adapter) => {
+    const { regression } = await check(adapter, 1, 200);
+    const { code, out } = await cli('confirm', regression, '--config', CONFIG, '--journal', join(HERE, adapter));
+    expect(out).toMatch(/^verdict: confirmed/m);
+    expect(code, out).toBe(1);
+  });
+});
