@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Measures the blind corpus (blind/corpus.json): for every defective journal,
+ * Measures the blind corpus (properties/blind/corpus.json): for every defective journal,
  *
  *   - `durasim check --journal <j> --runs 5000 --seed S --workers 1 --no-progress` at seeds 1, 2, 3
  *     (with `--faults …,concurrent` where the entry says the journal serves concurrent calls, and
@@ -13,13 +13,13 @@
  *   - a replay of the entry's hand-minimal scenario and of the fault-free scenario (cheap; what the
  *     corpus's notes say about them, checked again).
  *
- * Writes blind/results.json and blind/results.md. The first result of each defect is never
+ * Writes properties/blind/results.json and properties/blind/results.md. The first result of each defect is never
  * rewritten: run again (after fixing a journal, say) and the new result is appended to that
  * defect's list, marked with its attempt number and `--note`, and the table shows both.
  *
- *   node blind/measure.mjs                       # every entry not measured yet
- *   node blind/measure.mjs --only a,b --note "journal a fixed: …"   # measure a and b again (appended)
- *   BLIND_OUT=/tmp/x BLIND_RUNS=20 node blind/measure.mjs --only a   # try the script itself, elsewhere
+ *   node properties/blind/measure.mjs                       # every entry not measured yet
+ *   node properties/blind/measure.mjs --only a,b --note "journal a fixed: …"   # measure a and b again (appended)
+ *   BLIND_OUT=/tmp/x BLIND_RUNS=20 node properties/blind/measure.mjs --only a   # try the script itself, elsewhere
  *
  * It is slow (minutes per journal that durasim does not find): run it in the background.
  */
@@ -28,11 +28,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 
-const ROOT = join(dirname(new URL(import.meta.url).pathname), '..');
+const ROOT = join(dirname(new URL(import.meta.url).pathname), '..', '..');
 const rel = (path) => relative(ROOT, path);
-const CORPUS = join(ROOT, 'blind', 'corpus.json');
+const CORPUS = join(ROOT, 'properties', 'blind', 'corpus.json');
 // BLIND_OUT and BLIND_RUNS exist to try this script itself on a small budget elsewhere; the measurement uses neither.
-const OUT = process.env.BLIND_OUT ?? join(ROOT, 'blind');
+const OUT = process.env.BLIND_OUT ?? join(ROOT, 'properties', 'blind');
 const RESULTS = join(OUT, 'results.json');
 const TABLE = join(OUT, 'results.md');
 const SEEDS = [1, 2, 3];
@@ -144,11 +144,11 @@ for (const entry of corpus.entries) {
     check: SEEDS.map((seed) => check(entry, seed)),
     explore: explore(entry),
     handMinimal: replay(entry, entry.minimal, 'minimal'),
-    faultFree: replay(entry, entry.config ? 'blind/fault-free-payments.json' : 'blind/fault-free.json', 'fault-free'),
+    faultFree: replay(entry, entry.config ? 'properties/blind/fault-free-payments.json' : 'properties/blind/fault-free.json', 'fault-free'),
   };
   if (before) before.results.push(result);
   else entries.push({ name: entry.name, class: entry.class, expected: entry.invariant, concurrent: entry.concurrent, config: entry.config, results: [result] });
-  writeFileSync(RESULTS, `${JSON.stringify({ about: 'Written by blind/measure.mjs. Each defect keeps every result in order; the first (attempt 1) is never rewritten.', runs: RUNS, seeds: SEEDS, entries }, null, 2)}\n`);
+  writeFileSync(RESULTS, `${JSON.stringify({ about: 'Written by properties/blind/measure.mjs. Each defect keeps every result in order; the first (attempt 1) is never rewritten.', runs: RUNS, seeds: SEEDS, entries }, null, 2)}\n`);
 }
 writeFileSync(TABLE, table(corpus, entries));
 rmSync(scratch, { recursive: true, force: true });
@@ -163,7 +163,7 @@ function table(corpusDoc, all) {
   const lines = [
     '# Blind corpus: what durasim found',
     '',
-    `Written by \`node blind/measure.mjs\` from blind/results.json. Each defect's journal is blind/journals/<name>.ts; its report, expectation and hand-minimal scenario are in blind/corpus.json (written before any run). \`check\` ran ${RUNS} runs a seed on one worker thread; a cell is the runs to the first failing run and the invariants of the shrunk counterexample, or "—" when the seed's whole budget was clean. "named": whether the expected invariant was among them at every seed that found it (yes), a listed other face of the same defect (same), another invariant (no), or nothing (not found). \`explore\` is the depth-1 sweep of the standard workload (a payments task for the contract worker), with the invariants it broke and in how many states.`,
+    `Written by \`node properties/blind/measure.mjs\` from properties/blind/results.json. Each defect's journal is properties/blind/journals/<name>.ts; its report, expectation and hand-minimal scenario are in properties/blind/corpus.json (written before any run). \`check\` ran ${RUNS} runs a seed on one worker thread; a cell is the runs to the first failing run and the invariants of the shrunk counterexample, or "—" when the seed's whole budget was clean. "named": whether the expected invariant was among them at every seed that found it (yes), a listed other face of the same defect (same), another invariant (no), or nothing (not found). \`explore\` is the depth-1 sweep of the standard workload (a payments task for the contract worker), with the invariants it broke and in how many states.`,
     '',
     '| defect | class | expected | seed 1 | seed 2 | seed 3 | named | explore | hand-minimal replay | fault-free replay |',
     '|---|---|---|---|---|---|---|---|---|---|',
