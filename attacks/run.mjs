@@ -118,7 +118,7 @@ function readReport(work) {
   return { summary, texts };
 }
 
-const LEAK = /ATTACK-LEAK[^\n"\\]{0,160}/;
+const LEAK = /ATTACK-LEAK [^\n"\\$:]{1,80}: [^\n"\\$]{1,120}/;
 const lines = (text) => text.split('\n').filter((l) => l.trim() !== '');
 const probesTree = () => tree(join(here, 'probes')).concat(tree(join(here, 'lib'))).join('\n');
 const baitTree = () => tree(bait.dir).join('\n');
@@ -132,6 +132,7 @@ for (const [index, probe] of probes.entries()) {
   const work = join(root, 'work', slug);
   const env = { ...facts, ...realClock(), ATTACK_DIR: canaryDir, ATTACK_REAL_CWD: work };
   const effects = new Set();
+  const leaks = new Set();
   const runs = [];
   const [probesBefore, baitBefore] = [probesTree(), baitTree()];
   for (let i = 0; i < 2; i++) {
@@ -141,7 +142,7 @@ for (const [index, probe] of probes.entries()) {
     const run = await runOnce(probe, work, env);
     const { summary, texts } = readReport(work);
     const leak = [run.output, ...texts].map((t) => LEAK.exec(t)?.[0]).find(Boolean);
-    if (leak) effects.add(`leaked a real value (${leak.trim()})`);
+    if (leak) leaks.add(leak.trim());
     for (const hit of net.take()) effects.add(`network canary: ${hit}`);
     const stray = readdirSync(work).filter((f) => f !== 'report' && f !== 'regressions');
     if (stray.length) effects.add(`stray files in the working folder: ${stray.join(', ')}`);
@@ -156,7 +157,7 @@ for (const [index, probe] of probes.entries()) {
   for (const hit of net.take()) effects.add(`network canary: ${hit}`);
   if (probesTree() !== probesBefore) effects.add('the probes\' own folder changed');
   if (baitTree() !== baitBefore) effects.add('the bait folder changed');
-  const verdict = classify(probe, runs, [...effects]);
+  const verdict = classify(probe, runs, [...effects], [...leaks]);
   results.push({
     id: probe.id, class: probe.class, expected: probe.expected, ...verdict,
     ...(probe.limit ? { limit: probe.limit } : {}),

@@ -6,9 +6,13 @@
 //   harmless         both exit 0, nothing real happened, the probe expected nothing to see
 //   caught-by-rerun  both exit 4 because a re-run differed (nondeterminism, or module state that survived)
 //   finding          both exit 1 or 3 and the probe expected the journal's own bug reported
-//   silent           anything else: a real effect (canary file, network hit, bait read, stray file or
-//                    process, a leaked real value), two different verdicts or traces, exit 5, a watchdog
-//                    kill, a signal, exit 0 where a refusal or finding was expected, a finding where none was
+//   silent           anything else: a real effect (canary file, network hit, bait changed, stray file or
+//                    process), a real value that reached the journal (its oracle fired) while durasim did not
+//                    say exit 4, two different verdicts or traces, exit 5, a watchdog kill, a signal, exit 0
+//                    where a refusal or finding was expected, a finding where none was
+//
+// A probe whose oracle fired (a leaked value) while both runs exit 4 is classed by what durasim said
+// (caught-by-rerun or refused), the leak kept in the reason: durasim did not let it pass in silence.
 export const OUTCOMES = ['refused', 'served', 'harmless', 'caught-by-rerun', 'finding', 'silent'];
 
 const RERUN = /run twice|nondetermin|module state (survived|outlived)/i;
@@ -26,11 +30,12 @@ export function verdictShape(summary) {
 }
 
 /** @returns {{ outcome: string, why: string, namesApi?: boolean, matches: boolean }} */
-export function classify(probe, runs, effects) {
+export function classify(probe, runs, effects, leaks = []) {
   const [a, b] = runs;
   const text = runs.map((r) => r.output).join('\n');
-  const silent = (why) => ({ outcome: 'silent', why, matches: false });
-  const done = (outcome, why, extra = {}) => ({ outcome, why, matches: outcome === probe.expected, ...extra });
+  const leaked = leaks.length > 0 ? `; the probe saw a real value: ${leaks.join('; ')}` : '';
+  const silent = (why) => ({ outcome: 'silent', why: `${why}${leaked}`, matches: false });
+  const done = (outcome, why, extra = {}) => ({ outcome, why: `${why}${leaked}`, matches: outcome === probe.expected, ...extra });
   if (effects.length > 0) return silent(`real effect: ${effects.join('; ')}`);
   const killed = runs.find((r) => r.timedOut);
   if (killed) return silent(`killed by the 120 s watchdog (run ${runs.indexOf(killed) + 1})`);
@@ -39,6 +44,7 @@ export function classify(probe, runs, effects) {
   if (a.code !== b.code) return silent(`two different verdicts: exit ${a.code} then exit ${b.code}`);
   if (verdictShape(a.summary) !== verdictShape(b.summary)) return silent(`the two runs differ (summary.json: verdict, violations, steps or fault windows), both exit ${a.code}`);
   const code = a.code;
+  if (leaks.length > 0 && code !== 4) return { outcome: 'silent', why: `exit ${code}, and the probe saw a real value: ${leaks.join('; ')}`, matches: false };
   if (code === 4) {
     const said = [a.summary?.sandbox, text].filter(Boolean).join('\n');
     if (RERUN.test(said)) return done('caught-by-rerun', 'exit 4: a re-run differed');
