@@ -119,7 +119,8 @@ function readReport(work) {
 }
 
 const LEAK = /ATTACK-LEAK [^\n"\\$:]{1,80}: [^\n"\\$]{1,120}/;
-const lines = (text) => text.split('\n').filter((l) => l.trim() !== '');
+/** The output's lines worth keeping in results.json: not blank, not the list of invariants judged, each cut at 300 characters. */
+const lines = (text) => text.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('judged by')).map((l) => (l.length > 300 ? `${l.slice(0, 300)}…` : l));
 const probesTree = () => tree(join(here, 'probes')).concat(tree(join(here, 'lib'))).join('\n');
 const baitTree = () => tree(bait.dir).join('\n');
 
