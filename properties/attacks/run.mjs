@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// npm run attacks: runs every probe journal in attacks/probes.json through `durasim check` twice, each time
+// npm run attacks: runs every probe journal in properties/attacks/probes.json through `durasim check` twice, each time
 // in a fresh temporary working folder, and says per probe whether durasim refused it, served it, caught it
 // by a re-run, reported the journal's finding, or let it through in silence (lib/classify.mjs). Prints a
-// table per class and in all, and writes attacks/results.json.
+// table per class and in all, and writes properties/attacks/results.json.
 //
-//   node attacks/run.mjs [--only <text>] [--keep]
-//     --only  run the probes whose id contains the text (results go to the temp folder, not attacks/)
+//   node properties/attacks/run.mjs [--only <text>] [--keep]
+//     --only  run the probes whose id contains the text (results go to the temp folder, not properties/attacks/)
 //     --keep  leave the temp folder (canaries, work folders, reports, logs) for a look
 //
 // Around each run: a canary folder per probe (ATTACK_DIR: must stay empty), a bait folder whose token only
@@ -24,7 +24,7 @@ import { classify, OUTCOMES } from './lib/classify.mjs';
 import { makeBait, realClock, realFacts, REAL_LANG, REAL_TZ, REAL_UMASK, startNetCanaries } from './lib/realMachine.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const repo = dirname(here);
+const repo = dirname(dirname(here));
 const bin = join(repo, 'bin', 'durasim.mjs');
 const WATCHDOG_MS = 120_000;
 const args = process.argv.slice(2);
@@ -33,7 +33,7 @@ const keep = args.includes('--keep');
 
 const manifestFile = join(here, 'probes.json');
 if (readFileSync(manifestFile, 'utf8') !== manifestText()) {
-  console.error('attacks/probes.json differs from the probes\' headers: run node attacks/manifest.mjs first');
+  console.error('properties/attacks/probes.json differs from the probes\' headers: run node properties/attacks/manifest.mjs first');
   process.exit(2);
 }
 const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));

@@ -1,4 +1,4 @@
-// How attacks/run.mjs names the outcome of a probe's two runs. Not a probe.
+// How properties/attacks/run.mjs names the outcome of a probe's two runs. Not a probe.
 //
 //   refused          both runs exit 4 for an escape (durasim named what the journal called)
 //   served           both exit 0, nothing real happened, the probe expected it served (or expected a

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Builds attacks/probes.json from the probes' header comments (node attacks/manifest.mjs), or checks that it
-// matches them (--check; attacks/run.mjs does it before it runs anything). Each probe opens with:
+// Builds properties/attacks/probes.json from the probes' header comments (node properties/attacks/manifest.mjs), or checks that it
+// matches them (--check; properties/attacks/run.mjs does it before it runs anything). Each probe opens with:
 //   // Tries: what it tries (continued on "//   " lines)
 //   // Expected: refused | served | finding | harmless | caught-by-rerun — why, from the docs
 //   // API: words a refusal should name, '|'-separated (refused probes)
@@ -61,10 +61,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const path = join(here, 'probes.json');
   if (process.argv.includes('--check')) {
     const same = readFileSync(path, 'utf8') === manifestText();
-    console.log(same ? 'attacks/probes.json matches the probes' : 'attacks/probes.json differs from the probes: run node attacks/manifest.mjs');
+    console.log(same ? 'properties/attacks/probes.json matches the probes' : 'properties/attacks/probes.json differs from the probes: run node properties/attacks/manifest.mjs');
     process.exit(same ? 0 : 1);
   }
   writeFileSync(path, manifestText());
   const { probes } = buildManifest();
-  console.log(`attacks/probes.json: ${probes.length} probes`);
+  console.log(`properties/attacks/probes.json: ${probes.length} probes`);
 }
