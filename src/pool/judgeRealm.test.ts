@@ -105,4 +105,15 @@ describe('a journal that patches the builtins durasim runs on', () => {
     expect(verdict).toBe('safety');
     expect(outcome.kind === 'simulated' ? outcome.summary.violations.map((v) => v.code) : []).toContain('write-ahead');
   });
+  test('the worker replaced for a patched builtin is not asked to load that journal again', async () => {
+    const file = join(dir, 'retired-flatMap.ts');
+    writeFileSync(file, journalModule((PATCHES[0] as [string, string])[1]));
+    const internals = pool as unknown as { nextJournal: number; slots: { loaded: Set<number>; exiting: boolean }[] };
+    const journalId = internals.nextJournal;
+    const loaded = await pool.load(journalRefOf(file)).catch((error: Error & { escapes?: Escape[] }) => ({ loadEscapes: error.escapes ?? [] }));
+    // Reported as it loaded, and its worker replaced: the replacement (started while the load was answered) must not load it again,
+    // or the next journal to load there would run beside the patch and be charged with it.
+    expect(loaded.loadEscapes.map((e) => e.api)).toEqual(['replacing Array.prototype.flatMap']);
+    expect(internals.slots.filter((slot) => !slot.exiting).map((slot) => slot.loaded.has(journalId))).toEqual([false]);
+  });
 });

@@ -251,11 +251,15 @@ export class WorkerPool {
   }
 
   private onMessage(slot: Slot, message: FromWorker): void {
-    // A worker whose builtins the journal replaced is used no more: at once when idle, else when its run is done (finish).
-    if ('retire' in message && message.retire === true) {
-      slot.retire = true;
-      if (slot.sent.length === 0 && !slot.exiting) this.replace(slot);
-    }
+    // A worker whose builtins the journal replaced is used no more: when its run is done (finish), or at once when idle —
+    // after the message is handled, so a load it answers is no longer pending and its replacement does not load that journal again.
+    const retire = 'retire' in message && message.retire === true;
+    if (retire) slot.retire = true;
+    this.handle(slot, message);
+    if (retire && slot.sent.length === 0 && !slot.exiting) this.replace(slot);
+  }
+
+  private handle(slot: Slot, message: FromWorker): void {
     switch (message.type) {
       case 'loaded': {
         const waiting = this.loads.get(message.journalId);
