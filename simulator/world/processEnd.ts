@@ -6,7 +6,7 @@
  */
 import { errorText } from './errorText.js';
 import { maskSecrets } from '../../model/contract/secret.js';
-import { runAsTurn } from '../sandbox/ambientGuard.js';
+import { ownThrown, runAsTurn } from '../sandbox/ambientGuard.js';
 import type { EndHost } from './host.js';
 import type { Proc } from './proc.js';
 
@@ -47,8 +47,9 @@ function runListeners(world: EndHost, proc: Proc, event: 'beforeExit' | 'exit', 
     if (listener.once) listeners.splice(listeners.indexOf(listener), 1);
     try {
       runAsTurn(proc, () => listener.fn.call(process, code));
-    } catch (error) {
+    } catch (thrown) {
       if (!proc.alive || proc.done) return false;
+      const error = runAsTurn(proc, () => ownThrown(thrown));
       world.record({ actor: 'supervisor', op: event, detail: `${proc.name}: a '${event}' listener threw ${errorText(error)}` });
     }
     if (!proc.alive || proc.done) return false;

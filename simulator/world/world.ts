@@ -23,7 +23,7 @@
 import { errorText } from './errorText.js';
 import type { DurabilityGap, Records } from '../../model/evidence.js';
 import type { Env, JournalAdapter, Task } from '../../model/contract/contract.js';
-import { atVirtualTime, callOfTurn, escapeReason, outsideTurn, runAsCall, runAsTurn, type Escape } from '../sandbox/ambientGuard.js';
+import { atVirtualTime, callOfTurn, escapeReason, outsideTurn, ownThrown, runAsCall, runAsTurn, type Escape } from '../sandbox/ambientGuard.js';
 import type { Timer } from './clock.js';
 import { Disk } from '../disk/disk.js';
 import { DiskLane } from '../disk/diskLane.js';
@@ -145,7 +145,7 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
       this.inspection.observeDurable(this.trace.length - 1);
       this.fireEventsDue();
       if (this.stop !== null) break;
-      if (this.turns.anyRunning) await this.turns.quiesce();
+      if (this.turns.anyRunning || this.turns.busyOutside) await this.turns.quiesce();
       // A port's messages are ready at once (no thread pool, no wire): delivered before any step is granted.
       const messages = this.clock.takeSoonDue();
       if (messages.length > 0) {
@@ -308,7 +308,9 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
       () => {
         if (--proc.runsUnderWay === 0) naturalEnd(this, proc);
       },
-      (error: unknown) => {
+      (thrown: unknown) => {
+        // What it threw, read as its own code (sandbox/ownThrown.ts).
+        const error = runAsTurn(proc, () => ownThrown(thrown));
         // A second call that fails is that request's answer, as a server's or an engine's: the process goes on.
         if (second && proc.alive && !proc.done) {
           this.record({ actor: 'supervisor', op: 'call-failed', detail: `${proc.name}'s second call of run() failed: ${errorText(error)}; the process goes on` });
@@ -348,8 +350,10 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
     outsideTurn(() => this.endByUncaught(error));
   }
 
-  private endByUncaught(error: unknown): void {
+  private endByUncaught(thrown: unknown): void {
     const proc = this.turns.lastRunner;
+    // What was thrown, read as the code of the incarnation that last ran (sandbox/ownThrown.ts).
+    const error = proc ? runAsTurn(proc, () => ownThrown(thrown)) : ownThrown(thrown);
     const message = errorText(error);
     if (proc && proc.alive && !proc.done) exitProcess(this, proc, new Error(`unhandled: ${message}`));
     else this.record({ actor: 'supervisor', op: 'unhandled', detail: message });
@@ -395,6 +399,12 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
   private onServiceEvent(event: ServiceEvent): void {
     if (event.kind === 'commit') event.effect.seq = this.trace.length;
     this.record({ actor: 'service', ...describeServiceEvent(event, this.scenario.service.idempotencyMemory) });
+  }
+
+  /** A guarded call of code no simulated process was running (sandbox/turn.ts), charged to this run. */
+  recordNoTurnEscape(escape: Escape): void {
+    this.escapes.push(escape);
+    this.record({ actor: 'sandbox', op: 'escape', detail: `${escape.api}: ${escape.message}` });
   }
 
   recordEscape(proc: Proc | null, api: string): Escape {

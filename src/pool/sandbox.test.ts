@@ -190,7 +190,7 @@ describe('the sandbox', () => {
     const written = (first.result.final.visible.probe as { digest?: string } | undefined)?.digest;
     if ('api' in probe) {
       expect(first.result.escapes.map((e) => e.api)).toEqual([probe.api]);
-      expect(written).toMatch(/^threw Failed to run the journal under simulation: it called .+, which .+\. (Use|Call|Do|Derive|Await|Let|Run|Write|Read|Poll|Talk) /);
+      expect(written).toMatch(/^threw Failed to run the journal under simulation: it called .+, which .+\. (Use|Call|Do|Derive|Await|Let|Run|Write|Read|Poll|Talk|Listen|Instantiate) /);
     } else {
       expect(first.result.escapes).toEqual([]);
       expect(probe.served(written ?? ''), `served ${written}`).toBe(true);

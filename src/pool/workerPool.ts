@@ -27,6 +27,7 @@ import type { Escape } from '../../simulator/sandbox/ambientGuard.js';
 import { ownModule } from '../ownFiles.js';
 import { loadedGraph } from './loadedGraph.js';
 import type { FromWorker, GeneratedRun, Rerun, RunRequest, RunSummary, ToWorker, WorkerData } from './protocol.js';
+import { judgedSummary } from './runEvidence.js';
 
 export interface PoolOptions {
   /** Worker threads (default: the machine's available parallelism). */
@@ -82,6 +83,8 @@ interface Slot {
   lastBeatAtMs: number;
   heapMb: number;
   exiting: boolean;
+  /** The journal replaced a builtin this worker runs on: it is replaced once its run is done. */
+  retire?: boolean;
 }
 
 const BOOT = fileURLToPath(new URL('./poolBoot.mjs', import.meta.url));
@@ -243,11 +246,20 @@ export class WorkerPool {
     slot.lastBeats = beats(slot.heartbeat);
     slot.lastBeatAtMs = wallMs();
     run?.resolve(outcome);
-    if (!slot.exiting && (slot.runs >= this.recycleAfterRuns || slot.heapMb > this.maxHeapMb / 2)) this.replace(slot);
+    if (!slot.exiting && (slot.runs >= this.recycleAfterRuns || slot.heapMb > this.maxHeapMb / 2 || slot.retire === true)) this.replace(slot);
     this.dispatch();
   }
 
   private onMessage(slot: Slot, message: FromWorker): void {
+    // A worker whose builtins the journal replaced is used no more: when its run is done (finish), or at once when idle —
+    // after the message is handled, so a load it answers is no longer pending and its replacement does not load that journal again.
+    const retire = 'retire' in message && message.retire === true;
+    if (retire) slot.retire = true;
+    this.handle(slot, message);
+    if (retire && slot.sent.length === 0 && !slot.exiting) this.replace(slot);
+  }
+
+  private handle(slot: Slot, message: FromWorker): void {
     switch (message.type) {
       case 'loaded': {
         const waiting = this.loads.get(message.journalId);
@@ -271,7 +283,8 @@ export class WorkerPool {
       case 'result':
         if (slot.sent[0]?.id !== message.id) return;
         slot.heapMb = message.heapMb;
-        this.finish(slot, { kind: 'simulated', summary: message.summary, ...(message.result ? { result: message.result } : {}), ...(message.again ? { again: message.again } : {}), ...(message.rerun ? { rerun: message.rerun } : {}) });
+        // Judged here, where no journal code runs (runEvidence.ts).
+        this.finish(slot, { kind: 'simulated', summary: judgedSummary(message.summary), ...(message.result ? { result: message.result } : {}), ...(message.again ? { again: { summary: judgedSummary(message.again.summary), ...(message.again.result ? { result: message.again.result } : {}) } } : {}), ...(message.rerun ? { rerun: message.rerun } : {}) });
         return;
       case 'out-of-memory':
         if (slot.sent[0]?.id !== message.id) return;
