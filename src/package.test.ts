@@ -209,7 +209,8 @@ describe('the packed package', () => {
       "const { checkJournal } = require('durasim');",
       "test('the journal keeps its promises', () => checkJournal('./journal.ts', { runs: 20, seed: 7, workers: 1 }));",
     ].join('\n'));
-    const { code, out } = inConsumer('node --test journal.test.cjs');
+    // TAP on every line: Node 20's default reporter when not on a terminal, not 24's (spec, which says "ℹ pass 1").
+    const { code, out } = inConsumer('node --test --test-reporter=tap journal.test.cjs');
     expect(out).not.toContain('ERR_REQUIRE_ASYNC_MODULE');
     expect(out).toMatch(/^# pass 1$/m);
     expect(code, out).toBe(0);
