@@ -22,6 +22,7 @@ import { DurasimError } from '../../model/contract/failure.js';
 import { compileJournal, type JournalInstances } from '../isolation/journalInstances.js';
 import { journalErrors } from '../report/runReport.js';
 import { beat, setBusy } from './heartbeat.js';
+import { threadCpuMs } from './threadCpuMs.js';
 import type { FromWorker, ModuleMode, RunSummary, ToWorker, WorkerData } from './protocol.js';
 import { generatedScenario, rerunFor } from '../runner/scenarioSource.js';
 import { windowsOf } from '../runner/faultWindows.js';
@@ -166,6 +167,6 @@ export function startPoolWorker(): void {
   process.on('uncaughtException', (error) => void reportUncaught(error));
   let queue: Promise<void> = Promise.resolve();
   port.on('message', (message: ToWorker) => {
-    queue = queue.then(() => (message.type === 'load' ? load(message) : run(message)));
+    queue = queue.then(() => (message.type === 'load' ? load(message) : message.type === 'thread-cpu' ? post({ type: 'thread-cpu', ms: threadCpuMs() }) : run(message)));
   });
 }
