@@ -26,6 +26,7 @@ import { journalErrors } from '../report/runReport.js';
 import { beat, setBusy } from './heartbeat.js';
 import type { FromWorker, ModuleMode, ToWorker, WorkerData, WorkerSummary } from './protocol.js';
 import { evidenceOf } from './runEvidence.js';
+import { threadCpuMs } from './threadCpuMs.js';
 import { generatedScenario, rerunFor } from '../runner/scenarioSource.js';
 import { windowsOf } from '../runner/faultWindows.js';
 import type { Scenario } from '../../simulator/scenario/scenario.js';
@@ -199,7 +200,7 @@ export function startPoolWorker(): void {
   // Listened to before the thread is closed: a real port's methods are refused to code no turn holds (guardChannels.ts).
   let queue: Promise<void> = Promise.resolve();
   port.on('message', (message: ToWorker) => {
-    queue = queue.then(() => (message.type === 'load' ? load(message) : run(message)));
+    queue = queue.then(() => (message.type === 'load' ? load(message) : message.type === 'thread-cpu' ? post({ type: 'thread-cpu', ms: machinery(threadCpuMs) }) : run(message)));
   });
   // From here on journals run here: a guarded call no turn holds is refused (sandbox/turn.ts).
   closeThread();

@@ -126,7 +126,9 @@ export interface WorkerData {
 export type ToWorker =
   /** `environment`: what the journal's process.env holds while its modules load (check's --env, the config's env, a replayed scenario's). */
   | { type: 'load'; journalId: number; bundle: JournalBundle; environment: Record<string, string> }
-  | ({ type: 'run'; id: number; journalId: number; scenario?: unknown; generate?: GeneratedRun } & RunRequest);
+  | ({ type: 'run'; id: number; journalId: number; scenario?: unknown; generate?: GeneratedRun } & RunRequest)
+  /** The CPU the worker's thread has used so far (the bench's boot and warm-up figures), answered after the runs before it. */
+  | { type: 'thread-cpu' };
 
 export type FromWorker =
   /** `retire` (here and below): the journal replaced a builtin the thread runs on (reported among the escapes): the worker is replaced. */
@@ -138,4 +140,6 @@ export type FromWorker =
   /** The run passed the memory limit; the worker exits after sending this. */
   | { type: 'out-of-memory'; id: number; detail: string }
   /** durasim itself failed (a broken simulator invariant, a bug): never the journal's finding. */
-  | { type: 'harness-error'; id: number; message: string; stack?: string };
+  | { type: 'harness-error'; id: number; message: string; stack?: string }
+  /** The thread's CPU so far, ms (undefined off Linux). */
+  | { type: 'thread-cpu'; ms: number | undefined };

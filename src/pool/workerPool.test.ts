@@ -154,3 +154,17 @@ describe('results do not depend on the worker count', () => {
     expect(JSON.stringify(scenarioAt(arbitrary, 5, 17).value)).not.toBe(JSON.stringify(scenarioAt(arbitrary, 5, 18).value));
   });
 });
+
+describe("a worker's own CPU (the bench's boot and warm-up per worker)", () => {
+  test('each worker answers with its thread\'s CPU so far, after the runs it was sent before, and it grows with them', async () => {
+    const pool = poolOf({ workers: 2 });
+    const loaded = await pool.load(journalRefOf('reference'));
+    const booted = await pool.threadCpuMs();
+    expect(booted).toHaveLength(2);
+    for (const ms of booted) expect(ms).toBeGreaterThan(0); // Linux: /proc/thread-self/schedstat
+    const runs = Array.from({ length: 20 }, (_, i) => pool.run(loaded.journalId, scenarioAt(scenarioArbitrary(), 7, i).value_));
+    const after = await pool.threadCpuMs();
+    expect((await Promise.all(runs)).every((outcome) => outcome.kind === 'simulated')).toBe(true);
+    for (const [i, ms] of after.entries()) expect(ms).toBeGreaterThan(booted[i] as number);
+  });
+});

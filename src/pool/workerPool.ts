@@ -85,6 +85,8 @@ interface Slot {
   exiting: boolean;
   /** The journal replaced a builtin this worker runs on: it is replaced once its run is done. */
   retire?: boolean;
+  /** Callers waiting for the thread's CPU (threadCpuMs), in the order they asked. */
+  cpuAsked: ((ms: number | undefined) => void)[];
 }
 
 const BOOT = fileURLToPath(new URL('./poolBoot.mjs', import.meta.url));
@@ -197,6 +199,23 @@ export class WorkerPool {
     }));
   }
 
+  /**
+   * The CPU each worker's thread has used so far, ms, in the order of the workers (undefined off
+   * Linux, or for a worker gone before it answered): the bench's boot and warm-up per worker. Each
+   * answers after the runs it was sent before.
+   */
+  threadCpuMs(): Promise<(number | undefined)[]> {
+    return Promise.all(
+      this.slots.map(
+        (slot) =>
+          new Promise<number | undefined>((resolve) => {
+            slot.cpuAsked.push(resolve);
+            slot.worker.postMessage({ type: 'thread-cpu' } satisfies ToWorker);
+          }),
+      ),
+    );
+  }
+
   private spawn(): Slot {
     const heartbeat = newHeartbeat();
     const graphFile = loadedGraph();
@@ -205,7 +224,7 @@ export class WorkerPool {
     // What journals print is not durasim's output; their behaviour is in the trace.
     worker.stdout.resume();
     if (process.env.DURASIM_DEBUG_WORKERS) worker.stderr.pipe(process.stderr); else worker.stderr.resume();
-    const slot: Slot = { worker, heartbeat, loaded: new Set(), sent: [], runs: 0, lastBeats: 0, lastBeatAtMs: wallMs(), heapMb: 0, exiting: false };
+    const slot: Slot = { worker, heartbeat, loaded: new Set(), sent: [], runs: 0, lastBeats: 0, lastBeatAtMs: wallMs(), heapMb: 0, exiting: false, cpuAsked: [] };
     worker.on('message', (message: FromWorker) => this.onMessage(slot, message));
     worker.on('error', (error: Error & { code?: string }) => this.onWorkerGone(slot, error));
     worker.on('exit', () => this.onWorkerGone(slot, undefined));
@@ -290,6 +309,9 @@ export class WorkerPool {
         if (slot.sent[0]?.id !== message.id) return;
         this.abandon(slot, { kind: 'journal-out-of-memory', detail: message.detail });
         return;
+      case 'thread-cpu':
+        slot.cpuAsked.shift()?.(message.ms);
+        return;
       case 'harness-error':
         if (slot.sent[0]?.id !== message.id) return;
         this.finish(slot, message.stack ? { kind: 'harness-error', message: message.message, stack: message.stack } : { kind: 'harness-error', message: message.message });
@@ -301,6 +323,7 @@ export class WorkerPool {
   private onWorkerGone(slot: Slot, error: (Error & { code?: string }) | undefined): void {
     const run = slot.sent.shift();
     this.queue.unshift(...slot.sent.splice(0));
+    for (const asked of slot.cpuAsked.splice(0)) asked(undefined);
     if (this.slots.includes(slot) && !this.closed) this.replace(slot);
     if (run && error?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
       run.resolve({ kind: 'journal-out-of-memory', detail: `the journal's heap passed V8's limit of ${this.maxHeapMb + 64} MB (--max-heap ${this.maxHeapMb})` });
