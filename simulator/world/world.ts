@@ -341,8 +341,10 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
 
   /** process.exit(code) from the journal: the incarnation ends as a process would, finished or failed. */
   private exitByCall(proc: Proc, code: number): void {
+    // A process's exit status is its code's low eight bits (process.exit(256) is a success, -1 is 255), as the OS makes it.
+    const status = code & 0xff;
     // The error stands for the exit code, not for a place in the journal's code: it carries no frames.
-    exitProcess(this, proc, code === 0 ? undefined : Object.assign(new Error(`process.exit(${code})`), { stack: `Error: process.exit(${code})` }), code);
+    exitProcess(this, proc, status === 0 ? undefined : Object.assign(new Error(`process.exit(${code})`), { stack: `Error: process.exit(${code})` }), status);
   }
 
   /** An unhandled rejection or uncaught exception: it ends the incarnation that last ran, as it would end a process. */
