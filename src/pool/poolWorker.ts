@@ -23,7 +23,7 @@ import type { JournalAdapter } from '../../model/contract/contract.js';
 import { DurasimError } from '../../model/contract/failure.js';
 import { compileJournal, type JournalInstances } from '../isolation/journalInstances.js';
 import { journalErrors } from '../report/runReport.js';
-import { beat, setBusy } from './heartbeat.js';
+import { beat, pulse, setBusy } from './heartbeat.js';
 import type { FromWorker, ModuleMode, ToWorker, WorkerData, WorkerSummary } from './protocol.js';
 import { evidenceOf } from './runEvidence.js';
 import { threadCpuMs } from './threadCpuMs.js';
@@ -94,6 +94,8 @@ function loadTurn(escapes: Escape[], reads: { count: number }, environment: Reco
 
 async function load(message: Extract<ToWorker, { type: 'load' }>): Promise<void> {
   const escapes: Escape[] = [];
+  // Alive while the load awaits (its imports): the watchdog then tells a slow load on a busy machine from a module that never returns.
+  const alive = machinery(() => setInterval(() => pulse(heartbeat), 100));
   try {
     const instances = await compileJournal(message.bundle, durasimIndex);
     const reads = { count: 0 };
@@ -107,6 +109,8 @@ async function load(message: Extract<ToWorker, { type: 'load' }>): Promise<void>
     escapes.push(...replaced);
     const failure = error instanceof DurasimError ? { action: error.action, reason: error.reason, fix: error.fix } : undefined;
     post({ type: 'load-failed', journalId: message.journalId, message: error instanceof Error ? `${error.name}: ${error.message}` : String(error), ...(failure ? { failure } : {}), escapes, ...(replaced.length > 0 ? { retire: true } : {}) });
+  } finally {
+    machinery(() => clearInterval(alive));
   }
 }
 

@@ -42,6 +42,16 @@ describe('a journal that never gives its thread back', () => {
   });
 });
 
+describe('a journal whose module never returns while it loads', () => {
+  test('its load fails, naming it, instead of waiting forever; the worker is replaced and serves the next journal', async () => {
+    const pool = poolOf({ workers: 1, hangTimeoutMs: 1000 });
+    const error = await pool.load(fixture('loopsAtLoad')).then(() => undefined, (e: unknown) => e as Error);
+    expect(error?.message).toMatch(/^Failed to load the journal: evaluating \S*loopsAtLoad\.ts kept its thread for 1 s of wall time without returning to the event loop \(an endless loop at the module's top level, or a promise chain that never yields\?\)\. Fix the module so it evaluates on its own\.$/);
+    const reference = await pool.load(journalRefOf('reference'));
+    expect((await pool.run(reference.journalId, simple)).kind).toBe('simulated');
+  });
+});
+
 describe('a journal that eats memory', () => {
   test.each([
     ['a synchronous allocation loop (V8 heap limit)', 'allocatesSync', /heap passed V8's limit/],

@@ -87,6 +87,8 @@ interface Slot {
   retire?: boolean;
   /** Callers waiting for the thread's CPU (threadCpuMs), in the order they asked. */
   cpuAsked: ((ms: number | undefined) => void)[];
+  /** The journals it was sent to load and has not answered for: watched as a run is. */
+  loading: number[];
 }
 
 const BOOT = fileURLToPath(new URL('./poolBoot.mjs', import.meta.url));
@@ -224,7 +226,7 @@ export class WorkerPool {
     // What journals print is not durasim's output; their behaviour is in the trace.
     worker.stdout.resume();
     if (process.env.DURASIM_DEBUG_WORKERS) worker.stderr.pipe(process.stderr); else worker.stderr.resume();
-    const slot: Slot = { worker, heartbeat, loaded: new Set(), sent: [], runs: 0, lastBeats: 0, lastBeatAtMs: wallMs(), heapMb: 0, exiting: false, cpuAsked: [] };
+    const slot: Slot = { worker, heartbeat, loaded: new Set(), sent: [], runs: 0, lastBeats: 0, lastBeatAtMs: wallMs(), heapMb: 0, exiting: false, cpuAsked: [], loading: [] };
     worker.on('message', (message: FromWorker) => this.onMessage(slot, message));
     worker.on('error', (error: Error & { code?: string }) => this.onWorkerGone(slot, error));
     worker.on('exit', () => this.onWorkerGone(slot, undefined));
@@ -238,6 +240,11 @@ export class WorkerPool {
     const loading = this.bundles.get(journalId);
     if (!loading) return;
     slot.loaded.add(journalId);
+    if (slot.sent.length === 0 && slot.loading.length === 0) {
+      slot.lastBeats = beats(slot.heartbeat);
+      slot.lastBeatAtMs = wallMs();
+    }
+    slot.loading.push(journalId);
     slot.worker.postMessage({ type: 'load', journalId, bundle: loading.bundle, environment: loading.environment } satisfies ToWorker);
   }
 
@@ -281,12 +288,14 @@ export class WorkerPool {
   private handle(slot: Slot, message: FromWorker): void {
     switch (message.type) {
       case 'loaded': {
+        slot.loading = slot.loading.filter((id) => id !== message.journalId);
         const waiting = this.loads.get(message.journalId);
         this.loads.delete(message.journalId);
         waiting?.resolve({ journalId: message.journalId, name: message.name, loadEscapes: message.escapes, freshModules: message.readsWorldAtLoad });
         return;
       }
       case 'load-failed': {
+        slot.loading = slot.loading.filter((id) => id !== message.journalId);
         const waiting = this.loads.get(message.journalId);
         this.loads.delete(message.journalId);
         if (waiting) {
@@ -369,7 +378,7 @@ export class WorkerPool {
     const now = wallMs();
     this.watchMemory(now);
     for (const slot of this.slots) {
-      if (slot.sent.length === 0 || slot.exiting) continue;
+      if ((slot.sent.length === 0 && slot.loading.length === 0) || slot.exiting) continue;
       const seen = beats(slot.heartbeat);
       if (seen !== slot.lastBeats) {
         slot.lastBeats = seen;
@@ -380,6 +389,13 @@ export class WorkerPool {
       const at = blockedAt(slot.heartbeat);
       const seconds = (this.hangTimeoutMs / 1000).toFixed(this.hangTimeoutMs % 1000 === 0 ? 0 : 1);
       const detail = `the journal's code kept the thread ${describeBlockedAt(at)} for ${seconds} s of wall time without returning to the event loop (an endless loop, or a promise chain that never yields?)`;
+      // A load that never returned: its module's top level holds the thread (the load's own pulse stopped).
+      for (const journalId of slot.loading) {
+        const waiting = this.loads.get(journalId);
+        this.loads.delete(journalId);
+        waiting?.reject(new DurasimError('load the journal', `evaluating ${this.bundles.get(journalId)?.bundle.ref.spec ?? 'it'} kept its thread for ${seconds} s of wall time without returning to the event loop (an endless loop at the module's top level, or a promise chain that never yields?)`, 'Fix the module so it evaluates on its own'));
+      }
+      slot.loading = [];
       this.abandon(slot, { kind: 'journal-blocked', at, detail });
     }
   }
