@@ -145,12 +145,13 @@ export interface SimulationResult {
 let running: World | null = null;
 
 /**
- * An unhandled rejection or uncaught exception while a simulation runs: it ends the incarnation
- * that last ran, as it would end a real process. False when no simulation is running.
+ * An unhandled rejection or uncaught exception while a simulation runs: the process that last ran
+ * offers it to its own listeners, else it ends, as a real process would. False when no simulation
+ * is running.
  */
-export function reportUncaught(error: unknown): boolean {
+export function reportUncaught(error: unknown, origin: 'uncaughtException' | 'unhandledRejection' = 'uncaughtException'): boolean {
   if (running === null) return false;
-  running.uncaught(error);
+  running.uncaught(error, origin);
   return true;
 }
 

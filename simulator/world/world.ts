@@ -46,7 +46,7 @@ import { errorCode, rel } from './trace.js';
 import { Recorder } from './recorder.js';
 import { boundsInForce, type BoundsInForce } from '../scenario/scenarioBounds.js';
 import { boundStop } from './boundStop.js';
-import { endIfQuiet, exitProcess, killProcess, naturalEnd, quietEnding } from './processEnd.js';
+import { endIfQuiet, exitProcess, killProcess, naturalEnd, offerUncaught, quietEnding } from './processEnd.js';
 
 /** The first format in which a concurrent call holds the turn from its start (before it, it ran only when something else quiesced the world). */
 export const CALL_RUNS_AT_ONCE_VERSION = 3;
@@ -348,12 +348,14 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
   }
 
   /** An unhandled rejection or uncaught exception: it ends the incarnation that last ran, as it would end a process. */
-  uncaught(error: unknown): void {
-    outsideTurn(() => this.endByUncaught(error));
+  uncaught(error: unknown, origin: 'uncaughtException' | 'unhandledRejection' = 'uncaughtException'): void {
+    outsideTurn(() => this.endByUncaught(error, origin));
   }
 
-  private endByUncaught(thrown: unknown): void {
+  private endByUncaught(thrown: unknown, origin: 'uncaughtException' | 'unhandledRejection'): void {
     const proc = this.turns.lastRunner;
+    // The process's own listeners take it first, as Node's would (processEnd.ts).
+    if (proc && proc.alive && !proc.done && offerUncaught(this, proc, thrown, origin)) return;
     // What was thrown, read as the code of the incarnation that last ran (sandbox/ownThrown.ts).
     const error = proc ? runAsTurn(proc, () => ownThrown(thrown)) : ownThrown(thrown);
     const message = errorText(error);

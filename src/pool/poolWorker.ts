@@ -195,7 +195,7 @@ export function startPoolWorker(): void {
   setFlagsFromString('--expose-gc');
   collectGarbage = runInNewContext('gc') as () => void;
   // A rejection or exception the journal left unhandled ends the incarnation that last ran, as it ends a process.
-  process.on('unhandledRejection', (reason) => void reportUncaught(reason));
+  process.on('unhandledRejection', (reason) => void reportUncaught(reason, 'unhandledRejection'));
   process.on('uncaughtException', (error) => void reportUncaught(error));
   // What the simulator loads on first use is loaded now: a require() needs the real disk.
   loadMemfs();
