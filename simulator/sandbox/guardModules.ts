@@ -63,6 +63,10 @@ export const MODULE_GUARDS: readonly ModuleGuard[] = [
   { module: 'trace_events' },
   { module: 'tty' },
   { module: 'test' },
+  { module: 'test/reporters' },
+  // Node 22.5+: a real SQLite database on the real disk; the single-executable's assets (Node 24's list names both).
+  { module: 'sqlite' },
+  { module: 'sea' },
   // The network underneath http, https and tls, by its own names.
   { module: '_http_agent' },
   { module: '_http_client' },

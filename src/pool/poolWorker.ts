@@ -197,6 +197,11 @@ export function startPoolWorker(): void {
   // A rejection or exception the journal left unhandled ends the incarnation that last ran, as it ends a process.
   process.on('unhandledRejection', (reason) => void reportUncaught(reason, 'unhandledRejection'));
   process.on('uncaughtException', (error) => void reportUncaught(error));
+  // Node's own handling of an uncaught exception (it emits 'uncaughtException', and on Node 24 asks
+  // the process more on the way) is durasim's machinery, not code in no process: in a closed thread
+  // it was refused there, and the worker died posting that refusal (exit 5).
+  const fatal = (process as unknown as { _fatalException?: (...args: unknown[]) => unknown })._fatalException;
+  if (typeof fatal === 'function') (process as unknown as { _fatalException: (...args: unknown[]) => unknown })._fatalException = (...args: unknown[]) => machinery(() => Reflect.apply(fatal, process, args));
   // What the simulator loads on first use is loaded now: a require() needs the real disk.
   loadMemfs();
   // The builtins durasim's own code runs on, out of the journal's reach (lockIntrinsics.ts).
