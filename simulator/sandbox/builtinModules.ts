@@ -17,7 +17,7 @@ export const BUILTIN_MODULES: Readonly<Record<string, { use: BuiltinUse; what: s
   fs: { use: 'served', what: 'the simulated, crash-consistent disk (symbolic links and watchers refused)' },
   'fs/promises': { use: 'served', what: 'the simulated disk' },
   timers: { use: 'served', what: 'the virtual clock' },
-  'timers/promises': { use: 'served', what: 'the virtual clock (setInterval refused)' },
+  'timers/promises': { use: 'served', what: 'the virtual clock (setInterval refused)' }, // allow-ambient: a description, not a call
   http: { use: 'served', what: 'the client reaches the fake service only; servers and agents refused' },
   https: { use: 'served', what: 'as http' },
   os: { use: 'served', what: 'the simulated machine (one fixed machine on every host); priorities refused' },
