@@ -51,16 +51,26 @@ const machinery = claimMachinery();
 const exitThread = process.exit.bind(process);
 
 const MB = 1024 * 1024;
-/** The journal's memory now (heap in use and buffers), MB; after a full collection when it looks over the limit. */
+/**
+ * The journal's memory now (heap in use and buffers), MB. With `collect`, what it holds: after two
+ * full collections, since buffers a collection finds dead are swept after it (the next collection
+ * finishes that sweep); after one, a journal that dropped 1.5 GB still counted 1.5 GB, depending on
+ * when the sweep ran.
+ */
 function memoryMb(collect: boolean): number {
-  if (collect) collectGarbage();
+  if (collect) {
+    collectGarbage();
+    collectGarbage();
+  }
   const stats = machinery(getHeapStatistics);
   return (stats.used_heap_size + stats.external_memory) / MB;
 }
 
+/** Steps of the current simulation: the memory check falls on its own 64th steps, whatever the worker ran before. */
 let beats = 0;
 function onBeat(globalStep: number, proc: { pid: number; incarnation: number } | undefined, op: string): void {
   beat(heartbeat, globalStep, proc?.pid ?? -1, proc?.incarnation ?? 0, op);
+  // Unswept buffers only add to the quick look, so below the limit there it is below the limit held.
   if ((++beats & 63) !== 0 || memoryMb(false) < maxHeapMb) return;
   const retained = memoryMb(true);
   if (retained >= maxHeapMb) throw new JournalOutOfMemory(`the journal held ${retained.toFixed(0)} MB (heap and buffers) at global step ${globalStep}, over the ${maxHeapMb} MB limit (--max-heap)`);
@@ -127,6 +137,7 @@ function replacedBuiltins(): Escape[] {
 async function simulateOnce(journal: { instances: JournalInstances; first: JournalAdapter }, message: RunMessage, modules: ModuleMode): Promise<{ summary: WorkerSummary; result?: SimulationResult; crashed: boolean }> {
   const extra = { ...(message.detail === 'full' ? { diskLane: true, diskCalls: true, wholeCalls: true } : {}), ...(message.crashStates ? { crashDigests: true } : {}), ...(message.cutAfterStep !== undefined ? { cutAfterStep: message.cutAfterStep } : {}) };
   // Modules shared by a run's incarnations are still the run's own: no module memory of one scenario reaches the next.
+  beats = 0;
   const result = await simulate(journal.first, message.scenario, modules === 'fresh' ? { fresh: journal.instances.fresh, beat: onBeat, outputText: journal.instances.outputText, ...extra } : { perRun: journal.instances.fresh, beat: onBeat, outputText: journal.instances.outputText, ...extra });
   // The journal's own frames, at their places in its sources (the bundle's positions mean nothing to its author).
   for (const exit of result.exits) if (exit.stack !== undefined) exit.stack = journal.instances.journalStack(exit.stack);

@@ -67,6 +67,33 @@ describe('a journal that eats memory', () => {
   });
 });
 
+describe('memory is judged by what the journal holds, the same in every worker', () => {
+  // Buffers freed by one collection are swept after it: a single collection still counted them,
+  // so a journal that held nothing was stopped as out of memory at whatever step the count fell.
+  test('buffers allocated and dropped in each step are not held: the run ends as simulated', async () => {
+    const pool = poolOf({ workers: 1, maxHeapMb: 40 });
+    const loaded = await pool.load(fixture('buffersDropped'));
+    const outcome = await pool.run(loaded.journalId, simple);
+    expect(outcome.kind === 'journal-out-of-memory' ? outcome.detail : outcome.kind).toBe('simulated');
+  });
+
+  // The memory check falls on the run's own steps, not on a count the worker carries from run to
+  // run: the step it names does not depend on what the worker ran before.
+  test('a run that holds too much is stopped at the same step whatever ran before it in its worker', async () => {
+    const detail = async (before: number): Promise<string> => {
+      const pool = poolOf({ workers: 1, maxHeapMb: 128 });
+      const reference = await pool.load(journalRefOf('reference'));
+      for (let i = 0; i < before; i++) expect((await pool.run(reference.journalId, simple)).kind).toBe('simulated');
+      const hungry = await pool.load(fixture('buffersPerStep'));
+      const outcome = await pool.run(hungry.journalId, simple);
+      return outcome.kind === 'journal-out-of-memory' ? outcome.detail.replace(/held \d+ MB/, 'held N MB') : outcome.kind;
+    };
+    const alone = await detail(0);
+    expect(alone).toMatch(/^the journal held N MB \(heap and buffers\) at global step \d+, over the 128 MB limit/);
+    for (const before of [1, 2, 3]) expect(await detail(before)).toBe(alone);
+  });
+});
+
 describe('module memory dies with a crash', () => {
   test.each([1, 2, 3])('a journal that trusts a module-level Set across a crash is caught within 1,000 runs (seed %i)', async (seed) => {
     const pool = poolOf({ workers: 2 });

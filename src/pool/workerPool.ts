@@ -6,8 +6,9 @@
  *   per incarnation) and runs one scenario at a time.
  * - Watchdog: a busy worker whose heartbeat does not move for `hangTimeoutMs` of wall time is
  *   terminated; its run ends as `journal-blocked`, naming where it stopped. A worker that passes
- *   its memory limit (`maxHeapMb`: V8's heap limit, and a check of heap and buffers every 64
- *   steps) ends its run as `journal-out-of-memory`. Either way a new worker takes its place.
+ *   its memory limit (`maxHeapMb`: V8's heap limit, and a check of what it holds, heap and buffers
+ *   after a full collection, every 64th step of a run) ends its run as `journal-out-of-memory`.
+ *   Either way a new worker takes its place.
  * - Workers are recycled when they hold more than half their limit between runs, so memory stays
  *   flat over long checks, and after `recycleAfterRuns` runs as a backstop. Not more often: a new
  *   worker boots and warms its compiled code again, which cost 12% of a 4,000-run check when
