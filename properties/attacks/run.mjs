@@ -159,8 +159,11 @@ for (const [index, probe] of probes.entries()) {
   if (probesTree() !== probesBefore) effects.add('the probes\' own folder changed');
   if (baitTree() !== baitBefore) effects.add('the bait folder changed');
   const verdict = classify(probe, runs, [...effects], [...leaks]);
+  // Against the expectation as first written, for a probe whose expectation was revised after a run.
+  const first = probe.firstExpected ? classify({ ...probe, expected: probe.firstExpected }, runs, [...effects], [...leaks]) : verdict;
   results.push({
     id: probe.id, class: probe.class, expected: probe.expected, ...verdict,
+    ...(probe.firstExpected ? { firstExpected: probe.firstExpected, atFirst: { outcome: first.outcome, why: first.why, matches: first.matches } } : {}),
     ...(probe.limit ? { limit: probe.limit } : {}),
     runs: runs.map((r) => ({ exitCode: r.code, signal: r.signal ?? undefined, timedOut: r.timedOut || undefined, wallMs: r.wallMs, head: r.head, tail: r.tail, sandbox: r.summary?.sandbox, verdict: r.summary?.verdict })),
   });
@@ -177,9 +180,16 @@ for (const cls of Object.keys(CLASSES)) {
   if (rows.length) table.push([cls, ...Object.values(count(rows)), rows.filter((r) => r.matches).length, rows.length]);
 }
 table.push(['all', ...Object.values(count(results)), results.filter((r) => r.matches).length, results.length]);
+const atFirst = results.map((r) => ({ ...r, ...(r.atFirst ?? {}) }));
+table.push(['all, as first expected', ...Object.values(count(atFirst)), atFirst.filter((r) => r.matches).length, results.length]);
 const widths = table[0].map((_, c) => Math.max(...table.map((row) => String(row[c]).length)));
 console.log('');
 for (const row of table) console.log(row.map((cell, c) => String(cell).padEnd(widths[c])).join('  '));
+const revised = results.filter((r) => r.firstExpected);
+if (revised.length) {
+  console.log(`\nexpectations revised after a run (${revised.length}; the last row counts them as first written):`);
+  for (const r of revised) console.log(`  ${r.id}: ${r.atFirst.outcome} as first expected (${r.firstExpected}), ${r.outcome} as revised (${r.expected})`);
+}
 const silent = results.filter((r) => r.outcome === 'silent');
 if (silent.length) {
   console.log(`\nsilent (${silent.length}):`);
@@ -197,6 +207,7 @@ const report = {
   totals: count(results),
   byClass: Object.fromEntries(Object.keys(CLASSES).map((cls) => [cls, count(results.filter((r) => r.class === cls))])),
   asExpected: results.filter((r) => r.matches).length,
+  atFirstExpectations: { totals: count(atFirst), asExpected: atFirst.filter((r) => r.matches).length, revised: revised.length },
   probes: results,
 };
 const out = only === undefined ? join(here, 'results.json') : join(root, 'results.json');

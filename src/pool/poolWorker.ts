@@ -12,7 +12,7 @@ import { MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { formatTraceEntry } from '../../simulator/world/trace.js';
 import { VIRTUAL_EPOCH_MS } from '../../simulator/world/clock.js';
 import { pureServe } from '../../simulator/sandbox/pureServe.js';
-import { claimMachinery, closeThread, installAmbientGuard, NOT_SERVED, runAsTurn, type Escape, type TurnHolder } from '../../simulator/sandbox/ambientGuard.js';
+import { claimMachinery, closeThread, installAmbientGuard, NOT_SERVED, runAsTurn, SimulatedExit, type Escape, type TurnHolder } from '../../simulator/sandbox/ambientGuard.js';
 import { escapeReason } from '../../simulator/sandbox/escapeCatalog.js';
 import { reportUncaught, simulate, type SimulationResult } from '../../simulator/simulate.js';
 import { SimulatorInvariantError } from '../../simulator/invariant.js';
@@ -118,7 +118,7 @@ async function load(message: Extract<ToWorker, { type: 'load' }>): Promise<void>
     const replaced = replacedBuiltins();
     escapes.push(...replaced);
     const failure = error instanceof DurasimError ? { action: error.action, reason: error.reason, fix: error.fix } : undefined;
-    post({ type: 'load-failed', journalId: message.journalId, message: error instanceof Error ? `${error.name}: ${error.message}` : String(error), ...(failure ? { failure } : {}), escapes, ...(replaced.length > 0 ? { retire: true } : {}) });
+    post({ type: 'load-failed', journalId: message.journalId, message: error instanceof Error ? `${error.name}: ${error.message}` : String(error), ...(failure ? { failure } : {}), ...(error instanceof SimulatedExit ? { exitCode: error.code } : {}), escapes, ...(replaced.length > 0 ? { retire: true } : {}) });
   } finally {
     machinery(() => clearInterval(alive));
   }

@@ -134,7 +134,8 @@ export type FromWorker =
   /** `retire` (here and below): the journal replaced a builtin the thread runs on (reported among the escapes): the worker is replaced. */
   | { type: 'loaded'; journalId: number; name: string; escapes: Escape[]; readsWorldAtLoad: boolean; retire?: boolean }
   /** `failure`: the house-style parts when the error was durasim's own message about the journal. */
-  | { type: 'load-failed'; journalId: number; message: string; failure?: { action: string; reason: string; fix: string }; escapes: Escape[]; retire?: boolean }
+  /** exitCode: the module called process.exit(exitCode) as it loaded. */
+  | { type: 'load-failed'; journalId: number; message: string; failure?: { action: string; reason: string; fix: string }; exitCode?: number; escapes: Escape[]; retire?: boolean }
   /** `rerun`: which re-run `again` is (a generated run's, chosen by the worker). */
   | { type: 'result'; id: number; summary: WorkerSummary; result?: SimulationResult; again?: { summary: WorkerSummary; result?: SimulationResult }; rerun?: Rerun; heapMb: number; retire?: boolean }
   /** The run passed the memory limit; the worker exits after sending this. */

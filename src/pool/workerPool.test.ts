@@ -52,6 +52,16 @@ describe('a journal whose module never returns while it loads', () => {
   });
 });
 
+describe('a journal whose module exits while it loads', () => {
+  test('its load fails naming the process.exit and its code, never as durasim\'s own failure; the worker serves the next journal', async () => {
+    const pool = poolOf({ workers: 1 });
+    const error = await pool.load(fixture('exitsAtLoad')).then(() => undefined, (e: unknown) => e as Error);
+    expect(error?.message).toMatch(/^Failed to load the journal: evaluating \S*exitsAtLoad\.ts called process\.exit\(5\) at its top level, so it exported no journal\. Fix the module so it evaluates on its own \(a process may exit inside run\(\), not while its module loads\)\.$/);
+    const reference = await pool.load(journalRefOf('reference'));
+    expect((await pool.run(reference.journalId, simple)).kind).toBe('simulated');
+  });
+});
+
 describe('a journal that eats memory', () => {
   test.each([
     ['a synchronous allocation loop (V8 heap limit)', 'allocatesSync', /heap passed V8's limit/],

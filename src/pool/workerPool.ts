@@ -300,9 +300,12 @@ export class WorkerPool {
         const waiting = this.loads.get(message.journalId);
         this.loads.delete(message.journalId);
         if (waiting) {
+          const spec = this.bundles.get(message.journalId)?.bundle.ref.spec;
           const error = message.failure && message.escapes.length === 0
             ? new DurasimError(message.failure.action, message.failure.reason, message.failure.fix)
-            : new DurasimError('load the journal', `evaluating ${this.bundles.get(message.journalId)?.bundle.ref.spec} threw ${message.message}`, 'Fix the module so it evaluates on its own');
+            : message.exitCode !== undefined && message.escapes.length === 0
+              ? new DurasimError('load the journal', `evaluating ${spec} called process.exit(${message.exitCode}) at its top level, so it exported no journal`, 'Fix the module so it evaluates on its own (a process may exit inside run(), not while its module loads)')
+              : new DurasimError('load the journal', `evaluating ${spec} threw ${message.message}`, 'Fix the module so it evaluates on its own');
           waiting.reject(message.escapes.length > 0 ? Object.assign(error, { escapes: message.escapes }) : error);
         } else if (slot.sent[0]?.journalId === message.journalId) {
           this.finish(slot, { kind: 'harness-error', message: `the journal loaded once and then failed to load in another worker: ${message.message}` });
