@@ -66,8 +66,9 @@ with (its adapter's name and the module as --journal took it). replay, explain a
 records none runs the reference, said on its own line. A recorded module that is gone is exit 2;
 a journal of another name than the recorded one runs after a "warning:" line (in summary.json too).
 Runs go to worker threads (--workers, default: one per 50 runs, up to the machine's cores, and
-every core to shrink a finding); a journal that holds its thread for --hang-timeout (default 5s) or
-passes --max-heap (default 512 MB) ends that run as a liveness failure.
+every core to shrink a finding); a journal that holds its thread for --hang-timeout (default 5s,
+of the thread's own CPU time) or holds more than --max-heap (default 512 MB) ends that run as a
+liveness failure.
 A run owns its --report-dir: the report files an earlier run left there that it does not write
 (counterexample.json and timeline.html after a clean run, explore's coverage after a check, and the
 other way round) are removed before its summary lands; no other file there is touched.

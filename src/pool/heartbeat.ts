@@ -10,6 +10,8 @@ const PID = 2;
 const INCARNATION = 3;
 const OP = 4;
 const BUSY = 5;
+/** The worker thread's id in the kernel (Linux), so the watchdog can read the CPU it has used; 0 unknown. */
+const TID = 6;
 
 /** The ops a step can be, so a blocked step can be named from an integer cell. */
 const OPS = [
@@ -56,6 +58,17 @@ export function setBusy(cells: Int32Array, busy: boolean): void {
   }
   Atomics.store(cells, BUSY, busy ? 1 : 0);
   Atomics.add(cells, BEATS, 1);
+}
+
+/** Worker side, once at boot: its kernel thread id (0 where there is none to read). */
+export function setThreadId(cells: Int32Array, tid: number | undefined): void {
+  Atomics.store(cells, TID, tid ?? 0);
+}
+
+/** Main side: the worker's kernel thread id, or undefined before it said or where there is none. */
+export function threadIdOf(cells: Int32Array): number | undefined {
+  const tid = Atomics.load(cells, TID);
+  return tid > 0 ? tid : undefined;
 }
 
 /** Main side. */

@@ -23,10 +23,10 @@ import type { JournalAdapter } from '../../model/contract/contract.js';
 import { DurasimError } from '../../model/contract/failure.js';
 import { compileJournal, type JournalInstances } from '../isolation/journalInstances.js';
 import { journalErrors } from '../report/runReport.js';
-import { beat, pulse, setBusy } from './heartbeat.js';
+import { beat, pulse, setBusy, setThreadId } from './heartbeat.js';
 import type { FromWorker, ModuleMode, ToWorker, WorkerData, WorkerSummary } from './protocol.js';
 import { evidenceOf } from './runEvidence.js';
-import { threadCpuMs } from './threadCpuMs.js';
+import { ownThreadId, threadCpuMs } from './threadCpuMs.js';
 import { generatedScenario, rerunFor } from '../runner/scenarioSource.js';
 import { windowsOf } from '../runner/faultWindows.js';
 import type { Scenario } from '../../simulator/scenario/scenario.js';
@@ -203,6 +203,8 @@ export function startPoolWorker(): void {
   port = parentPort;
   installAmbientGuard({ permanent: true });
   ({ heartbeat, maxHeapMb, durasimIndex } = workerData as WorkerData);
+  // So the watchdog tells a journal that holds its thread (its CPU time grows) from a thread the busy machine has not scheduled.
+  setThreadId(heartbeat, machinery(ownThreadId));
   setFlagsFromString('--expose-gc');
   collectGarbage = runInNewContext('gc') as () => void;
   // A rejection or exception the journal left unhandled ends the incarnation that last ran, as it ends a process.

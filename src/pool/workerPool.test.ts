@@ -28,8 +28,8 @@ afterAll(() => Promise.all(pools.map((pool) => pool.close())));
 
 describe('a journal that never gives its thread back', () => {
   test.each([
-    ['a synchronous loop', 'blocksSync', /worker-0#0 after global step 0 \(fs\.writeFile\) for 1 s of wall time/],
-    ['an endless chain of microtasks', 'blocksMicrotasks', /worker-0#0 after global step 0 \(clock\.now\) for 1 s of wall time/],
+    ['a synchronous loop', 'blocksSync', /worker-0#0 after global step 0 \(fs\.writeFile\) for 1 s of its CPU time/],
+    ['an endless chain of microtasks', 'blocksMicrotasks', /worker-0#0 after global step 0 \(clock\.now\) for 1 s of its CPU time/],
   ])('%s ends as journal-blocked, naming the step, and the worker is replaced', async (_what, name, where) => {
     const pool = poolOf({ workers: 1, hangTimeoutMs: 1000 });
     const loaded = await pool.load(fixture(name));
@@ -46,7 +46,7 @@ describe('a journal whose module never returns while it loads', () => {
   test('its load fails, naming it, instead of waiting forever; the worker is replaced and serves the next journal', async () => {
     const pool = poolOf({ workers: 1, hangTimeoutMs: 1000 });
     const error = await pool.load(fixture('loopsAtLoad')).then(() => undefined, (e: unknown) => e as Error);
-    expect(error?.message).toMatch(/^Failed to load the journal: evaluating \S*loopsAtLoad\.ts kept its thread for 1 s of wall time without returning to the event loop \(an endless loop at the module's top level, or a promise chain that never yields\?\)\. Fix the module so it evaluates on its own\.$/);
+    expect(error?.message).toMatch(/^Failed to load the journal: evaluating \S*loopsAtLoad\.ts kept its thread for 1 s of its CPU time without returning to the event loop \(an endless loop at the module's top level, or a promise chain that never yields\?\)\. Fix the module so it evaluates on its own\.$/);
     const reference = await pool.load(journalRefOf('reference'));
     expect((await pool.run(reference.journalId, simple)).kind).toBe('simulated');
   });

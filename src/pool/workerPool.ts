@@ -4,8 +4,11 @@
  *
  * - Each worker guards its thread, loads journals as bundles (a fresh instance of their modules
  *   per incarnation) and runs one scenario at a time.
- * - Watchdog: a busy worker whose heartbeat does not move for `hangTimeoutMs` of wall time is
- *   terminated; its run ends as `journal-blocked`, naming where it stopped. A worker that passes
+ * - Watchdog: a busy worker whose heartbeat does not move while its thread spends `hangTimeoutMs`
+ *   of its own CPU time is terminated; its run ends as `journal-blocked`, naming where it stopped.
+ *   CPU time, not wall time: on a busy machine a thread may wait seconds for a core, and a slow load
+ *   or step is not a blocked one. A thread that holds on without using CPU (where its CPU cannot be
+ *   read: the hang timeout itself) is stopped after ten times that in wall time (hangRule.ts). A worker that passes
  *   its memory limit (`maxHeapMb`: V8's heap limit, and a check of what it holds, heap and buffers
  *   after a full collection, every 64th step of a run) ends its run as `journal-out-of-memory`.
  *   Either way a new worker takes its place.
@@ -23,7 +26,9 @@ import { DurasimError } from '../../model/contract/failure.js';
 import { fixedTimeZone } from '../../simulator/sandbox/guardLocale.js';
 import { bundleJournal, type JournalBundle } from '../isolation/bundleJournal.js';
 import type { JournalRef } from '../isolation/journalRef.js';
-import { beats, blockedAt, describeBlockedAt, newHeartbeat, type BlockedAt } from './heartbeat.js';
+import { beats, blockedAt, describeBlockedAt, newHeartbeat, threadIdOf, type BlockedAt } from './heartbeat.js';
+import { threadCpuMsOf } from './threadCpuMs.js';
+import { hangVerdict } from './hangRule.js';
 import type { Escape } from '../../simulator/sandbox/ambientGuard.js';
 import { ownModule } from '../ownFiles.js';
 import { loadedGraph } from './loadedGraph.js';
@@ -82,6 +87,8 @@ interface Slot {
   runs: number;
   lastBeats: number;
   lastBeatAtMs: number;
+  /** The worker thread's CPU time when the watchdog first looked after its last beat (undefined: not looked yet, or unreadable). */
+  lastBeatCpuMs?: number;
   heapMb: number;
   exiting: boolean;
   /** The journal replaced a builtin this worker runs on: it is replaced once its run is done. */
@@ -244,6 +251,7 @@ export class WorkerPool {
     if (slot.sent.length === 0 && slot.loading.length === 0) {
       slot.lastBeats = beats(slot.heartbeat);
       slot.lastBeatAtMs = wallMs();
+      slot.lastBeatCpuMs = undefined;
     }
     slot.loading.push(journalId);
     slot.worker.postMessage({ type: 'load', journalId, bundle: loading.bundle, environment: loading.environment } satisfies ToWorker);
@@ -258,6 +266,7 @@ export class WorkerPool {
         if (slot.sent.length === 0) {
           slot.lastBeats = beats(slot.heartbeat);
           slot.lastBeatAtMs = wallMs();
+          slot.lastBeatCpuMs = undefined;
         }
         slot.sent.push(run);
         this.ensureLoaded(slot, run.journalId);
@@ -272,6 +281,7 @@ export class WorkerPool {
     slot.runs++;
     slot.lastBeats = beats(slot.heartbeat);
     slot.lastBeatAtMs = wallMs();
+    slot.lastBeatCpuMs = undefined;
     run?.resolve(outcome);
     if (!slot.exiting && (slot.runs >= this.recycleAfterRuns || slot.heapMb > this.maxHeapMb / 2 || slot.retire === true)) this.replace(slot);
     this.dispatch();
@@ -384,20 +394,24 @@ export class WorkerPool {
     for (const slot of this.slots) {
       if ((slot.sent.length === 0 && slot.loading.length === 0) || slot.exiting) continue;
       const seen = beats(slot.heartbeat);
+      const tid = threadIdOf(slot.heartbeat);
+      const cpuMs = tid === undefined ? undefined : threadCpuMsOf(tid);
       if (seen !== slot.lastBeats) {
         slot.lastBeats = seen;
         slot.lastBeatAtMs = now;
+        slot.lastBeatCpuMs = cpuMs;
         continue;
       }
-      if (now - slot.lastBeatAtMs < this.hangTimeoutMs) continue;
+      if (slot.lastBeatCpuMs === undefined) slot.lastBeatCpuMs = cpuMs;
+      const held = hangVerdict({ hangTimeoutMs: this.hangTimeoutMs, nowMs: now, lastBeatAtMs: slot.lastBeatAtMs, cpuMs, lastBeatCpuMs: slot.lastBeatCpuMs });
+      if (held === undefined) continue;
       const at = blockedAt(slot.heartbeat);
-      const seconds = (this.hangTimeoutMs / 1000).toFixed(this.hangTimeoutMs % 1000 === 0 ? 0 : 1);
-      const detail = `the journal's code kept the thread ${describeBlockedAt(at)} for ${seconds} s of wall time without returning to the event loop (an endless loop, or a promise chain that never yields?)`;
+      const detail = `the journal's code kept the thread ${describeBlockedAt(at)} ${held} without returning to the event loop (an endless loop, or a promise chain that never yields?)`;
       // A load that never returned: its module's top level holds the thread (the load's own pulse stopped).
       for (const journalId of slot.loading) {
         const waiting = this.loads.get(journalId);
         this.loads.delete(journalId);
-        waiting?.reject(new DurasimError('load the journal', `evaluating ${this.bundles.get(journalId)?.bundle.ref.spec ?? 'it'} kept its thread for ${seconds} s of wall time without returning to the event loop (an endless loop at the module's top level, or a promise chain that never yields?)`, 'Fix the module so it evaluates on its own'));
+        waiting?.reject(new DurasimError('load the journal', `evaluating ${this.bundles.get(journalId)?.bundle.ref.spec ?? 'it'} kept its thread ${held} without returning to the event loop (an endless loop at the module's top level, or a promise chain that never yields?)`, 'Fix the module so it evaluates on its own'));
       }
       slot.loading = [];
       this.abandon(slot, { kind: 'journal-blocked', at, detail });
