@@ -170,14 +170,16 @@ async function publish(op: PublishOperation, log: Log, task: Task): Promise<void
   let send = last === undefined || last.state === 'authorized';
   for (let sends = 0; ; ) {
     if (send) {
-      if (await cancelled(task)) return log.history(op.key).some((e) => e.state === 'dispatched') ? undefined : record('cancelled', { reason: 'the task was cancelled' });
-      // The retry budget, counted in what the log holds (a restart does not reset it), and the wait a 503 asked for.
-      const sent = (key: string): number => log.history(key).filter((e) => e.state === 'dispatched').length;
-      const budget = task.retryBudget;
-      if (budget && (sent(op.key) >= budget.perOperation || task.operations.reduce((n, o) => n + (o.kind === 'publish' ? sent(o.key) : 0), 0) >= budget.perTask)) return record('blocked', { reason: 'the retry budget is spent' });
+      // The wait a 503 asked for comes first: what gates the send (the cancel, the input) is looked at after every wait.
       const next = [...log.history(op.key)].reverse().find((e) => e.nextAttemptAtMs !== undefined)?.nextAttemptAtMs;
       const waitMs = next === undefined ? 0 : next - Date.now();
       if (waitMs > 0) await sleep(waitMs);
+      const stopForCancel = (): Promise<void> | undefined => (log.history(op.key).some((e) => e.state === 'dispatched') ? undefined : record('cancelled', { reason: 'the task was cancelled' }));
+      if (await cancelled(task)) return stopForCancel();
+      // The retry budget, counted in what the log holds (a restart does not reset it).
+      const sent = (key: string): number => log.history(key).filter((e) => e.state === 'dispatched').length;
+      const budget = task.retryBudget;
+      if (budget && (sent(op.key) >= budget.perOperation || task.operations.reduce((n, o) => n + (o.kind === 'publish' ? sent(o.key) : 0), 0) >= budget.perTask)) return record('blocked', { reason: 'the retry budget is spent' });
       // The input this node was planned from, read back right before the send: changed → paused for replanning.
       if (op.input) {
         const readInput = (): Promise<Verdict> => ask(`${task.service.url}/resources/${encodeURIComponent(op.input?.resource ?? '')}`, {}, async (response) => {
@@ -187,11 +189,14 @@ async function publish(op: PublishOperation, log: Log, task: Task): Promise<void
         });
         // A read is safe to repeat: a lost or refused answer is asked again (after the wait a 503 names) before the node gives up.
         let source = await readInput();
-        for (let tries = 1; source.state !== 'succeeded' && tries < 5; tries++) {
+        let tries = 1;
+        for (; source.state !== 'succeeded' && tries < 5; tries++) {
           await sleep(source.state === 'outcome_unknown' && source.retryAfterMs !== undefined ? source.retryAfterMs : 200 * 2 ** tries);
           source = await readInput();
         }
         if (source.state !== 'succeeded' || source.receipt !== op.input.version) return record('blocked', { reason: 'the input it was planned from changed, or could not be read: replan or approve' });
+        // The reads backed off: the cancel is looked at again, so no wait lies between the last look and the send.
+        if (tries > 1 && (await cancelled(task))) return stopForCancel();
       }
       sends++;
       await record('dispatched');
