@@ -1,7 +1,10 @@
 /**
  * Hunting a journal's bugs in the worker pool: its stored regressions first, then the seed's
  * generated scenarios (explore), then the first failure shrunk to a small counterexample that
- * fails the same way (same verdict). Used by `durasim check`, `checkJournal` and the mutant corpus.
+ * fails the same way (same verdict): fast-check's shrink, then every fault still placed by number
+ * anchored where it landed (anchorFaults.ts), then the rewrites of simplifyScenario.ts — which can
+ * then drop an operation, or a fault that only shifted the others' timing, without moving the rest
+ * out of their windows. Used by `durasim check`, `checkJournal` and the mutant corpus.
  *
  * Not shrunk, saved as found: a run the pool had to stop (each attempt would cost the hang
  * timeout or a worker's memory), a nondeterministic run (it may not fail twice), and a harness error.
@@ -21,6 +24,7 @@ import { shrinkScenario } from './shrinkScenario.js';
 import type { GuideSummary } from './windowGuide.js';
 import { simplifyScenario } from './simplifyScenario.js';
 import { inRunShape, runShapeOf } from './runShape.js';
+import { anchoredInPlace, hasNumberedFaults } from './anchorFaults.js';
 
 export interface HuntOptions {
   pool: WorkerPool;
@@ -183,6 +187,16 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
   return { ...base, finding, ...(alsoLiveness ? { alsoLiveness } : {}), msToFinding, elapsedMs: wallMs() - started };
 }
 
+/** The scenario with every numbered fault anchored where it landed in its run, when that run still fails the same way; else as it was. */
+export async function anchorWhereItLanded(pool: WorkerPool, journalId: number, scenario: Scenario, measure: (scenario: Scenario) => Promise<number | undefined>): Promise<Scenario> {
+  if (!hasNumberedFaults(scenario)) return scenario;
+  const outcome = await pool.run(journalId, scenario, { detail: 'trace' });
+  const trace = outcome.kind === 'simulated' ? outcome.summary.trace : undefined;
+  if (trace === undefined) return scenario;
+  const anchored = anchoredInPlace(scenario, trace);
+  return (await measure(anchored)) !== undefined ? anchored : scenario;
+}
+
 /** A failure as a finding: shrunk (to a scenario that still breaks `invariant`, or fails the same way), or saved as found when it cannot be. */
 async function findingOf(options: HuntOptions, failure: ExploreFailure, invariant: string | undefined): Promise<Finding> {
   const { pool, journalId } = options;
@@ -226,8 +240,11 @@ async function findingOf(options: HuntOptions, failure: ExploreFailure, invarian
     ...(options.stop ? { stop: options.stop } : {}),
     ...(report ? { onProgress: (attempts: number, steps: number, current: Scenario) => report({ attempts, steps, faults: current.faults.length }) } : {}),
   });
+  // Every fault still placed by number re-placed where it landed (anchorFaults.ts), when the run fails the same way so:
+  // the rewrites below then drop an operation or a fault without moving the others out of their windows.
+  const anchored = await anchorWhereItLanded(pool, journalId, shrunk.value.value_, measure);
   // Then the rewrites the shrink trees cannot make: two crashes merged into one machine crash, a fault dropped.
-  const simpler = await simplifyScenario(shrunk.value.value_, measure, {
+  const simpler = await simplifyScenario(anchored, measure, {
     maxAttempts: 200,
     shape,
     ...(options.stop ? { stop: options.stop } : {}),

@@ -11,7 +11,9 @@
  *   doubt without a restart), with the service's idempotency memory as it is or weaker, taken
  *   only when the trace gets shorter;
  * - each fault toward its least destructive form (milderScenarios);
- * - a crash placed by step number re-placed by the work it hits (anchoredScenarios);
+ * - a crash placed by step number re-placed by the work it hits (anchoredScenarios; hunt.ts first
+ *   anchors every numbered fault where it landed: anchorFaults.ts); an operation dropped takes the
+ *   faults anchored to its names with it;
  * - a lone operation of the run's workload other than its first replaced by the first;
  * - with a fault or an operation dropped, the faults timed by global step (a user's save, a
  *   duplicate delivery, a restart, a takeover, a cancel) also tried earlier — a little, or by
@@ -94,7 +96,7 @@ export function simplerScenarios(scenario: Scenario, workload: readonly Operatio
     const outside = (path: string): boolean => !path.startsWith(`${temp.dir}/`);
     // Staging a publish's file mentioned its key once (its registration): faults anchored to a key may now hit an earlier mention.
     const keys = new Set(scenario.task.operations.map((op) => op.key));
-    const sooner = (f: Fault, by: number): Fault => ('at' in f && f.at && keys.has(f.at.mentions) && (f.kind === 'crash' || f.kind === 'io-error' || f.kind === 'pause') ? ({ ...f, at: { ...f.at, occurrence: Math.max(0, f.at.occurrence - by) } } as Fault) : f);
+    const sooner = (f: Fault, by: number): Fault => ('at' in f && f.at && keys.has(f.at.mentions) && f.kind !== 'response' && f.kind !== 'store-call' ? ({ ...f, at: { ...f.at, occurrence: Math.max(0, f.at.occurrence - by) } } as Fault) : f);
     for (const by of [0, 1, 2]) out.push(...withEarlier({ ...scenario, task, files: Object.fromEntries(Object.entries(scenario.files).filter(([path]) => outside(path))), faults: faults.map((f) => sooner(f, by)) }));
     for (const path of Object.keys(scenario.files).filter((p) => !outside(p))) out.push({ ...scenario, files: Object.fromEntries(Object.entries(scenario.files).filter(([p]) => p !== path)) });
   }
@@ -184,7 +186,7 @@ export function milderScenarios(scenario: Scenario): Scenario[] {
 function withoutOperation(scenario: Scenario, key: string): Scenario {
   const op = scenario.task.operations.find((o) => o.key === key);
   const names = new Set([key, ...(op?.kind === 'edit' ? [op.path] : []), ...(op?.kind === 'lookup' ? [op.resource] : [])]);
-  const named = (f: Fault): boolean => (f.kind === 'crash' || f.kind === 'response' || f.kind === 'io-error') && f.at !== undefined && names.has(f.at.mentions);
+  const named = (f: Fault): boolean => f.kind !== 'store-call' && 'at' in f && f.at !== undefined && names.has(f.at.mentions);
   const out: Scenario = {
     ...scenario,
     task: { ...scenario.task, operations: scenario.task.operations.filter((o) => o.key !== key) },
