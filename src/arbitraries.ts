@@ -28,6 +28,7 @@ import {
 } from '../simulator/scenario/scenario.js';
 import type { ServiceContract } from '../simulator/contract/contract.js';
 import { changedIntent, structuredBody } from './changedIntent.js';
+import { anchorDrawsArbitrary, placeFaults } from './anchorDraws.js';
 
 /**
  * The fault families a run may draw. `disk` lets crashes lose unsynced data (machine crashes:
@@ -287,6 +288,10 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       // Last again, drawn only when a publish's body is JSON or form-encoded (a constant otherwise, which draws
       // nothing): which of its values the intent family changes.
       intentPick: has('intent') && workload.some((op) => op.kind === 'publish' && structuredBody(op.body)) ? fc.nat() : fc.constant(0),
+      // Last again (issue 52), drawn only when a fault that is no worker's step may be in play: where each lands, mostly
+      // anchored to the n-th step that names a key or a step's kind, before or after it, half of them on what the run's
+      // first anchored fault names (anchorDraws.ts).
+      placements: has('duplicate') || has('service-restart') || has('user') || has('store') || has('concurrent') ? anchorDrawsArbitrary(workload.length) : fc.constant(undefined),
     })
     .map(({ include, ...rest }) => {
       // A user's save needs a file the task edits: with user edits on, the edit is in the workload.
@@ -394,6 +399,7 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       if (options.bounds) scenario.bounds = { ...scenario.bounds, ...options.bounds };
       if (options.contract) scenario.service.contract = structuredClone(options.contract);
       if (draw.pastKeyTtl && ttlMs !== undefined) faults.push({ kind: 'pause', process: draw.pastKeyTtl.process % workers, incarnation: draw.pastKeyTtl.incarnation, ...placed(draw.pastKeyTtl), pauseMs: ttlMs + 1_000 });
+      if (draw.placements) scenario.faults = placeFaults(faults, draw.placements, (i) => (draw.operations.find((op) => op.key === workload[i]?.key) ?? draw.operations[0])?.key ?? '');
       return scenario;
     });
 }
