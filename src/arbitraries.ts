@@ -37,18 +37,25 @@ import { anchorDrawsArbitrary, placeFaults } from './anchorDraws.js';
  * faults, pauses and takeovers; `failure` the service's failure classes (400, 403, 503 with a wait,
  * a reset after the commit) and a retry budget on the task. `concurrent` delivers the task a second
  * time to the running process, as a concurrent call of run() sharing its module memory (a server, a
- * workflow engine); it is drawn only when named, since a journal run as one process per task never
- * meets it.
+ * workflow engine): in the defaults, unless the journal is only ever called one at a time (the
+ * config's `"calls": "one-at-a-time"`), since a journal run as one process per task never meets it.
  */
 export const FAULT_KINDS = ['crash', 'disk', 'io', 'response', 'duplicate', 'user', 'service-restart', 'intent', 'store', 'failure', 'concurrent'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
-/** The families drawn when none are named: all but `concurrent`. */
-export const DEFAULT_FAULT_KINDS: readonly FaultKind[] = FAULT_KINDS.filter((kind) => kind !== 'concurrent');
+/** The families drawn when none are named: all of them, concurrent calls too (a journal may be called more than once at a time). */
+export const DEFAULT_FAULT_KINDS: readonly FaultKind[] = FAULT_KINDS;
+/** How a journal is called: `concurrent` (the default: it may be called again while a call is under way), or `one-at-a-time`. */
+export type Calls = 'concurrent' | 'one-at-a-time';
+export const CALLS: readonly Calls[] = ['concurrent', 'one-at-a-time'];
+/** The families drawn when none are named, for a journal called so: one called one at a time never meets a concurrent call. */
+export function defaultFaultKinds(calls: Calls | undefined): FaultKind[] {
+  return calls === 'one-at-a-time' ? FAULT_KINDS.filter((kind) => kind !== 'concurrent') : [...FAULT_KINDS];
+}
 
 export { OPERATION_KINDS, TASK_FEATURES, type OperationKind, type TaskFeature } from './taskShape.js';
 
 export interface ScenarioArbitraryOptions {
-  /** Fault families to draw from (default: DEFAULT_FAULT_KINDS, all but concurrent). Each run enables a random subset of them. */
+  /** Fault families to draw from (default: DEFAULT_FAULT_KINDS, all). Each run enables a random subset of them. */
   faults?: readonly FaultKind[];
   /** Draw every listed family in every run instead of a random subset. */
   swarm?: boolean;
@@ -292,6 +299,8 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       // anchored to the n-th step that names a key or a step's kind, before or after it, half of them on what the run's
       // first anchored fault names (anchorDraws.ts).
       placements: has('duplicate') || has('service-restart') || has('user') || has('store') || has('concurrent') ? anchorDrawsArbitrary(workload.length) : fc.constant(undefined),
+      // Last again: the concurrent family switched on or off per run, as every other family is (it is in the defaults now).
+      concurrentOn: enabled('concurrent'),
     })
     .map(({ include, ...rest }) => {
       // A user's save needs a file the task edits: with user edits on, the edit is in the workload.
@@ -344,7 +353,7 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
         }
       }
       if (draw.mix.duplicate) faults.push({ kind: 'duplicate-delivery', atStep: draw.duplicateAt });
-      if (draw.concurrentAt !== undefined) faults.push({ kind: 'concurrent-call', atStep: draw.concurrentAt, process: 0 });
+      if (draw.concurrentAt !== undefined && draw.concurrentOn) faults.push({ kind: 'concurrent-call', atStep: draw.concurrentAt, process: 0 });
       if (draw.mix.restart) faults.push({ kind: 'service-restart', atStep: draw.restartAt });
       scenario.faults = faults;
       scenario.service.idempotencyMemory = draw.memory;

@@ -19,8 +19,12 @@
  *   400 (invalid arguments) → failed, never retried; 403 (permission revoked) → blocked, and the
  *   task pauses; 503 → the wait it asks for (plus jitter) is recorded and kept before the next send.
  *   A retry budget (task.retryBudget) is counted in the durable dispatched records: spent → blocked.
- * - A cancel (the file task.cancelFile) is looked at before each operation and each send: once it is
- *   there nothing new starts; an operation never sent is recorded cancelled, one sent stays in doubt.
+ * - A cancel (the file task.cancelFile) is looked at before each operation and each send, after any
+ *   wait on the way to it: once it is there nothing new starts; an operation never sent is recorded
+ *   cancelled, one sent stays in doubt.
+ * - A server may call run() again while a call of the same task is under way (a retried request):
+ *   the second call waits in this process for the first, then finds its results (the lease is the
+ *   process's, so it cannot tell two calls of one process apart).
  * - A node planned from a version of a source (op.input) reads it back before every send (a lost or
  *   refused read is asked again, up to five times): changed, or never read → blocked.
  * - edit: read, move the file aside and re-check it, fsync the candidate under a temporary name,
@@ -310,27 +314,45 @@ async function edit(op: EditOperation, log: Log): Promise<void> {
   }
 }
 
+/** The calls of run() under way, per process (env is one per process) and task: a second one (a retried request) waits for the first. */
+const calls = new WeakMap<object, Map<string, Promise<void>>>();
+
+async function oneAtATime(env: object, task: Task, run: () => Promise<void>): Promise<void> {
+  const underWay = calls.get(env) ?? new Map<string, Promise<void>>();
+  calls.set(env, underWay);
+  const before = underWay.get(task.id);
+  const mine = before === undefined ? run() : before.catch(() => undefined).then(run);
+  underWay.set(task.id, mine);
+  try {
+    await mine;
+  } finally {
+    if (underWay.get(task.id) === mine) underWay.delete(task.id);
+  }
+}
+
+async function runTask(pid: number, task: Task): Promise<void> {
+  if (!(await takeLease(pid))) return;
+  const log = new Log();
+  await log.open();
+  for (const op of task.operations) {
+    if (task.operations.some((o) => log.history(o.key).some((e) => e.paused))) break; // paused by a revoked permission, until a human resumes it
+    if (await cancelled(task)) break;
+    await (op.kind === 'publish' ? publish(op, log, task) : op.kind === 'lookup' ? lookup(op, log, task) : edit(op, log));
+  }
+  // Cancelled: nothing new starts, but a user's file that an interrupted delivery moved aside goes back.
+  if (await cancelled(task)) {
+    for (const op of task.operations) {
+      if (op.kind === 'edit' && (await readText(op.path)) === undefined && (await link(`${op.path}.aside-${op.key}`, op.path).then(() => true, unless('ENOENT')))) await fsyncPath('.');
+    }
+  }
+  await log.close();
+  await unlink(LOCK);
+  await fsyncPath('.');
+}
+
 export const journal: JournalAdapter = {
   name: 'node-journal-unsynced',
-  async run(env, task) {
-    if (!(await takeLease(env.pid))) return;
-    const log = new Log();
-    await log.open();
-    for (const op of task.operations) {
-      if (task.operations.some((o) => log.history(o.key).some((e) => e.paused))) break; // paused by a revoked permission, until a human resumes it
-      if (await cancelled(task)) break;
-      await (op.kind === 'publish' ? publish(op, log, task) : op.kind === 'lookup' ? lookup(op, log, task) : edit(op, log));
-    }
-    // Cancelled: nothing new starts, but a user's file that an interrupted delivery moved aside goes back.
-    if (await cancelled(task)) {
-      for (const op of task.operations) {
-        if (op.kind === 'edit' && (await readText(op.path)) === undefined && (await link(`${op.path}.aside-${op.key}`, op.path).then(() => true, unless('ENOENT')))) await fsyncPath('.');
-      }
-    }
-    await log.close();
-    await unlink(LOCK);
-    await fsyncPath('.');
-  },
+  run: (env, task) => oneAtATime(env, task, () => runTask(env.pid, task)),
   inspect(disk: DiskView): JournalRecords {
     const records: JournalRecords = {};
     for (const e of parse(disk.readFile(LOG) ?? '')) {

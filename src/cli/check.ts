@@ -6,7 +6,7 @@
 import { describeViolation, INVARIANT_CODES, invariantKind, type InvariantCode } from '../../model/violation.js';
 import type { Escape } from '../../simulator/sandbox/ambientGuard.js';
 import { escapeFix } from '../../simulator/sandbox/escapeCatalog.js';
-import { type FaultKind, type OperationKind, type ScenarioArbitraryOptions, type TaskFeature } from '../arbitraries.js';
+import { FAULT_KINDS, type FaultKind, type OperationKind, type ScenarioArbitraryOptions, type TaskFeature } from '../arbitraries.js';
 import { outsideShape } from '../taskShape.js';
 import { familiesOutside } from '../faultFamilies.js';
 import type { Scenario } from '../../simulator/scenario/scenario.js';
@@ -50,6 +50,8 @@ export interface CheckOptions extends PoolFlags {
   seed: number;
   timeBudgetMs?: number;
   faults: FaultKind[];
+  /** Whence the families, when not all are drawn (--faults, the config's "faults" or "calls"): the first line says it with the families left out. */
+  faultsFrom?: string;
   shard?: { index: number; count: number };
   reportDir: string;
   junit?: string;
@@ -100,6 +102,12 @@ export function arbitraryOptions(options: Pick<CheckOptions, 'faults' | 'environ
     ...(options.features ? { features: options.features } : {}),
     ...(options.task ? { task: options.task.scenario } : {}),
   };
+}
+
+/** The first line's words for the families left out, if any: which, and why (every family is drawn unless something says otherwise). */
+export function leftOutText(options: Pick<CheckOptions, 'faults' | 'faultsFrom'>): string {
+  const out = FAULT_KINDS.filter((kind) => !options.faults.includes(kind));
+  return out.length === 0 ? '' : ` · left out: ${out.join(', ')} (${options.faultsFrom ?? 'not named'})`;
 }
 
 /** The first line's words for the task shape: what is narrowed from the defaults, and whence. */
@@ -239,7 +247,7 @@ async function checkUntilStopped(options: CheckOptions, ref: JournalRef, interru
     const freshText = loaded.freshModules ? ' (it reads the world as it loads: what it keeps is renewed at every incarnation, as every module is)' : '';
     const envText = options.environment ? ` · env ${Object.keys(options.environment).join(', ')}` : '';
     const serviceText = options.contract ? ` · service ${options.contract.url} (its contract${options.contract.preset ? `, from the ${options.contract.preset} preset` : ''})` : '';
-    const first = `seed ${options.seed} · faults ${options.faults.join(',')} (each run draws its own mix) · journal ${loaded.name}${freshText}${envText}${serviceText}${shapeText(options)} · ${count(options.runs, 'run')}${shardText}${options.tally ? ' · tally' : ''} · ${count(pool.size, 'worker')}`;
+    const first = `seed ${options.seed} · faults ${options.faults.join(',')} (each run draws its own mix)${leftOutText(options)} · journal ${loaded.name}${freshText}${envText}${serviceText}${shapeText(options)} · ${count(options.runs, 'run')}${shardText}${options.tally ? ' · tally' : ''} · ${count(pool.size, 'worker')}`;
     for (const line of [first, checkedLine(judged)]) {
       if (options.json) process.stderr.write(`${line}\n`);
       else print(line);

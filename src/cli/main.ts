@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { invariantKind, type InvariantCode } from '../../model/violation.js';
 import { DurasimError } from '../../model/contract/failure.js';
-import { DEFAULT_FAULT_KINDS, FAULT_KINDS, OPERATION_KINDS, TASK_FEATURES, type FaultKind } from '../arbitraries.js';
+import { defaultFaultKinds, FAULT_KINDS, OPERATION_KINDS, TASK_FEATURES, type FaultKind } from '../arbitraries.js';
 import { readTaskFile, settingsOf } from './config.js';
 import { runMutants } from '../mutantsMain.js';
 import { mergedLine } from './merge.js';
@@ -95,7 +95,7 @@ the coverage and takes those runs from the drawn ones: on the built-in mutants i
 explore crashes the base scenario (default: the standard workload with every task feature — a
 token, a retry budget, planned inputs, a shared temp folder — and no faults) at every step,
 before and after, in every distinct crash state (process kill, lost unsynced data, torn and
-per-file states), and tries there every other fault of --faults (default: all but concurrent) that
+per-file states), and tries there every other fault of --faults (default: all; no concurrent call when the config says "calls": "one-at-a-time") that
 can land at that step: an I/O error, each service answer and failure class at its request, a
 duplicate delivery (also with the newcomer first), a service or store restart, a pause, a
 takeover, a store fault or edit, a cancel, a user's save, a changed input. It judges each continuation and prints the coverage table
@@ -192,6 +192,14 @@ export async function main(argv: string[], print: (line: string) => void = termi
   return code;
 }
 
+/** Whence the families drawn, when not all of them are: --faults, the config's "faults", or its "calls": "one-at-a-time". */
+function faultsFrom(flags: Record<string, unknown>, settings: ReturnType<typeof settingsOf>): string | undefined {
+  if (flags.faults !== undefined) return '--faults';
+  const config = settings.configFile ?? 'the config';
+  if (settings.faults !== undefined) return `"faults" in ${config}`;
+  return settings.calls === 'one-at-a-time' ? `"calls": "one-at-a-time" in ${config}: a journal called one at a time meets no concurrent call` : undefined;
+}
+
 async function runCommand(argv: string[], print: (line: string) => void, printJson?: (doc: object) => void): Promise<number> {
   const [command, ...rest] = argv;
   try {
@@ -219,7 +227,8 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
           ...poolFlags(flags),
           runs: settings.runs ?? 1000,
           seed,
-          faults: settings.faults ?? [...DEFAULT_FAULT_KINDS],
+          faults: settings.faults ?? defaultFaultKinds(settings.calls),
+          ...(faultsFrom(flags, settings) !== undefined ? { faultsFrom: faultsFrom(flags, settings) as string } : {}),
           ...(settings.configFile !== undefined ? { configFile: settings.configFile } : {}),
           ...(operations !== undefined ? { operations } : {}),
           ...(features !== undefined ? { features } : {}),
@@ -295,7 +304,7 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
           progress: flags['no-progress'] !== true,
           ...(file !== undefined ? { file } : {}),
           ...(journal !== undefined ? { journal } : {}),
-          ...(faults !== undefined ? { faults } : {}),
+          ...(faults !== undefined ? { faults } : settings.calls === 'one-at-a-time' ? { faults: defaultFaultKinds(settings.calls) } : {}),
           ...(environment !== undefined ? { environment } : {}),
           ...(flags['max-runs'] !== undefined ? { maxRuns: flags['max-runs'] as number } : {}),
           ...(bounds !== undefined ? { bounds } : {}),

@@ -100,7 +100,7 @@ export interface ExploreCrashesOptions {
   /** Stop after this many runs (the table says the exploration was cut short). */
   maxRuns?: number;
   judged?: Judged;
-  /** The fault families tried at every point (default: every family check draws, all but concurrent); crash and io are the crash states and I/O errors. */
+  /** The fault families tried at every point (default: every family check draws); crash and io are the crash states and I/O errors. */
   families?: readonly FaultKind[];
   /** The task features in play (the task shape; default: all). */
   features?: readonly TaskFeature[];
