@@ -8,20 +8,23 @@
  * - Shared (loaded once): Node's builtins (guarded by the sandbox) and durasim itself — the
  *   package `durasim` and durasim's own src/, model/ and simulator/ folders, except its bundled
  *   journals (src/journals/), which are journals like any other.
- * - import.meta.url, .dirname and .filename keep their real values in every file.
+ * - import.meta.url, .dirname and .filename say where the journal sees each file (journalPaths.ts:
+ *   /journal/…), and the bundle names its modules from the entry's folder: nothing in it or in
+ *   what it does says where the journal is on the real machine.
  * - Top-level await cannot run afresh synchronously: such a journal is refused with a fix.
  * - import() of a string or a template (`./plugins/${name}.js`) is bundled; of a name known only at
  *   run time, it is loaded then (dynamicModules.ts).
  */
 import { readFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Plugin } from 'esbuild';
 import { DurasimError } from '../../model/contract/failure.js';
 import { CODE_ROOT } from '../ownFiles.js';
 import { notAFileReason } from '../readInputFile.js';
 import { withRealMeta } from '../bin/graph.mjs';
 import type { JournalRef } from './journalRef.js';
+import { journalPath } from './journalPaths.js';
 
 /** What a worker needs to evaluate a journal: the bundle, and the shared modules it requires. */
 export interface JournalBundle {
@@ -58,7 +61,7 @@ export const BUNDLE_OPTIONS = {
   supported: { 'dynamic-import': false },
 } as const;
 
-function sharing(): Plugin {
+function sharing(entryFile: string): Plugin {
   return {
     name: 'durasim-sharing',
     setup(build) {
@@ -77,11 +80,11 @@ function sharing(): Plugin {
         if (isDurasimOwn(resolved.path)) return { path: resolved.path, external: true };
         return { path: resolved.path, ...(resolved.sideEffects === false ? { sideEffects: false } : {}) };
       });
-      // import.meta has no meaning in one bundle: give every file its own real values.
+      // import.meta has no meaning in one bundle: give every file its own values, where the journal sees it.
       build.onLoad({ filter: /\.(m|c)?(t|j)sx?$/ }, async (args) => {
         const text = readFileSync(args.path, 'utf8');
         if (!text.includes('import.meta')) return undefined;
-        return { contents: await withRealMeta(text, args.path), loader: 'js', resolveDir: dirname(args.path) };
+        return { contents: await withRealMeta(text, journalPath(entryFile, args.path)), loader: 'js', resolveDir: dirname(args.path) };
       });
     },
   };
@@ -94,14 +97,17 @@ export async function bundleJournal(ref: JournalRef): Promise<JournalBundle> {
   const { build } = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
   let output;
   try {
-    output = await build({ ...BUNDLE_OPTIONS, entryPoints: [ref.file], sourcemap: 'external', outfile: join(dirname(ref.file), 'durasim-bundle.js'), plugins: [sharing()] });
+    // Modules named from the entry's folder (esbuild names a CommonJS module's wrapper, and so its frames, by its path).
+    output = await build({ ...BUNDLE_OPTIONS, absWorkingDir: dirname(ref.file), entryPoints: [ref.file], sourcemap: 'external', outfile: join(dirname(ref.file), 'durasim-bundle.js'), plugins: [sharing(ref.file)] });
   } catch (error) {
     const messages = (error as { errors?: { text: string; location?: { file: string; line: number } | null }[] }).errors ?? [];
     const first = messages[0];
+    // esbuild names a file from the entry's folder (absWorkingDir); the message, from the current one.
+    const file = first?.location ? relative(process.cwd(), resolve(dirname(ref.file), first.location.file)) : undefined;
     if (first?.text.includes('Top-level await')) {
-      throw new DurasimError('load the journal', `${first.location?.file ?? ref.spec} uses top-level await, which cannot run afresh for every incarnation`, 'Move the awaited setup into run(), or behind a function the journal calls');
+      throw new DurasimError('load the journal', `${file ?? ref.spec} uses top-level await, which cannot run afresh for every incarnation`, 'Move the awaited setup into run(), or behind a function the journal calls');
     }
-    const where = first?.location ? ` (${relative(process.cwd(), first.location.file)}:${first.location.line})` : '';
+    const where = first?.location ? ` (${file}:${first.location.line})` : '';
     throw new DurasimError('load the journal', `bundling ${ref.spec} failed: ${first?.text ?? String(error)}${where}`, 'Fix the module so it compiles');
   }
   const code = output.outputFiles.find((file) => file.path.endsWith('.js'))?.text ?? '';
