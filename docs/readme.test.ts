@@ -24,8 +24,9 @@ describe('README.md, in a clone', () => {
     const commands = shellCommands(section(readme, '## Quick start (a clone of this repository)')).map((c) => c.command);
     expect(commands).toEqual(['npm ci && npm start', 'npm test']);
     const ci = readFileSync(join(ROOT, '.ci/run'), 'utf8');
-    expect(ci).toMatch(/^npm ci\b/m);
-    expect(ci).toMatch(/^npm test$/m);
+    // Each a stage of its own under a hang guard: stage NAME LIMIT COMMAND.
+    expect(ci).toMatch(/^stage 'npm ci' \d+ npm ci\b/m);
+    expect(ci).toMatch(/^stage 'npm test' \d+ npm test$/m);
   });
 
   test('npm start runs a check of the bundled reference journal, clean (a small budget here)', () => {

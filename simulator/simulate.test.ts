@@ -324,6 +324,16 @@ describe('the simulated process', () => {
     expect(result.escapes).toEqual([]);
   });
 
+  test('process.exit(256) ends the incarnation as a success and process.exit(-1) as a failure: the status is the low eight bits, as the OS makes it', async () => {
+    const exitsWith = async (code: number): Promise<unknown> =>
+      (await simulate(journal('exits-with', async (env) => {
+        await env.clock.now();
+        if (env.incarnation === 0) process.exit(code);
+      }), scenario())).exits;
+    expect(await exitsWith(256)).toEqual([{ pid: 0, incarnation: 0 }]);
+    expect(await exitsWith(-1)).toEqual([{ pid: 0, incarnation: 0, error: 'Error: process.exit(-1)' }, { pid: 0, incarnation: 1 }]);
+  });
+
   test('pid, environment and working directory are the simulated ones, per incarnation', async () => {
     const seen: unknown[] = [];
     await simulate(

@@ -7,7 +7,8 @@
  *   it gets no signals);
  * - refused: the real clock (hrtime, uptime), the machine (memoryUsage, cpuUsage, resourceUsage,
  *   report, available memory, active resources), signals and process control (kill, abort, chdir,
- *   set*id), native code (binding, dlopen).
+ *   set*id), native code (binding, dlopen); an uncaught-exception capture callback is
+ *   refused with the thread's channels (guardChannels.ts).
  * - kept: what it writes to stdout and stderr (console.log and friends), in the world's trace.
  * Outside a turn every call and read is the real one. Returns restore callbacks.
  */

@@ -28,8 +28,14 @@
  *   prototype. Not reached: an object one property deeper than these (a class's static object, a
  *   stream's state) or behind a getter that keeps no state (process.stdout); an array (argv).
  * - RegExp's legacy statics (RegExp.lastMatch, $1…) are cleared.
+ * - In a thread whose builtins are locked (lockIntrinsics.ts, before the baseline), the baseline
+ *   holds them locked: a read-only property is never compared (only an assignment could change
+ *   it, and none can), the lock's accessors keep no state and are not looked at
+ *   (isLockAccessor), and nothing the lock keeps from changing is ever put back or called
+ *   unrestorable. What the lock lets be added is defined configurable (guardPinning.ts) and taken back.
  */
 import { types } from 'node:util';
+import { isLockAccessor } from './lockIntrinsics.js';
 
 interface Entry {
   readonly target: object;
@@ -146,7 +152,7 @@ function track(target: object, name: string, list: Entry[]): void {
   let keys = ownKeys(target);
   for (let i = 0; stateful && i < keys.length; i++) {
     const descriptor = getOwnPropertyDescriptor(target, keys[i] as PropertyKey);
-    if (descriptor === undefined || !hasOwn(descriptor, 'get') || !descriptor.get || !descriptor.set) continue;
+    if (descriptor === undefined || !hasOwn(descriptor, 'get') || !descriptor.get || !descriptor.set || isLockAccessor(descriptor.get)) continue;
     try {
       apply(descriptor.get, target, []);
     } catch {
@@ -167,7 +173,7 @@ function track(target: object, name: string, list: Entry[]): void {
       append(entry.dataValues, descriptor.value);
       continue;
     }
-    if (!stateful || !descriptor.get || !descriptor.set) continue;
+    if (!stateful || !descriptor.get || !descriptor.set || isLockAccessor(descriptor.get)) continue;
     try {
       const value = apply(descriptor.get, target, []);
       append(settings, { target, key, name: `${name}.${keyName(key)}`, get: descriptor.get, set: descriptor.set, value });

@@ -78,8 +78,8 @@ export interface StepHost extends WorldCore, StepRecorder {
   inspect(image: 'durable' | 'visible'): Records;
   /** The journal's records on the visible image, read for the judge's evidence only: undefined when inspect() threw (nothing is recorded of it). */
   peekVisible(): Records | undefined;
-  /** An uncaught exception of journal code: it ends the incarnation that last ran. */
-  uncaught(error: unknown): void;
+  /** An uncaught exception (or unhandled rejection) of journal code: its listeners take it, else it ends the incarnation that last ran. */
+  uncaught(error: unknown, origin?: 'uncaughtException' | 'unhandledRejection'): void;
   /** The scenario's faults at `proc`'s step `step`. */
   faultsFor(proc: Proc, step: number, op: string, detail: string): ReturnType<ScenarioEvents['faultsAt']>;
   beat(globalStep: number, proc: Proc | undefined, op: string): void;

@@ -14,7 +14,7 @@ import { HistoryObserver } from '../../model/observedHistory.js';
 import { normalizeRecords } from '../../model/records.js';
 import type { StateNames } from '../../model/stateNames.js';
 import type { DiskView, StoreView, JournalAdapter } from '../../model/contract/contract.js';
-import { outsideTurn, runAsTurn, type Escape, type TurnHolder } from '../sandbox/ambientGuard.js';
+import { atVirtualTime, outsideTurn, ownThrown, runAsTurn, type Escape, type TurnHolder } from '../sandbox/ambientGuard.js';
 import type { Disk } from '../disk/disk.js';
 import { WORK_DIR } from '../scenario/scenario.js';
 import { pureServe } from '../sandbox/pureServe.js';
@@ -57,7 +57,7 @@ export class Inspection {
     environment: Record<string, string>,
     onEscape: (api: string) => Escape,
     /** The virtual time, as the clock reads it: what a clock read inside inspect() (or its module's load) gives. */
-    epochMs: () => number,
+    private readonly epochMs: () => number,
   ) {
     // Its own listeners: what a module does with process.on() as it loads here stays here.
     this.turn = { simulated: { pid: 1, cwd: WORK_DIR, env: { ...environment }, listeners: new Map() }, onEscape, exit: () => {}, serve: pureServe(epochMs) };
@@ -124,23 +124,32 @@ export class Inspection {
     }
     const disk = image === 'durable' ? this.disk.durableView() : this.disk.liveView();
     const reads: Read[] = [];
-    // memfs stamps access times on a read: the simulator's work, not the journal's.
+    // memfs stamps access times on a read: the simulator's work, not the journal's, at the virtual time.
+    const nowMs = this.epochMs();
     const view: DiskView = {
       dir: disk.dir,
-      readFile: (path) => (reads.push({ path, kind: 'file' }), outsideTurn(() => disk.readFile(path))),
-      readdir: (path) => (reads.push({ path, kind: 'dir' }), outsideTurn(() => disk.readdir(path))),
+      readFile: (path) => (reads.push({ path, kind: 'file' }), outsideTurn(() => atVirtualTime(nowMs, () => disk.readFile(path)))),
+      readdir: (path) => (reads.push({ path, kind: 'dir' }), outsideTurn(() => atVirtualTime(nowMs, () => disk.readdir(path)))),
     };
     let records: Records = {};
     this.failed = false;
     let storeRead = false;
     const storeView = this.store.view();
     const store: StoreView = { get: (key) => ((storeRead = true), storeView.get(key)), list: (prefix) => ((storeRead = true), storeView.list(prefix)) };
-    try {
-      const { records: normalized, problems } = normalizeRecords(this.underTurn(() => this.inspector.inspect(view, store)), this.states);
-      records = normalized;
-      for (const problem of problems) if (!this.malformed.includes(problem)) this.malformed.push(problem);
-    } catch (error) {
-      this.errors.push(error instanceof Error ? error.message : String(error));
+    // The answer, and what inspect() threw, read in its turn: a getter or Proxy of the journal's runs as its code.
+    const answer = this.underTurn((): { normalized: ReturnType<typeof normalizeRecords> } | { error: string } => {
+      try {
+        return { normalized: normalizeRecords(this.inspector.inspect(view, store), this.states) };
+      } catch (thrown) {
+        const error = ownThrown(thrown);
+        return { error: error instanceof Error ? error.message : String(error) };
+      }
+    });
+    if ('normalized' in answer) {
+      records = answer.normalized.records;
+      for (const problem of answer.normalized.problems) if (!this.malformed.includes(problem)) this.malformed.push(problem);
+    } else {
+      this.errors.push(answer.error);
       this.failed = true;
     }
     if (image === 'durable') this.cached = { version: this.disk.durableVersion, reads, stamps: reads.map((read) => this.disk.durableStamp(read.path, read.kind)), records, failed: this.failed, storeChanges: storeRead ? this.store.changes : undefined };

@@ -23,7 +23,7 @@
 import { errorText } from './errorText.js';
 import type { DurabilityGap, Records } from '../../model/evidence.js';
 import type { Env, JournalAdapter, Task } from '../../model/contract/contract.js';
-import { atVirtualTime, callOfTurn, escapeReason, outsideTurn, runAsCall, runAsTurn, type Escape } from '../sandbox/ambientGuard.js';
+import { atVirtualTime, callOfTurn, escapeReason, outsideTurn, ownThrown, runAsCall, runAsTurn, type Escape } from '../sandbox/ambientGuard.js';
 import type { Timer } from './clock.js';
 import { Disk } from '../disk/disk.js';
 import { DiskLane } from '../disk/diskLane.js';
@@ -46,7 +46,7 @@ import { errorCode, rel } from './trace.js';
 import { Recorder } from './recorder.js';
 import { boundsInForce, type BoundsInForce } from '../scenario/scenarioBounds.js';
 import { boundStop } from './boundStop.js';
-import { endIfQuiet, exitProcess, killProcess, naturalEnd, quietEnding } from './processEnd.js';
+import { endIfQuiet, exitProcess, killProcess, naturalEnd, offerUncaught, quietEnding } from './processEnd.js';
 
 /** The first format in which a concurrent call holds the turn from its start (before it, it ran only when something else quiesced the world). */
 export const CALL_RUNS_AT_ONCE_VERSION = 3;
@@ -145,7 +145,7 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
       this.inspection.observeDurable(this.trace.length - 1);
       this.fireEventsDue();
       if (this.stop !== null) break;
-      if (this.turns.anyRunning) await this.turns.quiesce();
+      if (this.turns.anyRunning || this.turns.busyOutside) await this.turns.quiesce();
       // A port's messages are ready at once (no thread pool, no wire): delivered before any step is granted.
       const messages = this.clock.takeSoonDue();
       if (messages.length > 0) {
@@ -317,7 +317,9 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
       () => {
         if (--proc.runsUnderWay === 0) naturalEnd(this, proc);
       },
-      (error: unknown) => {
+      (thrown: unknown) => {
+        // What it threw, read as its own code (sandbox/ownThrown.ts).
+        const error = runAsTurn(proc, () => ownThrown(thrown));
         // A second call that fails is that request's answer, as a server's or an engine's: the process goes on.
         if (second && proc.alive && !proc.done) {
           this.record({ actor: 'supervisor', op: 'call-failed', detail: `${proc.name}'s second call of run() failed: ${errorText(error)}; the process goes on` });
@@ -348,17 +350,23 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
 
   /** process.exit(code) from the journal: the incarnation ends as a process would, finished or failed. */
   private exitByCall(proc: Proc, code: number): void {
+    // A process's exit status is its code's low eight bits (process.exit(256) is a success, -1 is 255), as the OS makes it.
+    const status = code & 0xff;
     // The error stands for the exit code, not for a place in the journal's code: it carries no frames.
-    exitProcess(this, proc, code === 0 ? undefined : Object.assign(new Error(`process.exit(${code})`), { stack: `Error: process.exit(${code})` }), code);
+    exitProcess(this, proc, status === 0 ? undefined : Object.assign(new Error(`process.exit(${code})`), { stack: `Error: process.exit(${code})` }), status);
   }
 
   /** An unhandled rejection or uncaught exception: it ends the incarnation that last ran, as it would end a process. */
-  uncaught(error: unknown): void {
-    outsideTurn(() => this.endByUncaught(error));
+  uncaught(error: unknown, origin: 'uncaughtException' | 'unhandledRejection' = 'uncaughtException'): void {
+    outsideTurn(() => this.endByUncaught(error, origin));
   }
 
-  private endByUncaught(error: unknown): void {
+  private endByUncaught(thrown: unknown, origin: 'uncaughtException' | 'unhandledRejection'): void {
     const proc = this.turns.lastRunner;
+    // The process's own listeners take it first, as Node's would (processEnd.ts).
+    if (proc && proc.alive && !proc.done && offerUncaught(this, proc, thrown, origin)) return;
+    // What was thrown, read as the code of the incarnation that last ran (sandbox/ownThrown.ts).
+    const error = proc ? runAsTurn(proc, () => ownThrown(thrown)) : ownThrown(thrown);
     const message = errorText(error);
     if (proc && proc.alive && !proc.done) exitProcess(this, proc, new Error(`unhandled: ${message}`));
     else this.record({ actor: 'supervisor', op: 'unhandled', detail: message });
@@ -404,6 +412,12 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
   private onServiceEvent(event: ServiceEvent): void {
     if (event.kind === 'commit') event.effect.seq = this.trace.length;
     this.record({ actor: 'service', ...describeServiceEvent(event, this.scenario.service.idempotencyMemory) });
+  }
+
+  /** A guarded call of code no simulated process was running (sandbox/turn.ts), charged to this run. */
+  recordNoTurnEscape(escape: Escape): void {
+    this.escapes.push(escape);
+    this.record({ actor: 'sandbox', op: 'escape', detail: `${escape.api}: ${escape.message}` });
   }
 
   recordEscape(proc: Proc | null, api: string): Escape {

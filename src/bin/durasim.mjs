@@ -2,8 +2,12 @@
 // The durasim command. It runs durasim's module graph (graph.mjs: one file, built for the sources
 // on first use, or the package's own); where there is none, the compiled modules of the package,
 // or the TypeScript sources through tsx.
-import { ownModuleForEntry, tuneCompiler } from './graph.mjs';
-import { watchParentShell } from './parentShell.mjs';
+import { checkNodeSupport } from './nodeSupport.mjs';
+
+// A Node durasim does not run on is said at once, before anything else loads (nodeSupport.mjs).
+checkNodeSupport();
+const { ownModuleForEntry, tuneCompiler } = await import('./graph.mjs');
+const { watchParentShell } = await import('./parentShell.mjs');
 
 tuneCompiler();
 // Under `npx durasim`, the signals npm hands to the shell it runs durasim in are passed on here (parentShell.mjs).

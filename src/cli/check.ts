@@ -163,7 +163,7 @@ export function findingLines(report: RunReport): string[] {
 
 function loadEscapeLine(escapes: readonly Escape[]): string {
   const first = escapes[0] as Escape;
-  return `the journal's module, at load: ${first.message} (${first.api}). ${escapeFix(first.api, true)}`;
+  return `the journal's module, at load: ${first.message} (${first.api}). ${first.fix ?? escapeFix(first.api, true)}`;
 }
 
 /** Loads the journal in the pool (its process.env `environment` as it loads); a module whose own top level escapes the sandbox is exit 4, said so. */

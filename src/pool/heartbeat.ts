@@ -43,6 +43,11 @@ export function beat(cells: Int32Array, globalStep: number, pid: number, incarna
   cells[BEATS] = (cells[BEATS] as number) + 1;
 }
 
+/** Worker side: a sign of life with no step (while a journal's modules load: the event loop turns, so the load is alive). */
+export function pulse(cells: Int32Array): void {
+  Atomics.add(cells, BEATS, 1);
+}
+
 export function setBusy(cells: Int32Array, busy: boolean): void {
   if (busy) {
     Atomics.store(cells, PID, -1);

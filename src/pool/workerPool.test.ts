@@ -42,6 +42,16 @@ describe('a journal that never gives its thread back', () => {
   });
 });
 
+describe('a journal whose module never returns while it loads', () => {
+  test('its load fails, naming it, instead of waiting forever; the worker is replaced and serves the next journal', async () => {
+    const pool = poolOf({ workers: 1, hangTimeoutMs: 1000 });
+    const error = await pool.load(fixture('loopsAtLoad')).then(() => undefined, (e: unknown) => e as Error);
+    expect(error?.message).toMatch(/^Failed to load the journal: evaluating \S*loopsAtLoad\.ts kept its thread for 1 s of wall time without returning to the event loop \(an endless loop at the module's top level, or a promise chain that never yields\?\)\. Fix the module so it evaluates on its own\.$/);
+    const reference = await pool.load(journalRefOf('reference'));
+    expect((await pool.run(reference.journalId, simple)).kind).toBe('simulated');
+  });
+});
+
 describe('a journal that eats memory', () => {
   test.each([
     ['a synchronous allocation loop (V8 heap limit)', 'allocatesSync', /heap passed V8's limit/],
@@ -152,5 +162,19 @@ describe('results do not depend on the worker count', () => {
     const arbitrary = scenarioArbitrary();
     expect(JSON.stringify(scenarioAt(arbitrary, 5, 17).value)).toBe(JSON.stringify(scenarioAt(arbitrary, 5, 17).value));
     expect(JSON.stringify(scenarioAt(arbitrary, 5, 17).value)).not.toBe(JSON.stringify(scenarioAt(arbitrary, 5, 18).value));
+  });
+});
+
+describe("a worker's own CPU (the bench's boot and warm-up per worker)", () => {
+  test('each worker answers with its thread\'s CPU so far, after the runs it was sent before, and it grows with them', async () => {
+    const pool = poolOf({ workers: 2 });
+    const loaded = await pool.load(journalRefOf('reference'));
+    const booted = await pool.threadCpuMs();
+    expect(booted).toHaveLength(2);
+    for (const ms of booted) expect(ms).toBeGreaterThan(0); // Linux: /proc/thread-self/schedstat
+    const runs = Array.from({ length: 20 }, (_, i) => pool.run(loaded.journalId, scenarioAt(scenarioArbitrary(), 7, i).value_));
+    const after = await pool.threadCpuMs();
+    expect((await Promise.all(runs)).every((outcome) => outcome.kind === 'simulated')).toBe(true);
+    for (const [i, ms] of after.entries()) expect(ms).toBeGreaterThan(booted[i] as number);
   });
 });

@@ -27,6 +27,7 @@ import type { Escape } from '../../simulator/sandbox/ambientGuard.js';
 import { ownModule } from '../ownFiles.js';
 import { loadedGraph } from './loadedGraph.js';
 import type { FromWorker, GeneratedRun, Rerun, RunRequest, RunSummary, ToWorker, WorkerData } from './protocol.js';
+import { judgedSummary } from './runEvidence.js';
 
 export interface PoolOptions {
   /** Worker threads (default: the machine's available parallelism). */
@@ -82,6 +83,12 @@ interface Slot {
   lastBeatAtMs: number;
   heapMb: number;
   exiting: boolean;
+  /** The journal replaced a builtin this worker runs on: it is replaced once its run is done. */
+  retire?: boolean;
+  /** Callers waiting for the thread's CPU (threadCpuMs), in the order they asked. */
+  cpuAsked: ((ms: number | undefined) => void)[];
+  /** The journals it was sent to load and has not answered for: watched as a run is. */
+  loading: number[];
 }
 
 const BOOT = fileURLToPath(new URL('./poolBoot.mjs', import.meta.url));
@@ -194,6 +201,23 @@ export class WorkerPool {
     }));
   }
 
+  /**
+   * The CPU each worker's thread has used so far, ms, in the order of the workers (undefined off
+   * Linux, or for a worker gone before it answered): the bench's boot and warm-up per worker. Each
+   * answers after the runs it was sent before.
+   */
+  threadCpuMs(): Promise<(number | undefined)[]> {
+    return Promise.all(
+      this.slots.map(
+        (slot) =>
+          new Promise<number | undefined>((resolve) => {
+            slot.cpuAsked.push(resolve);
+            slot.worker.postMessage({ type: 'thread-cpu' } satisfies ToWorker);
+          }),
+      ),
+    );
+  }
+
   private spawn(): Slot {
     const heartbeat = newHeartbeat();
     const graphFile = loadedGraph();
@@ -202,7 +226,7 @@ export class WorkerPool {
     // What journals print is not durasim's output; their behaviour is in the trace.
     worker.stdout.resume();
     if (process.env.DURASIM_DEBUG_WORKERS) worker.stderr.pipe(process.stderr); else worker.stderr.resume();
-    const slot: Slot = { worker, heartbeat, loaded: new Set(), sent: [], runs: 0, lastBeats: 0, lastBeatAtMs: wallMs(), heapMb: 0, exiting: false };
+    const slot: Slot = { worker, heartbeat, loaded: new Set(), sent: [], runs: 0, lastBeats: 0, lastBeatAtMs: wallMs(), heapMb: 0, exiting: false, cpuAsked: [], loading: [] };
     worker.on('message', (message: FromWorker) => this.onMessage(slot, message));
     worker.on('error', (error: Error & { code?: string }) => this.onWorkerGone(slot, error));
     worker.on('exit', () => this.onWorkerGone(slot, undefined));
@@ -216,6 +240,11 @@ export class WorkerPool {
     const loading = this.bundles.get(journalId);
     if (!loading) return;
     slot.loaded.add(journalId);
+    if (slot.sent.length === 0 && slot.loading.length === 0) {
+      slot.lastBeats = beats(slot.heartbeat);
+      slot.lastBeatAtMs = wallMs();
+    }
+    slot.loading.push(journalId);
     slot.worker.postMessage({ type: 'load', journalId, bundle: loading.bundle, environment: loading.environment } satisfies ToWorker);
   }
 
@@ -243,19 +272,30 @@ export class WorkerPool {
     slot.lastBeats = beats(slot.heartbeat);
     slot.lastBeatAtMs = wallMs();
     run?.resolve(outcome);
-    if (!slot.exiting && (slot.runs >= this.recycleAfterRuns || slot.heapMb > this.maxHeapMb / 2)) this.replace(slot);
+    if (!slot.exiting && (slot.runs >= this.recycleAfterRuns || slot.heapMb > this.maxHeapMb / 2 || slot.retire === true)) this.replace(slot);
     this.dispatch();
   }
 
   private onMessage(slot: Slot, message: FromWorker): void {
+    // A worker whose builtins the journal replaced is used no more: when its run is done (finish), or at once when idle —
+    // after the message is handled, so a load it answers is no longer pending and its replacement does not load that journal again.
+    const retire = 'retire' in message && message.retire === true;
+    if (retire) slot.retire = true;
+    this.handle(slot, message);
+    if (retire && slot.sent.length === 0 && !slot.exiting) this.replace(slot);
+  }
+
+  private handle(slot: Slot, message: FromWorker): void {
     switch (message.type) {
       case 'loaded': {
+        slot.loading = slot.loading.filter((id) => id !== message.journalId);
         const waiting = this.loads.get(message.journalId);
         this.loads.delete(message.journalId);
         waiting?.resolve({ journalId: message.journalId, name: message.name, loadEscapes: message.escapes, freshModules: message.readsWorldAtLoad });
         return;
       }
       case 'load-failed': {
+        slot.loading = slot.loading.filter((id) => id !== message.journalId);
         const waiting = this.loads.get(message.journalId);
         this.loads.delete(message.journalId);
         if (waiting) {
@@ -271,11 +311,15 @@ export class WorkerPool {
       case 'result':
         if (slot.sent[0]?.id !== message.id) return;
         slot.heapMb = message.heapMb;
-        this.finish(slot, { kind: 'simulated', summary: message.summary, ...(message.result ? { result: message.result } : {}), ...(message.again ? { again: message.again } : {}), ...(message.rerun ? { rerun: message.rerun } : {}) });
+        // Judged here, where no journal code runs (runEvidence.ts).
+        this.finish(slot, { kind: 'simulated', summary: judgedSummary(message.summary), ...(message.result ? { result: message.result } : {}), ...(message.again ? { again: { summary: judgedSummary(message.again.summary), ...(message.again.result ? { result: message.again.result } : {}) } } : {}), ...(message.rerun ? { rerun: message.rerun } : {}) });
         return;
       case 'out-of-memory':
         if (slot.sent[0]?.id !== message.id) return;
         this.abandon(slot, { kind: 'journal-out-of-memory', detail: message.detail });
+        return;
+      case 'thread-cpu':
+        slot.cpuAsked.shift()?.(message.ms);
         return;
       case 'harness-error':
         if (slot.sent[0]?.id !== message.id) return;
@@ -288,6 +332,7 @@ export class WorkerPool {
   private onWorkerGone(slot: Slot, error: (Error & { code?: string }) | undefined): void {
     const run = slot.sent.shift();
     this.queue.unshift(...slot.sent.splice(0));
+    for (const asked of slot.cpuAsked.splice(0)) asked(undefined);
     if (this.slots.includes(slot) && !this.closed) this.replace(slot);
     if (run && error?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
       run.resolve({ kind: 'journal-out-of-memory', detail: `the journal's heap passed V8's limit of ${this.maxHeapMb + 64} MB (--max-heap ${this.maxHeapMb})` });
@@ -333,7 +378,7 @@ export class WorkerPool {
     const now = wallMs();
     this.watchMemory(now);
     for (const slot of this.slots) {
-      if (slot.sent.length === 0 || slot.exiting) continue;
+      if ((slot.sent.length === 0 && slot.loading.length === 0) || slot.exiting) continue;
       const seen = beats(slot.heartbeat);
       if (seen !== slot.lastBeats) {
         slot.lastBeats = seen;
@@ -344,6 +389,13 @@ export class WorkerPool {
       const at = blockedAt(slot.heartbeat);
       const seconds = (this.hangTimeoutMs / 1000).toFixed(this.hangTimeoutMs % 1000 === 0 ? 0 : 1);
       const detail = `the journal's code kept the thread ${describeBlockedAt(at)} for ${seconds} s of wall time without returning to the event loop (an endless loop, or a promise chain that never yields?)`;
+      // A load that never returned: its module's top level holds the thread (the load's own pulse stopped).
+      for (const journalId of slot.loading) {
+        const waiting = this.loads.get(journalId);
+        this.loads.delete(journalId);
+        waiting?.reject(new DurasimError('load the journal', `evaluating ${this.bundles.get(journalId)?.bundle.ref.spec ?? 'it'} kept its thread for ${seconds} s of wall time without returning to the event loop (an endless loop at the module's top level, or a promise chain that never yields?)`, 'Fix the module so it evaluates on its own'));
+      }
+      slot.loading = [];
       this.abandon(slot, { kind: 'journal-blocked', at, detail });
     }
   }

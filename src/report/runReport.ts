@@ -102,8 +102,9 @@ export function journalErrors(result: SimulationResult): string[] {
   ];
 }
 
-/** Who escaped: worker-<pid>#<incarnation>, or inspect() (pid -1). */
+/** Who escaped: worker-<pid>#<incarnation>, inspect() (pid -1), or code no simulated process ran (pid -2). */
 export function escapeWho(escape: { pid: number; incarnation: number }): string {
+  if (escape.pid === -2) return 'code in no process';
   return escape.pid < 0 ? 'inspect()' : `worker-${escape.pid}#${escape.incarnation}`;
 }
 
@@ -111,7 +112,7 @@ export function verdictOf(violations: readonly Violation[], result: { escapes: S
   if (nondeterministic) return { verdict: 'sandbox', sandbox: nondeterministic };
   if (result && result.escapes.length > 0) {
     const first = result.escapes[0] as SimulationResult['escapes'][number];
-    return { verdict: 'sandbox', sandbox: `${escapeWho(first)} ${first.message} (${first.api}). ${escapeFix(first.api)}` };
+    return { verdict: 'sandbox', sandbox: `${escapeWho(first)} ${first.message} (${first.api}). ${first.fix ?? escapeFix(first.api)}` };
   }
   if (violations.some((v) => invariantKind(v.code) === 'safety')) return { verdict: 'safety' };
   if (violations.length > 0) return { verdict: 'liveness' };
