@@ -6,7 +6,9 @@
  * operations and faults around it. A pause anchored to its worker's work may freeze it just
  * after the step (a lease renewed, a file looked at), before the send that step gates; a store
  * call's fault lands on the n-th call of a kind (the third renewal). One placement in four stays
- * a global step (or a call's number), as before.
+ * a global step (or a call's number), as before. A second run of the task (a concurrent call, a
+ * duplicate worker) is anchored only as the second of a pair: its window is mostly the first run's
+ * startup, which names no key (SECOND_RUNS).
  *
  * Two faults in one window: half the anchored placements follow the run's first anchored fault —
  * the same key, file or step kind it names, a few of its mentions later — so a pair whose second
@@ -23,6 +25,13 @@ import type { EventAnchor, Fault, FaultAnchor } from '../simulator/scenario/scen
 export const STEP_KIND_ANCHORS = ['POST', 'GET', 'fs.stat', 'clock.sleep', 'timer', 'store.renew', 'fh.sync'] as const;
 /** Store call kinds a store fault may name. */
 export const STORE_CALL_ANCHORS = ['store.renew', 'store.put', 'store.get', 'store.list', 'store.acquire'] as const;
+
+/**
+ * The faults that start a second run of the task: a concurrent call of run() in the running process,
+ * a duplicate worker. Their window is mostly the first run's startup (its lock, its claim, its log's
+ * read), where no step names a key: they are anchored only as the second of a pair.
+ */
+const SECOND_RUNS: ReadonlySet<string> = new Set(['concurrent-call', 'duplicate-delivery']);
 
 /** The timed fault kinds in the order their placements are drawn (one slot each). */
 const TIMED_SLOTS = ['duplicate-delivery', 'concurrent-call', 'service-restart', 'store-restart', 'takeover', 'store-edit', 'cancel', 'input-change'] as const;
@@ -90,6 +99,9 @@ export function placeFaults(faults: readonly Fault[], draws: AnchorDraws, subjec
     if (timed !== -1 && nth === 0 && 'atStep' in fault && fault.atStep !== undefined) {
       const slot = draws.timed[timed];
       if (slot === undefined) return fault;
+      // A second run of the task (a concurrent call, a duplicate worker) races the first's startup, before any step names
+      // one of the task's names: no anchor but a pair's reaches it, so unpaired it keeps its number (mostly small).
+      if (SECOND_RUNS.has(fault.kind) && !(slot.follow && first !== undefined)) return fault;
       const { atStep: _, ...rest } = fault;
       return { ...rest, at: anchor(slot) } as Fault;
     }
