@@ -28,6 +28,7 @@ import {
 } from '../simulator/scenario/scenario.js';
 import type { ServiceContract } from '../simulator/contract/contract.js';
 import { changedIntent, structuredBody } from './changedIntent.js';
+import { anchorDrawsArbitrary, placeFaults } from './anchorDraws.js';
 
 /**
  * The fault families a run may draw. `disk` lets crashes lose unsynced data (machine crashes:
@@ -36,18 +37,25 @@ import { changedIntent, structuredBody } from './changedIntent.js';
  * faults, pauses and takeovers; `failure` the service's failure classes (400, 403, 503 with a wait,
  * a reset after the commit) and a retry budget on the task. `concurrent` delivers the task a second
  * time to the running process, as a concurrent call of run() sharing its module memory (a server, a
- * workflow engine); it is drawn only when named, since a journal run as one process per task never
- * meets it.
+ * workflow engine): in the defaults, unless the journal is only ever called one at a time (the
+ * config's `"calls": "one-at-a-time"`), since a journal run as one process per task never meets it.
  */
 export const FAULT_KINDS = ['crash', 'disk', 'io', 'response', 'duplicate', 'user', 'service-restart', 'intent', 'store', 'failure', 'concurrent'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
-/** The families drawn when none are named: all but `concurrent`. */
-export const DEFAULT_FAULT_KINDS: readonly FaultKind[] = FAULT_KINDS.filter((kind) => kind !== 'concurrent');
+/** The families drawn when none are named: all of them, concurrent calls too (a journal may be called more than once at a time). */
+export const DEFAULT_FAULT_KINDS: readonly FaultKind[] = FAULT_KINDS;
+/** How a journal is called: `concurrent` (the default: it may be called again while a call is under way), or `one-at-a-time`. */
+export type Calls = 'concurrent' | 'one-at-a-time';
+export const CALLS: readonly Calls[] = ['concurrent', 'one-at-a-time'];
+/** The families drawn when none are named, for a journal called so: one called one at a time never meets a concurrent call. */
+export function defaultFaultKinds(calls: Calls | undefined): FaultKind[] {
+  return calls === 'one-at-a-time' ? FAULT_KINDS.filter((kind) => kind !== 'concurrent') : [...FAULT_KINDS];
+}
 
 export { OPERATION_KINDS, TASK_FEATURES, type OperationKind, type TaskFeature } from './taskShape.js';
 
 export interface ScenarioArbitraryOptions {
-  /** Fault families to draw from (default: DEFAULT_FAULT_KINDS, all but concurrent). Each run enables a random subset of them. */
+  /** Fault families to draw from (default: DEFAULT_FAULT_KINDS, all). Each run enables a random subset of them. */
   faults?: readonly FaultKind[];
   /** Draw every listed family in every run instead of a random subset. */
   swarm?: boolean;
@@ -287,6 +295,12 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       // Last again, drawn only when a publish's body is JSON or form-encoded (a constant otherwise, which draws
       // nothing): which of its values the intent family changes.
       intentPick: has('intent') && workload.some((op) => op.kind === 'publish' && structuredBody(op.body)) ? fc.nat() : fc.constant(0),
+      // Last again (issue 52), drawn only when a fault that is no worker's step may be in play: where each lands, mostly
+      // anchored to the n-th step that names a key or a step's kind, before or after it, half of them on what the run's
+      // first anchored fault names (anchorDraws.ts).
+      placements: has('duplicate') || has('service-restart') || has('user') || has('store') || has('concurrent') ? anchorDrawsArbitrary(workload.length) : fc.constant(undefined),
+      // Last again: the concurrent family switched on or off per run, as every other family is (it is in the defaults now).
+      concurrentOn: enabled('concurrent'),
     })
     .map(({ include, ...rest }) => {
       // A user's save needs a file the task edits: with user edits on, the edit is in the workload.
@@ -339,7 +353,7 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
         }
       }
       if (draw.mix.duplicate) faults.push({ kind: 'duplicate-delivery', atStep: draw.duplicateAt });
-      if (draw.concurrentAt !== undefined) faults.push({ kind: 'concurrent-call', atStep: draw.concurrentAt, process: 0 });
+      if (draw.concurrentAt !== undefined && draw.concurrentOn) faults.push({ kind: 'concurrent-call', atStep: draw.concurrentAt, process: 0 });
       if (draw.mix.restart) faults.push({ kind: 'service-restart', atStep: draw.restartAt });
       scenario.faults = faults;
       scenario.service.idempotencyMemory = draw.memory;
@@ -394,6 +408,7 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       if (options.bounds) scenario.bounds = { ...scenario.bounds, ...options.bounds };
       if (options.contract) scenario.service.contract = structuredClone(options.contract);
       if (draw.pastKeyTtl && ttlMs !== undefined) faults.push({ kind: 'pause', process: draw.pastKeyTtl.process % workers, incarnation: draw.pastKeyTtl.incarnation, ...placed(draw.pastKeyTtl), pauseMs: ttlMs + 1_000 });
+      if (draw.placements) scenario.faults = placeFaults(faults, draw.placements, (i) => (draw.operations.find((op) => op.key === workload[i]?.key) ?? draw.operations[0])?.key ?? '');
       return scenario;
     });
 }

@@ -12,7 +12,7 @@ export interface LibraryCase {
   library: string;
   /** The npm package, when it is not the folder's name (a scoped one). */
   package?: string;
-  /** check's fault families, when not its default (every family but concurrent). */
+  /** check's fault families, when not its default (every family, concurrent calls among them). */
   faults?: string;
   /** What the journal keeps with it. */
   use: string;

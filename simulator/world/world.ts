@@ -36,7 +36,7 @@ import { grantStep } from './grantStep.js';
 import { fireScenarioEvent } from './fireScenarioEvent.js';
 import { describeLoss, gapsOf } from '../disk/crashReport.js';
 import type { CrashRecord, ExitRecord, StopReason } from './runRecords.js';
-import { ScenarioEvents } from '../scenario/scenarioEvents.js';
+import { ScenarioEvents, storeCallFaults } from '../scenario/scenarioEvents.js';
 import { serviceUrlOf, taskFor, taskPaths, WORK_DIR, type CrashFault, type Scenario } from '../scenario/scenario.js';
 import { describeServiceEvent, ServiceCore, type ServiceEvent } from '../service/service.js';
 import { StoreCore } from '../store/store.js';
@@ -120,7 +120,7 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
     this.bounds = boundsInForce(scenario);
     this.service = new ServiceCore(scenario.service, scenario.faults.filter((f) => f.kind === 'response'), this.clock, (event) => this.onServiceEvent(event));
     this.network = new Network(this.service, serviceUrlOf(scenario), options.transport);
-    this.store = new StoreCore(scenario.store, new Map(scenario.faults.flatMap((f) => (f.kind === 'store-call' ? [[f.call, f.fault] as const] : []))), () => this.clock.epochMs);
+    this.store = new StoreCore(scenario.store, storeCallFaults(scenario.faults), () => this.clock.epochMs);
     this.events = new ScenarioEvents(scenario.faults);
     this.inspection = new Inspection(journal, options.fresh ?? options.perRun, this.disk, this.store, scenario.environment, (api) => this.recordEscape(null, api), () => this.clock.epochMs);
     // A run's own instance of the journal's modules (perRun): the one inspect() evaluated, shared by the incarnations.
@@ -163,8 +163,16 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
           this.halt(boundStop(this.bounds, 'steps', `${this.globalStep} steps taken`, this.scenario.version, `${this.globalStep} steps taken, the bound is ${this.bounds.maxSteps}`));
           break;
         }
-        const choice = ready > 1 ? (this.scenario.schedule[this.decisions++] ?? 0) % ready : 0;
-        await grantStep(this, this.turns.readyAt(choice));
+        const chosen = this.turns.readyAt(ready > 1 ? (this.scenario.schedule[this.decisions] ?? 0) % ready : 0);
+        // A fault anchored just before this step fires first; then the scheduler looks again (format 3's anchors).
+        const next = this.events.anchorsPending ? chosen.pending[0] : undefined;
+        const due = next && this.events.dueBefore(next.op, next.detail);
+        if (due) {
+          fireScenarioEvent(this, due);
+          continue;
+        }
+        if (ready > 1) this.decisions++;
+        await grantStep(this, chosen);
         continue;
       }
       const due = this.clock.nextDueMs();
@@ -215,6 +223,7 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
   /** The scenario's faults at `proc`'s step `step` (the access is counted for anchored faults). */
   faultsFor(proc: Proc, step: number, op: string, detail: string): ReturnType<ScenarioEvents['faultsAt']> {
     this.events.countAccess(op, detail);
+    this.events.countStep(op, detail);
     return this.events.faultsAt(proc.pid, proc.incarnation, step, op, detail);
   }
 

@@ -25,7 +25,7 @@ describe('durasim explore', () => {
     expect(out[0]).toMatch(/^explore · journal reference · base .*base\.json · depth 1 · 2 workers$/);
     // A row per step kind: points, states, none failing, then failing/tried per family, and no invariant broken.
     expect(out.some((l) => /^\| fsync +\| +\d+ \| +\d+ \| +0 \|( +(0\/\d+|—) \|)+ — +\|$/.test(l))).toBe(true);
-    expect(out.find((l) => l.startsWith('| step kind'))?.split('|').map((c) => c.trim()).filter(Boolean)).toEqual(['step kind', 'crash points', 'states', 'failing', 'crash', 'disk', 'io', 'response', 'duplicate', 'user', 'service-restart', 'intent', 'failure', 'invariants broken (states)']);
+    expect(out.find((l) => l.startsWith('| step kind'))?.split('|').map((c) => c.trim()).filter(Boolean)).toEqual(['step kind', 'crash points', 'states', 'failing', 'crash', 'disk', 'io', 'response', 'duplicate', 'user', 'service-restart', 'intent', 'failure', 'concurrent', 'invariants broken (states)']);
     expect(out.some((l) => l.startsWith('verdict: clean'))).toBe(true);
     const json = JSON.parse(readFileSync(join(dir, 'report', 'coverage.json'), 'utf8'));
     expect(json).toMatchObject({ command: 'explore', journal: 'reference', depth: 1, cutShort: false, faults: [...DEFAULT_FAULT_KINDS] });

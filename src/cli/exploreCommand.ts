@@ -39,7 +39,7 @@ export interface ExploreOptions extends PoolFlags {
   journal?: string;
   depth: 1 | 2;
   maxRuns?: number;
-  /** The fault families tried at every point (default: all but concurrent, as check). */
+  /** The fault families tried at every point (default: all, as check's). */
   faults?: readonly FaultKind[];
   /** The journal's environment (--env, the config's env): the base scenario's, as check's replaces its task's; in process.env while its modules load. */
   environment?: Record<string, string>;

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { invariantKind, type InvariantCode } from '../../model/violation.js';
 import { DurasimError } from '../../model/contract/failure.js';
-import { DEFAULT_FAULT_KINDS, FAULT_KINDS, OPERATION_KINDS, TASK_FEATURES, type FaultKind } from '../arbitraries.js';
+import { defaultFaultKinds, FAULT_KINDS, OPERATION_KINDS, TASK_FEATURES, type FaultKind } from '../arbitraries.js';
 import { readTaskFile, settingsOf } from './config.js';
 import { runMutants } from '../mutantsMain.js';
 import { mergedLine } from './merge.js';
@@ -37,7 +37,7 @@ usage:
                   [--shard i/n] [--report-dir <dir>] [--junit <file>] [--json] [--regressions <dir>]
                   [--workers N] [--max-heap MB] [--hang-timeout 5s]
                   [--tally] [--invariants a,b] [--safety-only] [--confirm] [--env NAME=VALUE]... [--verbose]
-                  [--guided] [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
+                  [--guided] [--sweep] [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
   durasim replay  <scenario.json> [--journal <module>] [--config <file>] [--report-dir <dir>] [--max-heap MB] [--hang-timeout 5s]
                   [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
   durasim explain <scenario.json> [--journal <module>] [--config <file>] [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
@@ -93,10 +93,15 @@ runs, aims every other run at a window no run has hit yet: an earlier run with o
 placed at a step it took (the same seed gives the same runs with any number of workers). It widens
 the coverage and takes those runs from the drawn ones: on the built-in mutants it finds bugs later
 (docs/faults.md), so it is off unless asked for.
+--sweep, before the drawn runs, judges every single-fault state of the task's fault-free run (what
+explore --depth 1 tries: a crash in every distinct state before and after every step, and every
+fault of the families drawn that can land there), each state once: a defect one fault at one step
+reveals is found whatever the seed draws. Its line says the states judged, at how many of the run's
+crash points, its runs (apart from --runs) and seconds; it stops at the first failing state.
 explore crashes the base scenario (default: the standard workload with every task feature — a
 token, a retry budget, planned inputs, a shared temp folder — and no faults) at every step,
 before and after, in every distinct crash state (process kill, lost unsynced data, torn and
-per-file states), and tries there every other fault of --faults (default: all but concurrent) that
+per-file states), and tries there every other fault of --faults (default: all; no concurrent call when the config says "calls": "one-at-a-time") that
 can land at that step: an I/O error, each service answer and failure class at its request, a
 duplicate delivery (also with the newcomer first), a service or store restart, a pause, a
 takeover, a store fault or edit, a cancel, a user's save, a changed input. It judges each continuation and prints the coverage table
@@ -193,6 +198,14 @@ export async function main(argv: string[], print: (line: string) => void = termi
   return code;
 }
 
+/** Whence the families drawn, when not all of them are: --faults, the config's "faults", or its "calls": "one-at-a-time". */
+function faultsFrom(flags: Record<string, unknown>, settings: ReturnType<typeof settingsOf>): string | undefined {
+  if (flags.faults !== undefined) return '--faults';
+  const config = settings.configFile ?? 'the config';
+  if (settings.faults !== undefined) return `"faults" in ${config}`;
+  return settings.calls === 'one-at-a-time' ? `"calls": "one-at-a-time" in ${config}: a journal called one at a time meets no concurrent call` : undefined;
+}
+
 async function runCommand(argv: string[], print: (line: string) => void, printJson?: (doc: object) => void): Promise<number> {
   const [command, ...rest] = argv;
   try {
@@ -208,7 +221,7 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
     }
     switch (command) {
       case 'check': {
-        const { positional, flags } = parseArgs(rest, { config: 'string', journal: 'string', runs: 'int', seed: 'seed', 'time-budget': 'duration', faults: 'faults', operations: 'operations', features: 'features', task: 'string', shard: 'shard', 'report-dir': 'string', junit: 'string', json: 'boolean', regressions: 'string', 'no-progress': 'boolean', tally: 'boolean', invariants: 'invariants', 'safety-only': 'boolean', confirm: 'boolean', env: 'env', verbose: 'boolean', guided: 'boolean', ...POOL_FLAGS, ...BOUNDS }, 'check');
+        const { positional, flags } = parseArgs(rest, { config: 'string', journal: 'string', runs: 'int', seed: 'seed', 'time-budget': 'duration', faults: 'faults', operations: 'operations', features: 'features', task: 'string', shard: 'shard', 'report-dir': 'string', junit: 'string', json: 'boolean', regressions: 'string', 'no-progress': 'boolean', tally: 'boolean', invariants: 'invariants', 'safety-only': 'boolean', confirm: 'boolean', env: 'env', verbose: 'boolean', guided: 'boolean', sweep: 'boolean', ...POOL_FLAGS, ...BOUNDS }, 'check');
         if (positional.length > 0) throw usageError(`check takes no positional argument, found ${JSON.stringify(positional[0])}`, 'Pass the journal with --journal <module>');
         // durasim.config.json (or --config): the project's task shape; every flag overrides it.
         const settings = settingsOf(flags);
@@ -220,7 +233,8 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
           ...poolFlags(flags),
           runs: settings.runs ?? 1000,
           seed,
-          faults: settings.faults ?? [...DEFAULT_FAULT_KINDS],
+          faults: settings.faults ?? defaultFaultKinds(settings.calls),
+          ...(faultsFrom(flags, settings) !== undefined ? { faultsFrom: faultsFrom(flags, settings) as string } : {}),
           ...(settings.configFile !== undefined ? { configFile: settings.configFile } : {}),
           ...(operations !== undefined ? { operations } : {}),
           ...(features !== undefined ? { features } : {}),
@@ -237,6 +251,7 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
           ...(flags.invariants !== undefined ? { invariants: flags.invariants as InvariantCode[] } : {}),
           ...(flags['safety-only'] === true ? { safetyOnly: true } : {}),
           ...(flags.guided === true ? { guided: true } : {}),
+          ...(flags.sweep === true ? { sweep: true } : {}),
           ...(flags.tally === true ? { tally: true } : {}),
           ...(flags.confirm === true ? { confirm: true } : {}),
           ...(flags.verbose === true ? { verbose: true } : {}),
@@ -299,7 +314,7 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
           progress: flags['no-progress'] !== true,
           ...(file !== undefined ? { file } : {}),
           ...(journal !== undefined ? { journal } : {}),
-          ...(faults !== undefined ? { faults } : {}),
+          ...(faults !== undefined ? { faults } : settings.calls === 'one-at-a-time' ? { faults: defaultFaultKinds(settings.calls) } : {}),
           ...(environment !== undefined ? { environment } : {}),
           ...(flags['max-runs'] !== undefined ? { maxRuns: flags['max-runs'] as number } : {}),
           ...(bounds !== undefined ? { bounds } : {}),

@@ -77,7 +77,8 @@ describe('safety outranks liveness', () => {
   });
 
   test('a run stopped because the journal blocked its thread is judged up to where it blocked: its write-ahead violation leads, exit 1', async () => {
-    const { code, out } = await check(blocks, 'blocked', '--runs', '1', '--seed', '1', '--hang-timeout', '1s');
+    // A journal run as one process per task: no concurrent call (its endless loop would hold the thread for both).
+    const { code, out } = await check(blocks, 'blocked', '--runs', '1', '--seed', '1', '--hang-timeout', '1s', '--faults', 'crash,disk,io,response,duplicate,user,service-restart,intent,store,failure');
     expect(code).toBe(1);
     expect(out.some((line) => line.startsWith('  write-ahead [post-'))).toBe(true);
     expect(out.some((line) => line.includes('journal-blocked'))).toBe(true);

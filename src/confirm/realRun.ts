@@ -45,8 +45,8 @@ import { HistoryObserver } from '../../model/observedHistory.js';
 import { normalizeRecords } from '../../model/records.js';
 import { VirtualClock } from '../../simulator/world/clock.js';
 import { taskFor, taskPaths, type CrashFault, type Fault, type Scenario } from '../../simulator/scenario/scenario.js';
-import { ScenarioEvents } from '../../simulator/scenario/scenarioEvents.js';
-import { describeStoreCall, StoreCore, type StoreCallFaultKind, type StoreRequest } from '../../simulator/store/store.js';
+import { ScenarioEvents, storeCallFaults } from '../../simulator/scenario/scenarioEvents.js';
+import { describeStoreCall, StoreCore, type StoreRequest } from '../../simulator/store/store.js';
 import { serveStore } from './storeServer.js';
 import type { DiskView, JournalAdapter } from '../../model/contract/contract.js';
 import { bundleJournal } from '../isolation/bundleJournal.js';
@@ -105,7 +105,7 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
   const inspectErrors: string[] = [];
   // The shared store: the simulator's model on the real clock (the workers' clocks are real too), skewed as the scenario says.
   const epochAtStart = Date.now();
-  const storeCore = new StoreCore(scenario.store, new Map(scenario.faults.flatMap((f): [number, StoreCallFaultKind][] => (f.kind === 'store-call' ? [[f.call, f.fault]] : []))), () => epochAtStart + (performance.now() - started));
+  const storeCore = new StoreCore(scenario.store, storeCallFaults(scenario.faults), () => epochAtStart + (performance.now() - started));
   /** The journal's records in the real folder (what a process reads), or on `on` (the model's durable image). */
   const inspect = (on: DiskView = view): Records => {
     try {
@@ -213,8 +213,18 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
         for (const w of workers.values()) killWorker(w);
         return;
       }
-      const chosen = asking[asking.length > 1 ? (scenario.schedule[decisions++] ?? 0) % asking.length : 0] as RealWorker;
-      if (grant(chosen).op === 'fetch') service.sender = chosen.name;
+      const chosen = asking[asking.length > 1 ? (scenario.schedule[decisions] ?? 0) % asking.length : 0] as RealWorker;
+      // A fault anchored just before this step fires first; then the scheduler looks again (as simulated).
+      const next = events.anchorsPending ? chosen.asks[0] : undefined;
+      const due = next && events.dueBefore(next.op, next.detail);
+      if (due) {
+        fire(due);
+        continue;
+      }
+      if (asking.length > 1) decisions++;
+      const asked = grant(chosen);
+      events.countStep(asked.op, asked.detail);
+      if (asked.op === 'fetch') service.sender = chosen.name;
     }
   };
 

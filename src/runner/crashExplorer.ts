@@ -100,13 +100,34 @@ export interface ExploreCrashesOptions {
   /** Stop after this many runs (the table says the exploration was cut short). */
   maxRuns?: number;
   judged?: Judged;
-  /** The fault families tried at every point (default: every family check draws, all but concurrent); crash and io are the crash states and I/O errors. */
+  /** The fault families tried at every point (default: every family check draws); crash and io are the crash states and I/O errors. */
   families?: readonly FaultKind[];
   /** The task features in play (the task shape; default: all). */
   features?: readonly TaskFeature[];
   onProgress?: (runs: number, states: number, failing: number) => void;
   /** True once the exploration must stop (a signal): no batch is started after it; the one under way ends and counts. */
   stop?: () => boolean;
+  /**
+   * Each distinct state as it is judged, in exploration order (check's sweep: sweep.ts). True: no
+   * batch is started after this one (the one under way ends and counts: the order stays the same
+   * for any number of workers).
+   */
+  onState?: (state: SweptState) => boolean | void;
+  /** Crash points per batch (default 64); fewer stops sooner after a state onState stops at. */
+  batch?: number;
+  /** This shard's share of the depth-1 points: every n-th step (its before and after point), from the i-th. */
+  shard?: { index: number; count: number };
+}
+
+/** A distinct state the exploration judged: the scenario that reached it, its run, and where. */
+export interface SweptState {
+  scenario: Scenario;
+  summary: RunSummary;
+  family: FaultKind;
+  kind: StepKind;
+  /** The crash point it is at: its trace line and place. */
+  point: CrashPoint;
+  note?: string;
 }
 
 export interface CoverageRow {
@@ -144,6 +165,10 @@ export interface CrashExploration {
   findings: ExploreFinding[];
   /** The base scenario's own violations (exploration stops: every continuation would inherit them). */
   baseViolations: Violation[];
+  /** The base scenario's run (undefined when durasim failed on it). */
+  baseSummary?: RunSummary;
+  /** Crash points of the base run at depth 1 (of this shard), and how many of them were explored. */
+  points?: { explored: number; of: number };
   /** Calls that reached around the simulated world, from any run (a sandbox finding). */
   escapes: string[];
   /** durasim's own failure, if any (never a finding). */
@@ -181,7 +206,10 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
   const violationsOf = (summary: RunSummary): Violation[] => judgedViolations(summary.violations, options.judged);
 
   const baseRun = await run(base, 'trace');
+  if (baseRun) result.baseSummary = baseRun;
   if (!baseRun || stopped()) return finish();
+  // True once onState asked to stop: no batch is started after the one under way.
+  let asked = false;
   const families = new Set(options.families ?? DEFAULT_FAULT_KINDS);
   const windows: WindowContext = { base, families, usesStore: (baseRun.trace ?? []).some((e) => e.actor === 'store'), ...(options.features ? { features: options.features } : {}) };
   result.baseViolations = violationsOf(baseRun);
@@ -190,8 +218,12 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
   /** Explores every point of `trace` after `afterSeq`, on top of `start` (the scenario whose run it is: the base, or a depth-1 one). */
   const explorePoints = async (trace: readonly TraceEntry[], afterSeq: number, start: Scenario, countPoints: boolean): Promise<{ scenario: Scenario; seq: number }[]> => {
     const distinct: { scenario: Scenario; seq: number }[] = [];
-    const points = crashPoints(trace, afterSeq);
-    for (let i = 0; i < points.length && !stopped(); i += BATCH) {
+    const shard = countPoints ? options.shard : undefined;
+    // A shard's share: whole steps (a step's before and after points together), every n-th from the i-th.
+    const points = crashPoints(trace, afterSeq).filter((_, i) => shard === undefined || Math.floor(i / 2) % shard.count === shard.index - 1);
+    if (countPoints) result.points = { explored: 0, of: points.length };
+    const size = options.batch ?? BATCH;
+    for (let i = 0; i < points.length && !stopped() && !asked; i += size) {
       if (result.runs >= maxRuns) {
         result.cutShort = true;
         break;
@@ -200,7 +232,8 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
         result.stopped = true;
         break;
       }
-      const batch = points.slice(i, i + BATCH);
+      const batch = points.slice(i, i + size);
+      if (countPoints && result.points) result.points.explored += batch.length;
       const seen = batch.map(() => new Set<string>());
       /** Counts the state a run reached at point p (`key`: how it is told apart), once per distinct state. */
       const judgeState = (p: number, family: FaultKind, scenario: Scenario, summary: RunSummary | undefined, key: string | undefined, seq: number | undefined, note?: string): void => {
@@ -208,6 +241,7 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
         if (!summary || key === undefined || seq === undefined || seen[p]?.has(key)) return;
         seen[p]?.add(key);
         distinct.push({ scenario, seq });
+        if (options.onState?.({ scenario, summary, family, kind: point.kind, point, ...(note !== undefined ? { note } : {}) }) === true) asked = true;
         const row = rows.get(point.kind) as CoverageRow;
         const tally = (row.families[family] ??= { tried: 0, failing: 0 });
         tally.tried++;
@@ -281,7 +315,7 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
   const firstLevel = await explorePoints(baseRun.trace ?? [], -1, base, true);
   if (options.depth === 2) {
     for (const first of firstLevel) {
-      if (stopped() || result.runs >= maxRuns || options.stop?.()) {
+      if (stopped() || asked || result.runs >= maxRuns || options.stop?.()) {
         result.cutShort ||= result.runs >= maxRuns;
         if (options.stop?.()) result.stopped = true;
         break;
