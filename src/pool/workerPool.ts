@@ -21,50 +21,20 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { SimulationResult } from '../../simulator/simulate.js';
 import { DurasimError } from '../../model/contract/failure.js';
 import { fixedTimeZone } from '../../simulator/sandbox/guardLocale.js';
 import { bundleJournal, type JournalBundle } from '../isolation/bundleJournal.js';
 import type { JournalRef } from '../isolation/journalRef.js';
-import { beats, blockedAt, describeBlockedAt, newHeartbeat, threadIdOf, type BlockedAt } from './heartbeat.js';
+import { beats, blockedAt, describeBlockedAt, newHeartbeat, threadIdOf } from './heartbeat.js';
 import { threadCpuMsOf } from './threadCpuMs.js';
 import { hangVerdict } from './hangRule.js';
-import type { Escape } from '../../simulator/sandbox/ambientGuard.js';
 import { ownModule } from '../ownFiles.js';
 import { loadedGraph } from './loadedGraph.js';
-import type { FromWorker, GeneratedRun, Rerun, RunRequest, RunSummary, ToWorker, WorkerData } from './protocol.js';
+import type { FromWorker, GeneratedRun, RunRequest, ToWorker, WorkerData } from './protocol.js';
 import { judgedSummary } from './runEvidence.js';
 
-export interface PoolOptions {
-  /** Worker threads (default: the machine's available parallelism). */
-  workers?: number;
-  /** The journal's memory limit per worker, MB (default 512). */
-  maxHeapMb?: number;
-  /** Wall time a busy worker may go without a heartbeat before it is terminated (default 5000 ms). */
-  hangTimeoutMs?: number;
-  /** Runs before a worker is replaced by a fresh one (default 50,000; the heap check recycles a worker that grows). */
-  recycleAfterRuns?: number;
-}
-
-export type RunOutcome =
-  /** Taken off the queue before it ran (see cancel). */
-  | { kind: 'cancelled' }
-  | { kind: 'simulated'; summary: RunSummary; result?: SimulationResult; again?: { summary: RunSummary; result?: SimulationResult }; rerun?: Rerun }
-  | { kind: 'journal-blocked'; at: BlockedAt; detail: string }
-  | { kind: 'journal-out-of-memory'; detail: string }
-  | { kind: 'harness-error'; message: string; stack?: string };
-
-export interface LoadedJournal {
-  journalId: number;
-  name: string;
-  /** Escapes made by the journal's module code at load (its top level). */
-  loadEscapes: Escape[];
-  /**
-   * The module reads the world as it loads (a clock read, a random draw, a timer at its top level):
-   * what it keeps is module state a restart renews, so every run loads it afresh at every incarnation.
-   */
-  freshModules: boolean;
-}
+export type { LoadedJournal, PoolOptions, RunOutcome } from './poolTypes.js';
+import type { LoadedJournal, PoolOptions, RunOutcome } from './poolTypes.js';
 
 interface PendingRun {
   id: number;
