@@ -7,6 +7,8 @@ import { describe, expect, test } from 'vitest';
 import { classify } from './lib/classify.mjs';
 // @ts-expect-error: plain ESM scripts of the attack suite, without types
 import { header } from './manifest.mjs';
+// @ts-expect-error: plain ESM scripts of the attack suite, without types
+import { staleBases } from './lib/bases.mjs';
 
 const run = (code: number, output = '') => ({ code, output, summary: null });
 
@@ -35,5 +37,12 @@ describe('a revised expectation', () => {
   test('must name another known answer', () => {
     expect(() => header(probe('// Revised: refused — the same.\n'), 'p.mjs')).toThrow(/names another answer than Expected/);
     expect(() => header(probe('// Revised: fine — unknown.\n'), 'p.mjs')).toThrow(/names another answer than Expected/);
+  });
+});
+
+describe('the base journals the probes wrap', () => {
+  // A stale copy wraps a journal durasim no longer calls correct, and every probe on it reads as a finding.
+  test('are examples/node-journal\'s journal.ts and journal-unsynced.ts as they are now', () => {
+    expect(staleBases()).toEqual([]);
   });
 });

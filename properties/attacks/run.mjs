@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLASSES, manifestText } from './manifest.mjs';
+import { staleBases } from './lib/bases.mjs';
 import { classify, OUTCOMES } from './lib/classify.mjs';
 import { makeBait, realClock, realFacts, REAL_LANG, REAL_TZ, REAL_UMASK, startNetCanaries } from './lib/realMachine.mjs';
 
@@ -34,6 +35,11 @@ const keep = args.includes('--keep');
 const manifestFile = join(here, 'probes.json');
 if (readFileSync(manifestFile, 'utf8') !== manifestText()) {
   console.error('properties/attacks/probes.json differs from the probes\' headers: run node properties/attacks/manifest.mjs first');
+  process.exit(2);
+}
+const stale = staleBases();
+if (stale.length > 0) {
+  console.error(`properties/attacks/lib/${stale.join(', ')} differ from examples/node-journal: run node properties/attacks/lib/bases.mjs first`);
   process.exit(2);
 }
 const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
