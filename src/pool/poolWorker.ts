@@ -102,14 +102,35 @@ function loadTurn(escapes: Escape[], reads: { count: number }, environment: Reco
   };
 }
 
+/**
+ * What a journal's modules left unhandled while they loaded (a promise rejected at the top level,
+ * nobody listening): collected while a load settles, since no simulated process runs then to end.
+ */
+let leftAtLoad: unknown[] | undefined;
+
 async function load(message: Extract<ToWorker, { type: 'load' }>): Promise<void> {
   const escapes: Escape[] = [];
+  leftAtLoad = [];
   // Alive while the load awaits (its imports): the watchdog then tells a slow load on a busy machine from a module that never returns.
   const alive = machinery(() => setInterval(() => pulse(heartbeat), 100));
   try {
     const instances = await compileJournal(message.bundle, durasimIndex);
     const reads = { count: 0 };
-    const first: JournalAdapter = runAsTurn(loadTurn(escapes, reads, message.environment), () => instances.fresh());
+    const turn = loadTurn(escapes, reads, message.environment);
+    const first: JournalAdapter = runAsTurn(turn, () => instances.fresh());
+    // Node reports a rejection nobody handled once the tick that made it ends: one turn of the loop later.
+    await new Promise<void>((settled) => machinery(() => setImmediate(settled)));
+    const [left] = leftAtLoad;
+    if (leftAtLoad.length > 0) {
+      const text = runAsTurn(turn, () => {
+        try {
+          return left instanceof Error ? `${left.name}: ${left.message}` : String(left);
+        } catch {
+          return 'a value that cannot be shown';
+        }
+      });
+      throw new DurasimError('load the journal', `evaluating ${message.bundle.ref.spec} left ${leftAtLoad.length === 1 ? 'an error' : `${leftAtLoad.length} errors`} nothing handles (${text.slice(0, 300)}): in Node its process would end of it at every start`, 'Handle it in the module, or do that work inside run()');
+    }
     const replaced = replacedBuiltins();
     escapes.push(...replaced);
     journals.set(message.journalId, { instances, first });
@@ -120,6 +141,7 @@ async function load(message: Extract<ToWorker, { type: 'load' }>): Promise<void>
     const failure = error instanceof DurasimError ? { action: error.action, reason: error.reason, fix: error.fix } : undefined;
     post({ type: 'load-failed', journalId: message.journalId, message: error instanceof Error ? `${error.name}: ${error.message}` : String(error), ...(failure ? { failure } : {}), ...(error instanceof SimulatedExit ? { exitCode: error.code } : {}), escapes, ...(replaced.length > 0 ? { retire: true } : {}) });
   } finally {
+    leftAtLoad = undefined;
     machinery(() => clearInterval(alive));
   }
 }
@@ -208,8 +230,9 @@ export function startPoolWorker(): void {
   setFlagsFromString('--expose-gc');
   collectGarbage = runInNewContext('gc') as () => void;
   // A rejection or exception the journal left unhandled ends the incarnation that last ran, as it ends a process.
-  process.on('unhandledRejection', (reason) => void reportUncaught(reason, 'unhandledRejection'));
-  process.on('uncaughtException', (error) => void reportUncaught(error));
+  // With no simulation running, what a load left is that load's (leftAtLoad).
+  process.on('unhandledRejection', (reason) => void (reportUncaught(reason, 'unhandledRejection') || leftAtLoad?.push(reason)));
+  process.on('uncaughtException', (error) => void (reportUncaught(error) || leftAtLoad?.push(error)));
   // Node's own handling of an uncaught exception (it emits 'uncaughtException', and on Node 24 asks
   // the process more on the way) is durasim's machinery, not code in no process: in a closed thread
   // it was refused there, and the worker died posting that refusal (exit 5).

@@ -62,6 +62,17 @@ describe('a journal whose module exits while it loads', () => {
   });
 });
 
+describe('a journal whose module leaves a rejection nothing handles as it loads', () => {
+  // In Node such a process ends at every start; runs that shared the module's one evaluation saw nothing, and check said clean.
+  test('its load fails naming the error, instead of a clean verdict; the worker serves the next journal', async () => {
+    const pool = poolOf({ workers: 1 });
+    const error = await pool.load(fixture('rejectsAtLoad')).then(() => undefined, (e: unknown) => e as Error);
+    expect(error?.message).toMatch(/^Failed to load the journal: evaluating \S*rejectsAtLoad\.ts left an error nothing handles \(Error: the config could not be read\): in Node its process would end of it at every start\. Handle it in the module, or do that work inside run\(\)\.$/);
+    const reference = await pool.load(journalRefOf('reference'));
+    expect((await pool.run(reference.journalId, simple)).kind).toBe('simulated');
+  });
+});
+
 describe('a journal that eats memory', () => {
   test.each([
     ['a synchronous allocation loop (V8 heap limit)', 'allocatesSync', /heap passed V8's limit/],
