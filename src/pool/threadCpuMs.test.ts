@@ -11,11 +11,13 @@ describe('a thread\'s CPU time, read by another thread of the process', () => {
     const worker = new Worker(
       `const { parentPort } = require('node:worker_threads'); const { readlinkSync } = require('node:fs');
        parentPort.postMessage(Number(/task\\/(\\d+)$/.exec(readlinkSync('/proc/thread-self'))[1]));
-       parentPort.once('message', () => { const until = Date.now() + 300; while (Date.now() < until); parentPort.postMessage('spun'); });`,
+       parentPort.on('message', () => { const until = Date.now() + 300; while (Date.now() < until); parentPort.postMessage('spun'); });`,
       { eval: true },
     );
     const tid = await new Promise<number>((resolve) => worker.once('message', resolve));
     expect(tid).not.toBe(process.pid);
+    // The worker listens for good (on, not once): a worker with nothing left to wait for ends, and its
+    // /proc entry with it, which on a busy machine came before the read below (NaN on Node 24 in CI).
     const before = threadCpuMsOf(tid) as number;
     worker.postMessage('spin');
     await new Promise((resolve) => worker.once('message', resolve));
