@@ -12,6 +12,8 @@ const OP = 4;
 const BUSY = 5;
 /** The worker thread's id in the kernel (Linux), so the watchdog can read the CPU it has used; 0 unknown. */
 const TID = 6;
+/** 1 once the worker has booted (durasim's own modules loaded, its thread guarded): before that nothing of a journal runs there. */
+const READY = 7;
 
 /** The ops a step can be, so a blocked step can be named from an integer cell. */
 const OPS = [
@@ -63,6 +65,16 @@ export function setBusy(cells: Int32Array, busy: boolean): void {
 /** Worker side, once at boot: its kernel thread id (0 where there is none to read). */
 export function setThreadId(cells: Int32Array, tid: number | undefined): void {
   Atomics.store(cells, TID, tid ?? 0);
+}
+
+/** Worker side, once at the end of its boot. */
+export function setReady(cells: Int32Array): void {
+  Atomics.store(cells, READY, 1);
+}
+
+/** Main side: whether the worker has booted; the watchdog does not count a boot (durasim's own work) against a journal. */
+export function isReady(cells: Int32Array): boolean {
+  return Atomics.load(cells, READY) === 1;
 }
 
 /** Main side: the worker's kernel thread id, or undefined before it said or where there is none. */

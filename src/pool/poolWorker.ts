@@ -23,7 +23,7 @@ import type { JournalAdapter } from '../../model/contract/contract.js';
 import { DurasimError } from '../../model/contract/failure.js';
 import { compileJournal, type JournalInstances } from '../isolation/journalInstances.js';
 import { journalErrors } from '../report/runReport.js';
-import { beat, pulse, setBusy, setThreadId } from './heartbeat.js';
+import { beat, pulse, setBusy, setReady, setThreadId } from './heartbeat.js';
 import type { FromWorker, ModuleMode, ToWorker, WorkerData, WorkerSummary } from './protocol.js';
 import { evidenceOf } from './runEvidence.js';
 import { ownThreadId, threadCpuMs } from './threadCpuMs.js';
@@ -117,6 +117,8 @@ async function load(message: Extract<ToWorker, { type: 'load' }>): Promise<void>
     const instances = await compileJournal(message.bundle, durasimIndex);
     const reads = { count: 0 };
     const turn = loadTurn(escapes, reads, message.environment);
+    // What the journal's top level spends is counted from here, not durasim's compiling before it.
+    pulse(heartbeat);
     const first: JournalAdapter = runAsTurn(turn, () => instances.fresh());
     // Node reports a rejection nobody handled once the tick that made it ends: one turn of the loop later.
     await new Promise<void>((settled) => machinery(() => setImmediate(settled)));
@@ -249,4 +251,6 @@ export function startPoolWorker(): void {
   });
   // From here on journals run here: a guarded call no turn holds is refused (sandbox/turn.ts).
   closeThread();
+  // Booted: from now on the watchdog counts what this thread spends without a beat.
+  setReady(heartbeat);
 }

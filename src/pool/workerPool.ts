@@ -25,7 +25,7 @@ import { DurasimError } from '../../model/contract/failure.js';
 import { fixedTimeZone } from '../../simulator/sandbox/guardLocale.js';
 import { bundleJournal, type JournalBundle } from '../isolation/bundleJournal.js';
 import type { JournalRef } from '../isolation/journalRef.js';
-import { beats, blockedAt, describeBlockedAt, newHeartbeat, threadIdOf } from './heartbeat.js';
+import { beats, blockedAt, describeBlockedAt, isReady, newHeartbeat, threadIdOf } from './heartbeat.js';
 import { threadCpuMsOf } from './threadCpuMs.js';
 import { hangVerdict } from './hangRule.js';
 import { ownModule } from '../ownFiles.js';
@@ -363,6 +363,12 @@ export class WorkerPool {
     this.watchMemory(now);
     for (const slot of this.slots) {
       if ((slot.sent.length === 0 && slot.loading.length === 0) || slot.exiting) continue;
+      // A worker still booting runs durasim's own code (its module graph): on a busy machine that alone took more than a short hang timeout.
+      if (!isReady(slot.heartbeat)) {
+        slot.lastBeatAtMs = now;
+        slot.lastBeatCpuMs = undefined;
+        continue;
+      }
       const seen = beats(slot.heartbeat);
       const tid = threadIdOf(slot.heartbeat);
       const cpuMs = tid === undefined ? undefined : threadCpuMsOf(tid);
