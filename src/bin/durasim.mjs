@@ -23,3 +23,8 @@ process.on('unhandledRejection', harnessFailed);
 process.on('uncaughtException', harnessFailed);
 const cli = await ownModuleForEntry('src/cli/main', import.meta.url, '../cli/main');
 process.exitCode = await cli.main(process.argv.slice(2));
+// durasim's esbuild service (it bundles journals) ends with durasim, not a moment after it: a busy
+// machine left it running past durasim's exit, in the process group of whoever ran durasim.
+const { createRequire } = await import('node:module');
+const esbuild = createRequire(import.meta.url).cache[createRequire(import.meta.url).resolve('esbuild')];
+if (esbuild) await Promise.resolve(esbuild.exports.stop()).catch(() => {});
