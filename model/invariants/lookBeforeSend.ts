@@ -37,7 +37,7 @@ export function lookBeforeSend(posts: readonly RequestEvidence[], post: RequestE
 /** "since it started" or "since its previous write". */
 export const since = (previous: number): string => (previous < 0 ? 'it started' : 'its previous write');
 
-/** A wait in words: "slept 1994ms at #68", "waited on a setTimeout it set, which fired at #70". */
+/** A wait in words: "slept 1994ms at #68", "waited on a setTimeout it set, which fired at #70". */ // allow-ambient: names a timer the trace records
 export const describeWait = (wait: TraceLine): string => (wait.op === 'clock.sleep' ? `slept ${wait.detail} at #${wait.seq}` : `waited on a ${wait.detail.replace(/ fired$/, '')} it set, which fired at #${wait.seq}`);
 
 /** Timers that fire at once, not after a time: no wait. */
@@ -45,7 +45,7 @@ const IMMEDIATE = /Immediate|scheduler\.yield/;
 
 /**
  * A sender's waits on time: a `clock.sleep` of more than 0 ms (env's sleep, one step that lasts
- * the time), and a timer it set firing (setTimeout, setInterval, timers/promises setTimeout,
+ * the time), and a timer it set firing (setTimeout, setInterval, timers/promises setTimeout, // allow-ambient: names timers the trace records
  * scheduler.wait; not an immediate): its code woken once virtual time moved to it. A timer
  * counts between two positions only when it was set between them too — a heartbeat armed
  * earlier, or a request's abort timer set before the look, is no wait the look came before.
