@@ -237,7 +237,7 @@ async function checkUntilStopped(options: CheckOptions, ref: JournalRef, interru
     const freshText = loaded.freshModules ? ' (it reads the world as it loads: what it keeps is renewed at every incarnation, as every module is)' : '';
     const envText = options.environment ? ` · env ${Object.keys(options.environment).join(', ')}` : '';
     const serviceText = options.contract ? ` · service ${options.contract.url} (its contract${options.contract.preset ? `, from the ${options.contract.preset} preset` : ''})` : '';
-    const first = `seed ${options.seed} · faults ${options.faults.join(',')} (each run draws its own mix)${leftOutText(options)} · journal ${loaded.name}${freshText}${envText}${serviceText}${shapeText(options)} · ${count(options.runs, 'run')}${shardText}${options.tally ? ' · tally' : ''}${options.sweep ? ' · single-fault sweep first' : ''} · ${count(pool.size, 'worker')}`;
+    const first = `seed ${options.seed} · faults ${options.faults.join(',')} (each run draws its own mix)${leftOutText(options)} · journal ${loaded.name}${freshText}${envText}${serviceText}${shapeText(options)} · ${count(options.runs, 'run')}${shardText}${options.tally ? ' · tally' : ''}${options.sweep ? ' · single-fault sweep first' : ' · no single-fault sweep'} · ${count(pool.size, 'worker')}`;
     for (const line of [first, checkedLine(judged)]) {
       if (options.json) process.stderr.write(`${line}\n`);
       else print(line);
@@ -277,7 +277,7 @@ async function checkUntilStopped(options: CheckOptions, ref: JournalRef, interru
       ...(judged ? { judged } : {}),
       ...(options.tally ? { tally: true } : {}),
       ...(options.guided ? { guided: true } : {}),
-      ...(options.sweep ? { sweep: { base: withBounds(sweepBase(arbitraryOptions(options)), options.bounds), families: options.faults, ...(options.features ? { features: options.features } : {}) } } : {}),
+      ...(options.sweep ? { sweep: { base: withBounds(sweepBase(arbitraryOptions(options)), options.bounds), families: options.faults, ...(options.features ? { features: options.features } : {}), onProgress: (runs: number, states: number, points?: { explored: number; of: number }) => { if (points) progress.sweeping(runs, states, points); } } } : {}),
       keepLookingPastLiveness: true,
       shrinkWorkers: workers.shrink,
       stop: () => interrupt.requested,

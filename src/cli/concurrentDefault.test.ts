@@ -21,7 +21,7 @@ const common = () => ['--workers', '1', '--report-dir', join(dir, 'report'), '--
 
 describe('concurrent calls by default', () => {
   test("a server's journal with an in-process race is found by the default families, and the first line leaves nothing out", async () => {
-    expect(await run('check', '--journal', 'claim-after-lease', '--runs', '200', '--seed', '2', ...common())).toBe(1);
+    expect(await run('check', '--no-sweep', '--journal', 'claim-after-lease', '--runs', '200', '--seed', '2', ...common())).toBe(1);
     expect(out[0]).toMatch(/^seed 2 · faults crash,disk,io,response,duplicate,user,service-restart,intent,store,failure,concurrent \(each run draws its own mix\) · journal claim-after-lease · /);
     expect(out.join('\n')).toMatch(/single-flight|no-state-skip|write-ahead/);
   });
@@ -29,12 +29,12 @@ describe('concurrent calls by default', () => {
   test('a config that says the journal is called one at a time leaves them out, and the first line says which and why', async () => {
     const config = join(dir, 'durasim.config.json');
     writeFileSync(config, JSON.stringify({ calls: 'one-at-a-time' }));
-    expect(await run('check', '--journal', 'claim-after-lease', '--runs', '200', '--seed', '2', '--config', config, ...common())).toBe(0);
+    expect(await run('check', '--no-sweep', '--journal', 'claim-after-lease', '--runs', '200', '--seed', '2', '--config', config, ...common())).toBe(0);
     expect(out[0]).toContain(` · faults crash,disk,io,response,duplicate,user,service-restart,intent,store,failure (each run draws its own mix) · left out: concurrent ("calls": "one-at-a-time" in ${config}: a journal called one at a time meets no concurrent call) · journal claim-after-lease`);
   });
 
   test('--faults names what is drawn: the rest is left out, said so', async () => {
-    expect(await run('check', '--faults', 'crash,io', '--runs', '5', '--seed', '2', ...common())).toBe(0);
+    expect(await run('check', '--no-sweep', '--faults', 'crash,io', '--runs', '5', '--seed', '2', ...common())).toBe(0);
     expect(out[0]).toContain(' · faults crash,io (each run draws its own mix) · left out: disk, response, duplicate, user, service-restart, intent, store, failure, concurrent (--faults) · ');
   });
 

@@ -37,7 +37,7 @@ usage:
                   [--shard i/n] [--report-dir <dir>] [--junit <file>] [--json] [--regressions <dir>]
                   [--workers N] [--max-heap MB] [--hang-timeout 5s]
                   [--tally] [--invariants a,b] [--safety-only] [--confirm] [--env NAME=VALUE]... [--verbose]
-                  [--guided] [--sweep] [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
+                  [--guided] [--no-sweep] [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
   durasim replay  <scenario.json> [--journal <module>] [--config <file>] [--report-dir <dir>] [--max-heap MB] [--hang-timeout 5s]
                   [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
   durasim explain <scenario.json> [--journal <module>] [--config <file>] [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
@@ -93,11 +93,12 @@ runs, aims every other run at a window no run has hit yet: an earlier run with o
 placed at a step it took (the same seed gives the same runs with any number of workers). It widens
 the coverage and takes those runs from the drawn ones: on the built-in mutants it finds bugs later
 (docs/faults.md), so it is off unless asked for.
---sweep, before the drawn runs, judges every single-fault state of the task's fault-free run (what
+Before the drawn runs, check judges every single-fault state of the task's fault-free run (what
 explore --depth 1 tries: a crash in every distinct state before and after every step, and every
 fault of the families drawn that can land there), each state once: a defect one fault at one step
 reveals is found whatever the seed draws. Its line says the states judged, at how many of the run's
 crash points, its runs (apart from --runs) and seconds; it stops at the first failing state.
+--no-sweep leaves it out (the first line says so): the drawn runs alone, as a quick look.
 explore crashes the base scenario (default: the standard workload with every task feature — a
 token, a retry budget, planned inputs, a shared temp folder — and no faults) at every step,
 before and after, in every distinct crash state (process kill, lost unsynced data, torn and
@@ -221,7 +222,7 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
     }
     switch (command) {
       case 'check': {
-        const { positional, flags } = parseArgs(rest, { config: 'string', journal: 'string', runs: 'int', seed: 'seed', 'time-budget': 'duration', faults: 'faults', operations: 'operations', features: 'features', task: 'string', shard: 'shard', 'report-dir': 'string', junit: 'string', json: 'boolean', regressions: 'string', 'no-progress': 'boolean', tally: 'boolean', invariants: 'invariants', 'safety-only': 'boolean', confirm: 'boolean', env: 'env', verbose: 'boolean', guided: 'boolean', sweep: 'boolean', ...POOL_FLAGS, ...BOUNDS }, 'check');
+        const { positional, flags } = parseArgs(rest, { config: 'string', journal: 'string', runs: 'int', seed: 'seed', 'time-budget': 'duration', faults: 'faults', operations: 'operations', features: 'features', task: 'string', shard: 'shard', 'report-dir': 'string', junit: 'string', json: 'boolean', regressions: 'string', 'no-progress': 'boolean', tally: 'boolean', invariants: 'invariants', 'safety-only': 'boolean', confirm: 'boolean', env: 'env', verbose: 'boolean', guided: 'boolean', sweep: 'boolean', 'no-sweep': 'boolean', ...POOL_FLAGS, ...BOUNDS }, 'check');
         if (positional.length > 0) throw usageError(`check takes no positional argument, found ${JSON.stringify(positional[0])}`, 'Pass the journal with --journal <module>');
         // durasim.config.json (or --config): the project's task shape; every flag overrides it.
         const settings = settingsOf(flags);
@@ -251,7 +252,8 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
           ...(flags.invariants !== undefined ? { invariants: flags.invariants as InvariantCode[] } : {}),
           ...(flags['safety-only'] === true ? { safetyOnly: true } : {}),
           ...(flags.guided === true ? { guided: true } : {}),
-          ...(flags.sweep === true ? { sweep: true } : {}),
+          // The single-fault sweep runs first unless --no-sweep (--sweep, its default, is still taken).
+          sweep: flags['no-sweep'] !== true,
           ...(flags.tally === true ? { tally: true } : {}),
           ...(flags.confirm === true ? { confirm: true } : {}),
           ...(flags.verbose === true ? { verbose: true } : {}),
@@ -263,6 +265,7 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
           throw usageError('--safety-only leaves none of the --invariants to judge', 'Drop --safety-only, or name a safety invariant');
         }
         if (options.runs < 1) throw usageError('--runs must be at least 1', 'Pass e.g. --runs 1000');
+        if (flags.sweep === true && flags['no-sweep'] === true) throw usageError('--sweep and --no-sweep both given', 'Pass one of them (the sweep runs unless --no-sweep)');
         return await runCheck(options, print, printJson);
       }
       case 'replay':

@@ -60,7 +60,7 @@ const blocks = write('blocks.mjs', `export default {
 
 async function check(journal: string, name: string, ...more: string[]): Promise<{ code: number; out: string[]; summary: Record<string, unknown> }> {
   const out: string[] = [];
-  const code = await main(['check', '--journal', journal, '--operations', 'publish', '--features', 'none', '--workers', '1', '--no-progress', '--report-dir', join(dir, name), '--regressions', join(dir, `${name}-regressions`), ...more], (line) => out.push(line));
+  const code = await main(['check', '--no-sweep', '--journal', journal, '--operations', 'publish', '--features', 'none', '--workers', '1', '--no-progress', '--report-dir', join(dir, name), '--regressions', join(dir, `${name}-regressions`), ...more], (line) => out.push(line));
   return { code, out, summary: JSON.parse(readFileSync(join(dir, name, 'summary.json'), 'utf8')) as Record<string, unknown> };
 }
 

@@ -1,5 +1,5 @@
 /**
- * check --sweep (issue 52 item 1, as an option): every single-fault state of the task's fault-free
+ * check's single-fault sweep (issue 52 item 1, on by default; --no-sweep leaves it out): every single-fault state of the task's fault-free
  * run is judged before the drawn runs, so a defect that one fault at one step reveals is found by
  * construction, whatever the seed draws; the summary says the states judged, at how many of the
  * fault-free run's crash points, and the runs and seconds it cost.
@@ -21,16 +21,16 @@ const common = () => ['--runs', '1', '--seed', '1', '--workers', '1', '--report-
 const summary = () => JSON.parse(readFileSync(join(dir, 'report', 'summary.json'), 'utf8')) as { runsExecuted: number; sweep?: { states: number; points: { explored: number; of: number }; runs: number; ms: number; cpuMs: number; complete: boolean; stoppedBy?: string } };
 const SWEEP_LINE = /^single-fault sweep: (\d+) states judged at (.+) in (\d+) runs, \d+\.\d s \(\d+\.\d s CPU\)$/;
 
-describe('check --sweep', () => {
+describe("check's single-fault sweep", () => {
   // Two built-in mutants the drawn runs find late (reports/mutants.md: 147 and 103 runs), each with a one-fault hand-minimal scenario:
   // a 503's wait ignored (a failure-class answer at one request), a cancel looked at only at the start (a user's cancel at one step).
   test.each([
     ['ignores-retry-after', 'failure at a POST step', 'failure-class-respected'],
     ['cancel-checked-at-start', 'user at a ', 'no-effect-after-cancel'],
-  ])('%s: one fault at one step, found by the sweep before any drawn run; one drawn run of the same seed alone finds nothing', async (journal, where, code) => {
-    expect(await run('check', '--journal', journal, ...common())).toBe(0);
+  ])('%s: one fault at one step, found by the default sweep before any drawn run; one drawn run of the same seed alone finds nothing', async (journal, where, code) => {
+    expect(await run('check', '--journal', journal, '--no-sweep', ...common())).toBe(0);
     out = [];
-    expect(await run('check', '--journal', journal, '--sweep', ...common())).toBe(1);
+    expect(await run('check', '--journal', journal, ...common())).toBe(1);
     expect(out[0]).toContain(` · journal ${journal} · 1 run · single-fault sweep first · 1 worker`);
     const line = out.find((l) => l.startsWith('single-fault sweep: ')) ?? '';
     expect(line).toMatch(SWEEP_LINE);
@@ -48,7 +48,8 @@ describe('check --sweep', () => {
   });
 
   test("a clean journal's sweep covers every crash point of its fault-free run and says so, with its runs and seconds; the drawn runs follow", async () => {
-    expect(await run('check', '--journal', 'reference', '--operations', 'publish', '--features', 'none', '--sweep', ...common())).toBe(0);
+    expect(await run('check', '--journal', 'reference', '--operations', 'publish', '--features', 'none', ...common())).toBe(0);
+    expect(out[0]).toContain(' · 1 run · single-fault sweep first · 1 worker');
     const line = out.find((l) => l.startsWith('single-fault sweep: ')) ?? '';
     const sweep = summary().sweep;
     expect(sweep?.complete).toBe(true);
@@ -61,15 +62,16 @@ describe('check --sweep', () => {
   });
 
   test('a journal whose fault-free run fails: that run is the finding, and the line says no fault was tried', async () => {
-    expect(await run('check', '--journal', 'no-fsync', '--sweep', ...common())).toBe(1);
+    expect(await run('check', '--journal', 'no-fsync', ...common())).toBe(1);
     expect(out).toContainEqual(expect.stringMatching(/^single-fault sweep: 0 states judged at 0 of the fault-free run's 0 crash points \(the fault-free run itself fails: no fault was tried\) in 1 run, \d+\.\d s \(\d+\.\d s CPU\)$/));
     expect(out).toContain('found by the single-fault sweep: the fault-free run');
     expect(out.join('\n')).toMatch(/^ {2}write-ahead \[/m);
   });
 
-  test('without --sweep there is no sweep: no line, nothing in summary.json', async () => {
-    expect(await run('check', '--journal', 'reference', '--operations', 'publish', '--features', 'none', ...common())).toBe(0);
-    expect(out.some((l) => l.includes('single-fault sweep'))).toBe(false);
+  test('--no-sweep leaves it out: the first line says so; no sweep line, nothing in summary.json', async () => {
+    expect(await run('check', '--journal', 'reference', '--operations', 'publish', '--features', 'none', '--no-sweep', ...common())).toBe(0);
+    expect(out[0]).toContain(' · 1 run · no single-fault sweep · 1 worker');
+    expect(out.some((l) => l.startsWith('single-fault sweep'))).toBe(false);
     expect(summary().sweep).toBeUndefined();
   });
 });

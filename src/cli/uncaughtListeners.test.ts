@@ -36,7 +36,7 @@ export default {
 }
 
 function check(file: string): { status: number | null; out: string } {
-  const run = spawnSync(process.execPath, [join(ROOT, 'bin/durasim.mjs'), 'check', '--journal', file, '--operations', 'lookup', '--runs', '3', '--seed', '1', '--workers', '1', '--no-progress', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions')], { cwd: dir, encoding: 'utf8', timeout: CHILD_HANG_GUARD_MS });
+  const run = spawnSync(process.execPath, [join(ROOT, 'bin/durasim.mjs'), 'check', '--no-sweep', '--journal', file, '--operations', 'lookup', '--runs', '3', '--seed', '1', '--workers', '1', '--no-progress', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions')], { cwd: dir, encoding: 'utf8', timeout: CHILD_HANG_GUARD_MS });
   return { status: run.status, out: `${run.stdout}${run.stderr}` };
 }
 

@@ -104,7 +104,7 @@ export interface ExploreCrashesOptions {
   families?: readonly FaultKind[];
   /** The task features in play (the task shape; default: all). */
   features?: readonly TaskFeature[];
-  onProgress?: (runs: number, states: number, failing: number) => void;
+  onProgress?: (runs: number, states: number, failing: number, points?: { explored: number; of: number }) => void;
   /** True once the exploration must stop (a signal): no batch is started after it; the one under way ends and counts. */
   stop?: () => boolean;
   /**
@@ -307,7 +307,7 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
         return { p, family, scenario, key: label, summary: await run(scenario, 'summary'), ...(schedule ? { note: 'the newcomer taking the first step once both are ready' } : {}) };
       })));
       for (const { p, family, scenario, key, summary, note } of others) judgeState(p, family, scenario, summary, key, batch[p]?.seq, note);
-      options.onProgress?.(result.runs, result.states, result.findings.length);
+      options.onProgress?.(result.runs, result.states, result.findings.length, result.points);
     }
     return distinct;
   };

@@ -31,7 +31,8 @@ export interface SweepOptions {
   shard?: { index: number; count: number };
   /** True once the sweep must stop (an interrupt, the time budget): no batch is started after it. */
   stop?: () => boolean;
-  onProgress?: (runs: number, states: number) => void;
+  /** After each batch: runs and states so far, and the crash points swept of all (once the fault-free run is known). */
+  onProgress?: (runs: number, states: number, points?: { explored: number; of: number }) => void;
 }
 
 /** A state the sweep found failing: its scenario (the base with one fault), its run, and where it is. */
@@ -125,7 +126,7 @@ export async function sweepSingleFaults(options: SweepOptions): Promise<SweepRes
     batch: options.tally ? 64 : 8,
     onState: (state: SweptState) => failing(state.scenario, state.summary, `${state.family} at ${/^[aeiou]/.test(state.kind) ? 'an' : 'a'} ${state.kind} step (${state.point.line.slice(0, 80)})${state.note ? `, ${state.note}` : ''}`),
     ...(options.stop ? { stop: options.stop } : {}),
-    ...(options.onProgress ? { onProgress: (runs: number, states: number) => options.onProgress?.(runs, states) } : {}),
+    ...(options.onProgress ? { onProgress: (runs: number, states: number, _failing: number, points?: { explored: number; of: number }) => options.onProgress?.(runs, states, points) } : {}),
   });
   // The fault-free run itself: a failure there is the finding (no fault needed), and nothing after it was tried.
   const baseFails = exploration.baseSummary !== undefined && exploration.baseViolations.length + exploration.baseSummary.escapes.length > 0;
