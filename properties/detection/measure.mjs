@@ -45,7 +45,7 @@ function mutants() {
   const code = "import('./src/journals/mutants/index.ts').then((m) => process.stdout.write(JSON.stringify(m.MUTANTS.map((x) => ({ name: x.journal.name, faults: x.faults ?? null, breaks: x.breaks })))))";
   const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', code], { cwd: ROOT, encoding: 'utf8' });
   if (child.status !== 0) throw new Error(`Failed to list the mutants: ${child.stderr}`);
-  return JSON.parse(child.stdout).map((m) => ({ corpus: 'tuned', name: m.name, expected: m.breaks, args: ['--journal', m.name, ...(m.faults ? ['--faults', m.faults.join(',')] : [])] }));
+  return JSON.parse(child.stdout).map((m) => ({ corpus: 'tuned', name: m.name, expected: m.breaks, minimal: `reports/mutants/minimal/${m.name}.json`, args: ['--journal', m.name, ...(m.faults ? ['--faults', m.faults.join(',')] : [])] }));
 }
 
 function blind() {
@@ -54,13 +54,25 @@ function blind() {
     corpus: 'blind',
     name: e.name,
     expected: [e.invariant, ...e.alsoAcceptable],
-    handMinimalFaults: e.handMinimalFaults,
+    minimal: e.minimal,
     // As the blind measurement names them (properties/blind/measure.mjs): a journal called one at a time meets no concurrent call.
     args: ['--journal', e.journal, ...(e.config ? ['--config', e.config] : []), '--faults', (e.concurrent ? [...ONE_AT_A_TIME, 'concurrent'] : ONE_AT_A_TIME).join(',')],
   }));
 }
 
 const scratch = mkdtempSync(join(tmpdir(), 'durasim-detection-'));
+
+/** The worker steps and faults of a scenario's run, as `durasim replay` prints them (every worker step a line). */
+function stepsOf(entry, file) {
+  if (!existsSync(join(ROOT, file)) && !existsSync(file)) return null;
+  const dir = mkdtempSync(join(scratch, 'replay-'));
+  const journal = entry.args.slice(entry.args.indexOf('--journal'), entry.args.indexOf('--journal') + 2);
+  const config = entry.args.includes('--config') ? entry.args.slice(entry.args.indexOf('--config'), entry.args.indexOf('--config') + 2) : [];
+  const child = spawnSync(process.execPath, ['bin/durasim.mjs', 'replay', file, ...journal, ...config, '--report-dir', dir], { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const steps = (child.stdout.match(/^ *\d+ +\d+ms worker-\d+#\d+ step \d+ /gm) ?? []).length;
+  const faults = JSON.parse(readFileSync(existsSync(file) ? file : join(ROOT, file), 'utf8')).faults?.length ?? 0;
+  return { faults, steps };
+}
 
 function check(entry, seed) {
   const dir = join(scratch, entry.corpus, entry.name, String(seed));
@@ -80,8 +92,11 @@ function check(entry, seed) {
       const bySweep = /^found by the single-fault sweep: (.*)$/m.exec(out)?.[1];
       const codes = [...new Set((summary?.violations ?? []).map((v) => v.code))];
       const sweep = summary?.sweep;
+      const counterexample = join(dir, 'report', 'counterexample.json');
+      const shrunk = found && existsSync(counterexample) ? stepsOf(entry, counterexample) : null;
       resolve({
         seed,
+        shrunk,
         exitCode: code,
         found,
         foundBy: !found ? null : bySweep === 'the fault-free run' ? 'fault-free run' : bySweep !== undefined ? 'sweep' : 'drawn',
@@ -114,7 +129,7 @@ async function measure(entries) {
   }
   await Promise.all(Array.from({ length: PARALLEL }, lane));
   process.stderr.write(`${jobs.length} checks in ${((Date.now() - started) / 1000).toFixed(0)} s wall\n`);
-  return entries.map((entry) => ({ corpus: entry.corpus, name: entry.name, expected: entry.expected, ...(entry.handMinimalFaults !== undefined ? { handMinimalFaults: entry.handMinimalFaults } : {}), command: `npx durasim check ${entry.args.join(' ')} --seed S`, seeds: (results.get(entry.name) ?? []).sort((a, b) => a.seed - b.seed) }));
+  return entries.map((entry) => ({ corpus: entry.corpus, name: entry.name, expected: entry.expected, handMinimal: stepsOf(entry, entry.minimal), command: `npx durasim check ${entry.args.join(' ')} --seed S`, seeds: (results.get(entry.name) ?? []).sort((a, b) => a.seed - b.seed) }));
 }
 
 function writeDurably(path, text) {
@@ -136,24 +151,32 @@ function cell(s) {
   return `${s.drawnRuns} drawn (after the sweep's ${s.sweep?.runs})`;
 }
 
+/** Within one fault and 10% of the steps of the hand-minimal scenario (the bound reports/mutants.md holds the mutants to). */
+function within(shrunk, minimal) {
+  if (!shrunk || !minimal) return false;
+  return shrunk.faults <= minimal.faults + 1 && shrunk.steps <= Math.ceil(minimal.steps * 1.1);
+}
+
 function table(rows, corpus) {
   const mine = rows.filter((r) => r.corpus === corpus);
   const lines = [
-    `| ${corpus === 'tuned' ? 'mutant' : 'defect'} | ${SEEDS.map((s) => `seed ${s}`).join(' | ')} | sweep states / runs / CPU s | invariants (expected among them) |`,
-    `|---|${SEEDS.map(() => '---|').join('')}---|---|`,
+    `| ${corpus === 'tuned' ? 'mutant' : 'defect'} | ${SEEDS.map((s) => `seed ${s}`).join(' | ')} | sweep states / runs / CPU s | invariants (expected among them) | shrunk faults / steps at each seed | hand-minimal faults / steps |`,
+    `|---|${SEEDS.map(() => '---|').join('')}---|---|---|---|`,
   ];
   for (const r of mine) {
     const first = r.seeds[0];
     const sweepCell = first?.sweep ? `${first.sweep.states} / ${first.sweep.runs} / ${(first.sweep.cpuMs / 1000).toFixed(1)}${first.sweep.complete ? ' (complete)' : ''}` : '—';
     const invariants = [...new Set(r.seeds.flatMap((s) => s.invariants))];
-    lines.push(`| \`${r.name}\` | ${r.seeds.map(cell).join(' | ')} | ${sweepCell} | ${invariants.join(', ') || '—'} (${r.seeds.every((s) => !s.found || s.named) ? 'yes' : 'not at every seed'}) |`);
+    const shrunk = r.seeds.map((s) => (s.shrunk ? `${s.shrunk.faults} / ${s.shrunk.steps}${within(s.shrunk, r.handMinimal) ? '' : ' (over)'}` : '—')).join(', ');
+    lines.push(`| \`${r.name}\` | ${r.seeds.map(cell).join(' | ')} | ${sweepCell} | ${invariants.join(', ') || '—'} (${r.seeds.every((s) => !s.found || s.named) ? 'yes' : 'not at every seed'}) | ${shrunk} | ${r.handMinimal ? `${r.handMinimal.faults} / ${r.handMinimal.steps}` : '—'} |`);
   }
   const pairs = mine.flatMap((r) => r.seeds);
   const found = pairs.filter((s) => s.found);
   const bySweep = found.filter((s) => s.foundBy !== 'drawn');
   const drawn = found.filter((s) => s.foundBy === 'drawn').map((s) => s.drawnRuns).sort((a, b) => a - b);
   const allSeeds = mine.filter((r) => r.seeds.every((s) => s.found)).length;
-  lines.push('', `${allSeeds} of ${mine.length} found at every seed; ${found.length} of ${pairs.length} (defect, seed) pairs found: ${bySweep.length} by the fault-free run or the sweep (the same at every seed), ${drawn.length} by drawn runs after the sweep (median ${drawn.length ? drawn[Math.floor((drawn.length - 1) / 2)] : '—'}, worst ${drawn.at(-1) ?? '—'} drawn runs).`);
+  const shrunkPairs = mine.flatMap((r) => r.seeds.filter((s) => s.shrunk && r.handMinimal).map((s) => within(s.shrunk, r.handMinimal)));
+  lines.push('', `${allSeeds} of ${mine.length} found at every seed; ${found.length} of ${pairs.length} (defect, seed) pairs found: ${bySweep.length} by the fault-free run or the sweep (the same at every seed), ${drawn.length} by drawn runs after the sweep (median ${drawn.length ? drawn[Math.floor((drawn.length - 1) / 2)] : '—'}, worst ${drawn.at(-1) ?? '—'} drawn runs). Shrunk within one fault and 10% of the steps of the hand-minimal scenario: ${shrunkPairs.filter(Boolean).length} of ${shrunkPairs.length} counterexamples.`);
   return lines.join('\n');
 }
 
