@@ -44,6 +44,9 @@ import type { ServiceContract } from '../../simulator/contract/contract.js';
 import { Interrupt } from './interrupt.js';
 import { interruptedLine } from '../report/markdown.js';
 
+/** The single-fault sweep's default bound in runs: about eight times the standard task's whole sweep (2,428 runs). */
+export const SWEEP_RUNS = 20_000;
+
 /** The pool's flags: --workers, --max-heap, --hang-timeout. */
 export type PoolFlags = Pick<PoolOptions, 'workers' | 'maxHeapMb' | 'hangTimeoutMs'>;
 
@@ -71,6 +74,8 @@ export interface CheckOptions extends PoolFlags {
   guided?: boolean;
   /** Judge every single-fault state of the task's fault-free run before the drawn runs (--sweep: runner/sweep.ts). */
   sweep?: boolean;
+  /** The sweep's bound in runs (--sweep-runs; default SWEEP_RUNS): a long fault-free run has many crash points. */
+  sweepRuns?: number;
   /** Run the whole budget and count failing runs per invariant (--tally). */
   tally?: boolean;
   /** Run the first counterexample in real processes too, and say whether it happens there (--confirm). */
@@ -277,7 +282,7 @@ async function checkUntilStopped(options: CheckOptions, ref: JournalRef, interru
       ...(judged ? { judged } : {}),
       ...(options.tally ? { tally: true } : {}),
       ...(options.guided ? { guided: true } : {}),
-      ...(options.sweep ? { sweep: { base: withBounds(sweepBase(arbitraryOptions(options)), options.bounds), families: options.faults, ...(options.features ? { features: options.features } : {}), onProgress: (runs: number, states: number, points?: { explored: number; of: number }) => { if (points) progress.sweeping(runs, states, points); } } } : {}),
+      ...(options.sweep ? { sweep: { base: withBounds(sweepBase(arbitraryOptions(options)), options.bounds), families: options.faults, ...(options.features ? { features: options.features } : {}), maxRuns: options.sweepRuns ?? SWEEP_RUNS, onProgress: (runs: number, states: number, points?: { explored: number; of: number }) => { if (points) progress.sweeping(runs, states, points); } } } : {}),
       keepLookingPastLiveness: true,
       shrinkWorkers: workers.shrink,
       stop: () => interrupt.requested,

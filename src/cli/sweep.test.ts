@@ -68,6 +68,20 @@ describe("check's single-fault sweep", () => {
     expect(out.join('\n')).toMatch(/^ {2}write-ahead \[/m);
   });
 
+  test('--sweep-runs bounds the sweep: cut short where the bound fell, the line says which bound and how to raise it, and the drawn runs follow', async () => {
+    expect(await run('check', '--journal', 'reference', '--sweep-runs', '20', ...common())).toBe(0);
+    const line = out.find((l) => l.startsWith('single-fault sweep: ')) ?? '';
+    expect(line).toMatch(SWEEP_LINE);
+    expect(line).toMatch(/ judged at \d+ of the fault-free run's 262 crash points \(cut short at its bound of 20 runs: --sweep-runs N raises it\) in \d+ runs, /);
+    const sweep = summary().sweep;
+    expect(sweep?.complete).toBe(false);
+    // It stops at the first batch boundary at or past the bound: a batch is 8 crash points.
+    expect(sweep?.runs).toBeGreaterThanOrEqual(20);
+    expect(sweep?.points.explored).toBeLessThan(sweep?.points.of ?? 0);
+    expect(summary().runsExecuted).toBe(1);
+    expect(out).toContainEqual(expect.stringMatching(/^1 run in .*: clean$/));
+  });
+
   test('--no-sweep leaves it out: the first line says so; no sweep line, nothing in summary.json', async () => {
     expect(await run('check', '--journal', 'reference', '--operations', 'publish', '--features', 'none', '--no-sweep', ...common())).toBe(0);
     expect(out[0]).toContain(' · 1 run · no single-fault sweep · 1 worker');

@@ -63,7 +63,7 @@ export interface HuntOptions {
    * and the families it tries. A failure there is the finding (shrunk by the rewrites alone); a
    * liveness one is kept and the drawn runs go on.
    */
-  sweep?: Pick<SweepOptions, 'base' | 'families' | 'features' | 'onProgress'>;
+  sweep?: Pick<SweepOptions, 'base' | 'families' | 'features' | 'onProgress' | 'maxRuns'>;
 }
 
 /** What the sweep covered, for the summary. */

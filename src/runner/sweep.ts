@@ -19,6 +19,7 @@ import { featuredScenario, type FaultKind, type ScenarioArbitraryOptions, type T
 import { shapedScenario } from '../taskShape.js';
 import { exploreCrashes, type SweptState } from './crashExplorer.js';
 import { summaryVerdict, tallyCodes, type Judged, type RunVerdict } from './runVerdict.js';
+import { count } from '../report/count.js';
 
 export interface SweepOptions {
   pool: WorkerPool;
@@ -29,6 +30,8 @@ export interface SweepOptions {
   judged?: Judged;
   tally?: boolean;
   shard?: { index: number; count: number };
+  /** The sweep's bound: no batch is started once this many runs are made (check's --sweep-runs). */
+  maxRuns?: number;
   /** True once the sweep must stop (an interrupt, the time budget): no batch is started after it. */
   stop?: () => boolean;
   /** After each batch: runs and states so far, and the crash points swept of all (once the fault-free run is known). */
@@ -122,6 +125,7 @@ export async function sweepSingleFaults(options: SweepOptions): Promise<SweepRes
     ...(options.features ? { features: options.features } : {}),
     ...(options.judged ? { judged: options.judged } : {}),
     ...(options.shard ? { shard: options.shard } : {}),
+    ...(options.maxRuns !== undefined ? { maxRuns: options.maxRuns } : {}),
     // Small batches: a failure stops the sweep a few steps after it, not 64.
     batch: options.tally ? 64 : 8,
     onState: (state: SweptState) => failing(state.scenario, state.summary, `${state.family} at ${/^[aeiou]/.test(state.kind) ? 'an' : 'a'} ${state.kind} step (${state.point.line.slice(0, 80)})${state.note ? `, ${state.note}` : ''}`),
@@ -138,7 +142,7 @@ export async function sweepSingleFaults(options: SweepOptions): Promise<SweepRes
   }
   const points = exploration.points ?? { explored: 0, of: 0 };
   const complete = points.explored === points.of && !exploration.stopped && failure === undefined;
-  const stoppedBy = complete ? undefined : baseFails ? 'the fault-free run itself fails: no fault was tried' : failure ? 'stopped at the first failing state' : exploration.stopped ? 'stopped by the time budget or the interrupt' : undefined;
+  const stoppedBy = complete ? undefined : baseFails ? 'the fault-free run itself fails: no fault was tried' : failure ? 'stopped at the first failing state' : exploration.stopped ? 'stopped by the time budget or the interrupt' : exploration.cutShort ? `cut short at its bound of ${count(options.maxRuns ?? 0, 'run')}: --sweep-runs N raises it` : undefined;
   return {
     states: exploration.states,
     points,
