@@ -42,7 +42,8 @@ import { guardPinning } from './guardPinning.js';
 import { noBufferPool } from './bufferPool.js';
 import { trackBuiltinLoads } from './builtinLoads.js';
 import { noteIntrinsicChanges } from './lockIntrinsics.js';
-import { hasBaseline, isShared, restoreShared, takeBaseline, trackBuiltin as track, type Restored } from './sharedObjects.js';
+import { hasBaseline, isShared, takeBaseline, trackBuiltin as track } from './sharedBaseline.js';
+import { restoreShared, type Restored } from './sharedObjects.js';
 import { claimMachinery, closeThread as closeToNoTurn } from './turn.js';
 
 export { asModuleLoad, callOfTurn, chargeNoTurnTo, claimMachinery, isJournalCode, isNoTurn, moduleLoading, NOT_SERVED, outsideTurn, runAsCall, runAsTurn, turnHolder, type Escape, type TurnHolder, type SimulatedProcess } from './turn.js';

@@ -1,5 +1,5 @@
 /**
- * Every way a journal's code gets a builtin module hands it to sharedObjects.ts first, so that
+ * Every way a journal's code gets a builtin module hands it to sharedBaseline.ts first, so that
  * what the journal does to the module is put back at the next incarnation's start: the require a
  * journal's bundle is given (src/isolation/journalInstances.ts), and, for a require it makes
  * itself (module.createRequire, Module.prototype.require), Node's CommonJS loader (Module._load)
@@ -9,7 +9,7 @@
  * whole when the sandbox is installed: guardModules.ts, by the table in builtinModules.ts.)
  */
 import { createRequire, isBuiltin } from 'node:module';
-import { hasBaseline, isShared, trackBuiltin } from './sharedObjects.js';
+import { hasBaseline, isShared, trackBuiltin } from './sharedBaseline.js';
 import { claimMachinery, isJournalCode, turnHolder } from './turn.js';
 
 /** The tracking is durasim's own work: in a thread closed to code no turn holds, it runs as the machinery (sandbox/turn.ts). */
