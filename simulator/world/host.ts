@@ -14,7 +14,8 @@ import type { StoreCore } from '../store/store.js';
 import type { VirtualClock, Timer } from './clock.js';
 import type { CrashFault } from '../scenario/scenario.js';
 import type { PendingStep, Proc } from './proc.js';
-import type { ExitRecord, StopReason } from './runRecords.js';
+import type { CrashRecord, ExitRecord, StopReason } from './runRecords.js';
+import type { Inspection } from './inspection.js';
 import type { TraceEntry } from './trace.js';
 import type { Turns } from './turns.js';
 import type { ScenarioEvents } from '../scenario/scenarioEvents.js';
@@ -95,4 +96,16 @@ export interface EndHost extends WorldCore {
   readonly masksSecrets: boolean;
   /** `proc` restarts as its next incarnation, within the bound. */
   scheduleRestart(proc: Proc): void;
+}
+
+/** What a crash (crashProcess.ts) acts on. */
+export interface CrashHost extends EndHost {
+  readonly procs: readonly Proc[];
+  readonly crashes: CrashRecord[];
+  /** The journal's inspect() on the disk's images, and the observed histories built from them. */
+  readonly inspection: Inspection;
+  /** The files the task edits or the user saves. */
+  readonly paths: string[];
+  readonly globalStep: number;
+  beat(globalStep: number, proc: Proc | undefined, op: string): void;
 }

@@ -121,3 +121,23 @@ export function offerUncaught(world: EndHost, proc: Proc, thrown: unknown, origi
   }
   return true;
 }
+
+/** process.exit(code) from the journal: the incarnation ends as a process would, finished or failed. */
+export function exitByCall(world: EndHost, proc: Proc, code: number): void {
+  // A process's exit status is its code's low eight bits (process.exit(256) is a success, -1 is 255), as the OS makes it.
+  const status = code & 0xff;
+  // The error stands for the exit code, not for a place in the journal's code: it carries no frames.
+  exitProcess(world, proc, status === 0 ? undefined : Object.assign(new Error(`process.exit(${code})`), { stack: `Error: process.exit(${code})` }), status);
+}
+
+/** An unhandled rejection or uncaught exception: it ends the incarnation that last ran, as it would end a process. */
+export function endByUncaught(world: EndHost, thrown: unknown, origin: 'uncaughtException' | 'unhandledRejection'): void {
+  const proc = world.turns.lastRunner;
+  // The process's own listeners take it first, as Node's would (offerUncaught).
+  if (proc && proc.alive && !proc.done && offerUncaught(world, proc, thrown, origin)) return;
+  // What was thrown, read as the code of the incarnation that last ran (sandbox/ownThrown.ts).
+  const error = proc ? runAsTurn(proc, () => ownThrown(thrown)) : ownThrown(thrown);
+  const message = errorText(error);
+  if (proc && proc.alive && !proc.done) exitProcess(world, proc, new Error(`unhandled: ${message}`));
+  else world.record({ actor: 'supervisor', op: 'unhandled', detail: message });
+}
