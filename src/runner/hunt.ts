@@ -25,6 +25,7 @@ import type { GuideSummary } from './windowGuide.js';
 import { simplifyScenario } from './simplifyScenario.js';
 import { inRunShape, runShapeOf } from './runShape.js';
 import { anchoredInPlace, hasNumberedFaults } from './anchorFaults.js';
+import { withFewerFeatures } from './fewerFeatures.js';
 import { sweepSingleFaults, type SweepFailure, type SweepOptions, type SweepResult } from './sweep.js';
 
 export interface HuntOptions {
@@ -273,15 +274,17 @@ async function sweepFindingOf(options: HuntOptions, failure: SweepFailure, invar
     return fails ? outcome.summary.stats.steps : undefined;
   };
   const anchored = await anchorWhereItLanded(pool, journalId, failure.scenario, measure);
+  // The sweep's base carries every feature of the shape: those the failure does not need go first (fewerFeatures.ts).
+  const fewer = await withFewerFeatures(anchored, measure, options.stop);
   const report = options.onShrink;
-  const simpler = await simplifyScenario(anchored, measure, {
+  const simpler = await simplifyScenario(fewer.scenario, measure, {
     maxAttempts: 400,
     shape: runShapeOf(options.arbitrary ?? {}, failure.scenario),
     ...(options.stop ? { stop: options.stop } : {}),
     ...(report ? { onProgress: (attempts: number, steps: number, current: Scenario) => report({ attempts, steps, faults: current.faults.length }) } : {}),
   });
-  const outcome = simpler.steps === 0 && anchored === failure.scenario ? failure.outcome : await pool.run(journalId, simpler.scenario);
-  return { ...tag, verdict: failure.verdict, scenario: simpler.scenario, outcome, origin, shrink: { attempts: simpler.attempts, steps: simpler.steps, exhausted: false, ms: wallMs() - shrinkStarted, fromFaults: failure.scenario.faults.length, ...(options.stop?.() ? { stopped: true } : {}) } };
+  const outcome = simpler.steps === 0 && fewer.dropped.length === 0 && anchored === failure.scenario ? failure.outcome : await pool.run(journalId, simpler.scenario);
+  return { ...tag, verdict: failure.verdict, scenario: simpler.scenario, outcome, origin, shrink: { attempts: fewer.attempts + simpler.attempts, steps: fewer.dropped.length + simpler.steps, exhausted: false, ms: wallMs() - shrinkStarted, fromFaults: failure.scenario.faults.length, ...(options.stop?.() ? { stopped: true } : {}) } };
 }
 
 /** A failure as a finding: shrunk (to a scenario that still breaks `invariant`, or fails the same way), or saved as found when it cannot be. */

@@ -10,7 +10,8 @@
  *   replaced by the loss of the response to that key's first request (the journal meets the same
  *   doubt without a restart), with the service's idempotency memory as it is or weaker, taken
  *   only when the trace gets shorter;
- * - each fault toward its least destructive form (milderScenarios);
+ * - each fault toward its least destructive form (milderScenarios), and its length of virtual time
+ *   (a takeover's hold, a pause, a delay) halved when the trace gets shorter (shorterScenarios);
  * - a crash placed by step number re-placed by the work it hits (anchoredScenarios; hunt.ts first
  *   anchors every numbered fault where it landed: anchorFaults.ts); an operation dropped takes the
  *   faults anchored to its names with it;
@@ -192,6 +193,8 @@ export function milderScenarios(scenario: Scenario): Scenario[] {
       const { tornKeepBytes: _, keep: __, ...rest } = fault;
       return [replaced(i, { ...rest, mode: 'lose-unsynced' } as Fault)];
     }
+    // A machine crash whose lost page cache the failure does not need is a process kill.
+    if (fault.mode === 'lose-unsynced') return [replaced(i, { ...fault, mode: 'keep-all' })];
     return [];
   });
 }
@@ -213,7 +216,27 @@ function withoutOperation(scenario: Scenario, key: string): Scenario {
 
 /** Scenarios with as many faults and perhaps a shorter trace: a keep-all crash on a key's work → the key's first response lost. */
 export function gentlerScenarios(scenario: Scenario): Scenario[] {
-  return [...respondedScenarios(scenario), ...soonerScenarios(scenario)];
+  return [...respondedScenarios(scenario), ...soonerScenarios(scenario), ...shorterScenarios(scenario)];
+}
+
+/** The virtual-time lengths a fault may carry: a takeover's hold, a pause, a response's delay or late commit, a Retry-After. */
+const DURATIONS = ['holdMs', 'pauseMs', 'delayMs', 'commitDelayMs', 'retryAfterMs'] as const;
+
+/**
+ * Each fault's length of virtual time halved (a takeover held, a pause, a delay): a sweep places its
+ * faults with the longest length that lands in the window, while a shorter one often shows the same
+ * defect in fewer steps (fewer polls, fewer renewals). Taken only when the trace gets shorter.
+ */
+function shorterScenarios(scenario: Scenario): Scenario[] {
+  return scenario.faults.flatMap((fault, i) => {
+    const record = fault as unknown as Record<string, unknown>;
+    return DURATIONS.flatMap((field) => {
+      const ms = record[field];
+      if (typeof ms !== 'number' || ms < 2) return [];
+      const shorter = { ...fault, [field]: Math.floor(ms / 2) } as Fault;
+      return [{ ...scenario, faults: scenario.faults.map((f, k) => (k === i ? shorter : f)) }];
+    });
+  });
 }
 
 /** A crash anchored to a key's request replaced by the loss of that request's response (the shorter story, same doubt). */
