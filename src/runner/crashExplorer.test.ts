@@ -137,6 +137,20 @@ describe('exploreCrashes', () => {
     expect(all.seconds.some((t) => !t.includes('key post-a'))).toBe(true); // in exploration order, the step after the first fault comes first
   });
 
+  test('a defect two related faults reveal (a cancel and a crash at steps naming the same key: cancel-rolls-back) is found among the first pairs by dependency, not in exploration order', async () => {
+    const loaded = await pool.load(bundledJournal('cancel-rolls-back')!);
+    const one = await exploreCrashes({ pool, journalId: loaded.journalId, base, depth: 1 });
+    expect(one.findings).toEqual([]); // one fault alone never reveals it
+    const maxRuns = one.runs + 400;
+    const pruned = await exploreCrashes({ pool, journalId: loaded.journalId, base, depth: 2, maxRuns });
+    expect(pruned.pairs?.firstFailingRun).toBeGreaterThan(one.runs);
+    expect(pruned.pairs?.firstFailingRun).toBeLessThanOrEqual(pruned.runs);
+    expect(pruned.findings[0]?.scenario.faults.map((f) => f.kind).sort()).toEqual(['cancel', 'crash']);
+    const all = await exploreCrashes({ pool, journalId: loaded.journalId, base, depth: 2, maxRuns, allPairs: true });
+    expect(all.pairs?.firstFailingRun).toBeUndefined();
+    expect(all.findings).toEqual([]);
+  });
+
   test('depth 2 explores pairs: more states than depth 1, and a budget cuts it short honestly', async () => {
     const loaded = await pool.load(bundledJournal('reference')!);
     const one = await exploreCrashes({ pool, journalId: loaded.journalId, base, depth: 1 });
