@@ -43,7 +43,7 @@ usage:
   durasim explain <scenario.json> [--journal <module>] [--config <file>] [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
   durasim confirm <scenario.json> [--journal <module>] [--config <file>] [--wall-limit 60s] [--calls]
                   [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
-  durasim explore [scenario.json] [--journal <module>] [--depth 1|2] [--max-runs N]
+  durasim explore [scenario.json] [--journal <module>] [--depth 1|2] [--all-pairs] [--max-runs N]
                   [--faults ${FAULT_KINDS.join(',')}] [--operations …] [--features …] [--config <file>]
                   [--env NAME=VALUE]... [--report-dir <dir>] [--regressions <dir>] [--workers N]
                   [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
@@ -108,7 +108,11 @@ per-file states), and tries there every other fault of --faults (default: all; n
 can land at that step: an I/O error, each service answer and failure class at its request, a
 duplicate delivery (also with the newcomer first), a service or store restart, a pause, a
 takeover, a store fault or edit, a cancel, a user's save, a changed input. It judges each continuation and prints the coverage table
-(per step kind, failing/tried per family); --depth 2 tries again at every point of every continuation.
+(per step kind, failing/tried per family); --depth 2 tries again at the points of every continuation
+whose step touches what the first fault's step touched (the same key, file, store entry or lease),
+the closest first (the same key, then file, store entry, lease; then the nearest steps), so
+--max-runs spends itself on them; --all-pairs tries every point. Its line says how many pairs
+(a depth-1 state × a point of its continuation) it kept of how many, and their runs and CPU.
 confirm runs a scenario in real processes (real files, a real node:http service and shared store,
 SIGKILL at its crash steps, real pauses and 503 waits) under strace, builds each machine crash's
 disk from the workers' real system calls, and judges both worlds: confirmed (exit 1 or 3: the
@@ -299,10 +303,11 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
         }, print);
       }
       case 'explore': {
-        const { positional, flags } = parseArgs(rest, { config: 'string', journal: 'string', depth: 'positive', 'max-runs': 'positive', faults: 'faults', operations: 'operations', features: 'features', env: 'env', 'report-dir': 'string', regressions: 'string', 'no-progress': 'boolean', ...POOL_FLAGS, ...BOUNDS }, 'explore');
+        const { positional, flags } = parseArgs(rest, { config: 'string', journal: 'string', depth: 'positive', 'max-runs': 'positive', faults: 'faults', operations: 'operations', features: 'features', env: 'env', 'report-dir': 'string', regressions: 'string', 'no-progress': 'boolean', 'all-pairs': 'boolean', ...POOL_FLAGS, ...BOUNDS }, 'explore');
         if (positional.length > 1) throw usageError(`explore takes at most one scenario file, found ${positional.length}`, 'Run durasim explore [scenario.json] --journal <module>');
         const depth = (flags.depth as number | undefined) ?? 1;
         if (depth !== 1 && depth !== 2) throw usageError(`--depth must be 1 or 2, found ${depth}`, 'Pass --depth 1 (every crash) or --depth 2 (every pair of crashes)');
+        if (flags['all-pairs'] === true && depth !== 2) throw usageError('--all-pairs goes with --depth 2: depth 1 tries one fault at a time', 'Run durasim explore --depth 2 --all-pairs');
         // durasim.config.json (or --config): the journal, the families, the task shape and the user's task as the base; flags override it.
         const settings = settingsOf(flags);
         const { journal, faults, task, operations, features, env: environment } = settings;
@@ -314,6 +319,7 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
           ...(inputBase !== undefined ? { task: inputBase } : {}),
           ...poolFlags(flags),
           depth,
+          ...(flags['all-pairs'] === true ? { allPairs: true } : {}),
           ...(operations !== undefined || features !== undefined ? { shape: { ...(operations ? { operations } : {}), ...(features ? { features } : {}) } } : {}),
           reportDir: (flags['report-dir'] as string | undefined) ?? 'durasim-report',
           regressionsDir: (flags.regressions as string | undefined) ?? REGRESSIONS_DIR,
