@@ -29,7 +29,7 @@ import { githubAnnotations } from '../report/githubAnnotations.js';
 import { confirmCounterexample, describeDivergence } from '../runner/confirm.js';
 import { hunt } from '../runner/hunt.js';
 import { shrinkLine, tallyLines } from './checkLines.js';
-import { sweepBase } from '../runner/sweep.js';
+import { sweepBase, SWEEP_RUNS } from '../runner/sweep.js';
 import { sweepLine } from '../report/sweepLine.js';
 import { judgedViolations, summaryOf, type Judged } from '../runner/runVerdict.js';
 import { confirmScenario, simulatedOf } from '../confirm/confirmScenario.js';
@@ -43,9 +43,6 @@ import { withBounds, type BoundsOption } from './boundsOption.js';
 import type { ServiceContract } from '../../simulator/contract/contract.js';
 import { Interrupt } from './interrupt.js';
 import { interruptedLine } from '../report/markdown.js';
-
-/** The single-fault sweep's default bound in runs: about eight times the standard task's whole sweep (2,428 runs). */
-export const SWEEP_RUNS = 20_000;
 
 /** The pool's flags: --workers, --max-heap, --hang-timeout. */
 export type PoolFlags = Pick<PoolOptions, 'workers' | 'maxHeapMb' | 'hangTimeoutMs'>;
