@@ -152,7 +152,6 @@ const worst = (codes: readonly number[]): number => codes.reduce<number>((a, b) 
 
 const wallMs = (): number => performance.now(); // the harness's clock, for the report only
 
-
 /** What was found, cause first: the sandbox breach, then what the journal itself reported (a run() that threw), then the violations. */
 export function findingLines(report: RunReport): string[] {
   return [
