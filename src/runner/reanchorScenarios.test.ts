@@ -36,6 +36,21 @@ describe('the rewrites of anchored faults', () => {
     expect(faults).toHaveLength(8);
   });
 
+  test("a timed fault anchored to a step's kind is offered anchored to each of the task's names, its own side first (a cancel placed by a sweep after a temp file's open)", () => {
+    const cancel: Fault = { kind: 'cancel', at: { mentions: 'fs.open', occurrence: 5 } };
+    const faults = kindToNameAnchored({ ...task(postA, postB), faults: [cancel] }).map((s) => s.faults[0]);
+    expect(faults.slice(0, 5)).toEqual([
+      ...[0, 1, 2, 3].map((occurrence) => ({ kind: 'cancel', at: { mentions: 'post-a', occurrence } })),
+      { kind: 'cancel', at: { mentions: 'post-a', occurrence: 0, when: 'after' } },
+    ]);
+    expect(faults).toContainEqual({ kind: 'cancel', at: { mentions: 'post-b', occurrence: 3, when: 'after' } });
+    expect(faults).toHaveLength(16);
+    const after: Fault = { kind: 'input-change', resource: 'config', value: 'v2', at: { mentions: 'GET', occurrence: 2, when: 'after' } };
+    expect(kindToNameAnchored({ ...task(postA), faults: [after] }).map((s) => s.faults[0])[0]).toEqual({ ...after, at: { mentions: 'post-a', occurrence: 0, when: 'after' } });
+    // Anchored to a name already: nothing to offer.
+    expect(kindToNameAnchored({ ...task(postA), faults: [{ kind: 'cancel', at: { mentions: 'post-a', occurrence: 2 } }] })).toEqual([]);
+  });
+
   test('an operation of the workload is offered as each earlier one the task does not hold, its anchored faults re-anchored to it', () => {
     const dup: Fault = { kind: 'duplicate-delivery', at: { mentions: 'notes.md', occurrence: 1 } };
     const candidates = earlierOperations({ ...task(postB, edit), faults: [dup] }, STANDARD_OPERATIONS);

@@ -8,9 +8,9 @@
  *   after may be what was dropped, and a fault just after the start needs no anchor at all;
  * - a fault anchored to a step's kind (`fh.sync`, `POST`) counts every operation's steps of that
  *   kind: with an operation dropped, its occurrence is tried scaled to the operations left;
- * - a worker's fault anchored to a step's kind is tried anchored to each of the task's names
- *   instead (a key's n-th step), as a numbered crash is (anchoredScenarios), so the operations
- *   it did not name can go;
+ * - a worker's fault or a timed fault anchored to a step's kind is tried anchored to each of the
+ *   task's names instead (a key's n-th step), as a numbered crash is (anchoredScenarios), so the
+ *   operations and features it did not name can go;
  * - an operation of the workload is tried replaced by an earlier one the task does not hold (a
  *   lookup and an edit by two publishes), the faults anchored to its names re-anchored to the new
  *   key's.
@@ -74,16 +74,28 @@ export function fewerKindOccurrences(scenario: Scenario, kept: number, total: nu
   return [...new Set([kept / total, (kept - 0.5) / total, 0.5].filter((factor) => factor > 0 && factor < 1))].map(scaled);
 }
 
-/** Each worker's fault (a crash, an I/O error, a pause) anchored to a step's kind, anchored instead to one of the task's names, its first steps first. */
+/**
+ * Each worker's fault (a crash, an I/O error, a pause) and each timed fault (a cancel, an input
+ * change, a store edit…) anchored to a step's kind, anchored instead to one of the task's names,
+ * its first steps first: a kind's count takes in every operation's and feature's steps (a temp
+ * file's open), a name's only its own, so what it did not name can go.
+ */
 export function kindToNameAnchored(scenario: Scenario): Scenario[] {
   const names = taskNameSet(scenario);
   const ordered = scenario.task.operations.flatMap(operationNames);
   return scenario.faults.flatMap((fault, i) => {
-    if ((fault.kind !== 'crash' && fault.kind !== 'io-error' && fault.kind !== 'pause') || !kindAnchored(fault, names)) return [];
+    const worker = fault.kind === 'crash' || fault.kind === 'io-error' || fault.kind === 'pause';
+    if ((!worker && !TIMED.has(fault.kind)) || !kindAnchored(fault, names)) return [];
     const whens = fault.kind === 'crash' ? (fault.when === 'after' ? (['after', 'before'] as const) : (['before', 'after'] as const)) : [undefined];
-    return ordered.flatMap((mentions) => whens.flatMap((when) => [0, 1, 2, 3].map((occurrence) => ({
-      ...scenario,
-      faults: scenario.faults.map((f, k) => (k === i ? ({ ...f, ...(when ? { when } : {}), at: { ...fault.at, mentions, occurrence } } as Fault) : f)),
+    // A timed fault's before/after is its anchor's own: its side tried first.
+    const own = (fault.at as { when?: 'after' }).when;
+    const sides = worker ? [own] : own === 'after' ? (['after', undefined] as const) : ([undefined, 'after'] as const);
+    return ordered.flatMap((mentions) => whens.flatMap((when) => sides.flatMap((side) => [0, 1, 2, 3].map((occurrence) => {
+      const { when: _, ...at } = fault.at as { when?: 'after' };
+      return {
+        ...scenario,
+        faults: scenario.faults.map((f, k) => (k === i ? ({ ...f, ...(when ? { when } : {}), at: { ...at, mentions, occurrence, ...(side ? { when: side } : {}) } } as Fault) : f)),
+      };
     }))));
   });
 }

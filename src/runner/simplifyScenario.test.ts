@@ -71,7 +71,10 @@ describe('dropping an operation', () => {
         restart,
       ],
     };
-    const [, withoutB, , withoutLookup, withoutEdit] = simplerScenarios(scenario).slice(-5);
+    // The first candidate without each operation is the plain drop (the rest move faults earlier).
+    const candidates = simplerScenarios(scenario);
+    const without = (key: string): Scenario | undefined => candidates.find((s) => s.task.operations.length === 4 && !s.task.operations.some((o) => o.key === key));
+    const [withoutB, withoutLookup, withoutEdit] = [without('post-b'), without('read-config'), without('edit-notes')];
     expect(withoutB?.task.operations.map((o) => o.key)).toEqual(['post-a', 'post-c', 'read-config', 'edit-notes']);
     expect(withoutB?.service.existing).toEqual([]);
     expect(withoutB?.faults.map((f) => f.kind)).toEqual(['response', 'user-edit', 'service-restart']);
@@ -103,6 +106,24 @@ describe('milder and anchored faults', () => {
     expect(gentler(takeover)).toContainEqual({ ...takeover, holdMs: 10000 });
     expect(gentler(pause)).toContainEqual({ ...pause, pauseMs: 1 });
     expect(gentler(tiny)).toEqual([]);
+    // The task's temp files kept a shorter time, down to none.
+    const kept = (retentionMs: number): Scenario => ({ ...withFaults([]), task: { ...withFaults([]).task, temp: { dir: 'tmp', retentionMs } } });
+    expect(gentlerScenarios(kept(500)).map((s) => s.task.temp)).toEqual([{ dir: 'tmp', retentionMs: 250 }]);
+    expect(gentlerScenarios(kept(1)).map((s) => s.task.temp)).toEqual([{ dir: 'tmp', retentionMs: 0 }]);
+    expect(gentlerScenarios(kept(0))).toEqual([]);
+  });
+
+  test("with an operation or the temp folder dropped, a fault anchored after their steps is also tried 1-8 occurrences earlier, nearest first", () => {
+    const sync: Fault = { kind: 'crash', process: 0, incarnation: 0, when: 'after', mode: 'lose-unsynced', at: { mentions: 'fh.sync', occurrence: 16 } };
+    const two = baseScenario(STANDARD_OPERATIONS.slice(0, 2));
+    const scenario: Scenario = { ...two, task: { ...two.task, temp: { dir: 'tmp', retentionMs: 0 } }, faults: [sync] };
+    const candidates = simplerScenarios(scenario);
+    const occurrencesWithout = (keep: (s: Scenario) => boolean): number[] => candidates.filter(keep).map((s) => (s.faults[0] as { at: FaultAnchor }).at.occurrence);
+    const oneOp = (s: Scenario): boolean => s.task.operations.length === 1 && s.task.temp !== undefined && s.task.operations[0]?.key === 'post-a';
+    expect(occurrencesWithout(oneOp).slice(0, 9)).toEqual([16, 15, 14, 13, 12, 11, 10, 9, 8]);
+    const untemped = (s: Scenario): boolean => s.task.temp === undefined && s.task.operations.length === 2;
+    expect(occurrencesWithout(untemped)).toEqual(expect.arrayContaining([16, 15, 12, 8]));
+    expect(occurrencesWithout(untemped)).not.toContain(7);
   });
 
   test('a numbered crash is offered anchored to the work of each operation, the first operation first, its own "when" first', () => {

@@ -11,10 +11,12 @@
  *   doubt without a restart), with the service's idempotency memory as it is or weaker, taken
  *   only when the trace gets shorter;
  * - each fault toward its least destructive form (milderScenarios), and its length of virtual time
- *   (a takeover's hold, a pause, a delay) halved when the trace gets shorter (shorterScenarios);
+ *   (a takeover's hold, a pause, a delay) and the task's temp files' retention halved when the
+ *   trace gets shorter (shorterScenarios);
  * - a crash placed by step number re-placed by the work it hits (anchoredScenarios; hunt.ts first
  *   anchors every numbered fault where it landed: anchorFaults.ts); an operation dropped takes the
- *   faults anchored to its names with it;
+ *   faults anchored to its names with it, and the faults anchored after its steps (or the temp
+ *   folder's) tried 1–8 occurrences earlier;
  * - a lone operation of the run's workload other than its first replaced by the first;
  * - with a fault or an operation dropped, the faults timed by global step (a user's save, a
  *   duplicate delivery, a restart, a takeover, a cancel) also tried earlier — a little, or by
@@ -37,6 +39,7 @@ import type { Operation } from '../../model/contract/contract.js';
 import { STANDARD_OPERATIONS } from '../arbitraries.js';
 import { inRunShape, type RunShape } from './runShape.js';
 import { earlierAnchored, earlierOperations, fewerKindOccurrences, kindToNameAnchored, TIMED } from './reanchorScenarios.js';
+import { earlierOccurrences } from './fewerFeatures.js';
 
 export interface SimplifyResult {
   scenario: Scenario;
@@ -77,7 +80,8 @@ export function simplerScenarios(scenario: Scenario, workload: readonly Operatio
     for (const op of operations) {
       const fewer = withoutOperation(scenario, op.key);
       // A fault anchored to a step's kind counted the dropped operation's steps of that kind too.
-      out.push(...withEarlier(fewer), ...fewerKindOccurrences(fewer, operations.length - 1, operations.length));
+      // Its steps before an anchored fault are gone too: the same step is now an earlier occurrence (nearest first).
+      out.push(...withEarlier(fewer), ...earlierOccurrences(fewer), ...fewerKindOccurrences(fewer, operations.length - 1, operations.length));
     }
   }
   // A lone operation of the standard workload other than the run's first: the run's first instead, as the draw's operation
@@ -112,7 +116,10 @@ export function simplerScenarios(scenario: Scenario, workload: readonly Operatio
     // Staging a publish's file mentioned its key once (its registration): faults anchored to a key may now hit an earlier mention.
     const keys = new Set(scenario.task.operations.map((op) => op.key));
     const sooner = (f: Fault, by: number): Fault => ('at' in f && f.at && keys.has(f.at.mentions) && f.kind !== 'response' && f.kind !== 'store-call' ? ({ ...f, at: { ...f.at, occurrence: Math.max(0, f.at.occurrence - by) } } as Fault) : f);
-    for (const by of [0, 1, 2]) out.push(...withEarlier({ ...scenario, task, files: Object.fromEntries(Object.entries(scenario.files).filter(([path]) => outside(path))), faults: faults.map((f) => sooner(f, by)) }));
+    const untemped = (by: number): Scenario => ({ ...scenario, task, files: Object.fromEntries(Object.entries(scenario.files).filter(([path]) => outside(path))), faults: faults.map((f) => sooner(f, by)) });
+    for (const by of [0, 1, 2]) out.push(...withEarlier(untemped(by)));
+    // A fault anchored to a step's kind (an fs.open, an fh.sync) counted the temp files' steps too.
+    out.push(...earlierOccurrences(untemped(0)));
     for (const path of Object.keys(scenario.files).filter((p) => !outside(p))) out.push({ ...scenario, files: Object.fromEntries(Object.entries(scenario.files).filter(([p]) => p !== path)) });
   }
   // One worker fewer: a duplicate worker's crash, its only fault, as a crash of the first worker at a step of its own
@@ -228,7 +235,10 @@ const DURATIONS = ['holdMs', 'pauseMs', 'delayMs', 'commitDelayMs', 'retryAfterM
  * defect in fewer steps (fewer polls, fewer renewals). Taken only when the trace gets shorter.
  */
 function shorterScenarios(scenario: Scenario): Scenario[] {
-  return scenario.faults.flatMap((fault, i) => {
+  // The task's temp files kept a shorter time before the cleanup takes them (fewer of its looks and waits).
+  const temp = scenario.task.temp;
+  const sooner = temp && temp.retentionMs > 0 ? [{ ...scenario, task: { ...scenario.task, temp: { ...temp, retentionMs: temp.retentionMs < 2 ? 0 : Math.floor(temp.retentionMs / 2) } } }] : [];
+  return [...sooner, ...scenario.faults.flatMap((fault, i) => {
     const record = fault as unknown as Record<string, unknown>;
     return DURATIONS.flatMap((field) => {
       const ms = record[field];
@@ -236,7 +246,7 @@ function shorterScenarios(scenario: Scenario): Scenario[] {
       const shorter = { ...fault, [field]: Math.floor(ms / 2) } as Fault;
       return [{ ...scenario, faults: scenario.faults.map((f, k) => (k === i ? shorter : f)) }];
     });
-  });
+  })];
 }
 
 /** A crash anchored to a key's request replaced by the loss of that request's response (the shorter story, same doubt). */
