@@ -47,8 +47,9 @@ describe('the rewrites of anchored faults', () => {
     expect(faults).toHaveLength(16);
     const after: Fault = { kind: 'input-change', resource: 'config', value: 'v2', at: { mentions: 'GET', occurrence: 2, when: 'after' } };
     expect(kindToNameAnchored({ ...task(postA), faults: [after] }).map((s) => s.faults[0])[0]).toEqual({ ...after, at: { mentions: 'post-a', occurrence: 0, when: 'after' } });
-    // Anchored to a name already: nothing to offer.
+    // Anchored to a name already: nothing to offer; nor for a store's fault, whose window is a store call.
     expect(kindToNameAnchored({ ...task(postA), faults: [{ kind: 'cancel', at: { mentions: 'post-a', occurrence: 2 } }] })).toEqual([]);
+    expect(kindToNameAnchored({ ...task(postA), faults: [{ kind: 'takeover', holdMs: 2000, at: { mentions: 'store.renew', occurrence: 0 } }] })).toEqual([]);
   });
 
   test('an operation of the workload is offered as each earlier one the task does not hold, its anchored faults re-anchored to it', () => {

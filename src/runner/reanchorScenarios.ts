@@ -8,9 +8,9 @@
  *   after may be what was dropped, and a fault just after the start needs no anchor at all;
  * - a fault anchored to a step's kind (`fh.sync`, `POST`) counts every operation's steps of that
  *   kind: with an operation dropped, its occurrence is tried scaled to the operations left;
- * - a worker's fault or a timed fault anchored to a step's kind is tried anchored to each of the
- *   task's names instead (a key's n-th step), as a numbered crash is (anchoredScenarios), so the
- *   operations and features it did not name can go;
+ * - a worker's fault or a timed fault (not the store's) anchored to a step's kind is tried
+ *   anchored to each of the task's names instead (a key's n-th step), as a numbered crash is
+ *   (anchoredScenarios), so the operations and features it did not name can go;
  * - an operation of the workload is tried replaced by an earlier one the task does not hold (a
  *   lookup and an edit by two publishes), the faults anchored to its names re-anchored to the new
  *   key's.
@@ -22,6 +22,14 @@ import type { Fault, Scenario } from '../../simulator/scenario/scenario.js';
 
 /** The faults that are no worker's own step, placed by `atStep` or by an event anchor. */
 export const TIMED = new Set(['user-edit', 'duplicate-delivery', 'concurrent-call', 'service-restart', 'store-restart', 'store-edit', 'takeover', 'cancel', 'input-change']);
+
+/**
+ * The timed faults a name anchor may carry instead of a kind's: not the store's (a takeover, a store
+ * edit or restart), whose window is a store call (a renewal, a lease's poll): re-anchored to a key,
+ * ignores-takeover's shrunk takeover moved off the renewal and `confirm` no longer reproduced it
+ * (the real worker restarted where the simulated one renewed).
+ */
+const NAMEABLE_TIMED = new Set(['user-edit', 'duplicate-delivery', 'concurrent-call', 'service-restart', 'cancel', 'input-change']);
 
 /** The first global steps an anchored timed fault is tried numbered at, earliest first. */
 const FIRST_STEPS = [0, 1, 2, 4, 8];
@@ -75,8 +83,8 @@ export function fewerKindOccurrences(scenario: Scenario, kept: number, total: nu
 }
 
 /**
- * Each worker's fault (a crash, an I/O error, a pause) and each timed fault (a cancel, an input
- * change, a store edit…) anchored to a step's kind, anchored instead to one of the task's names,
+ * Each worker's fault (a crash, an I/O error, a pause) and each timed fault but the store's (a
+ * cancel, an input change, a duplicate delivery…) anchored to a step's kind, anchored instead to one of the task's names,
  * its first steps first: a kind's count takes in every operation's and feature's steps (a temp
  * file's open), a name's only its own, so what it did not name can go.
  */
@@ -85,7 +93,7 @@ export function kindToNameAnchored(scenario: Scenario): Scenario[] {
   const ordered = scenario.task.operations.flatMap(operationNames);
   return scenario.faults.flatMap((fault, i) => {
     const worker = fault.kind === 'crash' || fault.kind === 'io-error' || fault.kind === 'pause';
-    if ((!worker && !TIMED.has(fault.kind)) || !kindAnchored(fault, names)) return [];
+    if ((!worker && !NAMEABLE_TIMED.has(fault.kind)) || !kindAnchored(fault, names)) return [];
     const whens = fault.kind === 'crash' ? (fault.when === 'after' ? (['after', 'before'] as const) : (['before', 'after'] as const)) : [undefined];
     // A timed fault's before/after is its anchor's own: its side tried first.
     const own = (fault.at as { when?: 'after' }).when;
