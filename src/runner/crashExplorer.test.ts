@@ -141,7 +141,7 @@ describe('exploreCrashes', () => {
     const loaded = await pool.load(bundledJournal('cancel-rolls-back')!);
     const one = await exploreCrashes({ pool, journalId: loaded.journalId, base, depth: 1 });
     expect(one.findings).toEqual([]); // one fault alone never reveals it
-    const maxRuns = one.runs + 400;
+    const maxRuns = one.runs + 800;
     const pruned = await exploreCrashes({ pool, journalId: loaded.journalId, base, depth: 2, maxRuns });
     expect(pruned.pairs?.firstFailingRun).toBeGreaterThan(one.runs);
     expect(pruned.pairs?.firstFailingRun).toBeLessThanOrEqual(pruned.runs);

@@ -34,7 +34,7 @@ import { DEFAULT_FAULT_KINDS, type FaultKind, type TaskFeature } from '../arbitr
 import { ioShapes, STEP_KINDS, type StepKind } from './stepKind.js';
 import type { TouchKind } from './stepTouches.js';
 import { crashPoints, type CrashPoint } from './crashPoints.js';
-import { byDependency, dependencyNames, dependentPairs, type DependentPair } from './dependentPairs.js';
+import { dependencyNames, dependentPairs, pairOrder, stepShape, type DependentPair } from './dependentPairs.js';
 
 export { ioShapes, stepKind, STEP_KINDS, type StepKind } from './stepKind.js';
 export { crashPoints, type CrashPoint } from './crashPoints.js';
@@ -320,8 +320,10 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
   }
   const pairs: PairCount = { all: options.allPairs === true, total: 0, kept: 0, byKind: { key: 0, file: 0, store: 0, lease: 0 }, partial: false, tried: 0, runs: 0 };
   /** Counts a depth-1 state's pairs: every point of its continuation, and those dependency keeps. */
+  // The fault-free run's steps, numbers aside: a pair whose second step is none of them is on the first fault's own path.
+  const baseShapes = new Set(crashPoints(baseRun.trace ?? []).map((point) => stepShape(point.line)));
   const count = (first: number, state: FirstState, continuation: readonly CrashPoint[]): DependentPair<CrashPoint>[] => {
-    const kept = dependentPairs(first, state.point, continuation);
+    const kept = dependentPairs(first, state.point, continuation, baseShapes);
     pairs.total += continuation.length;
     pairs.kept += kept.length;
     for (const pair of kept) pairs.byKind[pair.kind]++;
@@ -359,10 +361,10 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
   });
   pairs.partial = result.cutShort || result.stopped === true || asked || stopped();
   result.pairs = pairs;
-  kept.sort(byDependency);
+  const ordered = pairOrder(kept);
   options.onPairs?.();
   const before = result.runs;
-  await explorePoints(kept.map((pair) => ({ start: (starts[pair.first] as FirstState).scenario, point: pair.point, firstFails: (starts[pair.first] as FirstState).fails })), false);
+  await explorePoints(ordered.map((pair) => ({ start: (starts[pair.first] as FirstState).scenario, point: pair.point, firstFails: (starts[pair.first] as FirstState).fails })), false);
   pairs.runs = result.runs - before;
   return finish();
 

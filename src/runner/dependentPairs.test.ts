@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { baseScenario } from '../arbitraries.js';
-import { byDependency, dependencyNames, dependentPairs } from './dependentPairs.js';
+import { byDependency, dependencyNames, dependentPairs, pairOrder, stepShape, type DependentPair } from './dependentPairs.js';
 
 const at = (globalStep: number, ...touches: string[]) => ({ globalStep, touches });
 
@@ -25,5 +25,22 @@ describe('dependentPairs', () => {
     const pair = (first: number, index: number, kind: 'key' | 'file' | 'store' | 'lease', distance: number) => ({ first, index, kind, distance, point: at(0) });
     const pairs = [pair(0, 0, 'lease', 0), pair(0, 1, 'file', 1), pair(1, 0, 'key', 9), pair(0, 2, 'key', 2), pair(2, 0, 'store', 0), pair(1, 1, 'key', 2)];
     expect(pairs.sort(byDependency).map((p) => `${p.kind}/${p.distance}/${p.first}.${p.index}`)).toEqual(['key/2/0.2', 'key/2/1.1', 'key/9/1.0', 'file/1/0.1', 'store/0/2.0', 'lease/0/0.0']);
+  });
+
+  test("a point whose step the fault-free run never took (its line, numbers aside) is kept as novel: the first fault's own path", () => {
+    const base = new Set(['fetch POST /operations/post-a', 'fs.appendFile journal.jsonl 120 bytes'].map(stepShape));
+    const first = at(10, 'key post-a');
+    const continuation = [{ ...at(11, 'key post-a'), line: 'fetch GET /operations/post-a' }, { ...at(12, 'key post-a'), line: 'fs.appendFile journal.jsonl 97 bytes' }, { ...at(13, 'key post-a'), line: 'fetch POST /operations/post-a' }];
+    expect(dependentPairs(0, first, continuation, base).map((p) => p.novel === true)).toEqual([true, false, false]);
+    // Without the fault-free run's steps nothing is novel.
+    expect(dependentPairs(0, first, continuation).map((p) => p.novel === true)).toEqual([false, false, false]);
+  });
+
+  test('the pairs are tried by dependency and the novel ones by dependency in turn, each once', () => {
+    const pair = (name: number, kind: 'key' | 'file', distance: number, novel: boolean): DependentPair<{ globalStep: number; touches: string[] }> => ({ first: name, index: 0, kind, distance, point: at(0), ...(novel ? { novel } : {}) });
+    const pairs = [pair(1, 'key', 1, false), pair(2, 'key', 2, false), pair(3, 'key', 3, true), pair(4, 'file', 1, true), pair(5, 'file', 2, false), pair(6, 'file', 3, true)];
+    // By dependency: 1 2 3 4 5 6; the novel ones: 3 4 6; in turn: 3 1 4 2 6 5 (a pair taken by the other order is skipped).
+    expect(pairOrder(pairs).map((p) => p.first)).toEqual([3, 1, 4, 2, 6, 5]);
+    expect(pairOrder(pairs.map((p) => ({ ...p, novel: false }))).map((p) => p.first)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 });
