@@ -3,7 +3,7 @@
  * budget of at most 5,000 runs each), saves each shrunk counterexample as a scenario file, and
  * writes the kill table to reports/mutants.md and reports/mutants.json; exits 1 when the corpus
  * misses what properties/mutants.test.ts demands of it (mutantProblems). CI runs it whole; the
- * suite hunts every sixth mutant.
+ * suite hunts every twelfth mutant.
  * Usage: npm run mutants [-- --runs N] [--out DIR] [--workers N]
  */
 import { join } from 'node:path';

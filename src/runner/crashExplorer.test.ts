@@ -72,9 +72,22 @@ describe('exploreCrashes', () => {
     const loaded = await pool.load(bundledJournal(name)!);
     return exploreCrashes({ pool, journalId: loaded.journalId, base, depth, ...(families ? { families } : {}) });
   };
+  // The reference's depth-1 exploration of one publish, and its depth-2 one cut at 300 runs past it, each made once: an
+  // exploration is deterministic, and three tests read the first, two the second (each cost a test ~4 s of CPU).
+  let referenceDepth1: ReturnType<typeof exploreCrashes> | undefined;
+  const referenceOne = () => (referenceDepth1 ??= explore('reference'));
+  // Which key, file, store entry or lease each pair's second step touches, in the order the pairs were judged.
+  const judged = async (allPairs: boolean) => {
+    const [loaded, one] = await Promise.all([pool.load(bundledJournal('reference')!), referenceOne()]);
+    const seconds: string[][] = [];
+    const onState = (state: SweptState) => void (state.scenario.faults.length === 2 && seconds.push([...state.point.touches]));
+    return { ...(await exploreCrashes({ pool, journalId: loaded.journalId, base, depth: 2, maxRuns: one.runs + 300, allPairs, onState })), seconds };
+  };
+  let referenceDepth2: ReturnType<typeof judged> | undefined;
+  const referencePairs = () => (referenceDepth2 ??= judged(false));
 
   test('the reference journal survives every crash state and I/O error of one publish; every row has states', async () => {
-    const result = await explore('reference');
+    const result = await referenceOne();
     expect(result.harnessError).toBeUndefined();
     expect(result.findings).toEqual([]);
     const kinds = result.rows.map((r) => r.kind);
@@ -112,15 +125,8 @@ describe('exploreCrashes', () => {
   });
 
   test('depth 2 keeps the pairs whose second step touches what the first touched, the same key first; --all-pairs tries every pair in exploration order', async () => {
-    const loaded = await pool.load(bundledJournal('reference')!);
-    const one = await exploreCrashes({ pool, journalId: loaded.journalId, base, depth: 1 });
-    // Which key, file, store entry or lease each pair's second step touches, in the order the pairs were judged.
-    const judged = (allPairs: boolean) => {
-      const seconds: string[][] = [];
-      const onState = (state: SweptState) => void (state.scenario.faults.length === 2 && seconds.push([...state.point.touches]));
-      return exploreCrashes({ pool, journalId: loaded.journalId, base, depth: 2, maxRuns: one.runs + 300, allPairs, onState }).then((r) => ({ ...r, seconds }));
-    };
-    const pruned = await judged(false);
+    const one = await referenceOne();
+    const pruned = await referencePairs();
     expect(pruned.cutShort).toBe(true);
     const pairs = pruned.pairs!;
     expect(pairs.all).toBe(false);
@@ -152,9 +158,8 @@ describe('exploreCrashes', () => {
   });
 
   test('depth 2 explores pairs: more states than depth 1, and a budget cuts it short honestly', async () => {
-    const loaded = await pool.load(bundledJournal('reference')!);
-    const one = await exploreCrashes({ pool, journalId: loaded.journalId, base, depth: 1 });
-    const cut = await exploreCrashes({ pool, journalId: loaded.journalId, base, depth: 2, maxRuns: one.runs + 200 });
+    const one = await referenceOne();
+    const cut = await referencePairs(); // cut at 300 runs past depth 1
     expect(cut.cutShort).toBe(true);
     expect(cut.states).toBeGreaterThan(one.states);
     expect(cut.findings).toEqual([]);
