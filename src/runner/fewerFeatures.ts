@@ -7,9 +7,12 @@
  * anchored to (the feature's own steps may have come before it); a fault that needs the feature (a
  * cancel, a changed input) fails without it and the feature stays.
  */
-import type { Fault, Scenario } from '../../simulator/scenario/scenario.js';
+import type { Scenario } from '../../simulator/scenario/scenario.js';
 import { shapedScenario, shapeOf } from '../taskShape.js';
 import type { Measure } from './simplifyScenario.js';
+import { earlierOccurrences } from './reanchorScenarios.js';
+
+export { earlierOccurrences };
 
 export interface FewerFeatures {
   scenario: Scenario;
@@ -49,21 +52,4 @@ export async function withFewerFeatures(scenario: Scenario, measure: Measure, st
     }
   }
   return { scenario: current, attempts, dropped };
-}
-
-/** How far back an anchored fault is tried after a feature is dropped. */
-const EARLIER = 8;
-
-/** The scenario with each fault anchored at an occurrence past the first moved 1..EARLIER occurrences earlier, nearest first. */
-export function earlierOccurrences(scenario: Scenario): Scenario[] {
-  const out: Scenario[] = [];
-  scenario.faults.forEach((fault, i) => {
-    const at = 'at' in fault ? fault.at : undefined;
-    if (at === undefined || typeof at.occurrence !== 'number' || at.occurrence === 0) return;
-    for (let back = 1; back <= Math.min(EARLIER, at.occurrence); back++) {
-      const moved = { ...fault, at: { ...at, occurrence: at.occurrence - back } } as Fault;
-      out.push({ ...scenario, faults: scenario.faults.map((f, k) => (k === i ? moved : f)) });
-    }
-  });
-  return out;
 }

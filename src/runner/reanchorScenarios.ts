@@ -131,3 +131,20 @@ export function earlierOperations(scenario: Scenario, workload: readonly Operati
     }));
   });
 }
+
+/** How far back an anchored fault is tried after a feature, an operation or the temp folder is dropped. */
+const EARLIER = 8;
+
+/** The scenario with each fault anchored at an occurrence past the first moved 1..EARLIER occurrences earlier, nearest first. */
+export function earlierOccurrences(scenario: Scenario): Scenario[] {
+  const out: Scenario[] = [];
+  scenario.faults.forEach((fault, i) => {
+    const at = 'at' in fault ? fault.at : undefined;
+    if (at === undefined || typeof at.occurrence !== 'number' || at.occurrence === 0) return;
+    for (let back = 1; back <= Math.min(EARLIER, at.occurrence); back++) {
+      const moved = { ...fault, at: { ...at, occurrence: at.occurrence - back } } as Fault;
+      out.push({ ...scenario, faults: scenario.faults.map((f, k) => (k === i ? moved : f)) });
+    }
+  });
+  return out;
+}

@@ -38,8 +38,7 @@ import type { CrashFault, Fault, Scenario } from '../../simulator/scenario/scena
 import type { Operation } from '../../model/contract/contract.js';
 import { STANDARD_OPERATIONS } from '../arbitraries.js';
 import { inRunShape, type RunShape } from './runShape.js';
-import { earlierAnchored, earlierOperations, fewerKindOccurrences, kindToNameAnchored, TIMED } from './reanchorScenarios.js';
-import { earlierOccurrences } from './fewerFeatures.js';
+import { earlierAnchored, earlierOccurrences, earlierOperations, fewerKindOccurrences, kindToNameAnchored, TIMED } from './reanchorScenarios.js';
 
 export interface SimplifyResult {
   scenario: Scenario;
