@@ -10,6 +10,8 @@
  *   journals (src/journals/), which are journals like any other.
  * - import.meta.url, .dirname and .filename keep their real values in every file.
  * - Top-level await cannot run afresh synchronously: such a journal is refused with a fix.
+ * - A native addon is refused, named with the journal's import line (nativeAddons.ts): its C code
+ *   works out of the simulated world's sight.
  * - import() of a string or a template (`./plugins/${name}.js`) is bundled; of a name known only at
  *   run time, it is loaded then (dynamicModules.ts).
  */
@@ -22,6 +24,10 @@ import { CODE_ROOT } from '../ownFiles.js';
 import { notAFileReason } from '../readInputFile.js';
 import { withRealMeta } from '../bin/graph.mjs';
 import type { JournalRef } from './journalRef.js';
+import { nativeAddonOf, UnservedAddonError, type AddonImport } from './nativeAddons.js';
+
+/** Native addons durasim serves in place of the real one (none yet: every native addon is refused). */
+export const SERVED_ADDONS: readonly string[] = [];
 
 /** What a worker needs to evaluate a journal: the bundle, and the shared modules it requires. */
 export interface JournalBundle {
@@ -58,7 +64,13 @@ export const BUNDLE_OPTIONS = {
   supported: { 'dynamic-import': false },
 } as const;
 
-function sharing(): Plugin {
+/** What bundling saw of native addons: the first one imported, and who imported each file (to name the journal's own import line). */
+interface AddonWatch {
+  found: AddonImport | undefined;
+  importers: Map<string, { importer: string; specifier: string }>;
+}
+
+function sharing(watch: AddonWatch): Plugin {
   return {
     name: 'durasim-sharing',
     setup(build) {
@@ -70,7 +82,13 @@ function sharing(): Plugin {
         if (args.path === 'durasim' || args.path.startsWith('durasim/')) return { path: 'durasim', external: true };
         const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'resolving' });
         if (resolved.errors.length > 0) return { errors: resolved.errors };
-        if (resolved.path.endsWith('.node')) return { path: resolved.path, external: true };
+        if (!watch.importers.has(resolved.path)) watch.importers.set(resolved.path, { importer: args.importer, specifier: args.path });
+        // A native addon is refused once bundling ends (nativeAddons.ts): the first one is named.
+        const addon = nativeAddonOf(resolved.path);
+        if (addon !== undefined) {
+          watch.found ??= { addon, importer: args.importer, specifier: args.path };
+          return { path: resolved.path, external: true };
+        }
         // An import of a FIFO or a device would hold the bundle forever: refused by name.
         const notAFile = notAFileReason(resolved.path);
         if (notAFile !== undefined) return { errors: [{ text: `${notAFile}, imported as ${args.path}` }] };
@@ -93,9 +111,11 @@ export async function bundleJournal(ref: JournalRef): Promise<JournalBundle> {
   // a check's first bundle cost ~70 ms more CPU that way (esbuild's main.js loaded, its service started).
   const { build } = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
   let output;
+  const watch: AddonWatch = { found: undefined, importers: new Map() };
   try {
-    output = await build({ ...BUNDLE_OPTIONS, entryPoints: [ref.file], sourcemap: 'external', outfile: join(dirname(ref.file), 'durasim-bundle.js'), plugins: [sharing()] });
+    output = await build({ ...BUNDLE_OPTIONS, entryPoints: [ref.file], sourcemap: 'external', outfile: join(dirname(ref.file), 'durasim-bundle.js'), plugins: [sharing(watch)] });
   } catch (error) {
+    if (watch.found !== undefined) throw new UnservedAddonError(watch.found, watch.importers, SERVED_ADDONS);
     const messages = (error as { errors?: { text: string; location?: { file: string; line: number } | null }[] }).errors ?? [];
     const first = messages[0];
     if (first?.text.includes('Top-level await')) {
@@ -104,6 +124,7 @@ export async function bundleJournal(ref: JournalRef): Promise<JournalBundle> {
     const where = first?.location ? ` (${relative(process.cwd(), first.location.file)}:${first.location.line})` : '';
     throw new DurasimError('load the journal', `bundling ${ref.spec} failed: ${first?.text ?? String(error)}${where}`, 'Fix the module so it compiles');
   }
+  if (watch.found !== undefined) throw new UnservedAddonError(watch.found, watch.importers, SERVED_ADDONS);
   const code = output.outputFiles.find((file) => file.path.endsWith('.js'))?.text ?? '';
   const mapFile = output.outputFiles.find((file) => file.path.endsWith('.map'));
   let map: string | undefined;
