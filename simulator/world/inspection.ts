@@ -14,7 +14,7 @@ import { HistoryObserver } from '../../model/observedHistory.js';
 import { normalizeRecords } from '../../model/records.js';
 import type { StateNames } from '../../model/stateNames.js';
 import type { DiskView, StoreView, JournalAdapter } from '../../model/contract/contract.js';
-import { outsideTurn, runAsTurn, type Escape, type TurnHolder } from '../sandbox/ambientGuard.js';
+import { NOT_SERVED, outsideTurn, runAsTurn, type Escape, type TurnHolder } from '../sandbox/ambientGuard.js';
 import type { Disk } from '../disk/disk.js';
 import { WORK_DIR } from '../scenario/scenario.js';
 import { pureServe } from '../sandbox/pureServe.js';
@@ -23,6 +23,15 @@ interface Read {
   path: string;
   kind: 'file' | 'dir';
 }
+
+/** The image inspect() is reading, as bytes: what a database opened inside inspect() reads (sqlite/imageVfs.ts). */
+export interface ImageBytes {
+  resolve(path: string): string;
+  readBytes(path: string): Uint8Array | undefined;
+}
+
+/** An API inspect() may be served on the image it reads (`new Database(...)` of better-sqlite3), or NOT_SERVED. */
+export type InspectServe = (api: string, image: ImageBytes) => unknown;
 
 export class Inspection {
   /** Errors thrown by the journal's inspect(), which are journal bugs too. */
@@ -40,6 +49,8 @@ export class Inspection {
   private observedStore = -1;
   private lastObserved: Records | undefined;
   private readonly turn: TurnHolder;
+  /** The image being read right now, as bytes (while inspect() runs). */
+  private image: ImageBytes | undefined;
   private readonly inspector: JournalAdapter;
   /** The journal's own state names, when it maps them (model/stateNames.ts): its answers are read through them. */
   private readonly states: StateNames | undefined;
@@ -58,9 +69,18 @@ export class Inspection {
     onEscape: (api: string) => Escape,
     /** The virtual time, as the clock reads it: what a clock read inside inspect() (or its module's load) gives. */
     epochMs: () => number,
+    inspectServe?: InspectServe,
   ) {
+    const pure = pureServe(epochMs);
+    const serve: NonNullable<TurnHolder['serve']> = (api, args, thisArg, newTarget, real) => {
+      if (inspectServe !== undefined && this.image !== undefined) {
+        const served = inspectServe(api, this.image);
+        if (served !== NOT_SERVED) return served;
+      }
+      return pure(api, args, thisArg, newTarget, real);
+    };
     // Its own listeners: what a module does with process.on() as it loads here stays here.
-    this.turn = { simulated: { pid: 1, cwd: WORK_DIR, env: { ...environment }, listeners: new Map() }, onEscape, exit: () => {}, serve: pureServe(epochMs) };
+    this.turn = { simulated: { pid: 1, cwd: WORK_DIR, env: { ...environment }, listeners: new Map() }, onEscape, exit: () => {}, serve };
     this.inspector = journal;
     this.states = journal.states;
     if (fresh) {
@@ -130,6 +150,10 @@ export class Inspection {
       readFile: (path) => (reads.push({ path, kind: 'file' }), outsideTurn(() => disk.readFile(path))),
       readdir: (path) => (reads.push({ path, kind: 'dir' }), outsideTurn(() => disk.readdir(path))),
     };
+    this.image = {
+      resolve: (path) => this.disk.resolve(path),
+      readBytes: (path) => (reads.push({ path, kind: 'file' }), outsideTurn(() => this.disk.bytesOn(image, path))),
+    };
     let records: Records = {};
     this.failed = false;
     let storeRead = false;
@@ -142,6 +166,8 @@ export class Inspection {
     } catch (error) {
       this.errors.push(error instanceof Error ? error.message : String(error));
       this.failed = true;
+    } finally {
+      this.image = undefined;
     }
     if (image === 'durable') this.cached = { version: this.disk.durableVersion, reads, stamps: reads.map((read) => this.disk.durableStamp(read.path, read.kind)), records, failed: this.failed, storeChanges: storeRead ? this.store.changes : undefined };
     return records;

@@ -28,7 +28,7 @@ import type { Timer } from './clock.js';
 import { Disk } from '../disk/disk.js';
 import { DiskLane } from '../disk/diskLane.js';
 import type { MarkedDiskCall } from '../disk/diskCallLog.js';
-import { filesOn, Inspection } from './inspection.js';
+import { filesOn, Inspection, type InspectServe } from './inspection.js';
 import { SimulatorInvariantError } from '../invariant.js';
 import { Network, type Transport } from '../service/network.js';
 import { Proc, type Outcome, type PendingStep, type ProcHooks } from './proc.js';
@@ -57,6 +57,8 @@ export interface WorldOptions {
   makeEnv: (world: StepHost, proc: Proc) => Env;
   /** The world's answer to a Node API the journal called (node/served/), or NOT_SERVED. */
   serve: (ctx: { world: StepHost; proc: Proc; call: number }, api: string, args: readonly unknown[], thisArg: unknown, newTarget?: unknown, real?: () => unknown) => unknown;
+  /** What inspect() is served beyond the pure answers (a database on the image it reads: sqlite/imageHost.ts), or NOT_SERVED. */
+  inspectServe?: InspectServe;
   /** A fresh instance of the journal's modules, evaluated at every incarnation's start. */
   fresh?: () => JournalAdapter;
   /** Without `fresh`: an instance of the journal's modules for this run alone, shared by its incarnations and inspect(). */
@@ -122,7 +124,7 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
     this.network = new Network(this.service, serviceUrlOf(scenario), options.transport);
     this.store = new StoreCore(scenario.store, new Map(scenario.faults.flatMap((f) => (f.kind === 'store-call' ? [[f.call, f.fault] as const] : []))), () => this.clock.epochMs);
     this.events = new ScenarioEvents(scenario.faults);
-    this.inspection = new Inspection(journal, options.fresh ?? options.perRun, this.disk, this.store, scenario.environment, (api) => this.recordEscape(null, api), () => this.clock.epochMs);
+    this.inspection = new Inspection(journal, options.fresh ?? options.perRun, this.disk, this.store, scenario.environment, (api) => this.recordEscape(null, api), () => this.clock.epochMs, options.inspectServe);
     // A run's own instance of the journal's modules (perRun): the one inspect() evaluated, shared by the incarnations.
     this.runJournal = options.fresh === undefined && options.perRun !== undefined ? this.inspection.instance : journal;
     if (options.diskCalls) {
@@ -135,6 +137,10 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
       this.stepCalls = {};
     }
     if (options.diskLane) this.diskLane = new DiskLane(() => outsideTurn(() => atVirtualTime(this.clock.epochMs, () => this.disk.fileStates())));
+  }
+
+  observeDurable(): void {
+    this.inspection.observeDurable(this.trace.length - 1);
   }
 
   async run(): Promise<StopReason> {

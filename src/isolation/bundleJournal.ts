@@ -20,14 +20,15 @@ import { builtinModules, createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import type { Plugin } from 'esbuild';
 import { DurasimError } from '../../model/contract/failure.js';
-import { CODE_ROOT } from '../ownFiles.js';
+import { CODE_ROOT, ownModule } from '../ownFiles.js';
 import { notAFileReason } from '../readInputFile.js';
 import { withRealMeta } from '../bin/graph.mjs';
 import type { JournalRef } from './journalRef.js';
 import { nativeAddonOf, UnservedAddonError, type AddonImport } from './nativeAddons.js';
 
-/** Native addons durasim serves in place of the real one (none yet: every native addon is refused). */
-export const SERVED_ADDONS: readonly string[] = [];
+/** Native addons durasim serves in place of the real one: the module a journal gets instead (simulator/sqlite/database.ts: SQLite compiled to WebAssembly over the simulated machine). */
+const SERVED_MODULES: Readonly<Record<string, string>> = { 'better-sqlite3': ownModule('simulator/sqlite/database') };
+export const SERVED_ADDONS: readonly string[] = Object.keys(SERVED_MODULES);
 
 /** What a worker needs to evaluate a journal: the bundle, and the shared modules it requires. */
 export interface JournalBundle {
@@ -80,6 +81,9 @@ function sharing(watch: AddonWatch): Plugin {
         if (args.kind === 'dynamic-import' && args.path.includes('*')) return undefined;
         if (args.path.startsWith('node:') || BUILTINS.has(args.path)) return { path: args.path, external: true };
         if (args.path === 'durasim' || args.path.startsWith('durasim/')) return { path: 'durasim', external: true };
+        // A native addon durasim serves: its own module, shared (its per-process state is the world's).
+        const served = SERVED_MODULES[args.path];
+        if (served !== undefined) return { path: served, external: true };
         const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'resolving' });
         if (resolved.errors.length > 0) return { errors: resolved.errors };
         if (!watch.importers.has(resolved.path)) watch.importers.set(resolved.path, { importer: args.importer, specifier: args.path });

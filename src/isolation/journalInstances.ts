@@ -107,7 +107,8 @@ export async function compileJournal(bundle: JournalBundle, durasimIndex: string
   const shared = new Map<string, unknown>();
   for (const id of bundle.shared) {
     const namespace = (ownModuleOfGraph(graphKey(id, durasimIndex)) ?? (await importOwn(id === 'durasim' ? durasimIndex : id))) as Record<string, unknown>;
-    shared.set(id, Object.assign(Object.create(null) as object, namespace, { __esModule: true }));
+    // A module that stands for a CommonJS package (the served better-sqlite3) gives its module.exports as `moduleExports`.
+    shared.set(id, namespace.moduleExports ?? Object.assign(Object.create(null) as object, namespace, { __esModule: true }));
   }
   const body = compileFunction(bracketLazyModules(bundle.code), ['exports', 'require', 'module', '__filename', '__dirname', LOAD_PARAM], { filename: bundle.ref.file }) as unknown as ModuleBody;
   const baseline = new Set(globalKeys());

@@ -17,8 +17,9 @@ import { TIMER_SERVED } from './servedTimers.js';
 import { OS_SERVED } from './servedOs.js';
 import { MESSAGING_SERVED } from './servedMessaging.js';
 import { ATOMICS_SERVED } from './servedAtomics.js';
+import { SQLITE_SERVED } from './servedSqlite.js';
 
-const TABLE = new Map<string, Served>([...CLOCK_SERVED, ...RANDOM_SERVED, ...TIMER_SERVED, ...FS_SERVED, ...FETCH_SERVED, ...HTTP_SERVED, ...OS_SERVED, ...MESSAGING_SERVED, ...ATOMICS_SERVED]);
+const TABLE = new Map<string, Served>([...CLOCK_SERVED, ...RANDOM_SERVED, ...TIMER_SERVED, ...FS_SERVED, ...FETCH_SERVED, ...HTTP_SERVED, ...OS_SERVED, ...MESSAGING_SERVED, ...ATOMICS_SERVED, ...SQLITE_SERVED]);
 
 /** The APIs the world serves, by the name the sandbox gives them (fs.promises.readFile, fetch, ...). */
 export const SERVED_APIS: readonly string[] = [...TABLE.keys()].sort();
