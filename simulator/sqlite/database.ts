@@ -9,7 +9,8 @@
  * close, and the properties open, inTransaction, name, memory, readonly. Refused by name: function,
  * aggregate, table, loadExtension, backup, serialize, unsafeMode, a Buffer as the file (docs/sqlite.md).
  * better-sqlite3's compile-time defaults hold: foreign keys on, double-quoted strings refused, a
- * 16 MB page cache, and synchronous=NORMAL by default in WAL mode.
+ * 16 MB page cache (set at open), and synchronous=NORMAL by default in WAL mode (the WebAssembly
+ * build's own default, as better-sqlite3's: held by differential.test.ts).
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -27,8 +28,6 @@ export interface SqliteHost {
   resolve(path: string): string;
   /** Whether a folder exists (better-sqlite3 checks the database's folder before it opens). */
   folderExists(path: string): boolean;
-  /** Whether the database file, as the process sees it, is in WAL mode (its header's format bytes). */
-  isWal(path: string): boolean;
 }
 
 /** better-sqlite3's error: SQLite's message, and its result code's name (SQLITE_CONSTRAINT_UNIQUE). */
@@ -65,8 +64,6 @@ class Core implements DatabaseCore {
   iterating = 0;
   open = true;
   safeIntegersDefault = false;
-  /** The journal set synchronous itself: WAL mode's default of NORMAL does not apply. */
-  syncSet = false;
   private transactions: Record<'default' | 'deferred' | 'immediate' | 'exclusive', Statement> | undefined;
   constructor(readonly connection: SqliteConnection, readonly facade: Database, private readonly verbose: ((sql: string) => void) | null, readonly host: SqliteHost, readonly path: string | undefined) {}
 
@@ -89,14 +86,6 @@ class Core implements DatabaseCore {
   }
   totalChanges(): number {
     return this.connection.totalChanges();
-  }
-  afterStatement(source: string): void {
-    if (/\bsynchronous\s*=/i.test(source)) this.syncSet = true;
-    // SQLITE_DEFAULT_WAL_SYNCHRONOUS=1 (better-sqlite3's build): a database in WAL mode syncs at NORMAL unless told otherwise.
-    if (!this.syncSet && /journal_mode\s*=\s*['"]?wal/i.test(source)) this.defaultWalSync();
-  }
-  defaultWalSync(): void {
-    this.translated(() => this.connection.execAll('PRAGMA synchronous=1'));
   }
   prepare(source: string, internal = false, pragma = false): Statement {
     this.requireOpen();
@@ -122,6 +111,11 @@ const cores = new WeakMap<Database, Core>();
 const coreOf = (db: Database): Core => cores.get(db) as Core;
 
 export class Database {
+  /** The file name as given, whether the database is in memory (or a temporary file), and whether it was opened read-only. */
+  declare readonly name: string;
+  declare readonly memory: boolean;
+  declare readonly readonly: boolean;
+
   constructor(filename?: string | Buffer | null, options?: Record<string, unknown> | null) {
     const holder = turnHolder();
     const args = [filename, options];
@@ -154,7 +148,6 @@ export class Database {
     core.translated(() => connection.open(path, flags));
     connection.configure(timeout, [DBCONFIG.DEFENSIVE, 1], [DBCONFIG.DQS_DML, 0], [DBCONFIG.DQS_DDL, 0]);
     core.translated(() => connection.execAll('PRAGMA foreign_keys=1; PRAGMA cache_size=-16000'));
-    if (core.path !== undefined && served.isWal(core.path)) core.defaultWalSync();
     cores.set(this, core);
     Object.defineProperty(this, 'name', { value: given, enumerable: true });
     Object.defineProperty(this, 'memory', { value: anonymous, enumerable: true });
@@ -186,7 +179,6 @@ export class Database {
       core.translated(() => core.connection.execAll(source));
     } finally {
       core.busy = false;
-      core.afterStatement(source);
     }
     return this;
   }
@@ -275,7 +267,7 @@ export class Database {
 }
 
 function isHost(value: unknown): value is SqliteHost {
-  return typeof value === 'object' && value !== null && typeof (value as SqliteHost).connect === 'function' && typeof (value as SqliteHost).isWal === 'function';
+  return typeof value === 'object' && value !== null && typeof (value as SqliteHost).connect === 'function' && typeof (value as SqliteHost).folderExists === 'function';
 }
 
 /** better-sqlite3's module as a journal's require() sees it: the Database class, with SqliteError on it. */

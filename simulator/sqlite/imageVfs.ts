@@ -232,17 +232,11 @@ export function imageSqlite(image: ImageBytes): VfsSqlite {
   return shared;
 }
 
-const WAL_FORMAT = 2;
-
 /** What `new Database(...)` inside inspect() is served: a database on the image being read (NOT_SERVED for any other API). */
 export function imageHost(image: ImageBytes): SqliteHost {
   return {
     connect: () => new SqliteConnection(imageSqlite(image)),
     resolve: (path) => image.resolve(path),
     folderExists: () => true,
-    isWal: (path) => {
-      const header = image.readBytes(path);
-      return header !== undefined && header.length >= 20 && header[18] === WAL_FORMAT && header[19] === WAL_FORMAT;
-    },
   };
 }

@@ -21,8 +21,6 @@ export interface DatabaseCore {
   translated<T>(work: () => T): T;
   /** sqlite3_total_changes. */
   totalChanges(): number;
-  /** What follows a statement's execution (the WAL's default synchronous level, docs/sqlite.md). */
-  afterStatement(source: string): void;
 }
 
 /** The part of better-sqlite3 durasim does not serve, refused by name. */

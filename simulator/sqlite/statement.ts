@@ -113,7 +113,7 @@ export class Statement {
         bound += arg.length;
         continue;
       }
-      if (typeof arg === 'object' && arg !== null && !ArrayBuffer.isView(arg)) {
+      if (typeof arg === 'object' && arg !== null && !(arg instanceof Uint8Array) && (isPlainObject(arg) || named().length > 0)) {
         if (!isPlainObject(arg)) throw new TypeError('Named parameters can only be passed within plain objects');
         if (boundObject) throw new TypeError('You cannot specify named parameters in two different objects');
         boundObject = true;
@@ -177,7 +177,6 @@ export class Statement {
     } finally {
       this.#db.busy = false;
       this.#conn.reset(this.#stmt);
-      this.#db.afterStatement(this.source);
     }
   }
 
@@ -224,7 +223,6 @@ export class Statement {
       }
     } finally {
       this.#conn.reset(this.#stmt);
-      this.#db.afterStatement(this.source);
     }
   }
 }

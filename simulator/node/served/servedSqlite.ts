@@ -8,21 +8,11 @@ import type { SqliteHost } from '../../sqlite/database.js';
 import { outsideTurn } from '../../sandbox/ambientGuard.js';
 import type { Served } from './serveContext.js';
 
-const WAL_FORMAT = 2;
-
 const host: Served = (ctx): SqliteHost => ({
   connect: () => SqliteConnection.ofProcess(ctx.world, ctx.proc),
   resolve: (path) => ctx.world.disk.resolve(path),
   // memfs's bookkeeping is the world's own work, not the journal's (no clock read of its own).
   folderExists: (path) => outsideTurn(() => ctx.world.disk.exists(path) && ctx.world.disk.statOf(path).isDirectory()),
-  // The header's file format bytes (offsets 18 and 19) are 2 in WAL mode; read as the process sees the file, no step.
-  isWal: (path) =>
-    outsideTurn(() => {
-      const disk = ctx.world.disk;
-      if (!disk.exists(path)) return false;
-      const header = disk.readFile(path);
-      return header.length >= 20 && header[18] === WAL_FORMAT && header[19] === WAL_FORMAT;
-    }),
 });
 
 export const SQLITE_SERVED: [string, Served][] = [['better-sqlite3.Database', host]];
