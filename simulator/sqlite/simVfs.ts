@@ -9,8 +9,9 @@
  * - Every xOpen, xRead, xWrite, xTruncate, xSync, xFileSize, xDelete and xAccess is a step of its
  *   process (an atomic step: a synchronous call, traced as `sqlite.xWrite` and so on), where the
  *   scenario's crashes and I/O errors land. xSync is fsync(2) of the file; the first xSync of a
- *   journal or WAL file the call created also fsyncs its folder (os_unix.c's UNIXFILE_DIRSYNC),
- *   and xDelete's dirSync flag fsyncs the folder after the unlink.
+ *   journal or WAL file opened with SQLITE_OPEN_CREATE also fsyncs its folder, its failure ignored
+ *   (os_unix.c's UNIXFILE_DIRSYNC), and xDelete's dirSync flag fsyncs the folder after the unlink
+ *   (its failure is SQLITE_IOERR_DIR_FSYNC).
  * - xAccess(EXISTS) counts an empty file as absent, as os_unix.c does.
  * - Locks (xLock, xUnlock, xCheckReservedLock, xShmLock) and the WAL index's shared memory are the
  *   machine's (sqliteMachine.ts); they are no steps (nothing is written, no crash lands there).
@@ -123,15 +124,14 @@ export class SimVfs {
     const create = (flags & OPEN.CREATE) !== 0;
     const readOnly = (flags & OPEN.READONLY) !== 0;
     const journal = (flags & (OPEN.MAIN_JOURNAL | OPEN.SUPER_JOURNAL | OPEN.WAL)) !== 0;
-    let created = false;
     const rc = this.step('xOpen', `${rel(path)}${readOnly ? ' read-only' : create ? ' create' : ''}`, () => RC.CANTOPEN, () => {
       const disk = this.world.disk;
       const exists = disk.exists(path);
       if (!exists && !create) return RC.CANTOPEN;
       const flag = readOnly ? 'r' : (flags & OPEN.EXCLUSIVE) !== 0 ? 'wx+' : exists ? 'r+' : 'w+';
       const opened = disk.openFile(path, flag, this.proc.pid);
-      created = !exists;
-      this.files.set(pFile, { path, fd: opened.fd, memory: undefined, memorySize: 0, dirSync: created && journal, shm: [], alive: owner });
+      // os_unix.c sets UNIXFILE_DIRSYNC on a journal or WAL opened with SQLITE_OPEN_CREATE, whether or not this open made it.
+      this.files.set(pFile, { path, fd: opened.fd, memory: undefined, memorySize: 0, dirSync: create && journal, shm: [], alive: owner });
       return RC.OK;
     });
     if (rc === RC.OK && pOutFlags !== 0) this.sqlite.setValue(pOutFlags, flags, 'i32');
@@ -277,13 +277,14 @@ export class SimVfs {
     const withFolder = file.dirSync;
     return this.step('xSync', `${rel(file.path)}${withFolder ? ' and its folder' : ''}`, () => RC.IOERR_FSYNC, () => {
       this.world.disk.handleSync(fd);
+      // os_unix.c: the folder's fsync is tried once, its failure ignored, once the file's own fsync succeeded.
       if (withFolder) {
+        file.dirSync = false;
         try {
           this.syncFolder(file.path);
         } catch {
-          return RC.IOERR_DIR_FSYNC;
+          // as unixSync does
         }
-        file.dirSync = false;
       }
       return RC.OK;
     });

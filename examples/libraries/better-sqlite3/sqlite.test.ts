@@ -60,4 +60,13 @@ describe('better-sqlite3, served', () => {
     expect(extra.crashes[0]?.records['post-a']).toMatchObject({ kind: 'operation', history: ['dispatched'] });
     expect(safety(extra)).toEqual([]);
   }, 120_000);
+
+  test('a WAL opened with SQLITE_OPEN_CREATE fsyncs its folder at its first sync even when an earlier process made it (os_unix.c\'s DIRSYNC), so an I/O error in between loses nothing', async () => {
+    // The first incarnation creates journal.db-wal and dies of an EIO before syncing it; the next opens it and commits.
+    const result = await run('wal-full', { ...baseScenario(), faults: [{ kind: 'io-error', process: 0, incarnation: 0, step: 32, error: 'EIO' }] });
+    expect(result.trace.some((e) => e.actor === 'disk' && e.op === 'io-error')).toBe(true);
+    const second = result.trace.filter((e) => e.actor === 'worker-0' && e.incarnation === 1).map((e) => `${e.op} ${e.detail ?? ''}`);
+    expect(second).toContain('sqlite.xSync journal.db-wal and its folder');
+    expect(safety(result)).toEqual([]);
+  }, 60_000);
 });
