@@ -30,6 +30,21 @@ describe('the compatibility matrix', () => {
     expect(result.confirm).toEqual({ exit: c.exit, verdict: 'verdict: confirmed — the same violations in real processes' });
   });
 
+  test('a clean row checked without some of the default fault families says which, in its verdict', () => {
+    const row = { library: 'better-sqlite3', journal: 'wal-full', use: 'x', runs: 500, seed: 1, exit: 0, why: 'y' } as const;
+    const rowOf = (doc: string): string | undefined => doc.split('\n').find((line) => line.includes('(`wal-full.ts`)'));
+    expect(rowOf(renderMatrix([{ ...row, faults: 'crash,disk,response,duplicate,user,service-restart,intent,store,failure' }]))).toContain('| clean (500 runs, seed 1, without `io` faults) |');
+    expect(rowOf(renderMatrix([{ ...row, faults: 'crash,disk,io,response,duplicate,user,service-restart,intent,store,failure,concurrent' }]))).toContain('| clean (500 runs, seed 1, concurrent calls among the faults) |');
+    expect(rowOf(renderMatrix([row]))).toContain('| clean (500 runs, seed 1) |');
+  });
+
+  test('better-sqlite3 (wal-normal): the verdict the table states, WAL with synchronous=NORMAL leaving the WAL unsynced', async () => {
+    const c = LIBRARIES.find((row) => row.library === 'better-sqlite3' && row.journal === 'wal-normal');
+    expect(c?.unconfirmed).toBeDefined();
+    const result = await runRow(c as (typeof LIBRARIES)[number]);
+    expect({ exit: result.exit, invariant: result.invariant, missing: result.missing, confirm: result.confirm }).toEqual({ exit: 1, invariant: 'write-ahead', missing: 'file-fsync', confirm: undefined });
+  });
+
   test('node-idempotency: its clean verdict is the middleware\'s — without onRequest and onResponse the same journal sends twice at once', async () => {
     const folder = join(ROOT, 'examples', 'libraries', 'node-idempotency');
     const source = readFileSync(join(folder, 'journal.ts'), 'utf8');

@@ -169,4 +169,4 @@ test('the served better-sqlite3 answers as the native one, case by case', async 
   expect(result.escapes).toEqual([]);
   expect(served).toHaveLength(CASES.length);
   for (let i = 0; i < CASES.length; i++) expect({ case: CASES[i]?.[0], ...served[i] }).toEqual({ case: CASES[i]?.[0], ...native[i] });
-}, 60_000);
+});

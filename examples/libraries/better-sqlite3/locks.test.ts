@@ -71,4 +71,4 @@ test('a second writer gets SQLITE_BUSY while the first holds its transaction, as
   expect(result.escapes).toEqual([]);
   expect(simulated).toEqual(native);
   expect(native.blocked).toEqual({ write: { error: 'database is locked', code: 'SQLITE_BUSY' }, read: null, inTransaction: false });
-}, 60_000);
+});
