@@ -293,7 +293,9 @@ describe('real I/O from a journal', () => {
   });
 
   test('a raw socket is refused and recorded', async () => {
-    const { result, message } = await calling(async () => (await import('node:net')).connect(9, '127.0.0.1'));
+    // Loaded before the run: a first import inside a turn goes through the test runner's own module loader (its MessagePort, refused under a turn), which depends on which test file of this shared worker loaded node:net first.
+    const net = await import('node:net');
+    const { result, message } = await calling(async () => net.connect(9, '127.0.0.1'));
     expect(result.escapes.map((e) => e.api)).toEqual(['net.connect']);
     expect(message).toBe('Failed to run the journal under simulation: it called net.connect, which would reach the real network. Call fetch(url, init) or env.fetch(url, init): under simulation the only network is the fake service.');
   });
@@ -338,6 +340,39 @@ describe('the simulated process', () => {
       [1001, '/work', 'hello', ['GREETING']],
     ]);
     expect(process.env.GREETING).toBeUndefined();
+  });
+
+  test('an environment variable defined (not set) is the simulated process\'s too, and its environment cannot be frozen', async () => {
+    const seen: unknown[] = [];
+    await simulate(
+      journal('defines-env', async (env) => {
+        await env.clock.now();
+        Object.defineProperty(process.env, 'DEFINED_HERE', { value: 'simulated', writable: true, enumerable: true, configurable: true }); // shared-safe: journal code, the simulated process's environment (asserted untouched below)
+        seen.push(process.env.DEFINED_HERE);
+        try {
+          Object.freeze(process.env);
+        } catch (error) {
+          seen.push((error as Error).message);
+        }
+      }),
+      scenario(),
+    );
+    expect(seen).toEqual(['simulated', 'Cannot freeze']);
+    expect(process.env.DEFINED_HERE).toBeUndefined();
+    expect(Object.isExtensible(process.env)).toBe(true);
+  });
+
+  test("the exit code a journal sets is its own: the process durasim runs in keeps its own", async () => {
+    const before = process.exitCode;
+    const result = await simulate(
+      journal('exit-code', async (env) => {
+        await env.clock.now();
+        process.exitCode = 7;
+      }),
+      scenario(),
+    );
+    expect(result.exits).toEqual([{ pid: 0, incarnation: 0 }]);
+    expect(process.exitCode).toBe(before);
   });
 });
 

@@ -163,6 +163,8 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
   const scenario = parseScenario(scenarioInput);
   const states = checkStateNames(journal.states, `the journal "${journal.name}"`);
   if (options.transport === 'msw') await loadMsw();
+  // The journal's process.exitCode is its own: whatever its last incarnation left, the exit code of the process durasim runs in is not the journal's.
+  const exitCode = process.exitCode;
   installAmbientGuard();
   let world: World;
   let outcome: StopReason;
@@ -176,6 +178,7 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
     outcome = await world.run();
   } finally {
     running = null;
+    process.exitCode = exitCode;
     uninstallAmbientGuard();
   }
   const result: Omit<SimulationResult, 'traceHash' | 'payloadDigest'> = {

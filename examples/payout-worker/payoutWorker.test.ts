@@ -38,6 +38,19 @@ describe('the payout worker, unmodified', () => {
     expect(code, out).toBe(0);
   });
 
+  test("explore takes the config's input as its base: the fixed worker is clean at every single fault, and the unsynced copy is found", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'durasim-payout-explore-'));
+    const explore = (adapter: string): Promise<{ code: number; out: string }> => cli('explore', '--config', CONFIG, '--journal', join(HERE, adapter), '--no-progress', '--report-dir', join(dir, adapter, 'report'), '--regressions', join(dir, adapter, 'regressions'));
+    const fixed = await explore('adapter.ts');
+    // Before, the base was the standard workload (keys post-a…), which the worker never reads: "the base scenario itself fails".
+    expect(fixed.out, fixed.out).toMatch(/^explore · journal payout-worker · base the task of \S*payouts\.json \(the config's "input"\), no faults/m);
+    expect(fixed.out).toMatch(/^verdict: clean/m);
+    expect(fixed.code).toBe(0);
+    const unsynced = await explore('adapter-unsynced.ts');
+    expect(unsynced.out).toMatch(/^ {2}write-ahead \[po_100\d\]/m);
+    expect(unsynced.code, unsynced.out).toBe(1);
+  });
+
   test.each([1, 2, 3])('seed %i: the copy that does not fsync its journal is found within 200 runs (write-ahead)', async (seed) => {
     const { code, out } = await check('adapter-unsynced.ts', seed, 200);
     expect(code, out).toBe(1);

@@ -47,3 +47,24 @@ describe('truthful-outcome', () => {
     }))).toEqual([]);
   });
 });
+
+describe('truthful-outcome on failed', () => {
+  test('fires when a publish ends failed while the service holds an effect of the recorded intent (a timed-out request that committed)', () => {
+    const violations = checkTruthfulOutcome(run({
+      effects: [effect('a', D1, 'r1', 5)],
+      final: finalRecords({ a: op(['authorized', 'dispatched', 'failed']) }),
+    }));
+    expect(violations).toEqual([expect.objectContaining({ code: 'truthful-outcome', key: 'a', expected: 'failed only for an intent the service does not hold', actual: 'the service holds a with the recorded intent (digest ' + D1.slice(0, 12) + ', receipt "r1")' })]);
+  });
+
+  test('holds when failed has no effect of its intent behind it: none at all, or only another intent under the key', () => {
+    expect(checkTruthfulOutcome(run({ final: finalRecords({ a: op(['authorized', 'dispatched', 'failed']) }) }))).toEqual([]);
+    expect(checkTruthfulOutcome(run({ effects: [effect('a', D2, 'r1', 5)], final: finalRecords({ a: op(['authorized', 'dispatched', 'failed']) }) }))).toEqual([]);
+  });
+
+  test('holds when the journal heard a refusal for the key, even where the service had committed an earlier request (a reset, then a 400 on the retry)', () => {
+    const refusal = { index: 1, atMs: 10, method: 'POST', route: { kind: 'publish', key: 'a' }, digest: D1, status: 400, seq: 9, doneSeq: 10, sender: 'worker-0#0', answered: true };
+    expect(checkTruthfulOutcome(run({ effects: [effect('a', D1, 'r1', 5)], requests: [refusal], final: finalRecords({ a: op(['authorized', 'dispatched', 'failed']) }) }))).toEqual([]);
+    expect(checkTruthfulOutcome(run({ effects: [effect('a', D1, 'r1', 5)], requests: [{ ...refusal, answered: false }], final: finalRecords({ a: op(['authorized', 'dispatched', 'failed']) }) }))).toHaveLength(1);
+  });
+});

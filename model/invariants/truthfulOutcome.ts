@@ -5,8 +5,10 @@ import { wordsOf } from '../stateWords.js';
 /**
  * truthful-outcome, after every crash (durable image) and at the end: succeeded ⇒ the service holds
  * the key with the recorded digest and receipt (a lookup: the resource's value); conflict ⇒ the
- * service holds another digest for the key, or (a file) the user really changed it; never
- * dispatched ⇒ no effect.
+ * service holds another digest for the key, or (a file) the user really changed it; failed ⇒ the
+ * service holds no effect of the recorded intent that the run's requests made, unless the journal
+ * heard a refusal (a 4xx) for the key; never dispatched ⇒
+ * no effect.
  */
 export function checkTruthfulOutcome(input: JudgeInput): Violation[] {
   const violations: Violation[] = [];
@@ -55,6 +57,24 @@ export function checkTruthfulOutcome(input: JudgeInput): Violation[] {
           actual: held.length === 0 ? 'the service holds nothing under the key' : `the service holds only the recorded intent (${short(record.digest)})`,
           evidence: { at: cp.label, history: record.history, effects: held },
         }, 'conflict');
+      }
+      // failed is terminal: the journal's last word that the operation did not happen. With an effect of
+      // the very intent at the service (the run's request committed it: a lost or mangled answer, a
+      // timeout, a reset) and no refusal heard, the user is told it failed when it happened.
+      // A refusal the journal heard (a 4xx answer to a request of the key that reached it) is its
+      // evidence, even where a fault put that answer on a request the service had committed before.
+      if (spec?.kind === 'publish' && record.history.at(-1) === 'failed') {
+        const happened = held.filter((e) => e.requestIndex !== null && (record.digest === undefined || e.digest === record.digest));
+        const refused = input.requests.some((r) => r.route.key === key && r.answered === true && r.status >= 400 && r.status < 500 && (r.doneSeq ?? r.seq ?? 0) <= cp.seq);
+        if (happened.length > 0 && !refused) {
+          report({
+            key,
+            step: cp.seq,
+            expected: `${words.state(key, 'failed')} only for an intent the service does not hold`,
+            actual: `the service holds ${key} with the recorded intent (digest ${short(happened[0]?.digest)}, receipt ${JSON.stringify(happened[0]?.receipt)})`,
+            evidence: { at: cp.label, history: record.history, recordedDigest: record.digest, effects: happened },
+          }, 'failed');
+        }
       }
       if (spec?.kind === 'publish' && !everIn(input, key, 'dispatched', cp.seq, record)) {
         const made = held.filter((e) => e.requestIndex !== null);

@@ -4,7 +4,7 @@
  * `Failed to run the journal under simulation: it called <api>, which <reason>. <fix>`.
  */
 
-type Family = 'clock' | 'random' | 'timer' | 'disk' | 'network' | 'process' | 'machine' | 'code' | 'signal';
+type Family = 'clock' | 'random' | 'timer' | 'disk' | 'network' | 'process' | 'machine' | 'code' | 'signal' | 'shared' | 'thread';
 
 const REASONS: Record<Family, string> = {
   clock: 'reads the real clock',
@@ -16,6 +16,8 @@ const REASONS: Record<Family, string> = {
   machine: 'reads the real machine, which differs from run to run',
   code: 'runs code outside the sandbox',
   signal: 'acts on real processes',
+  shared: 'would pin an object every simulated process shares (process, a builtin module, a prototype) where no restart could undo it',
+  thread: "would reach the thread or the channel durasim itself runs on, which no simulated process has",
 };
 
 const FIXES: Record<Family, string> = {
@@ -28,6 +30,8 @@ const FIXES: Record<Family, string> = {
   machine: 'Do not branch on the machine: under simulation it is not part of the world.',
   code: 'Run the code in the journal itself, where the sandbox sees it.',
   signal: 'Let the scenario start and kill processes: under simulation crashes are faults it places.',
+  shared: 'Freeze or seal objects of your own: under simulation one thread serves every incarnation, and each must start as a new process does.',
+  thread: 'Talk over a MessageChannel of your own, which durasim serves inside the simulated process, and let uncaught errors end the process as they would.',
 };
 
 /** Fixes worded for a kind of API (by the start of its name), where the family's wording would mislead. */
@@ -46,6 +50,23 @@ const SPECIFIC_FIXES: Record<string, string> = {
 };
 
 const PREFIXES: [string, Family][] = [
+  // The more particular first: the first prefix that matches decides.
+  ['MessagePort.', 'thread'],
+  ['worker_threads.receiveMessageOnPort', 'thread'],
+  ['worker_threads.moveMessagePortToContext', 'thread'],
+  ['worker_threads.postMessageToThread', 'thread'],
+  ['process.send', 'thread'],
+  ['process.disconnect', 'thread'],
+  ['process.emit', 'thread'],
+  ['process.setUncaughtExceptionCaptureCallback', 'thread'],
+  ['process.setSourceMapsEnabled', 'thread'],
+  ['process._debug', 'signal'],
+  ['process._getActive', 'machine'],
+  ['process.loadEnvFile', 'disk'],
+  ['Object.freeze', 'shared'],
+  ['Object.seal', 'shared'],
+  ['Object.preventExtensions', 'shared'],
+  ['Reflect.preventExtensions', 'shared'],
   ['fs.', 'disk'],
   ['fetch', 'network'],
   ['http.', 'network'],

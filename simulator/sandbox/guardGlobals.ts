@@ -88,7 +88,15 @@ function guardDate(): Restore[] {
         default: return new make(a, b, c, d, e, f, g);
       }
     }
-    if (new.target !== undefined) return Reflect.construct(RealDate, Array.prototype.slice.call(arguments), new.target) as Date;
+    if (new.target !== undefined) {
+      // A subclass (class D extends Date), or Reflect.construct(Date, [], X): "now" is the virtual clock's too.
+      if (count === 0) {
+        if (virtualNowMs !== null) return Reflect.construct(RealDate, [virtualNowMs], new.target) as Date;
+        const holder = turnHolder();
+        if (holder !== null) return Reflect.construct(RealDate, [serveOrRefuse(holder, 'new Date()', realNow)], new.target) as Date; // allow-ambient: names what it guards
+      }
+      return Reflect.construct(RealDate, Array.prototype.slice.call(arguments), new.target) as Date;
+    }
     const holder = turnHolder();
     if (holder !== null) return new make(serveOrRefuse(holder, 'Date()', realNow)).toString();
     return (RealDate as unknown as () => string)();

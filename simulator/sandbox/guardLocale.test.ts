@@ -1,7 +1,8 @@
 /**
  * The time zone and the locale of a simulated process are the same on every host: UTC and en-US.
  * The same scenario is replayed by the CLI in child processes started with three time zones and
- * another locale, and gives one trace hash; what the journal wrote names UTC and formats as en-US.
+ * another locale, and gives one trace hash; what the journal wrote names UTC and formats as en-US,
+ * whether it gave no locale or a list of none (`[]`, `{}`).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -17,7 +18,7 @@ export default {
   name: 'clock-text',
   async run() {
     const d = new Date();
-    const texts = [d.toString(), d.toTimeString(), d.toLocaleString(), d.toLocaleDateString(), new Intl.DateTimeFormat().format(d), String(d.getHours()), (1234.5).toLocaleString(), ['b', 'a'].sort((x, y) => x.localeCompare(y)).join(''), Intl.DateTimeFormat().resolvedOptions().timeZone, new Intl.NumberFormat().resolvedOptions().locale, Date()];
+    const texts = [d.toString(), d.toTimeString(), d.toLocaleString(), d.toLocaleDateString(), new Intl.DateTimeFormat().format(d), String(d.getHours()), (1234.5).toLocaleString(), ['b', 'a'].sort((x, y) => x.localeCompare(y)).join(''), Intl.DateTimeFormat().resolvedOptions().timeZone, new Intl.NumberFormat().resolvedOptions().locale, Date(), d.toLocaleString([]), (1234.5).toLocaleString([]), new Intl.DateTimeFormat([]).resolvedOptions().locale, new Intl.NumberFormat({}).resolvedOptions().locale, ['b', 'a'].sort((x, y) => x.localeCompare(y, [])).join('')];
     await writeFile('clock.txt', texts.join(' | '));
   },
   inspect(disk) {
@@ -47,6 +48,6 @@ describe('the simulated time zone and locale', () => {
     const { simulate } = await import('../simulate.js');
     const module = (await import(journal)) as { default: Parameters<typeof simulate>[0] };
     const result = await simulate(module.default, { format: 'durasim.scenario', version: 1, task: { id: 't', operations: [] } });
-    expect((result.final.visible.clock as { digest?: string }).digest).toBe('Thu Jan 01 2026 00:00:00 GMT+0000 (Coordinated Universal Time) | 00:00:00 GMT+0000 (Coordinated Universal Time) | 1/1/2026, 12:00:00 AM | 1/1/2026 | 1/1/2026 | 0 | 1,234.5 | ab | UTC | en-US | Thu Jan 01 2026 00:00:00 GMT+0000 (Coordinated Universal Time)');
+    expect((result.final.visible.clock as { digest?: string }).digest).toBe('Thu Jan 01 2026 00:00:00 GMT+0000 (Coordinated Universal Time) | 00:00:00 GMT+0000 (Coordinated Universal Time) | 1/1/2026, 12:00:00 AM | 1/1/2026 | 1/1/2026 | 0 | 1,234.5 | ab | UTC | en-US | Thu Jan 01 2026 00:00:00 GMT+0000 (Coordinated Universal Time) | 1/1/2026, 12:00:00 AM | 1,234.5 | en-US | en-US | ab');
   });
 });

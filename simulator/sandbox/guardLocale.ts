@@ -4,7 +4,9 @@
  * thread); the locale cannot be changed after Node starts, so under a journal's turn every call
  * that falls back to the default locale — Date#toLocaleString and its siblings, Number#, BigInt#
  * and Array#toLocaleString, String#localeCompare and the locale case mappings, and Intl's
- * formatters made without a locale — is given en-US instead. Outside a turn nothing changes.
+ * formatters made without a locale — is given en-US instead. "Without a locale" is as Intl reads
+ * it: none, or a list of none (`[]`, and anything else that is neither a string nor an
+ * Intl.Locale whose length reads 0). Outside a turn nothing changes.
  */
 import { isMainThread } from 'node:worker_threads';
 import { turnHolder } from './turn.js';
@@ -27,6 +29,22 @@ export function fixedTimeZone(): Restore | undefined {
   };
 }
 
+/**
+ * Whether `locales` names no locale, as Intl's CanonicalizeLocaleList reads it: undefined, or an
+ * object (a primitive is boxed) whose length is 0; a string or an Intl.Locale names one, and null
+ * throws (left to Intl). A length that throws is left to Intl too.
+ */
+function noLocale(locales: unknown): boolean {
+  if (locales === undefined) return true;
+  if (locales === null || typeof locales === 'string' || locales instanceof Intl.Locale) return false;
+  try {
+    const length = Number((Object(locales) as { length?: unknown }).length);
+    return !(length >= 1);
+  } catch {
+    return false;
+  }
+}
+
 /** `target[name]`, with its argument `at` (the locales) set to en-US under a turn when the caller gave none. */
 function defaultLocaleOf(target: object, name: string, at: number): Restore | undefined {
   const descriptor = Object.getOwnPropertyDescriptor(target, name);
@@ -34,7 +52,7 @@ function defaultLocaleOf(target: object, name: string, at: number): Restore | un
   if (typeof original !== 'function' || !descriptor) return undefined;
   const wrapped = {
     [name](this: unknown, ...args: unknown[]): unknown {
-      if (args[at] === undefined && turnHolder() !== null) {
+      if (turnHolder() !== null && noLocale(args[at])) {
         const given = [...args];
         while (given.length < at) given.push(undefined);
         given[at] = SIMULATED_LOCALE;
@@ -53,7 +71,7 @@ function defaultLocaleOfIntl(name: string): Restore | undefined {
   const intl = Intl as unknown as Record<string, unknown>;
   const Real = intl[name] as (new (...args: unknown[]) => object) & ((...args: unknown[]) => object);
   if (typeof Real !== 'function') return undefined;
-  const withLocale = (args: unknown[]): unknown[] => (args[0] === undefined && turnHolder() !== null ? [SIMULATED_LOCALE, ...args.slice(1)] : args);
+  const withLocale = (args: unknown[]): unknown[] => (turnHolder() !== null && noLocale(args[0]) ? [SIMULATED_LOCALE, ...args.slice(1)] : args);
   const proxy: typeof Real = new Proxy(Real, {
     construct: (target, args, newTarget): object => Reflect.construct(target, withLocale(args), newTarget === proxy ? target : newTarget) as object,
     apply: (target, thisArg, args): object => Reflect.apply(target, thisArg, withLocale(args)) as object,

@@ -85,6 +85,20 @@ function serveEnv(): Restore {
       const value = holder.simulated.env[key as string];
       return value === undefined ? undefined : { value, writable: true, enumerable: true, configurable: true };
     },
+    // Defined, as set, in the simulated environment (with Node's rule); never frozen: the real one is durasim's.
+    defineProperty: (target, key, descriptor) => {
+      const holder = turnHolder();
+      if (holder === null) return Reflect.defineProperty(target, key, descriptor);
+      if (!('value' in descriptor) || descriptor.writable !== true || descriptor.enumerable !== true || descriptor.configurable !== true) {
+        throw Object.assign(new TypeError("'process.env' only accepts a configurable, writable, and enumerable data descriptor"), { code: 'ERR_INVALID_OBJECT_DEFINE_PROPERTY' });
+      }
+      holder.simulated.env[key as string] = String(descriptor.value);
+      return true;
+    },
+    preventExtensions: (target) => {
+      if (turnHolder() !== null) throw new TypeError('Cannot freeze');
+      return Reflect.preventExtensions(target);
+    },
   });
   process.env = env;
   return () => {

@@ -2,13 +2,13 @@
  * What a module sees of the world while it loads or while inspect() reads a disk image: no
  * process runs, so nothing there is a step. A clock read gives the virtual time given (a library
  * that stamps its start at import is served, not refused); a timer is accepted and never fires; a
- * random draw is a deterministic stream of its own; node:os describes the simulated machine
- * (simulatedMachine.ts). The disk and the network stay refused: inspect()
+ * random draw is a deterministic stream of its own; node:os describes the simulated machine, and
+ * `process` and node:worker_threads the simulated process (simulatedMachine.ts). The disk and the network stay refused: inspect()
  * reads only the disk view it is handed, and a module that does I/O as it loads is an escape.
  */
 import { NOT_SERVED, SERVED_TIMER, type TurnHolder } from './ambientGuard.js';
 import { derivedBytes, uuidOf } from './derivedBytes.js';
-import { MACHINE } from './simulatedMachine.js';
+import { INITIAL_UMASK, MACHINE, PROCESS, type ProcessState } from './simulatedMachine.js';
 
 const CLOCK = new Set(['Date.now', // allow-ambient: names what it serves
   'new Date()', 'Date()', 'Intl.DateTimeFormat.format', 'Intl.DateTimeFormat.formatToParts', 'performance.timeOrigin']); // allow-ambient: names what it serves
@@ -25,11 +25,14 @@ function inertTimer(): object {
 
 export function pureServe(nowMs: () => number): NonNullable<TurnHolder['serve']> {
   let draws = 0;
+  const state: ProcessState = { umask: INITIAL_UMASK };
   const bytes = (length: number): Buffer => derivedBytes(`durasim.pure:${draws++}`, length);
   return (api, args) => {
     if (CLOCK.has(api)) return nowMs();
     const machine = api.startsWith('os.') ? MACHINE[api.slice(3)] : undefined;
     if (machine) return machine(...args);
+    const identity = PROCESS[api];
+    if (identity) return identity(args, state);
     if (api === 'performance.now' || api === 'Event.timeStamp' || api === 'process.uptime') return 0; // allow-ambient: names what it serves
     if (api === 'process.hrtime') return [0, 0];
     if (api === 'process.hrtime.bigint') return 0n;

@@ -10,6 +10,7 @@ import { invariantKind, type Violation } from '../../model/violation.js';
 import type { Fault } from '../../simulator/scenario/scenario.js';
 import { featuredScenario, DEFAULT_FAULT_KINDS, FAULT_KINDS, type FaultKind, type ScenarioArbitraryOptions } from '../arbitraries.js';
 import { shapedScenario } from '../taskShape.js';
+import type { Scenario } from '../../simulator/scenario/scenario.js';
 import { makeDirDurably, writeFileDurably } from '../durableFile.js';
 import { removeStaleReports } from '../report/reportFiles.js';
 import { journalRefOf } from '../isolation/journalRef.js';
@@ -31,6 +32,8 @@ import type { ServiceContract } from '../../simulator/contract/contract.js';
 
 export interface ExploreOptions extends PoolFlags {
   file?: string;
+  /** The task from the journal's own input file (the config's "input": src/inputTask.ts), the base when no scenario file is named. */
+  task?: { file: string; scenario: Scenario };
   /** The task shape (durasim.config.json, --operations, --features): the default base narrowed to it. */
   shape?: Pick<ScenarioArbitraryOptions, 'operations' | 'features'>;
   journal?: string;
@@ -54,7 +57,8 @@ export interface ExploreOptions extends PoolFlags {
 const wallMs = (): number => performance.now(); // the harness's clock, for progress and the report only
 
 export async function runExplore(options: ExploreOptions, print: (line: string) => void): Promise<number> {
-  const read = options.file === undefined ? shapedScenario(featuredScenario(), options.shape ?? {}) : readScenarioFile(options.file, 'Pass the path of a scenario file, or none for the standard workload');
+  const read = options.file !== undefined ? readScenarioFile(options.file, 'Pass the path of a scenario file, or none for the standard workload') : options.task !== undefined ? options.task.scenario : shapedScenario(featuredScenario(), options.shape ?? {});
+  const baseName = options.file ?? (options.task !== undefined ? `the task of ${options.task.file} (the config's "input"), no faults` : undefined);
   const spoken = options.contract ? { ...read, service: { ...read.service, contract: options.contract } } : read;
   const base = withBounds(options.environment ? { ...spoken, environment: { ...options.environment } } : spoken, options.bounds);
   checkOutputFolder(options.reportDir, '--report-dir');
@@ -69,7 +73,7 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
       removeStaleReports(options.reportDir, []); // it wrote no report: none of an earlier run's may read as this one's
       return loaded;
     }
-    print(`explore · journal ${loaded.name} · base ${options.file ?? (options.shape?.operations || options.shape?.features ? 'the standard workload in the task shape, no faults' : 'the standard workload with every task feature, no faults')} · depth ${options.depth} · ${count(pool.size, 'worker')}`);
+    print(`explore · journal ${loaded.name} · base ${baseName ?? (options.shape?.operations || options.shape?.features ? 'the standard workload in the task shape, no faults' : 'the standard workload with every task feature, no faults')} · depth ${options.depth} · ${count(pool.size, 'worker')}`);
     const started = wallMs();
     let lastProgressMs = started;
     const exploration = await exploreCrashes({
@@ -120,7 +124,7 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
     makeDirDurably(options.reportDir);
     // Every report file of an earlier run goes first (a check's summary.json and counterexample.json too); coverage.json, the record, lands last.
     removeStaleReports(options.reportDir, []);
-    const json = { command: 'explore', journal: loaded.name, base: options.file ?? 'standard', depth: options.depth, faults: options.faults ?? DEFAULT_FAULT_KINDS, runs: exploration.runs, states: exploration.states, cutShort: exploration.cutShort, ...(interrupted ? { interrupted } : {}), elapsedMs: Math.round(elapsedS * 1000), rows: exploration.rows, counterexamples: saved.map((s) => s.file) };
+    const json = { command: 'explore', journal: loaded.name, base: options.file ?? options.task?.file ?? 'standard', depth: options.depth, faults: options.faults ?? DEFAULT_FAULT_KINDS, runs: exploration.runs, states: exploration.states, cutShort: exploration.cutShort, ...(interrupted ? { interrupted } : {}), elapsedMs: Math.round(elapsedS * 1000), rows: exploration.rows, counterexamples: saved.map((s) => s.file) };
     writeFileDurably(join(options.reportDir, 'coverage.md'), `# Fault-window coverage: ${loaded.name}, depth ${options.depth}\n\n${table.join('\n')}\n`);
     writeFileDurably(join(options.reportDir, 'coverage.json'), `${JSON.stringify(json, null, 2)}\n`);
     print(`reports: ${join(options.reportDir, 'coverage.md')}, ${join(options.reportDir, 'coverage.json')}`);

@@ -286,7 +286,10 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
         const { journal, faults, task, operations, features, env: environment } = settings;
         const bounds = boundsOf(flags, settings.bounds);
         const file = positional[0] ?? task;
+        // The config's "input" (the journal's own input file) is the base when no scenario or task file is named, as for check.
+        const inputBase = file === undefined && settings.input !== undefined ? inputTask(settings.input, process.cwd()) : undefined;
         return await runExplore({
+          ...(inputBase !== undefined ? { task: inputBase } : {}),
           ...poolFlags(flags),
           depth,
           ...(operations !== undefined || features !== undefined ? { shape: { ...(operations ? { operations } : {}), ...(features ? { features } : {}) } } : {}),

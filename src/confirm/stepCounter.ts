@@ -41,6 +41,9 @@ export class StepCounter {
     return this.open > 0;
   }
 
+  /** The IPC channel's send, taken before the sandbox refuses process.send to the journal (a step is told from the journal's own turn). */
+  private readonly send = (process.send as (message: FromWorker) => void).bind(process);
+
   constructor(private readonly start: WorkerStart) {
     const mine = (f: Fault): boolean => (f.kind === 'crash' || f.kind === 'pause') && f.process === start.pid && f.incarnation === start.incarnation;
     this.events = new ScenarioEvents(start.faults.filter((f) => mine(f) && (f.kind !== 'crash' || f.mode === 'keep-all' || start.machineCrashes)));
@@ -54,7 +57,7 @@ export class StepCounter {
         this.checkIdle();
       }
     });
-    (process.send as (message: FromWorker) => void)({ type: 'hello', pid: pidOfThis });
+    this.send({ type: 'hello', pid: pidOfThis });
   }
 
   private callAgain: () => void = () => this.tell({ type: 'refused' });
@@ -66,7 +69,7 @@ export class StepCounter {
 
   /** A message to the parent. With two or more calls under way, an idle check follows it. */
   tell(message: FromWorker): void {
-    (process.send as (message: FromWorker) => void)(message);
+    this.send(message);
     this.checkIdle(message.type === 'returned');
   }
 
@@ -83,7 +86,7 @@ export class StepCounter {
     outsideTurn(() =>
       later(() => {
         this.idleCheck = false;
-        if (this.running === 0) (process.send as (message: FromWorker) => void)({ type: 'idle', seen: this.seen });
+        if (this.running === 0) this.send({ type: 'idle', seen: this.seen });
       }),
     );
   }

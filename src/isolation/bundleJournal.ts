@@ -8,7 +8,9 @@
  * - Shared (loaded once): Node's builtins (guarded by the sandbox) and durasim itself — the
  *   package `durasim` and durasim's own src/, model/ and simulator/ folders, except its bundled
  *   journals (src/journals/), which are journals like any other.
- * - import.meta.url, .dirname and .filename keep their real values in every file.
+ * - import.meta.url, .dirname and .filename say where the journal sees each file (journalPaths.ts:
+ *   /journal/…), and the bundle names its modules from the entry's folder: nothing in it or in
+ *   what it does says where the journal is on the real machine.
  * - Top-level await cannot run afresh synchronously: such a journal is refused with a fix.
  * - A native addon is refused, named with the journal's import line (nativeAddons.ts): its C code
  *   works out of the simulated world's sight.
@@ -17,13 +19,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Plugin } from 'esbuild';
 import { DurasimError } from '../../model/contract/failure.js';
 import { CODE_ROOT, ownModule } from '../ownFiles.js';
 import { notAFileReason } from '../readInputFile.js';
 import { withRealMeta } from '../bin/graph.mjs';
 import type { JournalRef } from './journalRef.js';
+import { journalPath } from './journalPaths.js';
 import { nativeAddonOf, UnservedAddonError, type AddonImport } from './nativeAddons.js';
 
 /** Native addons durasim serves in place of the real one: the module a journal gets instead (simulator/sqlite/database.ts: SQLite compiled to WebAssembly over the simulated machine). */
@@ -71,7 +74,7 @@ interface AddonWatch {
   importers: Map<string, { importer: string; specifier: string }>;
 }
 
-function sharing(watch: AddonWatch): Plugin {
+function sharing(entryFile: string, watch: AddonWatch): Plugin {
   return {
     name: 'durasim-sharing',
     setup(build) {
@@ -99,11 +102,11 @@ function sharing(watch: AddonWatch): Plugin {
         if (isDurasimOwn(resolved.path)) return { path: resolved.path, external: true };
         return { path: resolved.path, ...(resolved.sideEffects === false ? { sideEffects: false } : {}) };
       });
-      // import.meta has no meaning in one bundle: give every file its own real values.
+      // import.meta has no meaning in one bundle: give every file its own values, where the journal sees it.
       build.onLoad({ filter: /\.(m|c)?(t|j)sx?$/ }, async (args) => {
         const text = readFileSync(args.path, 'utf8');
         if (!text.includes('import.meta')) return undefined;
-        return { contents: await withRealMeta(text, args.path), loader: 'js', resolveDir: dirname(args.path) };
+        return { contents: await withRealMeta(text, journalPath(entryFile, args.path)), loader: 'js', resolveDir: dirname(args.path) };
       });
     },
   };
@@ -117,15 +120,18 @@ export async function bundleJournal(ref: JournalRef): Promise<JournalBundle> {
   let output;
   const watch: AddonWatch = { found: undefined, importers: new Map() };
   try {
-    output = await build({ ...BUNDLE_OPTIONS, entryPoints: [ref.file], sourcemap: 'external', outfile: join(dirname(ref.file), 'durasim-bundle.js'), plugins: [sharing(watch)] });
+    // Modules named from the entry's folder (esbuild names a CommonJS module's wrapper, and so its frames, by its path).
+    output = await build({ ...BUNDLE_OPTIONS, absWorkingDir: dirname(ref.file), entryPoints: [ref.file], sourcemap: 'external', outfile: join(dirname(ref.file), 'durasim-bundle.js'), plugins: [sharing(ref.file, watch)] });
   } catch (error) {
     if (watch.found !== undefined) throw new UnservedAddonError(watch.found, watch.importers, SERVED_ADDONS);
     const messages = (error as { errors?: { text: string; location?: { file: string; line: number } | null }[] }).errors ?? [];
     const first = messages[0];
+    // esbuild names a file from the entry's folder (absWorkingDir); the message, from the current one.
+    const file = first?.location ? relative(process.cwd(), resolve(dirname(ref.file), first.location.file)) : undefined;
     if (first?.text.includes('Top-level await')) {
-      throw new DurasimError('load the journal', `${first.location?.file ?? ref.spec} uses top-level await, which cannot run afresh for every incarnation`, 'Move the awaited setup into run(), or behind a function the journal calls');
+      throw new DurasimError('load the journal', `${file ?? ref.spec} uses top-level await, which cannot run afresh for every incarnation`, 'Move the awaited setup into run(), or behind a function the journal calls');
     }
-    const where = first?.location ? ` (${relative(process.cwd(), first.location.file)}:${first.location.line})` : '';
+    const where = first?.location ? ` (${file}:${first.location.line})` : '';
     throw new DurasimError('load the journal', `bundling ${ref.spec} failed: ${first?.text ?? String(error)}${where}`, 'Fix the module so it compiles');
   }
   if (watch.found !== undefined) throw new UnservedAddonError(watch.found, watch.importers, SERVED_ADDONS);

@@ -11,6 +11,8 @@
  * - A module that resolves but cannot be bundled (a syntax esbuild refuses, top-level await) is
  *   durasim's limit, not the journal's: it is recorded as an escape (a finding, exit 4) and fails.
  * - import.meta inside such a module reads the entry's file (a limit of bundling it whole).
+ * - It is where the journal sees it (journalPaths.ts: /journal/…): its __filename, its stacks, and a
+ *   name that resolves to nothing says the journal's entry there, never the real folder.
  */
 import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
@@ -21,6 +23,7 @@ import { asModuleLoad, outsideTurn, turnHolder } from '../../simulator/sandbox/a
 import { bracketLazyModules, LOAD_PARAM, loadBracket } from './moduleLoads.js';
 import { CODE_ROOT } from '../ownFiles.js';
 import { BUNDLE_OPTIONS } from './bundleJournal.js';
+import { journalPath } from './journalPaths.js';
 
 export type ModuleBody = (exports: object, require: (id: string) => unknown, module: { exports: Record<string, unknown> }, __filename: string, __dirname: string, load: typeof loadBracket) => void;
 
@@ -39,13 +42,15 @@ function notFound(id: string, from: string): Error {
   return Object.assign(new Error(`Cannot find module '${id}' imported from ${from}`), { code: 'ERR_MODULE_NOT_FOUND' });
 }
 
-/** Bundles `id` as resolved from `dir` into one CommonJS body; undefined when it resolves to nothing. */
-function bundle(id: string, dir: string, from: string): Compiled | Error {
+/** Bundles `id` as resolved from `dir` into one CommonJS body, the journal seeing it where journalPaths.ts puts it; undefined when it resolves to nothing. */
+function bundle(id: string, dir: string, from: string, journalFile: string): Compiled | Error {
   const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
   let output: import('esbuild').BuildResult & { outputFiles: import('esbuild').OutputFile[] };
   try {
     output = esbuild.buildSync({
       ...BUNDLE_OPTIONS,
+      // Modules named from the journal's folder, as its bundle's are (esbuild names a CommonJS module's wrapper by its path).
+      absWorkingDir: dir,
       stdin: { contents: `module.exports = require(${JSON.stringify(id)});`, resolveDir: dir, sourcefile: `import(${JSON.stringify(id)})`, loader: 'js' },
       // durasim's own modules are shared, as the journal's bundle shares them (no plugin runs in a synchronous build).
       external: ['durasim', 'durasim/*', '*.node', ...OWN],
@@ -56,7 +61,7 @@ function bundle(id: string, dir: string, from: string): Compiled | Error {
     return new DurasimError('load a module the journal imported', `import(${JSON.stringify(id)}) from ${from} resolves, but durasim could not bundle it: ${first}`, 'Import it with a string literal, or a template like `./plugins/${name}.js`, so the journal\'s bundle holds it');
   }
   const inputs = Object.keys(output.metafile?.inputs ?? {}).filter((path) => !path.startsWith('<stdin>'));
-  const file = inputs.length > 0 ? join(dir, inputs[0] as string) : join(dir, id);
+  const file = journalPath(journalFile, inputs.length > 0 ? join(dir, inputs[0] as string) : join(dir, id));
   const code = output.outputFiles[0]?.text ?? '';
   return { body: compileFunction(bracketLazyModules(code), ['exports', 'require', 'module', '__filename', '__dirname', LOAD_PARAM], { filename: file }) as unknown as ModuleBody, file };
 }
@@ -74,7 +79,7 @@ export function dynamicLoader(journalFile: string, require: (id: string) => unkn
     if (loaded.has(key)) return loaded.get(key);
     let entry = compiled.get(key);
     if (entry === undefined) {
-      entry = outsideTurn(() => bundle(id, dir, pathToFileURL(journalFile).href));
+      entry = outsideTurn(() => bundle(id, dir, pathToFileURL(journalPath(journalFile, journalFile)).href, journalFile));
       compiled.set(key, entry);
     }
     if (entry instanceof DurasimError) {

@@ -1,8 +1,11 @@
 /**
  * Fresh instances of a bundled journal: the bundle is compiled once, and every call of `fresh()`
  * evaluates it anew — new module-level variables, new classes, new caches — as a restarted
- * process would. What the journal left on globalThis is taken away first: process memory dies
- * with the process. durasim's own modules and Node's builtins are shared (see bundleJournal).
+ * process would. What the journal left on the objects every process of the thread shares is put
+ * back first (globalThis, process, the intrinsics and the builtin modules it was handed:
+ * sandbox/sharedObjects.ts): process memory dies with the process. durasim's own modules and
+ * Node's builtins are shared (see bundleJournal); each instance gets its own copy of durasim's
+ * modules' exports.
  */
 import { builtinModules, createRequire, SourceMap } from 'node:module';
 import { extname, relative, sep } from 'node:path';
@@ -17,7 +20,8 @@ import { CODE_ROOT } from '../ownFiles.js';
 import { ownModuleOfGraph } from './sharedModules.js';
 import { dynamicLoader, type ModuleBody } from './dynamicModules.js';
 import { bracketLazyModules, LOAD_PARAM, loadBracket } from './moduleLoads.js';
-import { asModuleLoad } from '../../simulator/sandbox/ambientGuard.js';
+import { journalPath } from './journalPaths.js';
+import { asModuleLoad, forgetProcessMemory, trackBuiltin } from '../../simulator/sandbox/ambientGuard.js';
 
 export interface JournalInstances {
   /** A new instance of the journal's modules. */
@@ -66,9 +70,9 @@ export function adapterOf(exports: Record<string, unknown>, spec: string, export
 }
 
 /**
- * The enumerable keys of globalThis when the journal was compiled: any added later (an assignment
- * to globalThis, string- or symbol-keyed) is the journal's process memory. Enumerable keys only:
- * listing every key of the global object costs seven times as much.
+ * Outside an installed sandbox (a journal evaluated before any simulation, as the trace corpus
+ * does): the enumerable keys of globalThis when the journal was compiled, any added later (an
+ * assignment to globalThis, string- or symbol-keyed) the journal's process memory.
  */
 function globalKeys(): PropertyKey[] {
   return [...Object.keys(globalThis), ...Object.getOwnPropertySymbols(globalThis)];
@@ -110,26 +114,42 @@ export async function compileJournal(bundle: JournalBundle, durasimIndex: string
     // A module that stands for a CommonJS package (the served better-sqlite3) gives its module.exports as `moduleExports`.
     shared.set(id, namespace.moduleExports ?? Object.assign(Object.create(null) as object, namespace, { __esModule: true }));
   }
-  const body = compileFunction(bracketLazyModules(bundle.code), ['exports', 'require', 'module', '__filename', '__dirname', LOAD_PARAM], { filename: bundle.ref.file }) as unknown as ModuleBody;
+  // Compiled where the journal sees itself (journalPaths.ts): its stacks and __filename name /journal/<entry>, never the real folder.
+  const entry = journalPath(bundle.ref.file, bundle.ref.file);
+  const body = compileFunction(bracketLazyModules(bundle.code), ['exports', 'require', 'module', '__filename', '__dirname', LOAD_PARAM], { filename: entry }) as unknown as ModuleBody;
   const baseline = new Set(globalKeys());
-  const dir = bundle.ref.file.slice(0, bundle.ref.file.lastIndexOf('/'));
+  const dir = entry.slice(0, entry.lastIndexOf('/'));
+  const builtin = (id: string): unknown => {
+    const exports = nodeRequire(id);
+    trackBuiltin(id, exports); // what the journal does to it is put back at the next incarnation's start
+    return exports;
+  };
   const fresh = (): JournalAdapter => {
-    forgetAddedGlobals(baseline);
-    // Each instance (an incarnation) has its own modules loaded at run time; builtins, native addons and durasim are shared.
-    const require = (id: string): unknown => (shared.has(id) ? shared.get(id) : BUILTINS.has(id) || id.startsWith('node:') || id.endsWith('.node') ? nodeRequire(id) : dynamic(id));
+    if (forgetProcessMemory() === undefined) forgetAddedGlobals(baseline);
+    // Each instance (an incarnation) has its own modules loaded at run time and its own copy of durasim's exports; builtins and native addons are shared.
+    const own = new Map<string, unknown>();
+    const sharedOf = (id: string): unknown => {
+      if (!own.has(id)) own.set(id, Object.assign(Object.create(null) as object, shared.get(id)));
+      return own.get(id);
+    };
+    const require = (id: string): unknown => (shared.has(id) ? sharedOf(id) : BUILTINS.has(id) || id.startsWith('node:') ? builtin(id) : id.endsWith('.node') ? nodeRequire(id) : dynamic(id));
     const dynamic = dynamicLoader(bundle.ref.file, require);
     const module = { exports: {} as Record<string, unknown> };
     // What the modules do while they load is no step (moduleLoads.ts).
-    asModuleLoad(() => body(module.exports, require, module, bundle.ref.file, dir, loadBracket));
+    asModuleLoad(() => body(module.exports, require, module, entry, dir, loadBracket));
     return adapterOf(module.exports, bundle.ref.spec, bundle.ref.exportName);
   };
   const sourceMap = bundle.map ? new SourceMap(JSON.parse(bundle.map) as ConstructorParameters<typeof SourceMap>[0]) : undefined;
-  /** A stack frame at its place in the journal's source (the bundle mapped back), or `machinery` for durasim's own and Node's internals. */
-  const frameOf = (frame: string): string | 'machinery' => {
+  /**
+   * A stack frame at its place in the journal's source (the bundle mapped back: `name` says the
+   * source's path, real for a report, as the journal sees it for the trace), or `machinery` for
+   * durasim's own and Node's internals.
+   */
+  const frameOf = (frame: string, name: (source: string) => string = (source) => source): string | 'machinery' => {
     const at = /^(.*?)\(?([^()\s]+):(\d+):(\d+)\)?$/.exec(frame);
-    if (at && at[2] === bundle.ref.file && sourceMap) {
-      const entry = sourceMap.findEntry(Number(at[3]) - 1, Number(at[4]) - 1) as { originalSource?: string; originalLine?: number; originalColumn?: number };
-      return entry.originalSource ? frame.replace(`${at[2]}:${at[3]}:${at[4]}`, `${entry.originalSource}:${(entry.originalLine ?? 0) + 1}:${(entry.originalColumn ?? 0) + 1}`) : frame;
+    if (at && at[2] === entry && sourceMap) {
+      const found = sourceMap.findEntry(Number(at[3]) - 1, Number(at[4]) - 1) as { originalSource?: string; originalLine?: number; originalColumn?: number };
+      return found.originalSource ? frame.replace(`${at[2]}:${at[3]}:${at[4]}`, `${name(found.originalSource)}:${(found.originalLine ?? 0) + 1}:${(found.originalColumn ?? 0) + 1}`) : frame;
     }
     if (/node:internal|node:async_hooks|\.cache\/durasim\/graph-|\/durasim\/dist\//.test(frame) || (at && (at[2] as string).startsWith(CODE_ROOT) && !(at[2] as string).includes('node_modules'))) return 'machinery';
     return frame;
@@ -144,16 +164,15 @@ export async function compileJournal(bundle: JournalBundle, durasimIndex: string
     }
     return frames.join('\n');
   };
-  // What the journal writes (a logged error's stack) names its files from the folder durasim runs in, on every machine alike.
-  const root = `${process.cwd()}/`;
+  // What the journal writes (a logged error's stack) names its files as it sees them (/journal/…), on every machine and in every folder alike.
   const outputText = (text: string): string => {
     if (!text.includes('    at ')) return text;
     const lines: string[] = [];
     for (const line of text.split('\n')) {
       if (!/^\s+at /.test(line)) lines.push(line);
       else {
-        const mapped = frameOf(line);
-        if (mapped !== 'machinery') lines.push(mapped.replaceAll(root, ''));
+        const mapped = frameOf(line, (source) => journalPath(bundle.ref.file, source));
+        if (mapped !== 'machinery') lines.push(mapped);
       }
     }
     return lines.join('\n');

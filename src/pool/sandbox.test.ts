@@ -93,6 +93,27 @@ const PROBES: Probe[] = [
   { name: 'process.pid is the simulated pid', code: 'process.pid', served: (v) => v === '1000' },
   { name: 'process.cwd() is the work dir', code: 'process.cwd()', served: (v) => v === '/work' },
   { name: 'Buffer.allocUnsafe is zero-filled', code: "Buffer.allocUnsafe(64).toString('hex')", served: (v) => v === '0'.repeat(128) },
+  { name: "a message on the port process.stdout writes through (the worker's stdio)", code: "process.stdout[Object.getOwnPropertySymbols(process.stdout).find((s) => s.description === 'kPort')].postMessage({ type: 'forged' })", api: 'MessagePort.postMessage' },
+  { name: 'worker_threads.receiveMessageOnPort', code: 'workerThreads.receiveMessageOnPort(new MessageChannel().port1)', api: 'worker_threads.receiveMessageOnPort' },
+  { name: 'worker_threads.postMessageToThread', code: "workerThreads.postMessageToThread(0, 'forged')", api: 'worker_threads.postMessageToThread' },
+  { name: "process.emit('message') (a real process's IPC channel)", code: "process.emit('message', { type: 'go' })", api: 'process.emit' },
+  { name: 'node:wasi (its WASI hands wasm the real file descriptors)', code: "new (process.getBuiltinModule('node:wasi').WASI)({ version: 'preview1' })", api: 'wasi.WASI' },
+  { name: 'process.abort', code: 'process.abort()', api: 'process.abort' },
+  { name: 'process.kill of its own pid', code: "process.kill(process.pid, 'SIGKILL')", api: 'process.kill' },
+  { name: 'process.setUncaughtExceptionCaptureCallback', code: 'process.setUncaughtExceptionCaptureCallback(() => {})', api: 'process.setUncaughtExceptionCaptureCallback' },
+  { name: 'process.setSourceMapsEnabled', code: 'process.setSourceMapsEnabled(true)', api: 'process.setSourceMapsEnabled' },
+  { name: 'process.loadEnvFile (a real file into the real environment)', code: "process.loadEnvFile('.env')", api: 'process.loadEnvFile' },
+  { name: "process._getActiveHandles (durasim's own)", code: 'process._getActiveHandles()', api: 'process._getActiveHandles' },
+  { name: 'new of a subclass of Date is the virtual clock', code: 'new (class extends Date {})().getTime()', served: (v) => v === String(EPOCH) },
+  { name: 'Reflect.construct(Date, [], X) is the virtual clock', code: 'Date.prototype.getTime.call(Reflect.construct(Date, [], Object))', served: (v) => v === String(EPOCH) },
+  { name: 'new Date(undefined) is an invalid date, as in Node', code: 'String(new Date(undefined))', served: (v) => v === 'Invalid Date' },
+  { name: "process.umask is the simulated process's, and one it sets is its own", code: '[process.umask(), process.umask(0o077), process.umask()].join()', served: (v) => v === '18,18,63' },
+  { name: 'the user and groups are the simulated machine\'s', code: '[process.getuid(), process.geteuid(), process.getgid(), process.getegid(), process.getgroups().join(), os.userInfo().uid].join()', served: (v) => v === '1000,1000,1000,1000,1000,1000' },
+  { name: "a file's owner is the simulated user", code: "(fs.writeFileSync('owned.txt', 'x'), [fs.statSync('owned.txt').uid, fs.statSync('owned.txt').gid].join())", served: (v) => v === '1000,1000' },
+  { name: "process.argv, execPath and execArgv are the simulated process's", code: 'JSON.stringify([process.argv, process.execPath, process.execArgv])', served: (v) => v === '[["/usr/local/bin/node","/journal"],"/usr/local/bin/node",[]]' },
+  { name: 'the process is its own main thread', code: 'JSON.stringify([workerThreads.isMainThread, workerThreads.threadId, workerThreads.parentPort, workerThreads.workerData])', served: (v) => v === '[true,0,null,null]' },
+  { name: "the journal's files are under /journal", code: 'JSON.stringify([__filename, __dirname, import.meta.url, import.meta.filename])', served: (v) => /^\["\/journal\/probe-\d+\.ts","\/journal","file:\/\/\/journal\/probe-\d+\.ts","\/journal\/probe-\d+\.ts"\]$/.test(v) },
+  { name: "a stack holds the journal's frames and Node's, none of durasim's", code: "new Error('here').stack", served: (v) => v.startsWith('Error: here\n    at ') && v.split('\n').slice(1).every((line) => /\((\/journal\/|node:)|at (async )?\/journal\/|at new Promise \(<anonymous>\)/.test(line)) },
 ];
 
 function probeModule(probe: Probe, index: number): string {
@@ -169,7 +190,7 @@ describe('the sandbox', () => {
     const written = (first.result.final.visible.probe as { digest?: string } | undefined)?.digest;
     if ('api' in probe) {
       expect(first.result.escapes.map((e) => e.api)).toEqual([probe.api]);
-      expect(written).toMatch(/^threw Failed to run the journal under simulation: it called .+, which .+\. (Use|Call|Do|Derive|Await|Let|Run|Write|Read|Poll) /);
+      expect(written).toMatch(/^threw Failed to run the journal under simulation: it called .+, which .+\. (Use|Call|Do|Derive|Await|Let|Run|Write|Read|Poll|Talk) /);
     } else {
       expect(first.result.escapes).toEqual([]);
       expect(probe.served(written ?? ''), `served ${written}`).toBe(true);

@@ -123,6 +123,8 @@ async function launch(op: PublishOperation, records: Records, task: Task): Promi
     }
     state = 'outcome_unknown';
   }
+  // The model has blocked after reconciling, never straight after outcome_unknown: say the last look was taken.
+  if (state === 'outcome_unknown') await record('reconciling');
   return record('blocked', { reason: `no verdict after ${MAX_ROUNDS} rounds` });
 }
 

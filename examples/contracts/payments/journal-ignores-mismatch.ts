@@ -130,6 +130,8 @@ async function payout(op: PublishOperation, records: Records, task: Task): Promi
     }
     state = 'outcome_unknown';
   }
+  // The model has blocked after reconciling, never straight after outcome_unknown: say the last look was taken.
+  if (state === 'outcome_unknown') await record('reconciling');
   return record('blocked', { reason: `no verdict after ${MAX_ROUNDS} rounds` });
 }
 

@@ -17,20 +17,21 @@ import { TIMER_SERVED } from './servedTimers.js';
 import { OS_SERVED } from './servedOs.js';
 import { MESSAGING_SERVED } from './servedMessaging.js';
 import { ATOMICS_SERVED } from './servedAtomics.js';
+import { PROCESS_SERVED } from './servedProcess.js';
 import { SQLITE_SERVED } from './servedSqlite.js';
 
-const TABLE = new Map<string, Served>([...CLOCK_SERVED, ...RANDOM_SERVED, ...TIMER_SERVED, ...FS_SERVED, ...FETCH_SERVED, ...HTTP_SERVED, ...OS_SERVED, ...MESSAGING_SERVED, ...ATOMICS_SERVED, ...SQLITE_SERVED]);
+const TABLE = new Map<string, Served>([...CLOCK_SERVED, ...RANDOM_SERVED, ...TIMER_SERVED, ...FS_SERVED, ...FETCH_SERVED, ...HTTP_SERVED, ...OS_SERVED, ...MESSAGING_SERVED, ...ATOMICS_SERVED, ...PROCESS_SERVED, ...SQLITE_SERVED]);
 
 /** The APIs the world serves, by the name the sandbox gives them (fs.promises.readFile, fetch, ...). */
 export const SERVED_APIS: readonly string[] = [...TABLE.keys()].sort();
 
 /**
- * The served APIs that are no step: constants of the simulated machine and process (node:os, the
- * performance clock's origin, CPU use that virtual time never costs) and a process's own
- * performance entries. A real process counting its steps as the simulator does (src/confirm/)
+ * The served APIs that are no step: constants of the simulated machine and process (node:os, its
+ * user, umask, argv and thread, the performance clock's origin, CPU use that virtual time never
+ * costs) and a process's own performance entries. A real process counting its steps as the simulator does (src/confirm/)
  * counts none of them either. (Every other served call is a step, or is made of steps.)
  */
-export const NOT_STEPS: ReadonlySet<string> = new Set([...OS_SERVED.map(([api]) => api), ...CLOCK_CONSTANTS]);
+export const NOT_STEPS: ReadonlySet<string> = new Set([...OS_SERVED.map(([api]) => api), ...PROCESS_SERVED.map(([api]) => api), ...CLOCK_CONSTANTS]);
 
 export type { ServeContext, Served } from './serveContext.js';
 

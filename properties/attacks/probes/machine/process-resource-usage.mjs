@@ -1,0 +1,6 @@
+// Tries: process.resourceUsage() (real page faults and context switches, different every run), fed into the step count.
+// Expected: refused — a real measurement that differs run to run; nothing serves it (README "The sandbox").
+// API: resourceUsage
+import { probe, observe } from '../../lib/probe.mjs';
+
+export default probe('process-resource-usage', () => observe('resourceUsage', process.resourceUsage().voluntaryContextSwitches));

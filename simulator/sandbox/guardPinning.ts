@@ -1,0 +1,108 @@
+/**
+ * What no restart could undo on the objects every simulated process shares (sharedObjects.ts): a
+ * real process's `process`, Array.prototype or node:fs die with it, here they outlive every
+ * incarnation, so what a journal does to them must be undoable. Under a journal's turn:
+ * - Object.freeze, Object.seal, Object.preventExtensions and Reflect.preventExtensions of a shared
+ *   object are refused (an escape: no restart could thaw it);
+ * - a property defined on one (Object.defineProperty, defineProperties, Reflect.defineProperty,
+ *   __defineGetter__, __defineSetter__) is defined configurable, so that the next incarnation's
+ *   start can delete or redefine it (a non-configurable one could never be taken back).
+ * Whoever defines a property on a shared object — a journal, or Node and durasim outside any turn —
+ * has the object looked at whole at the next restore (noteDefined), as is Error.captureStackTrace's
+ * target. Outside a turn every call is the real one. Returns restore callbacks.
+ */
+import { isShared, noteDefined } from './sharedObjects.js';
+import { refuse } from './guardFunction.js';
+import { turnHolder } from './turn.js';
+
+type Restore = () => void;
+type Fn = (...args: unknown[]) => unknown;
+
+const { hasOwn, defineProperty: realDefineProperty } = Object;
+const { apply } = Reflect;
+const FIELDS = ['enumerable', 'configurable', 'value', 'writable', 'get', 'set'] as const;
+
+function replace(target: object, name: string, make: (real: Fn) => Fn): Restore | undefined {
+  const descriptor = Object.getOwnPropertyDescriptor(target, name);
+  const real = descriptor?.value as Fn | undefined;
+  if (typeof real !== 'function' || !descriptor?.configurable) return undefined;
+  const wrapped = make(real);
+  realDefineProperty(wrapped, 'name', { value: real.name });
+  realDefineProperty(wrapped, 'length', { value: real.length });
+  realDefineProperty(target, name, { ...descriptor, value: wrapped });
+  return () => realDefineProperty(target, name, descriptor);
+}
+
+/**
+ * The descriptor a journal gave, read once in the order ToPropertyDescriptor reads it, defined
+ * configurable unless the property exists (then its own configurability stays, and a change to it
+ * is refused by the engine as before).
+ */
+function configurable(target: object, key: unknown, given: unknown): unknown {
+  if ((typeof given !== 'object' || given === null) && typeof given !== 'function') return given; // the engine's TypeError
+  const copy: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const field of FIELDS) if (field in (given as object)) copy[field] = (given as Record<string, unknown>)[field];
+  const exists = hasOwn(target, key as PropertyKey);
+  if (!exists || copy.configurable === false) copy.configurable = true;
+  return copy;
+}
+
+/** A shared object's definition under a turn goes through `configurable`; every definition on one is noted. */
+function definingOne(real: Fn): Fn {
+  // Explicit parameters, no rest array: Object.defineProperty runs on every module a bundle evaluates.
+  return function defineProperty(this: unknown, target: unknown, key: unknown, given: unknown): unknown {
+    if (!isShared(target)) return apply(real, this, [target, key, given]);
+    noteDefined(target);
+    return apply(real, this, [target, key, turnHolder() === null ? given : configurable(target as object, key, given)]);
+  };
+}
+
+function definingMany(real: Fn): Fn {
+  return function defineProperties(this: unknown, target: unknown, given: unknown): unknown {
+    if (!isShared(target)) return apply(real, this, [target, given]);
+    noteDefined(target);
+    if (turnHolder() === null || typeof given !== 'object' || given === null) return apply(real, this, [target, given]);
+    const all: Record<PropertyKey, unknown> = Object.create(null) as Record<PropertyKey, unknown>;
+    for (const key of Reflect.ownKeys(given)) {
+      if (Object.prototype.propertyIsEnumerable.call(given, key)) all[key] = configurable(target as object, key, (given as Record<PropertyKey, unknown>)[key]);
+    }
+    return apply(real, this, [target, all]);
+  };
+}
+
+/** __defineGetter__ and __defineSetter__ define configurable properties already: noted only. */
+function definingLegacy(real: Fn): Fn {
+  return function defineAccessor(this: unknown, key: unknown, fn: unknown): unknown {
+    noteDefined(this);
+    return apply(real, this, [key, fn]);
+  };
+}
+
+/** Freezing, sealing or making a shared object non-extensible under a turn: refused. */
+function pinning(real: Fn, api: string): Fn {
+  return function pin(this: unknown, ...args: unknown[]): unknown {
+    const holder = isShared(args[0]) ? turnHolder() : null;
+    if (holder !== null) refuse(holder, api);
+    return apply(real, this, args);
+  };
+}
+
+function noting(real: Fn): Fn {
+  return function captureStackTrace(this: unknown, ...args: unknown[]): unknown {
+    noteDefined(args[0]);
+    return apply(real, this, args);
+  };
+}
+
+export function guardPinning(): Restore[] {
+  const restores: Restore[] = [];
+  const add = (restore: Restore | undefined): void => void (restore && restores.push(restore));
+  for (const name of ['freeze', 'seal', 'preventExtensions']) add(replace(Object, name, (real) => pinning(real, `Object.${name}`)));
+  add(replace(Reflect, 'preventExtensions', (real) => pinning(real, 'Reflect.preventExtensions')));
+  add(replace(Object, 'defineProperty', definingOne));
+  add(replace(Reflect, 'defineProperty', definingOne));
+  add(replace(Object, 'defineProperties', definingMany));
+  for (const name of ['__defineGetter__', '__defineSetter__']) add(replace(Object.prototype, name, definingLegacy));
+  add(replace(Error, 'captureStackTrace', noting));
+  return restores;
+}

@@ -1,0 +1,127 @@
+/**
+ * A crash forgets what a real one forgets (issue 49 item 3). One probe journal per place a journal
+ * can keep something outside its own modules — a property on process, on a builtin module's
+ * exports, on a shared prototype or constructor, state behind an accessor, the Buffer pool — run in
+ * the worker pool exactly as `durasim check` runs it: it reads the place, leaves something there,
+ * takes one step and is killed after it; the next incarnation reads the place again. It must find
+ * what a new process finds, and the scenario run again must give the same trace.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { journalRefOf } from '../isolation/journalRef.js';
+import { WorkerPool } from './workerPool.js';
+
+interface Carrier {
+  name: string;
+  /** What the journal reads at its start (an expression). */
+  read: string;
+  /** What it leaves behind before the step it is killed after (statements). */
+  leave: string;
+  /** What a new process reads. */
+  fresh: string;
+}
+
+const CARRIERS: Carrier[] = [
+  { name: 'a property added to process', read: 'process.carried', leave: "process.carried = 'left';", fresh: 'undefined' },
+  { name: "a property added to node:path's exports", read: 'path.carried', leave: "path.carried = 'left';", fresh: 'undefined' },
+  { name: "a function of node:fs replaced", read: "fs.readFileSync('/work/none.txt', 'utf8')", leave: "fs.readFileSync = () => 'replaced';", fresh: 'threw ENOENT' },
+  { name: 'a method added to Array.prototype', read: '[].carried', leave: "Array.prototype.carried = () => 'left';", fresh: 'undefined' },
+  { name: 'a method of String.prototype replaced', read: "'a'.anchor('x')", leave: "String.prototype.anchor = () => 'replaced';", fresh: '<a name="x">a</a>' },
+  { name: 'a property added to JSON', read: 'JSON.carried', leave: "JSON.carried = 'left';", fresh: 'undefined' },
+  { name: 'Error.stackTraceLimit changed', read: 'Error.stackTraceLimit', leave: 'Error.stackTraceLimit = 1;', fresh: '10' },
+  { name: 'a global defined non-enumerable (and, by default, non-configurable)', read: 'globalThis.carried', leave: "Object.defineProperty(globalThis, 'carried', { value: 'left' });", fresh: 'undefined' },
+  { name: 'process.exitCode set', read: 'process.exitCode', leave: 'process.exitCode = 7;', fresh: 'undefined' },
+  { name: 'EventEmitter.defaultMaxListeners set through a require of its own (createRequire)', read: "ownRequire('node:events').defaultMaxListeners", leave: "ownRequire('node:events').defaultMaxListeners = 1;", fresh: '10' },
+  { name: "a property added to process.getBuiltinModule('node:os')", read: "process.getBuiltinModule('node:os').carried", leave: "process.getBuiltinModule('node:os').carried = 'left';", fresh: 'undefined' },
+  { name: 'util.inspect.defaultOptions changed in place', read: 'util.inspect.defaultOptions.depth', leave: 'util.inspect.defaultOptions.depth = 0;', fresh: '2' },
+  { name: 'RegExp.lastMatch (the last match anyone made)', read: "RegExp.lastMatch === 'SECRET' ? 'carried' : 'clean'", leave: "/SECRET/.exec('a SECRET b');", fresh: 'clean' },
+  { name: "the Buffer pool (a buffer's .buffer shows another incarnation's bytes)", read: "Buffer.from(new Uint8Array(Buffer.from('y').buffer)).toString('latin1').includes('SECRET') ? 'carried' : 'clean'", leave: "globalThis.kept = Buffer.from('SECRET-OF-THE-FIRST-INCARNATION');", fresh: 'clean' },
+];
+
+function carrierModule(carrier: Carrier, index: number): string {
+  return `import fs from 'node:fs';
+import path from 'node:path';
+import util from 'node:util';
+import { createRequire } from 'node:module';
+const ownRequire = createRequire(import.meta.url);
+export default {
+  name: 'carrier-${index}',
+  async run(env) {
+    let seen;
+    try {
+      seen = String(${carrier.read});
+    } catch (error) {
+      seen = 'threw ' + (error && error.code ? error.code : error && error.message);
+    }
+    ${carrier.leave}
+    await env.fs.appendFile('seen.txt', seen + '\\n');
+    await env.fs.appendFile('seen.txt', 'done\\n');
+  },
+  inspect(disk) {
+    const text = disk.readFile('seen.txt');
+    return text === undefined ? {} : { seen: { kind: 'operation', history: [], digest: text } };
+  },
+};
+`;
+}
+
+/** Killed right after its first line is written, restarted once. */
+const scenario = { format: 'durasim.scenario', version: 3, task: { id: 't', operations: [] }, faults: [{ kind: 'crash', process: 0, incarnation: 0, at: { mentions: 'seen.txt', occurrence: 0 }, when: 'after' }] };
+const dir = mkdtempSync(join(tmpdir(), 'durasim-carriers-'));
+let pool: WorkerPool;
+
+beforeAll(() => {
+  pool = new WorkerPool({ workers: 2 });
+});
+
+afterAll(() => pool.close());
+
+describe('what an incarnation leaves outside its modules dies with it', () => {
+  test.each(CARRIERS.map((carrier, index) => [carrier.name, carrier, index] as const))('%s', async (_name, carrier, index) => {
+    const file = join(dir, `carrier-${index}.mjs`);
+    writeFileSync(file, carrierModule(carrier, index));
+    const loaded = await pool.load(journalRefOf(file));
+    const outcome = await pool.run(loaded.journalId, scenario, { detail: 'full', modules: 'fresh', then: 'same' });
+    const first = outcome.kind === 'simulated' ? outcome : undefined;
+    if (!first?.result || !first.again?.result) throw new Error(`the carrier did not run: ${JSON.stringify(outcome).slice(0, 300)}`);
+    expect(first.result.escapes).toEqual([]);
+    expect(first.result.stats.incarnations).toBe(2);
+    const seen = (first.result.final.visible.seen as { digest?: string } | undefined)?.digest;
+    // The first incarnation reads what a new process reads; so does the second, after the crash.
+    expect(seen).toBe(`${carrier.fresh}\n${carrier.fresh}\ndone\n`);
+    expect(first.again.result.traceHash).toBe(first.result.traceHash);
+  });
+});
+
+describe('what no restart could undo is refused before it happens', () => {
+  const simple = { format: 'durasim.scenario', version: 3, task: { id: 't', operations: [] } };
+  test.each([
+    ['Object.freeze(Array.prototype)', 'Object.freeze'],
+    ['Object.seal(process)', 'Object.seal'],
+    ['Object.preventExtensions(fs)', 'Object.preventExtensions'],
+    ['Reflect.preventExtensions(JSON)', 'Reflect.preventExtensions'],
+  ])('%s', async (code, api) => {
+    const file = join(dir, `pin-${api}.mjs`);
+    writeFileSync(file, carrierModule({ name: code, read: `(${code}, 'pinned')`, leave: '', fresh: '' }, 99));
+    const loaded = await pool.load(journalRefOf(file));
+    const outcome = await pool.run(loaded.journalId, simple, { detail: 'full' });
+    const result = outcome.kind === 'simulated' ? outcome.result : undefined;
+    expect(result?.escapes.map((e) => e.api)).toEqual([api]);
+    expect((result?.final.visible.seen as { digest?: string } | undefined)?.digest).toBe(
+      `threw Failed to run the journal under simulation: it called ${api}, which would pin an object every simulated process shares (process, a builtin module, a prototype) where no restart could undo it. Freeze or seal objects of your own: under simulation one thread serves every incarnation, and each must start as a new process does.\ndone\n`,
+    );
+  });
+
+  test("a journal's own objects freeze as ever, and a property it defines on a shared one is taken back", async () => {
+    const file = join(dir, 'pin-own.mjs');
+    writeFileSync(file, carrierModule({ name: 'own', read: "[Object.isFrozen(Object.freeze({ a: 1 })), Object.getOwnPropertyDescriptor(Object.defineProperty(process, 'pinned', { value: 1 }), 'pinned').configurable].join(' ')", leave: '', fresh: '' }, 98));
+    const loaded = await pool.load(journalRefOf(file));
+    const outcome = await pool.run(loaded.journalId, scenario, { detail: 'full' });
+    const result = outcome.kind === 'simulated' ? outcome.result : undefined;
+    expect(result?.escapes).toEqual([]);
+    // Defined configurable (by default it would not be): the second incarnation starts without it and defines it again.
+    expect((result?.final.visible.seen as { digest?: string } | undefined)?.digest).toBe('true true\ntrue true\ndone\n');
+  });
+});
