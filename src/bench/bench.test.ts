@@ -11,7 +11,7 @@ describe('npm run bench (smoke: tiny counts, so it cannot rot; never a timing ga
     const out = join(mkdtempSync(join(tmpdir(), 'durasim-bench-')), 'bench.json');
     await runBench(['--quick', '--runs', '10', '--memory-runs', '40', '--real', '1', '--out', out]);
     const report = JSON.parse(readFileSync(out, 'utf8')) as Record<string, Record<string, unknown>>;
-    expect(Object.keys(report)).toEqual(['node', 'cores', 'quick', 'floor', 'floorThreads', 'check', 'ratio', 'isolation', 'ambient', 'exploreDepth1', 'detection', 'detectionTable', 'memory', 'real']);
+    expect(Object.keys(report)).toEqual(['node', 'cores', 'quick', 'floor', 'floorThreads', 'check', 'ratio', 'isolation', 'ambient', 'sqlite', 'exploreDepth1', 'detection', 'detectionTable', 'memory', 'real']);
     // The floor serves the same task the simulation takes: as many calls as simulated steps.
     expect(report.floor).toMatchObject({ calls: expect.any(Number), msPerRun: expect.any(Number) });
     expect(report.floor?.calls).toBe(report.floor?.simulatedSteps);
@@ -33,6 +33,9 @@ describe('npm run bench (smoke: tiny counts, so it cannot rot; never a timing ga
     expect(report.ratio).toBeCloseTo((sources.marginal?.cpuUsPerEntry as number) / (report.floor?.usPerCall as number), 6);
     expect(report.isolation?.ratio).toBeGreaterThan(0);
     expect(report.ambient?.ratio).toBeGreaterThan(0);
+    // The SQLite journal commits transactions in every scenario, and its ratio is its CPU over the file journal's.
+    expect(report.sqlite?.commits).toBeGreaterThan(0);
+    expect(report.sqlite?.ratio).toBeCloseTo((report.sqlite?.sqliteMs as number) / (report.sqlite?.fileMs as number), 6);
     expect(report.real?.runs).toEqual([expect.objectContaining({ effectsPerKeyOk: true, incarnations: 2 })]);
     // Detection is hunted with a tiny budget here, on every eighth mutant, unshrunk; kills are the mutant suite's gate.
     expect((report.detection as unknown as { mutant: string }[]).map((d) => d.mutant)).toEqual(MUTANTS.filter((_, i) => i % 8 === 0).map((m) => m.journal.name));

@@ -36,6 +36,7 @@ import { floorScaling } from './floorScaling.js';
 import { journalFloor } from './journalFloor.js';
 import { heapGrowth } from './memory.js';
 import { realScenario } from './realProcess.js';
+import { sqliteCost } from './sqliteCost.js';
 
 function flag(args: string[], name: string, fallback: number): number {
   const at = args.indexOf(name);
@@ -110,6 +111,8 @@ export async function runBench(args: string[]): Promise<Record<string, unknown>>
   log(`fresh modules per incarnation, one core, CPU time: ${fixed(isolation.freshMs, 3)} vs ${fixed(isolation.sharedMs, 3)} ms shared (×${fixed(isolation.ratio, 2)})`);
   const ambient = await ambientCost({ scenarios: quick ? 40 : 300, rounds: quick ? 1 : 3, seed: 4 });
   log(`a journal on Node's own APIs vs the same protocol on env, one core, CPU time: ${fixed(ambient.nodeMs, 3)} vs ${fixed(ambient.envMs, 3)} ms (×${fixed(ambient.ratio, 2)})`);
+  const sqlite = await sqliteCost({ scenarios: quick ? 10 : 100, rounds: quick ? 1 : 3, seed: 5 });
+  log(`a journal on better-sqlite3 (served: SQLite in WebAssembly) vs the same protocol on a JSON file, one core, CPU time: ${fixed(sqlite.sqliteMs, 3)} vs ${fixed(sqlite.fileMs, 3)} ms (×${fixed(sqlite.ratio, 2)}); ${fixed(sqlite.commits, 1)} transactions a scenario, ${fixed(sqlite.extraUsPerCommit, 0)} µs more a transaction`);
 
   const explorePool = new WorkerPool({ workers: 1 });
   const exploreStarted = performance.now();
@@ -187,12 +190,13 @@ export async function runBench(args: string[]): Promise<Record<string, unknown>>
     `| check's CPU per trace entry over the floor's per call (from the sources) | ×${fixed(ratio, 2)} | ≤ ×4 |`,
     `| fresh modules at every incarnation vs shared, CPU ms a scenario (why they run on a sample) | ×${fixed(isolation.ratio, 2)} (${fixed(isolation.freshMs, 3)} vs ${fixed(isolation.sharedMs, 3)} ms) | — |`,
     `| a journal on Node's own APIs (examples/node-journal) vs the same protocol on env (reference), CPU ms a scenario | ×${fixed(ambient.ratio, 2)} (${fixed(ambient.nodeMs, 3)} vs ${fixed(ambient.envMs, 3)} ms) | ≤ ×1.5 |`,
+    `| a journal on better-sqlite3 (examples/libraries/better-sqlite3, rollback journal, synchronous=EXTRA) vs the same protocol on a JSON file (examples/libraries/jsonfile), fresh modules, CPU ms a scenario | ×${fixed(sqlite.ratio, 2)} (${fixed(sqlite.sqliteMs, 3)} vs ${fixed(sqlite.fileMs, 3)} ms; ${fixed(sqlite.extraUsPerCommit, 0)} µs more a SQLite transaction) | ≤ ×3 |`,
     `| explore --depth 1, ${exploreBase}, one worker: ${exploreDepth1.states} states (${exploreDepth1.runs} runs) | ${fixed(exploreSeconds, 1)} s | ≤ 60 s |`,
     `| heap after ${memory.late} vs ${memory.early} scenarios | ${fixed(memory.lateHeapMb, 1)} vs ${fixed(memory.earlyHeapMb, 1)} MB | flat |`,
     `| a real-process scenario (the old way: worker processes, SIGKILL, node:http) | ${fixed(realMs, 0)} ms | — |`,
   ].join('\n');
   log(`\n${table}`);
-  const report = { node: process.version, cores: availableParallelism(), quick, floor, floorThreads, check, ratio, isolation, ambient, exploreDepth1, detection, detectionTable, memory, real: { runs: real, msPerScenario: realMs } };
+  const report = { node: process.version, cores: availableParallelism(), quick, floor, floorThreads, check, ratio, isolation, ambient, sqlite, exploreDepth1, detection, detectionTable, memory, real: { runs: real, msPerScenario: realMs } };
   makeDirDurably(dirname(out));
   writeFileDurably(out, `${JSON.stringify(report, null, 2)}\n`);
   log(`wrote ${out}`);
