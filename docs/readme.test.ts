@@ -24,15 +24,18 @@ describe('README.md, in a clone', () => {
     const commands = shellCommands(section(readme, '## Quick start (a clone of this repository)')).map((c) => c.command);
     expect(commands).toEqual(['npm ci && npm start', 'npm test']);
     const ci = readFileSync(join(ROOT, '.ci/run'), 'utf8');
-    expect(ci).toMatch(/^npm ci\b/m);
-    expect(ci).toMatch(/^npm test$/m);
+    // Each a stage of its own under a hang guard: stage NAME LIMIT COMMAND.
+    expect(ci).toMatch(/^stage 'npm ci' \d+ npm ci\b/m);
+    expect(ci).toMatch(/^stage 'npm test' \d+ npm test$/m);
   });
 
-  test('npm start runs a check of the bundled reference journal, clean (a small budget here)', () => {
+  test('npm start runs a check of the bundled reference journal, its single-fault sweep first, clean (a small budget here)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'durasim-readme-'));
     try {
       const out = execFileSync(NPM, ['start', '--', '--runs', '20', '--seed', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'], { cwd: ROOT, stdio: 'pipe', timeout: 300_000 }).toString('utf8');
-      expect(out).toMatch(/^seed 1 · /m);
+      expect(out).toMatch(/^seed 1 · .* · 20 runs · single-fault sweep first · /m);
+      // The default check sweeps every single fault at every step of the standard task before the drawn runs.
+      expect(out).toMatch(/^single-fault sweep: \d+ states judged at every one of the fault-free run's \d+ crash points in \d+ runs, /m);
       expect(out).toMatch(/runs in .*: clean$/m);
     } finally {
       rmSync(dir, { recursive: true, force: true });

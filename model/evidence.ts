@@ -265,7 +265,7 @@ function timeAt(input: JudgeInput, seq: number): number {
 }
 
 /** Trace operations by which a worker learns the time: a read of a clock, or a timer of its own firing. */
-const CLOCK_LOOKS = new Set(['Date.now', 'new Date()', 'Date()', 'performance.now', 'clock.now', 'process.hrtime', 'process.hrtime.bigint', 'process.uptime', 'Event.timeStamp', 'Intl.DateTimeFormat.format', 'Intl.DateTimeFormat.formatToParts', 'timer']);
+const CLOCK_LOOKS = new Set(['Date.now', 'new Date()', 'Date()', 'performance.now', 'clock.now', 'process.hrtime', 'process.hrtime.bigint', 'process.uptime', 'Event.timeStamp', 'Intl.DateTimeFormat.format', 'Intl.DateTimeFormat.formatToParts', 'timer']); // allow-ambient: the names of clock reads, not reads
 
 /**
  * When a request's sender last learned the time before sending it (its last look at a clock, or a
@@ -310,7 +310,8 @@ export interface TraceLine {
 
 /**
  * The source changes of the run (input-change faults) where they landed: each trace line of a
- * change, paired with its fault (they fire in order of their step, ties in scenario order).
+ * change, with the resource and the value it names (a line that names none is paired with its
+ * fault: they fire in order of their step, ties in scenario order).
  */
 export function sourceChanges(input: JudgeInput): { seq: number; resource: string; value: string }[] {
   const faults = input.scenario.faults
@@ -319,6 +320,10 @@ export function sourceChanges(input: JudgeInput): { seq: number; resource: strin
     .sort((a, b) => (a.fault.atStep ?? 0) - (b.fault.atStep ?? 0) || a.index - b.index);
   const lines = input.trace.filter((line) => line.actor === 'user' && line.op === 'input-change');
   return lines.flatMap((line, i) => {
+    // The line names the resource and its new value (an anchored change fires in no step order the faults' list shows).
+    const said = /^the service's resource (\S+) ← (".*")$/.exec(line.detail);
+    const value = said?.[2] === undefined ? undefined : (JSON.parse(said[2]) as unknown);
+    if (said?.[1] !== undefined && typeof value === 'string') return [{ seq: line.seq, resource: said[1], value }];
     const fault = faults[i]?.fault;
     return fault?.resource !== undefined && typeof fault.value === 'string' ? [{ seq: line.seq, resource: fault.resource, value: fault.value }] : [];
   });

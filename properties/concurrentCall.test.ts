@@ -26,7 +26,7 @@ const publishes = (faults: Fault[]): Scenario => ({ ...baseScenario([{ kind: 'pu
 async function check(journal: string, faults: string, seed: number, runs = 300): Promise<{ code: number; out: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'durasim-concurrent-'));
   const out: string[] = [];
-  const code = await main(['check', '--journal', journal, '--faults', faults, '--safety-only', '--runs', String(runs), '--seed', String(seed), '--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'], (line) => out.push(line));
+  const code = await main(['check', '--no-sweep', '--journal', journal, '--faults', faults, '--safety-only', '--runs', String(runs), '--seed', String(seed), '--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'], (line) => out.push(line));
   return { code, out: out.join('\n') };
 }
 

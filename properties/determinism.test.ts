@@ -32,6 +32,6 @@ describe('determinism', () => {
   test('a property run is not vacuous: scenarios differ and faults fire', () => {
     const samples = fc.sample(scenarioArbitrary(), { numRuns: 200, seed: 1 });
     const kinds = new Set(samples.flatMap((s) => s.faults.map((f) => f.kind)));
-    expect([...kinds].sort()).toEqual(['cancel', 'crash', 'duplicate-delivery', 'input-change', 'io-error', 'pause', 'response', 'service-restart', 'store-call', 'store-edit', 'store-restart', 'takeover', 'user-edit']);
+    expect([...kinds].sort()).toEqual(['cancel', 'concurrent-call', 'crash', 'duplicate-delivery', 'input-change', 'io-error', 'pause', 'response', 'service-restart', 'store-call', 'store-edit', 'store-restart', 'takeover', 'user-edit']);
   });
 });

@@ -7,12 +7,15 @@
  * handles, and the modes a umask of 022 gives), mkdtemp, opendir, cp, writev and readv, and Node's
  * own file streams — runs inside a simulation (the calls served on the virtual disk) and on real
  * node:fs in a temp folder (umask 022, as the simulated process has). Every value or error code,
- * and the final tree, must be identical (mkdtemp's six random characters aside).
+ * and the final tree, must be identical (mkdtemp's six random characters aside), but for the
+ * differences fixtures/nodeLineDifferences.ts lists for the Node line running it, each recorded
+ * and held to the list (none on Node 22 and 24, which the simulated world follows).
  */
 import { fc, test } from '@fast-check/vitest';
 import { afterAll, describe, expect } from 'vitest';
 import { call, type Call } from './fixtures/servedFsCalls.js';
-import { onRealNode, removeRealRoots, served } from './fixtures/servedFsRunner.js';
+import { onRealNode, onRealNodeWithDifferences, removeRealRoots, served } from './fixtures/servedFsRunner.js';
+import { differencesOn, NODE_LINE } from './fixtures/nodeLineDifferences.js';
 import { PROPERTY_TIMEOUT_MS, runs, seed } from './budgets.js';
 
 afterAll(removeRealRoots);
@@ -31,6 +34,14 @@ describe('node:fs as durasim serves it behaves as real node:fs', () => {
     ['rm of a folder needs recursive; force forgives a missing path', [{ call: 'mkdir', path: 'd/e', recursive: true }, { call: 'rm', path: 'd', recursive: false, force: false }, { call: 'rm', path: 'd', recursive: true, force: false }, { call: 'rm', path: 'd', recursive: false, force: true }]],
   ] as [string, Call[]][])('%s', async (_name, calls) => {
     expect(await served(calls)).toEqual(await onRealNode(calls));
+  });
+
+  test("cpSync checks its pair as Node 22 and 24 do (a folder without recursive fails before making anything; a file into itself is a copy into itself); Node 20's differences are the listed ones, exactly", async () => {
+    const calls: Call[] = [{ call: 'mkdir', path: 'd', recursive: false }, { call: 'writeFile', path: 'a', data: 'x', flag: 'w' }, { call: 'cpSync', from: 'd', to: 'b/e', recursive: false }, { call: 'cpSync', from: 'd', to: 'a/x', recursive: false }, { call: 'cpSync', from: 'd', to: 'a/', recursive: false }, { call: 'cpSync', from: 'd', to: 'd/e/b', recursive: false }, { call: 'cpSync', from: 'a', to: 'a/x', recursive: false }, { call: 'cp', from: 'd', to: 'e/b', recursive: false }, { call: 'stat', path: 'b' }];
+    const real = await onRealNodeWithDifferences(calls);
+    expect(await served(calls)).toEqual(real.lines);
+    expect(real.differences).toEqual(NODE_LINE === 20 ? ['cpSync-folder-parent-made', 'cpSync-target-unreadable', 'cpSync-target-unreadable', 'cpSync-target-unreadable'] : []);
+    expect(real.differences.every((id) => differencesOn(NODE_LINE).includes(id))).toBe(true);
   });
 
   test.prop([fc.array(call, { minLength: 1, maxLength: 14 })], { numRuns: runs(2000), seed: seed(23) })('generated programs give identical results and trees', async (calls) => {

@@ -66,7 +66,7 @@ describe('the task shape', () => {
     // simplifier's "a lone operation → the workload's first" and saved a publish of post-a.
     const journal = resolve(import.meta.dirname, 'fixtures', 'restartFailsJournal.ts');
     const report = join(dir, 'lookups');
-    const code = await main(['check', '--journal', journal, '--operations', 'lookup', '--features', 'none', '--runs', '200', '--seed', '1', '--workers', '1', '--no-progress', '--report-dir', report, '--regressions', join(dir, 'lookup-regressions')], () => undefined);
+    const code = await main(['check', '--no-sweep', '--journal', journal, '--operations', 'lookup', '--features', 'none', '--runs', '200', '--seed', '1', '--workers', '1', '--no-progress', '--report-dir', report, '--regressions', join(dir, 'lookup-regressions')], () => undefined);
     expect(code).toBe(3);
     const scenario = parseScenarioText(readFileSync(join(report, 'counterexample.json'), 'utf8'));
     expect(scenario.task.operations.map((op) => op.kind)).toEqual(['lookup']);
@@ -76,17 +76,17 @@ describe('the task shape', () => {
     const journal = resolve(import.meta.dirname, 'fixtures', 'publishOnlyJournal.ts');
     const common = ['--runs', '20', '--seed', '3', '--workers', '1', '--no-progress', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions')];
     const out: string[] = [];
-    expect(await main(['check', '--journal', journal, ...common], (line) => out.push(line))).toBe(3);
+    expect(await main(['check', '--no-sweep', '--journal', journal, ...common], (line) => out.push(line))).toBe(3);
     expect(out.join('\n')).toMatch(/journal-error|this journal (does publishes only|knows no task feature)/);
     const config = join(dir, 'durasim.config.json');
     writeFileSync(config, JSON.stringify({ operations: ['publish'], features: [] }));
     const shaped: string[] = [];
-    expect(await main(['check', '--journal', journal, '--config', config, ...common], (line) => shaped.push(line))).toBe(0);
+    expect(await main(['check', '--no-sweep', '--journal', journal, '--config', config, ...common], (line) => shaped.push(line))).toBe(0);
     expect(shaped[0]).toContain(' · operations publish · features none · config ');
     // The counterexample the default shape saved is outside this shape: not replayed, and said so.
     expect(shaped).toContain('1 stored regression outside the task shape (operations publish · features none · config ' + config + ') not replayed');
     // A flag overrides the config: every feature back, and the journal fails again.
-    expect(await main(['check', '--journal', journal, '--config', config, '--features', 'token,budget,cancel,input,temp', ...common], () => undefined)).toBe(3);
+    expect(await main(['check', '--no-sweep', '--journal', journal, '--config', config, '--features', 'token,budget,cancel,input,temp', ...common], () => undefined)).toBe(3);
     // explore's default base is narrowed to the shape too, and its window faults keep to it (no cancel without the feature).
     const explore = ['explore', '--journal', journal, '--max-runs', '40', '--workers', '1', '--no-progress', '--report-dir', join(dir, 'explore'), '--regressions', join(dir, 'explored')];
     expect(await main(explore, () => undefined)).not.toBe(0);

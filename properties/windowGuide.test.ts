@@ -38,8 +38,8 @@ describe('coverage-guided draws', () => {
   test('a bug an aimed run finds is shrunk like any other: its value shrinks as its parent does', async () => {
     const loaded = await two.load(bundledJournal('pause-in-memory')!);
     const hunted = await hunt({ pool: two, journalId: loaded.journalId, seed: 2, runs: 1000, guided: true });
-    // Run 371: odd and past the first 100, so aimed (drawn as always, seed 2 finds the mutant at run 227).
-    expect(hunted.finding?.origin).toEqual({ index: 371 });
+    // Run 511: odd and past the first 100, so aimed (drawn as always, seed 2 finds the mutant at run 227).
+    expect(hunted.finding?.origin).toEqual({ index: 511 });
     expect(hunted.finding?.shrink?.fromFaults).toBeGreaterThan(5);
     // The hand-minimal scenario (reports/mutants/minimal/pause-in-memory.json) has two faults and two publishes.
     expect(hunted.finding?.scenario.faults.length).toBeLessThanOrEqual(2);

@@ -8,7 +8,7 @@ import type { JournalAdapter } from '../model/contract/contract.js';
 import { digestOf } from '../model/contract/digest.js';
 import { checkStateNames, type StateNames } from '../model/stateNames.js';
 import { intentOf } from './contract/classify.js';
-import { installAmbientGuard, NOT_SERVED, uninstallAmbientGuard, type Escape } from './sandbox/ambientGuard.js';
+import { atVirtualTime, chargeNoTurnTo, installAmbientGuard, NOT_SERVED, uninstallAmbientGuard, type Escape } from './sandbox/ambientGuard.js';
 import { loadMsw, type Transport } from './service/network.js';
 import type { Proc } from './world/proc.js';
 import { parseScenario, taskFor, type Scenario } from './scenario/scenario.js';
@@ -150,12 +150,13 @@ export interface SimulationResult {
 let running: World | null = null;
 
 /**
- * An unhandled rejection or uncaught exception while a simulation runs: it ends the incarnation
- * that last ran, as it would end a real process. False when no simulation is running.
+ * An unhandled rejection or uncaught exception while a simulation runs: the process that last ran
+ * offers it to its own listeners, else it ends, as a real process would. False when no simulation
+ * is running.
  */
-export function reportUncaught(error: unknown): boolean {
+export function reportUncaught(error: unknown, origin: 'uncaughtException' | 'unhandledRejection' = 'uncaughtException'): boolean {
   if (running === null) return false;
-  running.uncaught(error);
+  running.uncaught(error, origin);
   return true;
 }
 
@@ -173,15 +174,20 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
   try {
     world = new World(journal, scenario, { transport: options.transport ?? 'direct', makeEnv: simulatedEnv, serve: serveCall, inspectServe, ...(options.fresh ? { fresh: options.fresh } : options.perRun ? { perRun: options.perRun } : {}), ...(options.beat ? { beat: options.beat } : {}), ...(options.diskLane ? { diskLane: true } : {}), ...(options.crashDigests ? { crashDigests: true } : {}), ...(options.diskCalls ? { diskCalls: true } : {}), ...(options.outputText ? { outputText: options.outputText } : {}), ...(options.cutAfterStep !== undefined ? { cutAfterStep: options.cutAfterStep } : {}) });
     running = world;
+    const charged = world;
+    chargeNoTurnTo({ escape: (escape) => charged.recordNoTurnEscape(escape), nowMs: () => charged.clock.epochMs });
     watch = watchSecret(world, scenario);
     if (scenario.task.temp) tempWatch = world.disk.tempWatch = new TempWatch(scenario.task.temp.dir, Object.keys(scenario.files), () => stepAuthor(world));
     outcome = await world.run();
   } finally {
     running = null;
+    chargeNoTurnTo(null);
     process.exitCode = exitCode;
     uninstallAmbientGuard();
   }
-  const result: Omit<SimulationResult, 'traceHash' | 'payloadDigest'> = {
+  // memfs stamps what the last reads touch: at the virtual time, as every step's work is.
+  const endMs = world.clock.epochMs;
+  const result: Omit<SimulationResult, 'traceHash' | 'payloadDigest'> = atVirtualTime(endMs, () => ({
     journal: journal.name,
     scenario,
     outcome,
@@ -212,9 +218,9 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
     ...(world.stepCalls ? { stepCalls: world.stepCalls } : {}),
     ...(options.wholeCalls ? { wholeCalls: wholeCalls(world.trace, world.payload, world.masksSecrets ? maskSecrets : (text) => text) } : {}),
     stats: { steps: world.globalStep, incarnations: world.incarnationsStarted, virtualTimeMs: world.clock.nowMs, traceEntries: world.trace.length, ...requestsAstray(world) },
-  };
+  }));
   // Everything the result needs of the disk is read: its volume goes back to the thread's spares.
-  world.disk.release();
+  atVirtualTime(endMs, () => world.disk.release());
   return withLazyHashes(result, world.trace, world.payload);
 }
 

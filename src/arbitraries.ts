@@ -10,44 +10,20 @@
 import type { OperationKind, TaskFeature } from './taskShape.js';
 import fc from 'fast-check';
 import type { Operation } from '../model/contract/contract.js';
-import {
-  CRASH_MODES,
-  CRASH_TAILS,
-  DEFAULT_BOUNDS,
-  DEFAULT_RESTART_DELAY_MS,
-  DEFAULT_SERVICE,
-  DEFAULT_STORE,
-  STORE_CALL_FAULTS,
-  RESPONSE_FAULTS,
-  FAILURE_CLASS_FAULTS,
-  SCENARIO_FORMAT,
-  SCENARIO_VERSION,
-  type Fault,
-  type Scenario,
-  type ScenarioBounds,
-} from '../simulator/scenario/scenario.js';
+import { CRASH_MODES, CRASH_TAILS, STORE_CALL_FAULTS, RESPONSE_FAULTS, FAILURE_CLASS_FAULTS, type Fault, type Scenario, type ScenarioBounds } from '../simulator/scenario/scenario.js';
 import type { ServiceContract } from '../simulator/contract/contract.js';
 import { changedIntent, structuredBody } from './changedIntent.js';
+import { anchorDrawsArbitrary, placeFaults } from './anchorDraws.js';
+import { DEFAULT_FAULT_KINDS, type FaultKind } from './faultKinds.js';
+import { baseScenario, keepTempFiles, planFromInput, STANDARD_OPERATIONS } from './standardWorkload.js';
 
-/**
- * The fault families a run may draw. `disk` lets crashes lose unsynced data (machine crashes:
- * per-file persistence, torn appends and rewrites, zero and garbage tails); `io` fails disk calls
- * (EIO, ENOSPC with short writes, fsync failing as on Linux); `store` draws the shared store's
- * faults, pauses and takeovers; `failure` the service's failure classes (400, 403, 503 with a wait,
- * a reset after the commit) and a retry budget on the task. `concurrent` delivers the task a second
- * time to the running process, as a concurrent call of run() sharing its module memory (a server, a
- * workflow engine); it is drawn only when named, since a journal run as one process per task never
- * meets it.
- */
-export const FAULT_KINDS = ['crash', 'disk', 'io', 'response', 'duplicate', 'user', 'service-restart', 'intent', 'store', 'failure', 'concurrent'] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
-/** The families drawn when none are named: all but `concurrent`. */
-export const DEFAULT_FAULT_KINDS: readonly FaultKind[] = FAULT_KINDS.filter((kind) => kind !== 'concurrent');
+export { CALLS, DEFAULT_FAULT_KINDS, defaultFaultKinds, FAULT_KINDS, type Calls, type FaultKind } from './faultKinds.js';
+export { baseScenario, featuredScenario, STANDARD_FILES, STANDARD_OPERATIONS, STANDARD_RESOURCES, TEMP_DIR } from './standardWorkload.js';
 
 export { OPERATION_KINDS, TASK_FEATURES, type OperationKind, type TaskFeature } from './taskShape.js';
 
 export interface ScenarioArbitraryOptions {
-  /** Fault families to draw from (default: DEFAULT_FAULT_KINDS, all but concurrent). Each run enables a random subset of them. */
+  /** Fault families to draw from (default: DEFAULT_FAULT_KINDS, all). Each run enables a random subset of them. */
   faults?: readonly FaultKind[];
   /** Draw every listed family in every run instead of a random subset. */
   swarm?: boolean;
@@ -84,66 +60,6 @@ export function workloadOf(options: Pick<ScenarioArbitraryOptions, 'operations' 
   const all = options.task?.task.operations ?? STANDARD_OPERATIONS;
   const kinds = options.operations;
   return kinds === undefined ? all : all.filter((op) => kinds.includes(op.kind));
-}
-
-/** The standard workload: three publishes, one lookup, one guarded edit. */
-export const STANDARD_OPERATIONS: readonly Operation[] = [
-  { kind: 'publish', key: 'post-a', body: 'artifact a v1' },
-  { kind: 'publish', key: 'post-b', body: 'artifact b v1' },
-  { kind: 'publish', key: 'post-c', body: 'artifact c v1' },
-  { kind: 'lookup', key: 'read-config', resource: 'config' },
-  { kind: 'edit', key: 'edit-notes', path: 'notes.md', append: '- agent: published a, b and c\n' },
-];
-export const STANDARD_FILES: Readonly<Record<string, string>> = { 'notes.md': '# Notes\n' };
-/** Where the generated tasks keep temp files, beside other tasks' (task.temp). */
-export const TEMP_DIR = 'tmp';
-export const STANDARD_RESOURCES: Readonly<Record<string, string>> = { config: 'v1' };
-
-/** A fault-free scenario of the standard workload (or of the given operations), with just the files and resources they use. */
-export function baseScenario(operations: readonly Operation[] = STANDARD_OPERATIONS): Scenario {
-  const edits = operations.some((op) => op.kind === 'edit');
-  const lookups = operations.some((op) => op.kind === 'lookup');
-  return {
-    format: SCENARIO_FORMAT,
-    version: SCENARIO_VERSION,
-    task: { id: 'task-1', operations: operations.map((op) => ({ ...op, ...(op.kind === 'publish' && op.input ? { input: { ...op.input } } : {}) })) },
-    files: edits ? { ...STANDARD_FILES } : {},
-    service: { ...DEFAULT_SERVICE, existing: [], resources: lookups ? { ...STANDARD_RESOURCES } : {} },
-    store: { ...DEFAULT_STORE },
-    faults: [],
-    schedule: [],
-    random: [],
-    environment: {},
-    restartDelayMs: DEFAULT_RESTART_DELAY_MS,
-    bounds: { ...DEFAULT_BOUNDS },
-  };
-}
-
-/**
- * The standard workload with every task feature a generated run may carry, and no faults: an access
- * token (a canary), a retry budget, publishes planned from a versioned input, and temp files in a
- * folder shared with two neighbours (one whose name starts with this task's id). What `explore`
- * starts from by default, so that every fault window of every feature is there to try.
- */
-export function featuredScenario(): Scenario {
-  const scenario = baseScenario();
-  scenario.task.accessToken = { canary: 4242 };
-  scenario.task.retryBudget = { perOperation: 3, perTask: 8 };
-  planFromInput(scenario);
-  keepTempFiles(scenario, 500, ['prefix', 'other']);
-  return scenario;
-}
-
-/** Every publish (and its changed twin after a restart) planned from the standard config's version, which the service serves. */
-function planFromInput(scenario: Scenario): void {
-  for (const op of [...scenario.task.operations, ...(scenario.taskAfterRestart?.operations ?? [])]) if (op.kind === 'publish') op.input = { resource: 'config', version: STANDARD_RESOURCES.config ?? 'v1' };
-  scenario.service.resources = { ...STANDARD_RESOURCES, ...scenario.service.resources };
-}
-
-/** The task keeps temp files in a folder shared with other tasks: task-10's (a name that starts with this task's id, 'prefix') and task-2's ('other') may be there already. */
-function keepTempFiles(scenario: Scenario, retentionMs: number, neighbours: readonly ('prefix' | 'other')[]): void {
-  scenario.task.temp = { dir: TEMP_DIR, retentionMs };
-  for (const n of neighbours) scenario.files[n === 'prefix' ? `${TEMP_DIR}/${scenario.task.id}0.post-a.part` : `${TEMP_DIR}/task-2.index`] = n === 'prefix' ? "task-10's upload\n" : "task-2's index\n";
 }
 
 /** A fault-free scenario of these operations on the user's task (its files, service, store, environment, bounds), or on the standard one. */
@@ -287,6 +203,12 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       // Last again, drawn only when a publish's body is JSON or form-encoded (a constant otherwise, which draws
       // nothing): which of its values the intent family changes.
       intentPick: has('intent') && workload.some((op) => op.kind === 'publish' && structuredBody(op.body)) ? fc.nat() : fc.constant(0),
+      // Last again (issue 52), drawn only when a fault that is no worker's step may be in play: where each lands, mostly
+      // anchored to the n-th step that names a key or a step's kind, before or after it, half of them on what the run's
+      // first anchored fault names (anchorDraws.ts).
+      placements: has('duplicate') || has('service-restart') || has('user') || has('store') || has('concurrent') ? anchorDrawsArbitrary(workload.length) : fc.constant(undefined),
+      // Last again: the concurrent family switched on or off per run, as every other family is (it is in the defaults now).
+      concurrentOn: enabled('concurrent'),
     })
     .map(({ include, ...rest }) => {
       // A user's save needs a file the task edits: with user edits on, the edit is in the workload.
@@ -339,7 +261,7 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
         }
       }
       if (draw.mix.duplicate) faults.push({ kind: 'duplicate-delivery', atStep: draw.duplicateAt });
-      if (draw.concurrentAt !== undefined) faults.push({ kind: 'concurrent-call', atStep: draw.concurrentAt, process: 0 });
+      if (draw.concurrentAt !== undefined && draw.concurrentOn) faults.push({ kind: 'concurrent-call', atStep: draw.concurrentAt, process: 0 });
       if (draw.mix.restart) faults.push({ kind: 'service-restart', atStep: draw.restartAt });
       scenario.faults = faults;
       scenario.service.idempotencyMemory = draw.memory;
@@ -394,6 +316,7 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       if (options.bounds) scenario.bounds = { ...scenario.bounds, ...options.bounds };
       if (options.contract) scenario.service.contract = structuredClone(options.contract);
       if (draw.pastKeyTtl && ttlMs !== undefined) faults.push({ kind: 'pause', process: draw.pastKeyTtl.process % workers, incarnation: draw.pastKeyTtl.incarnation, ...placed(draw.pastKeyTtl), pauseMs: ttlMs + 1_000 });
+      if (draw.placements) scenario.faults = placeFaults(faults, draw.placements, (i) => (draw.operations.find((op) => op.key === workload[i]?.key) ?? draw.operations[0])?.key ?? '');
       return scenario;
     });
 }

@@ -87,7 +87,7 @@ describe('checkJournal reads durasim.config.json as check does', () => {
   test('a config durasim refuses is refused in the same words; without any config, env: in the options serves the module', async () => {
     const dir = project({ 'durasim.config.json': { rusn: 5 } });
     process.chdir(dir);
-    await expect(checkJournal('./journal.mjs', quiet(dir, 'a'))).rejects.toThrow('Failed to read the config: durasim.config.json has a key "rusn" that durasim does not know. Did you mean "runs"? Use any of journal, runs, seed, faults, operations, features, task, env, bounds, service, input.');
+    await expect(checkJournal('./journal.mjs', quiet(dir, 'a'))).rejects.toThrow('Failed to read the config: durasim.config.json has a key "rusn" that durasim does not know. Did you mean "runs"? Use any of journal, runs, seed, faults, calls, operations, features, task, env, bounds, service, input.');
     const bare = project({});
     process.chdir(bare);
     await expect(checkJournal('./journal.mjs', { ...quiet(bare, 'a'), seed: 4, runs: 2 })).rejects.toThrow('JOURNAL_TOKEN is not set');

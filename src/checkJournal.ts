@@ -16,7 +16,7 @@ import { count } from './report/count.js';
 import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeViolation } from '../model/violation.js';
-import { DEFAULT_FAULT_KINDS, type FaultKind, type OperationKind, type TaskFeature } from './arbitraries.js';
+import { defaultFaultKinds, DEFAULT_FAULT_KINDS, type Calls, type FaultKind, type OperationKind, type TaskFeature } from './arbitraries.js';
 import { inShape } from './taskShape.js';
 import { familiesOutside } from './faultFamilies.js';
 import type { Scenario } from '../simulator/scenario/scenario.js';
@@ -50,6 +50,8 @@ export interface CheckJournalOptions {
   runs?: number | undefined;
   seed?: number | undefined;
   faults?: readonly FaultKind[] | undefined;
+  /** How the journal is called, as the config's "calls": 'one-at-a-time' leaves concurrent calls out of the default families. */
+  calls?: Calls | undefined;
   /** The operation kinds the journal supports (default: all), as durasim.config.json's "operations". */
   operations?: readonly OperationKind[] | undefined;
   /** The task features a run may carry (default: all; [] for none), as the config's "features". */
@@ -100,7 +102,7 @@ function refOf(journal: string | URL | JournalAdapter): JournalRef {
  * with the CLI's own reader (cli/config.ts), so both refuse a bad config in the same words.
  */
 function withConfig(options: CheckJournalOptions): CheckJournalOptions & { loadEnvironment: Record<string, string>; contract: ServiceContract | undefined; allOperations: boolean } {
-  const settings = settingsOf({ config: options.config, runs: options.runs, seed: options.seed, faults: options.faults, operations: options.operations, features: options.features, env: options.env });
+  const settings = settingsOf({ config: options.config, runs: options.runs, seed: options.seed, faults: options.faults, calls: options.calls, operations: options.operations, features: options.features, env: options.env });
   const input = options.input === undefined ? settings.input : parseInputSpec(options.input, (reason, fix) => new DurasimError('check the journal', `the option input ${reason}`, fix));
   const task = options.task ?? (settings.task !== undefined ? readTaskFile(settings.task, settings.operations) : input !== undefined ? inputTask(input, process.cwd()).scenario : undefined);
   const service = options.service === undefined ? settings.service : parseContract(options.service, 'service', (field, problem, fix) => {
@@ -110,7 +112,7 @@ function withConfig(options: CheckJournalOptions): CheckJournalOptions & { loadE
     ...options,
     runs: settings.runs,
     seed: settings.seed,
-    faults: settings.faults,
+    faults: settings.faults ?? defaultFaultKinds(settings.calls),
     operations: settings.operations,
     features: settings.features,
     task,

@@ -68,7 +68,7 @@ export default {
     const cwd = process.cwd();
     process.chdir(dir);
     try {
-      const code = await main(['check', '--runs', '5', '--seed', '1', '--workers', '1', '--no-progress'], (line) => out.push(line));
+      const code = await main(['check', '--no-sweep', '--runs', '5', '--seed', '1', '--workers', '1', '--no-progress'], (line) => out.push(line));
       expect(code).toBe(3);
     } finally {
       process.chdir(cwd);

@@ -5,7 +5,7 @@
  * body, then the connection is destroyed), a delayed one that much later; a dropped reply destroys
  * the connection unanswered (or is never answered).
  */
-import { createServer } from 'node:http';
+import { nodeHttp } from './nodeHttp.js';
 import type { AddressInfo } from 'node:net';
 import { credentialsOf, routeOf, type ServiceCore, type ServiceReply } from '../simulator/service/service.js';
 import { contractRoute } from '../simulator/service/contractRoute.js';
@@ -26,7 +26,7 @@ const atOnce: Deliver = (answer, delayMs) => (delayMs > 0 ? setTimeout(answer, d
  * an answer (a response, or a reset) goes out: confirm holds them until the simulation would deliver them.
  */
 export async function serveOverHttp(core: ServiceCore, beforeReply: (method: string, reply: ServiceReply) => 'respond' | 'withhold' = () => 'respond', dropped: 'destroyed' | 'held' = 'destroyed', deliver: Deliver = atOnce): Promise<RealService> {
-  const server = createServer((req, res) => {
+  const server = nodeHttp().createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
     req.on('end', () => {

@@ -17,7 +17,7 @@ const dir = mkdtempSync(join(tmpdir(), 'durasim-contracts-'));
 async function check(preset: string, journal: string, runs: number, seed: number): Promise<{ code: number; out: string }> {
   const out: string[] = [];
   const at = join(dir, `${preset}-${journal}-${seed}`);
-  const code = await main(['check', '--config', join(HERE, preset, 'durasim.config.json'), '--journal', join(HERE, preset, journal), '--runs', String(runs), '--seed', String(seed), '--workers', '1', '--no-progress', '--report-dir', join(at, 'report'), '--regressions', join(at, 'regressions')], (line) => out.push(line));
+  const code = await main(['check', '--no-sweep', '--config', join(HERE, preset, 'durasim.config.json'), '--journal', join(HERE, preset, journal), '--runs', String(runs), '--seed', String(seed), '--workers', '1', '--no-progress', '--report-dir', join(at, 'report'), '--regressions', join(at, 'regressions')], (line) => out.push(line));
   return { code, out: out.join('\n') };
 }
 

@@ -16,7 +16,7 @@ export interface LibraryCase {
   journal?: string;
   /** Why `confirm` does not run this row's finding in real processes (the table says so), when it cannot. */
   unconfirmed?: string;
-  /** check's fault families, when not its default (every family but concurrent). */
+  /** check's fault families, when not its default (every family, concurrent calls among them). */
   faults?: string;
   /** What the journal keeps with it. */
   use: string;

@@ -79,11 +79,32 @@ export function stateInFile(disk: DiskView, path: string): State | undefined {
   return JSON.parse(text) as State;
 }
 
-/** A journal whose state `store(env)` keeps, read back for the judge by `inspectState`; `Run` may be a subclass of StateRun. */
-export function stateJournal(name: string, store: (env: Env) => StateStore, inspectState: (disk: DiskView) => State | undefined, Run: typeof StateRun = StateRun): JournalAdapter {
+/** The calls of run() under way, per process (env is one per process) and task: a second one (a retried request) waits for the first, then finds its results. */
+const callsUnderWay = new WeakMap<object, Map<string, Promise<void>>>();
+
+/**
+ * A journal whose state `store(env)` keeps, read back for the judge by `inspectState`; `Run` may be
+ * a subclass of StateRun. One call of a task at a time in a process (the lock file is the process's,
+ * so it cannot tell two calls of one process apart): the verdict is about the library, not that —
+ * unless `calls` is 'as they come', for a journal whose library is what keeps them apart.
+ */
+export function stateJournal(name: string, store: (env: Env) => StateStore, inspectState: (disk: DiskView) => State | undefined, Run: typeof StateRun = StateRun, calls: 'one at a time' | 'as they come' = 'one at a time'): JournalAdapter {
   return {
     name,
-    run: (env, task) => new Run(env, task, store(env)).execute(),
+    run: async (env, task) => {
+      if (calls === 'as they come') return new Run(env, task, store(env)).execute();
+      const underWay = callsUnderWay.get(env) ?? new Map<string, Promise<void>>();
+      callsUnderWay.set(env, underWay);
+      const before = underWay.get(task.id);
+      const call = (): Promise<void> => new Run(env, task, store(env)).execute();
+      const mine = before === undefined ? call() : before.catch(() => undefined).then(call);
+      underWay.set(task.id, mine);
+      try {
+        await mine;
+      } finally {
+        if (underWay.get(task.id) === mine) underWay.delete(task.id);
+      }
+    },
     inspect: (disk) => recordsOf(inspectState(disk)),
   };
 }

@@ -19,8 +19,12 @@
  *   400 (invalid arguments) → failed, never retried; 403 (permission revoked) → blocked, and the
  *   task pauses; 503 → the wait it asks for (plus jitter) is recorded and kept before the next send.
  *   A retry budget (task.retryBudget) is counted in the durable dispatched records: spent → blocked.
- * - A cancel (the file task.cancelFile) is looked at before each operation and each send: once it is
- *   there nothing new starts; an operation never sent is recorded cancelled, one sent stays in doubt.
+ * - A cancel (the file task.cancelFile) is looked at before each operation and each send, after any
+ *   wait on the way to it: once it is there nothing new starts; an operation never sent is recorded
+ *   cancelled, one sent stays in doubt.
+ * - A server may call run() again while a call of the same task is under way (a retried request):
+ *   the second call waits in this process for the first, then finds its results (the lease is the
+ *   process's, so it cannot tell two calls of one process apart).
  * - A node planned from a version of a source (op.input) reads it back before every send (a lost or
  *   refused read is asked again, up to five times): changed, or never read → blocked.
  * - edit: read, move the file aside and re-check it, fsync the candidate under a temporary name,
@@ -173,14 +177,16 @@ async function publish(op: PublishOperation, log: Log, task: Task): Promise<void
   let send = last === undefined || last.state === 'authorized';
   for (let sends = 0; ; ) {
     if (send) {
-      if (await cancelled(task)) return log.history(op.key).some((e) => e.state === 'dispatched') ? undefined : record('cancelled', { reason: 'the task was cancelled' });
-      // The retry budget, counted in what the log holds (a restart does not reset it), and the wait a 503 asked for.
-      const sent = (key: string): number => log.history(key).filter((e) => e.state === 'dispatched').length;
-      const budget = task.retryBudget;
-      if (budget && (sent(op.key) >= budget.perOperation || task.operations.reduce((n, o) => n + (o.kind === 'publish' ? sent(o.key) : 0), 0) >= budget.perTask)) return record('blocked', { reason: 'the retry budget is spent' });
+      // The wait a 503 asked for comes first: what gates the send (the cancel, the input) is looked at after every wait.
       const next = [...log.history(op.key)].reverse().find((e) => e.nextAttemptAtMs !== undefined)?.nextAttemptAtMs;
       const waitMs = next === undefined ? 0 : next - Date.now();
       if (waitMs > 0) await sleep(waitMs);
+      const stopForCancel = (): Promise<void> | undefined => (log.history(op.key).some((e) => e.state === 'dispatched') ? undefined : record('cancelled', { reason: 'the task was cancelled' }));
+      if (await cancelled(task)) return stopForCancel();
+      // The retry budget, counted in what the log holds (a restart does not reset it).
+      const sent = (key: string): number => log.history(key).filter((e) => e.state === 'dispatched').length;
+      const budget = task.retryBudget;
+      if (budget && (sent(op.key) >= budget.perOperation || task.operations.reduce((n, o) => n + (o.kind === 'publish' ? sent(o.key) : 0), 0) >= budget.perTask)) return record('blocked', { reason: 'the retry budget is spent' });
       // The input this node was planned from, read back right before the send: changed → paused for replanning.
       if (op.input) {
         const readInput = (): Promise<Verdict> => ask(`${task.service.url}/resources/${encodeURIComponent(op.input?.resource ?? '')}`, {}, async (response) => {
@@ -190,11 +196,14 @@ async function publish(op: PublishOperation, log: Log, task: Task): Promise<void
         });
         // A read is safe to repeat: a lost or refused answer is asked again (after the wait a 503 names) before the node gives up.
         let source = await readInput();
-        for (let tries = 1; source.state !== 'succeeded' && tries < 5; tries++) {
+        let tries = 1;
+        for (; source.state !== 'succeeded' && tries < 5; tries++) {
           await sleep(source.state === 'outcome_unknown' && source.retryAfterMs !== undefined ? source.retryAfterMs : 200 * 2 ** tries);
           source = await readInput();
         }
         if (source.state !== 'succeeded' || source.receipt !== op.input.version) return record('blocked', { reason: 'the input it was planned from changed, or could not be read: replan or approve' });
+        // The reads backed off: the cancel is looked at again, so no wait lies between the last look and the send.
+        if (tries > 1 && (await cancelled(task))) return stopForCancel();
       }
       sends++;
       await record('dispatched');
@@ -305,27 +314,45 @@ async function edit(op: EditOperation, log: Log): Promise<void> {
   }
 }
 
+/** The calls of run() under way, per process (env is one per process) and task: a second one (a retried request) waits for the first. */
+const calls = new WeakMap<object, Map<string, Promise<void>>>();
+
+async function oneAtATime(env: object, task: Task, run: () => Promise<void>): Promise<void> {
+  const underWay = calls.get(env) ?? new Map<string, Promise<void>>();
+  calls.set(env, underWay);
+  const before = underWay.get(task.id);
+  const mine = before === undefined ? run() : before.catch(() => undefined).then(run);
+  underWay.set(task.id, mine);
+  try {
+    await mine;
+  } finally {
+    if (underWay.get(task.id) === mine) underWay.delete(task.id);
+  }
+}
+
+async function runTask(pid: number, task: Task): Promise<void> {
+  if (!(await takeLease(pid))) return;
+  const log = new Log();
+  await log.open();
+  for (const op of task.operations) {
+    if (task.operations.some((o) => log.history(o.key).some((e) => e.paused))) break; // paused by a revoked permission, until a human resumes it
+    if (await cancelled(task)) break;
+    await (op.kind === 'publish' ? publish(op, log, task) : op.kind === 'lookup' ? lookup(op, log, task) : edit(op, log));
+  }
+  // Cancelled: nothing new starts, but a user's file that an interrupted delivery moved aside goes back.
+  if (await cancelled(task)) {
+    for (const op of task.operations) {
+      if (op.kind === 'edit' && (await readText(op.path)) === undefined && (await link(`${op.path}.aside-${op.key}`, op.path).then(() => true, unless('ENOENT')))) await fsyncPath('.');
+    }
+  }
+  await log.close();
+  await unlink(LOCK);
+  await fsyncPath('.');
+}
+
 export const journal: JournalAdapter = {
   name: 'node-journal-unsynced',
-  async run(env, task) {
-    if (!(await takeLease(env.pid))) return;
-    const log = new Log();
-    await log.open();
-    for (const op of task.operations) {
-      if (task.operations.some((o) => log.history(o.key).some((e) => e.paused))) break; // paused by a revoked permission, until a human resumes it
-      if (await cancelled(task)) break;
-      await (op.kind === 'publish' ? publish(op, log, task) : op.kind === 'lookup' ? lookup(op, log, task) : edit(op, log));
-    }
-    // Cancelled: nothing new starts, but a user's file that an interrupted delivery moved aside goes back.
-    if (await cancelled(task)) {
-      for (const op of task.operations) {
-        if (op.kind === 'edit' && (await readText(op.path)) === undefined && (await link(`${op.path}.aside-${op.key}`, op.path).then(() => true, unless('ENOENT')))) await fsyncPath('.');
-      }
-    }
-    await log.close();
-    await unlink(LOCK);
-    await fsyncPath('.');
-  },
+  run: (env, task) => oneAtATime(env, task, () => runTask(env.pid, task)),
   inspect(disk: DiskView): JournalRecords {
     const records: JournalRecords = {};
     for (const e of parse(disk.readFile(LOG) ?? '')) {

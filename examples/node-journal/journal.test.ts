@@ -18,7 +18,7 @@ const ROOT = resolve(HERE, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'durasim-example-'));
 const check = async (journal: string, ...args: string[]): Promise<{ code: number; out: string }> => {
   const out: string[] = [];
-  const code = await main(['check', '--journal', journal, '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress', ...args], (line) => out.push(line));
+  const code = await main(['check', '--no-sweep', '--journal', journal, '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress', ...args], (line) => out.push(line));
   return { code, out: out.join('\n') };
 };
 

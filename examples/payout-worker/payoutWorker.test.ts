@@ -22,7 +22,7 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string }> {
 
 async function check(adapter: string, seed: number, runs: number): Promise<{ code: number; out: string; regression: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'durasim-payout-'));
-  const result = await cli('check', '--config', CONFIG, '--journal', join(HERE, adapter), '--runs', String(runs), '--seed', String(seed), '--workers', '1', '--no-progress', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'));
+  const result = await cli('check', '--no-sweep', '--config', CONFIG, '--journal', join(HERE, adapter), '--runs', String(runs), '--seed', String(seed), '--workers', '1', '--no-progress', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'));
   return { ...result, regression: /^regression: (\S+)$/m.exec(result.out)?.[1] ?? '' };
 }
 

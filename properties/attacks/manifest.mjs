@@ -6,6 +6,8 @@
 //   // API: words a refusal should name, '|'-separated (refused probes)
 //   // Limit: the README's known limit it falls under, if any
 //   // Oracle: what proves a real value reached the journal, if the probe looks for one
+//   // Revised: <answer> — why (added after a run showed the first expectation wrong; the Expected line stays
+//   //   as it was written, and run.mjs tallies the probes against both)
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,23 +23,26 @@ export const CLASSES = {
   machine: 'the real machine leaking',
   durasim: 'killing or confusing durasim itself',
 };
-export const ANSWERS = ['refused', 'served', 'finding', 'harmless', 'caught-by-rerun'];
+export const ANSWERS = ['refused', 'served', 'finding', 'harmless', 'caught-by-rerun', 'unloadable'];
 
-function header(text, file) {
+export function header(text, file) {
   const fields = {};
   let last;
   for (const line of text.split('\n')) {
     if (!line.startsWith('//')) break;
-    const field = /^\/\/ (Tries|Expected|API|Limit|Oracle): (.*)$/.exec(line);
+    const field = /^\/\/ (Tries|Expected|API|Limit|Oracle|Revised): (.*)$/.exec(line);
     if (field) fields[(last = field[1].toLowerCase())] = field[2].trim();
     else if (last && /^\/\/\s{3}/.test(line)) fields[last] += ` ${line.slice(2).trim()}`;
   }
   const expected = /^([a-z-]+) — (.+)$/.exec(fields.expected ?? '');
   if (!fields.tries || !expected || !ANSWERS.includes(expected[1])) throw new Error(`${file}: its header needs "// Tries: …" and "// Expected: <${ANSWERS.join('|')}> — why"`);
+  const revised = fields.revised === undefined ? undefined : /^([a-z-]+) — (.+)$/.exec(fields.revised);
+  if (fields.revised !== undefined && (!revised || !ANSWERS.includes(revised[1]) || revised[1] === expected[1])) throw new Error(`${file}: "// Revised: <${ANSWERS.join('|')}> — why" names another answer than Expected`);
   return {
     tries: fields.tries,
-    expected: expected[1],
-    why: expected[2],
+    expected: revised ? revised[1] : expected[1],
+    why: revised ? revised[2] : expected[2],
+    ...(revised ? { firstExpected: expected[1], firstWhy: expected[2] } : {}),
     ...(fields.api ? { api: fields.api.split('|') } : {}),
     ...(fields.limit ? { limit: fields.limit } : {}),
     ...(fields.oracle ? { oracle: fields.oracle } : {}),

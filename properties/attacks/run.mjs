@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLASSES, manifestText } from './manifest.mjs';
+import { staleBases } from './lib/bases.mjs';
 import { classify, OUTCOMES } from './lib/classify.mjs';
 import { makeBait, realClock, realFacts, REAL_LANG, REAL_TZ, REAL_UMASK, startNetCanaries } from './lib/realMachine.mjs';
 
@@ -34,6 +35,11 @@ const keep = args.includes('--keep');
 const manifestFile = join(here, 'probes.json');
 if (readFileSync(manifestFile, 'utf8') !== manifestText()) {
   console.error('properties/attacks/probes.json differs from the probes\' headers: run node properties/attacks/manifest.mjs first');
+  process.exit(2);
+}
+const stale = staleBases();
+if (stale.length > 0) {
+  console.error(`properties/attacks/lib/${stale.join(', ')} differ from examples/node-journal: run node properties/attacks/lib/bases.mjs first`);
   process.exit(2);
 }
 const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
@@ -77,7 +83,7 @@ function liveInGroup(pgid) {
 function runOnce(probe, work, env) {
   const file = join(here, probe.file);
   const flags = Object.entries(env).flatMap(([name, value]) => ['--env', `${name}=${value}`]);
-  const argv = [process.execPath, bin, 'check', '--journal', file, '--runs', '5', '--seed', '1', '--workers', '1', '--no-progress', '--report-dir', 'report', '--regressions', 'regressions', ...flags];
+  const argv = [process.execPath, bin, 'check', '--no-sweep', '--journal', file, '--runs', '5', '--seed', '1', '--workers', '1', '--no-progress', '--report-dir', 'report', '--regressions', 'regressions', ...flags];
   const script = `umask ${REAL_UMASK.toString(8).padStart(3, '0')}; export ATTACK_REAL_PID=$$; exec "$0" "$@" --env ATTACK_REAL_PID=$$`;
   return new Promise((done) => {
     const child = spawn('/bin/sh', ['-c', script, ...argv], {
@@ -159,8 +165,11 @@ for (const [index, probe] of probes.entries()) {
   if (probesTree() !== probesBefore) effects.add('the probes\' own folder changed');
   if (baitTree() !== baitBefore) effects.add('the bait folder changed');
   const verdict = classify(probe, runs, [...effects], [...leaks]);
+  // Against the expectation as first written, for a probe whose expectation was revised after a run.
+  const first = probe.firstExpected ? classify({ ...probe, expected: probe.firstExpected }, runs, [...effects], [...leaks]) : verdict;
   results.push({
     id: probe.id, class: probe.class, expected: probe.expected, ...verdict,
+    ...(probe.firstExpected ? { firstExpected: probe.firstExpected, atFirst: { outcome: first.outcome, why: first.why, matches: first.matches } } : {}),
     ...(probe.limit ? { limit: probe.limit } : {}),
     runs: runs.map((r) => ({ exitCode: r.code, signal: r.signal ?? undefined, timedOut: r.timedOut || undefined, wallMs: r.wallMs, head: r.head, tail: r.tail, sandbox: r.summary?.sandbox, verdict: r.summary?.verdict })),
   });
@@ -177,9 +186,16 @@ for (const cls of Object.keys(CLASSES)) {
   if (rows.length) table.push([cls, ...Object.values(count(rows)), rows.filter((r) => r.matches).length, rows.length]);
 }
 table.push(['all', ...Object.values(count(results)), results.filter((r) => r.matches).length, results.length]);
+const atFirst = results.map((r) => ({ ...r, ...(r.atFirst ?? {}) }));
+table.push(['all, as first expected', ...Object.values(count(atFirst)), atFirst.filter((r) => r.matches).length, results.length]);
 const widths = table[0].map((_, c) => Math.max(...table.map((row) => String(row[c]).length)));
 console.log('');
 for (const row of table) console.log(row.map((cell, c) => String(cell).padEnd(widths[c])).join('  '));
+const revised = results.filter((r) => r.firstExpected);
+if (revised.length) {
+  console.log(`\nexpectations revised after a run (${revised.length}; the last row counts them as first written):`);
+  for (const r of revised) console.log(`  ${r.id}: ${r.atFirst.outcome} as first expected (${r.firstExpected}), ${r.outcome} as revised (${r.expected})`);
+}
 const silent = results.filter((r) => r.outcome === 'silent');
 if (silent.length) {
   console.log(`\nsilent (${silent.length}):`);
@@ -191,12 +207,13 @@ if (unnamed.length) console.log(`\nrefused without naming the API: ${unnamed.map
 const report = {
   startedAt,
   finishedAt: new Date().toISOString(),
-  command: 'node bin/durasim.mjs check --journal <probe> --runs 5 --seed 1 --workers 1 --no-progress --report-dir report --regressions regressions --env ATTACK_*=… (twice, each in a fresh working folder)',
+  command: 'node bin/durasim.mjs check --no-sweep --journal <probe> --runs 5 --seed 1 --workers 1 --no-progress --report-dir report --regressions regressions --env ATTACK_*=… (twice, each in a fresh working folder)',
   node: process.version,
   commit: spawnSync('git', ['rev-parse', 'HEAD'], { cwd: repo, encoding: 'utf8' }).stdout.trim() || undefined,
   totals: count(results),
   byClass: Object.fromEntries(Object.keys(CLASSES).map((cls) => [cls, count(results.filter((r) => r.class === cls))])),
   asExpected: results.filter((r) => r.matches).length,
+  atFirstExpectations: { totals: count(atFirst), asExpected: atFirst.filter((r) => r.matches).length, revised: revised.length },
   probes: results,
 };
 const out = only === undefined ? join(here, 'results.json') : join(root, 'results.json');

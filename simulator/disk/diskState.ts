@@ -23,7 +23,11 @@ import { digestOfFiles, volumeFilePaths, volumeFiles, volumeFolders } from './vo
  * in every thread that evaluates this module, the main thread included, which never builds a disk.
  */
 let VolumeClass: typeof Volume | undefined;
-const newVolume = (): Volume => new (VolumeClass ??= (createRequire(import.meta.url)('memfs') as typeof import('memfs')).Volume)();
+/** Loads memfs now: a thread that will run journals loads it before it does (a require then is refused there: sandbox/turn.ts). */
+export function loadMemfs(): void {
+  VolumeClass ??= (createRequire(import.meta.url)('memfs') as typeof import('memfs')).Volume;
+}
+const newVolume = (): Volume => (loadMemfs(), new (VolumeClass as typeof Volume)());
 
 /**
  * Volumes of finished runs, emptied, for the next disks built in this thread. Building one costs

@@ -6,7 +6,9 @@
  */
 import type { Lease, LeaseResult, Store, StoreEntry, StoreWriteResult } from '../../model/contract/contract.js';
 import type { Proc } from '../world/proc.js';
-import { describeStoreCall, type StoreAnswer, type StoreRequest } from '../store/store.js';
+import { describeStoreCall, storeStepDetail, type StoreAnswer, type StoreRequest } from '../store/store.js';
+
+export { storeStepDetail } from '../store/store.js';
 import type { StepHost } from '../world/host.js';
 
 /** What a store call that got no answer rejects with: it may or may not have been applied. */
@@ -60,17 +62,3 @@ export function storeOver(call: <T>(request: StoreRequest, shape: (answer: Store
 }
 
 /** A store call's step detail in the trace: the key, the prefix, or the lease. */
-export function storeStepDetail(request: StoreRequest): string {
-  switch (request.op) {
-    case 'get':
-    case 'put':
-    case 'delete':
-      return request.key;
-    case 'list':
-      return `${request.prefix}*`;
-    case 'now':
-      return '';
-    default:
-      return `lease ${request.name}`;
-  }
-}

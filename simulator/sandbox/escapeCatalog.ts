@@ -4,7 +4,7 @@
  * `Failed to run the journal under simulation: it called <api>, which <reason>. <fix>`.
  */
 
-type Family = 'clock' | 'random' | 'timer' | 'disk' | 'network' | 'process' | 'machine' | 'code' | 'signal' | 'shared' | 'thread';
+type Family = 'clock' | 'random' | 'timer' | 'disk' | 'network' | 'process' | 'machine' | 'code' | 'signal' | 'pool' | 'shared' | 'thread';
 
 const REASONS: Record<Family, string> = {
   clock: 'reads the real clock',
@@ -16,6 +16,7 @@ const REASONS: Record<Family, string> = {
   machine: 'reads the real machine, which differs from run to run',
   code: 'runs code outside the sandbox',
   signal: 'acts on real processes',
+  pool: "finishes on Node's thread pool at a real time",
   shared: 'would pin an object every simulated process shares (process, a builtin module, a prototype) where no restart could undo it',
   thread: "would reach the thread or the channel durasim itself runs on, which no simulated process has",
 };
@@ -30,6 +31,7 @@ const FIXES: Record<Family, string> = {
   machine: 'Do not branch on the machine: under simulation it is not part of the world.',
   code: 'Run the code in the journal itself, where the sandbox sees it.',
   signal: 'Let the scenario start and kill processes: under simulation crashes are faults it places.',
+  pool: "Use its synchronous form (zlib's gzipSync, crypto's pbkdf2Sync…), which runs at once.",
   shared: 'Freeze or seal objects of your own: under simulation one thread serves every incarnation, and each must start as a new process does.',
   thread: 'Talk over a MessageChannel of your own, which durasim serves inside the simulated process, and let uncaught errors end the process as they would.',
 };
@@ -47,6 +49,16 @@ const FIXES_BY_PREFIX: [string, string][] = [
 const SPECIFIC_FIXES: Record<string, string> = {
   'timers.promises.setInterval': 'Use a loop around await setTimeout(ms) from timers/promises, which durasim serves on the virtual clock.', // allow-ambient: names what it serves
   'crypto.subtle.generateKey': 'Derive keys from bytes of crypto.randomBytes, which durasim serves from the scenario.',
+  'async_hooks.createHook': "Carry context with AsyncLocalStorage, which works as Node's: an async hook runs for every asynchronous resource in the thread, durasim's own among them, where no simulated process holds the turn.",
+  'module.register': 'Import what the hook would load instead: durasim bundles the journal and what it imports, and module hooks run on a thread of their own, outside the sandbox.',
+  'module.registerHooks': 'Import what the hook would load instead: durasim bundles the journal and what it imports, and module hooks run outside the sandbox.',
+  'module.syncBuiltinESMExports': "Leave Node's builtin modules as they are: their ES module exports are durasim's too.",
+  'process.setUncaughtExceptionCaptureCallback': "Listen with process.on('uncaughtException'), which every simulated process has of its own.",
+  CompressionStream: "Compress with zlib's streams (createGzip, createDeflate…), which durasim serves at the same point every run.",
+  DecompressionStream: "Decompress with zlib's streams (createGunzip, createInflate…), which durasim serves at the same point every run.",
+  'stream.web.CompressionStream': "Compress with zlib's streams (createGzip, createDeflate…), which durasim serves at the same point every run.",
+  'stream.web.DecompressionStream': "Decompress with zlib's streams (createGunzip, createInflate…), which durasim serves at the same point every run.",
+  'wasi.WASI': 'Instantiate the WebAssembly module with imports of your own (WebAssembly.instantiate): WASI reaches the real file system through its pre-opened folders.',
 };
 
 const PREFIXES: [string, Family][] = [
@@ -76,10 +88,13 @@ const PREFIXES: [string, Family][] = [
   ['tls.', 'network'],
   ['dgram.', 'network'],
   ['dns.', 'network'],
+  ['_http', 'network'],
+  ['_tls', 'network'],
   ['WebSocket', 'network'],
   ['child_process.', 'process'],
   ['worker_threads.', 'process'],
   ['cluster.', 'process'],
+  ['test.', 'process'],
   ['Date', 'clock'],
   ['new Date', 'clock'],
   ['performance.', 'clock'],
@@ -88,12 +103,25 @@ const PREFIXES: [string, Family][] = [
   ['process.uptime', 'clock'],
   ['Intl.', 'clock'],
   ['Math.random', 'random'], // allow-ambient: names what it guards
+  ['zlib.', 'pool'],
+  ['crypto.pbkdf2', 'pool'],
+  ['crypto.scrypt', 'pool'],
+  ['crypto.hkdf', 'pool'],
+  ['crypto.checkPrime', 'pool'],
+  ['crypto.sign', 'pool'],
+  ['crypto.verify', 'pool'],
+  ['crypto.subtle.generateKey', 'random'],
+  ['crypto.subtle.', 'pool'],
+  ['CompressionStream', 'pool'],
+  ['DecompressionStream', 'pool'],
+  ['stream.web.', 'pool'],
   ['crypto.', 'random'],
   ['set', 'timer'],
   ['AbortSignal.timeout', 'timer'],
   ['timers', 'timer'],
   ['os.', 'machine'],
   ['v8.', 'machine'],
+  ['tty.', 'machine'],
   ['process.memoryUsage', 'machine'],
   ['process.cpuUsage', 'machine'],
   ['process.resourceUsage', 'machine'],
@@ -111,6 +139,8 @@ const PREFIXES: [string, Family][] = [
   ['vm.', 'code'],
   ['inspector.', 'code'],
   ['module.', 'code'],
+  ['async_hooks.', 'code'],
+  ['trace_events.', 'disk'],
   ['repl.', 'code'],
   ['wasi.', 'code'],
   ['process.binding', 'code'],
@@ -123,8 +153,13 @@ function familyOf(api: string): Family {
   return 'code';
 }
 
+/** How a change to a builtin is named (sandbox/lockIntrinsics.ts): "replacing Array.prototype.push". */
+const BUILTIN_CHANGES = ['replacing ', 'redefining ', 'adding ', 'changing the prototype of '];
+const isBuiltinChange = (api: string): boolean => BUILTIN_CHANGES.some((verb) => api.startsWith(verb));
+
 /** Why a call is refused; `atLoad`: it was made while the journal's module loaded, before any simulated world exists. */
 export function escapeReason(api: string, atLoad = false): string {
+  if (isBuiltinChange(api)) return `it tried ${api}, a builtin durasim's own code runs on (the simulator shares the journal's builtins)`;
   if (api === 'fetch') return 'it called the global fetch, which would reach the real network';
   if (api.startsWith('import(')) return `it called ${api}, which durasim could not bundle to load afresh in every incarnation`;
   if (atLoad && familyOf(api) === 'disk') return `it called ${api} while its module loaded, which would touch the real disk: the simulated disk exists only inside run()`;
@@ -132,6 +167,7 @@ export function escapeReason(api: string, atLoad = false): string {
 }
 
 export function escapeFix(api: string, atLoad = false): string {
+  if (isBuiltinChange(api)) return "Leave JavaScript's and Node's builtins as they are: a polyfill may add what Node lacks, not replace what it has.";
   if (atLoad && familyOf(api) === 'disk') return 'Do file I/O inside run(), where durasim serves node:fs on its simulated disk.';
   return SPECIFIC_FIXES[api] ?? FIXES_BY_PREFIX.find(([prefix]) => api.startsWith(prefix))?.[1] ?? FIXES[familyOf(api)];
 }

@@ -6,7 +6,7 @@
  * `durasim confirm` — carry durasim's messages only, and one a journal forged there would be read
  * as durasim's own (a clean verdict, a harness failure, an assertion that ends the process). Under
  * a journal's turn:
- * - every method of a real MessagePort (postMessage, start, close, ref, unref, hasRef, its
+ * - every method of a real MessagePort but ref, unref and hasRef (postMessage, start, close, its
  *   onmessage, and the listeners' on, once, emit… it inherits) is refused: a journal's own ports
  *   are MessageChannel's, served inside its process (node/served/servedMessaging.ts), never real;
  * - worker_threads.receiveMessageOnPort, moveMessagePortToContext and postMessageToThread are refused;
@@ -64,7 +64,10 @@ export function guardChannels(): Restore[] {
   const port = threads.MessagePort as { prototype: object } | undefined;
   if (port) {
     for (const name of Object.getOwnPropertyNames(port.prototype)) {
-      if (name === 'constructor') continue;
+      // ref, unref and hasRef carry nothing and change nothing but whether a port keeps its thread's
+      // event loop alive; Node's own worker stdio calls unref from its port's listener, in whatever
+      // context the write that started it had (Node 24: a journal's console.log in a pool worker).
+      if (name === 'constructor' || name === 'ref' || name === 'unref' || name === 'hasRef') continue;
       add(guardProperty(port.prototype, name, `MessagePort.${name}`) ?? refusedSetter(port.prototype, name, `MessagePort.${name}`));
     }
     // What it inherits: the listeners of a Node event target (MessagePort's and BroadcastChannel's alone).

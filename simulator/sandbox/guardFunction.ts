@@ -12,7 +12,7 @@ import { NOT_SERVED, turnHolder, type TurnHolder } from './turn.js';
 /** Records the escape on the holder and throws the error the journal sees. */
 export function refuse(holder: TurnHolder, api: string): never {
   const escape = holder.onEscape(api);
-  throw new DurasimError('run the journal under simulation', escape.message, escapeFix(api, holder.loading === true));
+  throw new DurasimError('run the journal under simulation', escape.message, escape.fix ?? escapeFix(api, holder.loading === true));
 }
 
 /** The world's answer to `api` for the holder, or the escape refused. */

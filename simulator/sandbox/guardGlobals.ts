@@ -205,26 +205,34 @@ function guardEventTimeStamp(): Restore[] {
 
 const DIGESTS: Record<string, string> = { 'SHA-1': 'sha1', 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512' };
 
+/** crypto.subtle's operations that run on Node's thread pool: served as work the world waits for (node/served/servedThreadPool.ts). */
+export const SUBTLE_THREAD_POOL = ['encrypt', 'decrypt', 'sign', 'verify', 'deriveBits', 'deriveKey', 'wrapKey', 'unwrapKey', 'importKey', 'exportKey'];
+
+/**
+ * Web Crypto, guarded on its prototypes (a method called on the object through its prototype is
+ * the same call): randomness drawn from the scenario, key generation refused, digests at once, the
+ * rest served on the thread pool as work the world waits for.
+ */
 function guardWebCrypto(): Restore[] {
   const webCrypto = globalThis.crypto as unknown as Record<string, unknown> | undefined;
   if (!webCrypto) return [];
   const restores: Restore[] = [];
-  for (const name of ['randomUUID', 'getRandomValues']) { // allow-ambient: names what it guards
-    const original = webCrypto[name];
-    if (typeof original === 'function') restores.push(replace(webCrypto, name, guardFunction((original as (...a: unknown[]) => unknown).bind(webCrypto), `crypto.${name}`)));
-  }
-  const subtle = webCrypto.subtle as Record<string, unknown> | undefined;
-  const generateKey = subtle?.generateKey;
-  if (subtle && typeof generateKey === 'function') restores.push(replace(subtle, 'generateKey', guardFunction((generateKey as (...a: unknown[]) => unknown).bind(subtle), 'crypto.subtle.generateKey')));
+  const add = (restore: Restore | undefined): void => void (restore && restores.push(restore));
+  const cryptoPrototype = Object.getPrototypeOf(webCrypto) as object;
+  for (const name of ['randomUUID', 'getRandomValues']) add(guardProperty(cryptoPrototype, name, `crypto.${name}`)); // allow-ambient: names what it guards
+  const subtle = webCrypto.subtle as object | undefined;
+  if (!subtle) return restores;
+  const subtlePrototype = Object.getPrototypeOf(subtle) as Record<string, unknown>;
+  for (const name of ['generateKey', ...SUBTLE_THREAD_POOL]) add(guardProperty(subtlePrototype, name, `crypto.subtle.${name}`));
   // A digest completes on the thread pool, at a real time: under a turn it is computed at once, so a
   // journal that hashes while a served timer is pending runs the same way every time.
-  const digest = subtle?.digest;
-  if (subtle && typeof digest === 'function') {
-    const real = (digest as (...a: unknown[]) => Promise<ArrayBuffer>).bind(subtle);
-    restores.push(replace(subtle, 'digest', function digestAtOnce(algorithm: unknown, data: unknown): Promise<ArrayBuffer> {
+  const digest = subtlePrototype.digest;
+  if (typeof digest === 'function') {
+    const real = digest as (this: unknown, ...a: unknown[]) => Promise<ArrayBuffer>;
+    restores.push(replace(subtlePrototype, 'digest', function digestAtOnce(this: unknown, algorithm: unknown, data: unknown): Promise<ArrayBuffer> {
       const name = typeof algorithm === 'string' ? algorithm : (algorithm as { name?: unknown } | null)?.name;
       const hash = typeof name === 'string' ? DIGESTS[name.toUpperCase()] : undefined;
-      if (turnHolder() === null || hash === undefined || !(ArrayBuffer.isView(data) || data instanceof ArrayBuffer)) return real(algorithm, data);
+      if (turnHolder() === null || hash === undefined || !(ArrayBuffer.isView(data) || data instanceof ArrayBuffer)) return real.call(this, algorithm, data);
       const bytes = ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
       const out = createHash(hash).update(bytes).digest();
       return Promise.resolve(out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength));
@@ -294,8 +302,12 @@ export function guardGlobals(): Restore[] {
   add(guardProperty(globalThis, 'setInterval', 'setInterval')); // allow-ambient: names what it guards
   add(guardProperty(globalThis, 'setImmediate', 'setImmediate')); // allow-ambient: names what it guards
   add(guardProperty(AbortSignal, 'timeout', 'AbortSignal.timeout'));
+  add(guardProperty(globalThis, 'FinalizationRegistry', 'FinalizationRegistry'));
   add(guardLazyGlobal('MessageChannel'));
   add(guardLazyGlobal('BroadcastChannel'));
+  // Web streams' compression runs zlib on the thread pool, where no world waits for it: refused (zlib's own streams are served).
+  add(guardLazyGlobal('CompressionStream'));
+  add(guardLazyGlobal('DecompressionStream'));
   for (const name of ['wait', 'waitAsync', 'notify']) add(guardProperty(Atomics, name, `Atomics.${name}`));
   restores.push(...guardDate(), ...guardIntl(), ...guardPerformance(), ...guardEventTimeStamp(), ...guardWebCrypto(), ...serveAllocUnsafe(), ...serveClearTimers());
   return restores;

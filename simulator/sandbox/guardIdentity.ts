@@ -10,12 +10,14 @@
  * Outside a turn they are the real ones, but process.getuid and getgid: the simulator's own work
  * (memfs stamps every file it creates with them, and checks permissions against them) is the
  * simulated user's, on every host, so `fs.stat().uid` is the simulated machine's too. (They were
- * cached for memfs's sake before: the real ones cost a system call each.) Returns restore callbacks.
+ * cached for memfs's sake before: the real ones cost a system call each.) In a closed thread
+ * (turn.ts) that work runs where no turn holds: getuid and getgid are the simulated user's there
+ * too; everything else is refused there. Returns restore callbacks.
  */
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { serveOrRefuse } from './guardFunction.js';
 import { IDENTITY } from './simulatedMachine.js';
-import { turnHolder, type TurnHolder } from './turn.js';
+import { isNoTurn, turnHolder, type TurnHolder } from './turn.js';
 
 type Restore = () => void;
 type Fn = (...args: unknown[]) => unknown;
@@ -29,7 +31,8 @@ function serveMethod(name: string): Restore | undefined {
   const outside = SIMULATOR_IDENTITY[name];
   record[name] = Object.assign(function identity(this: unknown, ...args: unknown[]): unknown {
     const holder = turnHolder();
-    if (holder === null) return outside ?? Reflect.apply(original as Fn, this, args);
+    // The simulator's own disk work runs where no turn holds (in a closed thread, turn.ts's no-turn holder): the simulated user's too.
+    if (holder === null || (outside !== undefined && isNoTurn(holder))) return outside ?? Reflect.apply(original as Fn, this, args);
     return serveOrRefuse(holder, `process.${name}`, () => Reflect.apply(original as Fn, this, args), args);
   }, original);
   return () => {

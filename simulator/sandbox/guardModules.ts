@@ -25,6 +25,11 @@ const RANDOM = [
   'generateKey', 'generateKeySync', 'generateKeyPair', 'generateKeyPairSync', 'generatePrime', 'generatePrimeSync', 'createDiffieHellman', 'createECDH',
 ];
 
+/** crypto's calls that run on Node's thread pool: served at once (node/served/servedCrypto.ts), their answer a callback later. */
+export const CRYPTO_THREAD_POOL = ['pbkdf2', 'scrypt', 'hkdf', 'checkPrime', 'sign', 'verify'];
+/** zlib's synchronous calls and checksum: pure (every other function, class and stream is served: node/served/servedZlib.ts). */
+const ZLIB_PURE = ['deflateSync', 'inflateSync', 'gzipSync', 'gunzipSync', 'deflateRawSync', 'inflateRawSync', 'unzipSync', 'brotliCompressSync', 'brotliDecompressSync', 'crc32'];
+
 export const MODULE_GUARDS: readonly ModuleGuard[] = [
   { module: 'fs', nested: ['promises'] },
   { module: 'fs/promises' },
@@ -46,10 +51,41 @@ export const MODULE_GUARDS: readonly ModuleGuard[] = [
   { module: 'vm' },
   { module: 'inspector' },
   { module: 'v8', only: ['getHeapStatistics', 'getHeapSpaceStatistics', 'getHeapSnapshot', 'writeHeapSnapshot', 'getHeapCodeStatistics', 'setFlagsFromString', 'takeCoverage', 'stopCoverage', 'setHeapSnapshotNearHeapLimit', 'queryObjects'] },
-  { module: 'crypto', only: RANDOM },
+  { module: 'crypto', only: [...RANDOM, ...CRYPTO_THREAD_POOL] },
+  { module: 'zlib', except: ZLIB_PURE },
+  { module: 'stream/web', only: ['CompressionStream', 'DecompressionStream'] },
+  // Callbacks Node would call from no turn (every async resource's life), or code run outside the sandbox.
+  { module: 'async_hooks', only: ['createHook'] },
+  { module: 'module', only: ['register', 'registerHooks', 'syncBuiltinESMExports'] },
+  { module: 'wasi' },
+  { module: 'repl' },
+  { module: 'inspector/promises' },
+  { module: 'trace_events' },
+  { module: 'tty' },
+  { module: 'test' },
+  { module: 'test/reporters' },
+  // Node 22.5+: a real SQLite database on the real disk; the single-executable's assets (Node 24's list names both).
+  { module: 'sqlite' },
+  { module: 'sea' },
+  // The network underneath http, https and tls, by its own names.
+  { module: '_http_agent' },
+  { module: '_http_client' },
+  { module: '_http_server' },
+  { module: '_tls_wrap' },
 ];
 
 let installed = false;
+
+/** Loads a module without the warning Node prints for an experimental one (node:wasi): it is loaded to be guarded, not used. */
+function quietly<T>(run: () => T): T {
+  const emitWarning = process.emitWarning;
+  process.emitWarning = () => {};
+  try {
+    return run();
+  } finally {
+    process.emitWarning = emitWarning;
+  }
+}
 
 /** Guards every module of MODULE_GUARDS in this thread (idempotent). Returns how many functions were guarded. */
 export function guardModules(): number {
@@ -67,11 +103,11 @@ export function guardModules(): number {
   for (const spec of MODULE_GUARDS) {
     let module: Record<string, unknown>;
     try {
-      module = load(`node:${spec.module}`) as Record<string, unknown>; // allow-ambient: loaded to be guarded
+      module = quietly(() => load(`node:${spec.module}`)) as Record<string, unknown>; // allow-ambient: loaded to be guarded
     } catch {
       continue; // not in this Node version
     }
-    const prefix = spec.module.replace('/promises', '.promises');
+    const prefix = spec.module.replaceAll('/', '.');
     guardObject(module, prefix, spec);
     for (const name of spec.nested ?? []) {
       const inner = module[name];

@@ -11,7 +11,7 @@
  * has the object looked at whole at the next restore (noteDefined), as is Error.captureStackTrace's
  * target. Outside a turn every call is the real one. Returns restore callbacks.
  */
-import { isShared, noteDefined } from './sharedObjects.js';
+import { isShared, noteDefined } from './sharedBaseline.js';
 import { refuse } from './guardFunction.js';
 import { turnHolder } from './turn.js';
 

@@ -5,9 +5,11 @@
  *   ends, like a real exit), and process.on(...) and friends (kept on the simulated process: its
  *   'exit' and 'beforeExit' listeners run as Node runs them, on a clean end and never at a crash;
  *   it gets no signals);
- * - refused: the real clock (hrtime, uptime), the machine (memoryUsage, cpuUsage, resourceUsage,
- *   report, available memory, active resources), signals and process control (kill, abort, chdir,
- *   set*id), native code (binding, dlopen).
+ * - served by the world, not here (pureServe.ts, the world's serve): the clock (hrtime, hrtime.bigint,
+ *   uptime: the virtual clock from the incarnation's start), cpuUsage and resourceUsage (zero);
+ * - refused: the machine (memoryUsage, report, available memory, active resources), signals and process control (kill, abort, chdir,
+ *   set*id), native code (binding, dlopen); an uncaught-exception capture callback is
+ *   refused with the thread's channels (guardChannels.ts).
  * - kept: what it writes to stdout and stderr (console.log and friends), in the world's trace.
  * Outside a turn every call and read is the real one. Returns restore callbacks.
  */

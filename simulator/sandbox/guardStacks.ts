@@ -5,10 +5,14 @@
  * the journal's calls, wherever it is installed — is left out. So a stack the journal writes to a
  * file, sends or logs is the same on every machine and in every folder. Error.prepareStackTrace
  * under a turn is the formatter Node would use, handed those frames; one the journal sets is its
- * own (its incarnation's), handed the same frames. Outside a turn it is what it was. Returns restore callbacks.
+ * own (its incarnation's), handed the same frames. Outside a turn — and in durasim's own work
+ * (a machinery runner) or code no turn holds in a closed thread (sandbox/turn.ts: a finalizer, a
+ * message listener, durasim formatting an error it caught) — it is what durasim's thread set: a
+ * journal's formatter runs only in that journal's turn, for the stacks formatted there, and one set
+ * by code no turn holds applies nowhere. Returns restore callbacks.
  */
 import { JOURNAL_ROOT } from './simulatedMachine.js';
-import { turnHolder, type TurnHolder } from './turn.js';
+import { isJournalCode, isNoTurn, turnHolder, type TurnHolder } from './turn.js';
 
 type Restore = () => void;
 type Format = (error: Error, frames: NodeJS.CallSite[]) => unknown;
@@ -60,14 +64,14 @@ export function guardStacks(): Restore[] {
     enumerable: descriptor?.enumerable ?? false,
     get() {
       const holder = turnHolder();
-      if (holder === null) return real;
+      if (holder === null || !isJournalCode(holder) || isNoTurn(holder)) return real;
       const set = own.get(holder);
       // None of its own (or not a function, which Node would pass over for its internal one): Node's, with the shown frames.
       return typeof set === 'function' ? journalFormat(set as Format) : defaultFormat;
     },
     set(value: unknown) {
       const holder = turnHolder();
-      if (holder === null) real = value;
+      if (holder === null || !isJournalCode(holder)) real = value;
       // One of ours given back (saved, then restored): what it stands for.
       else own.set(holder, value === defaultFormat ? real : value);
     },

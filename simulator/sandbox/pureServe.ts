@@ -17,6 +17,9 @@ const TIMERS = new Set([ // allow-ambient: names what it serves
 const PROMISED = new Set([ // allow-ambient: names what it serves
   'timers.promises.setTimeout', 'timers.promises.setImmediate', 'timers.promises.scheduler.wait', 'timers.promises.scheduler.yield', 'setTimeout.[nodejs.util.promisify.custom]', 'setImmediate.[nodejs.util.promisify.custom]']); // allow-ambient: names what it serves
 
+/** The real FinalizationRegistry, taken before the sandbox guards it: a registry made here never calls back (node/served/servedFinalizers.ts). */
+const Registry = FinalizationRegistry;
+
 /** A timer that never fires: the shape of Node's Timeout, with nothing behind it. */
 function inertTimer(): object {
   const timer = { ref: () => timer, unref: () => timer, hasRef: () => false, refresh: () => timer, close: () => timer, [Symbol.toPrimitive]: () => 0, [SERVED_TIMER]: () => {} };
@@ -27,7 +30,7 @@ export function pureServe(nowMs: () => number): NonNullable<TurnHolder['serve']>
   let draws = 0;
   const state: ProcessState = { umask: INITIAL_UMASK };
   const bytes = (length: number): Buffer => derivedBytes(`durasim.pure:${draws++}`, length);
-  return (api, args) => {
+  return (api, args, _thisArg, newTarget) => {
     if (CLOCK.has(api)) return nowMs();
     const machine = api.startsWith('os.') ? MACHINE[api.slice(3)] : undefined;
     if (machine) return machine(...args);
@@ -40,6 +43,8 @@ export function pureServe(nowMs: () => number): NonNullable<TurnHolder['serve']>
     if (TIMERS.has(api)) return inertTimer();
     if (PROMISED.has(api)) return new Promise(() => {});
     if (api === 'AbortSignal.timeout') return new AbortController().signal;
+    if (api === 'tty.isatty') return false;
+    if (api === 'FinalizationRegistry' && newTarget !== undefined) return Reflect.construct(Registry, [() => {}], newTarget as typeof Registry);
     if (api === 'Math.random' || api === 'crypto.randomInt') return api === 'Math.random' ? 0 : (args.length >= 2 ? (args[0] as number) : 0); // allow-ambient: names what it serves
     if (api === 'crypto.randomUUID') return uuidOf(bytes(16)); // allow-ambient: names what it serves
     if (api === 'crypto.randomBytes' && typeof args[1] !== 'function') return bytes(args[0] as number);

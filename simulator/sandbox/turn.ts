@@ -7,17 +7,30 @@
  * The world fires what it owes a process (a timer, an abort) in that process's context, and
  * inspect() runs in a context of its own. The guards ask the holder what a call may do: served by
  * the simulated world (its disk, clock, randomness, service and process identity), or refused as
- * an escape. Code in no context (the simulator's own machinery, or code outside any simulation)
- * passes straight through.
+ * an escape.
+ *
+ * Code in no context: in a thread that runs journals (a pool worker: closeThread()), the guards fail
+ * closed. Journal code can run with no turn — a cleared async context, a callback Node calls from
+ * nowhere (a finalizer, an async hook, a message listener, stack formatting), a getter or a
+ * toString that durasim's own code triggers — so a guarded call no turn holds is refused as an
+ * escape (the no-turn holder, charged to the run under way; during a run its clock reads are the
+ * virtual clock's, as a module's load is served: durasim's own disk work stamps times), unless durasim's own code makes it
+ * through a machinery runner (claimMachinery): a capability handed out only while the thread is
+ * not yet closed, before any journal code loads, so no journal can hold one; what such work
+ * schedules runs in its context, which nothing handed to a journal is made in. In any other thread
+ * (durasim's main thread, a test runner's) code in no context is not a journal's and passes through.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { escapeReason } from './escapeCatalog.js';
 
 export interface Escape {
   api: string;
-  /** Worker slot; -1 for inspect(). */
+  /** Worker slot; -1 for inspect(), -2 for code no simulated process was running (NO_TURN). */
   pid: number;
   incarnation: number;
   message: string;
+  /** What to do instead, where the API's own fix (escapeFix) would mislead. */
+  fix?: string;
 }
 
 /** What a simulated process looks like from inside: served instead of the real process's values. */
@@ -65,8 +78,98 @@ export function runAsTurn<T>(holder: TurnHolder | null, run: () => T): T {
   return context.run(holder, run);
 }
 
+/** This thread runs journals: code in no turn is refused (see above). */
+let closed = false;
+
+/**
+ * The holder of durasim's own work in a closed thread (a machinery runner's): every guarded call is
+ * the real one, and the process it sees is the real process. What that work schedules inherits it,
+ * as journal code inherits its turn; no journal code is ever handed anything made in it.
+ */
+const MACHINERY: TurnHolder = {
+  simulated: { pid: process.pid, cwd: process.cwd(), env: process.env as Record<string, string> },
+  onEscape(api) {
+    throw new Error(`durasim's own work was refused ${api}`);
+  },
+  exit: () => {},
+  serve: (_api, _args, _thisArg, _newTarget, real) => real(),
+};
+
+/** The run under way (simulate() sets it): where code no turn holds is charged, and the virtual time it reads. */
+export interface NoTurnSink {
+  escape(escape: Escape): void;
+  nowMs(): number;
+}
+let noTurnSink: NoTurnSink | null = null;
+/** The clock reads code no turn holds is served during a run (memfs stamps the files durasim's own work touches). */
+const NO_TURN_CLOCK = new Set(['new Date()', 'Date()', 'Date.now']); // allow-ambient: names what it serves
+const heldNoTurn: Escape[] = [];
+
+/** Where a call no turn held came from, after its API's reason. */
+export const NO_TURN = 'from code no simulated process was running (a callback Node called on its own — a finalizer, an async hook, a message listener, stack formatting — or code that left its async context)';
+export const NO_TURN_FIX = "Make the call from the journal's own code (run(), inspect(), and the callbacks, timers and listeners they set up): durasim serves nothing to code no simulated process runs.";
+
+const DEBUG_NO_TURN = process.env.DURASIM_DEBUG_NOTURN;
+/** The holder of code no turn holds in a closed thread: it is served nothing, and every guarded call it makes is an escape. */
+const NO_TURN_HOLDER: TurnHolder = {
+  simulated: { pid: 0, cwd: '/', env: {}, listeners: new Map() },
+  serve: (api) => (noTurnSink !== null && NO_TURN_CLOCK.has(api) ? noTurnSink.nowMs() : NOT_SERVED),
+  onEscape(api) {
+    if (DEBUG_NO_TURN) { const l = Error.stackTraceLimit; Error.stackTraceLimit = 40; process.stderr.write(`NOTURN ${api}\n${new Error().stack}\n`); Error.stackTraceLimit = l; }
+    const escape: Escape = { api, pid: -2, incarnation: 0, message: `${escapeReason(api)}, ${NO_TURN}`, fix: NO_TURN_FIX };
+    if (noTurnSink !== null) noTurnSink.escape(escape);
+    else heldNoTurn.push(escape);
+    return escape;
+  },
+  exit: () => {},
+};
+
+/**
+ * The holder the guards ask: the turn's; in a closed thread with no turn, the no-turn holder
+ * (unless durasim's own work runs through a machinery runner); else null: pass through.
+ */
 export function turnHolder(): TurnHolder | null {
-  return context.getStore() ?? null;
+  const holder = context.getStore();
+  if (holder != null) return holder;
+  return closed ? NO_TURN_HOLDER : null;
+}
+
+/** Whether `holder` is the no-turn holder (code no simulated process runs, in a closed thread). */
+export function isNoTurn(holder: TurnHolder | null): boolean {
+  return holder === NO_TURN_HOLDER;
+}
+
+/** Whether code under `holder` is a journal's: a process's, inspect()'s, a module's load, or code no turn holds in a closed thread. */
+export function isJournalCode(holder: TurnHolder | null): boolean {
+  return holder !== null && holder !== MACHINERY;
+}
+
+/**
+ * Makes this thread one that runs journals, for good: from now on a guarded call no turn holds is
+ * refused, and no machinery runner is handed out. Called before any journal code is evaluated.
+ */
+export function closeThread(): void {
+  closed = true;
+}
+
+/**
+ * A machinery runner: `run` (durasim's own work, which calls no journal code; it may be
+ * asynchronous) and what it schedules pass the guards of a closed thread, as the real calls.
+ * Claimed by durasim's modules as they load, before the thread is closed; a claim after that (a
+ * journal importing the sandbox) throws.
+ */
+export function claimMachinery(): <T>(run: () => T) => T {
+  if (closed) throw new Error('a machinery runner is claimed only before the thread runs journals');
+  return (run) => context.run(MACHINERY, run);
+}
+
+/**
+ * While a run is under way: the escapes of code no turn holds are charged to it (`sink`), those
+ * made since the last run first; null when it ends.
+ */
+export function chargeNoTurnTo(sink: NoTurnSink | null): void {
+  noTurnSink = sink;
+  if (sink !== null) for (const escape of heldNoTurn.splice(0)) sink.escape(escape);
 }
 
 /** Runs simulator code that a journal calls synchronously (a disk view's read, a served call) outside the journal's turn. */

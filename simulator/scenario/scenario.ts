@@ -223,7 +223,7 @@ export function parseScenario(value: Json): Scenario {
     }, {}),
     service: parseService(value.service),
     store: parseStore(value.store),
-    faults: optional(value, 'faults', (v) => arr(v, 'faults', SCENARIO_LIMITS.faults).map((f, i) => parseFault(f, `faults[${i}]`)), []),
+    faults: optional(value, 'faults', (v) => arr(v, 'faults', SCENARIO_LIMITS.faults).map((f, i) => parseFault(f, `faults[${i}]`, version)), []),
     schedule: optional(value, 'schedule', (v) => arr(v, 'schedule', SCENARIO_LIMITS.decisions).map((c, i) => int(c, `schedule[${i}]`)), []),
     random: optional(value, 'random', (v) => arr(v, 'random', SCENARIO_LIMITS.decisions).map((r, i) => {
       if (typeof r !== 'number' || !(r >= 0 && r < 1)) fail(`random[${i}]`, `must be a number in [0, 1), found ${describe(r)}`);

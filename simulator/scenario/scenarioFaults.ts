@@ -28,6 +28,25 @@ export interface FaultAnchor {
   occurrence: number;
 }
 
+/**
+ * Where a fault that is no worker's own step lands (a cancel, an input change, a duplicate
+ * delivery, a concurrent call, a restart, a store edit, a takeover): just before global step
+ * `atStep`, or — anchored to the journal's own work, so it stays in its window when other
+ * operations come and go — just `before` (the default) or just `after` the `occurrence`-th
+ * (0-based) worker step, of any worker, whose trace line names `mentions` as a whole word (a key, a
+ * path, a resource, a store key, or a step's kind: `POST`, `fh.sync`, `store.renew`). Anchors on
+ * these faults are format 3's.
+ */
+export interface EventAnchor extends FaultAnchor {
+  when?: 'before' | 'after';
+}
+
+/** Exactly one of `atStep` and `at`. */
+export type EventPlacement = { atStep: number; at?: never } | { at: EventAnchor; atStep?: never };
+
+/** The version from which anchors are taken on every fault kind (and `at.when` on a pause). */
+export const EVENT_ANCHOR_VERSION = 3;
+
 interface CrashFaultBase {
   kind: 'crash';
   process: number;
@@ -117,11 +136,8 @@ interface ResponseFaultBase {
  */
 export type UserEditFault = { kind: 'user-edit'; path: string; text: string } & ({ atStep: number; afterAccess?: never } | { afterAccess: number; atStep?: never });
 
-/** The task is delivered again: a further worker starts on it just before global step `atStep`. */
-export interface DuplicateDeliveryFault {
-  kind: 'duplicate-delivery';
-  atStep: number;
-}
+/** The task is delivered again: a further worker starts on it just before global step `atStep` (or at its anchor). */
+export type DuplicateDeliveryFault = { kind: 'duplicate-delivery' } & EventPlacement;
 
 /**
  * The task reaches worker `process`'s running incarnation a second time, just before global step
@@ -131,78 +147,53 @@ export interface DuplicateDeliveryFault {
  * the process ends when both returned; the second call's error is its own answer (the process goes
  * on), the first's ends the process; a crash ends both. A worker not running then gets nothing.
  */
-export interface ConcurrentCallFault {
-  kind: 'concurrent-call';
-  atStep: number;
-  process: number;
-}
+export type ConcurrentCallFault = { kind: 'concurrent-call'; process: number } & EventPlacement;
 
-/** The service restarts just before global step `atStep`; volatile idempotency memory is lost. */
-export interface ServiceRestartFault {
-  kind: 'service-restart';
-  atStep: number;
-}
+/** The service restarts just before global step `atStep` (or at its anchor); volatile idempotency memory is lost. */
+export type ServiceRestartFault = { kind: 'service-restart' } & EventPlacement;
 
 /**
  * The worker freezes for `pauseMs` of virtual time just as its step is granted, before the step
  * takes effect (a GC pause, SIGSTOP, a migrated VM): what it decided before the pause, it does after.
- * Placed by step number or anchor, as a crash is.
+ * Placed by step number or anchor, as a crash is; an anchor with `when: 'after'` (format 3) freezes
+ * it at its next step instead — right after the anchored step, before the next one takes effect
+ * (after a lease check, before the send it gates).
  */
-export type PauseFault = { kind: 'pause'; process: number; incarnation: number; pauseMs: number } & ({ step: number; at?: never } | { at: FaultAnchor; step?: never });
+export type PauseFault = { kind: 'pause'; process: number; incarnation: number; pauseMs: number } & ({ step: number; at?: never } | { at: EventAnchor; step?: never });
 
-/** The shared store's answer to its `call`-th call (0-based, across workers) is lost, or a read is stale (store.ts). */
-export interface StoreCallFault {
-  kind: 'store-call';
-  call: number;
-  fault: StoreCallFaultKind;
-}
+/**
+ * The shared store's answer to its `call`-th call (0-based, across workers) is lost, or a read is
+ * stale (store.ts); or — anchored (format 3) — to its `at.occurrence`-th call whose request names
+ * `at.mentions` (`<op> <key, lease or prefix>`: a key such as `task-1/projection`, a lease such as
+ * `task-1`, or an op such as `renew`).
+ */
+export type StoreCallFault = { kind: 'store-call'; fault: StoreCallFaultKind } & ({ call: number; at?: never } | { at: FaultAnchor; call?: never });
 
-/** The shared store restarts just before global step `atStep`; volatile memory loses every key and lease. */
-export interface StoreRestartFault {
-  kind: 'store-restart';
-  atStep: number;
-}
+/** The shared store restarts just before global step `atStep` (or at its anchor); volatile memory loses every key and lease. */
+export type StoreRestartFault = { kind: 'store-restart' } & EventPlacement;
 
-/** A human operator takes the task over just before global step `atStep`, for `holdMs` (operator.ts). */
-export interface TakeoverFault {
-  kind: 'takeover';
-  atStep: number;
-  holdMs: number;
-}
+/** A human operator takes the task over just before global step `atStep` (or at its anchor), for `holdMs` (operator.ts). */
+export type TakeoverFault = { kind: 'takeover'; holdMs: number } & EventPlacement;
 
 /**
  * Someone outside the workers (a person at the console, a script, an older build) writes `value` to
  * `key` in the shared store just before global step `atStep`, unconditionally; `value: null` deletes
  * the key. The store's counterpart of a user's edit: what a journal reads back may not be its own.
  */
-export interface StoreEditFault {
-  kind: 'store-edit';
-  atStep: number;
-  key: string;
-  value: string | null;
-}
+export type StoreEditFault = { kind: 'store-edit'; key: string; value: string | null } & EventPlacement;
 
 /**
  * The user cancels the task just before global step `atStep`: the file named by task.cancelFile
  * (`<task id>.cancel` in the work folder) appears, durably, holding { reason }. From then on no
  * new side effect may start; what already happened stays recorded as happened.
  */
-export interface CancelFault {
-  kind: 'cancel';
-  atStep: number;
-  reason?: string;
-}
+export type CancelFault = { kind: 'cancel'; reason?: string } & EventPlacement;
 
 /**
  * The source changes: just before global step `atStep`, the service's resource `resource` takes
  * the value `value` (a new version). A node whose plan was made from the old version must not run.
  */
-export interface InputChangeFault {
-  kind: 'input-change';
-  atStep: number;
-  resource: string;
-  value: string;
-}
+export type InputChangeFault = { kind: 'input-change'; resource: string; value: string } & EventPlacement;
 
 export type Fault = InputChangeFault | CancelFault | CrashFault | IoErrorFault | ResponseFault | UserEditFault | DuplicateDeliveryFault | ConcurrentCallFault | ServiceRestartFault | StoreCallFault | StoreRestartFault | StoreEditFault | PauseFault | TakeoverFault;
 
@@ -211,20 +202,34 @@ const FAULT_FIELDS = {
   'io-error': ['kind', 'process', 'incarnation', 'step', 'at', 'error', 'writtenBytes'],
   response: ['kind', 'request', 'at', 'fault', 'delayMs', 'commitDelayMs', 'retryAfterMs'],
   'user-edit': ['kind', 'path', 'text', 'atStep', 'afterAccess'],
-  'duplicate-delivery': ['kind', 'atStep'],
-  'concurrent-call': ['kind', 'atStep', 'process'],
-  'service-restart': ['kind', 'atStep'],
-  'store-call': ['kind', 'call', 'fault'],
-  'store-restart': ['kind', 'atStep'],
-  'store-edit': ['kind', 'atStep', 'key', 'value'],
+  'duplicate-delivery': ['kind', 'atStep', 'at'],
+  'concurrent-call': ['kind', 'atStep', 'at', 'process'],
+  'service-restart': ['kind', 'atStep', 'at'],
+  'store-call': ['kind', 'call', 'at', 'fault'],
+  'store-restart': ['kind', 'atStep', 'at'],
+  'store-edit': ['kind', 'atStep', 'at', 'key', 'value'],
   pause: ['kind', 'process', 'incarnation', 'step', 'at', 'pauseMs'],
-  takeover: ['kind', 'atStep', 'holdMs'],
-  cancel: ['kind', 'atStep', 'reason'],
-  'input-change': ['kind', 'atStep', 'resource', 'value'],
+  takeover: ['kind', 'atStep', 'at', 'holdMs'],
+  cancel: ['kind', 'atStep', 'at', 'reason'],
+  'input-change': ['kind', 'atStep', 'at', 'resource', 'value'],
 } as const;
-const FAULT_REQUIRED = { crash: ['kind', 'process', 'when'], 'io-error': ['kind', 'process', 'error'], response: ['kind', 'fault'], 'user-edit': ['kind', 'path', 'text'], 'duplicate-delivery': ['kind', 'atStep'], 'concurrent-call': ['kind', 'atStep'], 'service-restart': ['kind', 'atStep'], 'store-call': ['kind', 'call', 'fault'], 'store-restart': ['kind', 'atStep'], 'store-edit': ['kind', 'atStep', 'key', 'value'], pause: ['kind', 'process', 'pauseMs'], takeover: ['kind', 'atStep', 'holdMs'], cancel: ['kind', 'atStep'], 'input-change': ['kind', 'atStep', 'resource', 'value'] } as const;
+const FAULT_REQUIRED = { crash: ['kind', 'process', 'when'], 'io-error': ['kind', 'process', 'error'], response: ['kind', 'fault'], 'user-edit': ['kind', 'path', 'text'], 'duplicate-delivery': ['kind'], 'concurrent-call': ['kind'], 'service-restart': ['kind'], 'store-call': ['kind', 'fault'], 'store-restart': ['kind'], 'store-edit': ['kind', 'key', 'value'], pause: ['kind', 'process', 'pauseMs'], takeover: ['kind', 'holdMs'], cancel: ['kind'], 'input-change': ['kind', 'resource', 'value'] } as const;
 
-export function parseFault(value: Json, field: string): Fault {
+/** Where a fault that is no worker's step lands: `atStep`, or (format 3) an anchor. Exactly one. */
+function placement(value: Record<string, Json>, field: string, version: number): EventPlacement {
+  if ((value.atStep === undefined) === (value.at === undefined)) {
+    fail(field, 'needs exactly one of atStep and at', 'Say when it happens: "atStep": N (just before global step N), or "at": { "mentions": "post-a", "occurrence": N, "when": "before" } (around the N-th step that names post-a).');
+  }
+  if (value.atStep !== undefined) return { atStep: int(value.atStep, `${field}.atStep`) };
+  needsAnchorVersion(version, `${field}.at`);
+  return { at: parseAnchor(value.at as Json, `${field}.at`, true) };
+}
+
+function needsAnchorVersion(version: number, field: string): void {
+  if (version < EVENT_ANCHOR_VERSION) fail(field, `is an anchor of a fault that format ${version} places by number only`, `Set "version": ${EVENT_ANCHOR_VERSION}, or place it by number.`);
+}
+
+export function parseFault(value: Json, field: string, version: number = EVENT_ANCHOR_VERSION): Fault {
   if (!isRecord(value)) fail(field, `must be an object, found ${describe(value)}`);
   misnamedKind(value, Object.keys(FAULT_FIELDS), field);
   const kind = oneOf(value.kind, ['crash', 'io-error', 'response', 'user-edit', 'duplicate-delivery', 'concurrent-call', 'service-restart', 'store-call', 'store-restart', 'store-edit', 'pause', 'takeover', 'cancel', 'input-change'] as const, `${field}.kind`);
@@ -284,32 +289,45 @@ export function parseFault(value: Json, field: string): Fault {
     case 'duplicate-delivery':
     case 'service-restart':
     case 'store-restart':
-      return { kind, atStep: int(value.atStep, `${field}.atStep`) };
+      return { kind, ...placement(value, field, version) };
     case 'concurrent-call':
-      return { kind, atStep: int(value.atStep, `${field}.atStep`), process: optional(value, 'process', (v) => int(v, `${field}.process`), 0) };
+      return { kind, ...placement(value, field, version), process: optional(value, 'process', (v) => int(v, `${field}.process`), 0) };
     case 'input-change':
-      return { kind, atStep: int(value.atStep, `${field}.atStep`), resource: nonEmptyStr(value.resource, `${field}.resource`), value: str(value.value, `${field}.value`) };
+      return { kind, ...placement(value, field, version), resource: nonEmptyStr(value.resource, `${field}.resource`), value: str(value.value, `${field}.value`) };
     case 'cancel':
-      return { kind, atStep: int(value.atStep, `${field}.atStep`), ...(value.reason !== undefined ? { reason: str(value.reason, `${field}.reason`) } : {}) };
+      return { kind, ...placement(value, field, version), ...(value.reason !== undefined ? { reason: str(value.reason, `${field}.reason`) } : {}) };
     case 'store-edit':
-      return { kind, atStep: int(value.atStep, `${field}.atStep`), key: nonEmptyStr(value.key, `${field}.key`), value: value.value === null ? null : str(value.value, `${field}.value`) };
+      return { kind, ...placement(value, field, version), key: nonEmptyStr(value.key, `${field}.key`), value: value.value === null ? null : str(value.value, `${field}.value`) };
     case 'takeover':
-      return { kind, atStep: int(value.atStep, `${field}.atStep`), holdMs: int(value.holdMs, `${field}.holdMs`, 1) };
-    case 'store-call':
-      return { kind, call: int(value.call, `${field}.call`), fault: oneOf(value.fault, STORE_CALL_FAULTS, `${field}.fault`) };
+      return { kind, ...placement(value, field, version), holdMs: int(value.holdMs, `${field}.holdMs`, 1) };
+    case 'store-call': {
+      if ((value.call === undefined) === (value.at === undefined)) {
+        fail(field, 'needs exactly one of call and at', 'Say which store call it hits: "call": N (the N-th the store receives), or "at": { "mentions": "task-1/projection", "occurrence": N }.');
+      }
+      const what = { fault: oneOf(value.fault, STORE_CALL_FAULTS, `${field}.fault`) };
+      if (value.call !== undefined) return { kind, call: int(value.call, `${field}.call`), ...what };
+      needsAnchorVersion(version, `${field}.at`);
+      return { kind, at: parseAnchor(value.at as Json, `${field}.at`), ...what };
+    }
     case 'pause': {
       if ((value.step === undefined) === (value.at === undefined)) {
         fail(field, 'needs exactly one of step and at', 'Say where the worker freezes: "step": N (its N-th call), or "at": { "mentions": "post-a", "occurrence": N }.');
       }
       const who = { kind, process: int(value.process, `${field}.process`), incarnation: optional(value, 'incarnation', (v) => int(v, `${field}.incarnation`), 0), pauseMs: int(value.pauseMs, `${field}.pauseMs`, 1) };
-      return value.step !== undefined ? { ...who, step: int(value.step, `${field}.step`) } : { ...who, at: parseAnchor(value.at, `${field}.at`) };
+      if (value.step !== undefined) return { ...who, step: int(value.step, `${field}.step`) };
+      const at = parseAnchor(value.at as Json, `${field}.at`, true);
+      if (at.when !== undefined) needsAnchorVersion(version, `${field}.at.when`);
+      return { ...who, at };
     }
   }
 }
 
-function parseAnchor(value: Json, field: string): FaultAnchor {
+/** An anchor; `withWhen`: it may say `when` (before or after the step it names). */
+function parseAnchor(value: Json, field: string, withWhen = false): EventAnchor {
   if (!isRecord(value)) fail(field, `must be an object, found ${describe(value)}`);
-  strict(value, field, ['mentions', 'occurrence'], ['mentions', 'occurrence']);
-  return { mentions: nonEmptyStr(value.mentions, `${field}.mentions`), occurrence: int(value.occurrence, `${field}.occurrence`) };
+  strict(value, field, withWhen ? ['mentions', 'occurrence', 'when'] : ['mentions', 'occurrence'], ['mentions', 'occurrence']);
+  const anchor: EventAnchor = { mentions: nonEmptyStr(value.mentions, `${field}.mentions`), occurrence: int(value.occurrence, `${field}.occurrence`) };
+  if (withWhen && value.when !== undefined) anchor.when = oneOf(value.when, ['before', 'after'] as const, `${field}.when`);
+  return anchor;
 }
 

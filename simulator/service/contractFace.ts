@@ -71,7 +71,7 @@ export class ContractFace {
     const at = Math.ceil((nowEpochMs + ms) / 1000) * 1000;
     const after = this.contract.unavailable.retryAfter;
     const asked = after === 'http-date' ? at - nowEpochMs : after === 'seconds' ? seconds * 1000 : ms;
-    return { ms: asked, seconds, date: new Date(at).toUTCString() };
+    return { ms: asked, seconds, date: new Date(at).toUTCString() }; // allow-ambient: a date of virtual time (at), not the real clock
   }
 
   private bodyOf(kind: AnswerKind, facts: AnswerFacts, fault: ResponseFaultKind | undefined): { body: unknown; values: Record<string, string | number> } {

@@ -4,7 +4,7 @@ import { DEFAULT_STORE, StoreCore, type ScenarioStore, type StoreCallFaultKind, 
 
 function storeWith(config: Partial<ScenarioStore> = {}, faults: [number, StoreCallFaultKind][] = []) {
   const clock = { nowMs: 1_000 };
-  const store = new StoreCore({ ...DEFAULT_STORE, ...config }, new Map(faults), () => clock.nowMs);
+  const store = new StoreCore({ ...DEFAULT_STORE, ...config }, (index) => new Map(faults).get(index), () => clock.nowMs);
   const call = (request: StoreRequest) => store.call(request, 'worker-0#0', 0);
   return { store, clock, call };
 }

@@ -109,7 +109,8 @@ export class StoreCore {
 
   constructor(
     readonly config: ScenarioStore,
-    private readonly faults: ReadonlyMap<number, StoreCallFaultKind>,
+    /** The fault, if any, for the store's `index`-th call (0-based, across workers), the request it carries. */
+    private readonly faultFor: (index: number, request: StoreRequest) => StoreCallFaultKind | undefined,
     private readonly worldNowMs: () => number,
   ) {}
 
@@ -165,7 +166,7 @@ export class StoreCore {
   /** A call arrives: the fault for its index decides whether it applies; the ground truth keeps it. */
   call(request: StoreRequest, by: string, seq: number): StoreCall {
     const index = this.calls.length;
-    const fault = this.faults.get(index);
+    const fault = this.faultFor(index, request);
     const storeTimeMs = this.nowMs();
     const applies = fault !== 'timeout-before-apply';
     const answer = applies ? this.apply(request, fault === 'stale-read' && this.config.consistency === 'stale-reads') : { ok: false as const, reason: 'conflict' as const };
@@ -251,4 +252,20 @@ export function describeStoreCall(call: StoreCall): string {
     ? a.version !== undefined ? `ok v${a.version}` : a.lease ? `ok token ${a.lease.token} until ${a.lease.expiresAtMs}` : a.entry ? `v${a.entry.version}` : a.entries ? `${a.entries.length} keys` : a.nowMs !== undefined ? `${a.nowMs}` : 'absent'
     : `refused: ${a.reason}${a.version !== undefined ? ` (now v${a.version})` : ''}${a.lease ? ` (held by ${a.lease.holder})` : ''}`;
   return `#${call.index} ${call.by} ${what} → ${result}${call.fault ? ` [${call.fault}]` : ''}`;
+}
+
+/** A store call's step line after its op (`store.put task-1/projection`, `store.renew lease task-1`): the key, the prefix or the lease it names. */
+export function storeStepDetail(request: StoreRequest): string {
+  switch (request.op) {
+    case 'get':
+    case 'put':
+    case 'delete':
+      return request.key;
+    case 'list':
+      return `${request.prefix}*`;
+    case 'now':
+      return '';
+    default:
+      return `lease ${request.name}`;
+  }
 }

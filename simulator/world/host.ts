@@ -14,7 +14,8 @@ import type { StoreCore } from '../store/store.js';
 import type { VirtualClock, Timer } from './clock.js';
 import type { CrashFault } from '../scenario/scenario.js';
 import type { PendingStep, Proc } from './proc.js';
-import type { ExitRecord, StopReason } from './runRecords.js';
+import type { CrashRecord, ExitRecord, StopReason } from './runRecords.js';
+import type { Inspection } from './inspection.js';
 import type { TraceEntry } from './trace.js';
 import type { Turns } from './turns.js';
 import type { ScenarioEvents } from '../scenario/scenarioEvents.js';
@@ -80,8 +81,8 @@ export interface StepHost extends WorldCore, StepRecorder {
   peekVisible(): Records | undefined;
   /** The journal's records read from the durable image when a step changed it (a synchronous step's too: its caller may take the next at once). */
   observeDurable(): void;
-  /** An uncaught exception of journal code: it ends the incarnation that last ran. */
-  uncaught(error: unknown): void;
+  /** An uncaught exception (or unhandled rejection) of journal code: its listeners take it, else it ends the incarnation that last ran. */
+  uncaught(error: unknown, origin?: 'uncaughtException' | 'unhandledRejection'): void;
   /** The scenario's faults at `proc`'s step `step`. */
   faultsFor(proc: Proc, step: number, op: string, detail: string): ReturnType<ScenarioEvents['faultsAt']>;
   beat(globalStep: number, proc: Proc | undefined, op: string): void;
@@ -97,4 +98,16 @@ export interface EndHost extends WorldCore {
   readonly masksSecrets: boolean;
   /** `proc` restarts as its next incarnation, within the bound. */
   scheduleRestart(proc: Proc): void;
+}
+
+/** What a crash (crashProcess.ts) acts on. */
+export interface CrashHost extends EndHost {
+  readonly procs: readonly Proc[];
+  readonly crashes: CrashRecord[];
+  /** The journal's inspect() on the disk's images, and the observed histories built from them. */
+  readonly inspection: Inspection;
+  /** The files the task edits or the user saves. */
+  readonly paths: string[];
+  readonly globalStep: number;
+  beat(globalStep: number, proc: Proc | undefined, op: string): void;
 }

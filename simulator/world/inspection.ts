@@ -14,7 +14,7 @@ import { HistoryObserver } from '../../model/observedHistory.js';
 import { normalizeRecords } from '../../model/records.js';
 import type { StateNames } from '../../model/stateNames.js';
 import type { DiskView, StoreView, JournalAdapter } from '../../model/contract/contract.js';
-import { NOT_SERVED, outsideTurn, runAsTurn, type Escape, type TurnHolder } from '../sandbox/ambientGuard.js';
+import { atVirtualTime, NOT_SERVED, outsideTurn, ownThrown, runAsTurn, type Escape, type TurnHolder } from '../sandbox/ambientGuard.js';
 import type { Disk } from '../disk/disk.js';
 import { WORK_DIR } from '../scenario/scenario.js';
 import { pureServe } from '../sandbox/pureServe.js';
@@ -68,7 +68,7 @@ export class Inspection {
     environment: Record<string, string>,
     onEscape: (api: string) => Escape,
     /** The virtual time, as the clock reads it: what a clock read inside inspect() (or its module's load) gives. */
-    epochMs: () => number,
+    private readonly epochMs: () => number,
     inspectServe?: InspectServe,
   ) {
     const pure = pureServe(epochMs);
@@ -144,30 +144,42 @@ export class Inspection {
     }
     const disk = image === 'durable' ? this.disk.durableView() : this.disk.liveView();
     const reads: Read[] = [];
-    // memfs stamps access times on a read: the simulator's work, not the journal's.
+    // memfs stamps access times on a read: the simulator's work, not the journal's, at the virtual time.
+    const nowMs = this.epochMs();
     const view: DiskView = {
       dir: disk.dir,
-      readFile: (path) => (reads.push({ path, kind: 'file' }), outsideTurn(() => disk.readFile(path))),
-      readdir: (path) => (reads.push({ path, kind: 'dir' }), outsideTurn(() => disk.readdir(path))),
+      readFile: (path) => (reads.push({ path, kind: 'file' }), outsideTurn(() => atVirtualTime(nowMs, () => disk.readFile(path)))),
+      readdir: (path) => (reads.push({ path, kind: 'dir' }), outsideTurn(() => atVirtualTime(nowMs, () => disk.readdir(path)))),
     };
     this.image = {
       resolve: (path) => this.disk.resolve(path),
-      readBytes: (path) => (reads.push({ path, kind: 'file' }), outsideTurn(() => this.disk.bytesOn(image, path))),
+      readBytes: (path) => (reads.push({ path, kind: 'file' }), outsideTurn(() => atVirtualTime(nowMs, () => this.disk.bytesOn(image, path)))),
     };
     let records: Records = {};
     this.failed = false;
     let storeRead = false;
     const storeView = this.store.view();
     const store: StoreView = { get: (key) => ((storeRead = true), storeView.get(key)), list: (prefix) => ((storeRead = true), storeView.list(prefix)) };
+    // The answer, and what inspect() threw, read in its turn: a getter or Proxy of the journal's runs as its code.
+    let answer: { normalized: ReturnType<typeof normalizeRecords> } | { error: string };
     try {
-      const { records: normalized, problems } = normalizeRecords(this.underTurn(() => this.inspector.inspect(view, store)), this.states);
-      records = normalized;
-      for (const problem of problems) if (!this.malformed.includes(problem)) this.malformed.push(problem);
-    } catch (error) {
-      this.errors.push(error instanceof Error ? error.message : String(error));
-      this.failed = true;
+      answer = this.underTurn((): typeof answer => {
+        try {
+          return { normalized: normalizeRecords(this.inspector.inspect(view, store), this.states) };
+        } catch (thrown) {
+          const error = ownThrown(thrown);
+          return { error: error instanceof Error ? error.message : String(error) };
+        }
+      });
     } finally {
       this.image = undefined;
+    }
+    if ('normalized' in answer) {
+      records = answer.normalized.records;
+      for (const problem of answer.normalized.problems) if (!this.malformed.includes(problem)) this.malformed.push(problem);
+    } else {
+      this.errors.push(answer.error);
+      this.failed = true;
     }
     if (image === 'durable') this.cached = { version: this.disk.durableVersion, reads, stamps: reads.map((read) => this.disk.durableStamp(read.path, read.kind)), records, failed: this.failed, storeChanges: storeRead ? this.store.changes : undefined };
     return records;

@@ -2,11 +2,14 @@
  * How a process ends, as Node ends one: run() returned → its 'beforeExit' listeners run once, and
  * what they start runs on until nothing of it is left; every end but a crash runs the 'exit'
  * listeners (synchronous work only); a failed end (an error, process.exit(n ≠ 0)) restarts the
- * worker. Its requests count as done, its timers die, its open files close.
+ * worker. Its requests count as done, its timers die, its open files close. An uncaught exception
+ * or unhandled rejection of its code goes to its own 'unhandledRejection' (a rejection) or
+ * 'uncaughtException' listeners, as Node's does: one that took it lets the process live on; a
+ * listener that throws ends it (Node's exit code 7); with none, the error ends it.
  */
 import { errorText } from './errorText.js';
 import { maskSecrets } from '../../model/contract/secret.js';
-import { runAsTurn } from '../sandbox/ambientGuard.js';
+import { ownThrown, runAsTurn } from '../sandbox/ambientGuard.js';
 import type { EndHost } from './host.js';
 import type { Proc } from './proc.js';
 
@@ -47,8 +50,9 @@ function runListeners(world: EndHost, proc: Proc, event: 'beforeExit' | 'exit', 
     if (listener.once) listeners.splice(listeners.indexOf(listener), 1);
     try {
       runAsTurn(proc, () => listener.fn.call(process, code));
-    } catch (error) {
+    } catch (thrown) {
       if (!proc.alive || proc.done) return false;
+      const error = runAsTurn(proc, () => ownThrown(thrown));
       world.record({ actor: 'supervisor', op: event, detail: `${proc.name}: a '${event}' listener threw ${errorText(error)}` });
     }
     if (!proc.alive || proc.done) return false;
@@ -91,4 +95,49 @@ export function killProcess(world: EndHost, proc: Proc): void {
   proc.inFlight.clear();
   for (const timer of proc.timers) world.clock.cancel(timer);
   proc.timers.clear();
+}
+
+/**
+ * An uncaught exception or unhandled rejection of `proc`'s code, offered to its listeners as Node
+ * offers it: a rejection to its 'unhandledRejection' listeners, else either to its
+ * 'uncaughtException' listeners (with its origin). False when it has none: the error ends it.
+ */
+export function offerUncaught(world: EndHost, proc: Proc, thrown: unknown, origin: 'uncaughtException' | 'unhandledRejection'): boolean {
+  const event = origin === 'unhandledRejection' && (proc.simulated.listeners?.get('unhandledRejection')?.length ?? 0) > 0 ? 'unhandledRejection' : 'uncaughtException';
+  const listeners = proc.simulated.listeners?.get(event);
+  if (listeners === undefined || listeners.length === 0) return false;
+  world.record({ actor: 'supervisor', op: event, detail: `${proc.name}: ${listeners.length} '${event}' listener(s) run` });
+  for (const listener of [...listeners]) {
+    if (listener.once) listeners.splice(listeners.indexOf(listener), 1);
+    try {
+      runAsTurn(proc, () => (event === 'unhandledRejection' ? listener.fn.call(process, thrown, undefined) : listener.fn.call(process, thrown, origin)));
+    } catch (again) {
+      if (!proc.alive || proc.done) return true;
+      const error = runAsTurn(proc, () => ownThrown(again));
+      exitProcess(world, proc, new Error(`unhandled: ${errorText(error)} (thrown by its '${event}' listener)`), 7);
+      return true;
+    }
+    if (!proc.alive || proc.done) return true;
+  }
+  return true;
+}
+
+/** process.exit(code) from the journal: the incarnation ends as a process would, finished or failed. */
+export function exitByCall(world: EndHost, proc: Proc, code: number): void {
+  // A process's exit status is its code's low eight bits (process.exit(256) is a success, -1 is 255), as the OS makes it.
+  const status = code & 0xff;
+  // The error stands for the exit code, not for a place in the journal's code: it carries no frames.
+  exitProcess(world, proc, status === 0 ? undefined : Object.assign(new Error(`process.exit(${code})`), { stack: `Error: process.exit(${code})` }), status);
+}
+
+/** An unhandled rejection or uncaught exception: it ends the incarnation that last ran, as it would end a process. */
+export function endByUncaught(world: EndHost, thrown: unknown, origin: 'uncaughtException' | 'unhandledRejection'): void {
+  const proc = world.turns.lastRunner;
+  // The process's own listeners take it first, as Node's would (offerUncaught).
+  if (proc && proc.alive && !proc.done && offerUncaught(world, proc, thrown, origin)) return;
+  // What was thrown, read as the code of the incarnation that last ran (sandbox/ownThrown.ts).
+  const error = proc ? runAsTurn(proc, () => ownThrown(thrown)) : ownThrown(thrown);
+  const message = errorText(error);
+  if (proc && proc.alive && !proc.done) exitProcess(world, proc, new Error(`unhandled: ${message}`));
+  else world.record({ actor: 'supervisor', op: 'unhandled', detail: message });
 }

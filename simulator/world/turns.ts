@@ -7,6 +7,10 @@
  * once its microtasks are spent: the first real event-loop turn of the wait finds it idle, as
  * Node's event loop would. A stall watch ends a wait on something outside the world after
  * STALL_TURNS event-loop turns.
+ * Work a journal started on Node's thread pool (zlib, crypto's callbacks, crypto.subtle: served
+ * in node/served/) is waited for: the world makes no decision — grants no step, moves no clock,
+ * stops nothing as stalled — until it is done and what its answer started has run, so the answer
+ * lands at the same point of the run whenever the thread pool finishes.
  */
 import { SimulatorInvariantError } from '../invariant.js';
 import { getEventListeners } from 'node:events';
@@ -48,6 +52,8 @@ export class Turns {
   private waitId = 0;
   private listenersOf: Proc | null = null;
   private readonly stallWatch: StallWatch;
+  /** Thread-pool work under way (see above), each settled (never rejected) when it is done. */
+  private readonly outside = new Set<Promise<void>>();
 
   constructor(
     private readonly procs: readonly Proc[],
@@ -91,6 +97,11 @@ export class Turns {
    * the world can wake (a queued or running step, a timer) has yielded.
    */
   private yieldIdle(): void {
+    // Thread-pool work under way: the wait goes on without counting turns (quiesce awaits it).
+    if (this.outside.size > 0) {
+      this.wake();
+      return;
+    }
     for (const proc of this.procs) {
       if (proc.running && this.quiet(proc)) this.onQuiet(proc); // what 'beforeExit' started is done: the process ends
       else if (proc.running && (proc.pending.length > 0 || proc.inFlight.size > 0 || proc.timers.size > 0)) this.yielded(proc);
@@ -105,15 +116,39 @@ export class Turns {
     if (this.running === 0) this.wake();
   }
 
-  /** Waits until no worker runs. */
+  /** Waits until no worker runs and no thread-pool work is under way. */
   async quiesce(): Promise<void> {
-    if (this.running > 0) {
+    for (;;) {
+      if (this.outside.size > 0) {
+        await Promise.all(this.outside);
+        continue;
+      }
+      if (this.running === 0) return;
       await new Promise<void>((resolve) => {
         this.waitId++;
         this.waiter = resolve;
         this.stallWatch.arm();
       });
+      if (this.outside.size === 0) return;
     }
+  }
+
+  /** Whether thread-pool work is under way (the world waits for it: see above). */
+  get busyOutside(): boolean {
+    return this.outside.size > 0;
+  }
+
+  /** Thread-pool work starts: the world waits for it until the returned `done` is called (more than once is harmless). */
+  startOutside(): () => void {
+    let done!: () => void;
+    const work = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    this.outside.add(work);
+    return () => {
+      if (!this.outside.delete(work)) return;
+      done();
+    };
   }
 
   /** Runs journal-facing code (an abort dispatched to the journal's listeners) as `proc`'s code. */

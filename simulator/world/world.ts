@@ -18,61 +18,42 @@
  * - Bounds: global steps, incarnations per worker, virtual time. Running out is a liveness outcome,
  *   never a hang; so is a deadlock, and a stall (awaiting something outside the simulated world).
  * - A broken simulator invariant stops the run and is rethrown by run(), never seen by the journal.
- * How a process ends is processEnd.ts; the trace the world writes, recorder.ts.
+ * How a process ends is processEnd.ts; a crash, crashProcess.ts; the trace the world writes,
+ * recorder.ts; what simulate() hands the world, worldOptions.ts.
  */
 import { errorText } from './errorText.js';
 import type { DurabilityGap, Records } from '../../model/evidence.js';
 import type { Env, JournalAdapter, Task } from '../../model/contract/contract.js';
-import { atVirtualTime, callOfTurn, escapeReason, outsideTurn, runAsCall, runAsTurn, type Escape } from '../sandbox/ambientGuard.js';
+import { atVirtualTime, callOfTurn, escapeReason, outsideTurn, ownThrown, runAsCall, runAsTurn, type Escape } from '../sandbox/ambientGuard.js';
 import type { Timer } from './clock.js';
 import { Disk } from '../disk/disk.js';
 import { DiskLane } from '../disk/diskLane.js';
 import type { MarkedDiskCall } from '../disk/diskCallLog.js';
-import { filesOn, Inspection, type InspectServe } from './inspection.js';
+import { Inspection } from './inspection.js';
 import { SimulatorInvariantError } from '../invariant.js';
-import { Network, type Transport } from '../service/network.js';
+import { Network } from '../service/network.js';
 import { Proc, type Outcome, type PendingStep, type ProcHooks } from './proc.js';
 import { grantStep } from './grantStep.js';
 import { fireScenarioEvent } from './fireScenarioEvent.js';
-import { describeLoss, gapsOf } from '../disk/crashReport.js';
 import type { CrashRecord, ExitRecord, StopReason } from './runRecords.js';
-import { ScenarioEvents } from '../scenario/scenarioEvents.js';
+import { ScenarioEvents, storeCallFaults } from '../scenario/scenarioEvents.js';
 import { serviceUrlOf, taskFor, taskPaths, WORK_DIR, type CrashFault, type Scenario } from '../scenario/scenario.js';
 import { describeServiceEvent, ServiceCore, type ServiceEvent } from '../service/service.js';
 import { StoreCore } from '../store/store.js';
 import { STALL_TURNS_TEXT, Turns } from './turns.js';
-import type { EndHost, EventHost, StepHost } from './host.js';
-import { errorCode, rel } from './trace.js';
+import type { CrashHost, EventHost, StepHost } from './host.js';
+import { errorCode } from './trace.js';
 import { Recorder } from './recorder.js';
 import { boundsInForce, type BoundsInForce } from '../scenario/scenarioBounds.js';
 import { boundStop } from './boundStop.js';
-import { endIfQuiet, exitProcess, killProcess, naturalEnd, quietEnding } from './processEnd.js';
+import { endByUncaught, endIfQuiet, exitByCall, exitProcess, killProcess, naturalEnd, quietEnding } from './processEnd.js';
+import { crashProcess } from './crashProcess.js';
+import type { WorldOptions } from './worldOptions.js';
 
 /** The first format in which a concurrent call holds the turn from its start (before it, it ran only when something else quiesced the world). */
 export const CALL_RUNS_AT_ONCE_VERSION = 3;
 
-export interface WorldOptions {
-  transport: Transport;
-  /** The env object an incarnation's run() is handed (node/simEnv.ts). */
-  makeEnv: (world: StepHost, proc: Proc) => Env;
-  /** The world's answer to a Node API the journal called (node/served/), or NOT_SERVED. */
-  serve: (ctx: { world: StepHost; proc: Proc; call: number }, api: string, args: readonly unknown[], thisArg: unknown, newTarget?: unknown, real?: () => unknown) => unknown;
-  /** What inspect() is served beyond the pure answers (a database on the image it reads: sqlite/imageHost.ts), or NOT_SERVED. */
-  inspectServe?: InspectServe;
-  /** A fresh instance of the journal's modules, evaluated at every incarnation's start. */
-  fresh?: () => JournalAdapter;
-  /** Without `fresh`: an instance of the journal's modules for this run alone, shared by its incarnations and inspect(). */
-  perRun?: () => JournalAdapter;
-  /** Called at every scheduling decision: a sign of life for a watchdog outside the simulation. */
-  beat?: (globalStep: number, proc: Proc | undefined, op: string) => void;
-  diskLane?: boolean; // note the files, visible and durable, after each entry that changed them (diskLane.ts)
-  diskCalls?: boolean; // log what the journal's calls change on the disk, with the worker step making them (diskCallLog.ts)
-  crashDigests?: boolean; // take a digest of the whole disk right after every crash (CrashRecord.imageDigest)
-  outputText?: (text: string) => string; // how the journal's console output is written down (SimulateOptions.outputText)
-  cutAfterStep?: number; // stop the run as this global step completes, before its worker hears of it (SimulateOptions.cutAfterStep)
-}
-
-export class World extends Recorder implements StepHost, EventHost, EndHost {
+export class World extends Recorder implements StepHost, EventHost, CrashHost {
   readonly disk: Disk;
   readonly service: ServiceCore;
   readonly network: Network;
@@ -99,7 +80,7 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
   private readonly procHooks: ProcHooks = {
     // Called from the journal's code (its context): what they do is the world's own work.
     escape: (proc, api) => outsideTurn(() => this.recordEscape(proc, api)),
-    exit: (proc, code) => outsideTurn(() => this.exitByCall(proc, code)),
+    exit: (proc, code) => outsideTurn(() => exitByCall(this, proc, code)),
     output: (proc, stream, text) => outsideTurn(() => this.recordOutput(proc, stream, text)),
     serve: (proc, api, args, thisArg, newTarget, real) => this.options.serve({ world: this, proc, call: callOfTurn() }, api, args, thisArg, newTarget, real),
   };
@@ -122,7 +103,7 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
     this.bounds = boundsInForce(scenario);
     this.service = new ServiceCore(scenario.service, scenario.faults.filter((f) => f.kind === 'response'), this.clock, (event) => this.onServiceEvent(event));
     this.network = new Network(this.service, serviceUrlOf(scenario), options.transport);
-    this.store = new StoreCore(scenario.store, new Map(scenario.faults.flatMap((f) => (f.kind === 'store-call' ? [[f.call, f.fault] as const] : []))), () => this.clock.epochMs);
+    this.store = new StoreCore(scenario.store, storeCallFaults(scenario.faults), () => this.clock.epochMs);
     this.events = new ScenarioEvents(scenario.faults);
     this.inspection = new Inspection(journal, options.fresh ?? options.perRun, this.disk, this.store, scenario.environment, (api) => this.recordEscape(null, api), () => this.clock.epochMs, options.inspectServe);
     // A run's own instance of the journal's modules (perRun): the one inspect() evaluated, shared by the incarnations.
@@ -151,7 +132,7 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
       this.inspection.observeDurable(this.trace.length - 1);
       this.fireEventsDue();
       if (this.stop !== null) break;
-      if (this.turns.anyRunning) await this.turns.quiesce();
+      if (this.turns.anyRunning || this.turns.busyOutside) await this.turns.quiesce();
       // A port's messages are ready at once (no thread pool, no wire): delivered before any step is granted.
       const messages = this.clock.takeSoonDue();
       if (messages.length > 0) {
@@ -169,8 +150,16 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
           this.halt(boundStop(this.bounds, 'steps', `${this.globalStep} steps taken`, this.scenario.version, `${this.globalStep} steps taken, the bound is ${this.bounds.maxSteps}`));
           break;
         }
-        const choice = ready > 1 ? (this.scenario.schedule[this.decisions++] ?? 0) % ready : 0;
-        await grantStep(this, this.turns.readyAt(choice));
+        const chosen = this.turns.readyAt(ready > 1 ? (this.scenario.schedule[this.decisions] ?? 0) % ready : 0);
+        // A fault anchored just before this step fires first; then the scheduler looks again (format 3's anchors).
+        const next = this.events.anchorsPending ? chosen.pending[0] : undefined;
+        const due = next && this.events.dueBefore(next.op, next.detail);
+        if (due) {
+          fireScenarioEvent(this, due);
+          continue;
+        }
+        if (ready > 1) this.decisions++;
+        await grantStep(this, chosen);
         continue;
       }
       const due = this.clock.nextDueMs();
@@ -221,6 +210,7 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
   /** The scenario's faults at `proc`'s step `step` (the access is counted for anchored faults). */
   faultsFor(proc: Proc, step: number, op: string, detail: string): ReturnType<ScenarioEvents['faultsAt']> {
     this.events.countAccess(op, detail);
+    this.events.countStep(op, detail);
     return this.events.faultsAt(proc.pid, proc.incarnation, step, op, detail);
   }
 
@@ -314,7 +304,9 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
       () => {
         if (--proc.runsUnderWay === 0) naturalEnd(this, proc);
       },
-      (error: unknown) => {
+      (thrown: unknown) => {
+        // What it threw, read as its own code (sandbox/ownThrown.ts).
+        const error = runAsTurn(proc, () => ownThrown(thrown));
         // A second call that fails is that request's answer, as a server's or an engine's: the process goes on.
         if (second && proc.alive && !proc.done) {
           this.record({ actor: 'supervisor', op: 'call-failed', detail: `${proc.name}'s second call of run() failed: ${errorText(error)}; the process goes on` });
@@ -343,45 +335,14 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
     this.startRun(proc, proc.env as Env, taskFor(this.scenario, proc.incarnation), () => proc.journal as JournalAdapter, true);
   }
 
-  /** process.exit(code) from the journal: the incarnation ends as a process would, finished or failed. */
-  private exitByCall(proc: Proc, code: number): void {
-    // The error stands for the exit code, not for a place in the journal's code: it carries no frames.
-    exitProcess(this, proc, code === 0 ? undefined : Object.assign(new Error(`process.exit(${code})`), { stack: `Error: process.exit(${code})` }), code);
-  }
-
   /** An unhandled rejection or uncaught exception: it ends the incarnation that last ran, as it would end a process. */
-  uncaught(error: unknown): void {
-    outsideTurn(() => this.endByUncaught(error));
+  uncaught(error: unknown, origin: 'uncaughtException' | 'unhandledRejection' = 'uncaughtException'): void {
+    outsideTurn(() => endByUncaught(this, error, origin));
   }
 
-  private endByUncaught(error: unknown): void {
-    const proc = this.turns.lastRunner;
-    const message = errorText(error);
-    if (proc && proc.alive && !proc.done) exitProcess(this, proc, new Error(`unhandled: ${message}`));
-    else this.record({ actor: 'supervisor', op: 'unhandled', detail: message });
-  }
-
-  /** `fault` strikes `proc` now (a process kill or a machine crash). */
+  /** `fault` strikes `proc` now (a process kill or a machine crash): crashProcess.ts. */
   crash(proc: Proc, fault: CrashFault): void {
-    // What the step just made durable is durable: observed before the crash takes anything back.
-    this.inspection.observeDurable(this.trace.length - 1);
-    const machine = fault.mode !== 'keep-all';
-    const victims = machine ? this.procs.filter((p) => p.alive && !p.done) : [proc];
-    const where = fault.at ? `its call #${fault.at.occurrence} that mentions ${fault.at.mentions}` : `step ${fault.step}`;
-    this.record({ actor: 'supervisor', op: 'crash', detail: `${proc.name} ${fault.when} ${where} (${fault.mode}${machine ? ': machine crash' : ': process kill'}); killed ${victims.map((p) => p.name).join(', ')}` });
-    for (const victim of victims) killProcess(this, victim);
-    for (const victim of victims) this.disk.closeOwnedBy(victim.pid);
-    const disk = atVirtualTime(this.clock.epochMs, () => this.disk.crash(fault));
-    if (machine) {
-      const lost = describeLoss(disk, rel);
-      this.record({ actor: 'disk', op: 'crash', detail: lost.length > 0 ? lost.join('; ') : 'nothing unsynced was lost' });
-    }
-    this.options.beat?.(this.globalStep, undefined, 'inspect');
-    const { durable: records, visible } = this.inspection.observeBoth(this.trace.length - 1, machine);
-    const survivors = this.procs.filter((p) => p.alive && !p.done).map((p) => p.name);
-    const files = filesOn(this.disk.durableView(), this.paths);
-    this.crashes.push({ seq: this.trace.length - 1, timeMs: this.clock.nowMs, fault, killed: victims.map((p) => p.name), survivors, disk, gaps: gapsOf(disk, rel), records, visible, files, ...(this.options.crashDigests ? { imageDigest: this.disk.imageDigest() } : {}) });
-    for (const victim of victims) this.scheduleRestart(victim);
+    crashProcess(this, proc, fault, this.options.crashDigests === true);
   }
 
   /** `proc` restarts as its next incarnation after the scenario's restartDelayMs, within the bound. */
@@ -401,6 +362,12 @@ export class World extends Recorder implements StepHost, EventHost, EndHost {
   private onServiceEvent(event: ServiceEvent): void {
     if (event.kind === 'commit') event.effect.seq = this.trace.length;
     this.record({ actor: 'service', ...describeServiceEvent(event, this.scenario.service.idempotencyMemory) });
+  }
+
+  /** A guarded call of code no simulated process was running (sandbox/turn.ts), charged to this run. */
+  recordNoTurnEscape(escape: Escape): void {
+    this.escapes.push(escape);
+    this.record({ actor: 'sandbox', op: 'escape', detail: `${escape.api}: ${escape.message}` });
   }
 
   recordEscape(proc: Proc | null, api: string): Escape {

@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test, vi } from 'vitest';
 import { MUTANTS } from '../journals/mutants/index.js';
+import { nodeLine } from './benchRows.js';
 import { runBench } from './main.js';
 
 describe('npm run bench (smoke: tiny counts, so it cannot rot; never a timing gate)', () => {
@@ -10,8 +11,17 @@ describe('npm run bench (smoke: tiny counts, so it cannot rot; never a timing ga
     vi.spyOn(console, 'log').mockImplementation(() => {});
     const out = join(mkdtempSync(join(tmpdir(), 'durasim-bench-')), 'bench.json');
     await runBench(['--quick', '--runs', '10', '--memory-runs', '40', '--real', '1', '--out', out]);
-    const report = JSON.parse(readFileSync(out, 'utf8')) as Record<string, Record<string, unknown>>;
-    expect(Object.keys(report)).toEqual(['node', 'cores', 'quick', 'floor', 'floorThreads', 'check', 'ratio', 'isolation', 'ambient', 'sqlite', 'exploreDepth1', 'detection', 'detectionTable', 'memory', 'real']);
+    const rows = JSON.parse(readFileSync(out, 'utf8')) as Record<string, Record<string, Record<string, unknown>>>;
+    // Its row is keyed by the line of the Node it ran on.
+    expect(Object.keys(rows)).toEqual([String(nodeLine(process.version))]);
+    const report = rows[String(nodeLine(process.version))] as Record<string, Record<string, unknown>>;
+    expect(Object.keys(report)).toEqual(['node', 'line', 'cores', 'mode', 'quick', 'floor', 'floorThreads', 'check', 'ratio', 'workerWarmth', 'isolation', 'ambient', 'sqlite', 'exploreDepth1', 'detection', 'detectionTable', 'memory', 'real']);
+    expect(report).toMatchObject({ node: process.version, mode: 'quick' });
+    // A worker's boot and warm-up, read off its own thread: two workers, one after the other.
+    expect(report.workerWarmth).toMatchObject({ warmRuns: 20, measured: true });
+    const workers = report.workerWarmth?.workers as { bootCpuMs: number; firstRunsCpuMs: number }[];
+    expect(workers).toHaveLength(2);
+    for (const w of workers) expect(w.bootCpuMs).toBeGreaterThan(0);
     // The floor serves the same task the simulation takes: as many calls as simulated steps.
     expect(report.floor).toMatchObject({ calls: expect.any(Number), msPerRun: expect.any(Number) });
     expect(report.floor?.calls).toBe(report.floor?.simulatedSteps);
@@ -41,6 +51,24 @@ describe('npm run bench (smoke: tiny counts, so it cannot rot; never a timing ga
     expect((report.detection as unknown as { mutant: string }[]).map((d) => d.mutant)).toEqual(MUTANTS.filter((_, i) => i % 8 === 0).map((m) => m.journal.name));
     expect(report.exploreDepth1).toMatchObject({ states: expect.any(Number), findings: 0 });
     expect(report.exploreDepth1?.states).toBeGreaterThan(report.exploreDepth1?.points as number);
+    vi.restoreAllMocks();
+  });
+
+  test("--short (CI's row on each Node line): the floor, check from the sources, a worker's boot and warm-up; its line's row written beside the others", async () => {
+    const lines: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
+    const out = join(mkdtempSync(join(tmpdir(), 'durasim-bench-')), 'bench.json');
+    writeFileSync(out, JSON.stringify({ '18': { node: 'v18.0.0' } }));
+    await runBench(['--short', '--runs', '10', '--out', out]);
+    const rows = JSON.parse(readFileSync(out, 'utf8')) as Record<string, Record<string, unknown>>;
+    expect(Object.keys(rows)).toEqual(['18', String(nodeLine(process.version))]);
+    const report = rows[String(nodeLine(process.version))] as Record<string, unknown>;
+    expect(Object.keys(report)).toEqual(['node', 'line', 'cores', 'mode', 'quick', 'floor', 'floorThreads', 'check', 'ratio', 'workerWarmth']);
+    expect(report).toMatchObject({ mode: 'short', quick: false });
+    expect(Object.keys(report.check as object)).toEqual(['sources']);
+    // It says which Node it ran on, first.
+    expect(lines[0]).toMatch(new RegExp(`^durasim bench · Node ${process.version.replaceAll('.', '\\.')} \\(line ${nodeLine(process.version)}\\) · `));
+    expect(lines.join('\n')).toMatch(/\| a pool worker's boot: CPU of its own thread .* \| \d+ ms, then \d+ ms \| — \|/);
     vi.restoreAllMocks();
   });
 });

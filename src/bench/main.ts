@@ -1,7 +1,13 @@
 /**
  * npm run bench: what durasim costs as users run it, against the journal's own work, in one run
- * (the machine is shared and noisy: compare what one run measured). Prints a table and writes
- * reports/bench.json. Usage: npm run bench [-- --quick] [--runs N] [--memory-runs N] [--real N] [--no-package] [--out FILE]
+ * (the machine is shared and noisy: compare what one run measured), on the Node it runs on. Prints
+ * a table headed by that Node and writes its row, keyed by the Node line, into reports/bench.json
+ * (the other lines' rows kept: benchRows.ts). Usage: npm run bench [-- --short | --quick] [--runs N]
+ * [--memory-runs N] [--real N] [--no-package] [--out FILE]
+ *
+ * - --short (CI's row on each Node line, about a minute): the floor, check from the sources (1,000
+ *   and 3,000 runs, one worker and two) and a worker's boot and warm-up; written to
+ *   reports/out/bench.json unless --out says. --quick: tiny counts of everything (the smoke test).
  *
  * - The journal floor: the reference journal's fault-free standard task on a Map and plain
  *   objects (journalFloor.ts), CPU per run and per journal call.
@@ -17,7 +23,7 @@
  *   the real-process baseline.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { writeFileDurably, makeDirDurably } from '../durableFile.js';
@@ -37,6 +43,8 @@ import { journalFloor } from './journalFloor.js';
 import { heapGrowth } from './memory.js';
 import { realScenario } from './realProcess.js';
 import { sqliteCost } from './sqliteCost.js';
+import { withRow, nodeLine } from './benchRows.js';
+import { workerWarmth } from './workerWarmth.js';
 
 function flag(args: string[], name: string, fallback: number): number {
   const at = args.indexOf(name);
@@ -72,23 +80,26 @@ async function checkFrom(from: CheckFrom, shortRuns: number, longRuns: number, s
 
 export async function runBench(args: string[]): Promise<Record<string, unknown>> {
   const quick = args.includes('--quick');
+  const short = !quick && args.includes('--short');
+  const mode = quick ? 'quick' : short ? 'short' : 'full';
   const shortRuns = flag(args, '--runs', quick ? 20 : 1000);
-  const longRuns = quick ? shortRuns * 3 : shortRuns * 5;
+  const longRuns = quick ? shortRuns * 3 : short ? shortRuns * 3 : shortRuns * 5;
   const memoryRuns = flag(args, '--memory-runs', quick ? 200 : 20_000);
   const realRuns = flag(args, '--real', quick ? 1 : 5);
-  const out = args.includes('--out') ? (args[args.indexOf('--out') + 1] as string) : 'reports/bench.json';
+  const out = args.includes('--out') ? (args[args.indexOf('--out') + 1] as string) : mode === 'full' ? 'reports/bench.json' : 'reports/out/bench.json';
   const log = (line: string): void => console.log(line);
-  log(`durasim bench · node ${process.version} · ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown cpu'}) · ${quick ? 'quick' : 'full'}`);
+  const line = nodeLine(process.version);
+  log(`durasim bench · Node ${process.version} (line ${line}) · ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown cpu'}) · ${mode}`);
 
-  const floor = await journalFloor({ runs: quick ? 200 : 3000, rounds: quick ? 1 : 5 });
+  const floor = await journalFloor({ runs: quick ? 200 : 3000, rounds: quick ? 1 : short ? 2 : 5 });
   log(`journal floor: ${fixed(floor.msPerRun, 3)} ms a run, ${floor.calls} calls (${floor.simulatedSteps} simulated steps), ${fixed(floor.usPerCall, 2)} µs a call`);
   if (floor.calls !== floor.simulatedSteps) throw new Error(`the floor served ${floor.calls} calls where the simulated task takes ${floor.simulatedSteps} steps: it no longer serves the same task`);
 
-  const floorThreads = await floorScaling({ runs: quick ? 300 : 15_000, rounds: quick ? 1 : 3 });
+  const floorThreads = await floorScaling({ runs: quick ? 300 : 15_000, rounds: quick || short ? 1 : 3 });
   log(`journal floor in two threads vs one: ×${fixed(floorThreads.ratio, 2)} (${fixed(floorThreads.twoThreadsPerSecond, 0)} vs ${fixed(floorThreads.oneThreadPerSecond, 0)} runs/s): what this machine gives plain code`);
 
   // The package is measured as npm run build makes it, built afresh here (a dist/ left from older sources would measure them).
-  const fromPackage = !quick && !args.includes('--no-package');
+  const fromPackage = mode === 'full' && !args.includes('--no-package');
   if (fromPackage) {
     log('building the package (npm run build) to measure check from it');
     execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build'], { cwd: PACKAGE_ROOT, stdio: 'ignore' });
@@ -106,6 +117,32 @@ export async function runBench(args: string[]): Promise<Record<string, unknown>>
   const perEntry = (sources.marginal as ReturnType<typeof marginal>).cpuUsPerEntry;
   const ratio = perEntry / floor.usPerCall;
   log(`check's CPU per trace entry over the floor's per call: ×${fixed(ratio, 2)}`);
+
+  // A worker's boot and warm-up, on its own thread: the first worker, then a second booted after it.
+  const warmRuns = quick ? 20 : shortRuns;
+  const warmth = await workerWarmth({ warmRuns, steadyRuns: quick ? 20 : short ? shortRuns : shortRuns * 2, seed: 7 });
+  const perWorker = (pick: (w: (typeof warmth.workers)[number]) => number): string => warmth.workers.map((w) => `${fixed(pick(w), 0)} ms`).join(', then ');
+  log(`a pool worker, on its own thread: boot ${perWorker((w) => w.bootCpuMs)}; warm-up over its first ${warmRuns} runs ${perWorker((w) => w.warmUpCpuMs)} (steady ${fixed(warmth.steadyCpuMsPerRun, 3)} ms a run)`);
+  const workerRows = [
+    `| a pool worker's boot: CPU of its own thread until the reference journal is loaded (the first worker, then a second booted after it) | ${warmth.measured ? perWorker((w) => w.bootCpuMs) : 'not measured (no /proc)'} | — |`,
+    `| a pool worker's warm-up: CPU of its thread over its first ${warmRuns} runs beyond its steady rate (${fixed(warmth.steadyCpuMsPerRun, 3)} ms a run; first worker, then second) | ${warmth.measured ? perWorker((w) => w.warmUpCpuMs) : 'not measured (no /proc)'} | — |`,
+  ];
+  if (short) {
+    const rows = checkRows(froms, check, shortRuns, longRuns);
+    const table = [
+      '| measure | value | target |',
+      '|---|---|---|',
+      `| the journal floor per call | ${fixed(floor.usPerCall, 2)} µs | — |`,
+      ...rows,
+      `| check's CPU per trace entry over the floor's per call (from the sources) | ×${fixed(ratio, 2)} | ≤ ×4 |`,
+      ...workerRows,
+    ].join('\n');
+    log(`\n${table}`);
+    const report = { node: process.version, line, cores: availableParallelism(), mode, quick, floor, floorThreads, check, ratio, workerWarmth: warmth };
+    writeRow(out, report);
+    log(`wrote ${out} (row ${line})`);
+    return report;
+  }
 
   const isolation = await isolationCost({ scenarios: quick ? 40 : 300, rounds: quick ? 1 : 3, seed: 3 });
   log(`fresh modules per incarnation, one core, CPU time: ${fixed(isolation.freshMs, 3)} vs ${fixed(isolation.sharedMs, 3)} ms shared (×${fixed(isolation.ratio, 2)})`);
@@ -159,6 +196,44 @@ export async function runBench(args: string[]): Promise<Record<string, unknown>>
   const realMs = real.reduce((n, r) => n + r.ms, 0) / real.length;
   log(`real processes: ${real.length} scenarios, ${fixed(realMs, 0)} ms each`);
 
+  const rows = checkRows(froms, check, shortRuns, longRuns);
+  const table = [
+    '| measure | value | target |',
+    '|---|---|---|',
+    `| the journal floor: the reference journal's fault-free standard task on a Map and plain objects, per run (${floor.calls} calls) | ${fixed(floor.msPerRun, 3)} ms | — |`,
+    `| the journal floor per call | ${fixed(floor.usPerCall, 2)} µs | — |`,
+    `| the journal floor in two worker threads vs one, runs per second of wall time (the machine's cap on scaling that day) | ×${fixed(floorThreads.ratio, 2)} (${fixed(floorThreads.twoThreadsPerSecond, 0)} vs ${fixed(floorThreads.oneThreadPerSecond, 0)}/s) | — |`,
+    ...rows,
+    `| check's CPU per trace entry over the floor's per call (from the sources) | ×${fixed(ratio, 2)} | ≤ ×4 |`,
+    ...workerRows,
+    `| fresh modules at every incarnation vs shared, CPU ms a scenario (why they run on a sample) | ×${fixed(isolation.ratio, 2)} (${fixed(isolation.freshMs, 3)} vs ${fixed(isolation.sharedMs, 3)} ms) | — |`,
+    `| a journal on Node's own APIs (examples/node-journal) vs the same protocol on env (reference), CPU ms a scenario | ×${fixed(ambient.ratio, 2)} (${fixed(ambient.nodeMs, 3)} vs ${fixed(ambient.envMs, 3)} ms) | ≤ ×1.5 |`,
+    `| a journal on better-sqlite3 (examples/libraries/better-sqlite3, rollback journal, synchronous=EXTRA) vs the same protocol on a JSON file (examples/libraries/jsonfile), fresh modules, CPU ms a scenario | ×${fixed(sqlite.ratio, 2)} (${fixed(sqlite.sqliteMs, 3)} vs ${fixed(sqlite.fileMs, 3)} ms; ${fixed(sqlite.extraUsPerCommit, 0)} µs more a SQLite transaction) | ≤ ×3 |`,
+    `| explore --depth 1, ${exploreBase}, one worker: ${exploreDepth1.states} states (${exploreDepth1.runs} runs) | ${fixed(exploreSeconds, 1)} s | ≤ 60 s |`,
+    `| heap after ${memory.late} vs ${memory.early} scenarios | ${fixed(memory.lateHeapMb, 1)} vs ${fixed(memory.earlyHeapMb, 1)} MB | flat |`,
+    `| a real-process scenario (the old way: worker processes, SIGKILL, node:http) | ${fixed(realMs, 0)} ms | — |`,
+  ].join('\n');
+  log(`\n${table}`);
+  const report = { node: process.version, line, cores: availableParallelism(), mode, quick, floor, floorThreads, check, ratio, workerWarmth: warmth, isolation, ambient, sqlite, exploreDepth1, detection, detectionTable, memory, real: { runs: real, msPerScenario: realMs } };
+  writeRow(out, report);
+  log(`wrote ${out} (row ${line})`);
+  return report;
+}
+
+/** The report as its Node line's row of `out`, the other lines' rows kept. */
+function writeRow(out: string, report: { node: string }): void {
+  let existing: unknown;
+  try {
+    existing = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : undefined;
+  } catch {
+    existing = undefined; // not JSON: written afresh
+  }
+  makeDirDurably(dirname(out));
+  writeFileDurably(out, `${JSON.stringify(withRow(existing, report), null, 2)}\n`);
+}
+
+/** The table's rows of check from each place (sources, package). */
+function checkRows(froms: CheckFrom[], check: Record<string, Record<string, unknown>>, shortRuns: number, longRuns: number): string[] {
   const rows: string[] = [];
   for (const from of froms) {
     const c = check[from] as Record<string, unknown>;
@@ -180,27 +255,7 @@ export async function runBench(args: string[]): Promise<Record<string, unknown>>
       `| CPU per thread, two workers | ${threads(two)} | — |`,
     );
   }
-  const table = [
-    '| measure | value | target |',
-    '|---|---|---|',
-    `| the journal floor: the reference journal's fault-free standard task on a Map and plain objects, per run (${floor.calls} calls) | ${fixed(floor.msPerRun, 3)} ms | — |`,
-    `| the journal floor per call | ${fixed(floor.usPerCall, 2)} µs | — |`,
-    `| the journal floor in two worker threads vs one, runs per second of wall time (the machine's cap on scaling that day) | ×${fixed(floorThreads.ratio, 2)} (${fixed(floorThreads.twoThreadsPerSecond, 0)} vs ${fixed(floorThreads.oneThreadPerSecond, 0)}/s) | — |`,
-    ...rows,
-    `| check's CPU per trace entry over the floor's per call (from the sources) | ×${fixed(ratio, 2)} | ≤ ×4 |`,
-    `| fresh modules at every incarnation vs shared, CPU ms a scenario (why they run on a sample) | ×${fixed(isolation.ratio, 2)} (${fixed(isolation.freshMs, 3)} vs ${fixed(isolation.sharedMs, 3)} ms) | — |`,
-    `| a journal on Node's own APIs (examples/node-journal) vs the same protocol on env (reference), CPU ms a scenario | ×${fixed(ambient.ratio, 2)} (${fixed(ambient.nodeMs, 3)} vs ${fixed(ambient.envMs, 3)} ms) | ≤ ×1.5 |`,
-    `| a journal on better-sqlite3 (examples/libraries/better-sqlite3, rollback journal, synchronous=EXTRA) vs the same protocol on a JSON file (examples/libraries/jsonfile), fresh modules, CPU ms a scenario | ×${fixed(sqlite.ratio, 2)} (${fixed(sqlite.sqliteMs, 3)} vs ${fixed(sqlite.fileMs, 3)} ms; ${fixed(sqlite.extraUsPerCommit, 0)} µs more a SQLite transaction) | ≤ ×3 |`,
-    `| explore --depth 1, ${exploreBase}, one worker: ${exploreDepth1.states} states (${exploreDepth1.runs} runs) | ${fixed(exploreSeconds, 1)} s | ≤ 60 s |`,
-    `| heap after ${memory.late} vs ${memory.early} scenarios | ${fixed(memory.lateHeapMb, 1)} vs ${fixed(memory.earlyHeapMb, 1)} MB | flat |`,
-    `| a real-process scenario (the old way: worker processes, SIGKILL, node:http) | ${fixed(realMs, 0)} ms | — |`,
-  ].join('\n');
-  log(`\n${table}`);
-  const report = { node: process.version, cores: availableParallelism(), quick, floor, floorThreads, check, ratio, isolation, ambient, sqlite, exploreDepth1, detection, detectionTable, memory, real: { runs: real, msPerScenario: realMs } };
-  makeDirDurably(dirname(out));
-  writeFileDurably(out, `${JSON.stringify(report, null, 2)}\n`);
-  log(`wrote ${out}`);
-  return report;
+  return rows;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await runBench(process.argv.slice(2));

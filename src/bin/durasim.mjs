@@ -2,8 +2,12 @@
 // The durasim command. It runs durasim's module graph (graph.mjs: one file, built for the sources
 // on first use, or the package's own); where there is none, the compiled modules of the package,
 // or the TypeScript sources through tsx.
-import { ownModuleForEntry, tuneCompiler } from './graph.mjs';
-import { watchParentShell } from './parentShell.mjs';
+import { checkNodeSupport } from './nodeSupport.mjs';
+
+// A Node durasim does not run on is said at once, before anything else loads (nodeSupport.mjs).
+checkNodeSupport();
+const { ownModuleForEntry, tuneCompiler } = await import('./graph.mjs');
+const { watchParentShell } = await import('./parentShell.mjs');
 
 tuneCompiler();
 // Under `npx durasim`, the signals npm hands to the shell it runs durasim in are passed on here (parentShell.mjs).
@@ -19,3 +23,8 @@ process.on('unhandledRejection', harnessFailed);
 process.on('uncaughtException', harnessFailed);
 const cli = await ownModuleForEntry('src/cli/main', import.meta.url, '../cli/main');
 process.exitCode = await cli.main(process.argv.slice(2));
+// durasim's esbuild service (it bundles journals) ends with durasim, not a moment after it: a busy
+// machine left it running past durasim's exit, in the process group of whoever ran durasim.
+const { createRequire } = await import('node:module');
+const esbuild = createRequire(import.meta.url).cache[createRequire(import.meta.url).resolve('esbuild')];
+if (esbuild) await Promise.resolve(esbuild.exports.stop()).catch(() => {});

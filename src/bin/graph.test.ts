@@ -3,7 +3,8 @@
  * import.meta, registered for journals' shared imports, without msw; rebuilt when a source changes.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
@@ -53,6 +54,25 @@ console.log(JSON.stringify({ memfs: loaded.filter((f) => f.includes('/memfs/')).
     const loaded = probe(`await import('memfs'); void new Response('');`);
     expect(loaded.memfs).toBeGreaterThan(0);
     expect(loaded.undici).toBeGreaterThan(0);
+  });
+
+  test("compiles through Node's module compile cache where Node has one (22, 24): the command's thread and each worker's read what an earlier check kept", () => {
+    const root = mkdtempSync(join(tmpdir(), 'durasim-compile-cache-'));
+    const graphLines = (i: number): string[] => {
+      // No NODE_COMPILE_CACHE (it would enable the cache by itself): the default folder, under a temp folder of the test's own.
+      const { NODE_COMPILE_CACHE: _inherited, ...env } = process.env;
+      mkdirSync(join(root, 'tmp'), { recursive: true });
+      const run = spawnSync(process.execPath, [join(CODE_ROOT, 'bin/durasim.mjs'), 'check', '--no-sweep', '--runs', '2', '--workers', '1', '--seed', '1', '--report-dir', join(root, `report-${i}`), '--regressions', join(root, `regressions-${i}`), '--no-progress'], { cwd: root, encoding: 'utf8', timeout: 120_000, killSignal: 'SIGKILL', env: { ...env, TMPDIR: join(root, 'tmp'), NODE_DEBUG_NATIVE: 'COMPILE_CACHE' } });
+      expect(run.status, run.stderr.slice(-2000)).toBe(0);
+      return run.stderr.split('\n').filter((line) => line.startsWith('[compile cache]') && /\/graph-[0-9a-f]+\.mjs/.test(line));
+    };
+    const [first, second] = [graphLines(1), graphLines(2)];
+    if (typeof (createRequire(import.meta.url)('node:module') as { enableCompileCache?: unknown }).enableCompileCache !== 'function') {
+      expect([...first, ...second]).toEqual([]); // Node 20: no compile cache, nothing changes
+      return;
+    }
+    expect(first.filter((line) => / was not initialized, initializing/.test(line))).toHaveLength(2);
+    expect(second.filter((line) => / was accepted/.test(line))).toHaveLength(2);
   });
 
   test('is named after its sources: one more byte in any of them names another graph; a test file does not', async () => {

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { shrinkLine, tallyLines } from './check.js';
+import { shrinkLine, tallyLines } from './checkLines.js';
 import type { RunReport } from '../report/runReport.js';
 
 test("the tally's lines say a counterexample saved as found (an interrupted check, a stored regression) as such, never as shrunk", () => {

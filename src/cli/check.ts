@@ -6,7 +6,7 @@
 import { describeViolation, INVARIANT_CODES, invariantKind, type InvariantCode } from '../../model/violation.js';
 import type { Escape } from '../../simulator/sandbox/ambientGuard.js';
 import { escapeFix } from '../../simulator/sandbox/escapeCatalog.js';
-import { type FaultKind, type OperationKind, type ScenarioArbitraryOptions, type TaskFeature } from '../arbitraries.js';
+import { FAULT_KINDS, type FaultKind, type OperationKind, type ScenarioArbitraryOptions, type TaskFeature } from '../arbitraries.js';
 import { outsideShape } from '../taskShape.js';
 import { familiesOutside } from '../faultFamilies.js';
 import type { Scenario } from '../../simulator/scenario/scenario.js';
@@ -28,6 +28,9 @@ import { removeStaleReports } from '../report/reportFiles.js';
 import { githubAnnotations } from '../report/githubAnnotations.js';
 import { confirmCounterexample, describeDivergence } from '../runner/confirm.js';
 import { hunt } from '../runner/hunt.js';
+import { shrinkLine, tallyLines } from './checkLines.js';
+import { sweepBase, SWEEP_RUNS } from '../runner/sweep.js';
+import { sweepLine } from '../report/sweepLine.js';
 import { judgedViolations, summaryOf, type Judged } from '../runner/runVerdict.js';
 import { confirmScenario, simulatedOf } from '../confirm/confirmScenario.js';
 import { EXIT, exitCodeOf } from './exitCodes.js';
@@ -51,6 +54,8 @@ export interface CheckOptions extends PoolFlags {
   seed: number;
   timeBudgetMs?: number;
   faults: FaultKind[];
+  /** Whence the families, when not all are drawn (--faults, the config's "faults" or "calls"): the first line says it with the families left out. */
+  faultsFrom?: string;
   shard?: { index: number; count: number };
   reportDir: string;
   junit?: string;
@@ -65,6 +70,10 @@ export interface CheckOptions extends PoolFlags {
   safetyOnly?: boolean;
   /** Aim every other run after the first 100 at a fault window no run has hit yet (--guided). */
   guided?: boolean;
+  /** Judge every single-fault state of the task's fault-free run before the drawn runs (--sweep: runner/sweep.ts). */
+  sweep?: boolean;
+  /** The sweep's bound in runs (--sweep-runs; default SWEEP_RUNS): a long fault-free run has many crash points. */
+  sweepRuns?: number;
   /** Run the whole budget and count failing runs per invariant (--tally). */
   tally?: boolean;
   /** Run the first counterexample in real processes too, and say whether it happens there (--confirm). */
@@ -103,6 +112,12 @@ export function arbitraryOptions(options: Pick<CheckOptions, 'faults' | 'environ
   };
 }
 
+/** The first line's words for the families left out, if any: which, and why (every family is drawn unless something says otherwise). */
+export function leftOutText(options: Pick<CheckOptions, 'faults' | 'faultsFrom'>): string {
+  const out = FAULT_KINDS.filter((kind) => !options.faults.includes(kind));
+  return out.length === 0 ? '' : ` · left out: ${out.join(', ')} (${options.faultsFrom ?? 'not named'})`;
+}
+
 /** The first line's words for the task shape: what is narrowed from the defaults, and whence. */
 export function shapeText(options: Pick<CheckOptions, 'configFile' | 'operations' | 'features' | 'task'>): string {
   return [
@@ -138,13 +153,6 @@ const worst = (codes: readonly number[]): number => codes.reduce<number>((a, b) 
 
 const wallMs = (): number => performance.now(); // the harness's clock, for the report only
 
-
-/** How far the counterexample shrank, as fast-check says it: smaller failing scenarios taken, candidates tried, faults before and after. */
-export function shrinkLine(shrink: NonNullable<RunReport['shrink']>, faultsNow: number | undefined): string {
-  const faults = faultsNow === undefined ? '' : `, faults ${shrink.fromFaults} → ${faultsNow}`;
-  return `shrunk ${shrink.steps} time${shrink.steps === 1 ? '' : 's'} (${shrink.attempts} candidate${shrink.attempts === 1 ? '' : 's'} tried in ${(shrink.ms / 1000).toFixed(1)} s${faults})${shrink.exhausted ? '; the attempt budget ran out first' : ''}${shrink.stopped ? '; stopped there by the interrupt' : ''}`;
-}
-
 /** What was found, cause first: the sandbox breach, then what the journal itself reported (a run() that threw), then the violations. */
 export function findingLines(report: RunReport): string[] {
   return [
@@ -155,19 +163,9 @@ export function findingLines(report: RunReport): string[] {
   ];
 }
 
-/** The tally, one line per invariant that failed: how many runs broke it, and the command that replays its counterexample. */
-export function tallyLines(report: RunReport): string[] {
-  const counts = Object.entries(report.tally ?? {});
-  if (counts.length === 0) return ['no invariant was broken'];
-  return counts.flatMap(([code, runs]) => {
-    const example = report.counterexamples?.find((c) => c.invariant === code);
-    return [`${code}: ${runs} failing run${runs === 1 ? '' : 's'}${example ? ` · ${example.notShrunk ? 'saved as found with' : 'shrunk to'} ${example.faults} fault${example.faults === 1 ? '' : 's'}` : ''}`, ...(example ? [`  replay: ${example.replayCommand}`] : [])];
-  });
-}
-
 function loadEscapeLine(escapes: readonly Escape[]): string {
   const first = escapes[0] as Escape;
-  return `the journal's module, at load: ${first.message} (${first.api}). ${escapeFix(first.api, true)}`;
+  return `the journal's module, at load: ${first.message} (${first.api}). ${first.fix ?? escapeFix(first.api, true)}`;
 }
 
 /** Loads the journal in the pool (its process.env `environment` as it loads); a module whose own top level escapes the sandbox is exit 4, said so. */
@@ -231,7 +229,8 @@ export async function runCheck(options: CheckOptions, print: (line: string) => v
 async function checkUntilStopped(options: CheckOptions, ref: JournalRef, interrupt: Interrupt, print: (line: string) => void, printJson: (doc: object) => void): Promise<number> {
   // This shard's share of the runs; without --workers it sets how many search (a finding is shrunk on every core).
   const shareOfRuns = options.shard ? Math.ceil(options.runs / options.shard.count) : options.runs;
-  const workers = checkWorkers(shareOfRuns, options.workers);
+  // The sweep's runs (hundreds, known only once the fault-free run is seen) count as a thousand more for the default workers.
+  const workers = checkWorkers(options.sweep ? shareOfRuns + 1000 : shareOfRuns, options.workers);
   const pool = new WorkerPool({ ...options, workers: workers.search });
   try {
     // The generated runs' environment: --env (and the config's), else the task's own.
@@ -245,7 +244,7 @@ async function checkUntilStopped(options: CheckOptions, ref: JournalRef, interru
     const freshText = loaded.freshModules ? ' (it reads the world as it loads: what it keeps is renewed at every incarnation, as every module is)' : '';
     const envText = options.environment ? ` · env ${Object.keys(options.environment).join(', ')}` : '';
     const serviceText = options.contract ? ` · service ${options.contract.url} (its contract${options.contract.preset ? `, from the ${options.contract.preset} preset` : ''})` : '';
-    const first = `seed ${options.seed} · faults ${options.faults.join(',')} (each run draws its own mix) · journal ${loaded.name}${freshText}${envText}${serviceText}${shapeText(options)} · ${count(options.runs, 'run')}${shardText}${options.tally ? ' · tally' : ''} · ${count(pool.size, 'worker')}`;
+    const first = `seed ${options.seed} · faults ${options.faults.join(',')} (each run draws its own mix)${leftOutText(options)} · journal ${loaded.name}${freshText}${envText}${serviceText}${shapeText(options)} · ${count(options.runs, 'run')}${shardText}${options.tally ? ' · tally' : ''}${options.sweep ? ' · single-fault sweep first' : ' · no single-fault sweep'} · ${count(pool.size, 'worker')}`;
     for (const line of [first, checkedLine(judged)]) {
       if (options.json) process.stderr.write(`${line}\n`);
       else print(line);
@@ -285,6 +284,7 @@ async function checkUntilStopped(options: CheckOptions, ref: JournalRef, interru
       ...(judged ? { judged } : {}),
       ...(options.tally ? { tally: true } : {}),
       ...(options.guided ? { guided: true } : {}),
+      ...(options.sweep ? { sweep: { base: withBounds(sweepBase(arbitraryOptions(options)), options.bounds), families: options.faults, ...(options.features ? { features: options.features } : {}), maxRuns: options.sweepRuns ?? SWEEP_RUNS, onProgress: (runs: number, states: number, points?: { explored: number; of: number }) => { if (points) progress.sweeping(runs, states, points); } } } : {}),
       keepLookingPastLiveness: true,
       shrinkWorkers: workers.shrink,
       stop: () => interrupt.requested,
@@ -294,6 +294,8 @@ async function checkUntilStopped(options: CheckOptions, ref: JournalRef, interru
     const findings = hunted.tally ? hunted.tally.findings : hunted.finding ? [hunted.finding, ...(hunted.alsoLiveness ? [hunted.alsoLiveness] : [])] : [];
     if (regressions.length > 0 && !options.json) print(`${regressions.length} stored regression${regressions.length === 1 ? '' : 's'} replayed first`);
     for (const finding of findings) if ('regression' in finding.origin && !options.json) print(`stored regression ${finding.origin.regression} fails again`);
+    if (hunted.sweep && !options.json) print(sweepLine(hunted.sweep, options.shard));
+    for (const finding of findings) if ('sweep' in finding.origin && !options.json) print(`found by the single-fault sweep: ${finding.origin.sweep}`);
 
     const report: RunReport = {
       command: 'check',
@@ -323,7 +325,7 @@ async function checkUntilStopped(options: CheckOptions, ref: JournalRef, interru
     for (const [i, finding] of findings.entries()) {
       if (finding.verdict === 'harness' && finding.outcome.kind === 'harness-error') return reportHarnessFailure(finding.outcome.message, finding.scenario, options.reportDir, print, true);
       if (finding.verdict === 'usage') {
-        const where = 'regression' in finding.origin ? `the stored regression ${finding.origin.regression}` : `run ${finding.origin.index} of seed ${options.seed}`;
+        const where = 'regression' in finding.origin ? `the stored regression ${finding.origin.regression}` : 'sweep' in finding.origin ? `the single-fault sweep (${finding.origin.sweep})` : `run ${finding.origin.index} of seed ${options.seed}`;
         return reportInspectProblems(summaryOf(finding.outcome)?.inspectProblems ?? [], finding.scenario, where, { name: loaded.name, module: ref.spec }, options.reportDir, print);
       }
       const confirmed = await confirmCounterexample(pool, loaded.journalId, finding.scenario, finding.outcome);
@@ -363,6 +365,7 @@ async function checkUntilStopped(options: CheckOptions, ref: JournalRef, interru
     report.elapsedMs = wallMs() - started;
     if (hunted.work) report.work = hunted.work;
     if (hunted.coverage) report.coverage = hunted.coverage;
+    if (hunted.sweep) report.sweep = hunted.sweep;
     report.cost = { cpuMs: cpuMsSoFar(), ...(cpuMsBeforeFirstRun !== undefined ? { cpuMsBeforeFirstRun } : {}), wallMs: wallMs() };
     const files = writeReports(options.reportDir, report, options.junit);
     if (options.json) {

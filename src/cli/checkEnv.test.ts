@@ -66,10 +66,10 @@ async function run(...argv: string[]): Promise<{ code: number; out: string }> {
 describe('check --env', () => {
   test('the variable reaches the journal in every scenario and is saved with the counterexample; replay needs no flag', async () => {
     const common = ['--journal', journal, '--runs', '20', '--seed', '1', '--faults', 'response', '--workers', '1', '--no-progress', '--regressions', join(dir, 'regressions')];
-    const without = await run('check', ...common, '--report-dir', join(dir, 'clean'), '--invariants', 'write-ahead');
+    const without = await run('check', '--no-sweep', ...common, '--report-dir', join(dir, 'clean'), '--invariants', 'write-ahead');
     expect(without.out).toMatch(/: clean$/m);
     expect(without.code).toBe(0);
-    const withEnv = await run('check', ...common, '--report-dir', join(dir, 'report'), '--invariants', 'write-ahead', '--env', 'FAST_MODE=1', '--env', 'EMPTY=');
+    const withEnv = await run('check', '--no-sweep', ...common, '--report-dir', join(dir, 'report'), '--invariants', 'write-ahead', '--env', 'FAST_MODE=1', '--env', 'EMPTY=');
     expect(withEnv.out).toContain(' · env FAST_MODE, EMPTY · ');
     expect(withEnv.out).toMatch(/write-ahead \[post-a\]/);
     expect(withEnv.code).toBe(1);
@@ -82,21 +82,21 @@ describe('check --env', () => {
 
   test("the variables are in process.env while the journal's modules load: --env, the config's env, a replayed scenario's, explore's", async () => {
     const common = ['--journal', needsEnv, '--runs', '5', '--seed', '1', '--faults', 'crash', '--invariants', 'write-ahead', '--workers', '1', '--no-progress', '--regressions', join(dir, 'regressions')];
-    const without = await run('check', ...common, '--report-dir', join(dir, 'unset'));
+    const without = await run('check', '--no-sweep', ...common, '--report-dir', join(dir, 'unset'));
     expect(without.out).toContain('JOURNAL_TOKEN is not set');
     expect(without.code).toBe(2);
-    const flagged = await run('check', ...common, '--report-dir', join(dir, 'flagged'), '--env', 'JOURNAL_TOKEN=t1');
+    const flagged = await run('check', '--no-sweep', ...common, '--report-dir', join(dir, 'flagged'), '--env', 'JOURNAL_TOKEN=t1');
     expect(flagged.out).toMatch(/: clean$/m);
     expect(flagged.code).toBe(0);
     const config = join(dir, 'env.config.json');
     writeFileSync(config, JSON.stringify({ env: { JOURNAL_TOKEN: 't2' } }));
-    const configured = await run('check', ...common, '--report-dir', join(dir, 'configured'), '--config', config);
+    const configured = await run('check', '--no-sweep', ...common, '--report-dir', join(dir, 'configured'), '--config', config);
     expect(configured.out).toMatch(/: clean$/m);
     expect(configured.code).toBe(0);
     // --task: the user's task file's own environment, when no --env replaces it.
     const task = join(dir, 'task-with-env.json');
     writeFileSync(task, JSON.stringify({ format: 'durasim.scenario', version: 2, task: { id: 't', operations: [{ kind: 'publish', key: 'post-a', body: 'a' }] }, environment: { JOURNAL_TOKEN: 't4' } }));
-    const tasked = await run('check', ...common, '--report-dir', join(dir, 'tasked'), '--task', task);
+    const tasked = await run('check', '--no-sweep', ...common, '--report-dir', join(dir, 'tasked'), '--task', task);
     expect(tasked.out).toMatch(/: clean$/m);
     expect(tasked.code).toBe(0);
     const scenario = join(dir, 'with-env.json');
@@ -111,20 +111,20 @@ describe('check --env', () => {
 
   test('a malformed variable is refused before anything runs (exit 2)', async () => {
     for (const bad of ['NOEQUALS', '1ST=x', 'A-B=x']) {
-      const { code, out } = await run('check', '--journal', journal, '--env', bad);
+      const { code, out } = await run('check', '--no-sweep', '--journal', journal, '--env', bad);
       expect(code).toBe(2);
       expect(out).toContain(`Failed to read the command line: --env must be NAME=VALUE with a name of letters, digits and _ (not starting with a digit), found ${JSON.stringify(bad)}. Pass e.g. --env LOCK_TTL_MS=5000.`);
     }
-    const twice = await run('check', '--journal', journal, '--env', 'A=1', '--env', 'A=2');
+    const twice = await run('check', '--no-sweep', '--journal', journal, '--env', 'A=1', '--env', 'A=2');
     expect(twice.out).toContain('Failed to read the command line: --env names A twice, with two values. Pass --env A=<value> once.');
     expect(twice.code).toBe(2);
   });
 
   test('variables past the scenario\'s limits are refused before anything runs (exit 2), where they came back as durasim\'s own failure (exit 5)', async () => {
-    const long = await run('check', '--journal', journal, '--runs', '1', '--env', `A=${'x'.repeat(300_000)}`);
+    const long = await run('check', '--no-sweep', '--journal', journal, '--runs', '1', '--env', `A=${'x'.repeat(300_000)}`);
     expect(long.out).toContain('Failed to read the command line: --env A=… has a value 300000 characters long, over the limit of 262144. Pass a shorter value (a path to a file holding it, say).');
     expect(long.code).toBe(2);
-    const many = await run('check', '--journal', journal, '--runs', '1', ...Array.from({ length: 1001 }, (_, i) => ['--env', `V${i}=1`]).flat());
+    const many = await run('check', '--no-sweep', '--journal', journal, '--runs', '1', ...Array.from({ length: 1001 }, (_, i) => ['--env', `V${i}=1`]).flat());
     expect(many.out).toContain('Failed to read the command line: --env gives 1001 variables, over the limit of 1000. Every scenario of the run carries the environment: keep it to what the journal reads.');
     expect(many.code).toBe(2);
   });

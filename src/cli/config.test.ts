@@ -30,7 +30,7 @@ describe('durasim.config.json', () => {
   });
 
   test('refuses what it cannot mean, word for word, naming the key', () => {
-    expect(refusal('{ "operatons": ["publish"] }')).toBe('Failed to read the config: durasim.config.json has a key "operatons" that durasim does not know. Did you mean "operations"? Use any of journal, runs, seed, faults, operations, features, task, env, bounds, service, input.');
+    expect(refusal('{ "operatons": ["publish"] }')).toBe('Failed to read the config: durasim.config.json has a key "operatons" that durasim does not know. Did you mean "operations"? Use any of journal, runs, seed, faults, calls, operations, features, task, env, bounds, service, input.');
     expect(refusal('{ "operations": ["publsh"] }')).toBe('Failed to read the config: durasim.config.json says "operations" has "publsh", which is not one. Did you mean "publish"? Use any of publish, lookup, edit.');
     expect(refusal('{ "faults": "crash" }')).toBe('Failed to read the config: durasim.config.json says "faults": "crash", which is not a list of names. Write e.g. "faults": ["crash"], from crash, disk, io, response, duplicate, user, service-restart, intent, store, failure, concurrent.');
     expect(refusal('{ "runs": 0 }')).toBe('Failed to read the config: durasim.config.json says "runs": 0, which is not a whole number of at least 1. Write e.g. "runs": 2000.');

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { DurasimError } from '../../model/contract/failure.js';
 import type { Scenario } from '../../simulator/scenario/scenario.js';
-import { FAULT_KINDS, OPERATION_KINDS, TASK_FEATURES, type FaultKind, type OperationKind, type TaskFeature } from '../arbitraries.js';
+import { CALLS, FAULT_KINDS, OPERATION_KINDS, TASK_FEATURES, type Calls, type FaultKind, type OperationKind, type TaskFeature } from '../arbitraries.js';
 import { ENV_NAME, SEED_LIMIT } from './args.js';
 import { closestName } from './closestName.js';
 import { readScenarioFile } from './scenarioFile.js';
@@ -32,8 +32,10 @@ export interface DurasimConfig {
   journal?: string;
   runs?: number;
   seed?: number;
-  /** The fault families drawn (default: all but concurrent). */
+  /** The fault families drawn (default: all; without concurrent calls when `calls` is one-at-a-time). */
   faults?: FaultKind[];
+  /** How the journal is called: one-at-a-time leaves concurrent calls out of the default families. */
+  calls?: Calls;
   /** The operation kinds the journal supports (default: all). */
   operations?: OperationKind[];
   /** The task features a run may carry (default: all). */
@@ -53,7 +55,7 @@ export interface DurasimConfig {
 /** The most bytes a config may take: what a scenario file may (its "env" is held to a scenario's limits). */
 const CONFIG_FILE_BYTES = SCENARIO_LIMITS.fileChars * 4;
 
-const KEYS = ['$schema', 'journal', 'runs', 'seed', 'faults', 'operations', 'features', 'task', 'env', 'bounds', 'service', 'input'] as const;
+const KEYS = ['$schema', 'journal', 'runs', 'seed', 'faults', 'calls', 'operations', 'features', 'task', 'env', 'bounds', 'service', 'input'] as const;
 
 /** A value as a message quotes it: its JSON, cut to 80 characters with its length when longer. */
 function quoted(value: unknown): string {
@@ -135,6 +137,10 @@ export function parseConfig(file: string, text: string, cwd: string): DurasimCon
       case 'faults':
         config.faults = namesOf(file, key, value, FAULT_KINDS);
         break;
+      case 'calls':
+        if (typeof value !== 'string' || !(CALLS as readonly string[]).includes(value)) throw refuse(file, `says "calls": ${quoted(value)}, which is not how a journal is called`, 'Write "calls": "one-at-a-time" (the journal is never called again while a call is under way: concurrent calls are left out of the default families), or "concurrent" (the default)');
+        config.calls = value as Calls;
+        break;
       case 'operations':
         config.operations = namesOf(file, key, value, OPERATION_KINDS);
         break;
@@ -175,6 +181,7 @@ export function parseConfig(file: string, text: string, cwd: string): DurasimCon
     }
   }
   if (config.task !== undefined && config.input !== undefined) throw refuse(file, 'says both "task" and "input", two tasks', 'Keep one: "input" derives the task from your own data file; "task" is a scenario file');
+  if (config.calls === 'one-at-a-time' && config.faults?.includes('concurrent')) throw refuse(file, 'says "calls": "one-at-a-time" and names "concurrent" among its "faults": a journal called one at a time meets no concurrent call', 'Drop "concurrent" from "faults", or "calls"');
   return config;
 }
 
@@ -198,7 +205,7 @@ export function settingsOf(flags: Record<string, unknown>, cwd: string = process
   const config = found?.config ?? {};
   const pick = <K extends Exclude<keyof DurasimConfig, 'env'>>(key: K): DurasimConfig[K] => (flags[key] as DurasimConfig[K] | undefined) ?? config[key];
   const settings: DurasimConfig & { configFile?: string } = {};
-  for (const key of ['journal', 'runs', 'seed', 'faults', 'operations', 'features', 'task'] as const) {
+  for (const key of ['journal', 'runs', 'seed', 'faults', 'calls', 'operations', 'features', 'task'] as const) {
     const value = pick(key);
     if (value !== undefined) (settings as Record<string, unknown>)[key] = value;
   }

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test, vi } from 'vitest';
 import { baseScenario, DEFAULT_FAULT_KINDS } from '../arbitraries.js';
 import { main } from './main.js';
 
@@ -25,7 +25,7 @@ describe('durasim explore', () => {
     expect(out[0]).toMatch(/^explore · journal reference · base .*base\.json · depth 1 · 2 workers$/);
     // A row per step kind: points, states, none failing, then failing/tried per family, and no invariant broken.
     expect(out.some((l) => /^\| fsync +\| +\d+ \| +\d+ \| +0 \|( +(0\/\d+|—) \|)+ — +\|$/.test(l))).toBe(true);
-    expect(out.find((l) => l.startsWith('| step kind'))?.split('|').map((c) => c.trim()).filter(Boolean)).toEqual(['step kind', 'crash points', 'states', 'failing', 'crash', 'disk', 'io', 'response', 'duplicate', 'user', 'service-restart', 'intent', 'failure', 'invariants broken (states)']);
+    expect(out.find((l) => l.startsWith('| step kind'))?.split('|').map((c) => c.trim()).filter(Boolean)).toEqual(['step kind', 'crash points', 'states', 'failing', 'crash', 'disk', 'io', 'response', 'duplicate', 'user', 'service-restart', 'intent', 'failure', 'concurrent', 'invariants broken (states)']);
     expect(out.some((l) => l.startsWith('verdict: clean'))).toBe(true);
     const json = JSON.parse(readFileSync(join(dir, 'report', 'coverage.json'), 'utf8'));
     expect(json).toMatchObject({ command: 'explore', journal: 'reference', depth: 1, cutShort: false, faults: [...DEFAULT_FAULT_KINDS] });
@@ -41,6 +41,38 @@ describe('durasim explore', () => {
     expect(existsSync(argv[1] as string)).toBe(true);
     out = [];
     expect(await run(...argv)).toBe(1);
+  });
+
+  test('--depth 2 says how many pairs dependency kept of how many, and what they cost; --all-pairs tries every pair and says so', async () => {
+    const budget = ['--max-runs', '700'];
+    expect(await run('explore', onePublish(), '--journal', 'reference', '--depth', '2', ...budget, ...common())).toBe(0);
+    expect(out[1]).toMatch(/^\d+ crash points at depth 1, \d+ distinct states judged \(.*\), \d+ runs in [\d.]+ s \([\d.]+ s CPU\) — cut short at --max-runs 700$/);
+    const line = out.find((l) => l.startsWith('pairs'));
+    const said = /^pairs by dependency: (\d+) kept of (\d+) \(same key (\d+), file (\d+), store entry 0, lease 0; --all-pairs for every one\), (\d+) tried in (\d+) runs, [\d.]+ s \([\d.]+ s CPU\)$/.exec(line ?? '');
+    expect(said, line).not.toBeNull();
+    const [kept, total, key, file, tried, runs] = said!.slice(1).map(Number) as number[];
+    expect(kept).toBeLessThan(total!);
+    expect(key! + file!).toBe(kept);
+    expect(tried).toBeGreaterThan(0);
+    const json = JSON.parse(readFileSync(join(dir, 'report', 'coverage.json'), 'utf8'));
+    expect(json.pairs).toMatchObject({ all: false, kept, total, tried, runs, partial: false, byKind: { key, file, store: 0, lease: 0 } });
+    expect(json.pairs.cpuMs).toEqual(expect.any(Number));
+    expect(json.cpuMs).toBeGreaterThan(0);
+    out = [];
+    expect(await run('explore', onePublish(), '--journal', 'reference', '--depth', '2', '--all-pairs', ...budget, ...common())).toBe(0);
+    expect(out.find((l) => l.startsWith('pairs'))).toMatch(/^pairs: all at least \d+ \(dependency would keep \d+: same key \d+, file \d+, store entry 0, lease 0\), \d+ tried in \d+ runs, [\d.]+ s \([\d.]+ s CPU\)$/);
+    expect(JSON.parse(readFileSync(join(dir, 'report', 'coverage.json'), 'utf8')).pairs).toMatchObject({ all: true, partial: true });
+  });
+
+  test('--all-pairs without --depth 2 is bad usage', async () => {
+    const err: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => err.push(String(chunk)) > 0);
+    try {
+      expect(await run('explore', '--all-pairs', ...common())).toBe(2);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(err.join('')).toContain('Failed to read the command line: --all-pairs goes with --depth 2: depth 1 tries one fault at a time. Run durasim explore --depth 2 --all-pairs.');
   });
 
   test('a depth other than 1 or 2 is bad usage', async () => {

@@ -18,7 +18,7 @@ import { WorkerPool } from '../pool/workerPool.js';
 import { saveRegression } from '../regressions.js';
 import { count } from '../report/count.js';
 import { describeFault } from '../report/explain.js';
-import { exploreCrashes, type CrashExploration, type CoverageRow } from '../runner/crashExplorer.js';
+import { exploreCrashes, type CrashExploration, type CoverageRow, type PairCount } from '../runner/crashExplorer.js';
 import { violationLines } from '../report/violationLines.js';
 import { loadOrEscape, type PoolFlags } from './check.js';
 import { EXIT } from './exitCodes.js';
@@ -38,8 +38,10 @@ export interface ExploreOptions extends PoolFlags {
   shape?: Pick<ScenarioArbitraryOptions, 'operations' | 'features'>;
   journal?: string;
   depth: 1 | 2;
+  /** Depth 2: every pair rather than those dependency keeps (--all-pairs). */
+  allPairs?: boolean;
   maxRuns?: number;
-  /** The fault families tried at every point (default: all but concurrent, as check). */
+  /** The fault families tried at every point (default: all, as check's). */
   faults?: readonly FaultKind[];
   /** The journal's environment (--env, the config's env): the base scenario's, as check's replaces its task's; in process.env while its modules load. */
   environment?: Record<string, string>;
@@ -55,6 +57,11 @@ export interface ExploreOptions extends PoolFlags {
 }
 
 const wallMs = (): number => performance.now(); // the harness's clock, for progress and the report only
+/** The CPU this process has used, every thread (the pool's workers too), in ms: reported, never simulated. */
+const cpuMs = (): number => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
 
 export async function runExplore(options: ExploreOptions, print: (line: string) => void): Promise<number> {
   const read = options.file !== undefined ? readScenarioFile(options.file, 'Pass the path of a scenario file, or none for the standard workload') : options.task !== undefined ? options.task.scenario : shapedScenario(featuredScenario(), options.shape ?? {});
@@ -75,6 +82,8 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
     }
     print(`explore · journal ${loaded.name} · base ${baseName ?? (options.shape?.operations || options.shape?.features ? 'the standard workload in the task shape, no faults' : 'the standard workload with every task feature, no faults')} · depth ${options.depth} · ${count(pool.size, 'worker')}`);
     const started = wallMs();
+    const cpuStarted = cpuMs();
+    let pairsStarted: { wall: number; cpu: number } | undefined;
     let lastProgressMs = started;
     const exploration = await exploreCrashes({
       pool,
@@ -84,6 +93,10 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
       families: options.faults ?? DEFAULT_FAULT_KINDS,
       ...(options.shape?.features ? { features: options.shape.features } : {}),
       ...(options.maxRuns !== undefined ? { maxRuns: options.maxRuns } : {}),
+      ...(options.allPairs ? { allPairs: true } : {}),
+      onPairs: () => {
+        pairsStarted = { wall: wallMs(), cpu: cpuMs() };
+      },
       stop: () => interrupt.requested,
       onProgress: (runs, states, failing) => {
         if (!options.progress || wallMs() - lastProgressMs < 5000) return;
@@ -92,6 +105,8 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
       },
     });
     const elapsedS = (wallMs() - started) / 1000;
+    const cpuS = (cpuMs() - cpuStarted) / 1000;
+    const pairsCost = pairsStarted && { elapsedS: (wallMs() - pairsStarted.wall) / 1000, cpuS: (cpuMs() - pairsStarted.cpu) / 1000 };
     if (exploration.harnessError) return reportHarnessFailure(exploration.harnessError, base, options.reportDir, print, true);
     if (exploration.inspectProblems) return reportInspectProblems(exploration.inspectProblems.problems, exploration.inspectProblems.scenario, exploration.inspectProblems.scenario === base ? 'the base run' : 'an explored run', { name: loaded.name, module: ref.spec }, options.reportDir, print);
     if (exploration.baseViolations.length > 0) {
@@ -103,7 +118,8 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
       return exitFor(exploration.baseViolations, false);
     }
     const table = coverageTable(exploration.rows);
-    print(`${count(exploration.rows.reduce((n, r) => n + r.points, 0), 'crash point')} at depth 1, ${count(exploration.states, 'distinct state')} judged (crash states and faults of ${count((options.faults ?? DEFAULT_FAULT_KINDS).length, 'family', 'families')}), ${count(exploration.runs, 'run')} in ${elapsedS.toFixed(1)} s${exploration.cutShort ? ` — cut short at --max-runs ${options.maxRuns}` : ''}`);
+    print(`${count(exploration.rows.reduce((n, r) => n + r.points, 0), 'crash point')} at depth 1, ${count(exploration.states, 'distinct state')} judged (crash states and faults of ${count((options.faults ?? DEFAULT_FAULT_KINDS).length, 'family', 'families')}), ${count(exploration.runs, 'run')} in ${elapsedS.toFixed(1)} s (${cpuS.toFixed(1)} s CPU)${exploration.cutShort ? ` — cut short at --max-runs ${options.maxRuns}` : ''}`);
+    if (exploration.pairs) print(pairsLine(exploration.pairs, pairsCost ?? { elapsedS: 0, cpuS: 0 }));
     const interrupted = interrupt.signal !== undefined ? { afterRuns: exploration.runs, signal: interrupt.signal } : undefined;
     if (interrupted) print(`interrupted after ${count(interrupted.afterRuns, 'run')} (${interrupted.signal}): the table and the verdict are of the states judged`);
     for (const line of table) print(line);
@@ -120,11 +136,11 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
     }
     if (saved.length > shown) print(`${count(saved.length - shown, 'more counterexample')} saved under ${options.regressionsDir} (listed in coverage.json)`);
     if (exploration.escapes.length > 0) print(`sandbox: ${exploration.escapes[0]}`);
-    if (saved.length === 0 && exploration.escapes.length === 0 && !interrupted) print(`verdict: clean — no crash state or fault broke an invariant${options.depth === 1 ? '; try --depth 2 for every pair' : ''}`);
+    if (saved.length === 0 && exploration.escapes.length === 0 && !interrupted) print(`verdict: clean — no crash state or fault broke an invariant${options.depth === 1 ? '; try --depth 2 for pairs of faults' : ''}`);
     makeDirDurably(options.reportDir);
     // Every report file of an earlier run goes first (a check's summary.json and counterexample.json too); coverage.json, the record, lands last.
     removeStaleReports(options.reportDir, []);
-    const json = { command: 'explore', journal: loaded.name, base: options.file ?? options.task?.file ?? 'standard', depth: options.depth, faults: options.faults ?? DEFAULT_FAULT_KINDS, runs: exploration.runs, states: exploration.states, cutShort: exploration.cutShort, ...(interrupted ? { interrupted } : {}), elapsedMs: Math.round(elapsedS * 1000), rows: exploration.rows, counterexamples: saved.map((s) => s.file) };
+    const json = { command: 'explore', journal: loaded.name, base: options.file ?? options.task?.file ?? 'standard', depth: options.depth, faults: options.faults ?? DEFAULT_FAULT_KINDS, runs: exploration.runs, states: exploration.states, cutShort: exploration.cutShort, ...(interrupted ? { interrupted } : {}), elapsedMs: Math.round(elapsedS * 1000), cpuMs: Math.round(cpuS * 1000), ...(exploration.pairs ? { pairs: { ...exploration.pairs, elapsedMs: Math.round((pairsCost?.elapsedS ?? 0) * 1000), cpuMs: Math.round((pairsCost?.cpuS ?? 0) * 1000) } } : {}), rows: exploration.rows, counterexamples: saved.map((s) => s.file) };
     writeFileDurably(join(options.reportDir, 'coverage.md'), `# Fault-window coverage: ${loaded.name}, depth ${options.depth}\n\n${table.join('\n')}\n`);
     writeFileDurably(join(options.reportDir, 'coverage.json'), `${JSON.stringify(json, null, 2)}\n`);
     print(`reports: ${join(options.reportDir, 'coverage.md')}, ${join(options.reportDir, 'coverage.json')}`);
@@ -133,6 +149,19 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
     await pool.close();
     if (options.interrupt === undefined) interrupt.uninstall();
   }
+}
+
+/**
+ * Depth 2's line: how many pairs dependency kept of how many (per the closest thing both steps
+ * touch), or that every pair was tried; how many were tried, in how many runs, seconds and CPU
+ * seconds; and the run the first failing pair came at.
+ */
+export function pairsLine(pairs: PairCount, cost: { elapsedS: number; cpuS: number }): string {
+  const of = `${pairs.partial ? 'at least ' : ''}${pairs.total}`;
+  const kinds = `same key ${pairs.byKind.key}, file ${pairs.byKind.file}, store entry ${pairs.byKind.store}, lease ${pairs.byKind.lease}`;
+  const which = pairs.all ? `pairs: all ${of} (dependency would keep ${pairs.kept}: ${kinds})` : `pairs by dependency: ${pairs.kept} kept of ${of} (${kinds}; --all-pairs for every one)`;
+  const first = pairs.firstFailingRun !== undefined ? `; the first failing pair at run ${pairs.firstFailingRun}` : '';
+  return `${which}, ${pairs.tried} tried in ${count(pairs.runs, 'run')}, ${cost.elapsedS.toFixed(1)} s (${cost.cpuS.toFixed(1)} s CPU)${first}`;
 }
 
 function exitFor(violations: readonly Violation[], sandbox: boolean): number {

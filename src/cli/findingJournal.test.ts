@@ -138,7 +138,7 @@ describe('the journal a finding records', () => {
 describe('what durasim writes for a finding records the journal', () => {
   test("check's counterexample.json and regression file, and a replay of the counterexample as printed, run that journal", async () => {
     const regressions = join(dir, 'regressions');
-    expect(await run('check', '--journal', 'send-before-dispatched', '--runs', '20', '--seed', '5', '--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', regressions, '--no-progress')).toBe(1);
+    expect(await run('check', '--no-sweep', '--journal', 'send-before-dispatched', '--runs', '20', '--seed', '5', '--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', regressions, '--no-progress')).toBe(1);
     const counterexample = JSON.parse(readFileSync(join(dir, 'report', 'counterexample.json'), 'utf8')) as Record<string, unknown>;
     expect(Object.keys(counterexample).slice(0, 4)).toEqual(['$schema', 'format', 'version', 'journal']);
     expect(counterexample.journal).toEqual({ name: 'send-before-dispatched', module: 'send-before-dispatched' });
@@ -153,7 +153,7 @@ describe('what durasim writes for a finding records the journal', () => {
 
   test('a module path is recorded as the user named it', async () => {
     const module = relative(process.cwd(), join(ROOT, 'src/journals/mutants/sendBeforeDispatched.ts'));
-    expect(await run('check', '--journal', module, '--runs', '20', '--seed', '5', '--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress')).toBe(1);
+    expect(await run('check', '--no-sweep', '--journal', module, '--runs', '20', '--seed', '5', '--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress')).toBe(1);
     expect((JSON.parse(readFileSync(join(dir, 'report', 'counterexample.json'), 'utf8')) as { journal: unknown }).journal).toEqual({ name: 'send-before-dispatched', module });
   });
 });

@@ -53,12 +53,12 @@ function start(command: string, args: readonly string[], options: { detached?: b
 
 /** A check of the reference journal (2,000 runs: its progress line comes at 200), its reports in a folder of its own. */
 function checkArgs(name: string): string[] {
-  return ['check', '--runs', '2000', '--seed', '1', '--workers', '1', '--report-dir', join(dir, name), '--regressions', join(dir, `${name}-regressions`)];
+  return ['check', '--no-sweep', '--runs', '2000', '--seed', '1', '--workers', '1', '--report-dir', join(dir, name), '--regressions', join(dir, `${name}-regressions`)];
 }
 
 /** A check of the slow journal: each run holds its thread about a second (2e8 turns), so the runs under way outlast what a test does next by far. */
 function slowArgs(name: string): string[] {
-  return ['check', '--journal', slow, '--env', 'LOOPS=200000000', '--runs', '10', '--seed', '1', '--invariants', 'write-ahead', '--workers', '1', '--hang-timeout', '300s', '--report-dir', join(dir, name), '--regressions', join(dir, `${name}-regressions`)];
+  return ['check', '--no-sweep', '--journal', slow, '--env', 'LOOPS=200000000', '--runs', '10', '--seed', '1', '--invariants', 'write-ahead', '--workers', '1', '--hang-timeout', '300s', '--report-dir', join(dir, name), '--regressions', join(dir, `${name}-regressions`)];
 }
 
 const summaryOf = (name: string): { interrupted?: { afterRuns: number; ofRuns: number; signal: string }; exitCode: number; verdict: string } => JSON.parse(readFileSync(join(dir, name, 'summary.json'), 'utf8'));
@@ -83,6 +83,21 @@ describe('a signal to durasim check', () => {
       expect(readFileSync(join(dir, name, 'report.md'), 'utf8')).toContain(`- interrupted after ${after} of 2000 runs (${signal})`);
     });
   }
+
+  test('SIGINT during the single-fault sweep (the default check): no drawn run is started, the sweep says it was stopped, the reports are written, exit 130', async () => {
+    const name = 'sweep-SIGINT';
+    const check = start(process.execPath, [BIN, ...checkArgs(name).filter((arg) => arg !== '--no-sweep')]);
+    await check.printed(/^progress: single-fault sweep: \d+\/\d+ crash points/m);
+    check.child.kill('SIGINT');
+    const { code } = await check.exited;
+    expect(code, check.text()).toBe(130);
+    const summary = summaryOf(name) as ReturnType<typeof summaryOf> & { runsExecuted: number; sweep?: { complete: boolean; stoppedBy?: string; points: { explored: number; of: number } } };
+    expect(summary.interrupted).toMatchObject({ afterRuns: 0, ofRuns: 2000, signal: 'SIGINT' });
+    expect(summary.runsExecuted).toBe(0);
+    expect(summary.sweep).toMatchObject({ complete: false, stoppedBy: 'stopped by the time budget or the interrupt' });
+    expect(summary.sweep?.points.explored).toBeLessThan(summary.sweep?.points.of ?? 0);
+    expect(check.text()).toMatch(/^single-fault sweep: \d+ states judged at \d+ of the fault-free run's \d+ crash points \(stopped by the time budget or the interrupt\) in \d+ runs, /m);
+  });
 
   test('a second signal exits at once, with the first one\'s code, and writes no summary', async () => {
     const name = 'twice';

@@ -44,7 +44,7 @@ const bytes = Buffer.concat([
 ]);`;
 
 function check(file: string): { status: number | null; signal: NodeJS.Signals | null; out: string } {
-  const run = spawnSync(process.execPath, [join(ROOT, 'bin/durasim.mjs'), 'check', '--journal', file, '--runs', '3', '--seed', '1', '--workers', '1', '--no-progress', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions')], { cwd: dir, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [join(ROOT, 'bin/durasim.mjs'), 'check', '--no-sweep', '--journal', file, '--runs', '3', '--seed', '1', '--workers', '1', '--no-progress', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions')], { cwd: dir, encoding: 'utf8' });
   return { status: run.status, signal: run.signal, out: `${run.stdout}${run.stderr}` };
 }
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { invariantKind, type InvariantCode } from '../../model/violation.js';
 import { DurasimError } from '../../model/contract/failure.js';
-import { DEFAULT_FAULT_KINDS, FAULT_KINDS, OPERATION_KINDS, TASK_FEATURES, type FaultKind } from '../arbitraries.js';
+import { defaultFaultKinds, FAULT_KINDS, OPERATION_KINDS, TASK_FEATURES, type FaultKind } from '../arbitraries.js';
 import { readTaskFile, settingsOf } from './config.js';
 import { runMutants } from '../mutantsMain.js';
 import { mergedLine } from './merge.js';
@@ -37,13 +37,13 @@ usage:
                   [--shard i/n] [--report-dir <dir>] [--junit <file>] [--json] [--regressions <dir>]
                   [--workers N] [--max-heap MB] [--hang-timeout 5s]
                   [--tally] [--invariants a,b] [--safety-only] [--confirm] [--env NAME=VALUE]... [--verbose]
-                  [--guided] [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
+                  [--guided] [--no-sweep] [--sweep-runs N] [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
   durasim replay  <scenario.json> [--journal <module>] [--config <file>] [--report-dir <dir>] [--max-heap MB] [--hang-timeout 5s]
                   [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
   durasim explain <scenario.json> [--journal <module>] [--config <file>] [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
   durasim confirm <scenario.json> [--journal <module>] [--config <file>] [--wall-limit 60s] [--calls]
                   [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
-  durasim explore [scenario.json] [--journal <module>] [--depth 1|2] [--max-runs N]
+  durasim explore [scenario.json] [--journal <module>] [--depth 1|2] [--all-pairs] [--max-runs N]
                   [--faults ${FAULT_KINDS.join(',')}] [--operations …] [--features …] [--config <file>]
                   [--env NAME=VALUE]... [--report-dir <dir>] [--regressions <dir>] [--workers N]
                   [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
@@ -66,8 +66,9 @@ with (its adapter's name and the module as --journal took it). replay, explain a
 records none runs the reference, said on its own line. A recorded module that is gone is exit 2;
 a journal of another name than the recorded one runs after a "warning:" line (in summary.json too).
 Runs go to worker threads (--workers, default: one per 50 runs, up to the machine's cores, and
-every core to shrink a finding); a journal that holds its thread for --hang-timeout (default 5s) or
-passes --max-heap (default 512 MB) ends that run as a liveness failure.
+every core to shrink a finding); a journal that holds its thread for --hang-timeout (default 5s,
+of the thread's own CPU time) or holds more than --max-heap (default 512 MB) ends that run as a
+liveness failure.
 A run owns its --report-dir: the report files an earlier run left there that it does not write
 (counterexample.json and timeline.html after a clean run, explore's coverage after a check, and the
 other way round) are removed before its summary lands; no other file there is touched.
@@ -92,14 +93,26 @@ runs, aims every other run at a window no run has hit yet: an earlier run with o
 placed at a step it took (the same seed gives the same runs with any number of workers). It widens
 the coverage and takes those runs from the drawn ones: on the built-in mutants it finds bugs later
 (docs/faults.md), so it is off unless asked for.
+Before the drawn runs, check judges every single-fault state of the task's fault-free run (what
+explore --depth 1 tries: a crash in every distinct state before and after every step, and every
+fault of the families drawn that can land there), each state once: a defect one fault at one step
+reveals is found whatever the seed draws. Its line says the states judged, at how many of the run's
+crash points, its runs (apart from --runs) and seconds; it stops at the first failing state.
+--no-sweep leaves it out (the first line says so): the drawn runs alone, as a quick look.
+--sweep-runs N bounds it (default 20000, eight times the standard task's whole sweep): a journal
+whose fault-free run is long has many crash points; the line says where the bound cut it short.
 explore crashes the base scenario (default: the standard workload with every task feature — a
 token, a retry budget, planned inputs, a shared temp folder — and no faults) at every step,
 before and after, in every distinct crash state (process kill, lost unsynced data, torn and
-per-file states), and tries there every other fault of --faults (default: all but concurrent) that
+per-file states), and tries there every other fault of --faults (default: all; no concurrent call when the config says "calls": "one-at-a-time") that
 can land at that step: an I/O error, each service answer and failure class at its request, a
 duplicate delivery (also with the newcomer first), a service or store restart, a pause, a
 takeover, a store fault or edit, a cancel, a user's save, a changed input. It judges each continuation and prints the coverage table
-(per step kind, failing/tried per family); --depth 2 tries again at every point of every continuation.
+(per step kind, failing/tried per family); --depth 2 tries again at the points of every continuation
+whose step touches what the first fault's step touched (the same key, file, store entry or lease),
+the closest first (the same key, then file, store entry, lease; then the nearest steps), so
+--max-runs spends itself on them; --all-pairs tries every point. Its line says how many pairs
+(a depth-1 state × a point of its continuation) it kept of how many, and their runs and CPU.
 confirm runs a scenario in real processes (real files, a real node:http service and shared store,
 SIGKILL at its crash steps, real pauses and 503 waits) under strace, builds each machine crash's
 disk from the workers' real system calls, and judges both worlds: confirmed (exit 1 or 3: the
@@ -192,6 +205,14 @@ export async function main(argv: string[], print: (line: string) => void = termi
   return code;
 }
 
+/** Whence the families drawn, when not all of them are: --faults, the config's "faults", or its "calls": "one-at-a-time". */
+function faultsFrom(flags: Record<string, unknown>, settings: ReturnType<typeof settingsOf>): string | undefined {
+  if (flags.faults !== undefined) return '--faults';
+  const config = settings.configFile ?? 'the config';
+  if (settings.faults !== undefined) return `"faults" in ${config}`;
+  return settings.calls === 'one-at-a-time' ? `"calls": "one-at-a-time" in ${config}: a journal called one at a time meets no concurrent call` : undefined;
+}
+
 async function runCommand(argv: string[], print: (line: string) => void, printJson?: (doc: object) => void): Promise<number> {
   const [command, ...rest] = argv;
   try {
@@ -207,7 +228,7 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
     }
     switch (command) {
       case 'check': {
-        const { positional, flags } = parseArgs(rest, { config: 'string', journal: 'string', runs: 'int', seed: 'seed', 'time-budget': 'duration', faults: 'faults', operations: 'operations', features: 'features', task: 'string', shard: 'shard', 'report-dir': 'string', junit: 'string', json: 'boolean', regressions: 'string', 'no-progress': 'boolean', tally: 'boolean', invariants: 'invariants', 'safety-only': 'boolean', confirm: 'boolean', env: 'env', verbose: 'boolean', guided: 'boolean', ...POOL_FLAGS, ...BOUNDS }, 'check');
+        const { positional, flags } = parseArgs(rest, { config: 'string', journal: 'string', runs: 'int', seed: 'seed', 'time-budget': 'duration', faults: 'faults', operations: 'operations', features: 'features', task: 'string', shard: 'shard', 'report-dir': 'string', junit: 'string', json: 'boolean', regressions: 'string', 'no-progress': 'boolean', tally: 'boolean', invariants: 'invariants', 'safety-only': 'boolean', confirm: 'boolean', env: 'env', verbose: 'boolean', guided: 'boolean', sweep: 'boolean', 'no-sweep': 'boolean', 'sweep-runs': 'positive', ...POOL_FLAGS, ...BOUNDS }, 'check');
         if (positional.length > 0) throw usageError(`check takes no positional argument, found ${JSON.stringify(positional[0])}`, 'Pass the journal with --journal <module>');
         // durasim.config.json (or --config): the project's task shape; every flag overrides it.
         const settings = settingsOf(flags);
@@ -219,7 +240,8 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
           ...poolFlags(flags),
           runs: settings.runs ?? 1000,
           seed,
-          faults: settings.faults ?? [...DEFAULT_FAULT_KINDS],
+          faults: settings.faults ?? defaultFaultKinds(settings.calls),
+          ...(faultsFrom(flags, settings) !== undefined ? { faultsFrom: faultsFrom(flags, settings) as string } : {}),
           ...(settings.configFile !== undefined ? { configFile: settings.configFile } : {}),
           ...(operations !== undefined ? { operations } : {}),
           ...(features !== undefined ? { features } : {}),
@@ -236,6 +258,9 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
           ...(flags.invariants !== undefined ? { invariants: flags.invariants as InvariantCode[] } : {}),
           ...(flags['safety-only'] === true ? { safetyOnly: true } : {}),
           ...(flags.guided === true ? { guided: true } : {}),
+          // The single-fault sweep runs first unless --no-sweep (--sweep, its default, is still taken).
+          sweep: flags['no-sweep'] !== true,
+          ...(flags['sweep-runs'] !== undefined ? { sweepRuns: flags['sweep-runs'] as number } : {}),
           ...(flags.tally === true ? { tally: true } : {}),
           ...(flags.confirm === true ? { confirm: true } : {}),
           ...(flags.verbose === true ? { verbose: true } : {}),
@@ -247,6 +272,7 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
           throw usageError('--safety-only leaves none of the --invariants to judge', 'Drop --safety-only, or name a safety invariant');
         }
         if (options.runs < 1) throw usageError('--runs must be at least 1', 'Pass e.g. --runs 1000');
+        if (flags.sweep === true && flags['no-sweep'] === true) throw usageError('--sweep and --no-sweep both given', 'Pass one of them (the sweep runs unless --no-sweep)');
         return await runCheck(options, print, printJson);
       }
       case 'replay':
@@ -277,10 +303,11 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
         }, print);
       }
       case 'explore': {
-        const { positional, flags } = parseArgs(rest, { config: 'string', journal: 'string', depth: 'positive', 'max-runs': 'positive', faults: 'faults', operations: 'operations', features: 'features', env: 'env', 'report-dir': 'string', regressions: 'string', 'no-progress': 'boolean', ...POOL_FLAGS, ...BOUNDS }, 'explore');
+        const { positional, flags } = parseArgs(rest, { config: 'string', journal: 'string', depth: 'positive', 'max-runs': 'positive', faults: 'faults', operations: 'operations', features: 'features', env: 'env', 'report-dir': 'string', regressions: 'string', 'no-progress': 'boolean', 'all-pairs': 'boolean', ...POOL_FLAGS, ...BOUNDS }, 'explore');
         if (positional.length > 1) throw usageError(`explore takes at most one scenario file, found ${positional.length}`, 'Run durasim explore [scenario.json] --journal <module>');
         const depth = (flags.depth as number | undefined) ?? 1;
         if (depth !== 1 && depth !== 2) throw usageError(`--depth must be 1 or 2, found ${depth}`, 'Pass --depth 1 (every crash) or --depth 2 (every pair of crashes)');
+        if (flags['all-pairs'] === true && depth !== 2) throw usageError('--all-pairs goes with --depth 2: depth 1 tries one fault at a time', 'Run durasim explore --depth 2 --all-pairs');
         // durasim.config.json (or --config): the journal, the families, the task shape and the user's task as the base; flags override it.
         const settings = settingsOf(flags);
         const { journal, faults, task, operations, features, env: environment } = settings;
@@ -292,13 +319,14 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
           ...(inputBase !== undefined ? { task: inputBase } : {}),
           ...poolFlags(flags),
           depth,
+          ...(flags['all-pairs'] === true ? { allPairs: true } : {}),
           ...(operations !== undefined || features !== undefined ? { shape: { ...(operations ? { operations } : {}), ...(features ? { features } : {}) } } : {}),
           reportDir: (flags['report-dir'] as string | undefined) ?? 'durasim-report',
           regressionsDir: (flags.regressions as string | undefined) ?? REGRESSIONS_DIR,
           progress: flags['no-progress'] !== true,
           ...(file !== undefined ? { file } : {}),
           ...(journal !== undefined ? { journal } : {}),
-          ...(faults !== undefined ? { faults } : {}),
+          ...(faults !== undefined ? { faults } : settings.calls === 'one-at-a-time' ? { faults: defaultFaultKinds(settings.calls) } : {}),
           ...(environment !== undefined ? { environment } : {}),
           ...(flags['max-runs'] !== undefined ? { maxRuns: flags['max-runs'] as number } : {}),
           ...(bounds !== undefined ? { bounds } : {}),

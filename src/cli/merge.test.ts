@@ -45,6 +45,26 @@ describe('merge', () => {
     expect(mergeSummaries([stopped, summary('3', { replayCommand: A })]).exitCode).toBe(1);
   });
 
+  test("the shards' single-fault sweeps add up; complete only when every shard of the split swept its share whole", () => {
+    const sweep = (states: number, explored: number, of: number, complete: boolean) => ({ sweep: { states, runs: states + 1, points: { explored, of }, complete, ms: 10, cpuMs: 10 } });
+    const clean = { verdict: 'clean', exitCode: 0, violations: [] };
+    const both = mergeSummaries([summary('1', { ...clean, shard: { index: 1, count: 2 }, ...sweep(100, 40, 40, true) }), summary('2', { ...clean, shard: { index: 2, count: 2 }, ...sweep(90, 38, 38, true) })]).merged;
+    expect(both.sweep).toEqual({ states: 190, runs: 192, points: { explored: 78, of: 78 }, complete: true });
+    expect(mergedLine(both)).toBe('merged 2 summaries (no-fsync; seed 5): 2 runs, single-fault sweep: 190 states at 78 of 78 crash points, complete, exit 0 (clean, clean)');
+    // One shard of two: half the crash points were never swept.
+    const half = mergeSummaries([summary('1', { ...clean, shard: { index: 1, count: 2 }, ...sweep(100, 40, 40, true) })]).merged;
+    expect(half.sweep).toMatchObject({ complete: false });
+    // A shard whose sweep stopped short (a failure, the budget, a signal).
+    const short = mergeSummaries([summary('1', { ...clean, shard: { index: 1, count: 2 }, ...sweep(100, 40, 40, true) }), summary('2', { shard: { index: 2, count: 2 }, ...sweep(10, 4, 38, false) })]).merged;
+    expect(short.sweep).toEqual({ states: 110, runs: 112, points: { explored: 44, of: 78 }, complete: false });
+    expect(mergedLine(short)).toContain('single-fault sweep: 110 states at 44 of 78 crash points, not complete, exit 1');
+    // A shard run with --no-sweep leaves its share unswept.
+    const noSweep = mergeSummaries([summary('1', { ...clean, shard: { index: 1, count: 2 }, ...sweep(100, 40, 40, true) }), summary('2', { ...clean, shard: { index: 2, count: 2 } })]).merged;
+    expect(noSweep.sweep).toMatchObject({ complete: false });
+    // An unsharded check's whole sweep.
+    expect(mergeSummaries([summary('1', { ...clean, ...sweep(5, 4, 4, true) })]).merged.sweep).toMatchObject({ complete: true });
+  });
+
   test('clean shards: no replay', () => {
     const { merged } = mergeSummaries([summary('1', { verdict: 'clean', exitCode: 0, violations: [] })]);
     expect(merged.replayCommands).toEqual([]);

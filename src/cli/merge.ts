@@ -21,6 +21,8 @@ interface ShardSummary {
   shard?: { index: number; count: number };
   interrupted?: { afterRuns?: unknown; ofRuns?: unknown; signal?: unknown };
   coverage?: { windows?: unknown; aimedRuns?: unknown; aimedHits?: unknown };
+  /** The single-fault sweep of this shard's share of the crash points. */
+  sweep?: { states?: unknown; runs?: unknown; points?: { explored?: unknown; of?: unknown }; complete?: unknown };
 }
 
 /**
@@ -73,6 +75,7 @@ export function mergeSummaries(files: readonly string[]): { merged: Record<strin
     ...(summaries.some((s) => s.interrupted) ? { interrupted: summaries.flatMap((s) => (s.interrupted ? [s.shard ? `${s.shard.index}/${s.shard.count}` : 'whole'] : [])) } : {}),
     ...(summaries.some((s) => s.tally) ? { tally: sumTallies(summaries.map((s) => s.tally ?? {})) } : {}),
     ...(summaries.some((s) => s.coverage) ? { coverage: unionOfCoverage(summaries.map((s) => s.coverage ?? {})) } : {}),
+    ...(summaries.some((s) => s.sweep) ? { sweep: sweepOfShards(summaries) } : {}),
   };
   return { merged, exitCode };
 }
@@ -104,6 +107,25 @@ function unionOfCoverage(coverages: readonly NonNullable<ShardSummary['coverage'
   return { windows: [...windows].sort(), aimedRuns, aimedHits };
 }
 
+/**
+ * The shards' single-fault sweeps together: each swept its own share of the crash points (every
+ * n-th step), so states, runs and points add up. Complete only when every shard's sweep was and
+ * every shard of the split is here (a shard without a sweep, or one missing, leaves its share unswept).
+ */
+function sweepOfShards(summaries: readonly ShardSummary[]): { states: number; runs: number; points: { explored: number; of: number }; complete: boolean } {
+  const num = (value: unknown): number => (typeof value === 'number' ? value : 0);
+  const swept = summaries.filter((s) => s.sweep);
+  const count = summaries[0]?.shard?.count ?? 1;
+  const shardsHere = new Set(summaries.map((s) => (s.shard ? s.shard.index : 0)));
+  const everyShard = summaries.every((s) => s.shard?.count === count) ? shardsHere.size === count : summaries.length === 1;
+  return {
+    states: swept.reduce((n, s) => n + num(s.sweep?.states), 0),
+    runs: swept.reduce((n, s) => n + num(s.sweep?.runs), 0),
+    points: { explored: swept.reduce((n, s) => n + num(s.sweep?.points?.explored), 0), of: swept.reduce((n, s) => n + num(s.sweep?.points?.of), 0) },
+    complete: swept.length === summaries.length && everyShard && swept.every((s) => s.sweep?.complete === true),
+  };
+}
+
 /** Failing runs per invariant over the shards (--tally). */
 function sumTallies(tallies: readonly Record<string, number>[]): Record<string, number> {
   const sum: Record<string, number> = {};
@@ -119,5 +141,7 @@ export function mergedLine(merged: Record<string, unknown>): string {
   const worst = merged.exitCode as number;
   const coverage = merged.coverage as { windows: string[] } | undefined;
   const interrupted = merged.interrupted as string[] | undefined;
-  return `merged ${shards.length} summar${shards.length === 1 ? 'y' : 'ies'} (${(merged.journals as string[]).join(', ')}; seed ${(merged.seeds as unknown[]).join(', ')}): ${merged.runsExecuted as number} runs${coverage ? `, ${coverage.windows.length} fault windows hit` : ''}, exit ${worst} (${verdicts.join(', ')})${interrupted ? `, interrupted: ${interrupted.join(', ')}` : ''}${broke.length > 0 ? `: ${broke.join(', ')}` : ''}${(merged.replayCommands as string[]).map((command) => `\n  replay: ${command}`).join('')}`;
+  const sweep = merged.sweep as ReturnType<typeof sweepOfShards> | undefined;
+  const sweepText = sweep ? `, single-fault sweep: ${sweep.states} states at ${sweep.points.explored} of ${sweep.points.of} crash points${sweep.complete ? ', complete' : ', not complete'}` : '';
+  return `merged ${shards.length} summar${shards.length === 1 ? 'y' : 'ies'} (${(merged.journals as string[]).join(', ')}; seed ${(merged.seeds as unknown[]).join(', ')}): ${merged.runsExecuted as number} runs${sweepText}${coverage ? `, ${coverage.windows.length} fault windows hit` : ''}, exit ${worst} (${verdicts.join(', ')})${interrupted ? `, interrupted: ${interrupted.join(', ')}` : ''}${broke.length > 0 ? `: ${broke.join(', ')}` : ''}${(merged.replayCommands as string[]).map((command) => `\n  replay: ${command}`).join('')}`;
 }

@@ -60,7 +60,7 @@ const STATES = "{ queued: 'authorized', sending: 'dispatched', timeout: 'outcome
 
 async function check(journal: string, ...more: string[]): Promise<{ code: number; out: string }> {
   const out: string[] = [];
-  const code = await main(['check', '--journal', journal, '--operations', 'publish', '--features', 'none', '--seed', '1', '--workers', '1', '--no-progress', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), ...more], (line) => out.push(line));
+  const code = await main(['check', '--no-sweep', '--journal', journal, '--operations', 'publish', '--features', 'none', '--seed', '1', '--workers', '1', '--no-progress', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), ...more], (line) => out.push(line));
   return { code, out: out.join('\n') };
 }
 
@@ -85,7 +85,7 @@ describe('a journal in its own words, checked', () => {
     const stderr = process.stderr.write;
     process.stderr.write = ((line: string) => (lines.push(String(line)), true)) as typeof process.stderr.write;
     try {
-      expect(await main(['check', '--journal', file, '--runs', '1', '--seed', '1', '--workers', '1', '--no-progress', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions')], () => {})).toBe(2);
+      expect(await main(['check', '--no-sweep', '--journal', file, '--runs', '1', '--seed', '1', '--workers', '1', '--no-progress', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions')], () => {})).toBe(2);
     } finally {
       process.stderr.write = stderr;
     }
@@ -99,7 +99,7 @@ describe('a journal in its own words, checked', () => {
     const stderr = process.stderr.write;
     process.stderr.write = ((line: string) => (lines.push(String(line)), true)) as typeof process.stderr.write;
     try {
-      expect(await main(['check', '--config', config, '--runs', '1'], () => {})).toBe(2);
+      expect(await main(['check', '--no-sweep', '--config', config, '--runs', '1'], () => {})).toBe(2);
     } finally {
       process.stderr.write = stderr;
     }

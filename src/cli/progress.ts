@@ -8,6 +8,7 @@ import { perSecond } from '../report/perSecond.js';
 export class Progress {
   private lastDrawMs = 0;
   private lastDecile = 0;
+  private lastSweepDecile = 0;
   private readonly startedMs = performance.now();
 
   constructor(
@@ -25,13 +26,34 @@ export class Progress {
       this.lastDrawMs = now;
       const width = 24;
       const filled = Math.min(width, Math.round((done / Math.max(1, this.total)) * width));
-      this.stream.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${this.total} runs · ${rate} · ${violations} violation(s) `);
+      this.stream.write(`\r\u001b[2K[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${this.total} runs · ${rate} · ${violations} violation(s) `);
       return;
     }
     const decile = Math.floor((done / Math.max(1, this.total)) * 10);
     if (decile > this.lastDecile) {
       this.lastDecile = decile;
       this.stream.write(`progress: ${done}/${this.total} runs, ${rate}, ${violations} violation(s)\n`);
+    }
+  }
+
+  /**
+   * While the single-fault sweep runs: crash points swept of all, states judged, runs. A redrawn
+   * line on a TTY; otherwise a plain line at every tenth of the crash points.
+   */
+  sweeping(runs: number, states: number, points: { explored: number; of: number }): void {
+    if (!this.enabled) return;
+    const text = `single-fault sweep: ${points.explored}/${points.of} crash points, ${states} states judged in ${runs} runs`;
+    if (this.stream.isTTY) {
+      const now = performance.now();
+      if (now - this.lastDrawMs < 100 && points.explored < points.of) return;
+      this.lastDrawMs = now;
+      this.stream.write(`\r\u001b[2K${text} `);
+      return;
+    }
+    const decile = Math.floor((points.explored / Math.max(1, points.of)) * 10);
+    if (decile > this.lastSweepDecile) {
+      this.lastSweepDecile = decile;
+      this.stream.write(`progress: ${text}\n`);
     }
   }
 

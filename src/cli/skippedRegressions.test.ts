@@ -35,7 +35,7 @@ function storeTornTail(): string {
 describe('stored regressions of families the run does not draw', () => {
   test('--faults without disk: the torn-tail regression is skipped and listed, not replayed to fail again (exit 3 before: convergence)', async () => {
     const file = storeTornTail();
-    expect(await run('check', '--journal', 'torn-tail-fatal', '--faults', 'crash,response', '--runs', '10', '--seed', '1', ...outputs())).toBe(0);
+    expect(await run('check', '--no-sweep', '--journal', 'torn-tail-fatal', '--faults', 'crash,response', '--runs', '10', '--seed', '1', ...outputs())).toBe(0);
     expect(out).toContain('1 stored regression of fault families this run does not draw (faults crash,response) skipped:');
     expect(out).toContain(`  skipped: ${file} (disk)`);
     expect(out.join('\n')).not.toContain('replayed first');
@@ -48,16 +48,16 @@ describe('stored regressions of families the run does not draw', () => {
     const file = storeTornTail();
     const config = join(dir, 'durasim.config.json');
     writeFileSync(config, JSON.stringify({ faults: ['crash', 'response'] }));
-    const json = await main(['check', '--journal', 'torn-tail-fatal', '--config', config, '--runs', '10', '--seed', '1', '--json', ...outputs()], (line) => stdout.push(line));
+    const json = await main(['check', '--no-sweep', '--journal', 'torn-tail-fatal', '--config', config, '--runs', '10', '--seed', '1', '--json', ...outputs()], (line) => stdout.push(line));
     expect(json).toBe(0);
     expect((JSON.parse(stdout.join('\n')) as { regressionsSkipped?: unknown }).regressionsSkipped).toEqual([{ file, reason: 'faults', outside: ['disk'] }]);
-    expect(await run('check', '--journal', 'torn-tail-fatal', '--faults', 'crash,disk', '--runs', '10', '--seed', '1', ...outputs())).toBe(3);
+    expect(await run('check', '--no-sweep', '--journal', 'torn-tail-fatal', '--faults', 'crash,disk', '--runs', '10', '--seed', '1', ...outputs())).toBe(3);
     expect(out).toContain(`stored regression ${file} fails again`);
   });
 
   test('outside the task shape, a regression is listed in summary.json too, with what the shape leaves out', async () => {
     const file = storeTornTail();
-    expect(await run('check', '--journal', 'torn-tail-fatal', '--operations', 'lookup', '--faults', 'crash,response', '--runs', '5', '--seed', '1', ...outputs())).toBe(0);
+    expect(await run('check', '--no-sweep', '--journal', 'torn-tail-fatal', '--operations', 'lookup', '--faults', 'crash,response', '--runs', '5', '--seed', '1', ...outputs())).toBe(0);
     expect(out).toContain('1 stored regression outside the task shape (operations lookup) not replayed');
     const summary = JSON.parse(readFileSync(join(dir, 'report', 'summary.json'), 'utf8')) as { regressionsSkipped?: unknown };
     expect(summary.regressionsSkipped).toEqual([{ file, reason: 'shape', outside: ['operation publish'] }]);

@@ -27,7 +27,7 @@ const report = (name: string): string => join(dir, 'report', name);
 const inReport = (): string[] => readdirSync(join(dir, 'report')).sort();
 const outputs = () => ['--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'];
 const failingCheck = async (): Promise<void> => {
-  expect(await run('check', '--journal', 'send-before-dispatched', '--runs', '20', '--seed', '5', ...outputs())).toBe(1);
+  expect(await run('check', '--no-sweep', '--journal', 'send-before-dispatched', '--runs', '20', '--seed', '5', ...outputs())).toBe(1);
   expect(existsSync(report('counterexample.json')) && existsSync(report('timeline.html'))).toBe(true);
 };
 
@@ -35,7 +35,7 @@ describe('a report folder never shows a stale failure', () => {
   test("a failing check, then a clean one into the same --report-dir: no counterexample.json or timeline.html is left, and the user's own file stays", async () => {
     await failingCheck();
     writeFileSync(report('notes.md'), 'mine');
-    expect(await run('check', '--runs', '20', '--seed', '5', ...outputs())).toBe(0);
+    expect(await run('check', '--no-sweep', '--runs', '20', '--seed', '5', ...outputs())).toBe(0);
     expect(inReport()).toEqual(['junit.xml', 'notes.md', 'report.md', 'summary.json']);
     const summary = JSON.parse(readFileSync(report('summary.json'), 'utf8')) as { verdict: string; files: Record<string, string> };
     expect(summary.verdict).toBe('clean');
@@ -47,14 +47,14 @@ describe('a report folder never shows a stale failure', () => {
     const base = join(ROOT, 'reports/mutants/minimal/send-before-dispatched.json');
     expect(await run('explore', base, '--journal', 'reference', '--faults', 'crash', '--max-runs', '20', ...outputs())).toBe(0);
     expect(inReport()).toEqual(['coverage.json', 'coverage.md']);
-    expect(await run('check', '--runs', '10', '--seed', '5', ...outputs())).toBe(0);
+    expect(await run('check', '--no-sweep', '--runs', '10', '--seed', '5', ...outputs())).toBe(0);
     expect(inReport()).toEqual(['junit.xml', 'report.md', 'summary.json']);
   });
 
   test("durasim's own failure after a clean check leaves the scenario to report, not the clean summary", async () => {
-    expect(await run('check', '--runs', '10', '--seed', '1', ...outputs())).toBe(0);
+    expect(await run('check', '--no-sweep', '--runs', '10', '--seed', '1', ...outputs())).toBe(0);
     process.env.DURASIM_FAILPOINT = 'simulator-invariant';
-    expect(await run('check', '--runs', '5', '--seed', '1', ...outputs())).toBe(5);
+    expect(await run('check', '--no-sweep', '--runs', '5', '--seed', '1', ...outputs())).toBe(5);
     expect(inReport()).toEqual(['harness-failure.json']);
   });
 
@@ -62,7 +62,7 @@ describe('a report folder never shows a stale failure', () => {
     await failingCheck();
     const file = join(dir, 'loads-the-disk.ts');
     writeFileSync(file, "import { readFileSync } from 'node:fs';\nconst config = readFileSync('/etc/hostname', 'utf8');\nexport default { name: 'loads-the-disk', async run(env) { await env.clock.now(); }, inspect: () => ({ config }) };\n");
-    expect(await run('check', '--journal', file, '--runs', '5', ...outputs())).toBe(4);
+    expect(await run('check', '--no-sweep', '--journal', file, '--runs', '5', ...outputs())).toBe(4);
     expect(inReport()).toEqual([]);
   });
 

@@ -52,7 +52,7 @@ describe('durasim confirm', () => {
   test('check --confirm runs the shrunk counterexample in real processes and says so, on screen and in the reports', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'durasim-confirm-test-'));
     const out: string[] = [];
-    const code = await main(['check', '--journal', 'trust-any-receipt', '--runs', '300', '--seed', '3', '--confirm', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'], (line) => out.push(line));
+    const code = await main(['check', '--no-sweep', '--journal', 'trust-any-receipt', '--runs', '300', '--seed', '3', '--confirm', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'], (line) => out.push(line));
     expect(code).toBe(1);
     expect(out).toContain('in real processes: confirmed — the same violations in real processes');
     expect(readFileSync(join(dir, 'report', 'report.md'), 'utf8')).toMatch(/## In real processes\n\n\*\*confirmed\*\*\n\n- simulated: truthful-outcome \[post-a\]\n- real \(\d+ ms, \d+ worker steps, \d+ system calls on the work folder traced\): truthful-outcome \[post-a\]/);

@@ -42,14 +42,23 @@ describe('confirm of a concurrent call', () => {
     expect(unconfirmable({ ...baseScenario(twoPublishes), faults: [{ kind: 'concurrent-call', atStep: 3, process: 0 }] })).toBeUndefined();
   });
 
-  test.concurrent('an in-memory claim made after an await: both calls send, for real as simulated', async () => {
+  test.concurrent('an in-memory claim made after an await: both calls send, for real as simulated (or, where real I/O ordered the calls otherwise, the same defect, the other order said)', async () => {
     // The counterexample check finds for properties/fixtures/claimsAfterAReadJournal.ts (seed 1, --faults concurrent).
     const file = scenarioFile('claims', [{ kind: 'publish', key: 'post-a', body: 'artifact a v1' }], [{ kind: 'concurrent-call', atStep: 0, process: 0 }]);
     const { code, out } = await confirm(file, join(ROOT, 'properties/fixtures/claimsAfterAReadJournal.ts'));
-    expect(out, out).toMatch(/^verdict: confirmed — the same violations in real processes/m);
-    expect(out).toMatch(/^real \(.*\): no-state-skip \[post-a\], single-flight \[post-a\]$/m);
-    expect(out).toMatch(SAME_ORDER);
-    expect(code).toBe(1);
+    expect(code, out).toBe(1);
+    if (SAME_ORDER.test(out)) {
+      expect(out, out).toMatch(/^verdict: confirmed — the same violations in real processes/m);
+      expect(out).toMatch(/^real \(.*\): no-state-skip \[post-a\], single-flight \[post-a\]$/m);
+    } else {
+      // On a loaded machine the parent may grant the first call's step while the second is still in
+      // its real I/O (seen in CI on Node 22, and in 3 of 8 whole-folder runs at load 11-14): the real
+      // calls then take their steps in another order. The label must say so, and the defect is still
+      // the one simulated (no-state-skip [post-a]), never "not reproduced" nor "both clean".
+      expect(out, out).toMatch(/^steps: the real processes took the same steps in another order from worker step \d+: /m);
+      expect(out).toMatch(/^verdict: confirmed — the same defect in real processes, taking their steps in another order from worker step \d+: /m);
+      expect(out).toMatch(/^real \(.*\): no-state-skip \[post-a\]/m);
+    }
   });
 
   test.concurrent.each([0, 12, 30])('the reference journal, its second call waiting in memory for the first (at step %i): both clean, step for step', async (atStep) => {

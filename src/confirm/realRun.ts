@@ -24,31 +24,30 @@
  * - Between workers, steps go in the order they ask (real time), not the scenario's schedule.
  * - Bounded: a wall-clock limit for the whole run; every child is killed and the folder removed
  *   whatever happens.
- * Its parts: the real folder (realFolder.ts), the service (realServiceRun.ts), the timed events
+ * Its parts: the real folder (realFolder.ts), the journal's inspect() on it (realInspection.ts), the service (realServiceRun.ts), the timed events
  * (realEvents.ts), the worker processes (realWorkerProcess.ts) and their side files (sideFiles.ts);
  * here, the scheduler that grants their steps and the evidence the judge reads.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, posix } from 'node:path';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join, posix } from 'node:path';
 import { describeLoss, gapsOf } from '../../simulator/disk/crashReport.js';
 import { diskCallLines, type DiskCallLine } from '../../simulator/disk/diskCallLog.js';
 import { filesOn } from '../../simulator/world/inspection.js';
 import { RealDisk } from './realDisk.js';
 import { straceUnavailable } from './straceCommand.js';
-import { realDiskView, writeImage } from './realFolder.js';
+import { makeRunFolder, realDiskView, writeImage } from './realFolder.js';
+import { realInspection } from './realInspection.js';
 import { fireRealEvent } from './realEvents.js';
 import { callAgain as handAgain, grant, heard, killWorker, mayRun, startWorkerProcess, type RealWorker } from './realWorkerProcess.js';
-import type { CrashEvidence, JudgeInput, Records } from '../../model/evidence.js';
+import type { CrashEvidence, JudgeInput } from '../../model/evidence.js';
 import { HistoryObserver } from '../../model/observedHistory.js';
-import { normalizeRecords } from '../../model/records.js';
 import { VirtualClock } from '../../simulator/world/clock.js';
 import { taskFor, taskPaths, type CrashFault, type Fault, type Scenario } from '../../simulator/scenario/scenario.js';
-import { ScenarioEvents } from '../../simulator/scenario/scenarioEvents.js';
-import { describeStoreCall, StoreCore, type StoreCallFaultKind, type StoreRequest } from '../../simulator/store/store.js';
+import { ScenarioEvents, storeCallFaults } from '../../simulator/scenario/scenarioEvents.js';
+import { describeStoreCall, StoreCore, type StoreRequest } from '../../simulator/store/store.js';
 import { serveStore } from './storeServer.js';
-import type { DiskView, JournalAdapter } from '../../model/contract/contract.js';
+import type { JournalAdapter } from '../../model/contract/contract.js';
 import { bundleJournal } from '../isolation/bundleJournal.js';
 import { compileJournal } from '../isolation/journalInstances.js';
 import type { JournalRef } from '../isolation/journalRef.js';
@@ -86,14 +85,7 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
   const started = performance.now();
   const wallLimitMs = options.wallLimitMs ?? defaultWallLimitMs(scenario);
   const traced = options.traced ?? straceUnavailable() === undefined;
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'durasim-confirm-')));
-  const dir = join(root, 'work');
-  mkdirSync(join(root, 'side'));
-  for (const [path, text] of Object.entries(scenario.files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  mkdirSync(dir, { recursive: true });
+  const { root, dir } = makeRunFolder(scenario.files);
   // The bundle the worker pool evaluates: every worker process evaluates it afresh, and so does inspect here.
   const bundle = await bundleJournal(ref);
   const bundleFile = join(root, 'bundle.json');
@@ -102,33 +94,16 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
   const view = realDiskView(dir);
   const realDisk = traced ? new RealDisk(dir, scenario.files) : undefined;
   const relName = (path: string): string => posix.relative(dir, path);
-  const inspectErrors: string[] = [];
   // The shared store: the simulator's model on the real clock (the workers' clocks are real too), skewed as the scenario says.
   const epochAtStart = Date.now();
-  const storeCore = new StoreCore(scenario.store, new Map(scenario.faults.flatMap((f): [number, StoreCallFaultKind][] => (f.kind === 'store-call' ? [[f.call, f.fault]] : []))), () => epochAtStart + (performance.now() - started));
-  /** The journal's records in the real folder (what a process reads), or on `on` (the model's durable image). */
-  const inspect = (on: DiskView = view): Records => {
-    try {
-      const { records, problems } = normalizeRecords(journal.inspect(on, storeCore.view()), journal.states);
-      inspectErrors.push(...problems);
-      return records;
-    } catch (error) {
-      inspectErrors.push(error instanceof Error ? error.message : String(error));
-      return {};
-    }
-  };
+  const storeCore = new StoreCore(scenario.store, storeCallFaults(scenario.faults), () => epochAtStart + (performance.now() - started));
+  const { inspect, inspectDurable, errors: inspectErrors } = realInspection(journal, view, realDisk, storeCore);
 
   // The trace in the simulated trace's shape (realTrace.ts): the judge reads both worlds alike.
   const realTrace = new RealTrace(started);
   const { trace, lines, record } = realTrace;
   const token = taskFor(scenario, 0).accessToken;
   const clock = new VirtualClock();
-  /** The records that would survive a machine crash now: the model's durable image, traced; the real folder, untraced. */
-  const inspectDurable = (): Records => {
-    if (!realDisk) return inspect();
-    realDisk.catchUp();
-    return inspect(realDisk.disk.durableView());
-  };
   // The service's and the store's answers, held until the simulation would deliver them.
   const answers = new AnswerQueue(() => pump());
   const service = await serveScenarioService({ scenario, clock, started, trace, record, realDisk, inspectDurable, relName, token, answers });
@@ -213,8 +188,18 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
         for (const w of workers.values()) killWorker(w);
         return;
       }
-      const chosen = asking[asking.length > 1 ? (scenario.schedule[decisions++] ?? 0) % asking.length : 0] as RealWorker;
-      if (grant(chosen).op === 'fetch') service.sender = chosen.name;
+      const chosen = asking[asking.length > 1 ? (scenario.schedule[decisions] ?? 0) % asking.length : 0] as RealWorker;
+      // A fault anchored just before this step fires first; then the scheduler looks again (as simulated).
+      const next = events.anchorsPending ? chosen.asks[0] : undefined;
+      const due = next && events.dueBefore(next.op, next.detail);
+      if (due) {
+        fire(due);
+        continue;
+      }
+      if (asking.length > 1) decisions++;
+      const asked = grant(chosen);
+      events.countStep(asked.op, asked.detail);
+      if (asked.op === 'fetch') service.sender = chosen.name;
     }
   };
 

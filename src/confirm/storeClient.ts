@@ -4,7 +4,7 @@
  * rejects with the simulator's StoreTimeoutError (it may or may not have been applied), so the
  * journal meets the same error, by the same name, as under simulation.
  */
-import { request as httpRequest } from 'node:http';
+import { nodeHttp } from '../nodeHttp.js';
 import { StoreTimeoutError } from '../../simulator/node/simStore.js';
 import type { StoreAnswer, StoreRequest } from '../../simulator/store/store.js';
 
@@ -14,7 +14,7 @@ export function storeClient(url: string, by: string, timeoutMs: number): StoreCa
   return (request) =>
     new Promise<StoreAnswer>((resolve, reject) => {
       const body = JSON.stringify({ by, request });
-      const req = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      const req = nodeHttp().request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {

@@ -13,7 +13,8 @@
  * - `handle` carries each call to the model (with whatever the caller records around it) and
  *   returns what the model made of it; its answer leaves after.
  */
-import { createServer, type ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
+import { nodeHttp } from '../nodeHttp.js';
 import type { AddressInfo } from 'node:net';
 import type { StoreCall, StoreRequest } from '../../simulator/store/store.js';
 
@@ -25,7 +26,7 @@ export interface StoreServer {
 /** `deliver` sends an answer when it should go (confirm: when the simulation would deliver it; by default at once). */
 export async function serveStore(handle: (request: StoreRequest, by: string) => StoreCall, deliver: (send: () => void) => void = (send) => send()): Promise<StoreServer> {
   const held = new Set<ServerResponse>();
-  const server = createServer((req, res) => {
+  const server = nodeHttp().createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {

@@ -19,7 +19,7 @@ import { dirname, join, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compileFunction } from 'node:vm';
 import { DurasimError } from '../../model/contract/failure.js';
-import { asModuleLoad, outsideTurn, turnHolder } from '../../simulator/sandbox/ambientGuard.js';
+import { asModuleLoad, claimMachinery, outsideTurn, turnHolder } from '../../simulator/sandbox/ambientGuard.js';
 import { bracketLazyModules, LOAD_PARAM, loadBracket } from './moduleLoads.js';
 import { CODE_ROOT } from '../ownFiles.js';
 import { BUNDLE_OPTIONS } from './bundleJournal.js';
@@ -34,6 +34,9 @@ interface Compiled {
 
 /** durasim's own folders, shared rather than bundled (as bundleJournal.ts shares them). */
 const OWN = ['src', 'model', 'simulator'].map((folder) => `${join(CODE_ROOT, folder)}${sep}*`);
+
+/** Bundling is durasim's own work (esbuild runs a child process, node:vm compiles): it passes the guards of a thread that runs journals. */
+const machinery = claimMachinery();
 
 /** The bundles of dynamically loaded modules this thread made, by the folder they were asked from and the name. */
 const compiled = new Map<string, Compiled | Error>();
@@ -74,12 +77,14 @@ function bundle(id: string, dir: string, from: string, journalFile: string): Com
 export function dynamicLoader(journalFile: string, require: (id: string) => unknown): (id: string) => unknown {
   const dir = dirname(journalFile);
   const loaded = new Map<string, unknown>();
-  return (id) => {
+  return (asked) => {
+    // The name as a string, made in the journal's turn (a toString of its own runs there).
+    const id = String(asked);
     const key = `${dir}\0${id}`;
     if (loaded.has(key)) return loaded.get(key);
     let entry = compiled.get(key);
     if (entry === undefined) {
-      entry = outsideTurn(() => bundle(id, dir, pathToFileURL(journalPath(journalFile, journalFile)).href, journalFile));
+      entry = outsideTurn(() => machinery(() => bundle(id, dir, pathToFileURL(journalPath(journalFile, journalFile)).href, journalFile)));
       compiled.set(key, entry);
     }
     if (entry instanceof DurasimError) {

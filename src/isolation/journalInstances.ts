@@ -21,7 +21,7 @@ import { ownModuleOfGraph } from './sharedModules.js';
 import { dynamicLoader, type ModuleBody } from './dynamicModules.js';
 import { bracketLazyModules, LOAD_PARAM, loadBracket } from './moduleLoads.js';
 import { journalPath } from './journalPaths.js';
-import { asModuleLoad, forgetProcessMemory, trackBuiltin } from '../../simulator/sandbox/ambientGuard.js';
+import { asModuleLoad, claimMachinery, forgetProcessMemory, trackBuiltin } from '../../simulator/sandbox/ambientGuard.js';
 
 export interface JournalInstances {
   /** A new instance of the journal's modules. */
@@ -33,6 +33,10 @@ export interface JournalInstances {
 }
 
 const BUILTINS = new Set(builtinModules);
+/** Whether this is a worker thread (read as the module loads: a thread that runs journals says it is a main thread after). */
+const IN_WORKER = !isMainThread;
+/** Compiling a bundle is durasim's own work (node:vm is guarded in a thread that runs journals: sandbox/turn.ts). */
+const machinery = claimMachinery();
 
 export function isJournalAdapter(value: unknown): value is JournalAdapter {
   if (typeof value !== 'object' || value === null) return false;
@@ -97,7 +101,7 @@ let tsxRegistered = false;
  */
 async function importOwn(path: string): Promise<unknown> {
   // A process started with --import tsx loads TypeScript in its main thread; its worker threads do not.
-  if (extname(path) === '.ts' && !tsxRegistered && (!isMainThread || !process.execArgv.some((arg) => arg.includes('tsx')))) {
+  if (extname(path) === '.ts' && !tsxRegistered && (IN_WORKER || !process.execArgv.some((arg) => arg.includes('tsx')))) {
     const { register } = (await import('tsx/esm/api')) as { register: () => unknown };
     register();
     tsxRegistered = true;
@@ -112,14 +116,16 @@ export async function compileJournal(bundle: JournalBundle, durasimIndex: string
   // Modules that stand for a native addon's package (the served better-sqlite3): their module.exports, shared as a builtin is.
   const packages = new Map<string, unknown>();
   for (const id of bundle.shared) {
-    const namespace = (ownModuleOfGraph(graphKey(id, durasimIndex)) ?? (await importOwn(id === 'durasim' ? durasimIndex : id))) as Record<string, unknown>;
+    // Loading one is durasim's own work: it reads the real disk (a thread that runs journals refuses that to code in no turn).
+    const namespace = (ownModuleOfGraph(graphKey(id, durasimIndex)) ?? (await machinery(() => importOwn(id === 'durasim' ? durasimIndex : id)))) as Record<string, unknown>;
     // A module that stands for a CommonJS package gives its module.exports as `moduleExports`.
     if (namespace.moduleExports !== undefined) packages.set(id, namespace.moduleExports);
     else shared.set(id, Object.assign(Object.create(null) as object, namespace, { __esModule: true }));
   }
   // Compiled where the journal sees itself (journalPaths.ts): its stacks and __filename name /journal/<entry>, never the real folder.
   const entry = journalPath(bundle.ref.file, bundle.ref.file);
-  const body = compileFunction(bracketLazyModules(bundle.code), ['exports', 'require', 'module', '__filename', '__dirname', LOAD_PARAM], { filename: entry }) as unknown as ModuleBody;
+  const code = bracketLazyModules(String(bundle.code));
+  const body = machinery(() => compileFunction(code, ['exports', 'require', 'module', '__filename', '__dirname', LOAD_PARAM], { filename: entry })) as unknown as ModuleBody;
   const baseline = new Set(globalKeys());
   const dir = entry.slice(0, entry.lastIndexOf('/'));
   const builtin = (id: string, exports: unknown = nodeRequire(id)): unknown => {

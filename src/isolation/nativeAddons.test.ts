@@ -92,7 +92,7 @@ describe('the command line', () => {
   test('check refuses it with exit 4 before any run, its reason on one line, no report written', async () => {
     write('journal.ts', `import db from 'gyp-db';\n${JOURNAL_TAIL}`);
     const out: string[] = [];
-    const code = await main(['check', '--journal', join(dir, 'journal.ts'), '--runs', '5', '--seed', '1', '--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'], (line) => out.push(line));
+    const code = await main(['check', '--no-sweep', '--journal', join(dir, 'journal.ts'), '--runs', '5', '--seed', '1', '--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'], (line) => out.push(line));
     expect(code).toBe(4);
     expect(out.filter((line) => line.startsWith('sandbox: '))).toEqual([
       `sandbox: Failed to load the journal: ${where()}:1 (import db from 'gyp-db';) imports gyp-db, a native addon: its C code reads and writes files out of the simulated disk's sight (no crash state, no power loss, no I/O error could reach what it keeps), and it cannot load from the journal's bundle. durasim serves better-sqlite3 in its place; keep the journal's state through it or through node:fs (docs/sqlite.md).`,

@@ -12,7 +12,9 @@
  * - Every event is written under the lease (the store applies it only while this worker's token
  *   holds), so a pause between a check and the write cannot advance the task for a lost holder.
  * - Before every event, every request and every query the lease is renewed — on the store's clock, never judged by
- *   the worker's own — and every POST carries the lease's fencing token.
+ *   the worker's own — and every POST carries the lease's fencing token. A store retry that waited
+ *   after the cancel and the planned input were looked at makes them be looked at again before the
+ *   POST (the gate rule).
  * - A refused slot (another worker advanced), a renewal refused because another worker holds the
  *   lease, or a 412 from the service (a successor's token has been heard) stops the worker at once:
  *   it sends nothing more, and an operation it left in doubt is reconciled from the events by the
@@ -82,7 +84,7 @@ export class CoordinatedRun extends ReferenceRun {
   /** Polls for the task's lease; false when it stays held (another worker is doing the task). */
   protected async acquire(): Promise<boolean> {
     for (let attempt = 0; attempt < this.settings.leaseAttempts; attempt++) {
-      if (attempt > 0) await this.env.clock.sleep(pollDelayMs(this.settings.leasePollMs, attempt - 1));
+      if (attempt > 0) await this.sleep(pollDelayMs(this.settings.leasePollMs, attempt - 1));
       try {
         const granted = await this.env.store.lease.acquire(this.task.id, { holder: `worker-${this.env.pid}`, ttlMs: LEASE_TTL_MS });
         if (granted.ok) {
@@ -105,7 +107,7 @@ export class CoordinatedRun extends ReferenceRun {
       } catch (error) {
         if (!isTimeout(error)) throw error;
         if (attempt + 1 >= STORE_RETRIES) throw new Error(`the store did not answer ${what} ${STORE_RETRIES} times`);
-        await this.env.clock.sleep(this.settings.queryBackoffMs * (attempt + 1));
+        await this.sleep(this.settings.queryBackoffMs * (attempt + 1));
       }
     }
   }
@@ -249,6 +251,10 @@ export class CoordinatedRun extends ReferenceRun {
   /** The POST, as the lease holder, with the lease's fencing token; 412 stops the worker. */
   protected override async post(key: string, intent: Intent): Promise<Verdict> {
     await this.renew();
+    // A store retry after the gate was looked at (in the dispatched record's renewal, or this one)
+    // waited: the cancel and the planned input are looked at again before the request leaves.
+    const held = await this.stillOpen(key);
+    if (held !== undefined) return held;
     let response: Response;
     try {
       response = await this.env.fetch(`${this.task.service.url}/operations/${encodeURIComponent(key)}`, {

@@ -30,6 +30,8 @@ export const REFERENCE_SETTINGS: ReferenceSettings = {
 export abstract class JournalRun {
   protected readonly log: JsonlLog;
   protected readonly records = new Map<string, LogRecord[]>();
+  /** Waits on time this incarnation took (backoffs, a 503's wait, lease polls): a look that gates a send counts only if none came after it. */
+  protected waits = 0;
 
   constructor(
     protected readonly env: Env,
@@ -42,6 +44,12 @@ export abstract class JournalRun {
   /** Reads the log back (a torn last line is skipped) and makes it durable. */
   protected loadRecords(): Promise<LogRecord[]> {
     return this.log.open();
+  }
+
+  /** Every wait on time goes through here, so the gates of a send know whether one came since they were looked at. */
+  protected async sleep(ms: number): Promise<void> {
+    this.waits++;
+    await this.env.clock.sleep(ms);
   }
 
   protected history(key: string): LogRecord[] {

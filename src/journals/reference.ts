@@ -23,6 +23,9 @@
  * - Cancellation: task.cancelFile is looked at when claiming each operation and before every send
  *   and retry. Once it is there nothing new starts: an operation never sent is recorded cancelled,
  *   one that may have left stays in doubt for reconciliation (never recorded as not happened).
+ * - The gate rule: what gates a send (the cancel file, the planned input) is looked at after every
+ *   wait on the way to it — a 503's wait comes first, and a wait among the looks makes them again —
+ *   so no sleep lies between the last look and the request.
  * - lookup: a retry-safe read; retried within a bound, recovery passes through reconciling.
  * - edit: read and digest; the current file is moved aside (rename) and re-checked against the
  *   digest; the candidate is written and fsynced under a temporary name and hard-linked into
@@ -51,13 +54,15 @@ export type Verdict =
   /** 403: only a human can lift it; the task pauses. */
   | { state: 'paused'; reason: string }
   /** retryAfterMs: a 503, which asked for that wait before the next try. */
-  | { state: 'outcome_unknown'; reason: string; retryAfterMs?: number };
+  | { state: 'outcome_unknown'; reason: string; retryAfterMs?: number }
+  /** Not sent: the gate, looked at again after a wait on the way to the request, was closed (the cancel, a changed input). */
+  | { state: 'held'; gate: 'cancel' | 'input'; reason: string };
 
 /** What a query says about a key: our intent committed, nothing (404), or nothing provable. */
 export type QueryAnswer = { state: 'succeeded'; receipt: string } | { state: 'absent' } | { state: 'unknown'; reason: string };
 
 /** A verdict the operation ends on. */
-export type FinalVerdict = Exclude<Verdict, { state: 'outcome_unknown' | 'paused' }>;
+export type FinalVerdict = Exclude<Verdict, { state: 'outcome_unknown' | 'paused' | 'held' }>;
 
 export type { Intent } from './taskGuards.js';
 
@@ -144,13 +149,10 @@ export class ReferenceRun extends TempFilesRun {
     let sends = 0;
     for (;;) {
       if (phase === 'send') {
-        if (await this.cancelSeen()) return this.stopForCancel(op.key, intent);
-        if (await this.budgetSpent(op.key, intent)) return;
-        await this.waitAsAsked(op.key);
-        const stale = await this.inputStale(this.plannedFrom(op));
-        if (stale !== undefined) return this.record({ key: op.key, state: 'blocked', digest: intent.digest, reason: stale, handoff: this.handoff('replan from the new input, or approve the old plan') });
+        if (!(await this.gateOpen(op, intent))) return;
         sends++;
         const verdict = await this.dispatch(op, intent);
+        if (verdict.state === 'held') return this.held(op, intent, verdict);
         if (verdict.state === 'paused') return this.pause(op.key, intent, verdict.reason);
         if (verdict.state !== 'outcome_unknown') return this.conclude(op.key, intent, verdict);
         await this.record({ key: op.key, state: 'outcome_unknown', digest: intent.digest, reason: verdict.reason, ...(await this.nextAttempt(verdict.retryAfterMs)) });
@@ -158,6 +160,63 @@ export class ReferenceRun extends TempFilesRun {
       if ((await this.recover(op, intent, sends)) === 'done') return;
       phase = 'send';
     }
+  }
+
+  /**
+   * The gate of a send, looked at after every wait on the way to it (the gate rule): a 503's
+   * recorded wait first, then the cancel, the retry budget and the planned input — looked at again
+   * when a wait came among them (a re-read of an unanswered input backs off), so the last looks
+   * follow the last wait. false: closed, and recorded why.
+   */
+  protected async gateOpen(op: PublishOperation, intent: Intent): Promise<boolean> {
+    await this.waitAsAsked(op.key);
+    for (;;) {
+      const waits = this.waits;
+      if (await this.cancelSeen()) {
+        await this.stopForCancel(op.key, intent);
+        return false;
+      }
+      if (await this.budgetSpent(op.key, intent)) return false;
+      const stale = await this.inputStale(this.plannedFrom(op));
+      if (stale !== undefined) {
+        await this.record({ key: op.key, state: 'blocked', digest: intent.digest, reason: stale, handoff: this.handoff('replan from the new input, or approve the old plan') });
+        return false;
+      }
+      if (this.waits === waits) {
+        this.gatedAt = waits;
+        return true;
+      }
+    }
+  }
+
+  /** The waits count when the gate of the coming send was last looked at: a send leaves only if no wait came since. */
+  protected gatedAt = -1;
+
+  /**
+   * Looked at again right before the request leaves, when a wait came after the gate was looked at
+   * (the coordinated journal's store retries between its dispatched record and its POST): the
+   * cancel and the planned input. A closed gate: the request does not leave.
+   */
+  protected async stillOpen(key: string): Promise<Extract<Verdict, { state: 'held' }> | undefined> {
+    const op = this.task.operations.find((o): o is PublishOperation => o.kind === 'publish' && o.key === key);
+    while (op !== undefined && this.waits !== this.gatedAt) {
+      const waits = this.waits;
+      if (await this.cancelSeen()) return { state: 'held', gate: 'cancel', reason: 'the task was cancelled before this request left' };
+      const stale = await this.inputStale(this.plannedFrom(op));
+      if (stale !== undefined) return { state: 'held', gate: 'input', reason: stale };
+      if (this.waits === waits) this.gatedAt = waits;
+    }
+    return undefined;
+  }
+
+  /**
+   * A dispatched request the gate held back (it never left): cancelled, when it is the key's only
+   * dispatched record (nothing of it can have landed); blocked for replanning on a changed input;
+   * otherwise in doubt, for reconciliation, as a cancel finds any operation that may have left.
+   */
+  protected async held(op: PublishOperation, intent: Intent, verdict: Extract<Verdict, { state: 'held' }>): Promise<void> {
+    if (verdict.gate === 'input') return this.record({ key: op.key, state: 'blocked', digest: intent.digest, reason: verdict.reason, handoff: this.handoff('replan from the new input, or approve the old plan') });
+    if (this.history(op.key).filter((r) => r.state === 'dispatched').length === 1) await this.record({ key: op.key, state: 'cancelled', digest: intent.digest, reason: verdict.reason });
   }
 
   /** dispatched is durable, then the request leaves. */
@@ -253,7 +312,7 @@ export class ReferenceRun extends TempFilesRun {
     if (!this.task.service.query) return { state: 'unknown', reason: 'the service offers no query, so the outcome cannot be learned' };
     let last: QueryAnswer = { state: 'unknown', reason: 'no answer' };
     for (let attempt = 0; attempt < this.settings.queryAttempts; attempt++) {
-      if (attempt > 0) await this.env.clock.sleep(this.settings.queryBackoffMs * attempt);
+      if (attempt > 0) await this.sleep(this.settings.queryBackoffMs * attempt);
       last = await this.query(key, intent.digest);
       if (last.state === 'succeeded') return last;
     }
@@ -292,7 +351,7 @@ export class ReferenceRun extends TempFilesRun {
     if (last === undefined) await this.record({ key: op.key, state: 'authorized', digest });
     else if (last.state !== 'authorized') await this.record({ key: op.key, state: 'reconciling', digest });
     for (let attempt = 0; attempt < this.settings.lookupAttempts; attempt++) {
-      if (attempt > 0) await this.env.clock.sleep(this.settings.queryBackoffMs * attempt);
+      if (attempt > 0) await this.sleep(this.settings.queryBackoffMs * attempt);
       await this.record({ key: op.key, state: 'dispatched', digest });
       const verdict = await this.read(op);
       if (verdict.state !== 'outcome_unknown') {

@@ -69,7 +69,7 @@ export abstract class TaskGuardsRun extends FileDeliveryRun {
     const next = this.history(key).findLast((r) => r.nextAttemptAtMs !== undefined)?.nextAttemptAtMs;
     if (next === undefined) return;
     const now = await this.env.clock.now();
-    if (next > now) await this.env.clock.sleep(next - now);
+    if (next > now) await this.sleep(next - now);
   }
 
   /**
@@ -110,7 +110,7 @@ export abstract class TaskGuardsRun extends FileDeliveryRun {
     if (!op.input) return undefined;
     let why = 'no answer';
     for (let attempt = 0; attempt < 3; attempt++) {
-      if (attempt > 0) await this.env.clock.sleep(this.settings.queryBackoffMs * attempt);
+      if (attempt > 0) await this.sleep(this.settings.queryBackoffMs * attempt);
       try {
         const response = await this.env.fetch(`${this.task.service.url}/resources/${encodeURIComponent(op.input.resource)}`, { headers: this.credentials(), signal: await this.env.clock.timeout(this.settings.requestTimeoutMs) });
         const body = (response.status === 200 ? await response.json() : null) as { value?: unknown } | null;

@@ -97,7 +97,7 @@ export abstract class TempFilesRun extends TaskGuardsRun {
     if (due.length === 0) return;
     const until = Math.max(...due.map((r) => r.retainUntilMs ?? 0));
     const now = await this.env.clock.now();
-    if (until > now) await this.env.clock.sleep(until - now);
+    if (until > now) await this.sleep(until - now);
     const seen: string[] = [];
     for (const record of due) seen.push(await this.deleteTemp(record.key));
     await this.syncTempDir(temp.dir);

@@ -31,6 +31,8 @@ const CARRIERS: Carrier[] = [
   { name: 'a method of String.prototype replaced', read: "'a'.anchor('x')", leave: "String.prototype.anchor = () => 'replaced';", fresh: '<a name="x">a</a>' },
   { name: 'a property added to JSON', read: 'JSON.carried', leave: "JSON.carried = 'left';", fresh: 'undefined' },
   { name: 'Error.stackTraceLimit changed', read: 'Error.stackTraceLimit', leave: 'Error.stackTraceLimit = 1;', fresh: '10' },
+  // In a pool worker the builtins are locked (lockIntrinsics.ts) before the restore's baseline: a property the lock lets be added is defined through the restore's guard, configurable, and taken back.
+  { name: "a property defined on a locked builtin's prototype (non-configurable by default)", read: 'new Map().carried', leave: "Object.defineProperty(Map.prototype, 'carried', { value: 'left' });", fresh: 'undefined' },
   { name: 'a global defined non-enumerable (and, by default, non-configurable)', read: 'globalThis.carried', leave: "Object.defineProperty(globalThis, 'carried', { value: 'left' });", fresh: 'undefined' },
   { name: 'process.exitCode set', read: 'process.exitCode', leave: 'process.exitCode = 7;', fresh: 'undefined' },
   { name: 'EventEmitter.defaultMaxListeners set through a require of its own (createRequire)', read: "ownRequire('node:events').defaultMaxListeners", leave: "ownRequire('node:events').defaultMaxListeners = 1;", fresh: '10' },
@@ -115,6 +117,19 @@ describe('what no restart could undo is refused before it happens', () => {
     expect((result?.final.visible.seen as { digest?: string } | undefined)?.digest).toBe(
       `threw Failed to run the journal under simulation: it called ${api}, which would pin an object every simulated process shares (process, a builtin module, a prototype) where no restart could undo it. Freeze or seal objects of your own: under simulation one thread serves every incarnation, and each must start as a new process does.\ndone\n`,
     );
+  });
+
+  test('a watched builtin replaced in the first incarnation only is reported, though the restart put it back', async () => {
+    // Array.prototype is watched, not locked (lockIntrinsics.ts): the restore at the second incarnation's start puts it back, and the change is noted before it does.
+    const file = join(dir, 'watched-once.mjs');
+    const leave = "if ((await env.fs.readFile('mark.txt', 'utf8').catch(() => '')) === '') { await env.fs.writeFile('mark.txt', 'first'); const real = Array.prototype.flatMap; Array.prototype.flatMap = function flatMap(...args) { return real.apply(this, args); }; }";
+    writeFileSync(file, carrierModule({ name: 'watched once', read: "String(Array.prototype.flatMap.name)", leave, fresh: '' }, 97));
+    const loaded = await pool.load(journalRefOf(file));
+    const outcome = await pool.run(loaded.journalId, scenario, { detail: 'full' });
+    const result = outcome.kind === 'simulated' ? outcome.result : undefined;
+    expect(result?.stats.incarnations).toBe(2);
+    expect((result?.final.visible.seen as { digest?: string } | undefined)?.digest).toBe('flatMap\nflatMap\ndone\n');
+    expect(result?.escapes.map((e) => e.api)).toEqual(['replacing Array.prototype.flatMap']);
   });
 
   test("a journal's own objects freeze as ever, and a property it defines on a shared one is taken back", async () => {

@@ -10,6 +10,10 @@ const PID = 2;
 const INCARNATION = 3;
 const OP = 4;
 const BUSY = 5;
+/** The worker thread's id in the kernel (Linux), so the watchdog can read the CPU it has used; 0 unknown. */
+const TID = 6;
+/** 1 once the worker has booted (durasim's own modules loaded, its thread guarded): before that nothing of a journal runs there. */
+const READY = 7;
 
 /** The ops a step can be, so a blocked step can be named from an integer cell. */
 const OPS = [
@@ -43,6 +47,11 @@ export function beat(cells: Int32Array, globalStep: number, pid: number, incarna
   cells[BEATS] = (cells[BEATS] as number) + 1;
 }
 
+/** Worker side: a sign of life with no step (while a journal's modules load: the event loop turns, so the load is alive). */
+export function pulse(cells: Int32Array): void {
+  Atomics.add(cells, BEATS, 1);
+}
+
 export function setBusy(cells: Int32Array, busy: boolean): void {
   if (busy) {
     Atomics.store(cells, PID, -1);
@@ -51,6 +60,27 @@ export function setBusy(cells: Int32Array, busy: boolean): void {
   }
   Atomics.store(cells, BUSY, busy ? 1 : 0);
   Atomics.add(cells, BEATS, 1);
+}
+
+/** Worker side, once at boot: its kernel thread id (0 where there is none to read). */
+export function setThreadId(cells: Int32Array, tid: number | undefined): void {
+  Atomics.store(cells, TID, tid ?? 0);
+}
+
+/** Worker side, once at the end of its boot. */
+export function setReady(cells: Int32Array): void {
+  Atomics.store(cells, READY, 1);
+}
+
+/** Main side: whether the worker has booted; the watchdog does not count a boot (durasim's own work) against a journal. */
+export function isReady(cells: Int32Array): boolean {
+  return Atomics.load(cells, READY) === 1;
+}
+
+/** Main side: the worker's kernel thread id, or undefined before it said or where there is none. */
+export function threadIdOf(cells: Int32Array): number | undefined {
+  const tid = Atomics.load(cells, TID);
+  return tid > 0 ? tid : undefined;
 }
 
 /** Main side. */

@@ -3,6 +3,7 @@
  * reports back. Everything here is plain data (structured-clone safe).
  */
 import type { Violation } from '../../model/violation.js';
+import type { JudgeInput } from '../../model/evidence.js';
 import type { Escape } from '../../simulator/sandbox/ambientGuard.js';
 import type { StopReason } from '../../simulator/world/runRecords.js';
 import type { SimulationResult } from '../../simulator/simulate.js';
@@ -64,6 +65,7 @@ export interface RunRequest {
 
 export interface RunSummary {
   outcome: StopReason;
+  /** The judge's verdict, given in the main thread from the evidence the worker sent (WorkerSummary): no journal code has run where it is judged. */
   violations: Violation[];
   escapes: Escape[];
   /** Only for detail 'hash', 'trace' and 'full': hashing costs about 5% of a run. */
@@ -82,6 +84,35 @@ export interface RunSummary {
   windows?: RunWindows;
 }
 
+/**
+ * The trace as it travels: a column per field (a line's position is its index; actors and ops
+ * named once each). The trace is most of the evidence, and a message of a few flat arrays clones
+ * in a third of the time its lines as objects take.
+ */
+export interface TraceColumns {
+  actors: string[];
+  ops: string[];
+  actor: number[];
+  op: number[];
+  detail: string[];
+  /** -1 (here and below): the line has none. */
+  incarnation: number[];
+  timeMs: number[];
+  /** A worker step's number in its incarnation and in the run (what a violation's evidence quotes of its line). */
+  step: number[];
+  globalStep: number[];
+}
+
+/** The evidence the judge reads as the worker sends it (src/pool/runEvidence.ts): JudgeInput with its trace in columns. */
+export type WireEvidence = Omit<JudgeInput, 'trace'> & { trace: TraceColumns };
+
+/**
+ * A run's summary as the worker sends it: the evidence the judge reads instead of a verdict. The
+ * worker runs the journal's code, which can reach everything in its realm (its builtins, the judge's
+ * own modules): it never judges. The pool judges on receipt (judgeSummary).
+ */
+export type WorkerSummary = Omit<RunSummary, 'violations'> & { evidence: WireEvidence };
+
 export interface WorkerData {
   heartbeat: Int32Array;
   /** The journal's memory limit (heap and buffers), MB. */
@@ -95,15 +126,21 @@ export interface WorkerData {
 export type ToWorker =
   /** `environment`: what the journal's process.env holds while its modules load (check's --env, the config's env, a replayed scenario's). */
   | { type: 'load'; journalId: number; bundle: JournalBundle; environment: Record<string, string> }
-  | ({ type: 'run'; id: number; journalId: number; scenario?: unknown; generate?: GeneratedRun } & RunRequest);
+  | ({ type: 'run'; id: number; journalId: number; scenario?: unknown; generate?: GeneratedRun } & RunRequest)
+  /** The CPU the worker's thread has used so far (the bench's boot and warm-up figures), answered after the runs before it. */
+  | { type: 'thread-cpu' };
 
 export type FromWorker =
-  | { type: 'loaded'; journalId: number; name: string; escapes: Escape[]; readsWorldAtLoad: boolean }
+  /** `retire` (here and below): the journal replaced a builtin the thread runs on (reported among the escapes): the worker is replaced. */
+  | { type: 'loaded'; journalId: number; name: string; escapes: Escape[]; readsWorldAtLoad: boolean; retire?: boolean }
   /** `failure`: the house-style parts when the error was durasim's own message about the journal. */
-  | { type: 'load-failed'; journalId: number; message: string; failure?: { action: string; reason: string; fix: string }; escapes: Escape[] }
+  /** exitCode: the module called process.exit(exitCode) as it loaded. */
+  | { type: 'load-failed'; journalId: number; message: string; failure?: { action: string; reason: string; fix: string }; exitCode?: number; escapes: Escape[]; retire?: boolean }
   /** `rerun`: which re-run `again` is (a generated run's, chosen by the worker). */
-  | { type: 'result'; id: number; summary: RunSummary; result?: SimulationResult; again?: { summary: RunSummary; result?: SimulationResult }; rerun?: Rerun; heapMb: number }
+  | { type: 'result'; id: number; summary: WorkerSummary; result?: SimulationResult; again?: { summary: WorkerSummary; result?: SimulationResult }; rerun?: Rerun; heapMb: number; retire?: boolean }
   /** The run passed the memory limit; the worker exits after sending this. */
   | { type: 'out-of-memory'; id: number; detail: string }
   /** durasim itself failed (a broken simulator invariant, a bug): never the journal's finding. */
-  | { type: 'harness-error'; id: number; message: string; stack?: string };
+  | { type: 'harness-error'; id: number; message: string; stack?: string }
+  /** The thread's CPU so far, ms (undefined off Linux). */
+  | { type: 'thread-cpu'; ms: number | undefined };

@@ -98,6 +98,8 @@ const PROBES: Probe[] = [
   { name: 'worker_threads.postMessageToThread', code: "workerThreads.postMessageToThread(0, 'forged')", api: 'worker_threads.postMessageToThread' },
   { name: "process.emit('message') (a real process's IPC channel)", code: "process.emit('message', { type: 'go' })", api: 'process.emit' },
   { name: 'node:wasi (its WASI hands wasm the real file descriptors)', code: "new (process.getBuiltinModule('node:wasi').WASI)({ version: 'preview1' })", api: 'wasi.WASI' },
+  // Node 22.5 and later: a real database file; Node 20 has no node:sqlite (the probe then reads as 'none').
+  { name: 'node:sqlite (a real database file)', code: `(() => { let m; try { m = process.getBuiltinModule('node:sqlite'); } catch { return 'none'; } return m === undefined ? 'none' : new m.DatabaseSync(${target('probe.sqlite')}); })()`, ...(process.getBuiltinModule?.('node:sqlite') === undefined ? { served: (v: string) => v === 'none' } : { api: 'sqlite.DatabaseSync' }) },
   { name: 'process.abort', code: 'process.abort()', api: 'process.abort' },
   { name: 'process.kill of its own pid', code: "process.kill(process.pid, 'SIGKILL')", api: 'process.kill' },
   { name: 'process.setUncaughtExceptionCaptureCallback', code: 'process.setUncaughtExceptionCaptureCallback(() => {})', api: 'process.setUncaughtExceptionCaptureCallback' },
@@ -190,7 +192,7 @@ describe('the sandbox', () => {
     const written = (first.result.final.visible.probe as { digest?: string } | undefined)?.digest;
     if ('api' in probe) {
       expect(first.result.escapes.map((e) => e.api)).toEqual([probe.api]);
-      expect(written).toMatch(/^threw Failed to run the journal under simulation: it called .+, which .+\. (Use|Call|Do|Derive|Await|Let|Run|Write|Read|Poll|Talk) /);
+      expect(written).toMatch(/^threw Failed to run the journal under simulation: it called .+, which .+\. (Use|Call|Do|Derive|Await|Let|Run|Write|Read|Poll|Talk|Listen|Instantiate) /);
     } else {
       expect(first.result.escapes).toEqual([]);
       expect(probe.served(written ?? ''), `served ${written}`).toBe(true);

@@ -28,8 +28,8 @@ afterAll(() => Promise.all(pools.map((pool) => pool.close())));
 
 describe('a journal that never gives its thread back', () => {
   test.each([
-    ['a synchronous loop', 'blocksSync', /worker-0#0 after global step 0 \(fs\.writeFile\) for 1 s of wall time/],
-    ['an endless chain of microtasks', 'blocksMicrotasks', /worker-0#0 after global step 0 \(clock\.now\) for 1 s of wall time/],
+    ['a synchronous loop', 'blocksSync', /worker-0#0 after global step 0 \(fs\.writeFile\) for 1 s of its CPU time/],
+    ['an endless chain of microtasks', 'blocksMicrotasks', /worker-0#0 after global step 0 \(clock\.now\) for 1 s of its CPU time/],
   ])('%s ends as journal-blocked, naming the step, and the worker is replaced', async (_what, name, where) => {
     const pool = poolOf({ workers: 1, hangTimeoutMs: 1000 });
     const loaded = await pool.load(fixture(name));
@@ -37,6 +37,48 @@ describe('a journal that never gives its thread back', () => {
     expect(outcome).toMatchObject({ kind: 'journal-blocked' });
     expect(outcome.kind === 'journal-blocked' ? outcome.detail : '').toMatch(where);
     expect(outcomeVerdict(outcome)).toBe('liveness');
+    const reference = await pool.load(journalRefOf('reference'));
+    expect((await pool.run(reference.journalId, simple)).kind).toBe('simulated');
+  });
+});
+
+describe('the watchdog counts only what a journal spends', () => {
+  // A worker's boot (durasim's own module graph) and its compiling of the bundle are durasim's work:
+  // on a busy machine the boot alone passed a 1 s hang timeout counted from the load's start, and a
+  // correct journal's replay ended "Failed to load the journal … kept its thread" (exit 2).
+  test('a hang timeout shorter than a worker\'s boot still loads and runs a correct journal', async () => {
+    const pool = poolOf({ workers: 1, hangTimeoutMs: 30 });
+    const reference = await pool.load(journalRefOf('reference'));
+    expect((await pool.run(reference.journalId, simple)).kind).toBe('simulated');
+  });
+});
+
+describe('a journal whose module never returns while it loads', () => {
+  test('its load fails, naming it, instead of waiting forever; the worker is replaced and serves the next journal', async () => {
+    const pool = poolOf({ workers: 1, hangTimeoutMs: 1000 });
+    const error = await pool.load(fixture('loopsAtLoad')).then(() => undefined, (e: unknown) => e as Error);
+    expect(error?.message).toMatch(/^Failed to load the journal: evaluating \S*loopsAtLoad\.ts kept its thread for 1 s of its CPU time without returning to the event loop \(an endless loop at the module's top level, or a promise chain that never yields\?\)\. Fix the module so it evaluates on its own\.$/);
+    const reference = await pool.load(journalRefOf('reference'));
+    expect((await pool.run(reference.journalId, simple)).kind).toBe('simulated');
+  });
+});
+
+describe('a journal whose module exits while it loads', () => {
+  test('its load fails naming the process.exit and its code, never as durasim\'s own failure; the worker serves the next journal', async () => {
+    const pool = poolOf({ workers: 1 });
+    const error = await pool.load(fixture('exitsAtLoad')).then(() => undefined, (e: unknown) => e as Error);
+    expect(error?.message).toMatch(/^Failed to load the journal: evaluating \S*exitsAtLoad\.ts called process\.exit\(5\) at its top level, so it exported no journal\. Fix the module so it evaluates on its own \(a process may exit inside run\(\), not while its module loads\)\.$/);
+    const reference = await pool.load(journalRefOf('reference'));
+    expect((await pool.run(reference.journalId, simple)).kind).toBe('simulated');
+  });
+});
+
+describe('a journal whose module leaves a rejection nothing handles as it loads', () => {
+  // In Node such a process ends at every start; runs that shared the module's one evaluation saw nothing, and check said clean.
+  test('its load fails naming the error, instead of a clean verdict; the worker serves the next journal', async () => {
+    const pool = poolOf({ workers: 1 });
+    const error = await pool.load(fixture('rejectsAtLoad')).then(() => undefined, (e: unknown) => e as Error);
+    expect(error?.message).toMatch(/^Failed to load the journal: evaluating \S*rejectsAtLoad\.ts left an error nothing handles \(Error: the config could not be read\): in Node its process would end of it at every start\. Handle it in the module, or do that work inside run\(\)\.$/);
     const reference = await pool.load(journalRefOf('reference'));
     expect((await pool.run(reference.journalId, simple)).kind).toBe('simulated');
   });
@@ -54,6 +96,33 @@ describe('a journal that eats memory', () => {
     expect(outcome.kind === 'journal-out-of-memory' ? outcome.detail : '').toMatch(detail);
     const reference = await pool.load(journalRefOf('reference'));
     expect((await pool.run(reference.journalId, simple)).kind).toBe('simulated');
+  });
+});
+
+describe('memory is judged by what the journal holds, the same in every worker', () => {
+  // Buffers freed by one collection are swept after it: a single collection still counted them,
+  // so a journal that held nothing was stopped as out of memory at whatever step the count fell.
+  test('buffers allocated and dropped in each step are not held: the run ends as simulated', async () => {
+    const pool = poolOf({ workers: 1, maxHeapMb: 40 });
+    const loaded = await pool.load(fixture('buffersDropped'));
+    const outcome = await pool.run(loaded.journalId, simple);
+    expect(outcome.kind === 'journal-out-of-memory' ? outcome.detail : outcome.kind).toBe('simulated');
+  });
+
+  // The memory check falls on the run's own steps, not on a count the worker carries from run to
+  // run: the step it names does not depend on what the worker ran before.
+  test('a run that holds too much is stopped at the same step whatever ran before it in its worker', async () => {
+    const detail = async (before: number): Promise<string> => {
+      const pool = poolOf({ workers: 1, maxHeapMb: 128 });
+      const reference = await pool.load(journalRefOf('reference'));
+      for (let i = 0; i < before; i++) expect((await pool.run(reference.journalId, simple)).kind).toBe('simulated');
+      const hungry = await pool.load(fixture('buffersPerStep'));
+      const outcome = await pool.run(hungry.journalId, simple);
+      return outcome.kind === 'journal-out-of-memory' ? outcome.detail.replace(/held \d+ MB/, 'held N MB') : outcome.kind;
+    };
+    const alone = await detail(0);
+    expect(alone).toMatch(/^the journal held N MB \(heap and buffers\) at global step \d+, over the 128 MB limit/);
+    for (const before of [1, 2, 3]) expect(await detail(before)).toBe(alone);
   });
 });
 
@@ -152,5 +221,19 @@ describe('results do not depend on the worker count', () => {
     const arbitrary = scenarioArbitrary();
     expect(JSON.stringify(scenarioAt(arbitrary, 5, 17).value)).toBe(JSON.stringify(scenarioAt(arbitrary, 5, 17).value));
     expect(JSON.stringify(scenarioAt(arbitrary, 5, 17).value)).not.toBe(JSON.stringify(scenarioAt(arbitrary, 5, 18).value));
+  });
+});
+
+describe("a worker's own CPU (the bench's boot and warm-up per worker)", () => {
+  test('each worker answers with its thread\'s CPU so far, after the runs it was sent before, and it grows with them', async () => {
+    const pool = poolOf({ workers: 2 });
+    const loaded = await pool.load(journalRefOf('reference'));
+    const booted = await pool.threadCpuMs();
+    expect(booted).toHaveLength(2);
+    for (const ms of booted) expect(ms).toBeGreaterThan(0); // Linux: /proc/thread-self/schedstat
+    const runs = Array.from({ length: 20 }, (_, i) => pool.run(loaded.journalId, scenarioAt(scenarioArbitrary(), 7, i).value_));
+    const after = await pool.threadCpuMs();
+    expect((await Promise.all(runs)).every((outcome) => outcome.kind === 'simulated')).toBe(true);
+    for (const [i, ms] of after.entries()) expect(ms).toBeGreaterThan(booted[i] as number);
   });
 });

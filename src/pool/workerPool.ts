@@ -4,10 +4,14 @@
  *
  * - Each worker guards its thread, loads journals as bundles (a fresh instance of their modules
  *   per incarnation) and runs one scenario at a time.
- * - Watchdog: a busy worker whose heartbeat does not move for `hangTimeoutMs` of wall time is
- *   terminated; its run ends as `journal-blocked`, naming where it stopped. A worker that passes
- *   its memory limit (`maxHeapMb`: V8's heap limit, and a check of heap and buffers every 64
- *   steps) ends its run as `journal-out-of-memory`. Either way a new worker takes its place.
+ * - Watchdog: a busy worker whose heartbeat does not move while its thread spends `hangTimeoutMs`
+ *   of its own CPU time is terminated; its run ends as `journal-blocked`, naming where it stopped.
+ *   CPU time, not wall time: on a busy machine a thread may wait seconds for a core, and a slow load
+ *   or step is not a blocked one. A thread that holds on without using CPU (where its CPU cannot be
+ *   read: the hang timeout itself) is stopped after ten times that in wall time (hangRule.ts). A worker that passes
+ *   its memory limit (`maxHeapMb`: V8's heap limit, and a check of what it holds, heap and buffers
+ *   after a full collection, every 64th step of a run) ends its run as `journal-out-of-memory`.
+ *   Either way a new worker takes its place.
  * - Workers are recycled when they hold more than half their limit between runs, so memory stays
  *   flat over long checks, and after `recycleAfterRuns` runs as a backstop. Not more often: a new
  *   worker boots and warms its compiled code again, which cost 12% of a 4,000-run check when
@@ -17,47 +21,20 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { SimulationResult } from '../../simulator/simulate.js';
 import { DurasimError } from '../../model/contract/failure.js';
 import { fixedTimeZone } from '../../simulator/sandbox/guardLocale.js';
 import { bundleJournal, type JournalBundle } from '../isolation/bundleJournal.js';
 import type { JournalRef } from '../isolation/journalRef.js';
-import { beats, blockedAt, describeBlockedAt, newHeartbeat, type BlockedAt } from './heartbeat.js';
-import type { Escape } from '../../simulator/sandbox/ambientGuard.js';
+import { beats, blockedAt, describeBlockedAt, isReady, newHeartbeat, threadIdOf } from './heartbeat.js';
+import { threadCpuMsOf } from './threadCpuMs.js';
+import { hangVerdict } from './hangRule.js';
 import { ownModule } from '../ownFiles.js';
 import { loadedGraph } from './loadedGraph.js';
-import type { FromWorker, GeneratedRun, Rerun, RunRequest, RunSummary, ToWorker, WorkerData } from './protocol.js';
+import type { FromWorker, GeneratedRun, RunRequest, ToWorker, WorkerData } from './protocol.js';
+import { judgedSummary } from './runEvidence.js';
 
-export interface PoolOptions {
-  /** Worker threads (default: the machine's available parallelism). */
-  workers?: number;
-  /** The journal's memory limit per worker, MB (default 512). */
-  maxHeapMb?: number;
-  /** Wall time a busy worker may go without a heartbeat before it is terminated (default 5000 ms). */
-  hangTimeoutMs?: number;
-  /** Runs before a worker is replaced by a fresh one (default 50,000; the heap check recycles a worker that grows). */
-  recycleAfterRuns?: number;
-}
-
-export type RunOutcome =
-  /** Taken off the queue before it ran (see cancel). */
-  | { kind: 'cancelled' }
-  | { kind: 'simulated'; summary: RunSummary; result?: SimulationResult; again?: { summary: RunSummary; result?: SimulationResult }; rerun?: Rerun }
-  | { kind: 'journal-blocked'; at: BlockedAt; detail: string }
-  | { kind: 'journal-out-of-memory'; detail: string }
-  | { kind: 'harness-error'; message: string; stack?: string };
-
-export interface LoadedJournal {
-  journalId: number;
-  name: string;
-  /** Escapes made by the journal's module code at load (its top level). */
-  loadEscapes: Escape[];
-  /**
-   * The module reads the world as it loads (a clock read, a random draw, a timer at its top level):
-   * what it keeps is module state a restart renews, so every run loads it afresh at every incarnation.
-   */
-  freshModules: boolean;
-}
+export type { LoadedJournal, PoolOptions, RunOutcome } from './poolTypes.js';
+import type { LoadedJournal, PoolOptions, RunOutcome } from './poolTypes.js';
 
 interface PendingRun {
   id: number;
@@ -80,8 +57,16 @@ interface Slot {
   runs: number;
   lastBeats: number;
   lastBeatAtMs: number;
+  /** The worker thread's CPU time when the watchdog first looked after its last beat (undefined: not looked yet, or unreadable). */
+  lastBeatCpuMs?: number;
   heapMb: number;
   exiting: boolean;
+  /** The journal replaced a builtin this worker runs on: it is replaced once its run is done. */
+  retire?: boolean;
+  /** Callers waiting for the thread's CPU (threadCpuMs), in the order they asked. */
+  cpuAsked: ((ms: number | undefined) => void)[];
+  /** The journals it was sent to load and has not answered for: watched as a run is. */
+  loading: number[];
 }
 
 const BOOT = fileURLToPath(new URL('./poolBoot.mjs', import.meta.url));
@@ -194,6 +179,23 @@ export class WorkerPool {
     }));
   }
 
+  /**
+   * The CPU each worker's thread has used so far, ms, in the order of the workers (undefined off
+   * Linux, or for a worker gone before it answered): the bench's boot and warm-up per worker. Each
+   * answers after the runs it was sent before.
+   */
+  threadCpuMs(): Promise<(number | undefined)[]> {
+    return Promise.all(
+      this.slots.map(
+        (slot) =>
+          new Promise<number | undefined>((resolve) => {
+            slot.cpuAsked.push(resolve);
+            slot.worker.postMessage({ type: 'thread-cpu' } satisfies ToWorker);
+          }),
+      ),
+    );
+  }
+
   private spawn(): Slot {
     const heartbeat = newHeartbeat();
     const graphFile = loadedGraph();
@@ -202,7 +204,7 @@ export class WorkerPool {
     // What journals print is not durasim's output; their behaviour is in the trace.
     worker.stdout.resume();
     if (process.env.DURASIM_DEBUG_WORKERS) worker.stderr.pipe(process.stderr); else worker.stderr.resume();
-    const slot: Slot = { worker, heartbeat, loaded: new Set(), sent: [], runs: 0, lastBeats: 0, lastBeatAtMs: wallMs(), heapMb: 0, exiting: false };
+    const slot: Slot = { worker, heartbeat, loaded: new Set(), sent: [], runs: 0, lastBeats: 0, lastBeatAtMs: wallMs(), heapMb: 0, exiting: false, cpuAsked: [], loading: [] };
     worker.on('message', (message: FromWorker) => this.onMessage(slot, message));
     worker.on('error', (error: Error & { code?: string }) => this.onWorkerGone(slot, error));
     worker.on('exit', () => this.onWorkerGone(slot, undefined));
@@ -216,6 +218,12 @@ export class WorkerPool {
     const loading = this.bundles.get(journalId);
     if (!loading) return;
     slot.loaded.add(journalId);
+    if (slot.sent.length === 0 && slot.loading.length === 0) {
+      slot.lastBeats = beats(slot.heartbeat);
+      slot.lastBeatAtMs = wallMs();
+      slot.lastBeatCpuMs = undefined;
+    }
+    slot.loading.push(journalId);
     slot.worker.postMessage({ type: 'load', journalId, bundle: loading.bundle, environment: loading.environment } satisfies ToWorker);
   }
 
@@ -228,6 +236,7 @@ export class WorkerPool {
         if (slot.sent.length === 0) {
           slot.lastBeats = beats(slot.heartbeat);
           slot.lastBeatAtMs = wallMs();
+          slot.lastBeatCpuMs = undefined;
         }
         slot.sent.push(run);
         this.ensureLoaded(slot, run.journalId);
@@ -242,26 +251,41 @@ export class WorkerPool {
     slot.runs++;
     slot.lastBeats = beats(slot.heartbeat);
     slot.lastBeatAtMs = wallMs();
+    slot.lastBeatCpuMs = undefined;
     run?.resolve(outcome);
-    if (!slot.exiting && (slot.runs >= this.recycleAfterRuns || slot.heapMb > this.maxHeapMb / 2)) this.replace(slot);
+    if (!slot.exiting && (slot.runs >= this.recycleAfterRuns || slot.heapMb > this.maxHeapMb / 2 || slot.retire === true)) this.replace(slot);
     this.dispatch();
   }
 
   private onMessage(slot: Slot, message: FromWorker): void {
+    // A worker whose builtins the journal replaced is used no more: when its run is done (finish), or at once when idle —
+    // after the message is handled, so a load it answers is no longer pending and its replacement does not load that journal again.
+    const retire = 'retire' in message && message.retire === true;
+    if (retire) slot.retire = true;
+    this.handle(slot, message);
+    if (retire && slot.sent.length === 0 && !slot.exiting) this.replace(slot);
+  }
+
+  private handle(slot: Slot, message: FromWorker): void {
     switch (message.type) {
       case 'loaded': {
+        slot.loading = slot.loading.filter((id) => id !== message.journalId);
         const waiting = this.loads.get(message.journalId);
         this.loads.delete(message.journalId);
         waiting?.resolve({ journalId: message.journalId, name: message.name, loadEscapes: message.escapes, freshModules: message.readsWorldAtLoad });
         return;
       }
       case 'load-failed': {
+        slot.loading = slot.loading.filter((id) => id !== message.journalId);
         const waiting = this.loads.get(message.journalId);
         this.loads.delete(message.journalId);
         if (waiting) {
+          const spec = this.bundles.get(message.journalId)?.bundle.ref.spec;
           const error = message.failure && message.escapes.length === 0
             ? new DurasimError(message.failure.action, message.failure.reason, message.failure.fix)
-            : new DurasimError('load the journal', `evaluating ${this.bundles.get(message.journalId)?.bundle.ref.spec} threw ${message.message}`, 'Fix the module so it evaluates on its own');
+            : message.exitCode !== undefined && message.escapes.length === 0
+              ? new DurasimError('load the journal', `evaluating ${spec} called process.exit(${message.exitCode}) at its top level, so it exported no journal`, 'Fix the module so it evaluates on its own (a process may exit inside run(), not while its module loads)')
+              : new DurasimError('load the journal', `evaluating ${spec} threw ${message.message}`, 'Fix the module so it evaluates on its own');
           waiting.reject(message.escapes.length > 0 ? Object.assign(error, { escapes: message.escapes }) : error);
         } else if (slot.sent[0]?.journalId === message.journalId) {
           this.finish(slot, { kind: 'harness-error', message: `the journal loaded once and then failed to load in another worker: ${message.message}` });
@@ -271,11 +295,15 @@ export class WorkerPool {
       case 'result':
         if (slot.sent[0]?.id !== message.id) return;
         slot.heapMb = message.heapMb;
-        this.finish(slot, { kind: 'simulated', summary: message.summary, ...(message.result ? { result: message.result } : {}), ...(message.again ? { again: message.again } : {}), ...(message.rerun ? { rerun: message.rerun } : {}) });
+        // Judged here, where no journal code runs (runEvidence.ts).
+        this.finish(slot, { kind: 'simulated', summary: judgedSummary(message.summary), ...(message.result ? { result: message.result } : {}), ...(message.again ? { again: { summary: judgedSummary(message.again.summary), ...(message.again.result ? { result: message.again.result } : {}) } } : {}), ...(message.rerun ? { rerun: message.rerun } : {}) });
         return;
       case 'out-of-memory':
         if (slot.sent[0]?.id !== message.id) return;
         this.abandon(slot, { kind: 'journal-out-of-memory', detail: message.detail });
+        return;
+      case 'thread-cpu':
+        slot.cpuAsked.shift()?.(message.ms);
         return;
       case 'harness-error':
         if (slot.sent[0]?.id !== message.id) return;
@@ -288,6 +316,7 @@ export class WorkerPool {
   private onWorkerGone(slot: Slot, error: (Error & { code?: string }) | undefined): void {
     const run = slot.sent.shift();
     this.queue.unshift(...slot.sent.splice(0));
+    for (const asked of slot.cpuAsked.splice(0)) asked(undefined);
     if (this.slots.includes(slot) && !this.closed) this.replace(slot);
     if (run && error?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
       run.resolve({ kind: 'journal-out-of-memory', detail: `the journal's heap passed V8's limit of ${this.maxHeapMb + 64} MB (--max-heap ${this.maxHeapMb})` });
@@ -333,17 +362,34 @@ export class WorkerPool {
     const now = wallMs();
     this.watchMemory(now);
     for (const slot of this.slots) {
-      if (slot.sent.length === 0 || slot.exiting) continue;
+      if ((slot.sent.length === 0 && slot.loading.length === 0) || slot.exiting) continue;
+      // A worker still booting runs durasim's own code (its module graph): on a busy machine that alone took more than a short hang timeout.
+      if (!isReady(slot.heartbeat)) {
+        slot.lastBeatAtMs = now;
+        slot.lastBeatCpuMs = undefined;
+        continue;
+      }
       const seen = beats(slot.heartbeat);
+      const tid = threadIdOf(slot.heartbeat);
+      const cpuMs = tid === undefined ? undefined : threadCpuMsOf(tid);
       if (seen !== slot.lastBeats) {
         slot.lastBeats = seen;
         slot.lastBeatAtMs = now;
+        slot.lastBeatCpuMs = cpuMs;
         continue;
       }
-      if (now - slot.lastBeatAtMs < this.hangTimeoutMs) continue;
+      if (slot.lastBeatCpuMs === undefined) slot.lastBeatCpuMs = cpuMs;
+      const held = hangVerdict({ hangTimeoutMs: this.hangTimeoutMs, nowMs: now, lastBeatAtMs: slot.lastBeatAtMs, cpuMs, lastBeatCpuMs: slot.lastBeatCpuMs });
+      if (held === undefined) continue;
       const at = blockedAt(slot.heartbeat);
-      const seconds = (this.hangTimeoutMs / 1000).toFixed(this.hangTimeoutMs % 1000 === 0 ? 0 : 1);
-      const detail = `the journal's code kept the thread ${describeBlockedAt(at)} for ${seconds} s of wall time without returning to the event loop (an endless loop, or a promise chain that never yields?)`;
+      const detail = `the journal's code kept the thread ${describeBlockedAt(at)} ${held} without returning to the event loop (an endless loop, or a promise chain that never yields?)`;
+      // A load that never returned: its module's top level holds the thread (the load's own pulse stopped).
+      for (const journalId of slot.loading) {
+        const waiting = this.loads.get(journalId);
+        this.loads.delete(journalId);
+        waiting?.reject(new DurasimError('load the journal', `evaluating ${this.bundles.get(journalId)?.bundle.ref.spec ?? 'it'} kept its thread ${held} without returning to the event loop (an endless loop at the module's top level, or a promise chain that never yields?)`, 'Fix the module so it evaluates on its own'));
+      }
+      slot.loading = [];
       this.abandon(slot, { kind: 'journal-blocked', at, detail });
     }
   }

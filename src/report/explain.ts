@@ -3,7 +3,7 @@
  * someone staring at a failing crash sequence reads first.
  */
 import type { Violation } from '../../model/violation.js';
-import type { Scenario } from '../../simulator/scenario/scenario.js';
+import type { EventPlacement, Scenario } from '../../simulator/scenario/scenario.js';
 import type { SimulationResult } from '../../simulator/simulate.js';
 import { explainLoss } from '../../simulator/disk/crashReport.js';
 import { formatTraceEntry, rel } from '../../simulator/world/trace.js';
@@ -24,26 +24,31 @@ export function describeFault(fault: Scenario['faults'][number]): string {
     case 'user-edit':
       return `user saves ${fault.path} ${fault.atStep !== undefined ? `before global step ${fault.atStep}` : `after the worker's access #${fault.afterAccess} to it`}: ${JSON.stringify(fault.text)}`;
     case 'duplicate-delivery':
-      return `duplicate delivery before global step ${fault.atStep}`;
+      return `duplicate delivery ${whenOf(fault)}`;
     case 'concurrent-call':
-      return `a second call of the task in worker-${fault.process}'s running process before global step ${fault.atStep}`;
+      return `a second call of the task in worker-${fault.process}'s running process ${whenOf(fault)}`;
     case 'service-restart':
-      return `service restart before global step ${fault.atStep}`;
+      return `service restart ${whenOf(fault)}`;
     case 'store-restart':
-      return `store restart before global step ${fault.atStep}`;
+      return `store restart ${whenOf(fault)}`;
     case 'input-change':
-      return `the service's resource ${fault.resource} changes to ${JSON.stringify(fault.value)} before global step ${fault.atStep}`;
+      return `the service's resource ${fault.resource} changes to ${JSON.stringify(fault.value)} ${whenOf(fault)}`;
     case 'cancel':
-      return `the user cancels the task before global step ${fault.atStep}${fault.reason ? `: ${fault.reason}` : ''}`;
+      return `the user cancels the task ${whenOf(fault)}${fault.reason ? `: ${fault.reason}` : ''}`;
     case 'store-edit':
-      return `someone ${fault.value === null ? `deletes ${fault.key} from` : `writes ${JSON.stringify(fault.value)} to ${fault.key} in`} the store before global step ${fault.atStep}`;
+      return `someone ${fault.value === null ? `deletes ${fault.key} from` : `writes ${JSON.stringify(fault.value)} to ${fault.key} in`} the store ${whenOf(fault)}`;
     case 'store-call':
-      return `store call #${fault.call}: ${fault.fault}`;
+      return `${fault.at ? `store call #${fault.at.occurrence} that mentions ${fault.at.mentions}` : `store call #${fault.call}`}: ${fault.fault}`;
     case 'takeover':
-      return `the operator takes the task over before global step ${fault.atStep}, for ${fault.holdMs} ms`;
+      return `the operator takes the task over ${whenOf(fault)}, for ${fault.holdMs} ms`;
     case 'pause':
-      return `worker-${fault.process}#${fault.incarnation} freezes for ${fault.pauseMs} ms at its ${stepOf(fault)}`;
+      return `worker-${fault.process}#${fault.incarnation} freezes for ${fault.pauseMs} ms at its ${fault.at?.when === 'after' ? `next call after its ${stepOf(fault)}` : stepOf(fault)}`;
   }
+}
+
+/** When an event lands: before a global step, or around the n-th worker step that mentions its anchor. */
+function whenOf(fault: EventPlacement): string {
+  return fault.at ? `${fault.at.when ?? 'before'} worker step #${fault.at.occurrence} that mentions ${fault.at.mentions}` : `before global step ${fault.atStep}`;
 }
 
 function stepOf(fault: { at?: { occurrence: number; mentions: string }; step?: number }): string {

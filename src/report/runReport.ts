@@ -66,6 +66,8 @@ export interface RunReport {
   work?: { steps: number; traceEntries: number; unroutedRequests?: number; strayRequests?: number; runsAstray?: number };
   /** The fault windows the generated runs hit (runner/faultWindows.ts), and the runs aimed at a window none had hit. */
   coverage?: { windows: string[]; reachable?: number; aimedRuns: number; aimedHits: number };
+  /** check --sweep: the single-fault states judged before the drawn runs, at how many of the fault-free run's crash points, its runs (not among runsExecuted), wall and CPU ms. */
+  sweep?: { states: number; points: { explored: number; of: number }; runs: number; ms: number; cpuMs: number; complete: boolean; stoppedBy?: string };
   /**
    * What the command cost, in this process (every thread: the main one, the workers, V8's helpers;
    * not esbuild's own process when it bundled the journal): CPU in all, CPU until the first
@@ -100,8 +102,9 @@ export function journalErrors(result: SimulationResult): string[] {
   ];
 }
 
-/** Who escaped: worker-<pid>#<incarnation>, or inspect() (pid -1). */
+/** Who escaped: worker-<pid>#<incarnation>, inspect() (pid -1), or code no simulated process ran (pid -2). */
 export function escapeWho(escape: { pid: number; incarnation: number }): string {
+  if (escape.pid === -2) return 'code in no process';
   return escape.pid < 0 ? 'inspect()' : `worker-${escape.pid}#${escape.incarnation}`;
 }
 
@@ -109,7 +112,7 @@ export function verdictOf(violations: readonly Violation[], result: { escapes: S
   if (nondeterministic) return { verdict: 'sandbox', sandbox: nondeterministic };
   if (result && result.escapes.length > 0) {
     const first = result.escapes[0] as SimulationResult['escapes'][number];
-    return { verdict: 'sandbox', sandbox: `${escapeWho(first)} ${first.message} (${first.api}). ${escapeFix(first.api)}` };
+    return { verdict: 'sandbox', sandbox: `${escapeWho(first)} ${first.message} (${first.api}). ${first.fix ?? escapeFix(first.api)}` };
   }
   if (violations.some((v) => invariantKind(v.code) === 'safety')) return { verdict: 'safety' };
   if (violations.length > 0) return { verdict: 'liveness' };

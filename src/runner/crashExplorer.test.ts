@@ -3,7 +3,7 @@ import { baseScenario, STANDARD_OPERATIONS, type FaultKind } from '../arbitrarie
 import { bundledJournal } from '../isolation/journalRef.js';
 import { WorkerPool } from '../pool/workerPool.js';
 import type { TraceEntry } from '../../simulator/world/trace.js';
-import { crashPoints, exploreCrashes, ioShapes, stepKind, tornShapes } from './crashExplorer.js';
+import { crashPoints, exploreCrashes, ioShapes, stepKind, tornShapes, type SweptState } from './crashExplorer.js';
 
 describe('crash points and states', () => {
   test.each([
@@ -32,6 +32,21 @@ describe('crash points and states', () => {
     ];
     expect(crashPoints(trace).map((p) => `${p.pid}/${p.incarnation}/${p.step}/${p.when}/${p.kind}`)).toEqual(['0/0/0/before/read', '0/0/0/after/read', '1/2/5/before/directory fsync', '1/2/5/after/directory fsync']);
     expect(crashPoints(trace, 2).map((p) => p.seq)).toEqual([3, 3]);
+  });
+
+  test('each point carries what its step touches, read with the service\'s and the store\'s lines after it', () => {
+    const trace: TraceEntry[] = [
+      { seq: 0, timeMs: 0, actor: 'worker-0', incarnation: 0, step: 0, globalStep: 0, op: 'fetch', detail: 'POST /operations/post-a' },
+      { seq: 1, timeMs: 0, actor: 'service', op: 'receive', detail: '#0 POST /operations/post-a → 201' },
+      { seq: 2, timeMs: 0, actor: 'worker-0', incarnation: 0, step: 1, globalStep: 1, op: 'store.put', detail: 'task-1/projection' },
+      { seq: 3, timeMs: 0, actor: 'store', op: 'put', detail: '#0 worker-0#0 put task-1/projection under lease task-1 token 1 → ok v1' },
+      { seq: 4, timeMs: 0, actor: 'worker-0', incarnation: 0, step: 2, globalStep: 2, op: 'fh.sync', detail: 'journal.jsonl' },
+    ];
+    expect(crashPoints(trace, -1, ['post-a']).map((p) => `${p.step}/${p.when}: ${p.touches.join(', ')}`)).toEqual([
+      '0/before: key post-a', '0/after: key post-a',
+      '1/before: store task-1/projection, lease task-1', '1/after: store task-1/projection, lease task-1',
+      '2/before: file journal.jsonl', '2/after: file journal.jsonl',
+    ]);
   });
 
   test('torn and per-file shapes only where something was unsynced; per-file combinations fewest kept first, capped', () => {
@@ -94,6 +109,46 @@ describe('exploreCrashes', () => {
     expect(found?.note).toBe('the newcomer taking the first step once both are ready');
     expect(found?.scenario.faults).toHaveLength(1);
     expect(found?.scenario.schedule).toEqual([1]);
+  });
+
+  test('depth 2 keeps the pairs whose second step touches what the first touched, the same key first; --all-pairs tries every pair in exploration order', async () => {
+    const loaded = await pool.load(bundledJournal('reference')!);
+    const one = await exploreCrashes({ pool, journalId: loaded.journalId, base, depth: 1 });
+    // Which key, file, store entry or lease each pair's second step touches, in the order the pairs were judged.
+    const judged = (allPairs: boolean) => {
+      const seconds: string[][] = [];
+      const onState = (state: SweptState) => void (state.scenario.faults.length === 2 && seconds.push([...state.point.touches]));
+      return exploreCrashes({ pool, journalId: loaded.journalId, base, depth: 2, maxRuns: one.runs + 300, allPairs, onState }).then((r) => ({ ...r, seconds }));
+    };
+    const pruned = await judged(false);
+    expect(pruned.cutShort).toBe(true);
+    const pairs = pruned.pairs!;
+    expect(pairs.all).toBe(false);
+    expect(pairs.partial).toBe(false);
+    expect(pairs.kept).toBeGreaterThan(0);
+    expect(pairs.kept).toBeLessThan(pairs.total);
+    expect(pairs.byKind.key + pairs.byKind.file + pairs.byKind.store + pairs.byKind.lease).toBe(pairs.kept);
+    expect(pairs.byKind.key).toBeGreaterThan(pairs.tried); // the budget ends among the same-key pairs...
+    expect(pruned.seconds.length).toBeGreaterThan(0);
+    expect(pruned.seconds.every((t) => t.includes('key post-a'))).toBe(true); // ...so every second fault tried is at a step that names post-a
+    expect(pairs.runs).toBe(pruned.runs - one.runs); // the continuations come from the depth-1 runs: no run of their own
+    const all = await judged(true);
+    expect(all.pairs).toMatchObject({ all: true, kept: expect.any(Number) });
+    expect(all.seconds.some((t) => !t.includes('key post-a'))).toBe(true); // in exploration order, the step after the first fault comes first
+  });
+
+  test('a defect two related faults reveal (a cancel and a crash at steps naming the same key: cancel-rolls-back) is found among the first pairs by dependency, not in exploration order', async () => {
+    const loaded = await pool.load(bundledJournal('cancel-rolls-back')!);
+    const one = await exploreCrashes({ pool, journalId: loaded.journalId, base, depth: 1 });
+    expect(one.findings).toEqual([]); // one fault alone never reveals it
+    const maxRuns = one.runs + 400;
+    const pruned = await exploreCrashes({ pool, journalId: loaded.journalId, base, depth: 2, maxRuns });
+    expect(pruned.pairs?.firstFailingRun).toBeGreaterThan(one.runs);
+    expect(pruned.pairs?.firstFailingRun).toBeLessThanOrEqual(pruned.runs);
+    expect(pruned.findings[0]?.scenario.faults.map((f) => f.kind).sort()).toEqual(['cancel', 'crash']);
+    const all = await exploreCrashes({ pool, journalId: loaded.journalId, base, depth: 2, maxRuns, allPairs: true });
+    expect(all.pairs?.firstFailingRun).toBeUndefined();
+    expect(all.findings).toEqual([]);
   });
 
   test('depth 2 explores pairs: more states than depth 1, and a budget cuts it short honestly', async () => {

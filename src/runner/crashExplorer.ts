@@ -2,8 +2,10 @@
  * Bounded-exhaustive exploration (`durasim explore`): for one base scenario, every crash point —
  * every worker step, before it and after it — times every distinct crash state reachable there,
  * and every other fault of every family that can land at the step (windowFaults.ts), each
- * continued to the end and judged. With depth 2, the same again at every point of every depth-1
- * continuation (every pair: a crash after a crash, a crash after a lost response, ...).
+ * continued to the end and judged. With depth 2, the same again at the points of every depth-1
+ * state's continuation (a crash after a crash, a crash after a lost response, ...): by default
+ * only at those whose step touches something the first fault's step touched, the closest
+ * dependencies first (dependentPairs.ts); with `allPairs`, at every point, in exploration order.
  *
  * - Crash states at a point: a process kill (the page cache survives); a machine crash losing
  *   everything unsynced; and, when some file had unsynced appends, the torn states (torn-tail with
@@ -27,53 +29,15 @@ import type { TraceEntry } from '../../simulator/world/trace.js';
 import type { RunSummary } from '../pool/protocol.js';
 import type { WorkerPool } from '../pool/workerPool.js';
 import { judgedViolations, summaryOf, type Judged } from './runVerdict.js';
-import { intentChanges, windowFaultsAt, type WindowContext, type WindowPoint } from './windowFaults.js';
+import { intentChanges, windowFaultsAt, type WindowContext } from './windowFaults.js';
 import { DEFAULT_FAULT_KINDS, type FaultKind, type TaskFeature } from '../arbitraries.js';
-import { ioShapes, STEP_KINDS, stepKind, type StepKind } from './stepKind.js';
+import { ioShapes, STEP_KINDS, type StepKind } from './stepKind.js';
+import type { TouchKind } from './stepTouches.js';
+import { crashPoints, type CrashPoint } from './crashPoints.js';
+import { byDependency, dependencyNames, dependentPairs, type DependentPair } from './dependentPairs.js';
 
 export { ioShapes, stepKind, STEP_KINDS, type StepKind } from './stepKind.js';
-
-export interface CrashPoint extends WindowPoint {
-  when: 'before' | 'after';
-  kind: StepKind;
-  /** The step's trace line, for the reader. */
-  line: string;
-  /** The step's position in the trace. */
-  seq: number;
-}
-
-/**
- * Every crash point of a trace after position `afterSeq`: each worker step, before and after; with
- * what the step asked of the service and the store (their trace lines follow it) and the keys the
- * same worker's previous step put in the store.
- */
-export function crashPoints(trace: readonly TraceEntry[], afterSeq = -1): CrashPoint[] {
-  const points: CrashPoint[] = [];
-  let current: { requests: number[]; storeCalls: number[]; puts: string[] } | undefined;
-  const lastPuts = new Map<string, string[]>();
-  for (const entry of trace) {
-    if (entry.actor === 'service' && entry.op === 'receive') {
-      const request = /^#(\d+)/.exec(entry.detail)?.[1];
-      if (request !== undefined) current?.requests.push(Number(request));
-    }
-    if (entry.actor === 'store') {
-      const call = /^#(\d+) \S+ (put|delete) (\S+).* → ok/.exec(entry.detail) ?? /^#(\d+)/.exec(entry.detail);
-      // (a store line that is no call, its restart, names none)
-      if (call?.[1] !== undefined) current?.storeCalls.push(Number(call[1]));
-      if (call?.[3] !== undefined && call[2] === 'put') current?.puts.push(call[3]);
-    }
-    if (entry.step === undefined || entry.op.endsWith(':result') || !entry.actor.startsWith('worker-')) continue;
-    const actor = `${entry.actor}#${entry.incarnation ?? 0}`;
-    const window = { requests: [] as number[], storeCalls: [] as number[], puts: [] as string[] };
-    const storeKeys = lastPuts.get(actor) ?? [];
-    lastPuts.set(actor, window.puts);
-    current = window;
-    if (entry.seq <= afterSeq) continue;
-    const at = { pid: Number(entry.actor.slice('worker-'.length)), incarnation: entry.incarnation ?? 0, step: entry.step, globalStep: entry.globalStep ?? 0, kind: stepKind(entry.op, entry.detail), line: `${entry.op} ${entry.detail}`, seq: entry.seq };
-    points.push({ ...at, when: 'before', requests: window.requests, storeCalls: window.storeCalls, storeKeys }, { ...at, when: 'after', requests: window.requests, storeCalls: window.storeCalls, storeKeys });
-  }
-  return points;
-}
+export { crashPoints, type CrashPoint } from './crashPoints.js';
 
 type Shape = Pick<CrashFault, 'mode' | 'tornKeepBytes' | 'tail' | 'keep'>;
 
@@ -100,13 +64,38 @@ export interface ExploreCrashesOptions {
   /** Stop after this many runs (the table says the exploration was cut short). */
   maxRuns?: number;
   judged?: Judged;
-  /** The fault families tried at every point (default: every family check draws, all but concurrent); crash and io are the crash states and I/O errors. */
+  /** The fault families tried at every point (default: every family check draws); crash and io are the crash states and I/O errors. */
   families?: readonly FaultKind[];
   /** The task features in play (the task shape; default: all). */
   features?: readonly TaskFeature[];
-  onProgress?: (runs: number, states: number, failing: number) => void;
+  onProgress?: (runs: number, states: number, failing: number, points?: { explored: number; of: number }) => void;
   /** True once the exploration must stop (a signal): no batch is started after it; the one under way ends and counts. */
   stop?: () => boolean;
+  /**
+   * Each distinct state as it is judged, in exploration order (check's sweep: sweep.ts). True: no
+   * batch is started after this one (the one under way ends and counts: the order stays the same
+   * for any number of workers).
+   */
+  onState?: (state: SweptState) => boolean | void;
+  /** Crash points per batch (default 64); fewer stops sooner after a state onState stops at. */
+  batch?: number;
+  /** This shard's share of the depth-1 points: every n-th step (its before and after point), from the i-th. */
+  shard?: { index: number; count: number };
+  /** Depth 2: every pair, in exploration order, rather than the pairs dependency keeps, closest first (dependentPairs.ts). */
+  allPairs?: boolean;
+  /** Called once as depth 2's pairs begin (the caller measures their cost from there). */
+  onPairs?: () => void;
+}
+
+/** A distinct state the exploration judged: the scenario that reached it, its run, and where. */
+export interface SweptState {
+  scenario: Scenario;
+  summary: RunSummary;
+  family: FaultKind;
+  kind: StepKind;
+  /** The crash point it is at: its trace line and place. */
+  point: CrashPoint;
+  note?: string;
 }
 
 export interface CoverageRow {
@@ -144,12 +133,36 @@ export interface CrashExploration {
   findings: ExploreFinding[];
   /** The base scenario's own violations (exploration stops: every continuation would inherit them). */
   baseViolations: Violation[];
+  /** The base scenario's run (undefined when durasim failed on it). */
+  baseSummary?: RunSummary;
+  /** Crash points of the base run at depth 1 (of this shard), and how many of them were explored. */
+  points?: { explored: number; of: number };
+  /** Depth 2: the pairs (a depth-1 state × a point of its continuation), how many dependency kept, how many were tried. */
+  pairs?: PairCount;
   /** Calls that reached around the simulated world, from any run (a sandbox finding). */
   escapes: string[];
   /** durasim's own failure, if any (never a finding). */
   harnessError?: string;
   /** The first run whose inspect() answers the judge could not read (the adapter's bad input: exploration stops). */
   inspectProblems?: { problems: string[]; scenario: Scenario };
+}
+
+/** Depth 2's pairs: a pair is a distinct depth-1 state and one point (a step, before or after) of its continuation after the first fault. */
+export interface PairCount {
+  /** Every pair was tried (--all-pairs), not only those dependency keeps. */
+  all: boolean;
+  /** Pairs over the depth-1 states counted (every one unless the exploration stopped before depth 1 ended, or before every continuation was run with --all-pairs: `partial`). */
+  total: number;
+  /** The pairs whose second step touches something the first fault's step touched, per the closest thing both touch. */
+  kept: number;
+  byKind: Record<TouchKind, number>;
+  partial: boolean;
+  /** Pairs whose second point was tried (their faults run). */
+  tried: number;
+  /** Runs spent on pairs (their second faults; with --all-pairs also each continuation's own run). */
+  runs: number;
+  /** The exploration's run count at the first failing pair on a depth-1 state that did not fail alone (every run before it and it). */
+  firstFailingRun?: number;
 }
 
 const BATCH = 64;
@@ -160,9 +173,12 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
   const rows = new Map<StepKind, CoverageRow>(STEP_KINDS.map((kind) => [kind, { kind, points: 0, states: 0, failing: 0, codes: {}, families: {} }]));
   const result: CrashExploration = { rows: [], states: 0, runs: 0, cutShort: false, findings: [], baseViolations: [], escapes: [] };
   const found = new Set<string>();
+  // Each run's place in exploration order (the first failing pair is told by it).
+  const ordinals = new WeakMap<Scenario, number>();
 
   const run = async (scenario: Scenario, detail: 'summary' | 'trace'): Promise<RunSummary | undefined> => {
     result.runs++;
+    ordinals.set(scenario, result.runs);
     const outcome = await pool.run(journalId, scenario, { detail, modules: 'fresh', crashStates: true });
     if (outcome.kind === 'harness-error') {
       result.harnessError ??= outcome.message;
@@ -181,17 +197,26 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
   const violationsOf = (summary: RunSummary): Violation[] => judgedViolations(summary.violations, options.judged);
 
   const baseRun = await run(base, 'trace');
+  if (baseRun) result.baseSummary = baseRun;
   if (!baseRun || stopped()) return finish();
+  // True once onState asked to stop: no batch is started after the one under way.
+  let asked = false;
   const families = new Set(options.families ?? DEFAULT_FAULT_KINDS);
   const windows: WindowContext = { base, families, usesStore: (baseRun.trace ?? []).some((e) => e.actor === 'store'), ...(options.features ? { features: options.features } : {}) };
   result.baseViolations = violationsOf(baseRun);
   if (result.baseViolations.length > 0) return finish();
 
-  /** Explores every point of `trace` after `afterSeq`, on top of `start` (the scenario whose run it is: the base, or a depth-1 one). */
-  const explorePoints = async (trace: readonly TraceEntry[], afterSeq: number, start: Scenario, countPoints: boolean): Promise<{ scenario: Scenario; seq: number }[]> => {
-    const distinct: { scenario: Scenario; seq: number }[] = [];
-    const points = crashPoints(trace, afterSeq);
-    for (let i = 0; i < points.length && !stopped(); i += BATCH) {
+  type FirstState = { scenario: Scenario; seq: number; point: CrashPoint; fails: boolean };
+  type Item = { start: Scenario; point: CrashPoint; firstFails?: boolean };
+  /**
+   * Explores each item's point on top of its start scenario (the base, or a depth-1 state);
+   * `follow` sees each distinct state and its run's trace (depth 2 pruned by dependency).
+   */
+  const explorePoints = async (items: readonly Item[], countPoints: boolean, follow?: (state: FirstState, trace: readonly TraceEntry[]) => void): Promise<FirstState[]> => {
+    const distinct: FirstState[] = [];
+    const detail = follow ? 'trace' : 'summary';
+    const size = options.batch ?? BATCH;
+    for (let i = 0; i < items.length && !stopped() && !asked; i += size) {
       if (result.runs >= maxRuns) {
         result.cutShort = true;
         break;
@@ -200,21 +225,28 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
         result.stopped = true;
         break;
       }
-      const batch = points.slice(i, i + BATCH);
+      const batchItems = items.slice(i, i + size);
+      const batch = batchItems.map((item) => item.point);
+      if (countPoints && result.points) result.points.explored += batch.length;
+      if (!countPoints && result.pairs) result.pairs.tried += batch.length;
       const seen = batch.map(() => new Set<string>());
       /** Counts the state a run reached at point p (`key`: how it is told apart), once per distinct state. */
       const judgeState = (p: number, family: FaultKind, scenario: Scenario, summary: RunSummary | undefined, key: string | undefined, seq: number | undefined, note?: string): void => {
         const point = batch[p] as CrashPoint;
         if (!summary || key === undefined || seq === undefined || seen[p]?.has(key)) return;
         seen[p]?.add(key);
-        distinct.push({ scenario, seq });
+        const violations = violationsOf(summary);
+        const state = { scenario, seq, point, fails: violations.length > 0 };
+        distinct.push(state);
+        follow?.(state, summary.trace ?? []);
+        if (options.onState?.({ scenario, summary, family, kind: point.kind, point, ...(note !== undefined ? { note } : {}) }) === true) asked = true;
         const row = rows.get(point.kind) as CoverageRow;
         const tally = (row.families[family] ??= { tried: 0, failing: 0 });
         tally.tried++;
         row.states++;
         result.states++;
-        const violations = violationsOf(summary);
         if (violations.length === 0) return;
+        if (!countPoints && result.pairs && result.pairs.firstFailingRun === undefined && batchItems[p]?.firstFails === false) result.pairs.firstFailingRun = ordinals.get(scenario);
         tally.failing++;
         row.failing++;
         for (const code of new Set(violations.map((v) => v.code))) row.codes[code] = (row.codes[code] ?? 0) + 1;
@@ -230,66 +262,108 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
         const kill = (scenario.faults.at(-1) as CrashFault).mode === 'keep-all';
         judgeState(p, kill ? 'crash' : 'disk', scenario, summary, state && `${state.imageDigest}/${kill ? 'kill' : 'machine'}`, state?.seq);
       };
-      const withCrash = (point: CrashPoint, shape: Shape): Scenario => {
+      const withCrash = (p: number, shape: Shape): Scenario => {
+        const { start, point } = batchItems[p] as Item;
         const fault: CrashFault = { kind: 'crash', process: point.pid, incarnation: point.incarnation, step: point.step, when: point.when, ...shape };
         return { ...start, faults: [...start.faults, fault] };
       };
       if (countPoints) for (const point of batch) (rows.get(point.kind) as CoverageRow).points++;
       // The two states every point has (a process kill; a machine crash losing what is unsynced), then the torn and per-file ones where something was unsynced.
       const modes = [...(families.has('crash') ? ['keep-all' as const] : []), ...(families.has('disk') ? ['lose-unsynced' as const] : [])];
-      const plain = await Promise.all(batch.flatMap((point, p) => modes.map(async (mode) => {
-        const scenario = withCrash(point, { mode });
-        return { p, mode, scenario, summary: await run(scenario, 'summary') };
+      const plain = await Promise.all(batch.flatMap((_, p) => modes.map(async (mode) => {
+        const scenario = withCrash(p, { mode });
+        return { p, mode, scenario, summary: await run(scenario, detail) };
       })));
       for (const { p, scenario, summary } of plain) crashState(p, scenario, summary);
       // A process kill after which the task has changed (the intent family).
-      const intents = families.has('intent') ? intentChanges(start) : [];
-      const changed = await Promise.all(batch.flatMap((point, p) => intents.map(async ({ label, change }) => {
-        const scenario = { ...withCrash(point, { mode: 'keep-all' }), ...change };
-        return { p, label, scenario, summary: await run(scenario, 'summary') };
+      const changed = await Promise.all(batchItems.flatMap((item, p) => (families.has('intent') ? intentChanges(item.start) : []).map(async ({ label, change }) => {
+        const scenario = { ...withCrash(p, { mode: 'keep-all' }), ...change };
+        return { p, label, scenario, summary: await run(scenario, detail) };
       })));
       for (const { p, label, scenario, summary } of changed) {
         const state = summary?.crashStates.at(-1);
         judgeState(p, 'intent', scenario, summary, state && `${label}/${state.imageDigest}`, state?.seq, `then ${label}`);
       }
-      const torn = await Promise.all(batch.flatMap((point, p) => {
+      const torn = await Promise.all(batch.flatMap((_, p) => {
         const unsynced = plain.find((r) => r.p === p && r.mode === 'lose-unsynced')?.summary?.crashStates.at(-1)?.unsyncedAppends ?? {};
         return tornShapes(unsynced, options.maxPerFileStates ?? 16).map(async (shape) => {
-          const scenario = withCrash(point, shape);
-          return { p, scenario, summary: await run(scenario, 'summary') };
+          const scenario = withCrash(p, shape);
+          return { p, scenario, summary: await run(scenario, detail) };
         });
       }));
       for (const { p, scenario, summary } of torn) crashState(p, scenario, summary);
       // An I/O error in the step (once per step: at its "before" point).
-      const io = await Promise.all(batch.flatMap((point, p) => (point.when === 'before' && families.has('io') ? ioShapes(point.kind) : []).map(async (shape) => {
+      const io = await Promise.all(batchItems.flatMap(({ start, point }, p) => (point.when === 'before' && families.has('io') ? ioShapes(point.kind) : []).map(async (shape) => {
         const fault: IoErrorFault = { kind: 'io-error', process: point.pid, incarnation: point.incarnation, step: point.step, ...shape };
         const scenario = { ...start, faults: [...start.faults, fault] };
-        return { p, scenario, key: `io/${shape.error}/${shape.writtenBytes ?? 0}`, summary: await run(scenario, 'summary') };
+        return { p, scenario, key: `io/${shape.error}/${shape.writtenBytes ?? 0}`, summary: await run(scenario, detail) };
       })));
       for (const { p, scenario, key, summary } of io) judgeState(p, 'io', scenario, summary, key, batch[p]?.seq);
       // Every other family's faults that can land there (once per step: at its "before" point).
-      const others = await Promise.all(batch.flatMap((point, p) => (point.when === 'before' ? windowFaultsAt(point, { ...windows, base: start }) : []).map(async ({ family, fault, label, store, schedule }) => {
+      const others = await Promise.all(batchItems.flatMap(({ start, point }, p) => (point.when === 'before' ? windowFaultsAt(point, { ...windows, base: start }) : []).map(async ({ family, fault, label, store, schedule }) => {
         const scenario = { ...start, ...(store ? { store } : {}), ...(schedule ? { schedule } : {}), faults: [...start.faults, fault] };
-        return { p, family, scenario, key: label, summary: await run(scenario, 'summary'), ...(schedule ? { note: 'the newcomer taking the first step once both are ready' } : {}) };
+        return { p, family, scenario, key: label, summary: await run(scenario, detail), ...(schedule ? { note: 'the newcomer taking the first step once both are ready' } : {}) };
       })));
       for (const { p, family, scenario, key, summary, note } of others) judgeState(p, family, scenario, summary, key, batch[p]?.seq, note);
-      options.onProgress?.(result.runs, result.states, result.findings.length);
+      options.onProgress?.(result.runs, result.states, result.findings.length, result.points);
     }
     return distinct;
   };
 
-  const firstLevel = await explorePoints(baseRun.trace ?? [], -1, base, true);
-  if (options.depth === 2) {
-    for (const first of firstLevel) {
-      if (stopped() || result.runs >= maxRuns || options.stop?.()) {
+  // A shard's share: whole steps (a step's before and after points together), every n-th from the i-th.
+  const shard = options.shard;
+  const points = crashPoints(baseRun.trace ?? [], -1, dependencyNames(base)).filter((_, i) => shard === undefined || Math.floor(i / 2) % shard.count === shard.index - 1);
+  result.points = { explored: 0, of: points.length };
+  if (options.depth === 1) {
+    await explorePoints(points.map((point) => ({ start: base, point })), true);
+    return finish();
+  }
+  const pairs: PairCount = { all: options.allPairs === true, total: 0, kept: 0, byKind: { key: 0, file: 0, store: 0, lease: 0 }, partial: false, tried: 0, runs: 0 };
+  /** Counts a depth-1 state's pairs: every point of its continuation, and those dependency keeps. */
+  const count = (first: number, state: FirstState, continuation: readonly CrashPoint[]): DependentPair<CrashPoint>[] => {
+    const kept = dependentPairs(first, state.point, continuation);
+    pairs.total += continuation.length;
+    pairs.kept += kept.length;
+    for (const pair of kept) pairs.byKind[pair.kind]++;
+    return kept;
+  };
+  if (options.allPairs) {
+    // Every pair, in exploration order: each depth-1 state's continuation run again for its trace.
+    const firstLevel = await explorePoints(points.map((point) => ({ start: base, point })), true);
+    result.pairs = pairs;
+    options.onPairs?.();
+    const before = result.runs;
+    for (const [i, first] of firstLevel.entries()) {
+      if (stopped() || asked || result.runs >= maxRuns || options.stop?.()) {
         result.cutShort ||= result.runs >= maxRuns;
         if (options.stop?.()) result.stopped = true;
         break;
       }
       const continuation = await run(first.scenario, 'trace');
-      if (continuation) await explorePoints(continuation.trace ?? [], first.seq, first.scenario, false);
+      if (!continuation) continue;
+      const second = crashPoints(continuation.trace ?? [], first.seq, dependencyNames(first.scenario));
+      count(i, first, second);
+      await explorePoints(second.map((point) => ({ start: first.scenario, point, firstFails: first.fails })), false);
+      pairs.runs = result.runs - before;
     }
+    pairs.partial = result.cutShort || result.stopped === true || asked || stopped();
+    pairs.runs = result.runs - before;
+    return finish();
   }
+  // Pruned by dependency: each depth-1 state's continuation read from its own run; the pairs kept tried closest first.
+  const starts: FirstState[] = [];
+  const kept: DependentPair<CrashPoint>[] = [];
+  await explorePoints(points.map((point) => ({ start: base, point })), true, (state, trace) => {
+    kept.push(...count(starts.length, state, crashPoints(trace, state.seq, dependencyNames(state.scenario))));
+    starts.push(state);
+  });
+  pairs.partial = result.cutShort || result.stopped === true || asked || stopped();
+  result.pairs = pairs;
+  kept.sort(byDependency);
+  options.onPairs?.();
+  const before = result.runs;
+  await explorePoints(kept.map((pair) => ({ start: (starts[pair.first] as FirstState).scenario, point: pair.point, firstFails: (starts[pair.first] as FirstState).fails })), false);
+  pairs.runs = result.runs - before;
   return finish();
 
   function finish(): CrashExploration {

@@ -1,7 +1,10 @@
 /**
  * Hunting a journal's bugs in the worker pool: its stored regressions first, then the seed's
  * generated scenarios (explore), then the first failure shrunk to a small counterexample that
- * fails the same way (same verdict). Used by `durasim check`, `checkJournal` and the mutant corpus.
+ * fails the same way (same verdict): fast-check's shrink, then every fault still placed by number
+ * anchored where it landed (anchorFaults.ts), then the rewrites of simplifyScenario.ts — which can
+ * then drop an operation, or a fault that only shifted the others' timing, without moving the rest
+ * out of their windows. Used by `durasim check`, `checkJournal` and the mutant corpus.
  *
  * Not shrunk, saved as found: a run the pool had to stop (each attempt would cost the hang
  * timeout or a worker's memory), a nondeterministic run (it may not fail twice), and a harness error.
@@ -21,6 +24,9 @@ import { shrinkScenario } from './shrinkScenario.js';
 import type { GuideSummary } from './windowGuide.js';
 import { simplifyScenario } from './simplifyScenario.js';
 import { inRunShape, runShapeOf } from './runShape.js';
+import { anchoredInPlace, hasNumberedFaults } from './anchorFaults.js';
+import { withFewerFeatures } from './fewerFeatures.js';
+import { sweepSingleFaults, type SweepFailure, type SweepOptions, type SweepResult } from './sweep.js';
 
 export interface HuntOptions {
   pool: WorkerPool;
@@ -53,6 +59,23 @@ export interface HuntOptions {
   keepLookingPastLiveness?: boolean;
   /** True once the hunt must stop (a signal): see above. */
   stop?: () => boolean;
+  /**
+   * Sweep every single fault at every step of the task's fault-free run first (sweep.ts): its base
+   * and the families it tries. A failure there is the finding (shrunk by the rewrites alone); a
+   * liveness one is kept and the drawn runs go on.
+   */
+  sweep?: Pick<SweepOptions, 'base' | 'families' | 'features' | 'onProgress' | 'maxRuns'>;
+}
+
+/** What the sweep covered, for the summary. */
+export interface SweepSummary {
+  states: number;
+  points: { explored: number; of: number };
+  runs: number;
+  ms: number;
+  cpuMs: number;
+  complete: boolean;
+  stoppedBy?: string;
 }
 
 export interface Finding {
@@ -61,8 +84,8 @@ export interface Finding {
   scenario: Scenario;
   /** The outcome of the counterexample's run. */
   outcome: RunOutcome;
-  /** Where it came from: a stored regression file, or the run of that index in the seed's sequence. */
-  origin: { regression: string } | { index: number };
+  /** Where it came from: a stored regression file, the run of that index in the seed's sequence, or a state of the single-fault sweep. */
+  origin: { regression: string } | { index: number } | { sweep: string };
   shrink?: { attempts: number; steps: number; exhausted: boolean; ms: number; fromFaults: number; stopped?: boolean };
   notShrunk?: string;
   /** For a finding that is a difference between two runs: the runs and where they part. */
@@ -91,6 +114,8 @@ export interface HuntResult {
   tally?: { counts: Record<string, number>; findings: Finding[] };
   /** The fault windows the generated runs hit, and how the runs aimed at one fared. */
   coverage?: GuideSummary;
+  /** The single-fault sweep, when one ran first. */
+  sweep?: SweepSummary;
 }
 
 const wallMs = (): number => performance.now(); // the harness's clock: reported, never simulated
@@ -147,6 +172,35 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
     }
   }
   const storedReplayed = runsExecuted;
+  // The single-fault sweep, first: a failure there ends the hunt; a liveness one is kept and the drawn runs go on.
+  let swept: SweepResult | undefined;
+  if (options.sweep && !stopped) {
+    const budgetOver = (): boolean => options.timeBudgetMs !== undefined && wallMs() - started >= options.timeBudgetMs;
+    swept = await sweepSingleFaults({
+      pool,
+      journalId,
+      ...options.sweep,
+      ...(options.judged ? { judged: options.judged } : {}),
+      ...(options.tally ? { tally: true } : {}),
+      ...(options.shard ? { shard: options.shard } : {}),
+      stop: () => options.stop?.() === true || budgetOver(),
+    });
+    const sweep: SweepSummary = summaryOfSweep(swept);
+    if (swept.tally) {
+      for (const [code, n] of Object.entries(swept.tally.counts)) counts[code] = (counts[code] ?? 0) + n;
+      for (const [code, first] of Object.entries(swept.tally.firsts)) if (!findings.some((f) => f.invariant === code)) findings.push(await sweepFindingOf(options, first, code));
+    } else if (swept.failure) {
+      const finding = await sweepFindingOf(options, swept.failure, undefined);
+      const alsoLiveness = swept.liveness ? await sweepFindingOf(options, swept.liveness, undefined) : undefined;
+      return { runsExecuted, storedReplayed, timeBudgetHit: false, stopped: false, determinismChecks: storedDeterminismChecks, independenceChecks: 0, sweep, finding, ...(alsoLiveness ? { alsoLiveness } : {}), msToFinding: wallMs() - started, elapsedMs: wallMs() - started };
+    }
+    if (options.stop?.() || budgetOver()) {
+      const liveness = swept.liveness && !options.tally ? await sweepFindingOf(options, swept.liveness, undefined) : undefined;
+      const tally = options.tally ? { tally: { counts, findings }, ...(findings[0] ? { finding: findings[0] } : {}) } : {};
+      return { runsExecuted, storedReplayed, timeBudgetHit: budgetOver(), stopped: options.stop?.() === true, determinismChecks: storedDeterminismChecks, independenceChecks: 0, sweep, ...(liveness ? { finding: liveness } : {}), ...tally, elapsedMs: wallMs() - started };
+    }
+  }
+  const sweepSummary = swept ? { sweep: summaryOfSweep(swept) } : {};
   const explored = await explore({
     pool,
     journalId,
@@ -154,7 +208,7 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
     seed: options.seed,
     runs: options.runs,
     ...(options.shard ? { shard: options.shard } : {}),
-    ...(options.timeBudgetMs !== undefined ? { timeBudgetMs: options.timeBudgetMs } : {}),
+    ...(options.timeBudgetMs !== undefined ? { timeBudgetMs: Math.max(0, options.timeBudgetMs - (wallMs() - started)) } : {}),
     ...(options.determinismEvery !== undefined ? { determinismEvery: options.determinismEvery } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.onOutput ? { onOutput: options.onOutput } : {}),
@@ -166,7 +220,7 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
     ...(options.stop ? { stop: options.stop } : {}),
   });
   runsExecuted += explored.runsExecuted;
-  const base = { runsExecuted, storedReplayed, timeBudgetHit: explored.timeBudgetHit, stopped: stopped || explored.stopped, determinismChecks: storedDeterminismChecks + explored.determinismChecks, independenceChecks: explored.independenceChecks, work: explored.work, ...(explored.coverage ? { coverage: explored.coverage } : {}) };
+  const base = { runsExecuted, storedReplayed, timeBudgetHit: explored.timeBudgetHit, stopped: stopped || explored.stopped, determinismChecks: storedDeterminismChecks + explored.determinismChecks, independenceChecks: explored.independenceChecks, work: explored.work, ...(explored.coverage ? { coverage: explored.coverage } : {}), ...sweepSummary };
   const failure = explored.failure;
   if (explored.tally && !failure) {
     for (const [code, n] of Object.entries(explored.tally.counts)) counts[code] = (counts[code] ?? 0) + n;
@@ -176,11 +230,61 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
     const tally = { counts, findings };
     return findings.length > 0 ? { ...base, finding: findings[0] as Finding, tally, elapsedMs: wallMs() - started } : { ...base, tally, elapsedMs: wallMs() - started };
   }
-  if (!failure) return { ...base, elapsedMs: wallMs() - started };
+  // The sweep's liveness failure came before every drawn run: the finding when nothing else was found, else beside a safety one.
+  const sweptLiveness = swept?.liveness && !options.tally ? await sweepFindingOf(options, swept.liveness, undefined) : undefined;
+  if (!failure) return { ...base, ...(sweptLiveness ? { finding: sweptLiveness } : {}), elapsedMs: wallMs() - started };
   const msToFinding = explored.msToFailure ?? 0;
-  const finding = await findingOf(options, failure, undefined);
-  const alsoLiveness = explored.liveness ? await findingOf(options, explored.liveness, undefined) : undefined;
+  const finding = sweptLiveness && failure.verdict === 'liveness' ? sweptLiveness : await findingOf(options, failure, undefined);
+  const alsoLiveness = sweptLiveness && finding !== sweptLiveness ? sweptLiveness : explored.liveness ? await findingOf(options, explored.liveness, undefined) : undefined;
   return { ...base, finding, ...(alsoLiveness ? { alsoLiveness } : {}), msToFinding, elapsedMs: wallMs() - started };
+}
+
+/** The scenario with every numbered fault anchored where it landed in its run, when that run still fails the same way; else as it was. */
+export async function anchorWhereItLanded(pool: WorkerPool, journalId: number, scenario: Scenario, measure: (scenario: Scenario) => Promise<number | undefined>): Promise<Scenario> {
+  if (!hasNumberedFaults(scenario)) return scenario;
+  const outcome = await pool.run(journalId, scenario, { detail: 'trace' });
+  const trace = outcome.kind === 'simulated' ? outcome.summary.trace : undefined;
+  if (trace === undefined) return scenario;
+  const anchored = anchoredInPlace(scenario, trace);
+  return (await measure(anchored)) !== undefined ? anchored : scenario;
+}
+
+/** What the sweep covered and cost, for the summary. */
+function summaryOfSweep(swept: SweepResult): SweepSummary {
+  return { states: swept.states, points: swept.points, runs: swept.runs, ms: swept.ms, cpuMs: swept.cpuMs, complete: swept.complete, ...(swept.stoppedBy ? { stoppedBy: swept.stoppedBy } : {}) };
+}
+
+/**
+ * A failing state of the sweep as a finding: its one fault anchored where it landed, then the
+ * rewrites (an operation, a feature's files, the inputs dropped; the fault made milder), each kept
+ * only if the run fails the same way. Saved as found when it cannot be shrunk (see findingOf).
+ */
+async function sweepFindingOf(options: HuntOptions, failure: SweepFailure, invariant: string | undefined): Promise<Finding> {
+  const { pool, journalId } = options;
+  const origin = { sweep: failure.where };
+  const tag = invariant === undefined ? {} : { invariant };
+  const unshrinkable = failure.outcome.kind === 'journal-blocked' || failure.outcome.kind === 'journal-out-of-memory' || failure.verdict === 'harness' || failure.verdict === 'usage' || options.stop?.();
+  if (unshrinkable) return { ...tag, verdict: failure.verdict, scenario: failure.scenario, outcome: failure.outcome, origin, notShrunk: options.stop?.() ? 'the check was interrupted before it was shrunk' : 'it cannot be shrunk (see check)' };
+  if (options.shrinkWorkers !== undefined) pool.grow(options.shrinkWorkers);
+  const shrinkStarted = wallMs();
+  const measure = async (scenario: Scenario): Promise<number | undefined> => {
+    const outcome = await pool.run(journalId, scenario);
+    if (outcome.kind !== 'simulated') return undefined;
+    const fails = invariant === undefined ? outcomeVerdict(outcome, options.judged) === failure.verdict : tallyCodes(outcome, options.judged).includes(invariant);
+    return fails ? outcome.summary.stats.steps : undefined;
+  };
+  const anchored = await anchorWhereItLanded(pool, journalId, failure.scenario, measure);
+  // The sweep's base carries every feature of the shape: those the failure does not need go first (fewerFeatures.ts).
+  const fewer = await withFewerFeatures(anchored, measure, options.stop);
+  const report = options.onShrink;
+  const simpler = await simplifyScenario(fewer.scenario, measure, {
+    maxAttempts: 400,
+    shape: runShapeOf(options.arbitrary ?? {}, failure.scenario),
+    ...(options.stop ? { stop: options.stop } : {}),
+    ...(report ? { onProgress: (attempts: number, steps: number, current: Scenario) => report({ attempts, steps, faults: current.faults.length }) } : {}),
+  });
+  const outcome = simpler.steps === 0 && fewer.dropped.length === 0 && anchored === failure.scenario ? failure.outcome : await pool.run(journalId, simpler.scenario);
+  return { ...tag, verdict: failure.verdict, scenario: simpler.scenario, outcome, origin, shrink: { attempts: fewer.attempts + simpler.attempts, steps: fewer.dropped.length + simpler.steps, exhausted: false, ms: wallMs() - shrinkStarted, fromFaults: failure.scenario.faults.length, ...(options.stop?.() ? { stopped: true } : {}) } };
 }
 
 /** A failure as a finding: shrunk (to a scenario that still breaks `invariant`, or fails the same way), or saved as found when it cannot be. */
@@ -226,8 +330,11 @@ async function findingOf(options: HuntOptions, failure: ExploreFailure, invarian
     ...(options.stop ? { stop: options.stop } : {}),
     ...(report ? { onProgress: (attempts: number, steps: number, current: Scenario) => report({ attempts, steps, faults: current.faults.length }) } : {}),
   });
+  // Every fault still placed by number re-placed where it landed (anchorFaults.ts), when the run fails the same way so:
+  // the rewrites below then drop an operation or a fault without moving the others out of their windows.
+  const anchored = await anchorWhereItLanded(pool, journalId, shrunk.value.value_, measure);
   // Then the rewrites the shrink trees cannot make: two crashes merged into one machine crash, a fault dropped.
-  const simpler = await simplifyScenario(shrunk.value.value_, measure, {
+  const simpler = await simplifyScenario(anchored, measure, {
     maxAttempts: 200,
     shape,
     ...(options.stop ? { stop: options.stop } : {}),

@@ -81,7 +81,7 @@ describe('dropping an operation', () => {
 });
 
 describe('milder and anchored faults', () => {
-  test('each fault one notch less destructive: torn-write → torn-tail → lose-unsynced, a tail → cut, a short write → none', () => {
+  test('each fault one notch less destructive: torn-write → torn-tail → lose-unsynced → keep-all (a process kill), a tail → cut, a short write → none', () => {
     const torn: Fault = { kind: 'crash', process: 0, incarnation: 0, step: 3, when: 'after', mode: 'torn-write', tornKeepBytes: 5 };
     const tail: Fault = { kind: 'crash', process: 0, incarnation: 0, step: 3, when: 'after', mode: 'torn-tail', tail: 'zeros' };
     const perFile: Fault = { kind: 'crash', process: 0, incarnation: 0, step: 3, when: 'after', mode: 'per-file', keep: { 'journal.jsonl': 1 } };
@@ -91,7 +91,18 @@ describe('milder and anchored faults', () => {
     expect(milder(tail)).toEqual([{ kind: 'crash', process: 0, incarnation: 0, step: 3, when: 'after', mode: 'torn-tail' }]);
     expect(milder(perFile)).toEqual([{ kind: 'crash', process: 0, incarnation: 0, step: 3, when: 'after', mode: 'lose-unsynced' }]);
     expect(milder(short)).toEqual([{ kind: 'io-error', process: 0, incarnation: 0, step: 3, error: 'ENOSPC' }]);
-    expect(milder(machine)).toEqual([]);
+    expect(milder(machine)).toEqual([{ ...machine, mode: 'keep-all' }]);
+    expect(milder({ ...machine, mode: 'keep-all' } as Fault)).toEqual([]);
+  });
+
+  test("a fault's length of virtual time halved (a takeover's hold, a pause, a delay), offered as gentler: taken only when the trace gets shorter", () => {
+    const takeover: Fault = { kind: 'takeover', atStep: 1, holdMs: 20000 };
+    const pause: Fault = { kind: 'pause', process: 0, incarnation: 0, step: 3, pauseMs: 3 };
+    const tiny: Fault = { kind: 'pause', process: 0, incarnation: 0, step: 3, pauseMs: 1 };
+    const gentler = (f: Fault): Fault[] => gentlerScenarios(withFaults([f])).map((s) => s.faults[0] as Fault);
+    expect(gentler(takeover)).toContainEqual({ ...takeover, holdMs: 10000 });
+    expect(gentler(pause)).toContainEqual({ ...pause, pauseMs: 1 });
+    expect(gentler(tiny)).toEqual([]);
   });
 
   test('a numbered crash is offered anchored to the work of each operation, the first operation first, its own "when" first', () => {
@@ -171,8 +182,8 @@ describe("no rewrite leaves the run's shape (runShape.ts)", () => {
     expect(outsideRunShape(result.scenario, crashOnly)).toEqual([]);
     expect(result.scenario.faults.map((f) => [f.kind, 'mode' in f ? f.mode : undefined])).toEqual([['crash', 'keep-all']]);
     expect(result.scenario.service.idempotencyMemory).toBe('durable');
-    // Unshaped (the old way), the same search ends on a machine crash from a kill-only run.
-    expect(outsideRunShape((await simplifyScenario(both, shorter, { maxAttempts: 200 })).scenario, crashOnly)).toEqual(['family disk']);
+    // Unshaped (the old way), the same search ends on a lost answer (a response-family fault) from a kill-only run.
+    expect(outsideRunShape((await simplifyScenario(both, shorter, { maxAttempts: 200 })).scenario, crashOnly)).toEqual(['family response']);
   });
 
   test('an intent change is not dropped when its kill would be left a crash the run does not draw', async () => {

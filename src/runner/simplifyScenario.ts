@@ -10,8 +10,11 @@
  *   replaced by the loss of the response to that key's first request (the journal meets the same
  *   doubt without a restart), with the service's idempotency memory as it is or weaker, taken
  *   only when the trace gets shorter;
- * - each fault toward its least destructive form (milderScenarios);
- * - a crash placed by step number re-placed by the work it hits (anchoredScenarios);
+ * - each fault toward its least destructive form (milderScenarios), and its length of virtual time
+ *   (a takeover's hold, a pause, a delay) halved when the trace gets shorter (shorterScenarios);
+ * - a crash placed by step number re-placed by the work it hits (anchoredScenarios; hunt.ts first
+ *   anchors every numbered fault where it landed: anchorFaults.ts); an operation dropped takes the
+ *   faults anchored to its names with it;
  * - a lone operation of the run's workload other than its first replaced by the first;
  * - with a fault or an operation dropped, the faults timed by global step (a user's save, a
  *   duplicate delivery, a restart, a takeover, a cancel) also tried earlier — a little, or by
@@ -20,6 +23,11 @@
  * - the inputs the publishes were planned from dropped, with any change of their source;
  * - the task's temp folder dropped with the other tasks' files in it, or one of those files;
  * - one worker fewer: a duplicate worker's lone crash moved to the first worker, at a step of its own.
+ * - for anchored faults (reanchorScenarios.ts): a timed fault at an earlier occurrence or numbered
+ *   at the first global steps, with a fault or an operation dropped; a fault anchored to a step's
+ *   kind at an occurrence scaled to the operations left; a worker's fault anchored to a step's kind
+ *   anchored to one of the task's names; an operation of the workload as an earlier one the task does
+ *   not hold, its faults re-anchored to it;
  * Every rewrite taken makes (faults, steps) smaller, so it ends; the first that still fails wins.
  * Given the run's shape (runShape.ts), a rewrite that leaves it — an operation kind, a task feature,
  * a fault family or an idempotency memory the run does not draw — is never tried.
@@ -28,6 +36,7 @@ import type { CrashFault, Fault, Scenario } from '../../simulator/scenario/scena
 import type { Operation } from '../../model/contract/contract.js';
 import { STANDARD_OPERATIONS } from '../arbitraries.js';
 import { inRunShape, type RunShape } from './runShape.js';
+import { earlierAnchored, earlierOperations, fewerKindOccurrences, kindToNameAnchored, TIMED } from './reanchorScenarios.js';
 
 export interface SimplifyResult {
   scenario: Scenario;
@@ -64,7 +73,13 @@ export function simplerScenarios(scenario: Scenario, workload: readonly Operatio
     out.push(...withEarlier({ ...scenario, faults: faults.flatMap((f, k) => (k === i ? [] : later(f) ? [{ ...f, incarnation: (f as CrashFault).incarnation - 1 } as Fault] : [f])) }));
   }
   const operations = scenario.task.operations;
-  if (operations.length > 1) for (const op of operations) out.push(...withEarlier(withoutOperation(scenario, op.key)));
+  if (operations.length > 1) {
+    for (const op of operations) {
+      const fewer = withoutOperation(scenario, op.key);
+      // A fault anchored to a step's kind counted the dropped operation's steps of that kind too.
+      out.push(...withEarlier(fewer), ...fewerKindOccurrences(fewer, operations.length - 1, operations.length));
+    }
+  }
   // A lone operation of the standard workload other than the run's first: the run's first instead, as the draw's operation
   // switches shrink toward it (never on a user's own task, whose operations are not the standard ones, and never an
   // operation the run does not draw: `check --operations lookup` keeps its lookup).
@@ -74,6 +89,8 @@ export function simplerScenarios(scenario: Scenario, workload: readonly Operatio
   if (operations.length === 1 && first && standard && operations[0]?.key !== first.key && !scenario.taskAfterRestart) {
     out.push(...withEarlier({ ...scenario, task: { ...scenario.task, operations: [{ ...first }] } }));
   }
+  // Any operation of the workload as an earlier one the task does not hold, its anchored faults re-anchored to it (reanchorScenarios.ts).
+  for (const replaced of earlierOperations(scenario, workload)) out.push(...withEarlier(replaced));
   // The inputs the publishes were planned from, with the change of their source: both dropped together.
   if ([...operations, ...(scenario.taskAfterRestart?.operations ?? [])].some((op) => op.kind === 'publish' && op.input)) {
     const unplanned = (ops: Scenario['task']['operations']): Scenario['task']['operations'] => ops.map((op) => (op.kind === 'publish' && op.input ? (({ input: _, ...rest }) => rest)(op) : op));
@@ -94,7 +111,7 @@ export function simplerScenarios(scenario: Scenario, workload: readonly Operatio
     const outside = (path: string): boolean => !path.startsWith(`${temp.dir}/`);
     // Staging a publish's file mentioned its key once (its registration): faults anchored to a key may now hit an earlier mention.
     const keys = new Set(scenario.task.operations.map((op) => op.key));
-    const sooner = (f: Fault, by: number): Fault => ('at' in f && f.at && keys.has(f.at.mentions) && (f.kind === 'crash' || f.kind === 'io-error' || f.kind === 'pause') ? ({ ...f, at: { ...f.at, occurrence: Math.max(0, f.at.occurrence - by) } } as Fault) : f);
+    const sooner = (f: Fault, by: number): Fault => ('at' in f && f.at && keys.has(f.at.mentions) && f.kind !== 'response' && f.kind !== 'store-call' ? ({ ...f, at: { ...f.at, occurrence: Math.max(0, f.at.occurrence - by) } } as Fault) : f);
     for (const by of [0, 1, 2]) out.push(...withEarlier({ ...scenario, task, files: Object.fromEntries(Object.entries(scenario.files).filter(([path]) => outside(path))), faults: faults.map((f) => sooner(f, by)) }));
     for (const path of Object.keys(scenario.files).filter((p) => !outside(p))) out.push({ ...scenario, files: Object.fromEntries(Object.entries(scenario.files).filter(([p]) => p !== path)) });
   }
@@ -113,10 +130,9 @@ export function simplerScenarios(scenario: Scenario, workload: readonly Operatio
     const { taskAfterRestart: _, ...unchanged } = scenario;
     out.push(unchanged);
   }
-  return [...out, ...milderScenarios(scenario), ...anchoredScenarios(scenario)];
+  return [...out, ...milderScenarios(scenario), ...anchoredScenarios(scenario), ...kindToNameAnchored(scenario)];
 }
 
-const TIMED = new Set(['user-edit', 'duplicate-delivery', 'concurrent-call', 'service-restart', 'store-restart', 'store-edit', 'takeover', 'cancel', 'input-change']);
 
 /**
  * The scenario as it is, then with its step-timed faults a little earlier (2 to 24 steps: what a
@@ -125,13 +141,14 @@ const TIMED = new Set(['user-edit', 'duplicate-delivery', 'concurrent-call', 'se
  */
 function withEarlier(scenario: Scenario): Scenario[] {
   const timed = scenario.faults.some((f) => TIMED.has(f.kind) && 'atStep' in f && (f.atStep ?? 0) > 1);
-  if (!timed) return [scenario];
+  // Anchored timed faults: at an earlier occurrence, or numbered at the first steps (reanchorScenarios.ts).
+  if (!timed) return [scenario, ...earlierAnchored(scenario)];
   const moved = (at: (step: number) => number): Scenario => ({
     ...scenario,
     faults: scenario.faults.map((f) => (TIMED.has(f.kind) && 'atStep' in f && f.atStep !== undefined ? ({ ...f, atStep: Math.max(0, at(f.atStep)) } as Fault) : f)),
   });
   const nearer = [2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24].map((d) => moved((step) => step - d));
-  return [scenario, ...nearer, ...[2, 4, 8, 16].map((divisor) => moved((step) => Math.floor(step / divisor)))];
+  return [scenario, ...nearer, ...[2, 4, 8, 16].map((divisor) => moved((step) => Math.floor(step / divisor))), ...earlierAnchored(scenario)];
 }
 
 /**
@@ -176,6 +193,8 @@ export function milderScenarios(scenario: Scenario): Scenario[] {
       const { tornKeepBytes: _, keep: __, ...rest } = fault;
       return [replaced(i, { ...rest, mode: 'lose-unsynced' } as Fault)];
     }
+    // A machine crash whose lost page cache the failure does not need is a process kill.
+    if (fault.mode === 'lose-unsynced') return [replaced(i, { ...fault, mode: 'keep-all' })];
     return [];
   });
 }
@@ -184,7 +203,7 @@ export function milderScenarios(scenario: Scenario): Scenario[] {
 function withoutOperation(scenario: Scenario, key: string): Scenario {
   const op = scenario.task.operations.find((o) => o.key === key);
   const names = new Set([key, ...(op?.kind === 'edit' ? [op.path] : []), ...(op?.kind === 'lookup' ? [op.resource] : [])]);
-  const named = (f: Fault): boolean => (f.kind === 'crash' || f.kind === 'response' || f.kind === 'io-error') && f.at !== undefined && names.has(f.at.mentions);
+  const named = (f: Fault): boolean => f.kind !== 'store-call' && 'at' in f && f.at !== undefined && names.has(f.at.mentions);
   const out: Scenario = {
     ...scenario,
     task: { ...scenario.task, operations: scenario.task.operations.filter((o) => o.key !== key) },
@@ -197,7 +216,27 @@ function withoutOperation(scenario: Scenario, key: string): Scenario {
 
 /** Scenarios with as many faults and perhaps a shorter trace: a keep-all crash on a key's work → the key's first response lost. */
 export function gentlerScenarios(scenario: Scenario): Scenario[] {
-  return [...respondedScenarios(scenario), ...soonerScenarios(scenario)];
+  return [...respondedScenarios(scenario), ...soonerScenarios(scenario), ...shorterScenarios(scenario)];
+}
+
+/** The virtual-time lengths a fault may carry: a takeover's hold, a pause, a response's delay or late commit, a Retry-After. */
+const DURATIONS = ['holdMs', 'pauseMs', 'delayMs', 'commitDelayMs', 'retryAfterMs'] as const;
+
+/**
+ * Each fault's length of virtual time halved (a takeover held, a pause, a delay): a sweep places its
+ * faults with the longest length that lands in the window, while a shorter one often shows the same
+ * defect in fewer steps (fewer polls, fewer renewals). Taken only when the trace gets shorter.
+ */
+function shorterScenarios(scenario: Scenario): Scenario[] {
+  return scenario.faults.flatMap((fault, i) => {
+    const record = fault as unknown as Record<string, unknown>;
+    return DURATIONS.flatMap((field) => {
+      const ms = record[field];
+      if (typeof ms !== 'number' || ms < 2) return [];
+      const shorter = { ...fault, [field]: Math.floor(ms / 2) } as Fault;
+      return [{ ...scenario, faults: scenario.faults.map((f, k) => (k === i ? shorter : f)) }];
+    });
+  });
 }
 
 /** A crash anchored to a key's request replaced by the loss of that request's response (the shorter story, same doubt). */
@@ -214,18 +253,19 @@ function respondedScenarios(scenario: Scenario): Scenario[] {
 
 /**
  * Each fault timed by global step moved earlier — to step 1, a quarter, a half, one step sooner —
+ * and the anchored ones at an earlier occurrence or numbered at the first steps (earlierAnchored),
  * taken only when the run gets shorter: fast-check shrinks a step number toward 0 but stops at the
  * first value that no longer fails, and the failure often comes back further down.
  */
 function soonerScenarios(scenario: Scenario): Scenario[] {
-  return scenario.faults.flatMap((fault, i) => {
+  return [...scenario.faults.flatMap((fault, i) => {
     if (!TIMED.has(fault.kind) || !('atStep' in fault) || fault.atStep === undefined || fault.atStep <= 1) return [];
     const at = fault.atStep;
     return [...new Set([1, Math.floor(at / 4), Math.floor(at / 2), at - 1])].filter((s) => s >= 1 && s < at).map((atStep) => ({
       ...scenario,
       faults: scenario.faults.map((f, k) => (k === i ? ({ ...f, atStep } as Fault) : f)),
     }));
-  });
+  }), ...earlierAnchored(scenario)];
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { baseScenario, DEFAULT_FAULT_KINDS, featuredScenario, FAULT_KINDS, type FaultKind } from '../arbitraries.js';
+import { baseScenario, defaultFaultKinds, DEFAULT_FAULT_KINDS, featuredScenario, FAULT_KINDS, type FaultKind } from '../arbitraries.js';
 import { FAILURE_CLASS_FAULTS, RESPONSE_FAULTS, STORE_CALL_FAULTS } from '../../simulator/scenario/scenario.js';
 import type { TraceEntry } from '../../simulator/world/trace.js';
 import { crashPoints } from './crashExplorer.js';
@@ -27,13 +27,14 @@ describe('the faults explore tries at one step', () => {
     expect(new Set(faults.map((w) => w.label)).size).toBe(faults.length);
   });
 
-  test('only the families asked for; concurrent only when named; the store only for a journal that calls it', () => {
+  test('only the families asked for (concurrent among the defaults, left out for a journal called one at a time); the store only for a journal that calls it', () => {
     const p = point({ requests: [0], storeCalls: [2], storeKeys: ['task-1/projection'] });
     expect(labels(['duplicate'], p)).toEqual(['duplicate: duplicate delivery', 'duplicate: duplicate delivery, the newcomer first']);
     // The newcomer first: schedule [1], only where the base makes no scheduling choices of its own.
     expect(windowFaultsAt(p, { base: baseScenario(), families: new Set(['duplicate']), usesStore: false })[1]).toEqual({ family: 'duplicate', fault: { kind: 'duplicate-delivery', atStep: 9 }, label: 'duplicate delivery, the newcomer first', schedule: [1] });
     expect(labels(['duplicate'], p, false, { ...baseScenario(), schedule: [0, 1] })).toEqual(['duplicate: duplicate delivery']);
-    expect(labels(DEFAULT_FAULT_KINDS, p).some((l) => l.startsWith('concurrent'))).toBe(false);
+    expect(labels(DEFAULT_FAULT_KINDS, p).some((l) => l.startsWith('concurrent'))).toBe(true);
+    expect(labels(defaultFaultKinds('one-at-a-time'), p).some((l) => l.startsWith('concurrent'))).toBe(false);
     expect(labels(['concurrent'], p)).toEqual(['concurrent: concurrent call']);
     expect(labels(['store'], point({ requests: [0] }), false)).toEqual([]);
     expect(labels(['store'], p, true)).toEqual([

@@ -27,6 +27,8 @@ const work = stateJournal(
     save: (state) => writeDurably(FILE, JSON.stringify(state)),
   }),
   (disk) => stateInFile(disk, FILE),
+  undefined,
+  'as they come', // the middleware keeps two calls of one task apart, or nothing does
 );
 
 const journal: JournalAdapter = {

@@ -6,6 +6,7 @@
 //   harmless         both exit 0, nothing real happened, the probe expected nothing to see
 //   caught-by-rerun  both exit 4 because a re-run differed (nondeterminism, or module state that survived)
 //   finding          both exit 1 or 3 and the probe expected the journal's own bug reported
+//   unloadable       both exit 2, durasim saying "Failed to load the journal" and why (nothing ran)
 //   silent           anything else: a real effect (canary file, network hit, bait changed, stray file or
 //                    process), a real value that reached the journal (its oracle fired) while durasim did not
 //                    say exit 4, two different verdicts or traces, exit 5, a watchdog kill, a signal, exit 0
@@ -13,7 +14,7 @@
 //
 // A probe whose oracle fired (a leaked value) while both runs exit 4 is classed by what durasim said
 // (caught-by-rerun or refused), the leak kept in the reason: durasim did not let it pass in silence.
-export const OUTCOMES = ['refused', 'served', 'harmless', 'caught-by-rerun', 'finding', 'silent'];
+export const OUTCOMES = ['refused', 'served', 'harmless', 'caught-by-rerun', 'finding', 'unloadable', 'silent'];
 
 const RERUN = /run twice|nondetermin|module state (survived|outlived)/i;
 
@@ -61,5 +62,6 @@ export function classify(probe, runs, effects, leaks = []) {
     if (probe.expected === 'finding') return done('finding', `exit ${code}`);
     return silent(`exit ${code} (a finding) where ${probe.expected} was expected`);
   }
+  if (code === 2 && runs.every((r) => r.output.includes('Failed to load the journal: '))) return done('unloadable', 'exit 2: durasim named why it could not load the journal');
   return silent(`exit ${code}`);
 }

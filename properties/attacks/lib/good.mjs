@@ -136,13 +136,14 @@ async function publish(op, log, task) {
   let send = last === void 0 || last.state === "authorized";
   for (let sends = 0; ; ) {
     if (send) {
-      if (await cancelled(task)) return log.history(op.key).some((e) => e.state === "dispatched") ? void 0 : record("cancelled", { reason: "the task was cancelled" });
-      const sent = (key) => log.history(key).filter((e) => e.state === "dispatched").length;
-      const budget = task.retryBudget;
-      if (budget && (sent(op.key) >= budget.perOperation || task.operations.reduce((n, o) => n + (o.kind === "publish" ? sent(o.key) : 0), 0) >= budget.perTask)) return record("blocked", { reason: "the retry budget is spent" });
       const next = [...log.history(op.key)].reverse().find((e) => e.nextAttemptAtMs !== void 0)?.nextAttemptAtMs;
       const waitMs = next === void 0 ? 0 : next - Date.now();
       if (waitMs > 0) await sleep(waitMs);
+      const stopForCancel = () => log.history(op.key).some((e) => e.state === "dispatched") ? void 0 : record("cancelled", { reason: "the task was cancelled" });
+      if (await cancelled(task)) return stopForCancel();
+      const sent = (key) => log.history(key).filter((e) => e.state === "dispatched").length;
+      const budget = task.retryBudget;
+      if (budget && (sent(op.key) >= budget.perOperation || task.operations.reduce((n, o) => n + (o.kind === "publish" ? sent(o.key) : 0), 0) >= budget.perTask)) return record("blocked", { reason: "the retry budget is spent" });
       if (op.input) {
         const readInput = () => ask(`${task.service.url}/resources/${encodeURIComponent(op.input?.resource ?? "")}`, {}, async (response) => {
           const found = await response.json().catch(() => null);
@@ -150,11 +151,13 @@ async function publish(op, log, task) {
           return { state: "outcome_unknown", reason: `status ${response.status}`, ...typeof found?.retryAfterMs === "number" ? { retryAfterMs: found.retryAfterMs } : {} };
         });
         let source = await readInput();
-        for (let tries = 1; source.state !== "succeeded" && tries < 5; tries++) {
+        let tries = 1;
+        for (; source.state !== "succeeded" && tries < 5; tries++) {
           await sleep(source.state === "outcome_unknown" && source.retryAfterMs !== void 0 ? source.retryAfterMs : 200 * 2 ** tries);
           source = await readInput();
         }
         if (source.state !== "succeeded" || source.receipt !== op.input.version) return record("blocked", { reason: "the input it was planned from changed, or could not be read: replan or approve" });
+        if (tries > 1 && await cancelled(task)) return stopForCancel();
       }
       sends++;
       await record("dispatched");
@@ -260,26 +263,40 @@ async function edit(op, log) {
     else if (await place(base)) return;
   }
 }
+const calls = /* @__PURE__ */ new WeakMap();
+async function oneAtATime(env, task, run) {
+  const underWay = calls.get(env) ?? /* @__PURE__ */ new Map();
+  calls.set(env, underWay);
+  const before = underWay.get(task.id);
+  const mine = before === void 0 ? run() : before.catch(() => void 0).then(run);
+  underWay.set(task.id, mine);
+  try {
+    await mine;
+  } finally {
+    if (underWay.get(task.id) === mine) underWay.delete(task.id);
+  }
+}
+async function runTask(pid, task) {
+  if (!await takeLease(pid)) return;
+  const log = new Log();
+  await log.open();
+  for (const op of task.operations) {
+    if (task.operations.some((o) => log.history(o.key).some((e) => e.paused))) break;
+    if (await cancelled(task)) break;
+    await (op.kind === "publish" ? publish(op, log, task) : op.kind === "lookup" ? lookup(op, log, task) : edit(op, log));
+  }
+  if (await cancelled(task)) {
+    for (const op of task.operations) {
+      if (op.kind === "edit" && await readText(op.path) === void 0 && await link(`${op.path}.aside-${op.key}`, op.path).then(() => true, unless("ENOENT"))) await fsyncPath(".");
+    }
+  }
+  await log.close();
+  await unlink(LOCK);
+  await fsyncPath(".");
+}
 const journal = {
   name: "node-journal",
-  async run(env, task) {
-    if (!await takeLease(env.pid)) return;
-    const log = new Log();
-    await log.open();
-    for (const op of task.operations) {
-      if (task.operations.some((o) => log.history(o.key).some((e) => e.paused))) break;
-      if (await cancelled(task)) break;
-      await (op.kind === "publish" ? publish(op, log, task) : op.kind === "lookup" ? lookup(op, log, task) : edit(op, log));
-    }
-    if (await cancelled(task)) {
-      for (const op of task.operations) {
-        if (op.kind === "edit" && await readText(op.path) === void 0 && await link(`${op.path}.aside-${op.key}`, op.path).then(() => true, unless("ENOENT"))) await fsyncPath(".");
-      }
-    }
-    await log.close();
-    await unlink(LOCK);
-    await fsyncPath(".");
-  },
+  run: (env, task) => oneAtATime(env, task, () => runTask(env.pid, task)),
   inspect(disk) {
     const records = {};
     for (const e of parse(disk.readFile(LOG) ?? "")) {

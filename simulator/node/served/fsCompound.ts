@@ -1,7 +1,8 @@
 /**
  * node:fs's calls that are several system calls under one name, each run as one operation on the
  * disk (fsSteps.ts splits the whole-file ones into Node's steps): copyFile as libuv makes it, cp as
- * Node 20's JavaScript walks it, mkdtemp with its name drawn from the scenario.
+ * Node walks it (cpSync of a folder without `recursive` as Node 22 and 24 check it, from scenario
+ * format 3), mkdtemp with its name drawn from the scenario.
  */
 import { posix } from 'node:path';
 import type { Disk, FileStats } from '../../disk/disk.js';
@@ -16,6 +17,15 @@ export function stat(disk: Disk, path: unknown, options: unknown, follow: boolea
   } catch (error) {
     if (!optionOf(options, 'throwIfNoEntry', true) && (error as { code?: string }).code === 'ENOENT') return undefined;
     throw error;
+  }
+}
+
+/** stat(2) of a path, undefined for one that cannot be stat'ed, whatever the error. */
+function statOrNone(disk: Disk, path: string): FileStats | undefined {
+  try {
+    return disk.statOf(path, true);
+  } catch {
+    return undefined;
   }
 }
 
@@ -74,13 +84,63 @@ function cpError(code: string, errno: number, name: string, what: string, path: 
 }
 
 /**
- * cp / cpSync as Node 20 runs them: the filter, the source's stat (ENOENT first), the checks on
- * the pair (the same file, a folder onto a file or back, a folder into itself), the target's
- * parent made, then a file copied as copyFile copies it and given the source's mode (unless the
- * target exists and force is off: skipped, or ERR_FS_CP_EEXIST under errorOnExist), a folder
- * (recursive only) made with the source's mode and filled entry by entry.
+ * The first scenario format whose cpSync checks its paths as Node 22 and 24 do (their C++
+ * cpSyncCheckPaths, before anything is made): a target that cannot be stat'ed (under a file, a
+ * file named with a trailing slash, a name too long) is no target; a target whose folder is the
+ * source itself is a copy into itself, whatever the source; ERR_FS_EISDIR for a folder without
+ * `recursive` comes before the target's parent is made. Node 20's JavaScript made the parent first
+ * and let the target's stat error stand; formats 1 and 2 replay that way. cp and fs.promises.cp run
+ * Node's JavaScript on every line, as Node 20's cpSync did.
  */
-export function cp(ctx: ServeContext, from: string, to: string, options: unknown): void {
+export const CP_SYNC_CHECKS_FIRST_VERSION = 3;
+
+/** std::filesystem's parent_path on POSIX, on a path as given: '' for a bare name, '/' for '/x', '/w/d' for '/w/d/'. */
+function parentPath(path: string): string {
+  if (/^\/*$/.test(path)) return path;
+  if (path.endsWith('/')) return path.replace(/\/+$/, '');
+  const at = path.lastIndexOf('/');
+  if (at < 0) return '';
+  return path.slice(0, at).replace(/\/+$/, '') || '/';
+}
+
+/** The same file or folder under both names (std::filesystem::equivalent): undefined when either cannot be stat'ed. */
+function sameNode(disk: Disk, a: string, b: string): boolean | undefined {
+  const [x, y] = [statOrNone(disk, a), statOrNone(disk, b)];
+  return x === undefined || y === undefined ? undefined : x.ino === y.ino;
+}
+
+/**
+ * Node 22 and 24's check of cpSync's pair, on the paths as the caller gave them and resolved: the
+ * source's stat (its error stands), the target's (any error: no target), the same file, a folder
+ * onto a file or back, a folder into itself (by name; and, as Node's walk up the target's folders
+ * does, a target whose folder is the source), then a folder without `recursive`.
+ */
+function cpSyncCheck(disk: Disk, from: string, to: string, sourceStats: FileStats, recursive: boolean): void {
+  const [source, target] = [disk.resolve(from), disk.resolve(to)];
+  const targetStats = statOrNone(disk, to);
+  if (targetStats !== undefined) {
+    if (targetStats.ino === sourceStats.ino) throw cpError('ERR_FS_CP_EINVAL', 22, 'EINVAL', 'src and dest cannot be the same', target);
+    if (sourceStats.isDirectory() && !targetStats.isDirectory()) throw cpError('ERR_FS_CP_DIR_TO_NON_DIR', 21, 'EISDIR', `cannot overwrite non-directory ${target} with directory ${source}`, target);
+    if (!sourceStats.isDirectory() && targetStats.isDirectory()) throw cpError('ERR_FS_CP_NON_DIR_TO_DIR', 20, 'ENOTDIR', `cannot overwrite directory ${target} with non-directory ${source}`, target);
+  }
+  const intoItself = (): Error => cpError('ERR_FS_CP_EINVAL', 22, 'EINVAL', `cannot copy ${source} to a subdirectory of self ${target}`, target);
+  // By name: the target as given starts with the source as given and a slash (and, to stay out of a copy into itself, the resolved ones).
+  if (sourceStats.isDirectory() && (to.startsWith(from.endsWith('/') ? from : `${from}/`) || target.startsWith(`${source}/`))) throw intoItself();
+  // Node's walk up the target's folders looks, at each, whether the target's own folder is the source.
+  const [sourceParent, targetParent] = [parentPath(from), parentPath(to)];
+  if (sourceParent !== targetParent && parentPath(targetParent) !== '' && parentPath(targetParent) !== targetParent && sameNode(disk, from, targetParent) === true) throw intoItself();
+  if (sourceStats.isDirectory() && !recursive) throw cpError('ERR_FS_EISDIR', 21, 'EISDIR', `Recursive option is required to copy a directory: ${source}`, source);
+}
+
+/**
+ * cp / cpSync as Node runs them: the filter, the source's stat (ENOENT first), the checks on the
+ * pair (the same file, a folder onto a file or back, a folder into itself), the target's parent
+ * made, then a file copied as copyFile copies it and given the source's mode (unless the target
+ * exists and force is off: skipped, or ERR_FS_CP_EEXIST under errorOnExist), a folder (recursive
+ * only) made with the source's mode and filled entry by entry. `form` says which API called:
+ * cpSync checks its pair as Node 22 and 24 do (CP_SYNC_CHECKS_FIRST_VERSION).
+ */
+export function cp(ctx: ServeContext, from: string, to: string, options: unknown, form: 'sync' | 'scheduled'): void {
   const disk = ctx.world.disk;
   const [source, target] = [disk.resolve(from), disk.resolve(to)];
   const filter = optionOf<((src: string, dest: string) => unknown) | undefined>(options, 'filter', undefined);
@@ -91,13 +151,17 @@ export function cp(ctx: ServeContext, from: string, to: string, options: unknown
   }
   // Node's own stat(2) calls take the paths as given: a trailing slash on a file is ENOTDIR.
   const sourceStats = disk.statOf(from);
+  const checkedFirst = form === 'sync' && ctx.world.scenario.version >= CP_SYNC_CHECKS_FIRST_VERSION;
+  if (checkedFirst) cpSyncCheck(disk, from, to, sourceStats, optionOf(options, 'recursive', false));
   const targetStats = stat(disk, to, { throwIfNoEntry: false }, true); // as Node's: ENOENT is no target, any other error stands
-  if (targetStats !== undefined) {
-    if (targetStats.ino === sourceStats.ino) throw cpError('ERR_FS_CP_EINVAL', 22, 'EINVAL', 'src and dest cannot be the same', target);
-    if (sourceStats.isDirectory() && !targetStats.isDirectory()) throw cpError('ERR_FS_CP_DIR_TO_NON_DIR', 21, 'EISDIR', `cannot overwrite non-directory ${target} with directory ${source}`, target);
-    if (!sourceStats.isDirectory() && targetStats.isDirectory()) throw cpError('ERR_FS_CP_NON_DIR_TO_DIR', 20, 'ENOTDIR', `cannot overwrite directory ${target} with non-directory ${source}`, target);
+  if (!checkedFirst) {
+    if (targetStats !== undefined) {
+      if (targetStats.ino === sourceStats.ino) throw cpError('ERR_FS_CP_EINVAL', 22, 'EINVAL', 'src and dest cannot be the same', target);
+      if (sourceStats.isDirectory() && !targetStats.isDirectory()) throw cpError('ERR_FS_CP_DIR_TO_NON_DIR', 21, 'EISDIR', `cannot overwrite non-directory ${target} with directory ${source}`, target);
+      if (!sourceStats.isDirectory() && targetStats.isDirectory()) throw cpError('ERR_FS_CP_NON_DIR_TO_DIR', 20, 'ENOTDIR', `cannot overwrite directory ${target} with non-directory ${source}`, target);
+    }
+    if (sourceStats.isDirectory() && target.startsWith(`${source}/`)) throw cpError('ERR_FS_CP_EINVAL', 22, 'EINVAL', `cannot copy ${source} to a subdirectory of self ${target}`, target);
   }
-  if (sourceStats.isDirectory() && target.startsWith(`${source}/`)) throw cpError('ERR_FS_CP_EINVAL', 22, 'EINVAL', `cannot copy ${source} to a subdirectory of self ${target}`, target);
   if (!disk.exists(posix.dirname(target))) disk.mkdir(posix.dirname(target), true);
   if (!sourceStats.isDirectory()) {
     if (targetStats !== undefined && !optionOf(options, 'force', true)) {
@@ -113,9 +177,9 @@ export function cp(ctx: ServeContext, from: string, to: string, options: unknown
   if (!optionOf(options, 'recursive', false)) throw cpError('ERR_FS_EISDIR', 21, 'EISDIR', `Recursive option is required to copy a directory: ${source}`, source);
   if (targetStats === undefined) {
     disk.mkdir(target, false);
-    for (const name of disk.readdir(source)) cp(ctx, posix.join(source, name), posix.join(target, name), options);
+    for (const name of disk.readdir(source)) cp(ctx, posix.join(source, name), posix.join(target, name), options, form);
     disk.changeMeta('chmod', target, { kind: 'mode', mode: sourceStats.mode & 0o7777 });
     return;
   }
-  for (const name of disk.readdir(source)) cp(ctx, posix.join(source, name), posix.join(target, name), options);
+  for (const name of disk.readdir(source)) cp(ctx, posix.join(source, name), posix.join(target, name), options, form);
 }

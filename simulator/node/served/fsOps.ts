@@ -269,7 +269,9 @@ export const FS_OPS: Record<string, OpOf> = {
       return new ServedDir(ctx, pathOf(path), abs, ctx.world.disk.readdir(abs));
     },
   }),
-  cpSync: (ctx, [from, to, options]) => ({ detail: `${named(ctx.world.disk, from)} → ${named(ctx.world.disk, to)}`, run: () => cp(ctx, pathOf(from), pathOf(to), options) }),
+  cpSync: (ctx, [from, to, options]) => ({ detail: `${named(ctx.world.disk, from)} → ${named(ctx.world.disk, to)}`, run: () => cp(ctx, pathOf(from), pathOf(to), options, 'sync') }),
+  /** fs.cp and fs.promises.cp (servedFs.ts): they check a folder's `recursive` after making the target's parent, on every Node line. */
+  cpScheduledSync: (ctx, [from, to, options]) => ({ detail: `${named(ctx.world.disk, from)} → ${named(ctx.world.disk, to)}`, run: () => cp(ctx, pathOf(from), pathOf(to), options, 'scheduled') }),
   writevSync: (ctx, [fd, buffers, position]) => ({ detail: fdName(ctx.world.disk, fd), run: () => writev(ctx, fd, buffers, position) }),
   readvSync: (ctx, [fd, buffers, position]) => ({ detail: fdName(ctx.world.disk, fd), run: () => readv(ctx, fd, buffers, position) }),
   copyFileSync: (ctx, [from, to, mode]) => ({

@@ -67,10 +67,14 @@ const promiseServed = (name: string, api = `fs.promises.${name.slice(0, -'Sync'.
   };
 };
 
-/** realpathNativeSync is realpath(3), served under Node's names for it below; every other operation is a node:fs name. */
-const SYNC_NAMES = Object.keys(FS_OPS).filter((name) => name !== 'realpathNativeSync');
-const CALLBACK_NAMES = SYNC_NAMES;
-const PROMISE_NAMES = ['openSync', 'readFileSync', 'writeFileSync', 'appendFileSync', 'renameSync', 'linkSync', 'unlinkSync', 'mkdirSync', 'readdirSync', 'statSync', 'lstatSync', 'accessSync', 'rmSync', 'rmdirSync', 'truncateSync', 'copyFileSync', 'chmodSync', 'chownSync', 'lchownSync', 'utimesSync', 'lutimesSync', 'mkdtempSync', 'opendirSync', 'cpSync', 'readlinkSync'];
+/**
+ * realpathNativeSync is realpath(3), and cpScheduledSync cp as its callback and promise forms run it
+ * (cpSync checks a folder's `recursive` first: fsCompound.ts), served under Node's names for them
+ * below; every other operation is a node:fs name.
+ */
+const SYNC_NAMES = Object.keys(FS_OPS).filter((name) => name !== 'realpathNativeSync' && name !== 'cpScheduledSync');
+const CALLBACK_NAMES = SYNC_NAMES.filter((name) => name !== 'cpSync');
+const PROMISE_NAMES = ['openSync', 'readFileSync', 'writeFileSync', 'appendFileSync', 'renameSync', 'linkSync', 'unlinkSync', 'mkdirSync', 'readdirSync', 'statSync', 'lstatSync', 'accessSync', 'rmSync', 'rmdirSync', 'truncateSync', 'copyFileSync', 'chmodSync', 'chownSync', 'lchownSync', 'utimesSync', 'lutimesSync', 'mkdtempSync', 'opendirSync', 'readlinkSync'];
 
 /** Node's own file streams, made in the process's turn: their calls of node:fs are then the process's own, and served. */
 const nodesOwn: Served = (ctx, _args, _thisArg, _newTarget, real) => {
@@ -86,6 +90,8 @@ export const FS_SERVED: [string, Served][] = [
   ['fs.realpathSync.native', syncServed('realpathNativeSync', 'fs.realpathSync.native')],
   ['fs.realpath.native', callbackServed('realpathNativeSync', 'fs.realpath.native')],
   ['fs.promises.realpath', promiseServed('realpathNativeSync', 'fs.promises.realpath')],
+  ['fs.cp', callbackServed('cpScheduledSync', 'fs.cp')],
+  ['fs.promises.cp', promiseServed('cpScheduledSync', 'fs.promises.cp')],
   ['fs.createReadStream', nodesOwn],
   ['fs.createWriteStream', nodesOwn],
 ];

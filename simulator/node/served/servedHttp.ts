@@ -12,6 +12,9 @@ import { EventEmitter } from 'node:events';
 import { Readable } from 'node:stream';
 import type { Timer } from '../../world/clock.js';
 import { simulatedFetch } from '../simEnv.js';
+
+/** process.nextTick as it was when this module loaded: a journal may patch the process object's methods (signal-exit does). */
+const nextTick = process.nextTick.bind(process);
 import { asCaller, type Served, type ServeContext } from './serveContext.js';
 
 type Headers = Record<string, string>;
@@ -197,7 +200,7 @@ class ServedClientRequest extends EventEmitter {
     } catch {
       // What arrived before the connection broke reaches a reader first, as on a real socket.
       // (A stream flows on process.nextTick, which runs only between microtask checkpoints.)
-      for (let tick = 0; tick < 64 && message.readableLength > 0 && message.readableFlowing !== false; tick++) await new Promise<void>((resolve) => process.nextTick(resolve));
+      for (let tick = 0; tick < 64 && message.readableLength > 0 && message.readableFlowing !== false; tick++) await new Promise<void>((resolve) => nextTick(resolve));
       message.aborted = true;
       message.emit('aborted');
       message.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));

@@ -6,4 +6,8 @@
 import { MACHINE } from '../../sandbox/simulatedMachine.js';
 import type { Served } from './serveContext.js';
 
-export const OS_SERVED: [string, Served][] = Object.entries(MACHINE).map(([name, answer]): [string, Served] => [`os.${name}`, (_ctx, args) => answer(...args)]);
+export const OS_SERVED: [string, Served][] = [
+  ...Object.entries(MACHINE).map(([name, answer]): [string, Served] => [`os.${name}`, (_ctx, args) => answer(...args)]),
+  // A simulated process has no terminal: a library that asks (supports-color, debug) colours nothing.
+  ['tty.isatty', () => false],
+];

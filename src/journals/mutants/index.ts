@@ -76,7 +76,7 @@ const WITH_CONCURRENT_CALLS: readonly FaultKind[] = FAULT_KINDS;
 export const MUTANTS: Mutant[] = [
   { journal: sendBeforeDispatched, defect: 'the request leaves before dispatched is durable', breaks: ['write-ahead'] },
   { journal: noFsync, defect: 'appends without fsync', breaks: ['write-ahead', 'truthful-outcome'] },
-  { journal: timeoutMeansFailed, defect: 'a timeout is recorded failed; the next incarnation re-sends under a fresh key', breaks: ['no-blind-retry', 'one-effect-per-key'] },
+  { journal: timeoutMeansFailed, defect: 'a timeout is recorded failed; the next incarnation re-sends under a fresh key', breaks: ['no-blind-retry', 'one-effect-per-key', 'truthful-outcome'] },
   { journal: conflictAsSuccess, defect: '409 recorded as succeeded', breaks: ['truthful-outcome'] },
   { journal: trustAnyReceipt, defect: 'any 200/201 body accepted without checks', breaks: ['truthful-outcome'] },
   { journal: blindOverwrite, defect: "delivery without re-checking the file's digest", breaks: ['no-silent-overwrite'] },

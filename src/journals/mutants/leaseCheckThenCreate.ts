@@ -28,7 +28,7 @@ class LeaseCheckThenCreate extends ReferenceRun {
         await syncDir(this.env);
         return true;
       }
-      await this.env.clock.sleep(pollDelayMs(this.settings.leasePollMs, attempt));
+      await this.sleep(pollDelayMs(this.settings.leasePollMs, attempt));
     }
     return false;
   }

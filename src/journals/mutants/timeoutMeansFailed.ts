@@ -1,5 +1,6 @@
 /**
- * Mutant timeout-means-failed — a client timeout is recorded as failed, and the next incarnation,
+ * Mutant timeout-means-failed — a client timeout is recorded as failed (truthful-outcome, where the
+ * request committed), and the next incarnation,
  * finding a failed publish, sends it again under a fresh key. Should break: no-blind-retry (and
  * one effect per intent: the first request may well have committed).
  */

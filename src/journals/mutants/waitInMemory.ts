@@ -26,7 +26,7 @@ class WaitInMemory extends ReferenceRun {
     const next = this.nextAttemptAtMs.get(key);
     if (next === undefined) return;
     const now = await this.env.clock.now();
-    if (next > now) await this.env.clock.sleep(next - now);
+    if (next > now) await this.sleep(next - now);
   }
 }
 

@@ -2,6 +2,9 @@
 //   on the journal that never fsyncs.
 // Expected: refused — worker_threads is refused by name (docs/adapters.md "Not served").
 // API: parentPort|worker_threads
+// Revised: finding — a journal's thread has no parentPort (null: the pool's port is taken before any journal
+//   code), so the forged messages go nowhere and nothing is refused; the never-fsyncing base journal's own
+//   defect is found (exit 1, write-ahead).
 import { parentPort } from 'node:worker_threads';
 import unsynced from '../../lib/unsynced.mjs';
 import { probe } from '../../lib/probe.mjs';

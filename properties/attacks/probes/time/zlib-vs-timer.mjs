@@ -1,5 +1,7 @@
 // Tries: zlib.gzip's callback (thread pool, real time) raced against a pending 1 ms timer; the order fed into the step count.
 // Expected: caught-by-rerun — documented: the order then depends on real time and check reports nondeterminism, exit 4 (docs/adapters.md).
+// Revised: served — as pbkdf2-vs-timer: zlib's work completes at a deterministic point (exit 0 twice, the
+//   same steps).
 import { gzip } from 'node:zlib';
 import { probe, observe } from '../../lib/probe.mjs';
 

@@ -1,0 +1,206 @@
+#!/usr/bin/env node
+/**
+ * What a default `check` finds, per corpus (issue 52): the tuned corpus (the built-in mutants,
+ * src/journals/mutants/, which the generator was tuned on) and the blind corpus
+ * (properties/blind/corpus.json, never tuned on), each journal checked as a user checks it:
+ *
+ *   npx durasim check --journal <j> --seed S --workers 1 --no-progress   (seeds 1, 2, 3)
+ *
+ * — the default budget (1,000 drawn runs) and the single-fault sweep first, as `check` does by
+ * default; a mutant with its own families (a server's journal: concurrent calls) and a blind
+ * journal with its config or families pass them as the user would (`--faults`, `--config`). Each
+ * check starts with an empty regression folder. From each: who found it (the fault-free run, the
+ * sweep, or a drawn run), the sweep's states, runs and CPU, the drawn runs to the first failure, the
+ * invariants of the counterexample and its faults.
+ *
+ * Writes reports/detection.json and reports/detection.md (the tables docs/benchmark.md and
+ * reports/mutants.md point to). Two checks run at a time, each on one worker thread.
+ *
+ *   node properties/detection/measure.mjs                  # both corpora, seeds 1-3 (about 20 min of CPU)
+ *   node properties/detection/measure.mjs --only blind     # one corpus (the other's rows kept from the last run)
+ *   DETECTION_OUT=/tmp/x node properties/detection/measure.mjs --names no-fsync,blind-overwrite --seeds 1   # try the script elsewhere
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync, openSync, fsyncSync, closeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+const ROOT = join(dirname(new URL(import.meta.url).pathname), '..', '..');
+const OUT = process.env.DETECTION_OUT ?? join(ROOT, 'reports');
+const args = process.argv.slice(2);
+const flag = (name) => {
+  const i = args.indexOf(name);
+  return i === -1 ? undefined : args[i + 1];
+};
+const SEEDS = (flag('--seeds') ?? '1,2,3').split(',').map(Number);
+const onlyCorpus = flag('--only');
+const names = flag('--names')?.split(',');
+const PARALLEL = 2;
+/** A guard against a hung child, never a measurement. */
+const GUARD_MS = 30 * 60 * 1000;
+const ONE_AT_A_TIME = ['crash', 'disk', 'io', 'response', 'duplicate', 'user', 'service-restart', 'intent', 'store', 'failure'];
+
+/** The built-in mutants, as src/journals/mutants/index.ts lists them (name, families). */
+function mutants() {
+  const code = "import('./src/journals/mutants/index.ts').then((m) => process.stdout.write(JSON.stringify(m.MUTANTS.map((x) => ({ name: x.journal.name, faults: x.faults ?? null, breaks: x.breaks })))))";
+  const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', code], { cwd: ROOT, encoding: 'utf8' });
+  if (child.status !== 0) throw new Error(`Failed to list the mutants: ${child.stderr}`);
+  return JSON.parse(child.stdout).map((m) => ({ corpus: 'tuned', name: m.name, expected: m.breaks, minimal: `reports/mutants/minimal/${m.name}.json`, args: ['--journal', m.name, ...(m.faults ? ['--faults', m.faults.join(',')] : [])] }));
+}
+
+function blind() {
+  const corpus = JSON.parse(readFileSync(join(ROOT, 'properties', 'blind', 'corpus.json'), 'utf8'));
+  return corpus.entries.map((e) => ({
+    corpus: 'blind',
+    name: e.name,
+    expected: [e.invariant, ...e.alsoAcceptable],
+    minimal: e.minimal,
+    // As the blind measurement names them (properties/blind/measure.mjs): a journal called one at a time meets no concurrent call.
+    args: ['--journal', e.journal, ...(e.config ? ['--config', e.config] : []), '--faults', (e.concurrent ? [...ONE_AT_A_TIME, 'concurrent'] : ONE_AT_A_TIME).join(',')],
+  }));
+}
+
+const scratch = mkdtempSync(join(tmpdir(), 'durasim-detection-'));
+
+/** The worker steps and faults of a scenario's run, as `durasim replay` prints them (every worker step a line). */
+function stepsOf(entry, file) {
+  if (!existsSync(join(ROOT, file)) && !existsSync(file)) return null;
+  const dir = mkdtempSync(join(scratch, 'replay-'));
+  const journal = entry.args.slice(entry.args.indexOf('--journal'), entry.args.indexOf('--journal') + 2);
+  const config = entry.args.includes('--config') ? entry.args.slice(entry.args.indexOf('--config'), entry.args.indexOf('--config') + 2) : [];
+  const child = spawnSync(process.execPath, ['bin/durasim.mjs', 'replay', file, ...journal, ...config, '--report-dir', dir], { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const steps = (child.stdout.match(/^ *\d+ +\d+ms worker-\d+#\d+ step \d+ /gm) ?? []).length;
+  const faults = JSON.parse(readFileSync(existsSync(file) ? file : join(ROOT, file), 'utf8')).faults?.length ?? 0;
+  return { faults, steps };
+}
+
+function check(entry, seed) {
+  const dir = join(scratch, entry.corpus, entry.name, String(seed));
+  mkdirSync(dir, { recursive: true });
+  const argv = ['bin/durasim.mjs', 'check', ...entry.args, '--seed', String(seed), '--workers', '1', '--no-progress', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions')];
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (out += c));
+    const guard = setTimeout(() => child.kill('SIGKILL'), GUARD_MS);
+    child.on('close', (code) => {
+      clearTimeout(guard);
+      const summaryFile = join(dir, 'report', 'summary.json');
+      const summary = existsSync(summaryFile) ? JSON.parse(readFileSync(summaryFile, 'utf8')) : undefined;
+      const found = code === 1 || code === 3;
+      const bySweep = /^found by the single-fault sweep: (.*)$/m.exec(out)?.[1];
+      const codes = [...new Set((summary?.violations ?? []).map((v) => v.code))];
+      const sweep = summary?.sweep;
+      const counterexample = join(dir, 'report', 'counterexample.json');
+      const shrunk = found && existsSync(counterexample) ? stepsOf(entry, counterexample) : null;
+      resolve({
+        seed,
+        shrunk,
+        exitCode: code,
+        found,
+        foundBy: !found ? null : bySweep === 'the fault-free run' ? 'fault-free run' : bySweep !== undefined ? 'sweep' : 'drawn',
+        where: bySweep ?? null,
+        sweep: sweep ? { states: sweep.states, points: sweep.points, runs: sweep.runs, cpuMs: Math.round(sweep.cpuMs), complete: sweep.complete } : null,
+        drawnRuns: summary?.runsExecuted ?? null,
+        invariants: codes,
+        named: codes.some((c) => entry.expected.includes(c)),
+        counterexampleFaults: summary?.counterexampleFaults ?? null,
+        ...(found || code === 0 ? {} : { output: out.slice(-2000) }),
+      });
+    });
+  });
+}
+
+async function measure(entries) {
+  const jobs = entries.flatMap((entry) => SEEDS.map((seed) => ({ entry, seed })));
+  const results = new Map();
+  let next = 0;
+  const started = Date.now();
+  async function lane() {
+    while (next < jobs.length) {
+      const { entry, seed } = jobs[next++];
+      const result = await check(entry, seed);
+      const list = results.get(entry.name) ?? [];
+      list.push(result);
+      results.set(entry.name, list);
+      process.stderr.write(`${entry.corpus} ${entry.name} seed ${seed}: ${result.found ? `found by ${result.foundBy}` : `exit ${result.exitCode}`} (sweep ${result.sweep?.runs ?? '—'} runs, drawn ${result.drawnRuns ?? '—'})\n`);
+    }
+  }
+  await Promise.all(Array.from({ length: PARALLEL }, lane));
+  process.stderr.write(`${jobs.length} checks in ${((Date.now() - started) / 1000).toFixed(0)} s wall\n`);
+  return entries.map((entry) => ({ corpus: entry.corpus, name: entry.name, expected: entry.expected, handMinimal: stepsOf(entry, entry.minimal), command: `npx durasim check ${entry.args.join(' ')} --seed S`, seeds: (results.get(entry.name) ?? []).sort((a, b) => a.seed - b.seed) }));
+}
+
+function writeDurably(path, text) {
+  const temp = `${path}.tmp`;
+  writeFileSync(temp, text);
+  const fd = openSync(temp, 'r+');
+  fsyncSync(fd);
+  closeSync(fd);
+  renameSync(temp, path);
+  const dirFd = openSync(dirname(path), 'r');
+  fsyncSync(dirFd);
+  closeSync(dirFd);
+}
+
+function cell(s) {
+  if (!s.found) return s.exitCode === 0 ? 'not found' : `exit ${s.exitCode}`;
+  if (s.foundBy === 'fault-free run') return 'fault-free run';
+  if (s.foundBy === 'sweep') return `sweep, ${s.sweep?.runs} runs`;
+  return `${s.drawnRuns} drawn (after the sweep's ${s.sweep?.runs})`;
+}
+
+/** Within one fault and 10% of the steps of the hand-minimal scenario (the bound reports/mutants.md holds the mutants to). */
+function within(shrunk, minimal) {
+  if (!shrunk || !minimal) return false;
+  return shrunk.faults <= minimal.faults + 1 && shrunk.steps <= Math.ceil(minimal.steps * 1.1);
+}
+
+function table(rows, corpus) {
+  const mine = rows.filter((r) => r.corpus === corpus);
+  const lines = [
+    `| ${corpus === 'tuned' ? 'mutant' : 'defect'} | ${SEEDS.map((s) => `seed ${s}`).join(' | ')} | sweep states / runs / CPU s | invariants (expected among them) | shrunk faults / steps at each seed | hand-minimal faults / steps |`,
+    `|---|${SEEDS.map(() => '---|').join('')}---|---|---|---|`,
+  ];
+  for (const r of mine) {
+    const first = r.seeds[0];
+    const sweepCell = first?.sweep ? `${first.sweep.states} / ${first.sweep.runs} / ${(first.sweep.cpuMs / 1000).toFixed(1)}${first.sweep.complete ? ' (complete)' : ''}` : '—';
+    const invariants = [...new Set(r.seeds.flatMap((s) => s.invariants))];
+    const shrunk = r.seeds.map((s) => (s.shrunk ? `${s.shrunk.faults} / ${s.shrunk.steps}${within(s.shrunk, r.handMinimal) ? '' : ' (over)'}` : '—')).join(', ');
+    lines.push(`| \`${r.name}\` | ${r.seeds.map(cell).join(' | ')} | ${sweepCell} | ${invariants.join(', ') || '—'} (${r.seeds.every((s) => !s.found || s.named) ? 'yes' : 'not at every seed'}) | ${shrunk} | ${r.handMinimal ? `${r.handMinimal.faults} / ${r.handMinimal.steps}` : '—'} |`);
+  }
+  const pairs = mine.flatMap((r) => r.seeds);
+  const found = pairs.filter((s) => s.found);
+  const bySweep = found.filter((s) => s.foundBy !== 'drawn');
+  const drawn = found.filter((s) => s.foundBy === 'drawn').map((s) => s.drawnRuns).sort((a, b) => a - b);
+  const allSeeds = mine.filter((r) => r.seeds.every((s) => s.found)).length;
+  const shrunkPairs = mine.flatMap((r) => r.seeds.filter((s) => s.shrunk && r.handMinimal).map((s) => within(s.shrunk, r.handMinimal)));
+  lines.push('', `${allSeeds} of ${mine.length} found at every seed; ${found.length} of ${pairs.length} (defect, seed) pairs found: ${bySweep.length} by the fault-free run or the sweep (the same at every seed), ${drawn.length} by drawn runs after the sweep (median ${drawn.length ? drawn[Math.floor((drawn.length - 1) / 2)] : '—'}, worst ${drawn.at(-1) ?? '—'} drawn runs). Shrunk within one fault and 10% of the steps of the hand-minimal scenario: ${shrunkPairs.filter(Boolean).length} of ${shrunkPairs.length} counterexamples.`);
+  return lines.join('\n');
+}
+
+const previous = existsSync(join(OUT, 'detection.json')) ? JSON.parse(readFileSync(join(OUT, 'detection.json'), 'utf8')) : { rows: [] };
+let entries = [...(onlyCorpus === 'blind' ? [] : mutants()), ...(onlyCorpus === 'tuned' ? [] : blind())];
+if (names) entries = entries.filter((e) => names.includes(e.name));
+const measured = await measure(entries);
+const rows = [...previous.rows.filter((r) => !measured.some((m) => m.corpus === r.corpus && m.name === r.name)), ...measured];
+const order = (r) => (r.corpus === 'tuned' ? 0 : 1);
+rows.sort((a, b) => order(a) - order(b));
+const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
+mkdirSync(OUT, { recursive: true });
+writeDurably(join(OUT, 'detection.json'), `${JSON.stringify({ about: 'Written by node properties/detection/measure.mjs: a default check (single-fault sweep, then 1,000 drawn runs) of every journal of both corpora at each seed.', commit, seeds: SEEDS, rows }, null, 2)}\n`);
+writeDurably(join(OUT, 'detection.md'), `# What a default check finds, per corpus
+
+Written by \`node properties/detection/measure.mjs\` (durasim ${commit}). Each journal is checked as a user checks it: \`npx durasim check --journal <j> --seed S --workers 1\`, the default budget (the single-fault sweep of the task's fault-free run, then 1,000 drawn runs), with the families or config the journal needs, an empty regression folder each time. A cell says what found the defect at that seed: the fault-free run itself, the sweep (its runs; the sweep does not depend on the seed), or the drawn runs after the sweep (how many). "not found": clean within the budget. The tuned corpus is the one the generator was tuned on; the blind corpus was written down before any measurement and never tuned on (properties/blind/README.md).
+
+## Tuned corpus: the built-in mutants
+
+${table(rows, 'tuned')}
+
+## Blind corpus
+
+${table(rows, 'blind')}
+`);
+rmSync(scratch, { recursive: true, force: true });
+process.stderr.write(`wrote ${join(OUT, 'detection.json')} and ${join(OUT, 'detection.md')}\n`);
