@@ -13,6 +13,10 @@
 import { readFileSync } from 'node:fs'; // allow-ambient: durasim's own package files, read once per thread
 import { createRequire } from 'node:module';
 import { invariant } from '../invariant.js';
+import { claimMachinery } from '../sandbox/turn.js';
+
+/** Loading the package's files is durasim's own work: in a thread that runs journals it runs as the machinery (sandbox/turn.ts), claimed as this module loads. */
+const machinery = claimMachinery();
 
 /** What durasim uses of an instance: the heap, memory management, C calls, the VFS registry. */
 export interface SqliteModule {
@@ -46,6 +50,10 @@ function patched(text: string, from: string, to: string): string {
 
 function load(): { factory: Factory; wasm: WebAssembly.Module } {
   if (loaded) return loaded;
+  return machinery(loadFiles);
+}
+
+function loadFiles(): { factory: Factory; wasm: WebAssembly.Module } {
   const require = createRequire(import.meta.url);
   const jsFile = require.resolve('@journeyapps/wa-sqlite/dist/wa-sqlite.mjs');
   const wasmFile = require.resolve('@journeyapps/wa-sqlite/dist/wa-sqlite.wasm');
