@@ -12,6 +12,7 @@ import { expect, test } from 'vitest';
 import Database from '../../../simulator/sqlite/database.js';
 import { simulate } from '../../../simulator/simulate.js';
 import { baseScenario } from '../../../src/arbitraries.js';
+import { nativeSqliteMissing } from './nativeSqlite.js';
 
 type Db = InstanceType<typeof Database>;
 
@@ -38,7 +39,11 @@ const second = {
   after: (db: Db) => ({ write: attempt(() => db.exec('BEGIN IMMEDIATE')), read: db.prepare('SELECT owner FROM claims WHERE key = ?').pluck().get('post-a') ?? null }),
 };
 
-test('a second writer gets SQLITE_BUSY while the first holds its transaction, as with two native connections', async () => {
+/** On a Node whose ABI the native binary was not built for (CI's Node 22 and 24 stages), the comparison cannot run: said so, and skipped. */
+const missing = nativeSqliteMissing();
+if (missing !== undefined) test.skip(`skipped: ${missing}`, () => {});
+
+test.skipIf(missing !== undefined)('a second writer gets SQLITE_BUSY while the first holds its transaction, as with two native connections', async () => {
   const folder = mkdtempSync(join(tmpdir(), 'durasim-bs3-locks-'));
   const a = new Database(join(folder, 'claims.db'), { timeout: 0 });
   const b = new Database(join(folder, 'claims.db'), { timeout: 0 });
