@@ -135,7 +135,7 @@ export const LIBRARIES: readonly LibraryCase[] = [
     library: 'better-sqlite3',
     journal: 'wal-full',
     use: 'WAL mode with `synchronous=FULL`, otherwise as above',
-    faults: 'crash,disk,response,duplicate,user,service-restart,intent,store,failure',
+    faults: 'crash,disk,response,duplicate,user,service-restart,intent,store,failure,concurrent',
     runs: 500,
     seed: 1,
     exit: 0,
