@@ -26,10 +26,11 @@ import { World } from './world/world.js';
 import { SecretWatch, type SecretSighting } from './disk/secretWatch.js';
 import { serveCall } from './node/served/serveCall.js';
 import { imageHost } from './sqlite/imageVfs.js';
+import { servedDatabaseSync } from './sqlite/nodeSqlite.js';
 import type { InspectServe } from './world/inspection.js';
 
-/** inspect() may open the image's SQLite database through better-sqlite3 (sqlite/imageVfs.ts). */
-const inspectServe: InspectServe = (api, image) => (api === 'better-sqlite3.Database' ? imageHost(image) : NOT_SERVED);
+/** inspect() may open the image's SQLite database through better-sqlite3 or node:sqlite (sqlite/imageVfs.ts). */
+const inspectServe: InspectServe = (api, image, args, newTarget) => (api === 'better-sqlite3.Database' ? imageHost(image) : api === 'sqlite.DatabaseSync' ? servedDatabaseSync(imageHost(image), args, newTarget) : NOT_SERVED);
 import { TempWatch, type TempEvidence } from './disk/tempWatch.js';
 
 export interface SimulateOptions {

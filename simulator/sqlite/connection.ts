@@ -186,6 +186,21 @@ export class SqliteConnection {
     return ptr === 0 ? undefined : this.sqlite.UTF8ToString(ptr);
   }
 
+  /** The index of the parameter named `name` with its prefix (`$id`), or 0 when none is. */
+  paramIndex(stmt: number, name: string): number {
+    const ptr = this.cString(name);
+    try {
+      return this.fn('sqlite3_bind_parameter_index')(stmt, ptr);
+    } finally {
+      this.sqlite._free(ptr);
+    }
+  }
+
+  /** sqlite3_errstr: the English text of a result code. */
+  errstr(rc: number): string {
+    return this.sqlite.UTF8ToString(this.fn('sqlite3_errstr')(rc));
+  }
+
   readonly(stmt: number): boolean {
     return this.fn('sqlite3_stmt_readonly')(stmt) !== 0;
   }

@@ -30,8 +30,8 @@ export interface ImageBytes {
   readBytes(path: string): Uint8Array | undefined;
 }
 
-/** An API inspect() may be served on the image it reads (`new Database(...)` of better-sqlite3), or NOT_SERVED. */
-export type InspectServe = (api: string, image: ImageBytes) => unknown;
+/** An API inspect() may be served on the image it reads (better-sqlite3's `new Database(...)`, node:sqlite's `new DatabaseSync(...)`), or NOT_SERVED. */
+export type InspectServe = (api: string, image: ImageBytes, args: readonly unknown[], newTarget: unknown) => unknown;
 
 export class Inspection {
   /** Errors thrown by the journal's inspect(), which are journal bugs too. */
@@ -74,7 +74,7 @@ export class Inspection {
     const pure = pureServe(epochMs);
     const serve: NonNullable<TurnHolder['serve']> = (api, args, thisArg, newTarget, real) => {
       if (inspectServe !== undefined && this.image !== undefined) {
-        const served = inspectServe(api, this.image);
+        const served = inspectServe(api, this.image, args, newTarget);
         if (served !== NOT_SERVED) return served;
       }
       return pure(api, args, thisArg, newTarget, real);
