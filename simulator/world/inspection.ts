@@ -18,6 +18,7 @@ import { atVirtualTime, NOT_SERVED, outsideTurn, ownThrown, runAsTurn, type Esca
 import type { Disk } from '../disk/disk.js';
 import { WORK_DIR } from '../scenario/scenario.js';
 import { pureServe } from '../sandbox/pureServe.js';
+import { inspectCacheOf, type InspectCache, type ReadContent } from './inspectCache.js';
 
 interface Read {
   path: string;
@@ -51,6 +52,10 @@ export class Inspection {
   private readonly turn: TurnHolder;
   /** The image being read right now, as bytes (while inspect() runs). */
   private image: ImageBytes | undefined;
+  /** The thread's answers for this journal, across runs (inspectCache.ts). */
+  private readonly shared: InspectCache;
+  /** Calls inspect() made that the sandbox served (beside a database on the image) or refused: an answer read with one is not kept across runs. */
+  private sandboxCalls = 0;
   private readonly inspector: JournalAdapter;
   /** The journal's own state names, when it maps them (model/stateNames.ts): its answers are read through them. */
   private readonly states: StateNames | undefined;
@@ -77,10 +82,13 @@ export class Inspection {
         const served = inspectServe(api, this.image, args, newTarget);
         if (served !== NOT_SERVED) return served;
       }
+      this.sandboxCalls++;
       return pure(api, args, thisArg, newTarget, real);
     };
+    const escape = (api: string): Escape => (this.sandboxCalls++, onEscape(api));
     // Its own listeners: what a module does with process.on() as it loads here stays here.
-    this.turn = { simulated: { pid: 1, cwd: WORK_DIR, env: { ...environment }, listeners: new Map() }, onEscape, exit: () => {}, serve };
+    this.turn = { simulated: { pid: 1, cwd: WORK_DIR, env: { ...environment }, listeners: new Map() }, onEscape: escape, exit: () => {}, serve };
+    this.shared = inspectCacheOf(fresh ?? journal, environment);
     this.inspector = journal;
     this.states = journal.states;
     if (fresh) {
@@ -142,8 +150,19 @@ export class Inspection {
         return cached.records;
       }
     }
+    // An image whose files hold what they held when inspect() last answered cleanly, in this run or another.
+    const durableContent: ReadContent = (read) => (read.kind === 'file' ? this.disk.bytesOn('durable', read.path) : this.disk.durableView().readdir(read.path));
+    if (image === 'durable') {
+      const known = this.shared.lookup(durableContent);
+      if (known !== undefined) {
+        this.failed = false;
+        this.cached = { version: this.disk.durableVersion, reads: known.reads, stamps: known.reads.map((read) => this.disk.durableStamp(read.path, read.kind)), records: known.records, failed: false, storeChanges: undefined };
+        return known.records;
+      }
+    }
     const disk = image === 'durable' ? this.disk.durableView() : this.disk.liveView();
     const reads: Read[] = [];
+    const callsBefore = this.sandboxCalls;
     // memfs stamps access times on a read: the simulator's work, not the journal's, at the virtual time.
     const nowMs = this.epochMs();
     const view: DiskView = {
@@ -181,6 +200,7 @@ export class Inspection {
       this.errors.push(answer.error);
       this.failed = true;
     }
+    if (image === 'durable' && !this.failed && !storeRead && this.sandboxCalls === callsBefore && 'normalized' in answer && answer.normalized.problems.length === 0) this.shared.keep(reads, durableContent, records);
     if (image === 'durable') this.cached = { version: this.disk.durableVersion, reads, stamps: reads.map((read) => this.disk.durableStamp(read.path, read.kind)), records, failed: this.failed, storeChanges: storeRead ? this.store.changes : undefined };
     return records;
   }
