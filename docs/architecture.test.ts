@@ -121,7 +121,7 @@ describe('the import direction', () => {
     expect(wrong).toEqual([]);
   });
 
-  test('simulator/ has about a dozen entries at its top', () => {
-    expect(readdirSync(join(ROOT, 'simulator')).length).toBeLessThanOrEqual(13);
+  test('simulator/ has about a dozen entries at its top (its rooms, simulate.ts and their tests)', () => {
+    expect(readdirSync(join(ROOT, 'simulator')).length).toBeLessThanOrEqual(14);
   });
 });

@@ -8,7 +8,7 @@ import type { JournalAdapter } from '../model/contract/contract.js';
 import { digestOf } from '../model/contract/digest.js';
 import { checkStateNames, type StateNames } from '../model/stateNames.js';
 import { intentOf } from './contract/classify.js';
-import { atVirtualTime, chargeNoTurnTo, installAmbientGuard, uninstallAmbientGuard, type Escape } from './sandbox/ambientGuard.js';
+import { atVirtualTime, chargeNoTurnTo, installAmbientGuard, NOT_SERVED, uninstallAmbientGuard, type Escape } from './sandbox/ambientGuard.js';
 import { loadMsw, type Transport } from './service/network.js';
 import type { Proc } from './world/proc.js';
 import { parseScenario, taskFor, type Scenario } from './scenario/scenario.js';
@@ -25,6 +25,12 @@ import type { StoreCall, StoreCore } from './store/store.js';
 import { World } from './world/world.js';
 import { SecretWatch, type SecretSighting } from './disk/secretWatch.js';
 import { serveCall } from './node/served/serveCall.js';
+import { imageHost } from './sqlite/imageVfs.js';
+import { servedDatabaseSync } from './sqlite/nodeSqlite.js';
+import type { InspectServe } from './world/inspection.js';
+
+/** inspect() may open the image's SQLite database through better-sqlite3 or node:sqlite (sqlite/imageVfs.ts). */
+const inspectServe: InspectServe = (api, image, args, newTarget) => (api === 'better-sqlite3.Database' ? imageHost(image) : api === 'sqlite.DatabaseSync' ? servedDatabaseSync(imageHost(image), args, newTarget) : NOT_SERVED);
 import { TempWatch, type TempEvidence } from './disk/tempWatch.js';
 
 export interface SimulateOptions {
@@ -167,7 +173,7 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
   let watch: SecretWatch | undefined;
   let tempWatch: TempWatch | undefined;
   try {
-    world = new World(journal, scenario, { transport: options.transport ?? 'direct', makeEnv: simulatedEnv, serve: serveCall, ...(options.fresh ? { fresh: options.fresh } : options.perRun ? { perRun: options.perRun } : {}), ...(options.beat ? { beat: options.beat } : {}), ...(options.diskLane ? { diskLane: true } : {}), ...(options.crashDigests ? { crashDigests: true } : {}), ...(options.diskCalls ? { diskCalls: true } : {}), ...(options.outputText ? { outputText: options.outputText } : {}), ...(options.cutAfterStep !== undefined ? { cutAfterStep: options.cutAfterStep } : {}) });
+    world = new World(journal, scenario, { transport: options.transport ?? 'direct', makeEnv: simulatedEnv, serve: serveCall, inspectServe, ...(options.fresh ? { fresh: options.fresh } : options.perRun ? { perRun: options.perRun } : {}), ...(options.beat ? { beat: options.beat } : {}), ...(options.diskLane ? { diskLane: true } : {}), ...(options.crashDigests ? { crashDigests: true } : {}), ...(options.diskCalls ? { diskCalls: true } : {}), ...(options.outputText ? { outputText: options.outputText } : {}), ...(options.cutAfterStep !== undefined ? { cutAfterStep: options.cutAfterStep } : {}) });
     running = world;
     const charged = world;
     chargeNoTurnTo({ escape: (escape) => charged.recordNoTurnEscape(escape), nowMs: () => charged.clock.epochMs });

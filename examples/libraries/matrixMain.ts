@@ -14,8 +14,8 @@ const ROOT = resolve(import.meta.dirname, '../..');
 let disagreements = 0;
 for (const c of LIBRARIES) {
   const result = await runRow(c, { workers: 2 });
-  const agrees = result.exit === c.exit && result.invariant === c.invariant && result.missing === c.missing && (c.exit === 0 || result.confirm?.exit === c.exit);
-  process.stdout.write(`${agrees ? 'ok  ' : 'DIFF'} ${c.library}: exit ${result.exit}${result.invariant ? ` ${result.invariant}` : ''}${result.missing ? ` (${result.missing})` : ''} after ${result.runsExecuted} runs${result.confirm ? `; confirm: ${result.confirm.verdict}` : ''}\n`);
+  const agrees = result.exit === c.exit && result.invariant === c.invariant && result.missing === c.missing && (c.exit === 0 || c.unconfirmed !== undefined || result.confirm?.exit === c.exit);
+  process.stdout.write(`${agrees ? 'ok  ' : 'DIFF'} ${c.library}${c.journal ? ` (${c.journal})` : ''}: exit ${result.exit}${result.invariant ? ` ${result.invariant}` : ''}${result.missing ? ` (${result.missing})` : ''} after ${result.runsExecuted} runs${result.confirm ? `; confirm: ${result.confirm.verdict}` : ''}\n`);
   if (!agrees) disagreements++;
 }
 if (disagreements > 0) {

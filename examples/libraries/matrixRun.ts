@@ -6,15 +6,16 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { DEFAULT_FAULT_KINDS } from '../../src/arbitraries.js';
 import { main } from '../../src/cli/main.js';
 import type { LibraryCase } from './matrix.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
-export const journalOf = (library: string): string => `examples/libraries/${library}/journal.ts`;
+export const journalOf = (c: Pick<LibraryCase, 'library' | 'journal'>): string => `examples/libraries/${c.library}/${c.journal ?? 'journal'}.ts`;
 export const packageOf = (c: LibraryCase): string => c.package ?? c.library;
 export const versionOf = (c: LibraryCase): string => (JSON.parse(readFileSync(join(ROOT, 'node_modules', packageOf(c), 'package.json'), 'utf8')) as { version: string }).version;
-export const checkCommand = (c: LibraryCase): string => `npx durasim check --journal ${journalOf(c.library)} --runs ${c.runs} --seed ${c.seed}${c.faults ? ` --faults ${c.faults}` : ''}`;
+export const checkCommand = (c: LibraryCase): string => `npx durasim check --journal ${journalOf(c)} --runs ${c.runs} --seed ${c.seed}${c.faults ? ` --faults ${c.faults}` : ''}`;
 
 export interface RowResult {
   exit: number;
@@ -29,7 +30,7 @@ export async function runRow(c: LibraryCase, options: { workers?: number; confir
   const dir = mkdtempSync(join(tmpdir(), `durasim-matrix-${c.library}-`));
   const printed: string[] = [];
   const quiet = (line: string): void => void printed.push(line);
-  const exit = await main(['check', '--journal', join(ROOT, journalOf(c.library)), '--runs', String(c.runs), '--seed', String(c.seed), ...(c.faults ? ['--faults', c.faults] : []), '--workers', String(options.workers ?? 1), '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'], quiet);
+  const exit = await main(['check', '--journal', join(ROOT, journalOf(c)), '--runs', String(c.runs), '--seed', String(c.seed), ...(c.faults ? ['--faults', c.faults] : []), '--workers', String(options.workers ?? 1), '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'], quiet);
   if (!existsSync(join(dir, 'report', 'summary.json'))) throw new Error(`check of ${c.library} wrote no summary (exit ${exit}): ${printed.join('\n')}`);
   const summary = JSON.parse(readFileSync(join(dir, 'report', 'summary.json'), 'utf8')) as { runsExecuted: number; violations: { code: string; evidence?: { missing?: { missing: string }[] } }[] };
   const first = summary.violations[0];
@@ -37,22 +38,30 @@ export async function runRow(c: LibraryCase, options: { workers?: number; confir
   if (first) result.invariant = first.code;
   const missing = first?.evidence?.missing?.[0]?.missing;
   if (missing) result.missing = missing;
-  if (exit !== 0 && options.confirm !== false) {
+  if (exit !== 0 && options.confirm !== false && c.unconfirmed === undefined) {
     const lines: string[] = [];
-    const confirmed = await main(['confirm', join(dir, 'report', 'counterexample.json'), '--journal', join(ROOT, journalOf(c.library))], (line) => lines.push(line));
+    const confirmed = await main(['confirm', join(dir, 'report', 'counterexample.json'), '--journal', join(ROOT, journalOf(c))], (line) => lines.push(line));
     result.confirm = { exit: confirmed, verdict: lines.find((line) => line.startsWith('verdict: ')) ?? '' };
   }
   return result;
 }
 
-const VERDICT: Record<number, string> = { 0: 'clean', 1: 'safety violation' };
+const VERDICT: Record<number, string> = { 0: 'clean', 1: 'safety violation', 3: 'liveness' };
+
+/** How a clean row's faults differ from check's default (every family, concurrent calls among them): the default families left out. */
+function faultsNote(c: LibraryCase): string {
+  if (c.faults === undefined) return '';
+  const families = c.faults.split(',');
+  const left = DEFAULT_FAULT_KINDS.filter((family) => !families.includes(family));
+  return left.length > 0 ? `, without ${left.map((family) => `\`${family}\``).join(', ')} faults` : '';
+}
 
 /** docs/compatibility.md: the matrix, rendered (every figure in it is the table's, held to the runs by matrix.test.ts). */
 export function renderMatrix(cases: readonly LibraryCase[]): string {
   const lines = [
     '# Compatibility: journals on the libraries they are built on',
     '',
-    'Each row is a journal in `examples/libraries/<library>/journal.ts` that keeps its state with one',
+    'Each row is a journal in `examples/libraries/<library>/journal.ts` (or the module the row names) that keeps its state with one',
     "npm library, used as the library's README says, with no shim. The journals share durasim's",
     'reference protocol (`examples/libraries/stateJournal.ts`: the intent recorded before the send,',
     'a query after a crash, the user\'s file guarded), so what differs between rows is what the',
@@ -60,7 +69,7 @@ export function renderMatrix(cases: readonly LibraryCase[]): string {
     'with its default fault families (every family, concurrent calls among them) at the budget and',
     'seed shown;',
     'a finding is then run in real processes by `confirm`, which builds the machine crash from the',
-    "workers' real system calls (strace).",
+    "workers' real system calls (strace) — where the last column does not say why not yet.",
     '',
     'Generated by `npm run compatibility` (it runs every row and refuses to write a table the runs',
     'disagree with); CI runs every row (`npm run compatibility -- --verify`).',
@@ -69,13 +78,14 @@ export function renderMatrix(cases: readonly LibraryCase[]): string {
     '|---|---|---|---|---|---|',
   ];
   for (const c of cases) {
-    const verdict = c.exit === 0 ? `clean (${c.runs} runs, seed ${c.seed}${c.faults?.split(',').includes('concurrent') ? ', concurrent calls among the faults' : ''})` : `${VERDICT[c.exit]}: \`${c.invariant}\``;
+    const verdict = c.exit === 0 ? `clean (${c.runs} runs, seed ${c.seed}${faultsNote(c)})` : `${VERDICT[c.exit]}: \`${c.invariant}\``;
     const missing = c.missing === 'file-fsync' ? "the file's fsync" : c.missing === 'folder-fsync' ? "the folder's fsync after the rename" : '—';
-    const real = c.exit === 0 ? '—' : 'confirmed';
-    lines.push(`| [${packageOf(c)}](https://www.npmjs.com/package/${packageOf(c)}) | ${versionOf(c)} | ${c.use} | ${verdict} | ${missing} | ${real} |`);
+    const real = c.exit === 0 ? '—' : c.unconfirmed ?? 'confirmed';
+    const name = c.journal === undefined ? `[${packageOf(c)}](https://www.npmjs.com/package/${packageOf(c)})` : `[${packageOf(c)}](https://www.npmjs.com/package/${packageOf(c)}) (\`${c.journal}.ts\`)`;
+    lines.push(`| ${name} | ${versionOf(c)} | ${c.use} | ${verdict} | ${missing} | ${real} |`);
   }
   lines.push('', '## Why each verdict is right', '');
-  for (const c of cases) lines.push(`- **${c.library}**: ${c.why} \`${checkCommand(c)}\``);
+  for (const c of cases) lines.push(`- **${c.library}${c.journal === undefined ? '' : ` (${c.journal})`}**: ${c.why} \`${checkCommand(c)}\``);
   lines.push('');
   return lines.join('\n');
 }

@@ -166,6 +166,20 @@ export class DiskState {
   /** The durable image: what would survive a machine crash now. */
   durableView(): DiskView { return this.image.view(this.dir, (path) => this.resolve(path)); }
 
+  /** A file's bytes on the durable image (`durable`) or as processes see it; undefined when it is not a file there. */
+  bytesOn(image: 'durable' | 'visible', path: string): Buffer | undefined {
+    const abs = this.resolve(path);
+    if (image === 'durable') {
+      const ino = this.image.lookup(abs);
+      return ino !== undefined && this.image.kinds.get(ino) === 'file' ? this.image.bytes(ino) : undefined;
+    }
+    try {
+      return Buffer.from(this.vol.readFileSync(abs) as Buffer);
+    } catch {
+      return undefined;
+    }
+  }
+
   /** What the durable image holds at `path`, as a stamp: equal stamps mean equal bytes (a file) or equal entries (a folder). */
   durableStamp(path: string, kind: 'file' | 'dir'): string { return this.image.stamp(this.resolve(path), kind); }
 

@@ -64,7 +64,7 @@ export const MODULE_GUARDS: readonly ModuleGuard[] = [
   { module: 'tty' },
   { module: 'test' },
   { module: 'test/reporters' },
-  // Node 22.5+: a real SQLite database on the real disk; the single-executable's assets (Node 24's list names both).
+  // Node 22.5+: a SQLite database, served on the simulated disk (DatabaseSync; node/served/servedSqlite.ts); the single-executable's assets (Node 24's list names both).
   { module: 'sqlite' },
   { module: 'sea' },
   // The network underneath http, https and tls, by its own names.

@@ -67,6 +67,8 @@ export function atomicStep<T>(world: StepHost, proc: Proc, op: string, detail: s
     endIo();
   }
   if (!outcome.ok) world.recordResult(proc, step, op, errorCode(outcome.error));
+  // A synchronous caller may take its next step at once, before the scheduler looks again: what this one made durable is observed now.
+  world.observeDurable();
   if (after) {
     world.crash(proc, after);
     throw new ProcessEnded(proc, `crashed after ${op}`);

@@ -79,6 +79,8 @@ export interface StepHost extends WorldCore, StepRecorder {
   inspect(image: 'durable' | 'visible'): Records;
   /** The journal's records on the visible image, read for the judge's evidence only: undefined when inspect() threw (nothing is recorded of it). */
   peekVisible(): Records | undefined;
+  /** The journal's records read from the durable image when a step changed it (a synchronous step's too: its caller may take the next at once). */
+  observeDurable(): void;
   /** An uncaught exception (or unhandled rejection) of journal code: its listeners take it, else it ends the incarnation that last ran. */
   uncaught(error: unknown, origin?: 'uncaughtException' | 'unhandledRejection'): void;
   /** The scenario's faults at `proc`'s step `step`. */

@@ -14,15 +14,25 @@ import { HistoryObserver } from '../../model/observedHistory.js';
 import { normalizeRecords } from '../../model/records.js';
 import type { StateNames } from '../../model/stateNames.js';
 import type { DiskView, StoreView, JournalAdapter } from '../../model/contract/contract.js';
-import { atVirtualTime, outsideTurn, ownThrown, runAsTurn, type Escape, type TurnHolder } from '../sandbox/ambientGuard.js';
+import { atVirtualTime, NOT_SERVED, outsideTurn, ownThrown, runAsTurn, type Escape, type TurnHolder } from '../sandbox/ambientGuard.js';
 import type { Disk } from '../disk/disk.js';
 import { WORK_DIR } from '../scenario/scenario.js';
 import { pureServe } from '../sandbox/pureServe.js';
+import { inspectCacheOf, type InspectCache, type ReadContent } from './inspectCache.js';
 
 interface Read {
   path: string;
   kind: 'file' | 'dir';
 }
+
+/** The image inspect() is reading, as bytes: what a database opened inside inspect() reads (sqlite/imageVfs.ts). */
+export interface ImageBytes {
+  resolve(path: string): string;
+  readBytes(path: string): Uint8Array | undefined;
+}
+
+/** An API inspect() may be served on the image it reads (better-sqlite3's `new Database(...)`, node:sqlite's `new DatabaseSync(...)`), or NOT_SERVED. */
+export type InspectServe = (api: string, image: ImageBytes, args: readonly unknown[], newTarget: unknown) => unknown;
 
 export class Inspection {
   /** Errors thrown by the journal's inspect(), which are journal bugs too. */
@@ -40,6 +50,12 @@ export class Inspection {
   private observedStore = -1;
   private lastObserved: Records | undefined;
   private readonly turn: TurnHolder;
+  /** The image being read right now, as bytes (while inspect() runs). */
+  private image: ImageBytes | undefined;
+  /** The thread's answers for this journal, across runs (inspectCache.ts). */
+  private readonly shared: InspectCache;
+  /** Calls inspect() made that the sandbox served (beside a database on the image) or refused: an answer read with one is not kept across runs. */
+  private sandboxCalls = 0;
   private readonly inspector: JournalAdapter;
   /** The journal's own state names, when it maps them (model/stateNames.ts): its answers are read through them. */
   private readonly states: StateNames | undefined;
@@ -58,9 +74,21 @@ export class Inspection {
     onEscape: (api: string) => Escape,
     /** The virtual time, as the clock reads it: what a clock read inside inspect() (or its module's load) gives. */
     private readonly epochMs: () => number,
+    inspectServe?: InspectServe,
   ) {
+    const pure = pureServe(epochMs);
+    const serve: NonNullable<TurnHolder['serve']> = (api, args, thisArg, newTarget, real) => {
+      if (inspectServe !== undefined && this.image !== undefined) {
+        const served = inspectServe(api, this.image, args, newTarget);
+        if (served !== NOT_SERVED) return served;
+      }
+      this.sandboxCalls++;
+      return pure(api, args, thisArg, newTarget, real);
+    };
+    const escape = (api: string): Escape => (this.sandboxCalls++, onEscape(api));
     // Its own listeners: what a module does with process.on() as it loads here stays here.
-    this.turn = { simulated: { pid: 1, cwd: WORK_DIR, env: { ...environment }, listeners: new Map() }, onEscape, exit: () => {}, serve: pureServe(epochMs) };
+    this.turn = { simulated: { pid: 1, cwd: WORK_DIR, env: { ...environment }, listeners: new Map() }, onEscape: escape, exit: () => {}, serve };
+    this.shared = inspectCacheOf(fresh ?? journal, environment);
     this.inspector = journal;
     this.states = journal.states;
     if (fresh) {
@@ -122,8 +150,19 @@ export class Inspection {
         return cached.records;
       }
     }
+    // An image whose files hold what they held when inspect() last answered cleanly, in this run or another.
+    const durableContent: ReadContent = (read) => (read.kind === 'file' ? this.disk.bytesOn('durable', read.path) : this.disk.durableView().readdir(read.path));
+    if (image === 'durable') {
+      const known = this.shared.lookup(durableContent);
+      if (known !== undefined) {
+        this.failed = false;
+        this.cached = { version: this.disk.durableVersion, reads: known.reads, stamps: known.reads.map((read) => this.disk.durableStamp(read.path, read.kind)), records: known.records, failed: false, storeChanges: undefined };
+        return known.records;
+      }
+    }
     const disk = image === 'durable' ? this.disk.durableView() : this.disk.liveView();
     const reads: Read[] = [];
+    const callsBefore = this.sandboxCalls;
     // memfs stamps access times on a read: the simulator's work, not the journal's, at the virtual time.
     const nowMs = this.epochMs();
     const view: DiskView = {
@@ -131,20 +170,29 @@ export class Inspection {
       readFile: (path) => (reads.push({ path, kind: 'file' }), outsideTurn(() => atVirtualTime(nowMs, () => disk.readFile(path)))),
       readdir: (path) => (reads.push({ path, kind: 'dir' }), outsideTurn(() => atVirtualTime(nowMs, () => disk.readdir(path)))),
     };
+    this.image = {
+      resolve: (path) => this.disk.resolve(path),
+      readBytes: (path) => (reads.push({ path, kind: 'file' }), outsideTurn(() => atVirtualTime(nowMs, () => this.disk.bytesOn(image, path)))),
+    };
     let records: Records = {};
     this.failed = false;
     let storeRead = false;
     const storeView = this.store.view();
     const store: StoreView = { get: (key) => ((storeRead = true), storeView.get(key)), list: (prefix) => ((storeRead = true), storeView.list(prefix)) };
     // The answer, and what inspect() threw, read in its turn: a getter or Proxy of the journal's runs as its code.
-    const answer = this.underTurn((): { normalized: ReturnType<typeof normalizeRecords> } | { error: string } => {
-      try {
-        return { normalized: normalizeRecords(this.inspector.inspect(view, store), this.states) };
-      } catch (thrown) {
-        const error = ownThrown(thrown);
-        return { error: error instanceof Error ? error.message : String(error) };
-      }
-    });
+    let answer: { normalized: ReturnType<typeof normalizeRecords> } | { error: string };
+    try {
+      answer = this.underTurn((): typeof answer => {
+        try {
+          return { normalized: normalizeRecords(this.inspector.inspect(view, store), this.states) };
+        } catch (thrown) {
+          const error = ownThrown(thrown);
+          return { error: error instanceof Error ? error.message : String(error) };
+        }
+      });
+    } finally {
+      this.image = undefined;
+    }
     if ('normalized' in answer) {
       records = answer.normalized.records;
       for (const problem of answer.normalized.problems) if (!this.malformed.includes(problem)) this.malformed.push(problem);
@@ -152,6 +200,7 @@ export class Inspection {
       this.errors.push(answer.error);
       this.failed = true;
     }
+    if (image === 'durable' && !this.failed && !storeRead && this.sandboxCalls === callsBefore && 'normalized' in answer && answer.normalized.problems.length === 0) this.shared.keep(reads, durableContent, records);
     if (image === 'durable') this.cached = { version: this.disk.durableVersion, reads, stamps: reads.map((read) => this.disk.durableStamp(read.path, read.kind)), records, failed: this.failed, storeChanges: storeRead ? this.store.changes : undefined };
     return records;
   }

@@ -105,7 +105,7 @@ export class World extends Recorder implements StepHost, EventHost, CrashHost {
     this.network = new Network(this.service, serviceUrlOf(scenario), options.transport);
     this.store = new StoreCore(scenario.store, storeCallFaults(scenario.faults), () => this.clock.epochMs);
     this.events = new ScenarioEvents(scenario.faults);
-    this.inspection = new Inspection(journal, options.fresh ?? options.perRun, this.disk, this.store, scenario.environment, (api) => this.recordEscape(null, api), () => this.clock.epochMs);
+    this.inspection = new Inspection(journal, options.fresh ?? options.perRun, this.disk, this.store, scenario.environment, (api) => this.recordEscape(null, api), () => this.clock.epochMs, options.inspectServe);
     // A run's own instance of the journal's modules (perRun): the one inspect() evaluated, shared by the incarnations.
     this.runJournal = options.fresh === undefined && options.perRun !== undefined ? this.inspection.instance : journal;
     if (options.diskCalls) {
@@ -118,6 +118,10 @@ export class World extends Recorder implements StepHost, EventHost, CrashHost {
       this.stepCalls = {};
     }
     if (options.diskLane) this.diskLane = new DiskLane(() => outsideTurn(() => atVirtualTime(this.clock.epochMs, () => this.disk.fileStates())));
+  }
+
+  observeDurable(): void {
+    this.inspection.observeDurable(this.trace.length - 1);
   }
 
   async run(): Promise<StopReason> {

@@ -3,6 +3,7 @@ import type { Env, JournalAdapter } from '../../model/contract/contract.js';
 import type { Transport } from '../service/network.js';
 import type { StepHost } from './host.js';
 import type { Proc } from './proc.js';
+import type { InspectServe } from './inspection.js';
 
 export interface WorldOptions {
   transport: Transport;
@@ -10,6 +11,8 @@ export interface WorldOptions {
   makeEnv: (world: StepHost, proc: Proc) => Env;
   /** The world's answer to a Node API the journal called (node/served/), or NOT_SERVED. */
   serve: (ctx: { world: StepHost; proc: Proc; call: number }, api: string, args: readonly unknown[], thisArg: unknown, newTarget?: unknown, real?: () => unknown) => unknown;
+  /** What inspect() is served beyond the pure answers (a database on the image it reads: sqlite/imageVfs.ts), or NOT_SERVED. */
+  inspectServe?: InspectServe;
   /** A fresh instance of the journal's modules, evaluated at every incarnation's start. */
   fresh?: () => JournalAdapter;
   /** Without `fresh`: an instance of the journal's modules for this run alone, shared by its incarnations and inspect(). */

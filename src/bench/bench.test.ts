@@ -15,7 +15,7 @@ describe('npm run bench (smoke: tiny counts, so it cannot rot; never a timing ga
     // Its row is keyed by the line of the Node it ran on.
     expect(Object.keys(rows)).toEqual([String(nodeLine(process.version))]);
     const report = rows[String(nodeLine(process.version))] as Record<string, Record<string, unknown>>;
-    expect(Object.keys(report)).toEqual(['node', 'line', 'cores', 'mode', 'quick', 'floor', 'floorThreads', 'check', 'ratio', 'workerWarmth', 'isolation', 'ambient', 'exploreDepth1', 'detection', 'detectionTable', 'memory', 'real']);
+    expect(Object.keys(report)).toEqual(['node', 'line', 'cores', 'mode', 'quick', 'floor', 'floorThreads', 'check', 'ratio', 'workerWarmth', 'isolation', 'ambient', 'sqlite', 'exploreDepth1', 'detection', 'detectionTable', 'memory', 'real']);
     expect(report).toMatchObject({ node: process.version, mode: 'quick' });
     // A worker's boot and warm-up, read off its own thread: two workers, one after the other.
     expect(report.workerWarmth).toMatchObject({ warmRuns: 20, measured: true });
@@ -43,6 +43,9 @@ describe('npm run bench (smoke: tiny counts, so it cannot rot; never a timing ga
     expect(report.ratio).toBeCloseTo((sources.marginal?.cpuUsPerEntry as number) / (report.floor?.usPerCall as number), 6);
     expect(report.isolation?.ratio).toBeGreaterThan(0);
     expect(report.ambient?.ratio).toBeGreaterThan(0);
+    // The SQLite journal commits transactions in every scenario, and its ratio is its CPU over the file journal's.
+    expect(report.sqlite?.commits).toBeGreaterThan(0);
+    expect(report.sqlite?.ratio).toBeCloseTo((report.sqlite?.sqliteMs as number) / (report.sqlite?.fileMs as number), 6);
     expect(report.real?.runs).toEqual([expect.objectContaining({ effectsPerKeyOk: true, incarnations: 2 })]);
     // Detection is hunted with a tiny budget here, on every nineteenth mutant (two), unshrunk; kills are the mutant suite's gate.
     expect((report.detection as unknown as { mutant: string }[]).map((d) => d.mutant)).toEqual(MUTANTS.filter((_, i) => i % 19 === 0).map((m) => m.journal.name));

@@ -43,6 +43,7 @@ import { floorScaling } from './floorScaling.js';
 import { journalFloor } from './journalFloor.js';
 import { heapGrowth } from './memory.js';
 import { realScenario } from './realProcess.js';
+import { sqliteCost } from './sqliteCost.js';
 import { withRow, nodeLine } from './benchRows.js';
 import { workerWarmth } from './workerWarmth.js';
 
@@ -149,6 +150,8 @@ export async function runBench(args: string[]): Promise<Record<string, unknown>>
   log(`fresh modules per incarnation, one core, CPU time: ${fixed(isolation.freshMs, 3)} vs ${fixed(isolation.sharedMs, 3)} ms shared (×${fixed(isolation.ratio, 2)})`);
   const ambient = await ambientCost({ scenarios: quick ? 40 : 300, rounds: quick ? 1 : 3, seed: 4 });
   log(`a journal on Node's own APIs vs the same protocol on env, one core, CPU time: ${fixed(ambient.nodeMs, 3)} vs ${fixed(ambient.envMs, 3)} ms (×${fixed(ambient.ratio, 2)})`);
+  const sqlite = await sqliteCost({ scenarios: quick ? 10 : 100, rounds: quick ? 1 : 3, seed: 5 });
+  log(`a journal on better-sqlite3 (served: SQLite in WebAssembly) vs the same protocol on a JSON file, one core, CPU time: ${fixed(sqlite.sqliteMs, 3)} vs ${fixed(sqlite.fileMs, 3)} ms (×${fixed(sqlite.ratio, 2)}); ${fixed(sqlite.commits, 1)} transactions a scenario, ${fixed(sqlite.extraUsPerCommit, 0)} µs more a transaction`);
 
   const explorePool = new WorkerPool({ workers: 1 });
   const exploreStarted = performance.now();
@@ -207,12 +210,13 @@ export async function runBench(args: string[]): Promise<Record<string, unknown>>
     ...workerRows,
     `| fresh modules at every incarnation vs shared, CPU ms a scenario (why they run on a sample) | ×${fixed(isolation.ratio, 2)} (${fixed(isolation.freshMs, 3)} vs ${fixed(isolation.sharedMs, 3)} ms) | — |`,
     `| a journal on Node's own APIs (examples/node-journal) vs the same protocol on env (reference), CPU ms a scenario | ×${fixed(ambient.ratio, 2)} (${fixed(ambient.nodeMs, 3)} vs ${fixed(ambient.envMs, 3)} ms) | ≤ ×1.5 |`,
+    `| a journal on better-sqlite3 (examples/libraries/better-sqlite3, rollback journal, synchronous=EXTRA) vs the same protocol on a JSON file (examples/libraries/jsonfile), fresh modules, CPU ms a scenario | ×${fixed(sqlite.ratio, 2)} (${fixed(sqlite.sqliteMs, 3)} vs ${fixed(sqlite.fileMs, 3)} ms; ${fixed(sqlite.extraUsPerCommit, 0)} µs more a SQLite transaction) | ≤ ×3 |`,
     `| explore --depth 1, ${exploreBase}, one worker: ${exploreDepth1.states} states (${exploreDepth1.runs} runs) | ${fixed(exploreSeconds, 1)} s | ≤ 60 s |`,
     `| heap after ${memory.late} vs ${memory.early} scenarios | ${fixed(memory.lateHeapMb, 1)} vs ${fixed(memory.earlyHeapMb, 1)} MB | flat |`,
     `| a real-process scenario (the old way: worker processes, SIGKILL, node:http) | ${fixed(realMs, 0)} ms | — |`,
   ].join('\n');
   log(`\n${table}`);
-  const report = { node: process.version, line, cores: availableParallelism(), mode, quick, floor, floorThreads, check, ratio, workerWarmth: warmth, isolation, ambient, exploreDepth1, detection, detectionTable, memory, real: { runs: real, msPerScenario: realMs } };
+  const report = { node: process.version, line, cores: availableParallelism(), mode, quick, floor, floorThreads, check, ratio, workerWarmth: warmth, isolation, ambient, sqlite, exploreDepth1, detection, detectionTable, memory, real: { runs: real, msPerScenario: realMs } };
   writeRow(out, report);
   log(`wrote ${out} (row ${line})`);
   return report;

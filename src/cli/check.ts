@@ -43,6 +43,7 @@ import { withBounds, type BoundsOption } from './boundsOption.js';
 import type { ServiceContract } from '../../simulator/contract/contract.js';
 import { Interrupt } from './interrupt.js';
 import { interruptedLine } from '../report/markdown.js';
+import { UnservedAddonError } from '../isolation/nativeAddons.js';
 
 /** The pool's flags: --workers, --max-heap, --hang-timeout. */
 export type PoolFlags = Pick<PoolOptions, 'workers' | 'maxHeapMb' | 'hangTimeoutMs'>;
@@ -173,6 +174,11 @@ export async function loadOrEscape(pool: WorkerPool, ref: JournalRef, print: (li
   try {
     loaded = await pool.load(ref, environment);
   } catch (error) {
+    // A native addon durasim does not serve: refused before any run, as an escape (nativeAddons.ts).
+    if (error instanceof UnservedAddonError) {
+      print(`sandbox: ${error.message}`);
+      return EXIT.sandbox;
+    }
     const escapes = (error as { escapes?: Escape[] }).escapes;
     if (!(error instanceof DurasimError) || !escapes || escapes.length === 0) throw error;
     print(`sandbox: ${loadEscapeLine(escapes)}`);

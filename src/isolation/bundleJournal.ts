@@ -12,6 +12,8 @@
  *   /journal/…), and the bundle names its modules from the entry's folder: nothing in it or in
  *   what it does says where the journal is on the real machine.
  * - Top-level await cannot run afresh synchronously: such a journal is refused with a fix.
+ * - A native addon is refused, named with the journal's import line (nativeAddons.ts): its C code
+ *   works out of the simulated world's sight.
  * - import() of a string or a template (`./plugins/${name}.js`) is bundled; of a name known only at
  *   run time, it is loaded then (dynamicModules.ts).
  */
@@ -20,11 +22,16 @@ import { builtinModules, createRequire } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Plugin } from 'esbuild';
 import { DurasimError } from '../../model/contract/failure.js';
-import { CODE_ROOT } from '../ownFiles.js';
+import { CODE_ROOT, ownModule } from '../ownFiles.js';
 import { notAFileReason } from '../readInputFile.js';
 import { withRealMeta } from '../bin/graph.mjs';
 import type { JournalRef } from './journalRef.js';
 import { journalPath } from './journalPaths.js';
+import { nativeAddonOf, UnservedAddonError, type AddonImport } from './nativeAddons.js';
+
+/** Native addons durasim serves in place of the real one: the module a journal gets instead (simulator/sqlite/database.ts: SQLite compiled to WebAssembly over the simulated machine). */
+const SERVED_MODULES: Readonly<Record<string, string>> = { 'better-sqlite3': ownModule('simulator/sqlite/database') };
+export const SERVED_ADDONS: readonly string[] = Object.keys(SERVED_MODULES);
 
 /** What a worker needs to evaluate a journal: the bundle, and the shared modules it requires. */
 export interface JournalBundle {
@@ -61,7 +68,13 @@ export const BUNDLE_OPTIONS = {
   supported: { 'dynamic-import': false },
 } as const;
 
-function sharing(entryFile: string): Plugin {
+/** What bundling saw of native addons: the first one imported, and who imported each file (to name the journal's own import line). */
+interface AddonWatch {
+  found: AddonImport | undefined;
+  importers: Map<string, { importer: string; specifier: string }>;
+}
+
+function sharing(entryFile: string, watch: AddonWatch): Plugin {
   return {
     name: 'durasim-sharing',
     setup(build) {
@@ -71,9 +84,18 @@ function sharing(entryFile: string): Plugin {
         if (args.kind === 'dynamic-import' && args.path.includes('*')) return undefined;
         if (args.path.startsWith('node:') || BUILTINS.has(args.path)) return { path: args.path, external: true };
         if (args.path === 'durasim' || args.path.startsWith('durasim/')) return { path: 'durasim', external: true };
+        // A native addon durasim serves: its own module, shared (its per-process state is the world's).
+        const served = SERVED_MODULES[args.path];
+        if (served !== undefined) return { path: served, external: true };
         const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'resolving' });
         if (resolved.errors.length > 0) return { errors: resolved.errors };
-        if (resolved.path.endsWith('.node')) return { path: resolved.path, external: true };
+        if (!watch.importers.has(resolved.path)) watch.importers.set(resolved.path, { importer: args.importer, specifier: args.path });
+        // A native addon is refused once bundling ends (nativeAddons.ts): the first one is named.
+        const addon = nativeAddonOf(resolved.path);
+        if (addon !== undefined) {
+          watch.found ??= { addon, importer: args.importer, specifier: args.path };
+          return { path: resolved.path, external: true };
+        }
         // An import of a FIFO or a device would hold the bundle forever: refused by name.
         const notAFile = notAFileReason(resolved.path);
         if (notAFile !== undefined) return { errors: [{ text: `${notAFile}, imported as ${args.path}` }] };
@@ -96,10 +118,12 @@ export async function bundleJournal(ref: JournalRef): Promise<JournalBundle> {
   // a check's first bundle cost ~70 ms more CPU that way (esbuild's main.js loaded, its service started).
   const { build } = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
   let output;
+  const watch: AddonWatch = { found: undefined, importers: new Map() };
   try {
     // Modules named from the entry's folder (esbuild names a CommonJS module's wrapper, and so its frames, by its path).
-    output = await build({ ...BUNDLE_OPTIONS, absWorkingDir: dirname(ref.file), entryPoints: [ref.file], sourcemap: 'external', outfile: join(dirname(ref.file), 'durasim-bundle.js'), plugins: [sharing(ref.file)] });
+    output = await build({ ...BUNDLE_OPTIONS, absWorkingDir: dirname(ref.file), entryPoints: [ref.file], sourcemap: 'external', outfile: join(dirname(ref.file), 'durasim-bundle.js'), plugins: [sharing(ref.file, watch)] });
   } catch (error) {
+    if (watch.found !== undefined) throw new UnservedAddonError(watch.found, watch.importers, SERVED_ADDONS);
     const messages = (error as { errors?: { text: string; location?: { file: string; line: number } | null }[] }).errors ?? [];
     const first = messages[0];
     // esbuild names a file from the entry's folder (absWorkingDir); the message, from the current one.
@@ -110,6 +134,7 @@ export async function bundleJournal(ref: JournalRef): Promise<JournalBundle> {
     const where = first?.location ? ` (${file}:${first.location.line})` : '';
     throw new DurasimError('load the journal', `bundling ${ref.spec} failed: ${first?.text ?? String(error)}${where}`, 'Fix the module so it compiles');
   }
+  if (watch.found !== undefined) throw new UnservedAddonError(watch.found, watch.importers, SERVED_ADDONS);
   const code = output.outputFiles.find((file) => file.path.endsWith('.js'))?.text ?? '';
   const mapFile = output.outputFiles.find((file) => file.path.endsWith('.map'));
   let map: string | undefined;

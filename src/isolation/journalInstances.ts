@@ -113,10 +113,14 @@ async function importOwn(path: string): Promise<unknown> {
 export async function compileJournal(bundle: JournalBundle, durasimIndex: string): Promise<JournalInstances> {
   const nodeRequire = createRequire(bundle.ref.file);
   const shared = new Map<string, unknown>();
+  // Modules that stand for a native addon's package (the served better-sqlite3): their module.exports, shared as a builtin is.
+  const packages = new Map<string, unknown>();
   for (const id of bundle.shared) {
     // Loading one is durasim's own work: it reads the real disk (a thread that runs journals refuses that to code in no turn).
     const namespace = (ownModuleOfGraph(graphKey(id, durasimIndex)) ?? (await machinery(() => importOwn(id === 'durasim' ? durasimIndex : id)))) as Record<string, unknown>;
-    shared.set(id, Object.assign(Object.create(null) as object, namespace, { __esModule: true }));
+    // A module that stands for a CommonJS package gives its module.exports as `moduleExports`.
+    if (namespace.moduleExports !== undefined) packages.set(id, namespace.moduleExports);
+    else shared.set(id, Object.assign(Object.create(null) as object, namespace, { __esModule: true }));
   }
   // Compiled where the journal sees itself (journalPaths.ts): its stacks and __filename name /journal/<entry>, never the real folder.
   const entry = journalPath(bundle.ref.file, bundle.ref.file);
@@ -124,20 +128,19 @@ export async function compileJournal(bundle: JournalBundle, durasimIndex: string
   const body = machinery(() => compileFunction(code, ['exports', 'require', 'module', '__filename', '__dirname', LOAD_PARAM], { filename: entry })) as unknown as ModuleBody;
   const baseline = new Set(globalKeys());
   const dir = entry.slice(0, entry.lastIndexOf('/'));
-  const builtin = (id: string): unknown => {
-    const exports = nodeRequire(id);
+  const builtin = (id: string, exports: unknown = nodeRequire(id)): unknown => {
     trackBuiltin(id, exports); // what the journal does to it is put back at the next incarnation's start
     return exports;
   };
   const fresh = (): JournalAdapter => {
     if (forgetProcessMemory() === undefined) forgetAddedGlobals(baseline);
-    // Each instance (an incarnation) has its own modules loaded at run time and its own copy of durasim's exports; builtins and native addons are shared.
+    // Each instance (an incarnation) has its own modules loaded at run time and its own copy of durasim's exports; builtins, native addons and their served stand-ins (a class, which a copy would not be) are shared.
     const own = new Map<string, unknown>();
     const sharedOf = (id: string): unknown => {
       if (!own.has(id)) own.set(id, Object.assign(Object.create(null) as object, shared.get(id)));
       return own.get(id);
     };
-    const require = (id: string): unknown => (shared.has(id) ? sharedOf(id) : BUILTINS.has(id) || id.startsWith('node:') ? builtin(id) : id.endsWith('.node') ? nodeRequire(id) : dynamic(id));
+    const require = (id: string): unknown => (shared.has(id) ? sharedOf(id) : packages.has(id) ? builtin(id, packages.get(id)) : BUILTINS.has(id) || id.startsWith('node:') ? builtin(id) : id.endsWith('.node') ? nodeRequire(id) : dynamic(id));
     const dynamic = dynamicLoader(bundle.ref.file, require);
     const module = { exports: {} as Record<string, unknown> };
     // What the modules do while they load is no step (moduleLoads.ts).

@@ -39,6 +39,8 @@ const CARRIERS: Carrier[] = [
   { name: "a property added to process.getBuiltinModule('node:os')", read: "process.getBuiltinModule('node:os').carried", leave: "process.getBuiltinModule('node:os').carried = 'left';", fresh: 'undefined' },
   { name: 'util.inspect.defaultOptions changed in place', read: 'util.inspect.defaultOptions.depth', leave: 'util.inspect.defaultOptions.depth = 0;', fresh: '2' },
   { name: 'RegExp.lastMatch (the last match anyone made)', read: "RegExp.lastMatch === 'SECRET' ? 'carried' : 'clean'", leave: "/SECRET/.exec('a SECRET b');", fresh: 'clean' },
+  { name: "a property added to the served better-sqlite3's Database (its stand-in for a native addon, shared as one is)", read: 'Database.carried', leave: "Database.carried = 'left';", fresh: 'undefined' },
+  { name: "a method added to the served better-sqlite3's Database.prototype", read: "typeof Database.prototype.carried + ' ' + typeof Database", leave: "Database.prototype.carried = () => 'left';", fresh: 'undefined function' },
   { name: "the Buffer pool (a buffer's .buffer shows another incarnation's bytes)", read: "Buffer.from(new Uint8Array(Buffer.from('y').buffer)).toString('latin1').includes('SECRET') ? 'carried' : 'clean'", leave: "globalThis.kept = Buffer.from('SECRET-OF-THE-FIRST-INCARNATION');", fresh: 'clean' },
 ];
 
@@ -47,6 +49,7 @@ function carrierModule(carrier: Carrier, index: number): string {
 import path from 'node:path';
 import util from 'node:util';
 import { createRequire } from 'node:module';
+import Database from 'better-sqlite3';
 const ownRequire = createRequire(import.meta.url);
 export default {
   name: 'carrier-${index}',

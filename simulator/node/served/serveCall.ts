@@ -21,8 +21,9 @@ import { ATOMICS_SERVED } from './servedAtomics.js';
 import { THREAD_POOL_SERVED } from './servedThreadPool.js';
 import { FINALIZERS_SERVED } from './servedFinalizers.js';
 import { PROCESS_SERVED } from './servedProcess.js';
+import { SQLITE_SERVED } from './servedSqlite.js';
 
-const TABLE = new Map<string, Served>([...CLOCK_SERVED, ...RANDOM_SERVED, ...TIMER_SERVED, ...FS_SERVED, ...FETCH_SERVED, ...HTTP_SERVED, ...OS_SERVED, ...MESSAGING_SERVED, ...ATOMICS_SERVED, ...PROCESS_SERVED, ...THREAD_POOL_SERVED, ...FINALIZERS_SERVED]);
+const TABLE = new Map<string, Served>([...CLOCK_SERVED, ...RANDOM_SERVED, ...TIMER_SERVED, ...FS_SERVED, ...FETCH_SERVED, ...HTTP_SERVED, ...OS_SERVED, ...MESSAGING_SERVED, ...ATOMICS_SERVED, ...PROCESS_SERVED, ...THREAD_POOL_SERVED, ...FINALIZERS_SERVED, ...SQLITE_SERVED]);
 
 /** The APIs the world serves, by the name the sandbox gives them (fs.promises.readFile, fetch, ...). */
 export const SERVED_APIS: readonly string[] = [...TABLE.keys()].sort();
