@@ -15,7 +15,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 export const journalOf = (c: Pick<LibraryCase, 'library' | 'journal'>): string => `examples/libraries/${c.library}/${c.journal ?? 'journal'}.ts`;
 export const packageOf = (c: LibraryCase): string => c.package ?? c.library;
 export const versionOf = (c: LibraryCase): string => (JSON.parse(readFileSync(join(ROOT, 'node_modules', packageOf(c), 'package.json'), 'utf8')) as { version: string }).version;
-export const checkCommand = (c: LibraryCase): string => `npx durasim check --journal ${journalOf(c)} --runs ${c.runs} --seed ${c.seed}${c.faults ? ` --faults ${c.faults}` : ''}`;
+export const checkCommand = (c: LibraryCase): string => `npx durasim check --journal ${journalOf(c)} --runs ${c.runs} --seed ${c.seed}${c.faults ? ` --faults ${c.faults}` : ''}${c.noSweep ? ' --no-sweep' : ''}`;
 
 export interface RowResult {
   exit: number;
@@ -30,7 +30,7 @@ export async function runRow(c: LibraryCase, options: { workers?: number; confir
   const dir = mkdtempSync(join(tmpdir(), `durasim-matrix-${c.library}-`));
   const printed: string[] = [];
   const quiet = (line: string): void => void printed.push(line);
-  const exit = await main(['check', '--journal', join(ROOT, journalOf(c)), '--runs', String(c.runs), '--seed', String(c.seed), ...(c.faults ? ['--faults', c.faults] : []), '--workers', String(options.workers ?? 1), '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'], quiet);
+  const exit = await main(['check', '--journal', join(ROOT, journalOf(c)), '--runs', String(c.runs), '--seed', String(c.seed), ...(c.faults ? ['--faults', c.faults] : []), ...(c.noSweep ? ['--no-sweep'] : []), '--workers', String(options.workers ?? 1), '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'], quiet);
   if (!existsSync(join(dir, 'report', 'summary.json'))) throw new Error(`check of ${c.library} wrote no summary (exit ${exit}): ${printed.join('\n')}`);
   const summary = JSON.parse(readFileSync(join(dir, 'report', 'summary.json'), 'utf8')) as { runsExecuted: number; violations: { code: string; evidence?: { missing?: { missing: string }[] } }[] };
   const first = summary.violations[0];
@@ -78,7 +78,8 @@ export function renderMatrix(cases: readonly LibraryCase[]): string {
     '|---|---|---|---|---|---|',
   ];
   for (const c of cases) {
-    const verdict = c.exit === 0 ? `clean (${c.runs} runs, seed ${c.seed}${faultsNote(c)})` : `${VERDICT[c.exit]}: \`${c.invariant}\``;
+    const drawnOnly = c.noSweep ? `; drawn runs only, no single-fault sweep: ${c.noSweep}` : '';
+    const verdict = c.exit === 0 ? `clean (${c.runs} runs, seed ${c.seed}${faultsNote(c)}${drawnOnly})` : `${VERDICT[c.exit]}: \`${c.invariant}\`${c.noSweep ? ` (${c.runs} drawn runs, no single-fault sweep: ${c.noSweep})` : ''}`;
     const missing = c.missing === 'file-fsync' ? "the file's fsync" : c.missing === 'folder-fsync' ? "the folder's fsync after the rename" : '—';
     const real = c.exit === 0 ? '—' : c.unconfirmed ?? 'confirmed';
     const name = c.journal === undefined ? `[${packageOf(c)}](https://www.npmjs.com/package/${packageOf(c)})` : `[${packageOf(c)}](https://www.npmjs.com/package/${packageOf(c)}) (\`${c.journal}.ts\`)`;
