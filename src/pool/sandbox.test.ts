@@ -98,8 +98,9 @@ const PROBES: Probe[] = [
   { name: 'worker_threads.postMessageToThread', code: "workerThreads.postMessageToThread(0, 'forged')", api: 'worker_threads.postMessageToThread' },
   { name: "process.emit('message') (a real process's IPC channel)", code: "process.emit('message', { type: 'go' })", api: 'process.emit' },
   { name: 'node:wasi (its WASI hands wasm the real file descriptors)', code: "new (process.getBuiltinModule('node:wasi').WASI)({ version: 'preview1' })", api: 'wasi.WASI' },
-  // Node 22.5 and later: a real database file; Node 20 has no node:sqlite (the probe then reads as 'none').
-  { name: 'node:sqlite (a real database file)', code: `(() => { let m; try { m = process.getBuiltinModule('node:sqlite'); } catch { return 'none'; } return m === undefined ? 'none' : new m.DatabaseSync(${target('probe.sqlite')}); })()`, ...(process.getBuiltinModule?.('node:sqlite') === undefined ? { served: (v: string) => v === 'none' } : { api: 'sqlite.DatabaseSync' }) },
+  // Node 22.5 and later: node:sqlite is served (issue 53) on the simulated disk, where a real folder does not exist: SQLite's
+  // own answer for a file it cannot open, as Node gives it, and the real folder untouched (below). Node 20 has no node:sqlite ('none').
+  { name: 'node:sqlite is served on the simulated disk (a real folder\'s database file cannot be opened there)', code: `(() => { let m; try { m = process.getBuiltinModule('node:sqlite'); } catch { return 'none'; } return m === undefined ? 'none' : new m.DatabaseSync(${target('probe.sqlite')}); })()`, served: (v: string) => v === (process.getBuiltinModule?.('node:sqlite') === undefined ? 'none' : 'threw unable to open database file') },
   { name: 'process.abort', code: 'process.abort()', api: 'process.abort' },
   { name: 'process.kill of its own pid', code: "process.kill(process.pid, 'SIGKILL')", api: 'process.kill' },
   { name: 'process.setUncaughtExceptionCaptureCallback', code: 'process.setUncaughtExceptionCaptureCallback(() => {})', api: 'process.setUncaughtExceptionCaptureCallback' },
