@@ -27,36 +27,10 @@ import type { Proc } from '../world/proc.js';
 import { rel } from '../world/trace.js';
 import { derivedBytes } from '../sandbox/derivedBytes.js';
 import type { SqliteModule } from './engine.js';
-import { LOCK, sqliteMachineOf, type LockOwner, type SqliteMachine } from './sqliteMachine.js';
+import { LOCK, sqliteMachineOf, type SqliteMachine } from './sqliteMachine.js';
+import { ACCESS_EXISTS, errnoCode, IOCAP_POWERSAFE_OVERWRITE, OPEN, RC, readMemory, SECTOR_SIZE, UNIX_EPOCH_JD, writeMemory, type VfsFile } from './vfsFile.js';
 
-/** SQLite's result codes the VFS returns (sqlite3.h). */
-export const RC = {
-  OK: 0, ERROR: 1, BUSY: 5, NOTFOUND: 12, FULL: 13, CANTOPEN: 14,
-  IOERR_READ: 266, IOERR_SHORT_READ: 522, IOERR_WRITE: 778, IOERR_FSYNC: 1034, IOERR_DIR_FSYNC: 1290, IOERR_TRUNCATE: 1546, IOERR_FSTAT: 1802,
-  IOERR_DELETE: 2570, IOERR_ACCESS: 3338, IOERR_DELETE_NOENT: 5898, IOERR_SHMMAP: 5386, IOERR_SHMSIZE: 4874,
-} as const;
-
-const OPEN = { READONLY: 0x1, READWRITE: 0x2, CREATE: 0x4, DELETEONCLOSE: 0x8, EXCLUSIVE: 0x10, MAIN_DB: 0x100, MAIN_JOURNAL: 0x800, SUPER_JOURNAL: 0x4000, WAL: 0x80000 } as const;
-const ACCESS_EXISTS = 0;
-const IOCAP_POWERSAFE_OVERWRITE = 0x1000;
-const SECTOR_SIZE = 4096;
-/** Julian day number of the Unix epoch (os_unix.c's unixEpoch, in days). */
-const UNIX_EPOCH_JD = 2440587.5;
-
-/** An open file of the VFS: on the simulated disk, or (a nameless temporary file) in memory. */
-interface VfsFile extends LockOwner {
-  path: string;
-  /** The disk's descriptor, or undefined for a file in memory. */
-  fd: number | undefined;
-  memory: Uint8Array | undefined;
-  memorySize: number;
-  /** The first xSync also fsyncs the folder (a journal or WAL file this open created). */
-  dirSync: boolean;
-  /** This process's copies of the WAL index's regions: its heap address and size, by region. */
-  shm: { ptr: number; size: number }[];
-}
-
-const errnoCode = (error: unknown): string | undefined => (error as { code?: unknown }).code as string | undefined;
+export { RC };
 
 export class SimVfs {
   readonly name = 'durasim';
@@ -226,7 +200,7 @@ export class SimVfs {
     const file = this.fileOf(pFile);
     const offset = hi * 0x1_0000_0000 + (lo >>> 0);
     const heap = (): Uint8Array => this.sqlite.HEAPU8;
-    if (file.fd === undefined) return this.readMemory(file, heap().subarray(pData, pData + iAmt), offset);
+    if (file.fd === undefined) return readMemory(file, heap().subarray(pData, pData + iAmt), offset);
     const fd = file.fd;
     return this.step('xRead', `${rel(file.path)} ${iAmt} bytes at ${offset}`, () => RC.IOERR_READ, () => {
       const bytes = this.world.disk.handleReadAt(fd, iAmt, offset);
@@ -245,7 +219,7 @@ export class SimVfs {
     const file = this.fileOf(pFile);
     const offset = hi * 0x1_0000_0000 + (lo >>> 0);
     const data = Buffer.from(this.sqlite.HEAPU8.subarray(pData, pData + iAmt));
-    if (file.fd === undefined) return this.writeMemory(file, data, offset);
+    if (file.fd === undefined) return writeMemory(file, data, offset);
     const fd = file.fd;
     return this.step('xWrite', `${rel(file.path)} ${iAmt} bytes at ${offset}`, (error) => (errnoCode(error) === 'ENOSPC' ? RC.FULL : RC.IOERR_WRITE), () => {
       this.world.notePayload(data);
@@ -401,30 +375,5 @@ export class SimVfs {
         if (region !== undefined) this.sqlite.HEAPU8.set(region.subarray(0, mine.size), mine.ptr);
       });
     }
-  }
-
-  // ---- nameless temporary files, in memory ----
-
-  private readMemory(file: VfsFile, into: Uint8Array, offset: number): number {
-    const memory = file.memory as Uint8Array;
-    const available = Math.max(0, Math.min(into.length, file.memorySize - offset));
-    into.set(memory.subarray(offset, offset + available));
-    if (available < into.length) {
-      into.fill(0, available);
-      return RC.IOERR_SHORT_READ;
-    }
-    return RC.OK;
-  }
-
-  private writeMemory(file: VfsFile, data: Uint8Array, offset: number): number {
-    const end = offset + data.length;
-    if (end > (file.memory as Uint8Array).length) {
-      const grown = new Uint8Array(Math.max(end, (file.memory as Uint8Array).length * 2));
-      grown.set(file.memory as Uint8Array);
-      file.memory = grown;
-    }
-    (file.memory as Uint8Array).set(data, offset);
-    file.memorySize = Math.max(file.memorySize, end);
-    return RC.OK;
   }
 }

@@ -4,16 +4,14 @@
  * twice), reported and saved to the regression corpus. Outputs are checked before the first run.
  */
 import { describeViolation, INVARIANT_CODES, invariantKind, type InvariantCode } from '../../model/violation.js';
-import type { Escape } from '../../simulator/sandbox/ambientGuard.js';
-import { escapeFix } from '../../simulator/sandbox/escapeCatalog.js';
 import { FAULT_KINDS, type FaultKind, type OperationKind, type ScenarioArbitraryOptions, type TaskFeature } from '../arbitraries.js';
 import { outsideShape } from '../taskShape.js';
 import { familiesOutside } from '../faultFamilies.js';
 import type { Scenario } from '../../simulator/scenario/scenario.js';
-import { DurasimError } from '../../model/contract/failure.js';
+import { loadOrEscape } from './loadOrEscape.js';
 import { journalRefOf, type JournalRef } from '../isolation/journalRef.js';
 import { checkWorkers } from '../pool/defaultWorkers.js';
-import { WorkerPool, type LoadedJournal, type PoolOptions } from '../pool/workerPool.js';
+import { WorkerPool, type PoolOptions } from '../pool/workerPool.js';
 import { loadRegressions, saveRegression } from '../regressions.js';
 import { verdictOf, type RunReport } from '../report/runReport.js';
 import { count } from '../report/count.js';
@@ -43,7 +41,8 @@ import { withBounds, type BoundsOption } from './boundsOption.js';
 import type { ServiceContract } from '../../simulator/contract/contract.js';
 import { Interrupt } from './interrupt.js';
 import { interruptedLine } from '../report/markdown.js';
-import { UnservedAddonError } from '../isolation/nativeAddons.js';
+
+export { loadOrEscape };
 
 /** The pool's flags: --workers, --max-heap, --hang-timeout. */
 export type PoolFlags = Pick<PoolOptions, 'workers' | 'maxHeapMb' | 'hangTimeoutMs'>;
@@ -161,32 +160,6 @@ export function findingLines(report: RunReport): string[] {
     ...violationLines(report.violations),
     ...boundLines(report.violations),
   ];
-}
-
-function loadEscapeLine(escapes: readonly Escape[]): string {
-  const first = escapes[0] as Escape;
-  return `the journal's module, at load: ${first.message} (${first.api}). ${first.fix ?? escapeFix(first.api, true)}`;
-}
-
-/** Loads the journal in the pool (its process.env `environment` as it loads); a module whose own top level escapes the sandbox is exit 4, said so. */
-export async function loadOrEscape(pool: WorkerPool, ref: JournalRef, print: (line: string) => void, environment: Record<string, string> = {}): Promise<LoadedJournal | number> {
-  let loaded: LoadedJournal;
-  try {
-    loaded = await pool.load(ref, environment);
-  } catch (error) {
-    // A native addon durasim does not serve: refused before any run, as an escape (nativeAddons.ts).
-    if (error instanceof UnservedAddonError) {
-      print(`sandbox: ${error.message}`);
-      return EXIT.sandbox;
-    }
-    const escapes = (error as { escapes?: Escape[] }).escapes;
-    if (!(error instanceof DurasimError) || !escapes || escapes.length === 0) throw error;
-    print(`sandbox: ${loadEscapeLine(escapes)}`);
-    return EXIT.sandbox;
-  }
-  if (loaded.loadEscapes.length === 0) return loaded;
-  print(`sandbox: ${loadEscapeLine(loaded.loadEscapes)}`);
-  return EXIT.sandbox;
 }
 
 /** A run's console line for --verbose: which run (`run 12`, `regression <file>`), then the trace line (its continuation lines kept under it). */
