@@ -48,7 +48,7 @@ import { ScenarioEvents, storeCallFaults } from '../../simulator/scenario/scenar
 import { describeStoreCall, StoreCore, type StoreRequest } from '../../simulator/store/store.js';
 import { serveStore } from './storeServer.js';
 import type { JournalAdapter } from '../../model/contract/contract.js';
-import { bundleJournal } from '../isolation/bundleJournal.js';
+import { bundleJournal, importsServedAddon } from '../isolation/bundleJournal.js';
 import { compileJournal } from '../isolation/journalInstances.js';
 import type { JournalRef } from '../isolation/journalRef.js';
 import { serveScenarioService } from './realServiceRun.js';
@@ -92,12 +92,13 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
   writeFileSync(bundleFile, JSON.stringify(bundle));
   const journal: JournalAdapter = (await compileJournal(bundle, DURASIM_INDEX)).fresh();
   const view = realDiskView(dir);
-  const realDisk = traced ? new RealDisk(dir, scenario.files) : undefined;
+  // A SQLite journal's WAL index (journal.db-shm) is shared memory, left out of the disk model as the simulation leaves it off the disk (realDisk.ts).
+  const realDisk = traced ? new RealDisk(dir, scenario.files, importsServedAddon(bundle) ? (abs) => abs.endsWith('-shm') : undefined) : undefined;
   const relName = (path: string): string => posix.relative(dir, path);
   // The shared store: the simulator's model on the real clock (the workers' clocks are real too), skewed as the scenario says.
   const epochAtStart = Date.now();
   const storeCore = new StoreCore(scenario.store, storeCallFaults(scenario.faults), () => epochAtStart + (performance.now() - started));
-  const { inspect, inspectDurable, errors: inspectErrors } = realInspection(journal, view, realDisk, storeCore);
+  const { inspect, inspectDurable, durableNow, errors: inspectErrors } = realInspection(journal, view, realDisk, storeCore);
 
   // The trace in the simulated trace's shape (realTrace.ts): the judge reads both worlds alike.
   const realTrace = new RealTrace(started);
@@ -111,6 +112,8 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
 
   const events = new ScenarioEvents(scenario.faults);
   const observer = new HistoryObserver();
+  // Traced: the durable image observed after every change the real calls made durable, as simulated (a SQLite commit is one call of the journal's).
+  if (realDisk) realDisk.onDurable = () => observer.observe(durableNow(), trace.length - 1, 'durable');
   const crashes: CrashEvidence[] = [];
   const userEdits: JudgeInput['userEdits'] = [];
   const children = new Set<ChildProcess>();
