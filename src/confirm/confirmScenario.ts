@@ -100,7 +100,7 @@ export async function confirmScenario(ref: JournalRef, scenario: Scenario, simul
   const why = unconfirmable(realScenario, untraced);
   if (why !== undefined) return { verdict: 'cannot confirm', exitCode: EXIT.usage, lines: [`cannot confirm: ${why}.`] };
   if (killed !== scenario) lines.push('a machine crash that lost nothing and killed one worker runs as a process kill: on that disk, at that moment, it is one');
-  const real = await runForReal(ref, realScenario, { traced: untraced === undefined, ...(options.wallLimitMs === undefined ? {} : { wallLimitMs: options.wallLimitMs }) });
+  const real = await runForReal(ref, realScenario, { traced: untraced === undefined, sqlite: sqlite !== undefined, ...(options.wallLimitMs === undefined ? {} : { wallLimitMs: options.wallLimitMs }) });
   const found = judge(real.input);
   const realSteps = real.steps;
   lines.push(`simulated: ${simulated.length === 0 ? 'no violation' : simulated.map(identity).join(', ')}`);

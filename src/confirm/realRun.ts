@@ -48,7 +48,7 @@ import { ScenarioEvents, storeCallFaults } from '../../simulator/scenario/scenar
 import { describeStoreCall, StoreCore, type StoreRequest } from '../../simulator/store/store.js';
 import { serveStore } from './storeServer.js';
 import type { JournalAdapter } from '../../model/contract/contract.js';
-import { bundleJournal, importsServedAddon } from '../isolation/bundleJournal.js';
+import { bundleJournal } from '../isolation/bundleJournal.js';
 import { compileJournal } from '../isolation/journalInstances.js';
 import type { JournalRef } from '../isolation/journalRef.js';
 import { serveScenarioService } from './realServiceRun.js';
@@ -81,7 +81,8 @@ export interface RealRun {
   refused: string[];
 }
 
-export async function runForReal(ref: JournalRef, scenario: Scenario, options: { wallLimitMs?: number; traced?: boolean } = {}): Promise<RealRun> {
+/** `sqlite`: the journal keeps its records in SQLite (its simulated run made SQLite steps: better-sqlite3 or node:sqlite). */
+export async function runForReal(ref: JournalRef, scenario: Scenario, options: { wallLimitMs?: number; traced?: boolean; sqlite?: boolean } = {}): Promise<RealRun> {
   const started = performance.now();
   const wallLimitMs = options.wallLimitMs ?? defaultWallLimitMs(scenario);
   const traced = options.traced ?? straceUnavailable() === undefined;
@@ -93,7 +94,7 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
   const journal: JournalAdapter = (await compileJournal(bundle, DURASIM_INDEX)).fresh();
   const view = realDiskView(dir);
   // A SQLite journal's WAL index (journal.db-shm) is shared memory, left out of the disk model as the simulation leaves it off the disk (realDisk.ts).
-  const realDisk = traced ? new RealDisk(dir, scenario.files, importsServedAddon(bundle) ? (abs) => abs.endsWith('-shm') : undefined) : undefined;
+  const realDisk = traced ? new RealDisk(dir, scenario.files, options.sqlite ? (abs) => abs.endsWith('-shm') : undefined) : undefined;
   const relName = (path: string): string => posix.relative(dir, path);
   // The shared store: the simulator's model on the real clock (the workers' clocks are real too), skewed as the scenario says.
   const epochAtStart = Date.now();
