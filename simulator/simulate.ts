@@ -29,8 +29,8 @@ import { imageHost } from './sqlite/imageVfs.js';
 import { servedDatabaseSync } from './sqlite/nodeSqlite.js';
 import type { InspectServe } from './world/inspection.js';
 
-/** inspect() may open the image's SQLite database through better-sqlite3 or node:sqlite (sqlite/imageVfs.ts). */
-const inspectServe: InspectServe = (api, image, args, newTarget) => (api === 'better-sqlite3.Database' ? imageHost(image) : api === 'sqlite.DatabaseSync' ? servedDatabaseSync(imageHost(image), args, newTarget) : NOT_SERVED);
+/** inspect() may open the image's SQLite database through better-sqlite3 or node:sqlite (sqlite/imageVfs.ts); a confirmation's inspect() too (src/confirm/realInspection.ts). */
+export const inspectServe: InspectServe = (api, image, args, newTarget) => (api === 'better-sqlite3.Database' ? imageHost(image) : api === 'sqlite.DatabaseSync' ? servedDatabaseSync(imageHost(image), args, newTarget) : NOT_SERVED);
 import { TempWatch, type TempEvidence } from './disk/tempWatch.js';
 
 export interface SimulateOptions {

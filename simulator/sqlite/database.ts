@@ -52,6 +52,17 @@ const realModule = (): new (...args: unknown[]) => object => {
   }
 };
 
+/**
+ * Loads the real, native better-sqlite3 now, its binary too (better-sqlite3's `bindings` looks the
+ * binary up with fs calls at the first open): a confirmation's real worker (src/confirm/realWorker.ts)
+ * does it as its own work before the journal's steps start, so none of it is a step of the journal.
+ * Throws when the binary does not load on this Node.
+ */
+export function loadRealModule(): void {
+  const Native = realModule();
+  (new Native(':memory:') as { close(): void }).close();
+}
+
 const bool = (options: Record<string, unknown>, key: string): boolean => {
   const value = options[key];
   if (value === undefined) return false;

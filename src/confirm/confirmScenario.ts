@@ -36,6 +36,7 @@ import { unconfirmable } from './unconfirmable.js';
 import { straceUnavailable } from './straceCommand.js';
 import { decideVerdict, identity, type ConfirmVerdict } from './confirmVerdict.js';
 import { compareSteps, markOf, stepName, workerSteps } from './workerSteps.js';
+import { hasSqliteSteps, outsideSqlite, remarked, scenarioOutsideSqlite } from './sqliteSteps.js';
 
 export interface Confirmation {
   verdict: ConfirmVerdict;
@@ -86,18 +87,26 @@ function asProcessKills(scenario: Scenario, crashes: readonly CrashRecord[]): Sc
 export async function confirmScenario(ref: JournalRef, scenario: Scenario, simulatedRun: Simulated, options: { wallLimitMs?: number; traced?: boolean } = {}): Promise<Confirmation> {
   const lines: string[] = [];
   const simulated = simulatedRun.violations;
-  const simulatedSteps = workerSteps(simulatedRun.trace, simulatedRun.stepCalls);
-  const realScenario = asProcessKills(scenario, simulatedRun.crashes);
+  const allSteps = workerSteps(simulatedRun.trace, simulatedRun.stepCalls);
+  // A SQLite journal: compared at the grain both worlds share, its steps outside SQLite (sqliteSteps.ts).
+  const sqlite = hasSqliteSteps(allSteps) ? outsideSqlite(allSteps) : undefined;
+  const simulatedSteps = sqlite ? sqlite.steps : allSteps;
+  const simulatedCalls = sqlite && simulatedRun.diskCalls ? remarked(simulatedRun.diskCalls, sqlite.marks) : simulatedRun.diskCalls;
+  const killed = asProcessKills(scenario, simulatedRun.crashes);
+  const placed = sqlite ? scenarioOutsideSqlite(killed, simulatedRun.trace) : { scenario: killed };
+  if ('why' in placed) return { verdict: 'cannot confirm', exitCode: EXIT.usage, lines: [`cannot confirm: ${placed.why}.`] };
+  const realScenario = placed.scenario;
   const untraced = options.traced === false ? 'tracing is off' : straceUnavailable();
   const why = unconfirmable(realScenario, untraced);
   if (why !== undefined) return { verdict: 'cannot confirm', exitCode: EXIT.usage, lines: [`cannot confirm: ${why}.`] };
-  if (realScenario !== scenario) lines.push('a machine crash that lost nothing and killed one worker runs as a process kill: on that disk, at that moment, it is one');
-  const real = await runForReal(ref, realScenario, { traced: untraced === undefined, ...(options.wallLimitMs === undefined ? {} : { wallLimitMs: options.wallLimitMs }) });
+  if (killed !== scenario) lines.push('a machine crash that lost nothing and killed one worker runs as a process kill: on that disk, at that moment, it is one');
+  const real = await runForReal(ref, realScenario, { traced: untraced === undefined, sqlite: sqlite !== undefined, ...(options.wallLimitMs === undefined ? {} : { wallLimitMs: options.wallLimitMs }) });
   const found = judge(real.input);
   const realSteps = real.steps;
   lines.push(`simulated: ${simulated.length === 0 ? 'no violation' : simulated.map(identity).join(', ')}`);
   lines.push(`real (${real.wallMs.toFixed(0)} ms, ${realSteps.length} worker steps${real.traced ? `, ${real.callLog.length} system calls on the work folder traced` : ', untraced'}): ${found.length === 0 ? 'no violation' : found.map(identity).join(', ')}`);
   const order = compareSteps(simulatedSteps, realSteps);
+  if (sqlite) lines.push(`steps: compared outside SQLite — the simulation's ${allSteps.length - simulatedSteps.length} SQLite VFS steps are system calls native SQLite makes inside the journal's calls, their disk changes compared under the step before them (docs/sqlite.md)`);
   if (order.kind === 'same') lines.push(`steps: the real processes took the simulation's ${simulatedSteps.length} worker steps, in its order`);
   else {
     const [a, b] = [simulatedSteps[order.at], realSteps[order.at]];
@@ -107,7 +116,7 @@ export async function confirmScenario(ref: JournalRef, scenario: Scenario, simul
   for (const line of real.input.trace) if (line.op === 'crash') lines.push(`real ${line.actor === 'disk' ? 'disk after the crash' : 'crash'}: ${line.detail}`);
   // The steps both worlds took alike: only there is a difference in what a step did to the disk durasim's own.
   const alike = simulatedSteps.slice(0, order.kind === 'same' ? simulatedSteps.length : order.at).map(markOf);
-  const calls = real.traced && simulatedRun.diskCalls ? callTable(simulatedRun.diskCalls, real.realCalls, real.callLog, realSteps.map(markOf)) : undefined;
+  const calls = real.traced && simulatedCalls ? callTable(simulatedCalls, real.realCalls, real.callLog, realSteps.map(markOf)) : undefined;
   const extras = { ...(calls ? { calls } : {}) };
   if (real.unfollowed.length > 0) {
     lines.push(`cannot confirm: the journal's real system calls do what the disk model does not follow, so the crash states built from them would be guesses: ${real.unfollowed.slice(0, 3).join('; ')}.`);
@@ -115,7 +124,7 @@ export async function confirmScenario(ref: JournalRef, scenario: Scenario, simul
   }
   const divergence: CallDivergence | undefined = real.refused.length > 0
     ? { mark: real.refused[0]?.split(': ')[0] ?? '', simulated: [], real: real.refused.slice(0, 3) }
-    : real.traced && simulatedRun.diskCalls ? firstCallDivergence(simulatedRun.diskCalls, real.realCalls, alike) : undefined;
+    : real.traced && simulatedCalls ? firstCallDivergence(simulatedCalls, real.realCalls, alike) : undefined;
   const decided = decideVerdict({ simulated, found, traced: real.traced, simulatedSteps, realSteps, order, ...(divergence ? { divergence } : {}) });
   lines.push(...decided.lines);
   return { verdict: decided.verdict, exitCode: decided.exitCode, lines, ...extras, ...(divergence && (decided.verdict === 'diverged' || decided.verdict === 'confirmed') ? { divergence } : {}) };

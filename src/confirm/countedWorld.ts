@@ -23,6 +23,8 @@ import type { StoreCaller } from './storeClient.js';
 const SERVED = new Set(SERVED_APIS);
 /** Randomness served as bytes: one draw each, as simulated (simulator/node/served/servedRandom.ts). */
 const RANDOM_BYTES = new Set(['crypto.randomUUID', 'crypto.randomBytes', 'crypto.getRandomValues', 'crypto.randomFillSync', 'crypto.randomFill']);
+/** The served SQLite classes (simulator/node/served/servedSqlite.ts): in a real process, the native ones, whose work no step of the simulator's names. */
+const NATIVE_SQLITE = new Set(['better-sqlite3.Database', 'sqlite.DatabaseSync']);
 const HANDLE_METHODS = new Set(['readFile', 'writeFile', 'appendFile', 'read', 'write', 'stat', 'truncate', 'sync', 'datasync', 'close']);
 
 const text = (data: unknown): string => (typeof data === 'string' ? data : ArrayBuffer.isView(data) ? Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8') : '');
@@ -118,7 +120,8 @@ export class CountedWorld {
       simulated: { pid, cwd: this.dir, env: { ...process.env } as Record<string, string> },
       onEscape: (api) => ({ api, pid, incarnation: 0, message: '' }),
       exit: (code) => exit(code),
-      serve: (api, args, _thisArg, _newTarget, real) => (SERVED.has(api) ? this.counted(api, args, real) : real()),
+      // A native SQLite opened (better-sqlite3, node:sqlite) is no step: its system calls are made inside the journal's calls, out of JavaScript's sight (docs/sqlite.md).
+      serve: (api, args, _thisArg, _newTarget, real) => (NATIVE_SQLITE.has(api) ? outsideTurn(real) : SERVED.has(api) ? this.counted(api, args, real) : real()),
     };
   }
 

@@ -25,6 +25,8 @@ interface OpenReal {
   sim?: number;
   /** O_SYNC or O_DSYNC: every write is also an fsync. */
   sync: boolean;
+  /** A file the model leaves out (a SQLite WAL index, `-shm`): its calls change nothing there. */
+  ignored?: boolean;
   path: string;
 }
 
@@ -54,12 +56,25 @@ export class RealDisk {
   private readonly procs = new Map<string, Proc>();
   private owners = 0;
 
-  constructor(readonly dir: string, files: Record<string, string>) {
+  /**
+   * `ignored`: files under the folder the model leaves out, and every call on them — a SQLite
+   * journal's WAL index (`journal.db-shm`): SQLite's shared memory, written through mmap, which no
+   * system call shows, and rebuilt from the WAL at the first open after a crash (docs/sqlite.md);
+   * the simulation keeps it in the machine's memory, off the disk.
+   */
+  constructor(readonly dir: string, files: Record<string, string>, private readonly ignored: (abs: string) => boolean = () => false) {
     this.disk = new Disk(dir, files);
     this.disk.callLog = (call) => this.calls.push({ mark: this.current?.mark ?? '', call });
   }
 
   private current: Proc | undefined;
+  /**
+   * Called as the replay makes a change durable (an fsync that wrote something, a folder fsync that
+   * changed its entries), the model holding the durable image right after that call: the records
+   * are read there, as the simulation reads them after every durable change. A SQLite commit makes
+   * its changes durable inside one JavaScript call, between two steps of the worker.
+   */
+  onDurable: (() => void) | undefined;
 
   /** A worker incarnation's process: its strace log, and the side file whose writes mark its steps. */
   attach(name: string, logFile: string, sideFile: string): void {
@@ -117,8 +132,10 @@ export class RealDisk {
   private apply(proc: Proc, call: SysCall): void {
     if (call.result < 0) return; // a failed call changed nothing
     this.current = proc;
+    const version = this.disk.durableVersion;
     try {
       this.applyOne(proc, call);
+      if (this.disk.durableVersion !== version) this.onDurable?.();
     } catch (error) {
       this.problem(proc, `Linux did ${call.name}(${this.shown(proc, call)}) = ${call.result}, which the disk model refused: ${error instanceof Error ? error.message : String(error)}`, this.refused);
     } finally {
@@ -171,6 +188,7 @@ export class RealDisk {
         const abs = this.resolveAt(proc, dirfd, path);
         if (abs === proc.sideFile) return void proc.fds.set(call.result, { sync: false, path: abs });
         if (abs === undefined || !this.under(abs)) return;
+        if (this.ignored(abs)) return void proc.fds.set(call.result, { sync: false, path: abs, ignored: true });
         this.note(proc, call);
         this.open(proc, call.result, abs, flags);
         return;
@@ -182,6 +200,7 @@ export class RealDisk {
       case 'pwritev2': {
         const target = this.fd(proc, args[0]);
         if (!target?.open) return this.outside(proc, call, target?.path);
+        if (target.open.ignored) return;
         const data = this.writeData(proc, call);
         if (data === undefined) return;
         if (target.open.sim === undefined) return this.side(proc, data);
@@ -208,6 +227,7 @@ export class RealDisk {
       case 'fsync':
       case 'fdatasync': {
         const target = this.fd(proc, args[0]);
+        if (target?.open?.ignored) return;
         if (target?.open?.sim === undefined) return this.outside(proc, call, target?.path);
         this.note(proc, call);
         this.disk.handleSync(target.open.sim);
@@ -215,6 +235,7 @@ export class RealDisk {
       }
       case 'ftruncate': {
         const target = this.fd(proc, args[0]);
+        if (target?.open?.ignored) return;
         if (target?.open?.sim === undefined) return this.outside(proc, call, target?.path);
         this.note(proc, call);
         this.disk.handleTruncate(target.open.sim, Number(args[1]));
@@ -260,7 +281,7 @@ export class RealDisk {
       case 'unlinkat':
       case 'rmdir': {
         const abs = call.name === 'unlinkat' ? this.resolveAt(proc, args[0], args[1]) : this.resolveAt(proc, undefined, args[0]);
-        if (abs === undefined || !this.under(abs)) return;
+        if (abs === undefined || !this.under(abs) || this.ignored(abs)) return;
         this.note(proc, call);
         if (call.name === 'rmdir' || (args[2] ?? '').includes('AT_REMOVEDIR')) this.disk.rmdir(abs);
         else this.disk.unlink(abs);

@@ -81,7 +81,8 @@ export interface RealRun {
   refused: string[];
 }
 
-export async function runForReal(ref: JournalRef, scenario: Scenario, options: { wallLimitMs?: number; traced?: boolean } = {}): Promise<RealRun> {
+/** `sqlite`: the journal keeps its records in SQLite (its simulated run made SQLite steps: better-sqlite3 or node:sqlite). */
+export async function runForReal(ref: JournalRef, scenario: Scenario, options: { wallLimitMs?: number; traced?: boolean; sqlite?: boolean } = {}): Promise<RealRun> {
   const started = performance.now();
   const wallLimitMs = options.wallLimitMs ?? defaultWallLimitMs(scenario);
   const traced = options.traced ?? straceUnavailable() === undefined;
@@ -92,12 +93,13 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
   writeFileSync(bundleFile, JSON.stringify(bundle));
   const journal: JournalAdapter = (await compileJournal(bundle, DURASIM_INDEX)).fresh();
   const view = realDiskView(dir);
-  const realDisk = traced ? new RealDisk(dir, scenario.files) : undefined;
+  // A SQLite journal's WAL index (journal.db-shm) is shared memory, left out of the disk model as the simulation leaves it off the disk (realDisk.ts).
+  const realDisk = traced ? new RealDisk(dir, scenario.files, options.sqlite ? (abs) => abs.endsWith('-shm') : undefined) : undefined;
   const relName = (path: string): string => posix.relative(dir, path);
   // The shared store: the simulator's model on the real clock (the workers' clocks are real too), skewed as the scenario says.
   const epochAtStart = Date.now();
   const storeCore = new StoreCore(scenario.store, storeCallFaults(scenario.faults), () => epochAtStart + (performance.now() - started));
-  const { inspect, inspectDurable, errors: inspectErrors } = realInspection(journal, view, realDisk, storeCore);
+  const { inspect, inspectDurable, durableNow, errors: inspectErrors } = realInspection(journal, view, realDisk, storeCore);
 
   // The trace in the simulated trace's shape (realTrace.ts): the judge reads both worlds alike.
   const realTrace = new RealTrace(started);
@@ -111,6 +113,8 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
 
   const events = new ScenarioEvents(scenario.faults);
   const observer = new HistoryObserver();
+  // Traced: the durable image observed after every change the real calls made durable, as simulated (a SQLite commit is one call of the journal's).
+  if (realDisk) realDisk.onDurable = () => observer.observe(durableNow(), trace.length - 1, 'durable');
   const crashes: CrashEvidence[] = [];
   const userEdits: JudgeInput['userEdits'] = [];
   const children = new Set<ChildProcess>();

@@ -10,7 +10,8 @@
 import { readFileSync } from 'node:fs';
 import type { Env, JournalAdapter } from '../../model/contract/contract.js';
 import { installAmbientGuard, runAsCall, runAsTurn } from '../../simulator/sandbox/ambientGuard.js';
-import type { JournalBundle } from '../isolation/bundleJournal.js';
+import { importsServedAddon, type JournalBundle } from '../isolation/bundleJournal.js';
+import { loadRealModule } from '../../simulator/sqlite/database.js';
 import { compileJournal } from '../isolation/journalInstances.js';
 import { realEnv } from '../realEnv.js';
 import { CountedWorld } from './countedWorld.js';
@@ -58,6 +59,15 @@ export async function runRealWorker(start: WorkerStart): Promise<never> {
     const own = (): string[] => process.getActiveResourcesInfo().filter((kind) => kind !== 'PipeWrap' && kind !== 'TTYWrap' && kind !== 'Immediate');
     for (let turn = 0; turn < 100_000 && (counter.busy || own().length > 0); turn++) await new Promise((resolve) => setImmediate(resolve));
   };
+  const bundle = JSON.parse(readFileSync(start.bundleFile, 'utf8')) as JournalBundle;
+  // The real, native better-sqlite3 a journal on it opens here: loaded as this process's own work, before the sandbox and the journal's first step (docs/sqlite.md).
+  if (importsServedAddon(bundle)) {
+    try {
+      loadRealModule();
+    } catch {
+      // it does not load on this Node: the journal's own open fails with better-sqlite3's words
+    }
+  }
   const world = new CountedWorld(counter, start.dir, start.version, start.random, start.store ? storeClient(start.store.url, `worker-${start.pid}#${start.incarnation}`, start.store.timeoutMs) : undefined);
   installAmbientGuard({ permanent: true });
   const holder = world.holder(process.pid, (code) => {
@@ -65,7 +75,7 @@ export async function runRealWorker(start: WorkerStart): Promise<never> {
     return exit(code);
   });
   try {
-    const instances = await compileJournal(JSON.parse(readFileSync(start.bundleFile, 'utf8')) as JournalBundle, start.durasimIndex);
+    const instances = await compileJournal(bundle, start.durasimIndex);
     // The journal's modules are evaluated in the first call's turn, as simulated; a concurrent call runs the same instance with the same env.
     let journal: JournalAdapter | undefined;
     let env: Env | undefined;

@@ -33,6 +33,11 @@ import { nativeAddonOf, UnservedAddonError, type AddonImport } from './nativeAdd
 const SERVED_MODULES: Readonly<Record<string, string>> = { 'better-sqlite3': ownModule('simulator/sqlite/database') };
 export const SERVED_ADDONS: readonly string[] = Object.keys(SERVED_MODULES);
 
+/** Whether a bundle imports a native addon durasim serves (better-sqlite3): a real process of a confirmation loads the real one for it. */
+export function importsServedAddon(bundle: { shared: readonly string[] }): boolean {
+  return Object.values(SERVED_MODULES).some((id) => bundle.shared.includes(id));
+}
+
 /** What a worker needs to evaluate a journal: the bundle, and the shared modules it requires. */
 export interface JournalBundle {
   ref: JournalRef;
