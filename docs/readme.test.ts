@@ -32,13 +32,14 @@ describe('README.md, in a clone', () => {
   // A small budget and a small task here (one publish, no features: its sweep judges 88 crash points, the standard task's 262):
   // what this holds is the script (the reference journal, the sweep first, clean); the standard task's whole sweep of the
   // reference is the README's `npx durasim check`, which CI runs as written (.ci/run, walkthrough).
-  test('npm start runs a check of the bundled reference journal, its single-fault sweep first, clean (a small budget here)', () => {
+  test('npm start runs a check of the bundled reference journal, its single-fault sweep and two-fault pairs first, clean (a small budget here)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'durasim-readme-'));
     try {
       const out = execFileSync(NPM, ['start', '--', '--runs', '20', '--seed', '1', '--operations', 'publish', '--features', 'none', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'], { cwd: ROOT, stdio: 'pipe', timeout: 300_000 }).toString('utf8');
-      expect(out).toMatch(/^seed 1 · .* · 20 runs · single-fault sweep first · /m);
-      // The default check sweeps every single fault at every step of the standard task before the drawn runs.
+      expect(out).toMatch(/^seed 1 · .* · 20 runs · single-fault sweep and two-fault pairs first · /m);
+      // The default check sweeps every single fault at every step of the standard task before the drawn runs, then the two-fault pairs on their bound.
       expect(out).toMatch(/^single-fault sweep: \d+ states judged at every one of the fault-free run's \d+ crash points in \d+ runs, /m);
+      expect(out).toMatch(/^two-fault pairs: \d+ of the \d+ pairs kept by dependency \(of \d+\) tried in \d+ runs, .* — cut short at their bound of 500 runs: --pair-runs N raises it$/m);
       expect(out).toMatch(/runs in .*: clean$/m);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -6,7 +6,7 @@
  *
  *   npx durasim check --journal <j> --seed S --workers 1 --no-progress   (seeds 1, 2, 3)
  *
- * — the default budget (1,000 drawn runs) and the single-fault sweep first, as `check` does by
+ * — the default budget (1,000 drawn runs), the single-fault sweep and the two-fault pairs first, as `check` does by
  * default; a mutant with its own families (a server's journal: concurrent calls) and a blind
  * journal with its config or families pass them as the user would (`--faults`, `--config`). Each
  * check starts with an empty regression folder. From each: who found it (the fault-free run, the
@@ -90,6 +90,7 @@ function check(entry, seed) {
       const summary = existsSync(summaryFile) ? JSON.parse(readFileSync(summaryFile, 'utf8')) : undefined;
       const found = code === 1 || code === 3;
       const bySweep = /^found by the single-fault sweep: (.*)$/m.exec(out)?.[1];
+      const byPairs = /^found by the two-fault pairs: (.*)$/m.exec(out)?.[1];
       const codes = [...new Set((summary?.violations ?? []).map((v) => v.code))];
       const sweep = summary?.sweep;
       const counterexample = join(dir, 'report', 'counterexample.json');
@@ -99,9 +100,11 @@ function check(entry, seed) {
         shrunk,
         exitCode: code,
         found,
-        foundBy: !found ? null : bySweep === 'the fault-free run' ? 'fault-free run' : bySweep !== undefined ? 'sweep' : 'drawn',
-        where: bySweep ?? null,
+        foundBy: !found ? null : bySweep === 'the fault-free run' ? 'fault-free run' : bySweep !== undefined ? 'sweep' : byPairs !== undefined ? 'pairs' : 'drawn',
+        where: bySweep ?? byPairs ?? null,
         sweep: sweep ? { states: sweep.states, points: sweep.points, runs: sweep.runs, cpuMs: Math.round(sweep.cpuMs), complete: sweep.complete } : null,
+        // The two-fault pairs after the sweep (check's default since issue 52 item 3): pairs tried of those kept, runs, CPU.
+        pairs: sweep?.pairs ? { tried: sweep.pairs.tried, kept: sweep.pairs.kept, runs: sweep.pairs.runs, cpuMs: Math.round(sweep.pairs.cpuMs), complete: sweep.pairs.complete } : null,
         drawnRuns: summary?.runsExecuted ?? null,
         invariants: codes,
         named: codes.some((c) => entry.expected.includes(c)),
@@ -124,7 +127,7 @@ async function measure(entries) {
       const list = results.get(entry.name) ?? [];
       list.push(result);
       results.set(entry.name, list);
-      process.stderr.write(`${entry.corpus} ${entry.name} seed ${seed}: ${result.found ? `found by ${result.foundBy}` : `exit ${result.exitCode}`} (sweep ${result.sweep?.runs ?? '—'} runs, drawn ${result.drawnRuns ?? '—'})\n`);
+      process.stderr.write(`${entry.corpus} ${entry.name} seed ${seed}: ${result.found ? `found by ${result.foundBy}` : `exit ${result.exitCode}`} (sweep ${result.sweep?.runs ?? '—'} runs, pairs ${result.pairs?.runs ?? '—'} runs, drawn ${result.drawnRuns ?? '—'})\n`);
     }
   }
   await Promise.all(Array.from({ length: PARALLEL }, lane));
@@ -148,7 +151,8 @@ function cell(s) {
   if (!s.found) return s.exitCode === 0 ? 'not found' : `exit ${s.exitCode}`;
   if (s.foundBy === 'fault-free run') return 'fault-free run';
   if (s.foundBy === 'sweep') return `sweep, ${s.sweep?.runs} runs`;
-  return `${s.drawnRuns} drawn (after the sweep's ${s.sweep?.runs})`;
+  if (s.foundBy === 'pairs') return `pairs, ${s.pairs?.runs} runs (after the sweep's ${s.sweep?.runs})`;
+  return s.pairs ? `${s.drawnRuns} drawn (after the sweep's ${s.sweep?.runs} and the pairs' ${s.pairs.runs})` : `${s.drawnRuns} drawn (after the sweep's ${s.sweep?.runs})`;
 }
 
 /** Within one fault and 10% of the steps of the hand-minimal scenario (the bound reports/mutants.md holds the mutants to). */
@@ -189,10 +193,10 @@ const order = (r) => (r.corpus === 'tuned' ? 0 : 1);
 rows.sort((a, b) => order(a) - order(b));
 const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
 mkdirSync(OUT, { recursive: true });
-writeDurably(join(OUT, 'detection.json'), `${JSON.stringify({ about: 'Written by node properties/detection/measure.mjs: a default check (single-fault sweep, then 1,000 drawn runs) of every journal of both corpora at each seed.', commit, seeds: SEEDS, rows }, null, 2)}\n`);
+writeDurably(join(OUT, 'detection.json'), `${JSON.stringify({ about: 'Written by node properties/detection/measure.mjs: a default check (single-fault sweep, two-fault pairs, then 1,000 drawn runs) of every journal of both corpora at each seed.', commit, seeds: SEEDS, rows }, null, 2)}\n`);
 writeDurably(join(OUT, 'detection.md'), `# What a default check finds, per corpus
 
-Written by \`node properties/detection/measure.mjs\` (durasim ${commit}). Each journal is checked as a user checks it: \`npx durasim check --journal <j> --seed S --workers 1\`, the default budget (the single-fault sweep of the task's fault-free run, then 1,000 drawn runs), with the families or config the journal needs, an empty regression folder each time. A cell says what found the defect at that seed: the fault-free run itself, the sweep (its runs; the sweep does not depend on the seed), or the drawn runs after the sweep (how many). "not found": clean within the budget. The tuned corpus is the one the generator was tuned on; the blind corpus was written down before any measurement and never tuned on (properties/blind/README.md).
+Written by \`node properties/detection/measure.mjs\` (durasim ${commit}). Each journal is checked as a user checks it: \`npx durasim check --journal <j> --seed S --workers 1\`, the default budget (the single-fault sweep of the task's fault-free run, then the two-fault pairs on their bound, then 1,000 drawn runs), with the families or config the journal needs, an empty regression folder each time. A cell says what found the defect at that seed: the fault-free run itself, the sweep (its runs; the sweep does not depend on the seed), the two-fault pairs (their runs after the sweep; nor do they), or the drawn runs after the sweep and the pairs (how many). "not found": clean within the budget. The tuned corpus is the one the generator was tuned on; the blind corpus was written down before any measurement and never tuned on (properties/blind/README.md).
 
 ## Tuned corpus: the built-in mutants
 

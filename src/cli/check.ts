@@ -27,8 +27,9 @@ import { githubAnnotations } from '../report/githubAnnotations.js';
 import { confirmCounterexample, describeDivergence } from '../runner/confirm.js';
 import { hunt } from '../runner/hunt.js';
 import { shrinkLine, tallyLines } from './checkLines.js';
-import { sweepBase, SWEEP_RUNS } from '../runner/sweep.js';
+import { PAIR_RUNS, sweepBase, SWEEP_RUNS } from '../runner/sweep.js';
 import { sweepLine } from '../report/sweepLine.js';
+import { pairsLine } from '../report/pairsLine.js';
 import { judgedViolations, summaryOf, type Judged } from '../runner/runVerdict.js';
 import { confirmScenario, simulatedOf } from '../confirm/confirmScenario.js';
 import { EXIT, exitCodeOf } from './exitCodes.js';
@@ -73,6 +74,10 @@ export interface CheckOptions extends PoolFlags {
   sweep?: boolean;
   /** The sweep's bound in runs (--sweep-runs; default SWEEP_RUNS): a long fault-free run has many crash points. */
   sweepRuns?: number;
+  /** After the sweep, the two-fault pairs kept by dependency in explore --depth 2's order (default with the sweep; --no-pairs: runner/sweep.ts). */
+  pairs?: boolean;
+  /** The pairs' bound in runs (--pair-runs; default PAIR_RUNS). */
+  pairRuns?: number;
   /** Run the whole budget and count failing runs per invariant (--tally). */
   tally?: boolean;
   /** Run the first counterexample in real processes too, and say whether it happens there (--confirm). */
@@ -213,11 +218,12 @@ async function checkUntilStopped(options: CheckOptions, ref: JournalRef, interru
       return loaded;
     }
     const judged = judgedCodes(options);
+    const pairsOn = options.sweep === true && options.pairs !== false;
     const shardText = options.shard ? ` · shard ${options.shard.index}/${options.shard.count}` : '';
     const freshText = loaded.freshModules ? ' (it reads the world as it loads: what it keeps is renewed at every incarnation, as every module is)' : '';
     const envText = options.environment ? ` · env ${Object.keys(options.environment).join(', ')}` : '';
     const serviceText = options.contract ? ` · service ${options.contract.url} (its contract${options.contract.preset ? `, from the ${options.contract.preset} preset` : ''})` : '';
-    const first = `seed ${options.seed} · faults ${options.faults.join(',')} (each run draws its own mix)${leftOutText(options)} · journal ${loaded.name}${freshText}${envText}${serviceText}${shapeText(options)} · ${count(options.runs, 'run')}${shardText}${options.tally ? ' · tally' : ''}${options.sweep ? ' · single-fault sweep first' : ' · no single-fault sweep'} · ${count(pool.size, 'worker')}`;
+    const first = `seed ${options.seed} · faults ${options.faults.join(',')} (each run draws its own mix)${leftOutText(options)} · journal ${loaded.name}${freshText}${envText}${serviceText}${shapeText(options)} · ${count(options.runs, 'run')}${shardText}${options.tally ? ' · tally' : ''}${options.sweep ? (pairsOn ? ' · single-fault sweep and two-fault pairs first' : ' · single-fault sweep first · no two-fault pairs') : ' · no single-fault sweep'} · ${count(pool.size, 'worker')}`;
     for (const line of [first, checkedLine(judged)]) {
       if (options.json) process.stderr.write(`${line}\n`);
       else print(line);
@@ -257,7 +263,7 @@ async function checkUntilStopped(options: CheckOptions, ref: JournalRef, interru
       ...(judged ? { judged } : {}),
       ...(options.tally ? { tally: true } : {}),
       ...(options.guided ? { guided: true } : {}),
-      ...(options.sweep ? { sweep: { base: withBounds(sweepBase(arbitraryOptions(options)), options.bounds), families: options.faults, ...(options.features ? { features: options.features } : {}), maxRuns: options.sweepRuns ?? SWEEP_RUNS, onProgress: (runs: number, states: number, points?: { explored: number; of: number }) => { if (points) progress.sweeping(runs, states, points); } } } : {}),
+      ...(options.sweep ? { sweep: { base: withBounds(sweepBase(arbitraryOptions(options)), options.bounds), families: options.faults, ...(options.features ? { features: options.features } : {}), maxRuns: options.sweepRuns ?? SWEEP_RUNS, onProgress: (runs: number, states: number, points?: { explored: number; of: number }) => { if (points) progress.sweeping(runs, states, points); }, ...(pairsOn ? { pairs: { maxRuns: options.pairRuns ?? PAIR_RUNS, onProgress: (runs: number, tried: number, kept: number) => progress.pairing(runs, tried, kept, options.pairRuns ?? PAIR_RUNS) } } : {}) } } : {}),
       keepLookingPastLiveness: true,
       shrinkWorkers: workers.shrink,
       stop: () => interrupt.requested,
@@ -268,7 +274,9 @@ async function checkUntilStopped(options: CheckOptions, ref: JournalRef, interru
     if (regressions.length > 0 && !options.json) print(`${regressions.length} stored regression${regressions.length === 1 ? '' : 's'} replayed first`);
     for (const finding of findings) if ('regression' in finding.origin && !options.json) print(`stored regression ${finding.origin.regression} fails again`);
     if (hunted.sweep && !options.json) print(sweepLine(hunted.sweep, options.shard));
+    if (hunted.sweep?.pairs && !options.json) print(pairsLine(hunted.sweep.pairs));
     for (const finding of findings) if ('sweep' in finding.origin && !options.json) print(`found by the single-fault sweep: ${finding.origin.sweep}`);
+    for (const finding of findings) if ('pair' in finding.origin && !options.json) print(`found by the two-fault pairs: ${finding.origin.pair}`);
 
     const report: RunReport = {
       command: 'check',
@@ -298,7 +306,7 @@ async function checkUntilStopped(options: CheckOptions, ref: JournalRef, interru
     for (const [i, finding] of findings.entries()) {
       if (finding.verdict === 'harness' && finding.outcome.kind === 'harness-error') return reportHarnessFailure(finding.outcome.message, finding.scenario, options.reportDir, print, true);
       if (finding.verdict === 'usage') {
-        const where = 'regression' in finding.origin ? `the stored regression ${finding.origin.regression}` : 'sweep' in finding.origin ? `the single-fault sweep (${finding.origin.sweep})` : `run ${finding.origin.index} of seed ${options.seed}`;
+        const where = 'regression' in finding.origin ? `the stored regression ${finding.origin.regression}` : 'sweep' in finding.origin ? `the single-fault sweep (${finding.origin.sweep})` : 'pair' in finding.origin ? `the two-fault pairs (${finding.origin.pair})` : `run ${finding.origin.index} of seed ${options.seed}`;
         return reportInspectProblems(summaryOf(finding.outcome)?.inspectProblems ?? [], finding.scenario, where, { name: loaded.name, module: ref.spec }, options.reportDir, print);
       }
       const confirmed = await confirmCounterexample(pool, loaded.journalId, finding.scenario, finding.outcome);

@@ -99,6 +99,27 @@ describe('a signal to durasim check', () => {
     expect(check.text()).toMatch(/^single-fault sweep: \d+ states judged at \d+ of the fault-free run's \d+ crash points \(stopped by the time budget or the interrupt\) in \d+ runs, /m);
   });
 
+  test('SIGINT during the two-fault pairs: the sweep whole, no drawn run started, the pairs say they were stopped, the reports are written, exit 130', async () => {
+    const name = 'pairs-SIGINT';
+    // One publish, no features: its sweep is 88 crash points; the pairs' bound far past what the signal leaves them.
+    const args = [...checkArgs(name).filter((arg) => arg !== '--no-sweep'), '--operations', 'publish', '--features', 'none', '--pair-runs', '20000'];
+    const check = start(process.execPath, [BIN, ...args]);
+    // (A check that never reaches the pairs ends on its own: its exit, not a hang, then fails the test.)
+    await Promise.race([check.printed(/^progress: two-fault pairs: \d+\/\d+ tried in \d+ runs/m), check.exited]);
+    expect(check.text()).toMatch(/^progress: two-fault pairs: /m);
+    check.child.kill('SIGINT');
+    const { code } = await check.exited;
+    expect(code, check.text()).toBe(130);
+    const summary = summaryOf(name) as ReturnType<typeof summaryOf> & { runsExecuted: number; sweep?: { complete: boolean; pairs?: { complete: boolean; stoppedBy?: string; tried: number; kept: number; runs: number } } };
+    expect(summary.interrupted).toMatchObject({ afterRuns: 0, ofRuns: 2000, signal: 'SIGINT' });
+    expect(summary.runsExecuted).toBe(0);
+    expect(summary.sweep?.complete).toBe(true);
+    expect(summary.sweep?.pairs).toMatchObject({ complete: false, stoppedBy: 'stopped by the time budget or the interrupt' });
+    expect(summary.sweep?.pairs?.tried).toBeLessThan(summary.sweep?.pairs?.kept ?? 0);
+    expect(summary.sweep?.pairs?.runs).toBeLessThan(20000);
+    expect(check.text()).toMatch(/^two-fault pairs: \d+ of the \d+ pairs kept by dependency \(of \d+\) tried in \d+ runs, .* — stopped by the time budget or the interrupt$/m);
+  });
+
   test('a second signal exits at once, with the first one\'s code, and writes no summary', async () => {
     const name = 'twice';
     const check = start(process.execPath, [BIN, ...slowArgs(name)]);

@@ -37,7 +37,8 @@ usage:
                   [--shard i/n] [--report-dir <dir>] [--junit <file>] [--json] [--regressions <dir>]
                   [--workers N] [--max-heap MB] [--hang-timeout 5s]
                   [--tally] [--invariants a,b] [--safety-only] [--confirm] [--env NAME=VALUE]... [--verbose]
-                  [--guided] [--no-sweep] [--sweep-runs N] [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
+                  [--guided] [--no-sweep] [--sweep-runs N] [--no-pairs] [--pair-runs N]
+                  [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
   durasim replay  <scenario.json> [--journal <module>] [--config <file>] [--report-dir <dir>] [--max-heap MB] [--hang-timeout 5s]
                   [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
   durasim explain <scenario.json> [--journal <module>] [--config <file>] [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
@@ -101,6 +102,12 @@ crash points, its runs (apart from --runs) and seconds; it stops at the first fa
 --no-sweep leaves it out (the first line says so): the drawn runs alone, as a quick look.
 --sweep-runs N bounds it (default 20000, eight times the standard task's whole sweep): a journal
 whose fault-free run is long has many crash points; the line says where the bound cut it short.
+Then, on a bound of their own, check tries two faults: explore --depth 2's pairs kept by
+dependency (a second fault at a step that touches the key, file, store entry or lease the first
+fault's step touched), in its order: the same key first, and the first fault's own new path in
+turn. Its line says the pairs tried of those kept, their runs and seconds; it stops at the first
+failing pair (found by the two-fault pairs: ...). --pair-runs N bounds them (default 500, runs
+apart from --runs); --no-pairs leaves them out, and --no-sweep both.
 explore crashes the base scenario (default: the standard workload with every task feature — a
 token, a retry budget, planned inputs, a shared temp folder — and no faults) at every step,
 before and after, in every distinct crash state (process kill, lost unsynced data, torn and
@@ -231,7 +238,7 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
     }
     switch (command) {
       case 'check': {
-        const { positional, flags } = parseArgs(rest, { config: 'string', journal: 'string', runs: 'int', seed: 'seed', 'time-budget': 'duration', faults: 'faults', operations: 'operations', features: 'features', task: 'string', shard: 'shard', 'report-dir': 'string', junit: 'string', json: 'boolean', regressions: 'string', 'no-progress': 'boolean', tally: 'boolean', invariants: 'invariants', 'safety-only': 'boolean', confirm: 'boolean', env: 'env', verbose: 'boolean', guided: 'boolean', sweep: 'boolean', 'no-sweep': 'boolean', 'sweep-runs': 'positive', ...POOL_FLAGS, ...BOUNDS }, 'check');
+        const { positional, flags } = parseArgs(rest, { config: 'string', journal: 'string', runs: 'int', seed: 'seed', 'time-budget': 'duration', faults: 'faults', operations: 'operations', features: 'features', task: 'string', shard: 'shard', 'report-dir': 'string', junit: 'string', json: 'boolean', regressions: 'string', 'no-progress': 'boolean', tally: 'boolean', invariants: 'invariants', 'safety-only': 'boolean', confirm: 'boolean', env: 'env', verbose: 'boolean', guided: 'boolean', sweep: 'boolean', 'no-sweep': 'boolean', 'sweep-runs': 'positive', 'no-pairs': 'boolean', 'pair-runs': 'positive', ...POOL_FLAGS, ...BOUNDS }, 'check');
         if (positional.length > 0) throw usageError(`check takes no positional argument, found ${JSON.stringify(positional[0])}`, 'Pass the journal with --journal <module>');
         // durasim.config.json (or --config): the project's task shape; every flag overrides it.
         const settings = settingsOf(flags);
@@ -264,6 +271,9 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
           // The single-fault sweep runs first unless --no-sweep (--sweep, its default, is still taken).
           sweep: flags['no-sweep'] !== true,
           ...(flags['sweep-runs'] !== undefined ? { sweepRuns: flags['sweep-runs'] as number } : {}),
+          // The two-fault pairs follow the sweep unless --no-pairs (or --no-sweep: they are read from the sweep's runs).
+          pairs: flags['no-pairs'] !== true && flags['no-sweep'] !== true,
+          ...(flags['pair-runs'] !== undefined ? { pairRuns: flags['pair-runs'] as number } : {}),
           ...(flags.tally === true ? { tally: true } : {}),
           ...(flags.confirm === true ? { confirm: true } : {}),
           ...(flags.verbose === true ? { verbose: true } : {}),
@@ -276,6 +286,7 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
         }
         if (options.runs < 1) throw usageError('--runs must be at least 1', 'Pass e.g. --runs 1000');
         if (flags.sweep === true && flags['no-sweep'] === true) throw usageError('--sweep and --no-sweep both given', 'Pass one of them (the sweep runs unless --no-sweep)');
+        if (flags['pair-runs'] !== undefined && !options.pairs) throw usageError(`--pair-runs bounds the two-fault pairs, and ${flags['no-pairs'] === true ? '--no-pairs' : '--no-sweep'} leaves them out`, 'Pass one of them');
         return await runCheck(options, print, printJson);
       }
       case 'replay':

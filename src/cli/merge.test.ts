@@ -57,6 +57,11 @@ describe('merge', () => {
     // A shard whose sweep stopped short (a failure, the budget, a signal).
     const short = mergeSummaries([summary('1', { ...clean, shard: { index: 1, count: 2 }, ...sweep(100, 40, 40, true) }), summary('2', { shard: { index: 2, count: 2 }, ...sweep(10, 4, 38, false) })]).merged;
     expect(short.sweep).toEqual({ states: 110, runs: 112, points: { explored: 44, of: 78 }, complete: false });
+    // Each shard's two-fault pairs (of its share of the states) add up, and the line says them.
+    const pairs = (tried: number, kept: number) => ({ pairs: { total: kept * 3, kept, partial: false, tried, runs: tried * 10, ms: 10, cpuMs: 10, complete: false } });
+    const withPairs = mergeSummaries([summary('1', { ...clean, shard: { index: 1, count: 2 }, sweep: { ...sweep(100, 40, 40, true).sweep, ...pairs(8, 100) } }), summary('2', { ...clean, shard: { index: 2, count: 2 }, sweep: { ...sweep(90, 38, 38, true).sweep, ...pairs(16, 90) } })]).merged;
+    expect(withPairs.sweep).toEqual({ states: 190, runs: 192, points: { explored: 78, of: 78 }, complete: true, pairs: { total: 570, kept: 190, tried: 24, runs: 240 } });
+    expect(mergedLine(withPairs)).toBe('merged 2 summaries (no-fsync; seed 5): 2 runs, single-fault sweep: 190 states at 78 of 78 crash points, complete, two-fault pairs: 24 of 190 kept tried in 240 runs, exit 0 (clean, clean)');
     expect(mergedLine(short)).toContain('single-fault sweep: 110 states at 44 of 78 crash points, not complete, exit 1');
     // A shard run with --no-sweep leaves its share unswept.
     const noSweep = mergeSummaries([summary('1', { ...clean, shard: { index: 1, count: 2 }, ...sweep(100, 40, 40, true) }), summary('2', { ...clean, shard: { index: 2, count: 2 } })]).merged;

@@ -22,7 +22,7 @@ interface ShardSummary {
   interrupted?: { afterRuns?: unknown; ofRuns?: unknown; signal?: unknown };
   coverage?: { windows?: unknown; aimedRuns?: unknown; aimedHits?: unknown };
   /** The single-fault sweep of this shard's share of the crash points. */
-  sweep?: { states?: unknown; runs?: unknown; points?: { explored?: unknown; of?: unknown }; complete?: unknown };
+  sweep?: { states?: unknown; runs?: unknown; points?: { explored?: unknown; of?: unknown }; complete?: unknown; pairs?: { total?: unknown; kept?: unknown; tried?: unknown; runs?: unknown } };
 }
 
 /**
@@ -112,7 +112,7 @@ function unionOfCoverage(coverages: readonly NonNullable<ShardSummary['coverage'
  * n-th step), so states, runs and points add up. Complete only when every shard's sweep was and
  * every shard of the split is here (a shard without a sweep, or one missing, leaves its share unswept).
  */
-function sweepOfShards(summaries: readonly ShardSummary[]): { states: number; runs: number; points: { explored: number; of: number }; complete: boolean } {
+function sweepOfShards(summaries: readonly ShardSummary[]): { states: number; runs: number; points: { explored: number; of: number }; complete: boolean; pairs?: { total: number; kept: number; tried: number; runs: number } } {
   const num = (value: unknown): number => (typeof value === 'number' ? value : 0);
   const swept = summaries.filter((s) => s.sweep);
   const count = summaries[0]?.shard?.count ?? 1;
@@ -123,6 +123,10 @@ function sweepOfShards(summaries: readonly ShardSummary[]): { states: number; ru
     runs: swept.reduce((n, s) => n + num(s.sweep?.runs), 0),
     points: { explored: swept.reduce((n, s) => n + num(s.sweep?.points?.explored), 0), of: swept.reduce((n, s) => n + num(s.sweep?.points?.of), 0) },
     complete: swept.length === summaries.length && everyShard && swept.every((s) => s.sweep?.complete === true),
+    // Each shard's two-fault pairs are those of its own share of the sweep's states: they add up too.
+    ...(swept.some((s) => s.sweep?.pairs)
+      ? { pairs: { total: swept.reduce((n, s) => n + num(s.sweep?.pairs?.total), 0), kept: swept.reduce((n, s) => n + num(s.sweep?.pairs?.kept), 0), tried: swept.reduce((n, s) => n + num(s.sweep?.pairs?.tried), 0), runs: swept.reduce((n, s) => n + num(s.sweep?.pairs?.runs), 0) } }
+      : {}),
   };
 }
 
@@ -142,6 +146,6 @@ export function mergedLine(merged: Record<string, unknown>): string {
   const coverage = merged.coverage as { windows: string[] } | undefined;
   const interrupted = merged.interrupted as string[] | undefined;
   const sweep = merged.sweep as ReturnType<typeof sweepOfShards> | undefined;
-  const sweepText = sweep ? `, single-fault sweep: ${sweep.states} states at ${sweep.points.explored} of ${sweep.points.of} crash points${sweep.complete ? ', complete' : ', not complete'}` : '';
+  const sweepText = sweep ? `, single-fault sweep: ${sweep.states} states at ${sweep.points.explored} of ${sweep.points.of} crash points${sweep.complete ? ', complete' : ', not complete'}${sweep.pairs ? `, two-fault pairs: ${sweep.pairs.tried} of ${sweep.pairs.kept} kept tried in ${sweep.pairs.runs} runs` : ''}` : '';
   return `merged ${shards.length} summar${shards.length === 1 ? 'y' : 'ies'} (${(merged.journals as string[]).join(', ')}; seed ${(merged.seeds as unknown[]).join(', ')}): ${merged.runsExecuted as number} runs${sweepText}${coverage ? `, ${coverage.windows.length} fault windows hit` : ''}, exit ${worst} (${verdicts.join(', ')})${interrupted ? `, interrupted: ${interrupted.join(', ')}` : ''}${broke.length > 0 ? `: ${broke.join(', ')}` : ''}${(merged.replayCommands as string[]).map((command) => `\n  replay: ${command}`).join('')}`;
 }

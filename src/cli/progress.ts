@@ -9,6 +9,7 @@ export class Progress {
   private lastDrawMs = 0;
   private lastDecile = 0;
   private lastSweepDecile = 0;
+  private lastPairsDecile = 0;
   private readonly startedMs = performance.now();
 
   constructor(
@@ -53,6 +54,27 @@ export class Progress {
     const decile = Math.floor((points.explored / Math.max(1, points.of)) * 10);
     if (decile > this.lastSweepDecile) {
       this.lastSweepDecile = decile;
+      this.stream.write(`progress: ${text}\n`);
+    }
+  }
+
+  /**
+   * While the two-fault pairs run: the pairs tried of those kept, and their runs of their bound. A
+   * redrawn line on a TTY; otherwise a plain line at every tenth of the bound.
+   */
+  pairing(runs: number, tried: number, kept: number, bound: number): void {
+    if (!this.enabled) return;
+    const text = `two-fault pairs: ${tried}/${kept} tried in ${runs} runs`;
+    if (this.stream.isTTY) {
+      const now = performance.now();
+      if (now - this.lastDrawMs < 100) return;
+      this.lastDrawMs = now;
+      this.stream.write(`\r\u001b[2K${text} `);
+      return;
+    }
+    const decile = Math.floor((runs / Math.max(1, bound)) * 10);
+    if (decile > this.lastPairsDecile) {
+      this.lastPairsDecile = decile;
       this.stream.write(`progress: ${text}\n`);
     }
   }

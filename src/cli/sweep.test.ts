@@ -34,7 +34,7 @@ describe("check's single-fault sweep", () => {
     expect(await run('check', '--journal', journal, ...task, '--no-sweep', ...common())).toBe(0);
     out = [];
     expect(await run('check', '--journal', journal, ...task, ...common())).toBe(1);
-    expect(out[0]).toContain(` · journal ${journal} · operations publish · features ${features} · 1 run · single-fault sweep first · 1 worker`);
+    expect(out[0]).toContain(` · journal ${journal} · operations publish · features ${features} · 1 run · single-fault sweep and two-fault pairs first · 1 worker`);
     const line = out.find((l) => l.startsWith('single-fault sweep: ')) ?? '';
     expect(line).toMatch(SWEEP_LINE);
     expect(line).toMatch(/ judged at \d+ of the fault-free run's \d+ crash points \(stopped at the first failing state\) in /);
@@ -52,7 +52,7 @@ describe("check's single-fault sweep", () => {
 
   test("a clean journal's sweep covers every crash point of its fault-free run and says so, with its runs and seconds; the drawn runs follow", async () => {
     expect(await run('check', '--journal', 'reference', '--operations', 'publish', '--features', 'none', ...common())).toBe(0);
-    expect(out[0]).toContain(' · 1 run · single-fault sweep first · 1 worker');
+    expect(out[0]).toContain(' · 1 run · single-fault sweep and two-fault pairs first · 1 worker');
     const line = out.find((l) => l.startsWith('single-fault sweep: ')) ?? '';
     const sweep = summary().sweep;
     expect(sweep?.complete).toBe(true);

@@ -6,6 +6,7 @@ import type { Scenario } from '../../simulator/scenario/scenario.js';
 import type { SimulationResult } from '../../simulator/simulate.js';
 import { escapeFix } from '../../simulator/sandbox/escapeCatalog.js';
 import type { RunVerdict } from '../runner/runVerdict.js';
+import type { PairsResult } from '../runner/sweep.js';
 
 export interface RunReport {
   command: 'check' | 'replay';
@@ -67,7 +68,7 @@ export interface RunReport {
   /** The fault windows the generated runs hit (runner/faultWindows.ts), and the runs aimed at a window none had hit. */
   coverage?: { windows: string[]; reachable?: number; aimedRuns: number; aimedHits: number };
   /** check --sweep: the single-fault states judged before the drawn runs, at how many of the fault-free run's crash points, its runs (not among runsExecuted), wall and CPU ms. */
-  sweep?: { states: number; points: { explored: number; of: number }; runs: number; ms: number; cpuMs: number; complete: boolean; stoppedBy?: string };
+  sweep?: { states: number; points: { explored: number; of: number }; runs: number; ms: number; cpuMs: number; complete: boolean; stoppedBy?: string; pairs?: PairsResult };
   /**
    * What the command cost, in this process (every thread: the main one, the workers, V8's helpers;
    * not esbuild's own process when it bundled the journal): CPU in all, CPU until the first

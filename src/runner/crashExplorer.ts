@@ -34,25 +34,13 @@ import { DEFAULT_FAULT_KINDS, type FaultKind, type TaskFeature } from '../arbitr
 import { ioShapes, STEP_KINDS, type StepKind } from './stepKind.js';
 import type { TouchKind } from './stepTouches.js';
 import { crashPoints, type CrashPoint } from './crashPoints.js';
+import { tornShapes, type Shape } from './tornShapes.js';
 import { dependencyNames, dependentPairs, pairOrder, stepShape, type DependentPair } from './dependentPairs.js';
 
 export { ioShapes, stepKind, STEP_KINDS, type StepKind } from './stepKind.js';
 export { crashPoints, type CrashPoint } from './crashPoints.js';
 
-type Shape = Pick<CrashFault, 'mode' | 'tornKeepBytes' | 'tail' | 'keep'>;
-
-/** The machine-crash shapes beyond lose-unsynced worth trying when files had unsynced appends (`unsynced`: count per path). */
-export function tornShapes(unsynced: Readonly<Record<string, number>>, maxPerFileStates: number): Shape[] {
-  const paths = Object.keys(unsynced).sort().filter((p) => (unsynced[p] ?? 0) > 0);
-  if (paths.length === 0) return [];
-  const shapes: Shape[] = [{ mode: 'torn-tail' }, { mode: 'torn-tail', tail: 'zeros' }, { mode: 'torn-tail', tail: 'garbage' }, { mode: 'torn-write' }];
-  // Every per-file combination of kept prefixes but all-zero (that is lose-unsynced), fewest kept appends first.
-  let combos: Record<string, number>[] = [{}];
-  for (const path of paths) combos = combos.flatMap((c) => Array.from({ length: (unsynced[path] ?? 0) + 1 }, (_, n) => (n === 0 ? c : { ...c, [path]: n })));
-  const total = (c: Record<string, number>): number => Object.values(c).reduce((a, b) => a + b, 0);
-  combos = combos.filter((c) => total(c) > 0).sort((a, b) => total(a) - total(b)).slice(0, maxPerFileStates);
-  return [...shapes, ...combos.map((keep) => ({ mode: 'per-file' as const, keep }))];
-}
+export { tornShapes } from './tornShapes.js';
 
 export interface ExploreCrashesOptions {
   pool: WorkerPool;
@@ -68,7 +56,8 @@ export interface ExploreCrashesOptions {
   families?: readonly FaultKind[];
   /** The task features in play (the task shape; default: all). */
   features?: readonly TaskFeature[];
-  onProgress?: (runs: number, states: number, failing: number, points?: { explored: number; of: number }) => void;
+  /** After each batch; at depth 2, once the pairs begin, with their count so far. */
+  onProgress?: (runs: number, states: number, failing: number, points?: { explored: number; of: number }, pairs?: PairCount) => void;
   /** True once the exploration must stop (a signal): no batch is started after it; the one under way ends and counts. */
   stop?: () => boolean;
   /**
@@ -83,8 +72,13 @@ export interface ExploreCrashesOptions {
   shard?: { index: number; count: number };
   /** Depth 2: every pair, in exploration order, rather than the pairs dependency keeps, closest first (dependentPairs.ts). */
   allPairs?: boolean;
-  /** Called once as depth 2's pairs begin (the caller measures their cost from there). */
-  onPairs?: () => void;
+  /** Called once as depth 2's pairs begin, with the runs made and states judged before them (the caller measures their cost from there). */
+  onPairs?: (runsBefore: number, statesBefore: number) => void;
+  /**
+   * Depth 2 pruned by dependency: the pairs' own bound in runs (check's --pair-runs). Given, the
+   * pairs stop at it (PairCount.cutShort) and `maxRuns` bounds depth 1 alone.
+   */
+  maxPairRuns?: number;
 }
 
 /** A distinct state the exploration judged: the scenario that reached it, its run, and where. */
@@ -94,6 +88,16 @@ export interface SweptState {
   family: FaultKind;
   kind: StepKind;
   /** The crash point it is at: its trace line and place. */
+  point: CrashPoint;
+  note?: string;
+  /** At depth 2: the depth-1 state this second fault was added to (its first fault). */
+  first?: FirstFault;
+}
+
+/** A depth-1 state's fault in words' parts: its family, the kind of its step, the point, what else it changed. */
+export interface FirstFault {
+  family: FaultKind;
+  kind: StepKind;
   point: CrashPoint;
   note?: string;
 }
@@ -163,6 +167,8 @@ export interface PairCount {
   runs: number;
   /** The exploration's run count at the first failing pair on a depth-1 state that did not fail alone (every run before it and it). */
   firstFailingRun?: number;
+  /** The pairs' own bound (maxPairRuns) was reached before every kept pair was tried. */
+  cutShort?: boolean;
 }
 
 const BATCH = 64;
@@ -206,18 +212,22 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
   result.baseViolations = violationsOf(baseRun);
   if (result.baseViolations.length > 0) return finish();
 
-  type FirstState = { scenario: Scenario; seq: number; point: CrashPoint; fails: boolean };
-  type Item = { start: Scenario; point: CrashPoint; firstFails?: boolean };
+  type FirstState = { scenario: Scenario; seq: number; point: CrashPoint; fails: boolean; fault: FirstFault };
+  type Item = { start: Scenario; point: CrashPoint; firstFails?: boolean; first?: FirstFault };
   /**
    * Explores each item's point on top of its start scenario (the base, or a depth-1 state);
    * `follow` sees each distinct state and its run's trace (depth 2 pruned by dependency).
    */
-  const explorePoints = async (items: readonly Item[], countPoints: boolean, follow?: (state: FirstState, trace: readonly TraceEntry[]) => void): Promise<FirstState[]> => {
+  const explorePoints = async (items: readonly Item[], countPoints: boolean, follow?: (state: FirstState, trace: readonly TraceEntry[]) => void, pairBound?: number): Promise<FirstState[]> => {
     const distinct: FirstState[] = [];
     const detail = follow ? 'trace' : 'summary';
     const size = options.batch ?? BATCH;
     for (let i = 0; i < items.length && !stopped() && !asked; i += size) {
-      if (result.runs >= maxRuns) {
+      if (pairBound !== undefined && result.runs >= pairBound) {
+        if (result.pairs) result.pairs.cutShort = true;
+        break;
+      }
+      if (pairBound === undefined && result.runs >= maxRuns) {
         result.cutShort = true;
         break;
       }
@@ -236,10 +246,12 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
         if (!summary || key === undefined || seq === undefined || seen[p]?.has(key)) return;
         seen[p]?.add(key);
         const violations = violationsOf(summary);
-        const state = { scenario, seq, point, fails: violations.length > 0 };
+        const fault: FirstFault = { family, kind: point.kind, point, ...(note !== undefined ? { note } : {}) };
+        const state = { scenario, seq, point, fails: violations.length > 0, fault };
         distinct.push(state);
         follow?.(state, summary.trace ?? []);
-        if (options.onState?.({ scenario, summary, family, kind: point.kind, point, ...(note !== undefined ? { note } : {}) }) === true) asked = true;
+        const first = batchItems[p]?.first;
+        if (options.onState?.({ scenario, summary, ...fault, ...(first ? { first } : {}) }) === true) asked = true;
         const row = rows.get(point.kind) as CoverageRow;
         const tally = (row.families[family] ??= { tried: 0, failing: 0 });
         tally.tried++;
@@ -305,7 +317,7 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
         return { p, family, scenario, key: label, summary: await run(scenario, detail), ...(schedule ? { note: 'the newcomer taking the first step once both are ready' } : {}) };
       })));
       for (const { p, family, scenario, key, summary, note } of others) judgeState(p, family, scenario, summary, key, batch[p]?.seq, note);
-      options.onProgress?.(result.runs, result.states, result.findings.length, result.points);
+      options.onProgress?.(result.runs, result.states, result.findings.length, result.points, countPoints ? undefined : result.pairs);
     }
     return distinct;
   };
@@ -333,7 +345,7 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
     // Every pair, in exploration order: each depth-1 state's continuation run again for its trace.
     const firstLevel = await explorePoints(points.map((point) => ({ start: base, point })), true);
     result.pairs = pairs;
-    options.onPairs?.();
+    options.onPairs?.(result.runs, result.states);
     const before = result.runs;
     for (const [i, first] of firstLevel.entries()) {
       if (stopped() || asked || result.runs >= maxRuns || options.stop?.()) {
@@ -362,9 +374,12 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
   pairs.partial = result.cutShort || result.stopped === true || asked || stopped();
   result.pairs = pairs;
   const ordered = pairOrder(kept);
-  options.onPairs?.();
+  options.onPairs?.(result.runs, result.states);
   const before = result.runs;
-  await explorePoints(ordered.map((pair) => ({ start: (starts[pair.first] as FirstState).scenario, point: pair.point, firstFails: (starts[pair.first] as FirstState).fails })), false);
+  await explorePoints(ordered.map((pair) => {
+    const first = starts[pair.first] as FirstState;
+    return { start: first.scenario, point: pair.point, firstFails: first.fails, first: first.fault };
+  }), false, undefined, options.maxPairRuns !== undefined ? before + options.maxPairRuns : undefined);
   pairs.runs = result.runs - before;
   return finish();
 

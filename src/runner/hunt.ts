@@ -26,7 +26,7 @@ import { simplifyScenario } from './simplifyScenario.js';
 import { inRunShape, runShapeOf } from './runShape.js';
 import { anchoredInPlace, hasNumberedFaults } from './anchorFaults.js';
 import { withFewerFeatures } from './fewerFeatures.js';
-import { sweepSingleFaults, type SweepFailure, type SweepOptions, type SweepResult } from './sweep.js';
+import { sweepSingleFaults, type PairsResult, type SweepFailure, type SweepOptions, type SweepResult } from './sweep.js';
 
 export interface HuntOptions {
   pool: WorkerPool;
@@ -64,7 +64,7 @@ export interface HuntOptions {
    * and the families it tries. A failure there is the finding (shrunk by the rewrites alone); a
    * liveness one is kept and the drawn runs go on.
    */
-  sweep?: Pick<SweepOptions, 'base' | 'families' | 'features' | 'onProgress' | 'maxRuns'>;
+  sweep?: Pick<SweepOptions, 'base' | 'families' | 'features' | 'onProgress' | 'maxRuns' | 'pairs'>;
 }
 
 /** What the sweep covered, for the summary. */
@@ -76,6 +76,8 @@ export interface SweepSummary {
   cpuMs: number;
   complete: boolean;
   stoppedBy?: string;
+  /** The two-fault pairs after it (check's default; --no-pairs leaves them out). */
+  pairs?: PairsResult;
 }
 
 export interface Finding {
@@ -84,8 +86,8 @@ export interface Finding {
   scenario: Scenario;
   /** The outcome of the counterexample's run. */
   outcome: RunOutcome;
-  /** Where it came from: a stored regression file, the run of that index in the seed's sequence, or a state of the single-fault sweep. */
-  origin: { regression: string } | { index: number } | { sweep: string };
+  /** Where it came from: a stored regression file, the run of that index in the seed's sequence, a state of the single-fault sweep, or a two-fault pair after it. */
+  origin: { regression: string } | { index: number } | { sweep: string } | { pair: string };
   shrink?: { attempts: number; steps: number; exhausted: boolean; ms: number; fromFaults: number; stopped?: boolean };
   notShrunk?: string;
   /** For a finding that is a difference between two runs: the runs and where they part. */
@@ -251,7 +253,7 @@ export async function anchorWhereItLanded(pool: WorkerPool, journalId: number, s
 
 /** What the sweep covered and cost, for the summary. */
 function summaryOfSweep(swept: SweepResult): SweepSummary {
-  return { states: swept.states, points: swept.points, runs: swept.runs, ms: swept.ms, cpuMs: swept.cpuMs, complete: swept.complete, ...(swept.stoppedBy ? { stoppedBy: swept.stoppedBy } : {}) };
+  return { states: swept.states, points: swept.points, runs: swept.runs, ms: swept.ms, cpuMs: swept.cpuMs, complete: swept.complete, ...(swept.stoppedBy ? { stoppedBy: swept.stoppedBy } : {}), ...(swept.pairs ? { pairs: swept.pairs } : {}) };
 }
 
 /**
@@ -261,7 +263,7 @@ function summaryOfSweep(swept: SweepResult): SweepSummary {
  */
 async function sweepFindingOf(options: HuntOptions, failure: SweepFailure, invariant: string | undefined): Promise<Finding> {
   const { pool, journalId } = options;
-  const origin = { sweep: failure.where };
+  const origin = failure.pair ? { pair: failure.where } : { sweep: failure.where };
   const tag = invariant === undefined ? {} : { invariant };
   const unshrinkable = failure.outcome.kind === 'journal-blocked' || failure.outcome.kind === 'journal-out-of-memory' || failure.verdict === 'harness' || failure.verdict === 'usage' || options.stop?.();
   if (unshrinkable) return { ...tag, verdict: failure.verdict, scenario: failure.scenario, outcome: failure.outcome, origin, notShrunk: options.stop?.() ? 'the check was interrupted before it was shrunk' : 'it cannot be shrunk (see check)' };

@@ -11,18 +11,27 @@
  * many steps, runs, seconds — goes into the summary. The base is the task's fault-free run: the
  * user's task (its faults, schedule and draws dropped), else the standard workload with every
  * feature of the task shape, in the run's environment, bounds and service contract.
+ *
+ * With `pairs` (issue 52 item 3), the sweep goes on to two faults: `explore --depth 2`'s pairs kept
+ * by dependency, in its pair order (dependentPairs.ts: pairOrder), on their own bound in runs
+ * (check's --pair-runs). The order is read from the sweep's own runs (their traces), so it is a
+ * function of the task and of what the sweep saw, never of timing or workers. A failing pair ends
+ * them as a failing state ends the sweep; what they covered and cost is said apart from the sweep's.
  */
 import type { Scenario } from '../../simulator/scenario/scenario.js';
 import type { RunSummary } from '../pool/protocol.js';
 import type { RunOutcome, WorkerPool } from '../pool/workerPool.js';
 import { featuredScenario, type FaultKind, type ScenarioArbitraryOptions, type TaskFeature } from '../arbitraries.js';
 import { shapedScenario } from '../taskShape.js';
-import { exploreCrashes, type SweptState } from './crashExplorer.js';
+import { exploreCrashes, type FirstFault, type PairCount, type SweptState } from './crashExplorer.js';
 import { summaryVerdict, tallyCodes, type Judged, type RunVerdict } from './runVerdict.js';
 import { count } from '../report/count.js';
 
 /** The sweep's default bound in runs (check's --sweep-runs): about eight times the standard task's whole sweep (2,428 runs). */
 export const SWEEP_RUNS = 20_000;
+
+/** The two-fault pairs' default bound in runs (check's --pair-runs): measured in docs/faults.md ("which pairs are covered by default"). */
+export const PAIR_RUNS = 500;
 
 export interface SweepOptions {
   pool: WorkerPool;
@@ -39,6 +48,8 @@ export interface SweepOptions {
   stop?: () => boolean;
   /** After each batch: runs and states so far, and the crash points swept of all (once the fault-free run is known). */
   onProgress?: (runs: number, states: number, points?: { explored: number; of: number }) => void;
+  /** Then the two-fault pairs kept by dependency, in explore --depth 2's order, on this bound in runs (check's --pair-runs). */
+  pairs?: { maxRuns: number; onProgress?: (runs: number, tried: number, kept: number) => void };
 }
 
 /** A state the sweep found failing: its scenario (the base with one fault), its run, and where it is. */
@@ -46,8 +57,26 @@ export interface SweepFailure {
   scenario: Scenario;
   outcome: RunOutcome;
   verdict: Exclude<RunVerdict, 'clean'>;
-  /** The state in words: the fault's family, the kind of step, its trace line. */
+  /** The state in words: the fault's family, the kind of step, its trace line (a pair: the first fault's, then the second's). */
   where: string;
+  /** Found by a two-fault pair, not by one fault. */
+  pair?: boolean;
+}
+
+/** What the two-fault pairs covered: how many the dependency kept (of all), how many were tried, their runs, wall and CPU ms. */
+export interface PairsResult {
+  total: number;
+  kept: number;
+  /** Some depth-1 state's pairs were not counted (the sweep stopped before its end). */
+  partial: boolean;
+  tried: number;
+  runs: number;
+  ms: number;
+  cpuMs: number;
+  /** Every kept pair was tried. */
+  complete: boolean;
+  /** Why not every kept pair was tried, in words. */
+  stoppedBy?: string;
 }
 
 export interface SweepResult {
@@ -68,7 +97,13 @@ export interface SweepResult {
   liveness?: SweepFailure;
   /** In a tally: failing states per invariant, and the first of each. */
   tally?: { counts: Record<string, number>; firsts: Record<string, SweepFailure> };
+  /** The two-fault pairs after the sweep, when asked for and the sweep reached them. */
+  pairs?: PairsResult;
 }
+
+const article = (kind: string): string => (/^[aeiou]/.test(kind) ? 'an' : 'a');
+/** One fault in words: its family, the kind of step, its trace line, what else it changed. */
+const faultWords = (fault: FirstFault): string => `${fault.family} at ${article(fault.kind)} ${fault.kind} step (${fault.point.line.slice(0, 80)})${fault.note ? `, ${fault.note}` : ''}`;
 
 /** The base of check's sweep: the user's task as a fault-free run, else the standard workload with every feature in the task shape. */
 export function sweepBase(arbitrary: ScenarioArbitraryOptions): Scenario {
@@ -99,10 +134,12 @@ export async function sweepSingleFaults(options: SweepOptions): Promise<SweepRes
   let liveness: SweepFailure | undefined;
   const counts: Record<string, number> = {};
   const firsts: Record<string, SweepFailure> = {};
-  const failing = (scenario: Scenario, summary: RunSummary, where: string): boolean => {
+  // Where the pairs began: the sweep's runs, wall and CPU are those before it.
+  let pairsFrom: { runs: number; states: number; ms: number; cpuMs: number } | undefined;
+  const failing = (scenario: Scenario, summary: RunSummary, where: string, pair = false): boolean => {
     const verdict = summaryVerdict(summary, options.judged);
     if (verdict === 'clean') return false;
-    const found: SweepFailure = { scenario, outcome: simulated(summary), verdict, where };
+    const found: SweepFailure = { scenario, outcome: simulated(summary), verdict, where, ...(pair ? { pair } : {}) };
     if (options.tally && verdict !== 'usage') {
       for (const code of tallyCodes(found.outcome, options.judged)) {
         counts[code] = (counts[code] ?? 0) + 1;
@@ -123,7 +160,8 @@ export async function sweepSingleFaults(options: SweepOptions): Promise<SweepRes
     pool: options.pool,
     journalId: options.journalId,
     base: options.base,
-    depth: 1,
+    depth: options.pairs ? 2 : 1,
+    ...(options.pairs ? { maxPairRuns: options.pairs.maxRuns, onPairs: (runs: number, states: number) => (pairsFrom = { runs, states, ms: wallMs(), cpuMs: cpuMs() }) } : {}),
     families: options.families,
     ...(options.features ? { features: options.features } : {}),
     ...(options.judged ? { judged: options.judged } : {}),
@@ -131,9 +169,12 @@ export async function sweepSingleFaults(options: SweepOptions): Promise<SweepRes
     ...(options.maxRuns !== undefined ? { maxRuns: options.maxRuns } : {}),
     // Small batches: a failure stops the sweep a few steps after it, not 64.
     batch: options.tally ? 64 : 8,
-    onState: (state: SweptState) => failing(state.scenario, state.summary, `${state.family} at ${/^[aeiou]/.test(state.kind) ? 'an' : 'a'} ${state.kind} step (${state.point.line.slice(0, 80)})${state.note ? `, ${state.note}` : ''}`),
+    onState: (state: SweptState) => failing(state.scenario, state.summary, state.first ? `${faultWords(state.first)}, then ${faultWords(state)}` : faultWords(state), state.first !== undefined),
     ...(options.stop ? { stop: options.stop } : {}),
-    ...(options.onProgress ? { onProgress: (runs: number, states: number, _failing: number, points?: { explored: number; of: number }) => options.onProgress?.(runs, states, points) } : {}),
+    onProgress: (runs: number, states: number, _failing: number, points?: { explored: number; of: number }, pairs?: PairCount) => {
+      if (pairs && pairsFrom) options.pairs?.onProgress?.(runs - pairsFrom.runs, pairs.tried, pairs.kept);
+      else options.onProgress?.(runs, states, points);
+    },
   });
   // The fault-free run itself: a failure there is the finding (no fault needed), and nothing after it was tried.
   const baseFails = exploration.baseSummary !== undefined && exploration.baseViolations.length + exploration.baseSummary.escapes.length > 0;
@@ -144,16 +185,30 @@ export async function sweepSingleFaults(options: SweepOptions): Promise<SweepRes
     failure ??= { scenario, outcome: simulated({ outcome: { kind: 'completed' }, violations: [], escapes: [], stats: { steps: 0, incarnations: 0, virtualTimeMs: 0, traceEntries: 0 }, journalErrors: [], crashStates: [], inspectProblems: problems } as RunSummary), verdict: 'usage', where: 'the sweep' };
   }
   const points = exploration.points ?? { explored: 0, of: 0 };
-  const complete = points.explored === points.of && !exploration.stopped && failure === undefined;
+  // A stop or a bound comes between batches: a sweep that reached every crash point ended before it.
+  const pairFailure = failure?.pair === true;
+  const complete = points.explored === points.of && (failure === undefined || pairFailure) && !(exploration.stopped && pairsFrom === undefined);
   const stoppedBy = complete ? undefined : baseFails ? 'the fault-free run itself fails: no fault was tried' : failure ? 'stopped at the first failing state' : exploration.stopped ? 'stopped by the time budget or the interrupt' : exploration.cutShort ? `cut short at its bound of ${count(options.maxRuns ?? 0, 'run')}: --sweep-runs N raises it` : undefined;
+  const end = { runs: exploration.runs, states: exploration.states, ms: wallMs(), cpuMs: cpuMs() };
+  const sweepEnd = pairsFrom ?? end;
+  const pairCount = exploration.pairs;
+  // The pairs are said once the sweep let them begin: not after a failing state or a failing fault-free run, nor after a stop within the sweep.
+  const pairs: PairsResult | undefined = pairsFrom && pairCount && (failure === undefined || pairFailure) && (points.explored === points.of || pairCount.tried > 0)
+    ? (() => {
+        const allTried = pairCount.tried >= pairCount.kept && !pairCount.cutShort && !exploration.stopped && !pairFailure;
+        const pairsStoppedBy = allTried ? undefined : pairFailure ? 'stopped at the first failing pair' : exploration.stopped ? 'stopped by the time budget or the interrupt' : pairCount.cutShort ? `cut short at their bound of ${count(options.pairs?.maxRuns ?? 0, 'run')}: --pair-runs N raises it` : undefined;
+        return { total: pairCount.total, kept: pairCount.kept, partial: pairCount.partial, tried: pairCount.tried, runs: end.runs - pairsFrom.runs, ms: end.ms - pairsFrom.ms, cpuMs: end.cpuMs - pairsFrom.cpuMs, complete: allTried, ...(pairsStoppedBy ? { stoppedBy: pairsStoppedBy } : {}) };
+      })()
+    : undefined;
   return {
-    states: exploration.states,
+    states: sweepEnd.states,
     points,
-    runs: exploration.runs,
-    ms: wallMs() - started,
-    cpuMs: cpuMs() - cpuStarted,
+    runs: sweepEnd.runs,
+    ms: sweepEnd.ms - started,
+    cpuMs: sweepEnd.cpuMs - cpuStarted,
     complete,
     ...(stoppedBy ? { stoppedBy } : {}),
+    ...(pairs ? { pairs } : {}),
     ...(failure ? { failure } : {}),
     ...(liveness ? { liveness } : {}),
     ...(options.tally ? { tally: { counts, firsts } } : {}),
