@@ -59,6 +59,7 @@ import { workerSteps, type WorkerStep } from './workerSteps.js';
 import { SideFiles } from './sideFiles.js';
 import { endEvidence } from './realEvidence.js';
 import { ownModule } from '../ownFiles.js';
+import { nativeAddonFailure } from './nativeAddonFailure.js';
 import type { FromWorker, SideLine, WorkerStart } from './protocol.js';
 
 const DURASIM_INDEX = ownModule('src/index');
@@ -81,7 +82,10 @@ export interface RealRun {
   refused: string[];
 }
 
-/** `sqlite`: the journal keeps its records in SQLite (its simulated run made SQLite steps: better-sqlite3 or node:sqlite). */
+/**
+ * `sqlite`: the journal keeps its records in SQLite (its simulated run made SQLite steps: better-sqlite3 or node:sqlite).
+ * Throws NativeAddonUnloadable (nativeAddonFailure.ts) when the first worker's boot cannot load the native addon the journal imports.
+ */
 export async function runForReal(ref: JournalRef, scenario: Scenario, options: { wallLimitMs?: number; traced?: boolean; sqlite?: boolean } = {}): Promise<RealRun> {
   const started = performance.now();
   const wallLimitMs = options.wallLimitMs ?? defaultWallLimitMs(scenario);
@@ -123,6 +127,8 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
   let globalStep = 0;
   let outcome: JudgeInput['outcome'] = { kind: 'completed' };
   const sides = new SideFiles();
+  /** A worker's boot could not load the native addon the journal imports: the run stops there (cannot confirm). */
+  let unloadable: Extract<SideLine, { type: 'addon-failed' }> | undefined;
 
   /** Reads what a worker appended to its side file since the last look. */
   const readSide = (name: string, sideFile: string): SideLine[] => {
@@ -304,6 +310,15 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
       workers.delete(child);
       const side = readSide(name, sideFile);
       realDisk?.ended(name);
+      const failed = side.find((l): l is Extract<SideLine, { type: 'addon-failed' }> => l.type === 'addon-failed');
+      if (failed !== undefined || unloadable !== undefined) {
+        // No real process can run this journal on this Node: nothing more is started, nothing judged.
+        unloadable ??= failed;
+        live--;
+        killAll();
+        finish();
+        return;
+      }
       const crash = side.find((l): l is Extract<SideLine, { type: 'crash' }> => l.type === 'crash');
       const end = side.find((l): l is Extract<SideLine, { type: 'exit' }> => l.type === 'exit');
       for (const request of core.requests) if (request.sender === name) request.doneSeq ??= trace.length;
@@ -378,6 +393,10 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     answers.close();
     await service.close();
     await storeServer.close();
+  }
+  if (unloadable !== undefined) {
+    rmSync(root, { recursive: true, force: true });
+    throw nativeAddonFailure(unloadable.module, { message: unloadable.error });
   }
   const evidence = endEvidence({ scenario, dir, token, outcome, trace, core, requests: service.requests(), crashes, userEdits, observer, realDisk, paths, storeCore, offsetMs: epochAtStart + scenario.store.clockSkewMs, visibleAtEnd: inspect(), final: inspectDurable(), files: files() });
   // The journal's own state names, as in the simulation: its messages name its words.
