@@ -124,7 +124,7 @@ a fault inside a SQLite call, a native better-sqlite3 built for another Node's A
 otherwise than simulated, files the journal created matched by the step that created them, not
 their names: a defect of durasim). A journal on better-sqlite3 runs the native module there, its
 steps compared outside SQLite, what SQLite's calls changed under the step before them
-(docs/sqlite.md).
+(docs/sqlite.md); a journal on node:sqlite runs Node's own SQLite there.
 --wall-limit defaults to 60 s plus the scenario's waits. --calls prints the real system calls
 beside the simulated disk calls, per worker step.
 Every run is bounded: 5,000 steps, 12 incarnations a worker and an hour of virtual time by

@@ -59,6 +59,7 @@ import { workerSteps, type WorkerStep } from './workerSteps.js';
 import { SideFiles } from './sideFiles.js';
 import { endEvidence } from './realEvidence.js';
 import { ownModule } from '../ownFiles.js';
+import { guardModule } from '../../simulator/sandbox/ambientGuard.js';
 import { nativeAddonFailure } from './nativeAddonFailure.js';
 import type { FromWorker, SideLine, WorkerStart } from './protocol.js';
 
@@ -82,10 +83,7 @@ export interface RealRun {
   refused: string[];
 }
 
-/**
- * `sqlite`: the journal keeps its records in SQLite (its simulated run made SQLite steps: better-sqlite3 or node:sqlite).
- * Throws NativeAddonUnloadable (nativeAddonFailure.ts) when the first worker's boot cannot load the native addon the journal imports.
- */
+/** `sqlite`: the journal keeps its records in SQLite (better-sqlite3 or node:sqlite). Throws NativeAddonUnloadable when a worker cannot load the journal's native addon. */
 export async function runForReal(ref: JournalRef, scenario: Scenario, options: { wallLimitMs?: number; traced?: boolean; sqlite?: boolean } = {}): Promise<RealRun> {
   const started = performance.now();
   const wallLimitMs = options.wallLimitMs ?? defaultWallLimitMs(scenario);
@@ -95,6 +93,8 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
   const bundle = await bundleJournal(ref);
   const bundleFile = join(root, 'bundle.json');
   writeFileSync(bundleFile, JSON.stringify(bundle));
+  // inspect()'s node:sqlite DatabaseSync is served on the image it reads only once guarded in this process (realInspection.ts).
+  guardModule('sqlite');
   const journal: JournalAdapter = (await compileJournal(bundle, DURASIM_INDEX)).fresh();
   const view = realDiskView(dir);
   // A SQLite journal's WAL index (journal.db-shm) is shared memory, left out of the disk model as the simulation leaves it off the disk (realDisk.ts).
@@ -127,7 +127,7 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
   let globalStep = 0;
   let outcome: JudgeInput['outcome'] = { kind: 'completed' };
   const sides = new SideFiles();
-  /** A worker's boot could not load the native addon the journal imports: the run stops there (cannot confirm). */
+  /** A worker's boot could not load the journal's native addon: the run stops there (cannot confirm). */
   let unloadable: Extract<SideLine, { type: 'addon-failed' }> | undefined;
 
   /** Reads what a worker appended to its side file since the last look. */
@@ -310,15 +310,9 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
       workers.delete(child);
       const side = readSide(name, sideFile);
       realDisk?.ended(name);
-      const failed = side.find((l): l is Extract<SideLine, { type: 'addon-failed' }> => l.type === 'addon-failed');
-      if (failed !== undefined || unloadable !== undefined) {
-        // No real process can run this journal on this Node: nothing more is started, nothing judged.
-        unloadable ??= failed;
-        live--;
-        killAll();
-        finish();
-        return;
-      }
+      unloadable ??= side.find((l): l is Extract<SideLine, { type: 'addon-failed' }> => l.type === 'addon-failed');
+      // No real process can run this journal on this Node: nothing more starts, nothing is judged.
+      if (unloadable !== undefined) return void (killAll(), finish());
       const crash = side.find((l): l is Extract<SideLine, { type: 'crash' }> => l.type === 'crash');
       const end = side.find((l): l is Extract<SideLine, { type: 'exit' }> => l.type === 'exit');
       for (const request of core.requests) if (request.sender === name) request.doneSeq ??= trace.length;
