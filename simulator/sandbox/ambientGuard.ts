@@ -53,6 +53,7 @@ export { escapeReason, escapeFix } from './escapeCatalog.js';
 export { SimulatedExit } from './guardProcess.js';
 export type { Restored } from './sharedObjects.js';
 export { JOURNAL_ROOT } from './simulatedMachine.js';
+export { guardModule } from './guardModules.js';
 
 let installs = 0;
 let permanent = false;

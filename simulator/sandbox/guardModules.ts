@@ -87,11 +87,8 @@ function quietly<T>(run: () => T): T {
   }
 }
 
-/** Guards every module of MODULE_GUARDS in this thread (idempotent). Returns how many functions were guarded. */
-export function guardModules(): number {
-  if (installed) return 0;
-  installed = true;
-  const load = createRequire(import.meta.url);
+/** Guards one module of MODULE_GUARDS as its spec says (a function already guarded is left as it is); how many functions it guarded. */
+function guardSpec(spec: ModuleGuard): number {
   let count = 0;
   const guardObject = (target: object, prefix: string, spec: ModuleGuard): void => {
     for (const name of Object.keys(target)) {
@@ -100,20 +97,42 @@ export function guardModules(): number {
       if (guardProperty(target, name, `${prefix}.${name}`)) count++;
     }
   };
-  for (const spec of MODULE_GUARDS) {
-    let module: Record<string, unknown>;
-    try {
-      module = quietly(() => load(`node:${spec.module}`)) as Record<string, unknown>; // allow-ambient: loaded to be guarded
-    } catch {
-      continue; // not in this Node version
-    }
-    const prefix = spec.module.replaceAll('/', '.');
-    guardObject(module, prefix, spec);
-    for (const name of spec.nested ?? []) {
-      const inner = module[name];
-      if (typeof inner === 'object' && inner !== null) guardObject(inner, `${prefix}.${name}`, { module: spec.module });
-    }
+  let module: Record<string, unknown>;
+  try {
+    module = quietly(() => createRequire(import.meta.url)(`node:${spec.module}`)) as Record<string, unknown>; // allow-ambient: loaded to be guarded
+  } catch {
+    return 0; // not in this Node version
   }
+  const prefix = spec.module.replaceAll('/', '.');
+  guardObject(module, prefix, spec);
+  for (const name of spec.nested ?? []) {
+    const inner = module[name];
+    if (typeof inner === 'object' && inner !== null) guardObject(inner, `${prefix}.${name}`, { module: spec.module });
+  }
+  return count;
+}
+
+/**
+ * Guards only `module` (one of MODULE_GUARDS) in this thread: a thread that runs no journal but
+ * serves one of its calls in a turn — confirm's inspect() in the confirming process, whose
+ * `new DatabaseSync()` of node:sqlite is served on the image it reads (src/confirm/realInspection.ts).
+ * Outside a turn its calls pass straight through. Returns how many functions were guarded.
+ */
+export function guardModule(module: string): number {
+  const spec = MODULE_GUARDS.find((s) => s.module === module);
+  if (spec === undefined) throw new Error(`no module guard for node:${module}`);
+  const count = guardSpec(spec);
+  syncBuiltinESMExports();
+  return count;
+}
+
+/** Guards every module of MODULE_GUARDS in this thread (idempotent). Returns how many functions were guarded. */
+export function guardModules(): number {
+  if (installed) return 0;
+  installed = true;
+  const load = createRequire(import.meta.url);
+  let count = 0;
+  for (const spec of MODULE_GUARDS) count += guardSpec(spec);
   // clearTimeout and friends of node:timers cancel a served timer, and pass anything else through.
   const timers = load('node:timers') as Record<string, unknown>; // allow-ambient: patched, not called
   for (const name of ['clearTimeout', 'clearInterval', 'clearImmediate']) {

@@ -127,11 +127,11 @@ simulated violations, or a real safety violation that is the same defect under a
 both clean (0), another violation (1: real processes broke a safety invariant that is neither the
 finding nor its consequence), not reproduced (4; "(another order)" when the real processes took
 the same steps in another order), cannot confirm (2: an I/O error, no strace for a machine crash,
-a fault inside a SQLite call), or diverged (6: a step both worlds took alike changed the disk
+a fault inside a SQLite call, a native better-sqlite3 built for another Node's ABI), or diverged (6: a step both worlds took alike changed the disk
 otherwise than simulated, files the journal created matched by the step that created them, not
 their names: a defect of durasim). A journal on better-sqlite3 runs the native module there, its
 steps compared outside SQLite, what SQLite's calls changed under the step before them
-(docs/sqlite.md).
+(docs/sqlite.md); a journal on node:sqlite runs Node's own SQLite there.
 --wall-limit defaults to 60 s plus the scenario's waits. --calls prints the real system calls
 beside the simulated disk calls, per worker step.
 Every run is bounded: 5,000 steps, 12 incarnations a worker and an hour of virtual time by

@@ -1,8 +1,9 @@
 /**
  * Is a simulated run real? The same scenario runs in real processes (realRun.ts) and the judge
  * reads both worlds. The labels, in the order they are decided:
- * - cannot confirm (exit 2): a fault real processes cannot produce; a real call the replay cannot
- *   follow; untraced, a violation about what only the page cache held.
+ * - cannot confirm (exit 2): a fault real processes cannot produce; a native addon the journal
+ *   imports (better-sqlite3) that does not load on this Node (nativeAddonFailure.ts); a real call
+ *   the replay cannot follow; untraced, a violation about what only the page cache held.
  * - confirmed (exit 1, or 3 for liveness alone): every simulated violation, by invariant and key,
  *   happens for real; or a real safety violation is the simulated finding's invariant or its
  *   consequence (sameDefect.ts: the rule) — the same defect, shown by the real run's own timing.
@@ -31,7 +32,8 @@ import { EXIT } from '../cli/exitCodes.js';
 import type { JournalRef } from '../isolation/journalRef.js';
 import type { DiskCallLine } from '../../simulator/disk/diskCallLog.js';
 import { callTable, firstCallDivergence, type CallDivergence } from './callComparison.js';
-import { runForReal } from './realRun.js';
+import { runForReal, type RealRun } from './realRun.js';
+import { NativeAddonUnloadable } from './nativeAddonFailure.js';
 import { unconfirmable } from './unconfirmable.js';
 import { straceUnavailable } from './straceCommand.js';
 import { decideVerdict, identity, type ConfirmVerdict } from './confirmVerdict.js';
@@ -100,7 +102,14 @@ export async function confirmScenario(ref: JournalRef, scenario: Scenario, simul
   const why = unconfirmable(realScenario, untraced);
   if (why !== undefined) return { verdict: 'cannot confirm', exitCode: EXIT.usage, lines: [`cannot confirm: ${why}.`] };
   if (killed !== scenario) lines.push('a machine crash that lost nothing and killed one worker runs as a process kill: on that disk, at that moment, it is one');
-  const real = await runForReal(ref, realScenario, { traced: untraced === undefined, sqlite: sqlite !== undefined, ...(options.wallLimitMs === undefined ? {} : { wallLimitMs: options.wallLimitMs }) });
+  let real: RealRun;
+  try {
+    real = await runForReal(ref, realScenario, { traced: untraced === undefined, sqlite: sqlite !== undefined, ...(options.wallLimitMs === undefined ? {} : { wallLimitMs: options.wallLimitMs }) });
+  } catch (error) {
+    // The native addon (better-sqlite3) does not load on this Node: no real run happened, so nothing is learnt of the finding.
+    if (error instanceof NativeAddonUnloadable) return { verdict: 'cannot confirm', exitCode: EXIT.usage, lines: [...lines, `cannot confirm: ${error.message}`] };
+    throw error;
+  }
   const found = judge(real.input);
   const realSteps = real.steps;
   lines.push(`simulated: ${simulated.length === 0 ? 'no violation' : simulated.map(identity).join(', ')}`);

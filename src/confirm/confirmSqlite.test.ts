@@ -47,6 +47,16 @@ async function confirm(scenario: string, journal: string): Promise<{ code: numbe
 const missing = nativeSqliteMissing();
 if (missing !== undefined) test.skip(`skipped: ${missing}`, () => {});
 
+// There, confirm says so: "cannot confirm", never "diverged" or "not reproduced" (before, the journal
+// ran on and its failed open was read as "diverged", exit 6). On a Node the binary loads on (Node 20
+// here), confirmAddon.test.ts makes the load fail instead.
+test.runIf(missing !== undefined)('on a Node the native binary was not built for: cannot confirm, exit 2, naming the binary\'s ABI, this Node\'s and `npm rebuild better-sqlite3`', async () => {
+  const { code, out } = await confirm(file('wal-normal-abi.json', walNormalFinding), 'wal-normal.ts');
+  expect(out).toMatch(new RegExp(`^cannot confirm: Failed to load the native better-sqlite3 in confirm's real worker: its binary \\S+/better_sqlite3\\.node was built for Node \\d+ \\(NODE_MODULE_VERSION \\d+\\), and this Node, ${process.version.replaceAll('.', '\\.')}, needs NODE_MODULE_VERSION ${process.versions.modules}: no real process can open the journal's database, so the finding is neither confirmed nor refuted\\. Run \`npm rebuild better-sqlite3\` with this Node \\(or confirm with Node \\d+\\), then confirm again\\.$`, 'm'));
+  expect(out).not.toMatch(/^verdict: /m);
+  expect(code).toBe(2);
+});
+
 describe.skipIf(missing !== undefined)('durasim confirm, a journal on better-sqlite3', () => {
   test('WAL with synchronous=NORMAL, as check finds it: confirmed from the native SQLite\'s real calls — the WAL\'s frames unsynced when the request leaves', async () => {
     const { code, out } = await confirm(file('wal-normal.json', walNormalFinding), 'wal-normal.ts');

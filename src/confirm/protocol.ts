@@ -44,6 +44,8 @@ export type SideLine =
   | { type: 'crash'; step: number; when: 'before' | 'after'; op: string; fault: number; mode: string }
   /** A second call of run() (a concurrent call) failed: that request's answer; the process goes on. */
   | { type: 'call-failed'; error: string }
+  /** At its boot, before the journal's first step: the native addon the journal imports (better-sqlite3) did not load on this Node; the process exits, and the parent stops the run (nativeAddonFailure.ts). */
+  | { type: 'addon-failed'; module: string; error: string }
   | { type: 'exit'; error?: string };
 
 /**

@@ -8,7 +8,8 @@
  * `new DatabaseSync(...)`) is served on the image being read, as inside a simulation
  * (simulator/sqlite/imageVfs.ts): SQLite's own recovery runs over a copy of that image's bytes —
  * the durable image's, so a WAL's unsynced frames are not read back — and nothing is written to
- * the real folder. Its relative names resolve in the work folder.
+ * the real folder. Its relative names resolve in the work folder. node:sqlite is served only where
+ * its module is guarded: runForReal guards it in the confirming process (realRun.ts).
  */
 import { readFileSync } from 'node:fs';
 import { posix } from 'node:path';

@@ -59,6 +59,8 @@ import { workerSteps, type WorkerStep } from './workerSteps.js';
 import { SideFiles } from './sideFiles.js';
 import { endEvidence } from './realEvidence.js';
 import { ownModule } from '../ownFiles.js';
+import { guardModule } from '../../simulator/sandbox/ambientGuard.js';
+import { nativeAddonFailure } from './nativeAddonFailure.js';
 import type { FromWorker, SideLine, WorkerStart } from './protocol.js';
 
 const DURASIM_INDEX = ownModule('src/index');
@@ -81,7 +83,7 @@ export interface RealRun {
   refused: string[];
 }
 
-/** `sqlite`: the journal keeps its records in SQLite (its simulated run made SQLite steps: better-sqlite3 or node:sqlite). */
+/** `sqlite`: the journal keeps its records in SQLite (better-sqlite3 or node:sqlite). Throws NativeAddonUnloadable when a worker cannot load the journal's native addon. */
 export async function runForReal(ref: JournalRef, scenario: Scenario, options: { wallLimitMs?: number; traced?: boolean; sqlite?: boolean } = {}): Promise<RealRun> {
   const started = performance.now();
   const wallLimitMs = options.wallLimitMs ?? defaultWallLimitMs(scenario);
@@ -91,6 +93,8 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
   const bundle = await bundleJournal(ref);
   const bundleFile = join(root, 'bundle.json');
   writeFileSync(bundleFile, JSON.stringify(bundle));
+  // inspect()'s node:sqlite DatabaseSync is served on the image it reads only once guarded in this process (realInspection.ts).
+  guardModule('sqlite');
   const journal: JournalAdapter = (await compileJournal(bundle, DURASIM_INDEX)).fresh();
   const view = realDiskView(dir);
   // A SQLite journal's WAL index (journal.db-shm) is shared memory, left out of the disk model as the simulation leaves it off the disk (realDisk.ts).
@@ -123,6 +127,8 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
   let globalStep = 0;
   let outcome: JudgeInput['outcome'] = { kind: 'completed' };
   const sides = new SideFiles();
+  /** A worker's boot could not load the journal's native addon: the run stops there (cannot confirm). */
+  let unloadable: Extract<SideLine, { type: 'addon-failed' }> | undefined;
 
   /** Reads what a worker appended to its side file since the last look. */
   const readSide = (name: string, sideFile: string): SideLine[] => {
@@ -304,6 +310,9 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
       workers.delete(child);
       const side = readSide(name, sideFile);
       realDisk?.ended(name);
+      unloadable ??= side.find((l): l is Extract<SideLine, { type: 'addon-failed' }> => l.type === 'addon-failed');
+      // No real process can run this journal on this Node: nothing more starts, nothing is judged.
+      if (unloadable !== undefined) return void (killAll(), finish());
       const crash = side.find((l): l is Extract<SideLine, { type: 'crash' }> => l.type === 'crash');
       const end = side.find((l): l is Extract<SideLine, { type: 'exit' }> => l.type === 'exit');
       for (const request of core.requests) if (request.sender === name) request.doneSeq ??= trace.length;
@@ -378,6 +387,10 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     answers.close();
     await service.close();
     await storeServer.close();
+  }
+  if (unloadable !== undefined) {
+    rmSync(root, { recursive: true, force: true });
+    throw nativeAddonFailure(unloadable.module, { message: unloadable.error });
   }
   const evidence = endEvidence({ scenario, dir, token, outcome, trace, core, requests: service.requests(), crashes, userEdits, observer, realDisk, paths, storeCore, offsetMs: epochAtStart + scenario.store.clockSkewMs, visibleAtEnd: inspect(), final: inspectDurable(), files: files() });
   // The journal's own state names, as in the simulation: its messages name its words.

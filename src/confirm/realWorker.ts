@@ -60,12 +60,16 @@ export async function runRealWorker(start: WorkerStart): Promise<never> {
     for (let turn = 0; turn < 100_000 && (counter.busy || own().length > 0); turn++) await new Promise((resolve) => setImmediate(resolve));
   };
   const bundle = JSON.parse(readFileSync(start.bundleFile, 'utf8')) as JournalBundle;
-  // The real, native better-sqlite3 a journal on it opens here: loaded as this process's own work, before the sandbox and the journal's first step (docs/sqlite.md).
+  // The real, native better-sqlite3 a journal on it opens here: loaded as this process's own work,
+  // before the sandbox and the journal's first step (docs/sqlite.md). When it does not load on this
+  // Node (a binary built for another ABI), no real run can open the journal's database: the parent
+  // is told why and stops the run (cannot confirm: nativeAddonFailure.ts), no step taken.
   if (importsServedAddon(bundle)) {
     try {
       loadRealModule();
-    } catch {
-      // it does not load on this Node: the journal's own open fails with better-sqlite3's words
+    } catch (error) {
+      counter.side({ type: 'addon-failed', module: 'better-sqlite3', error: error instanceof Error ? error.message : String(error) });
+      return exit(1);
     }
   }
   const world = new CountedWorld(counter, start.dir, start.version, start.random, start.store ? storeClient(start.store.url, `worker-${start.pid}#${start.incarnation}`, start.store.timeoutMs) : undefined);
