@@ -25,7 +25,8 @@
  * - Bounded: a wall-clock limit for the whole run; every child is killed and the folder removed
  *   whatever happens.
  * Its parts: the real folder (realFolder.ts), the journal's inspect() on it (realInspection.ts), the service (realServiceRun.ts), the timed events
- * (realEvents.ts), the worker processes (realWorkerProcess.ts) and their side files (sideFiles.ts);
+ * (realEvents.ts), the worker processes (realWorkerProcess.ts) and their side files (sideFiles.ts), the run's
+ * wall-clock limit and interruption (boundRun.ts);
  * here, the scheduler that grants their steps and the evidence the judge reads.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -61,6 +62,7 @@ import { endEvidence } from './realEvidence.js';
 import { ownModule } from '../ownFiles.js';
 import { guardModule } from '../../simulator/sandbox/ambientGuard.js';
 import { nativeAddonFailure } from './nativeAddonFailure.js';
+import { boundRun } from './boundRun.js';
 import type { FromWorker, SideLine, WorkerStart } from './protocol.js';
 
 const DURASIM_INDEX = ownModule('src/index');
@@ -356,33 +358,12 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     for (const w of workers.values()) killWorker(w);
     for (const child of children) child.kill('SIGKILL');
   };
-  const limit = setTimeout(() => {
-    outcome = { kind: 'bounds-exceeded', bound: 'wall-time', detail: `the real run took over ${wallLimitMs} ms` };
-    killAll();
-    finish();
-  }, wallLimitMs);
-  // Interrupted (Ctrl-C, a CI cancel): no worker and no folder outlives the run. When the caller
-  // listens too (check, which keeps its work at a first signal), the run ends here, cut short;
-  // else the signal goes on to the process as it came.
-  const interrupted = (signal: NodeJS.Signals): void => {
-    killAll();
-    if (process.listenerCount(signal) > 0) {
-      outcome = { kind: 'bounds-exceeded', bound: 'wall-time', detail: `the real run was interrupted (${signal})` };
-      finish();
-      return;
-    }
-    rmSync(root, { recursive: true, force: true });
-    process.kill(process.pid, signal);
-  };
-  process.once('SIGINT', interrupted);
-  process.once('SIGTERM', interrupted);
+  const unbound = boundRun(root, wallLimitMs, { killAll, cutShort: (detail) => (outcome = { kind: 'bounds-exceeded', bound: 'wall-time', detail }), finish });
   try {
     spawn(0, 0);
     await done;
   } finally {
-    process.off('SIGINT', interrupted);
-    process.off('SIGTERM', interrupted);
-    clearTimeout(limit);
+    unbound();
     killAll();
     answers.close();
     await service.close();
