@@ -16,7 +16,7 @@
  * Writes reports/detection.json and reports/detection.md (the tables docs/benchmark.md and
  * reports/mutants.md point to). Two checks run at a time, each on one worker thread.
  *
- *   node properties/detection/measure.mjs                  # both corpora, seeds 1-3 (about 20 min of CPU)
+ *   node properties/detection/measure.mjs                  # both corpora, seeds 1-3 (seeds after the first only where the drawn runs found it; --all-seeds for every seed)
  *   node properties/detection/measure.mjs --only blind     # one corpus (the other's rows kept from the last run)
  *   DETECTION_OUT=/tmp/x node properties/detection/measure.mjs --names no-fsync,blind-overwrite --seeds 1   # try the script elsewhere
  */
@@ -35,6 +35,7 @@ const flag = (name) => {
 const SEEDS = (flag('--seeds') ?? '1,2,3').split(',').map(Number);
 const onlyCorpus = flag('--only');
 const names = flag('--names')?.split(',');
+const ALL_SEEDS = args.includes('--all-seeds');
 const PARALLEL = 2;
 /** A guard against a hung child, never a measurement. */
 const GUARD_MS = 30 * 60 * 1000;
@@ -55,6 +56,8 @@ function blind() {
     name: e.name,
     expected: [e.invariant, ...e.alsoAcceptable],
     minimal: e.minimal,
+    // A blind defect tuned on afterwards (corpus.json's tunedOn): listed again with its first, blind result kept.
+    ...(e.tunedOn ? { tunedOn: e.tunedOn } : {}),
     // As the blind measurement names them (properties/blind/measure.mjs): a journal called one at a time meets no concurrent call.
     args: ['--journal', e.journal, ...(e.config ? ['--config', e.config] : []), '--faults', (e.concurrent ? [...ONE_AT_A_TIME, 'concurrent'] : ONE_AT_A_TIME).join(',')],
   }));
@@ -115,24 +118,42 @@ function check(entry, seed) {
   });
 }
 
+/** Whether a finding came before the drawn runs: the fault-free run, the sweep and the pairs draw nothing from the seed. */
+const beforeDraws = (result) => result.found && result.foundBy !== 'drawn';
+
 async function measure(entries) {
-  const jobs = entries.flatMap((entry) => SEEDS.map((seed) => ({ entry, seed })));
   const results = new Map();
-  let next = 0;
   const started = Date.now();
-  async function lane() {
-    while (next < jobs.length) {
-      const { entry, seed } = jobs[next++];
-      const result = await check(entry, seed);
-      const list = results.get(entry.name) ?? [];
-      list.push(result);
-      results.set(entry.name, list);
-      process.stderr.write(`${entry.corpus} ${entry.name} seed ${seed}: ${result.found ? `found by ${result.foundBy}` : `exit ${result.exitCode}`} (sweep ${result.sweep?.runs ?? '—'} runs, pairs ${result.pairs?.runs ?? '—'} runs, drawn ${result.drawnRuns ?? '—'})\n`);
+  let checks = 0;
+  async function run(jobs) {
+    let next = 0;
+    async function lane() {
+      while (next < jobs.length) {
+        const { entry, seed } = jobs[next++];
+        const result = await check(entry, seed);
+        checks += 1;
+        const list = results.get(entry.name) ?? [];
+        list.push(result);
+        results.set(entry.name, list);
+        process.stderr.write(`${entry.corpus} ${entry.name} seed ${seed}: ${result.found ? `found by ${result.foundBy}` : `exit ${result.exitCode}`} (sweep ${result.sweep?.runs ?? '—'} runs, pairs ${result.pairs?.runs ?? '—'} runs, drawn ${result.drawnRuns ?? '—'})\n`);
+      }
     }
+    await Promise.all(Array.from({ length: PARALLEL }, lane));
   }
-  await Promise.all(Array.from({ length: PARALLEL }, lane));
-  process.stderr.write(`${jobs.length} checks in ${((Date.now() - started) / 1000).toFixed(0)} s wall\n`);
-  return entries.map((entry) => ({ corpus: entry.corpus, name: entry.name, expected: entry.expected, handMinimal: stepsOf(entry, entry.minimal), command: `npx durasim check ${entry.args.join(' ')} --seed S`, seeds: (results.get(entry.name) ?? []).sort((a, b) => a.seed - b.seed) }));
+  // The first seed for every journal; the others only where the first seed's finding (or none) came
+  // from the drawn runs, the one phase that draws from the seed — unless --all-seeds. A skipped seed's
+  // result is the first seed's, marked copiedFrom.
+  const [first, ...rest] = SEEDS;
+  await run(entries.map((entry) => ({ entry, seed: first })));
+  const again = ALL_SEEDS ? entries : entries.filter((entry) => !beforeDraws(results.get(entry.name)[0]));
+  await run(again.flatMap((entry) => rest.map((seed) => ({ entry, seed }))));
+  for (const entry of entries) {
+    if (again.includes(entry)) continue;
+    const list = results.get(entry.name);
+    for (const seed of rest) list.push({ ...list[0], seed, copiedFrom: first });
+  }
+  process.stderr.write(`${checks} checks in ${((Date.now() - started) / 1000).toFixed(0)} s wall\n`);
+  return entries.map((entry) => ({ corpus: entry.corpus, name: entry.name, expected: entry.expected, ...(entry.tunedOn ? { tunedOn: entry.tunedOn } : {}), handMinimal: stepsOf(entry, entry.minimal), command: `npx durasim check ${entry.args.join(' ')} --seed S`, seeds: (results.get(entry.name) ?? []).sort((a, b) => a.seed - b.seed) }));
 }
 
 function writeDurably(path, text) {
@@ -148,6 +169,11 @@ function writeDurably(path, text) {
 }
 
 function cell(s) {
+  if (s.copiedFrom !== undefined) return `${cellOf(s)} (seed ${s.copiedFrom}'s)`;
+  return cellOf(s);
+}
+
+function cellOf(s) {
   if (!s.found) return s.exitCode === 0 ? 'not found' : `exit ${s.exitCode}`;
   if (s.foundBy === 'fault-free run') return 'fault-free run';
   if (s.foundBy === 'sweep') return `sweep, ${s.sweep?.runs} runs`;
@@ -172,15 +198,18 @@ function table(rows, corpus) {
     const sweepCell = first?.sweep ? `${first.sweep.states} / ${first.sweep.runs} / ${(first.sweep.cpuMs / 1000).toFixed(1)}${first.sweep.complete ? ' (complete)' : ''}` : '—';
     const invariants = [...new Set(r.seeds.flatMap((s) => s.invariants))];
     const shrunk = r.seeds.map((s) => (s.shrunk ? `${s.shrunk.faults} / ${s.shrunk.steps}${within(s.shrunk, r.handMinimal) ? '' : ' (over)'}` : '—')).join(', ');
-    lines.push(`| \`${r.name}\` | ${r.seeds.map(cell).join(' | ')} | ${sweepCell} | ${invariants.join(', ') || '—'} (${r.seeds.every((s) => !s.found || s.named) ? 'yes' : 'not at every seed'}) | ${shrunk} | ${r.handMinimal ? `${r.handMinimal.faults} / ${r.handMinimal.steps}` : '—'} |`);
+    lines.push(`| \`${r.name}\`${r.tunedOn ? ' (tuned on afterwards: below)' : ''} | ${r.seeds.map(cell).join(' | ')} | ${sweepCell} | ${invariants.join(', ') || '—'} (${r.seeds.every((s) => !s.found || s.named) ? 'yes' : 'not at every seed'}) | ${shrunk} | ${r.handMinimal ? `${r.handMinimal.faults} / ${r.handMinimal.steps}` : '—'} |`);
   }
+  const tuned = mine.filter((r) => r.tunedOn);
+  if (tuned.length) lines.push('', 'Tuned on since their blind measurement (their first, blind result kept here):', '', ...tuned.map((r) => `- \`${r.name}\`: ${r.tunedOn.what} (${r.tunedOn.since}). Blind result: ${r.tunedOn.blindResult}`));
   const pairs = mine.flatMap((r) => r.seeds);
   const found = pairs.filter((s) => s.found);
-  const bySweep = found.filter((s) => s.foundBy !== 'drawn');
+  const bySweep = found.filter((s) => s.foundBy === 'fault-free run' || s.foundBy === 'sweep');
+  const byPairs = found.filter((s) => s.foundBy === 'pairs');
   const drawn = found.filter((s) => s.foundBy === 'drawn').map((s) => s.drawnRuns).sort((a, b) => a - b);
   const allSeeds = mine.filter((r) => r.seeds.every((s) => s.found)).length;
   const shrunkPairs = mine.flatMap((r) => r.seeds.filter((s) => s.shrunk && r.handMinimal).map((s) => within(s.shrunk, r.handMinimal)));
-  lines.push('', `${allSeeds} of ${mine.length} found at every seed; ${found.length} of ${pairs.length} (defect, seed) pairs found: ${bySweep.length} by the fault-free run or the sweep (the same at every seed), ${drawn.length} by drawn runs after the sweep (median ${drawn.length ? drawn[Math.floor((drawn.length - 1) / 2)] : '—'}, worst ${drawn.at(-1) ?? '—'} drawn runs). Shrunk within one fault and 10% of the steps of the hand-minimal scenario: ${shrunkPairs.filter(Boolean).length} of ${shrunkPairs.length} counterexamples.`);
+  lines.push('', `${allSeeds} of ${mine.length} found at every seed${tuned.length ? ` (${tuned.length} of them tuned on since their blind measurement, whose results are above)` : ''}; ${found.length} of ${pairs.length} (defect, seed) pairs found: ${bySweep.length} by the fault-free run or the sweep, ${byPairs.length} by the two-fault pairs (both the same at every seed), ${drawn.length} by drawn runs after the sweep and the pairs (median ${drawn.length ? drawn[Math.floor((drawn.length - 1) / 2)] : '—'}, worst ${drawn.at(-1) ?? '—'} drawn runs). Shrunk within one fault and 10% of the steps of the hand-minimal scenario: ${shrunkPairs.filter(Boolean).length} of ${shrunkPairs.length} counterexamples.`);
   return lines.join('\n');
 }
 
@@ -196,7 +225,7 @@ mkdirSync(OUT, { recursive: true });
 writeDurably(join(OUT, 'detection.json'), `${JSON.stringify({ about: 'Written by node properties/detection/measure.mjs: a default check (single-fault sweep, two-fault pairs, then 1,000 drawn runs) of every journal of both corpora at each seed.', commit, seeds: SEEDS, rows }, null, 2)}\n`);
 writeDurably(join(OUT, 'detection.md'), `# What a default check finds, per corpus
 
-Written by \`node properties/detection/measure.mjs\` (durasim ${commit}). Each journal is checked as a user checks it: \`npx durasim check --journal <j> --seed S --workers 1\`, the default budget (the single-fault sweep of the task's fault-free run, then the two-fault pairs on their bound, then 1,000 drawn runs), with the families or config the journal needs, an empty regression folder each time. A cell says what found the defect at that seed: the fault-free run itself, the sweep (its runs; the sweep does not depend on the seed), the two-fault pairs (their runs after the sweep; nor do they), or the drawn runs after the sweep and the pairs (how many). "not found": clean within the budget. The tuned corpus is the one the generator was tuned on; the blind corpus was written down before any measurement and never tuned on (properties/blind/README.md).
+Written by \`node properties/detection/measure.mjs\` (durasim ${commit}). Each journal is checked as a user checks it: \`npx durasim check --journal <j> --seed S --workers 1\`, the default budget (the single-fault sweep of the task's fault-free run, then the two-fault pairs on their bound, then 1,000 drawn runs), with the families or config the journal needs, an empty regression folder each time. Seeds after the first are run only for the journals whose first seed's finding (or none) came from the drawn runs: the fault-free run, the sweep and the pairs draw nothing from the seed, so a finding of theirs is the same at every seed, and such a cell says \"(seed 1's)\" (\`--all-seeds\` runs every seed). A cell says what found the defect at that seed: the fault-free run itself, the sweep (its runs; the sweep does not depend on the seed), the two-fault pairs (their runs after the sweep; nor do they), or the drawn runs after the sweep and the pairs (how many). "not found": clean within the budget. The tuned corpus is the one the generator was tuned on; the blind corpus was written down before any measurement and never tuned on (properties/blind/README.md).
 
 ## Tuned corpus: the built-in mutants
 
