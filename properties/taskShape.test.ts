@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
 import { scenarioArbitrary, TASK_FEATURES, type TaskFeature } from '../src/arbitraries.js';
 import { main } from '../src/cli/main.js';
-import { parseScenarioText, type Scenario } from '../simulator/scenario/scenario.js';
+import { EVENT_ANCHOR_VERSION, parseScenarioText, scenarioToJson, type Scenario } from '../simulator/scenario/scenario.js';
 import { runs, seed } from './budgets.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'durasim-shape-'));
@@ -59,6 +59,37 @@ describe('the task shape', () => {
     }
     expect(drawn.some((s) => s.faults.some((f) => f.kind === 'user-edit' && f.path === 'ledger.md'))).toBe(true);
     expect(drawn.some((s) => s.faults.some((f) => f.kind === 'response' && 'at' in f && f.at?.mentions === 'notify'))).toBe(true);
+  });
+
+  test("a task of every format draws runs its format holds: saved and read back, each keeps the task's version", () => {
+    // Format 1 and 2 place a timed fault, a store call and a pause's `when` by number only: a --task file of version 1
+    // made every drawn run that anchored one fail to load in the pool (exit 5, durasim's own failure, caused by the input).
+    const task = (version: number): Scenario => parseScenarioText(JSON.stringify({
+      format: 'durasim.scenario', version,
+      task: { id: 'task-1', operations: [{ kind: 'publish', key: 'post-a', body: 'artifact a v1' }, { kind: 'edit', key: 'edit-notes', path: 'notes.md', append: '- agent line\n' }, { kind: 'lookup', key: 'read-config', resource: 'config' }] },
+      files: { 'notes.md': '# Notes\n' },
+      service: { resources: { config: 'v1' } },
+    }));
+    const eventAnchored = (s: Scenario): boolean => s.faults.some((f) => (f.kind !== 'crash' && f.kind !== 'io-error' && f.kind !== 'response' && f.kind !== 'pause' && 'at' in f && f.at !== undefined) || (f.kind === 'pause' && f.at?.when !== undefined));
+    for (const version of [1, 2, 3]) {
+      const drawn = fc.sample(scenarioArbitrary({ task: task(version) }), { numRuns: runs(300), seed: seed(8) });
+      for (const s of drawn) {
+        expect(s.version).toBe(version);
+        expect(() => parseScenarioText(JSON.stringify(scenarioToJson(s)))).not.toThrow();
+      }
+      // Format 3 anchors them (the draws are there to hold back), the older formats number them.
+      expect(drawn.some(eventAnchored)).toBe(version >= EVENT_ANCHOR_VERSION);
+      expect(drawn.some((s) => s.faults.some((f) => 'atStep' in f && f.atStep !== undefined && f.kind !== 'user-edit'))).toBe(true);
+    }
+  });
+
+  test('check --task with a format-1 task runs its draws as format 1 allows (exit 0, not 5)', async () => {
+    const file = join(dir, 'task-v1.json');
+    writeFileSync(file, JSON.stringify({ format: 'durasim.scenario', version: 1, task: { id: 'task-1', operations: [{ kind: 'publish', key: 'post-a', body: 'artifact a v1' }, { kind: 'edit', key: 'edit-notes', path: 'notes.md', append: '- agent line\n' }] }, files: { 'notes.md': '# Notes\n' } }));
+    const out: string[] = [];
+    const code = await main(['check', '--no-sweep', '--task', file, '--runs', '60', '--seed', '1', '--workers', '1', '--no-progress', '--report-dir', join(dir, 'v1'), '--regressions', join(dir, 'v1-regressions')], (line) => out.push(line));
+    expect(out.join('\n')).not.toContain('durasim itself failed');
+    expect(code).toBe(0);
   });
 
   test('a finding of a narrowed shape is shrunk within it: check --operations lookup never saves a publish', async () => {

@@ -10,7 +10,7 @@
 import type { OperationKind, TaskFeature } from './taskShape.js';
 import fc from 'fast-check';
 import type { Operation } from '../model/contract/contract.js';
-import { CRASH_MODES, CRASH_TAILS, STORE_CALL_FAULTS, RESPONSE_FAULTS, FAILURE_CLASS_FAULTS, type Fault, type Scenario, type ScenarioBounds } from '../simulator/scenario/scenario.js';
+import { CRASH_MODES, CRASH_TAILS, EVENT_ANCHOR_VERSION, STORE_CALL_FAULTS, RESPONSE_FAULTS, FAILURE_CLASS_FAULTS, type Fault, type Scenario, type ScenarioBounds } from '../simulator/scenario/scenario.js';
 import type { ServiceContract } from '../simulator/contract/contract.js';
 import { changedIntent, structuredBody } from './changedIntent.js';
 import { anchorDrawsArbitrary, placeFaults } from './anchorDraws.js';
@@ -316,7 +316,10 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       if (options.bounds) scenario.bounds = { ...scenario.bounds, ...options.bounds };
       if (options.contract) scenario.service.contract = structuredClone(options.contract);
       if (draw.pastKeyTtl && ttlMs !== undefined) faults.push({ kind: 'pause', process: draw.pastKeyTtl.process % workers, incarnation: draw.pastKeyTtl.incarnation, ...placed(draw.pastKeyTtl), pauseMs: ttlMs + 1_000 });
-      if (draw.placements) scenario.faults = placeFaults(faults, draw.placements, (i) => (draw.operations.find((op) => op.key === workload[i]?.key) ?? draw.operations[0])?.key ?? '');
+      // A task of a format before anchors on every fault (a --task file of version 1 or 2) runs as its format allows:
+      // its timed faults, pauses and store calls stay placed by number (the placements are drawn all the same, so the
+      // rest of the draw is the same), and its runs are saved in its version, replaying under the rules it was made with.
+      if (draw.placements && scenario.version >= EVENT_ANCHOR_VERSION) scenario.faults = placeFaults(faults, draw.placements, (i) => (draw.operations.find((op) => op.key === workload[i]?.key) ?? draw.operations[0])?.key ?? '');
       return scenario;
     });
 }

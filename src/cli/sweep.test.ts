@@ -51,8 +51,9 @@ describe("check's single-fault sweep", () => {
   });
 
   test("a clean journal's sweep covers every crash point of its fault-free run and says so, with its runs and seconds; the drawn runs follow", async () => {
-    expect(await run('check', '--journal', 'reference', '--operations', 'publish', '--features', 'none', ...common())).toBe(0);
-    expect(out[0]).toContain(' · 1 run · single-fault sweep and two-fault pairs first · 1 worker');
+    // The two-fault pairs after it are pairs.test's: left out here (565 runs).
+    expect(await run('check', '--journal', 'reference', '--operations', 'publish', '--features', 'none', '--no-pairs', ...common())).toBe(0);
+    expect(out[0]).toContain(' · 1 run · single-fault sweep first · no two-fault pairs · 1 worker');
     const line = out.find((l) => l.startsWith('single-fault sweep: ')) ?? '';
     const sweep = summary().sweep;
     expect(sweep?.complete).toBe(true);
@@ -72,7 +73,7 @@ describe("check's single-fault sweep", () => {
   });
 
   test('--sweep-runs bounds the sweep: cut short where the bound fell, the line says which bound and how to raise it, and the drawn runs follow', async () => {
-    expect(await run('check', '--journal', 'reference', '--sweep-runs', '20', ...common())).toBe(0);
+    expect(await run('check', '--journal', 'reference', '--sweep-runs', '20', '--no-pairs', ...common())).toBe(0);
     const line = out.find((l) => l.startsWith('single-fault sweep: ')) ?? '';
     expect(line).toMatch(SWEEP_LINE);
     expect(line).toMatch(/ judged at \d+ of the fault-free run's 262 crash points \(cut short at its bound of 20 runs: --sweep-runs N raises it\) in \d+ runs, /);
