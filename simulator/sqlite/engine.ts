@@ -84,8 +84,17 @@ function loadFiles(): { factory: Factory; wasm: WebAssembly.Module } {
   return loaded;
 }
 
-/** An instance's memory and stack pointer as made, before anything ran in it: what a reused one is restored to. */
-let clean: { memory: Uint8Array; stack: number } | undefined;
+/**
+ * An instance's memory and stack pointer as made, before anything ran in it: what a reused one is
+ * restored to; and where its allocator keeps the heap's end (sbrk's break), when found.
+ */
+interface Clean {
+  memory: Uint8Array;
+  stack: number;
+  /** The break's word, and the break as made. */
+  brk: { at: number; made: number } | undefined;
+}
+let clean: Clean | undefined;
 /** Instances handed back, restored when handed out again; at most MAX_SPARE are kept (each holds 17 MB). */
 const spares: SqliteModule[] = [];
 const MAX_SPARE = 4;
@@ -101,22 +110,53 @@ interface StackAccess {
   stackRestore(at: number): void;
 }
 
+/**
+ * The address of the word that holds the heap's break (emscripten's sbrk), found on an instance as
+ * made: the word below the stack's top that a 4 MB allocation raises the most, to past that block.
+ * Everything an instance writes lies below the break — its data and stack below the heap, the heap
+ * below the break, and the allocator never gives memory back (dlmalloc built with
+ * MORECORE_CANNOT_TRIM: a freed 4 MB top leaves the break where it is) — so a restore copies only
+ * up to the highest break. Undefined when no such word is found: every restore copies all of it.
+ */
+function findBreak(sqlite: SqliteModule, stackTop: number): number | undefined {
+  const words = (): Uint32Array => new Uint32Array(sqlite.HEAPU8.buffer, 0, stackTop >> 2).slice();
+  const before = words();
+  const size = 4 << 20;
+  const block = sqlite._malloc(size);
+  const after = words();
+  sqlite._free(block);
+  let at: number | undefined;
+  for (let i = 0; i < after.length; i++) {
+    if (after[i] !== before[i] && (at === undefined || (after[i] as number) > (after[at] as number))) at = i;
+  }
+  if (block === 0 || at === undefined || (after[at] as number) <= block + size || (after[at] as number) > sqlite.HEAPU8.length) return undefined;
+  return at * 4;
+}
+
 function instantiate(): SqliteModule {
   const { factory, wasm } = load();
   const module = { wasmModule: wasm, print: () => undefined, printErr: () => undefined };
   factory(module);
   made++;
   const sqlite = module as unknown as SqliteModule & StackAccess;
-  clean ??= { memory: sqlite.HEAPU8.slice(), stack: sqlite.stackSave() };
+  if (clean === undefined) {
+    const image: Clean = { memory: sqlite.HEAPU8.slice(), stack: sqlite.stackSave(), brk: undefined };
+    clean = image;
+    const at = findBreak(sqlite, image.stack);
+    restore(sqlite); // the probe's allocation undone, all of it
+    if (at !== undefined) image.brk = { at, made: new Uint32Array(image.memory.buffer, at, 1)[0] as number };
+  }
   return sqlite;
 }
 
 /** `sqlite` as a fresh instance is: its memory the clean image (zeros past it), its stack pointer where a fresh one's is. */
 function restore(sqlite: SqliteModule): void {
-  const image = clean as { memory: Uint8Array; stack: number };
+  const image = clean as Clean;
   const heap = sqlite.HEAPU8;
-  heap.set(image.memory);
-  if (heap.length > image.memory.length) heap.fill(0, image.memory.length);
+  // Nothing above the break was ever written: below it (the break as made at least) is all that can differ.
+  const end = image.brk === undefined ? heap.length : Math.min(heap.length, Math.max(sqlite.HEAP32[image.brk.at >> 2] as number, image.brk.made));
+  heap.set(image.memory.subarray(0, Math.min(end, image.memory.length)));
+  if (end > image.memory.length) heap.fill(0, image.memory.length, end);
   (sqlite as SqliteModule & StackAccess).stackRestore(image.stack);
 }
 
