@@ -21,7 +21,7 @@ import { exploreCrashes, type SweptState } from './crashExplorer.js';
 import { summaryVerdict, tallyCodes, type Judged, type RunVerdict } from './runVerdict.js';
 import { count } from '../report/count.js';
 
-/** The sweep's default bound in runs (check's --sweep-runs): about eight times the standard task's whole sweep (2,428 runs). */
+/** The sweep's default bound in runs (check's --sweep-runs): about eleven times the standard task's whole sweep (1,820 runs). */
 export const SWEEP_RUNS = 20_000;
 
 export interface SweepOptions {
