@@ -20,7 +20,7 @@ describe('the trace-hash corpus', () => {
     expect([...kinds].sort()).toEqual(['cancel', 'concurrent-call', 'crash', 'duplicate-delivery', 'input-change', 'io-error', 'pause', 'response', 'service-restart', 'store-call', 'store-edit', 'store-restart', 'takeover', 'user-edit']);
     expect(journals).toEqual(expect.arrayContaining(['reference', 'coordinated', 'examples/node-journal/journal.ts', 'properties/fixtures/concurrentChains.ts', 'no-fsync', 'repairs-projection']));
     expect(journals).toEqual(expect.arrayContaining([...MUTANT_NAMES]));
-    expect(journals.length).toBe(46);
+    expect(journals.length).toBe(49);
     // Every format version, each replayed under its own rules (format 2 split Node's whole-file calls into steps).
     expect(new Set(corpus.map((entry) => (entry.scenario as { version: number }).version))).toEqual(new Set([1, 2]));
     expect(journals).toEqual(expect.arrayContaining(['properties/fixtures/nodeFileApiJournal.ts', 'properties/fixtures/inPlaceStateJournal.ts']));

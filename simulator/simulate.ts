@@ -26,6 +26,7 @@ import { World } from './world/world.js';
 import { SecretWatch, type SecretSighting } from './disk/secretWatch.js';
 import { serveCall } from './node/served/serveCall.js';
 import { imageHost } from './sqlite/imageVfs.js';
+import { releaseProcessSqlites } from './sqlite/connection.js';
 import { servedDatabaseSync } from './sqlite/nodeSqlite.js';
 import type { InspectServe } from './world/inspection.js';
 
@@ -222,6 +223,8 @@ export async function simulate(journal: JournalAdapter, scenarioInput: Scenario 
   }));
   // Everything the result needs of the disk is read: its volume goes back to the thread's spares.
   atVirtualTime(endMs, () => world.disk.release());
+  // No process of it runs any more: their SQLites go back to the thread, to be handed out again restored (sqlite/engine.ts).
+  releaseProcessSqlites(world);
   return withLazyHashes(result, world.trace, world.payload);
 }
 

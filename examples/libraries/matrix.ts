@@ -37,9 +37,11 @@ export interface LibraryCase {
  * Why the clean and the two-worker SQLite rows run their drawn runs only: a SQLite commit is some 20
  * steps, so the sweep of the example journal's fault-free run is 848 crash points, 7,150 runs, about
  * 450 s of CPU (measured 2026-12-06, two workers, load ~15: 1,149 s wall) — the compatibility stage
- * would take over an hour. Issue 53's cost work (docs/sqlite.md) is what would bring it back.
+ * would take over an hour. Issue 53's cost work (docs/sqlite.md) brought it to 4,838 runs and about
+ * 110 s of CPU (a reused SQLite per thread; crash points that cannot differ swept once), about 4
+ * minutes of wall time a row on a busy machine: the rows could take it back.
  */
-const SQLITE_NO_SWEEP = "a SQLite journal's single-fault sweep is 848 crash points, ~7,150 runs, ~450 s of CPU (docs/sqlite.md)";
+const SQLITE_NO_SWEEP = "a SQLite journal's single-fault sweep is 848 crash points, ~4,840 runs, ~110 s of CPU (docs/sqlite.md)";
 
 /** Why the two-worker SQLite row's finding is not run in real processes yet (docs/sqlite.md). */
 const SQLITE_TWO_WORKERS_UNCONFIRMED = "not yet: its finding needs two restarted workers to take turns as the scenario's schedule orders them, and real processes take them as real time lets them (confirm of seed 1's counterexample: not reproduced, the workers part at worker step 4 and never meet on the lock) (docs/sqlite.md)";

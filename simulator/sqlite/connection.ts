@@ -8,7 +8,7 @@
 import { outsideTurn } from '../sandbox/ambientGuard.js';
 import type { StepHost } from '../world/host.js';
 import type { Proc } from '../world/proc.js';
-import { newSqlite, type SqliteModule } from './engine.js';
+import { newSqlite, releaseSqlite, type SqliteModule } from './engine.js';
 import { SimVfs } from './simVfs.js';
 
 /** SQLite's fundamental datatypes (sqlite3_column_type). */
@@ -24,12 +24,16 @@ const TRANSIENT = -1;
 export interface VfsSqlite {
   sqlite: SqliteModule;
   vfs: { readonly name: string; pullShm(): void; pushShm(): void };
+  /** Handed back to the thread (its simulation ended): nothing may call into it any more. */
+  released?: boolean;
 }
 type ProcessSqlite = VfsSqlite;
 
 const perProcess = new WeakMap<Proc, ProcessSqlite>();
+/** Each simulation's process SQLites, handed back to the thread when it ends (releaseProcessSqlites). */
+const perWorld = new WeakMap<StepHost, ProcessSqlite[]>();
 
-/** The process's SQLite, made at its first connection: its memory is the process's, gone with it. */
+/** The process's SQLite, made at its first connection: its memory is the process's, fresh (engine.ts), and no other process's. */
 function processSqlite(world: StepHost, proc: Proc): ProcessSqlite {
   let made = perProcess.get(proc);
   if (made === undefined) {
@@ -39,8 +43,20 @@ function processSqlite(world: StepHost, proc: Proc): ProcessSqlite {
     if (rc !== 0) throw new Error(`durasim could not register its SQLite VFS (${rc})`);
     made = { sqlite, vfs };
     perProcess.set(proc, made);
+    const ofWorld = perWorld.get(world);
+    if (ofWorld === undefined) perWorld.set(world, [made]);
+    else ofWorld.push(made);
   }
   return made;
+}
+
+/** The simulation of `world` has ended: its processes' SQLites go back to the thread, and a connection left over refuses every call. */
+export function releaseProcessSqlites(world: StepHost): void {
+  for (const made of perWorld.get(world) ?? []) {
+    made.released = true;
+    releaseSqlite(made.sqlite);
+  }
+  perWorld.delete(world);
 }
 
 /** A failed call of SQLite: its extended result code and message. */
@@ -63,13 +79,19 @@ export class SqliteConnection {
     return new SqliteConnection(outsideTurn(() => processSqlite(world, proc)));
   }
 
-  constructor(made: VfsSqlite) {
+  constructor(private readonly made: VfsSqlite) {
     this.sqlite = made.sqlite;
     this.vfs = made.vfs;
     this.out = this.sqlite._malloc(8);
   }
 
+  /** Its SQLite was handed back (the simulation ended; another may run on it now): no call reaches it. */
+  private live(): void {
+    if (this.made.released === true) throw new Error("durasim's SQLite: a connection of a simulation that has ended was called");
+  }
+
   private fn(name: string): (...values: number[]) => number {
+    this.live();
     const f = this.sqlite[`_${name}`];
     if (f === undefined) throw new Error(`durasim's SQLite has no ${name}`);
     return f;
@@ -77,6 +99,7 @@ export class SqliteConnection {
 
   /** Runs `work` inside SQLite: as the world's own work, the shared memory read in first and written back after. */
   enter<T>(work: () => T): T {
+    this.live();
     return outsideTurn(() => {
       this.vfs.pullShm();
       try {
@@ -88,6 +111,7 @@ export class SqliteConnection {
   }
 
   private cString(text: string): number {
+    this.live();
     const size = this.sqlite.lengthBytesUTF8(text) + 1;
     const ptr = this.sqlite._malloc(size);
     this.sqlite.stringToUTF8(text, ptr, size);

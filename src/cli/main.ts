@@ -100,7 +100,7 @@ fault of the families drawn that can land there), each state once: a defect one 
 reveals is found whatever the seed draws. Its line says the states judged, at how many of the run's
 crash points, its runs (apart from --runs) and seconds; it stops at the first failing state.
 --no-sweep leaves it out (the first line says so): the drawn runs alone, as a quick look.
---sweep-runs N bounds it (default 20000, eight times the standard task's whole sweep): a journal
+--sweep-runs N bounds it (default 20000, eleven times the standard task's whole sweep): a journal
 whose fault-free run is long has many crash points; the line says where the bound cut it short.
 Then, on a bound of their own, check tries two faults: explore --depth 2's pairs kept by
 dependency (a second fault at a step that touches the key, file, store entry or lease the first

@@ -25,7 +25,7 @@ describe("check's single-fault sweep", () => {
   // Two built-in mutants the drawn runs find late (reports/mutants.md: 147 and 103 runs), each with a one-fault hand-minimal scenario:
   // a 503's wait ignored (a failure-class answer at one request), a cancel looked at only at the start (a user's cancel at one step).
   // Each on a task of one publish (its sweep 88 crash points, the standard task's 262): the sweep stops at the first failing state,
-  // 369 and 303 runs in, where the standard task's took 777 and 322.
+  // 262 and 213 runs in (369 and 303 before crash points that cannot differ were swept once: sameCrashStates.ts).
   test.each([
     ['ignores-retry-after', 'none', 'failure at a POST step', 'failure-class-respected'],
     ['cancel-checked-at-start', 'cancel', 'user at a ', 'no-effect-after-cancel'],
@@ -48,6 +48,18 @@ describe("check's single-fault sweep", () => {
     expect(sweep?.points.explored).toBeLessThan(sweep?.points.of ?? 0);
     expect(sweep?.runs).toBeGreaterThanOrEqual(sweep?.states ?? Number.POSITIVE_INFINITY);
     expect(line).toContain(`${sweep?.states} states judged at ${sweep?.points.explored} of the fault-free run's ${sweep?.points.of} crash points`);
+  });
+
+  test('crash states are tried once where crash points cannot differ (src/runner/sameCrashStates.ts): a mutant one machine crash at an append reveals is still found by the sweep, and the WAL/NORMAL SQLite journal by its fault-free run', async () => {
+    expect(await run('check', '--journal', 'retry-unsafe-write', ...common(), '--no-sweep')).toBe(0);
+    out = [];
+    expect(await run('check', '--journal', 'retry-unsafe-write', ...common())).toBe(1);
+    expect(out).toContainEqual(expect.stringMatching(/^found by the single-fault sweep: disk at an append step \(fh\.appendFile journal\.jsonl /));
+    expect(out.join('\n')).toMatch(/^ {2}retry-safe-only \[post-a\]/m);
+    out = [];
+    expect(await run('check', '--journal', join(import.meta.dirname, '../../examples/libraries/better-sqlite3/wal-normal.ts'), ...common())).toBe(1);
+    expect(out).toContainEqual('found by the single-fault sweep: the fault-free run');
+    expect(out.join('\n')).toMatch(/^ {2}write-ahead \[post-a\] .*journal\.db-wal: \d+ unsynced bytes lost/m);
   });
 
   test("a clean journal's sweep covers every crash point of its fault-free run and says so, with its runs and seconds; the drawn runs follow", async () => {

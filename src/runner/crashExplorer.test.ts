@@ -4,6 +4,7 @@ import { bundledJournal } from '../isolation/journalRef.js';
 import { WorkerPool } from '../pool/workerPool.js';
 import type { TraceEntry } from '../../simulator/world/trace.js';
 import { crashPoints, exploreCrashes, ioShapes, stepKind, tornShapes, type SweptState } from './crashExplorer.js';
+import { sameCrashStates } from './sameCrashStates.js';
 
 describe('crash points and states', () => {
   test.each([
@@ -97,6 +98,23 @@ describe('exploreCrashes', () => {
     const append = result.rows.find((r) => r.kind === 'append')!;
     expect(append.states).toBeGreaterThan(2 * append.points);
     expect(result.states).toBe(result.rows.reduce((n, r) => n + r.states, 0));
+  });
+
+  test('crash states are tried once per run of points that cannot differ (sameCrashStates.ts), at every other point, and a mutant one crash reveals is still caught, by a kill and by a machine crash', async () => {
+    const states: SweptState[] = [];
+    const loaded = await pool.load(bundledJournal('reference')!);
+    const result = await exploreCrashes({ pool, journalId: loaded.journalId, base, depth: 1, families: ['crash', 'disk'], onState: (state) => void states.push(state) });
+    const trace = result.baseSummary?.trace ?? [];
+    const points = crashPoints(trace);
+    const same = sameCrashStates(trace, points);
+    const merged = new Set(points.filter((_, i) => same[i]).map((p) => `${p.seq}/${p.when}`));
+    expect(merged.size).toBeGreaterThan(points.length / 3);
+    const at = states.map((state) => `${state.point.seq}/${state.point.when}`);
+    expect(at.filter((point) => merged.has(point))).toEqual([]);
+    expect(new Set(at).size).toBe(points.length - merged.size);
+    expect(result.points).toEqual({ explored: points.length, of: points.length });
+    const mutant = await explore('retry-unsafe-write', 1, ['crash', 'disk']);
+    expect(mutant.findings.map((f) => `${f.family} ${f.kind} ${f.violations[0]?.code}`)).toEqual(expect.arrayContaining(['crash append no-state-skip', 'disk fsync no-state-skip']));
   });
 
   test('fsync-failure-retried is caught at an fsync, by write-ahead; overwrite-in-place by a crash', async () => {

@@ -12,7 +12,9 @@
  *   a cut, zero or garbage tail; torn-write) and every per-file combination of kept prefixes (at
  *   most `maxPerFileStates` of them, smallest first). States are told apart by a digest of the
  *   disk the crash left (and which workers it killed): two shapes that leave the same disk are one
- *   state, judged once.
+ *   state, judged once. Points of the fault-free run that cannot differ (after a step and before
+ *   the same process's next with nothing between; before and after a step that only reads the
+ *   disk: sameCrashStates.ts) are one point: its crash states are tried at the first of them only.
  * - I/O errors at a step (at its "before" point): EIO at every disk call, and ENOSPC after a
  *   one-byte short write at every write; each is a state of its own, continued and judged.
  * - The families asked for choose what is tried: crash (process kills), disk (machine crashes and
@@ -35,6 +37,7 @@ import { ioShapes, STEP_KINDS, type StepKind } from './stepKind.js';
 import type { TouchKind } from './stepTouches.js';
 import { crashPoints, type CrashPoint } from './crashPoints.js';
 import { tornShapes, type Shape } from './tornShapes.js';
+import { sameCrashStates } from './sameCrashStates.js';
 import { dependencyNames, dependentPairs, pairOrder, stepShape, type DependentPair } from './dependentPairs.js';
 
 export { ioShapes, stepKind, STEP_KINDS, type StepKind } from './stepKind.js';
@@ -213,7 +216,8 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
   if (result.baseViolations.length > 0) return finish();
 
   type FirstState = { scenario: Scenario; seq: number; point: CrashPoint; fails: boolean; fault: FirstFault };
-  type Item = { start: Scenario; point: CrashPoint; firstFails?: boolean; first?: FirstFault };
+  /** `same`: the point's crash states are the previous point's (sameCrashStates.ts): only the faults that strike its step are tried. */
+  type Item = { start: Scenario; point: CrashPoint; firstFails?: boolean; first?: FirstFault; same?: boolean };
   /**
    * Explores each item's point on top of its start scenario (the base, or a depth-1 state);
    * `follow` sees each distinct state and its run's trace (depth 2 pruned by dependency).
@@ -282,13 +286,13 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
       if (countPoints) for (const point of batch) (rows.get(point.kind) as CoverageRow).points++;
       // The two states every point has (a process kill; a machine crash losing what is unsynced), then the torn and per-file ones where something was unsynced.
       const modes = [...(families.has('crash') ? ['keep-all' as const] : []), ...(families.has('disk') ? ['lose-unsynced' as const] : [])];
-      const plain = await Promise.all(batch.flatMap((_, p) => modes.map(async (mode) => {
+      const plain = await Promise.all(batch.flatMap((_, p) => (batchItems[p]?.same === true ? [] : modes).map(async (mode) => {
         const scenario = withCrash(p, { mode });
         return { p, mode, scenario, summary: await run(scenario, detail) };
       })));
       for (const { p, scenario, summary } of plain) crashState(p, scenario, summary);
       // A process kill after which the task has changed (the intent family).
-      const changed = await Promise.all(batchItems.flatMap((item, p) => (families.has('intent') ? intentChanges(item.start) : []).map(async ({ label, change }) => {
+      const changed = await Promise.all(batchItems.flatMap((item, p) => (families.has('intent') && item.same !== true ? intentChanges(item.start) : []).map(async ({ label, change }) => {
         const scenario = { ...withCrash(p, { mode: 'keep-all' }), ...change };
         return { p, label, scenario, summary: await run(scenario, detail) };
       })));
@@ -324,10 +328,13 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
 
   // A shard's share: whole steps (a step's before and after points together), every n-th from the i-th.
   const shard = options.shard;
-  const points = crashPoints(baseRun.trace ?? [], -1, dependencyNames(base)).filter((_, i) => shard === undefined || Math.floor(i / 2) % shard.count === shard.index - 1);
+  const everyPoint = crashPoints(baseRun.trace ?? [], -1, dependencyNames(base));
+  const same = sameCrashStates(baseRun.trace ?? [], everyPoint);
+  const firstLevelItems = everyPoint.map((point, i) => ({ start: base, point, same: same[i] === true })).filter((_, i) => shard === undefined || Math.floor(i / 2) % shard.count === shard.index - 1);
+  const points = firstLevelItems.map((item) => item.point);
   result.points = { explored: 0, of: points.length };
   if (options.depth === 1) {
-    await explorePoints(points.map((point) => ({ start: base, point })), true);
+    await explorePoints(firstLevelItems, true);
     return finish();
   }
   const pairs: PairCount = { all: options.allPairs === true, total: 0, kept: 0, byKind: { key: 0, file: 0, store: 0, lease: 0 }, partial: false, tried: 0, runs: 0 };
@@ -343,7 +350,7 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
   };
   if (options.allPairs) {
     // Every pair, in exploration order: each depth-1 state's continuation run again for its trace.
-    const firstLevel = await explorePoints(points.map((point) => ({ start: base, point })), true);
+    const firstLevel = await explorePoints(firstLevelItems, true);
     result.pairs = pairs;
     options.onPairs?.(result.runs, result.states);
     const before = result.runs;
@@ -367,7 +374,7 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
   // Pruned by dependency: each depth-1 state's continuation read from its own run; the pairs kept tried closest first.
   const starts: FirstState[] = [];
   const kept: DependentPair<CrashPoint>[] = [];
-  await explorePoints(points.map((point) => ({ start: base, point })), true, (state, trace) => {
+  await explorePoints(firstLevelItems, true, (state, trace) => {
     kept.push(...count(starts.length, state, crashPoints(trace, state.seq, dependencyNames(state.scenario))));
     starts.push(state);
   });

@@ -27,7 +27,7 @@ import { exploreCrashes, type FirstFault, type PairCount, type SweptState } from
 import { summaryVerdict, tallyCodes, type Judged, type RunVerdict } from './runVerdict.js';
 import { count } from '../report/count.js';
 
-/** The sweep's default bound in runs (check's --sweep-runs): about eight times the standard task's whole sweep (2,428 runs). */
+/** The sweep's default bound in runs (check's --sweep-runs): about eleven times the standard task's whole sweep (1,820 runs). */
 export const SWEEP_RUNS = 20_000;
 
 /** The two-fault pairs' default bound in runs (check's --pair-runs): measured in docs/faults.md ("which pairs are covered by default"). */

@@ -57,6 +57,10 @@ const NODE_FILE_API = 'properties/fixtures/nodeFileApiJournal.ts';
 const IN_PLACE_STATE = 'properties/fixtures/inPlaceStateJournal.ts';
 /** Concurrent calls in one process (the concurrent family, drawn only when named). */
 const CLAIMS_AFTER_A_READ = 'properties/fixtures/claimsAfterAReadJournal.ts';
+/** Journals on SQLite (served better-sqlite3 over WebAssembly SQLite, its VFS on the simulated disk): rollback journal, WAL/NORMAL, and two workers meeting SQLite's locks. Bundled, so fresh modules only. */
+const SQLITE_EXAMPLE = 'examples/libraries/better-sqlite3/journal.ts';
+const SQLITE_WAL_NORMAL = 'examples/libraries/better-sqlite3/wal-normal.ts';
+const SQLITE_NO_IMMEDIATE = 'examples/libraries/better-sqlite3/no-immediate.ts';
 
 /** What the corpus is drawn from: journal, how many generated scenarios, at which seed, and how they run. */
 interface Draw {
@@ -87,6 +91,9 @@ function draws(): Draw[] {
     { journal: 'coordinated', runs: 60, seed: 114, faults: FAULT_KINDS },
     { journal: CLAIMS_AFTER_A_READ, runs: 60, seed: 115, faults: ['concurrent', 'duplicate', 'crash'], modules: 'fresh' },
     ...MUTANT_NAMES.map((name, i) => ({ journal: name, runs: 25, seed: 200 + i })),
+    { journal: SQLITE_EXAMPLE, runs: 80, seed: 116, modules: 'fresh' },
+    { journal: SQLITE_WAL_NORMAL, runs: 40, seed: 117, modules: 'fresh' },
+    { journal: SQLITE_NO_IMMEDIATE, runs: 40, seed: 118, modules: 'fresh', faults: ['duplicate', 'crash', 'disk', 'io'] },
   ];
 }
 
