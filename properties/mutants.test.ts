@@ -22,7 +22,9 @@ import { PROPERTY_TIMEOUT_MS } from './budgets.js';
 import { markerProblem } from './fixtures/markerRule.js';
 
 // The hunts run as `durasim check` runs them: in worker threads, modules fresh per incarnation.
-const pool = new WorkerPool({ workers: 2 });
+// One worker: what an exploration or a hunt finds does not depend on the count (src/pool/workerPool.test.ts), and on 2 cores under
+// vitest's two forks a second worker adds its boot and warm-up (~5 s of CPU over these files) and takes no wall time off.
+const pool = new WorkerPool({ workers: 1 });
 afterAll(() => pool.close());
 
 const runsToDetect: number[] = [];

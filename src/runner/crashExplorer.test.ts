@@ -66,7 +66,9 @@ describe('crash points and states', () => {
 });
 
 describe('exploreCrashes', () => {
-  const pool = new WorkerPool({ workers: 2 });
+  // One worker: what an exploration or a hunt finds does not depend on the count (src/pool/workerPool.test.ts), and on 2 cores under
+  // vitest's two forks a second worker adds its boot and warm-up (~5 s of CPU over these files) and takes no wall time off.
+  const pool = new WorkerPool({ workers: 1 });
   afterAll(() => pool.close());
   const base = baseScenario([{ kind: 'publish', key: 'post-a', body: 'artifact a v1' }]);
   const explore = async (name: string, depth: 1 | 2 = 1, families?: FaultKind[]) => {

@@ -78,7 +78,9 @@ test('stopped (a signal) while stored regressions replay: those not started are 
 });
 
 describe('a stopped hunt keeps what it found', () => {
-  const pool = new WorkerPool({ workers: 2 });
+  // One worker: what an exploration or a hunt finds does not depend on the count (src/pool/workerPool.test.ts), and on 2 cores under
+  // vitest's two forks a second worker adds its boot and warm-up (~5 s of CPU over these files) and takes no wall time off.
+  const pool = new WorkerPool({ workers: 1 });
   afterAll(() => pool.close());
 
   test('stopped while shrinking: the smallest failing scenario so far, said so; stopped before: saved as found', async () => {
