@@ -9,6 +9,7 @@
 import { describe, expect, test } from 'vitest';
 import { MUTANT_NAMES } from '../src/isolation/journalRef.js';
 import { readTraceCorpus, replayTraceCorpus } from '../src/runner/traceCorpus.js';
+import { SCENARIO_VERSION } from '../simulator/scenario/scenario.js';
 
 const corpus = readTraceCorpus();
 const journals = [...new Set(corpus.map((entry) => entry.journal))];
@@ -21,8 +22,9 @@ describe('the trace-hash corpus', () => {
     expect(journals).toEqual(expect.arrayContaining(['reference', 'coordinated', 'examples/node-journal/journal.ts', 'properties/fixtures/concurrentChains.ts', 'no-fsync', 'repairs-projection']));
     expect(journals).toEqual(expect.arrayContaining([...MUTANT_NAMES]));
     expect(journals.length).toBe(49);
-    // Every format version, each replayed under its own rules (format 2 split Node's whole-file calls into steps).
-    expect(new Set(corpus.map((entry) => (entry.scenario as { version: number }).version))).toEqual(new Set([1, 2]));
+    // Every format version, each replayed under its own rules (format 2 split Node's whole-file calls into steps; format 3, the
+    // current one, follows Node 22 and 24 and loads a journal's modules as they do: the SQLite journals' entries are of it).
+    expect(new Set(corpus.map((entry) => (entry.scenario as { version: number }).version))).toEqual(new Set(Array.from({ length: SCENARIO_VERSION }, (_, i) => i + 1)));
     expect(journals).toEqual(expect.arrayContaining(['properties/fixtures/nodeFileApiJournal.ts', 'properties/fixtures/inPlaceStateJournal.ts']));
     expect(new Set(corpus.map((entry) => entry.transport))).toEqual(new Set(['direct', 'msw']));
     expect(new Set(corpus.map((entry) => entry.modules))).toEqual(new Set(['shared', 'fresh']));
