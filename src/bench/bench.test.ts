@@ -6,7 +6,10 @@ import { MUTANTS } from '../journals/mutants/index.js';
 import { nodeLine } from './benchRows.js';
 import { runBench } from './main.js';
 
-describe('npm run bench (smoke: tiny counts, so it cannot rot; never a timing gate)', () => {
+// A CI stage of its own (.ci/run: 'bench smoke', DURASIM_BENCH_SMOKE=1), not part of `npm test`: its
+// real processes, worker pools and floor threads cost ~26 s of a test fork, and the bench is a
+// measurement, never a gate. Run it with `DURASIM_BENCH_SMOKE=1 npx vitest run src/bench/bench.test.ts`.
+describe.skipIf(process.env.DURASIM_BENCH_SMOKE !== '1')('npm run bench (smoke: tiny counts, so it cannot rot; never a timing gate)', () => {
   test('measures every section and writes the report', async () => {
     vi.spyOn(console, 'log').mockImplementation(() => {});
     const out = join(mkdtempSync(join(tmpdir(), 'durasim-bench-')), 'bench.json');
