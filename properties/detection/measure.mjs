@@ -19,6 +19,7 @@
  *   node properties/detection/measure.mjs                  # both corpora, seeds 1-3 (seeds after the first only where the drawn runs found it; --all-seeds for every seed)
  *   node properties/detection/measure.mjs --only blind     # one corpus (the other's rows kept from the last run)
  *   DETECTION_OUT=/tmp/x node properties/detection/measure.mjs --names no-fsync,blind-overwrite --seeds 1   # try the script elsewhere
+ *   node properties/detection/measure.mjs --render         # detection.md again from detection.json, nothing measured
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync, openSync, fsyncSync, closeSync } from 'node:fs';
@@ -207,20 +208,25 @@ function table(rows, corpus) {
   const bySweep = found.filter((s) => s.foundBy === 'fault-free run' || s.foundBy === 'sweep');
   const byPairs = found.filter((s) => s.foundBy === 'pairs');
   const drawn = found.filter((s) => s.foundBy === 'drawn').map((s) => s.drawnRuns).sort((a, b) => a - b);
+  // What the Done-when counts: the runs after the sweep, the pairs' and the drawn ones together, of the defects the sweep did not find.
+  const afterSweep = found.filter((s) => s.foundBy === 'drawn' || s.foundBy === 'pairs').map((s) => (s.foundBy === 'pairs' ? s.pairs?.runs ?? 0 : (s.pairs?.runs ?? 0) + s.drawnRuns)).sort((a, b) => a - b);
   const allSeeds = mine.filter((r) => r.seeds.every((s) => s.found)).length;
   const shrunkPairs = mine.flatMap((r) => r.seeds.filter((s) => s.shrunk && r.handMinimal).map((s) => within(s.shrunk, r.handMinimal)));
-  lines.push('', `${allSeeds} of ${mine.length} found at every seed${tuned.length ? ` (${tuned.length} of them tuned on since their blind measurement, whose results are above)` : ''}; ${found.length} of ${pairs.length} (defect, seed) pairs found: ${bySweep.length} by the fault-free run or the sweep, ${byPairs.length} by the two-fault pairs (both the same at every seed), ${drawn.length} by drawn runs after the sweep and the pairs (median ${drawn.length ? drawn[Math.floor((drawn.length - 1) / 2)] : '—'}, worst ${drawn.at(-1) ?? '—'} drawn runs). Shrunk within one fault and 10% of the steps of the hand-minimal scenario: ${shrunkPairs.filter(Boolean).length} of ${shrunkPairs.length} counterexamples.`);
+  lines.push('', `${allSeeds} of ${mine.length} found at every seed${tuned.length ? ` (${tuned.length} of them tuned on since their blind measurement, whose results are above)` : ''}; ${found.length} of ${pairs.length} (defect, seed) pairs found: ${bySweep.length} by the fault-free run or the sweep, ${byPairs.length} by the two-fault pairs (both the same at every seed), ${drawn.length} by drawn runs after the sweep and the pairs (median ${drawn.length ? drawn[Math.floor((drawn.length - 1) / 2)] : '—'}, worst ${drawn.at(-1) ?? '—'} drawn runs); runs after the sweep, the pairs' and the drawn together, where the sweep did not find it: median ${afterSweep.length ? afterSweep[Math.floor((afterSweep.length - 1) / 2)] : '—'}, worst ${afterSweep.at(-1) ?? '—'}. Shrunk within one fault and 10% of the steps of the hand-minimal scenario: ${shrunkPairs.filter(Boolean).length} of ${shrunkPairs.length} counterexamples.`);
   return lines.join('\n');
 }
 
 const previous = existsSync(join(OUT, 'detection.json')) ? JSON.parse(readFileSync(join(OUT, 'detection.json'), 'utf8')) : { rows: [] };
 let entries = [...(onlyCorpus === 'blind' ? [] : mutants()), ...(onlyCorpus === 'tuned' ? [] : blind())];
 if (names) entries = entries.filter((e) => names.includes(e.name));
-const measured = await measure(entries);
+// --render: writes detection.md again from detection.json's rows (the measured commit kept), measuring nothing.
+const RENDER = args.includes('--render');
+if (RENDER && previous.seeds) SEEDS.splice(0, SEEDS.length, ...previous.seeds);
+const measured = RENDER ? [] : await measure(entries);
 const rows = [...previous.rows.filter((r) => !measured.some((m) => m.corpus === r.corpus && m.name === r.name)), ...measured];
 const order = (r) => (r.corpus === 'tuned' ? 0 : 1);
 rows.sort((a, b) => order(a) - order(b));
-const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
+const commit = RENDER && previous.commit ? previous.commit : spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
 mkdirSync(OUT, { recursive: true });
 writeDurably(join(OUT, 'detection.json'), `${JSON.stringify({ about: 'Written by node properties/detection/measure.mjs: a default check (single-fault sweep, two-fault pairs, then 1,000 drawn runs) of every journal of both corpora at each seed.', commit, seeds: SEEDS, rows }, null, 2)}\n`);
 writeDurably(join(OUT, 'detection.md'), `# What a default check finds, per corpus
