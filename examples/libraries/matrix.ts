@@ -39,9 +39,10 @@ export interface LibraryCase {
  * 450 s of CPU (measured 2026-12-06, two workers, load ~15: 1,149 s wall) — the compatibility stage
  * would take over an hour. Issue 53's cost work (docs/sqlite.md) brought it to 4,838 runs and about
  * 110 s of CPU (a reused SQLite per thread; crash points that cannot differ swept once), about 4
- * minutes of wall time a row on a busy machine: the rows could take it back.
+ * minutes of wall time a row on a busy machine: the rows could take it back. The I/O errors at
+ * SQLite's VFS steps made it 5,331 runs (97 s of CPU with one worker against 89 s before them).
  */
-const SQLITE_NO_SWEEP = "a SQLite journal's single-fault sweep is 848 crash points, ~4,840 runs, ~110 s of CPU (docs/sqlite.md)";
+const SQLITE_NO_SWEEP = "a SQLite journal's single-fault sweep is 848 crash points, ~5,330 runs, ~100 s of CPU on one worker (docs/sqlite.md)";
 
 /** Why the two-worker SQLite row's finding is not run in real processes yet (docs/sqlite.md). */
 const SQLITE_TWO_WORKERS_UNCONFIRMED = "not yet: its finding needs two restarted workers to take turns as the scenario's schedule orders them, and real processes take them as real time lets them (confirm of seed 1's counterexample: not reproduced, the workers part at worker step 4 and never meet on the lock) (docs/sqlite.md)";
@@ -153,7 +154,7 @@ export const LIBRARIES: readonly LibraryCase[] = [
     runs: 500,
     seed: 1,
     exit: 0,
-    why: 'every commit appends its frames to the WAL and fsyncs it (the WAL\'s first sync also fsyncs its folder, as os_unix.c does for a WAL opened with SQLITE_OPEN_CREATE); after a power loss SQLite replays the WAL up to its last valid commit. Checked without I/O errors: an EIO at the WAL\'s fsync (the default families, run 161 of seed 1) fails the commit, but its frames, checksummed and in the page cache, are read back as committed by the next process\'s WAL recovery and are never durable (Linux marks the pages clean), so the next process records "dispatched" in a WAL whose durable image is cut short before it, and a power loss takes it (`write-ahead`; sqlite.test.ts pins it). SQLite goes on after a failed fsync (PostgreSQL stops since 2018); the rollback-journal row is checked with I/O errors and is clean.',
+    why: 'every commit appends its frames to the WAL and fsyncs it (the WAL\'s first sync also fsyncs its folder, as os_unix.c does for a WAL opened with SQLITE_OPEN_CREATE); after a power loss SQLite replays the WAL up to its last valid commit. Checked without I/O errors: an EIO at the WAL\'s fsync (the default families, run 161 of seed 1; the single-fault sweep, left out here, finds it at its 535th run) fails the commit, but its frames, checksummed and in the page cache, are read back as committed by the next process\'s WAL recovery and are never durable (Linux marks the pages clean), so the next process records "dispatched" in a WAL whose durable image is cut short before it, and a power loss takes it (`write-ahead`; sqlite.test.ts pins it). SQLite goes on after a failed fsync (PostgreSQL stops since 2018); the rollback-journal row is checked with I/O errors and is clean.',
   },
   {
     library: 'better-sqlite3',

@@ -62,6 +62,12 @@ describe("check's single-fault sweep", () => {
     expect(out.join('\n')).toMatch(/^ {2}write-ahead \[post-a\] .*journal\.db-wal: \d+ unsynced bytes lost/m);
   });
 
+  test("I/O errors at SQLite's VFS steps (stepKind.ts): the WAL/FULL journal, clean without them, is found by an EIO at its WAL's fsync", async () => {
+    expect(await run('check', '--journal', join(import.meta.dirname, '../../examples/libraries/better-sqlite3/wal-full.ts'), '--faults', 'io', '--no-pairs', ...common())).toBe(1);
+    expect(out).toContainEqual(expect.stringMatching(/^found by the single-fault sweep: io at a fsync step \(sqlite\.xSync journal\.db-wal\)$/));
+    expect(out.join('\n')).toMatch(/^ {2}write-ahead \[post-a\] .*journal\.db-wal: \d+ unsynced bytes lost/m);
+  });
+
   test("a clean journal's sweep covers every crash point of its fault-free run and says so, with its runs and seconds; the drawn runs follow", async () => {
     // The two-fault pairs after it are pairs.test's: left out here (565 runs).
     expect(await run('check', '--journal', 'reference', '--operations', 'publish', '--features', 'none', '--no-pairs', ...common())).toBe(0);

@@ -1,6 +1,7 @@
+import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { baseScenario, STANDARD_OPERATIONS, type FaultKind } from '../arbitraries.js';
-import { bundledJournal } from '../isolation/journalRef.js';
+import { bundledJournal, journalRefOf } from '../isolation/journalRef.js';
 import { WorkerPool } from '../pool/workerPool.js';
 import type { TraceEntry } from '../../simulator/world/trace.js';
 import { crashPoints, exploreCrashes, ioShapes, stepKind, tornShapes, type SweptState } from './crashExplorer.js';
@@ -20,6 +21,15 @@ describe('crash points and states', () => {
     ['fh.write', 'journal.jsonl "x"', 'write'],
     ['setTimeout', '100ms', 'clock'], // allow-ambient: a step kind's name
     ['crypto.randomUUID', '16 bytes', 'random'],
+    // SQLite's VFS steps are the Linux calls os_unix.c makes (xSync's name must not read as a synchronous fs call's).
+    ['sqlite.xOpen', 'journal.db create', 'open'],
+    ['sqlite.xRead', 'journal.db 4096 bytes at 0', 'read'],
+    ['sqlite.xWrite', 'journal.db-wal 4096 bytes at 56', 'write'],
+    ['sqlite.xTruncate', 'journal.db-journal to 0 bytes', 'write'],
+    ['sqlite.xSync', 'journal.db-wal and its folder', 'fsync'],
+    ['sqlite.xDelete', 'journal.db-journal and fsync its folder', 'unlink'],
+    ['sqlite.xAccess', 'journal.db-journal', 'read'],
+    ['sqlite.xFileSize', 'journal.db', 'read'],
   ])('step kind of %s %s is %s (from the trace line; a directory handle ends in "/")', (op, detail, kind) => {
     expect(stepKind(op, detail)).toBe(kind);
   });
@@ -117,6 +127,24 @@ describe('exploreCrashes', () => {
     expect(result.points).toEqual({ explored: points.length, of: points.length });
     const mutant = await explore('retry-unsafe-write', 1, ['crash', 'disk']);
     expect(mutant.findings.map((f) => `${f.family} ${f.kind} ${f.violations[0]?.code}`)).toEqual(expect.arrayContaining(['crash append no-state-skip', 'disk fsync no-state-skip']));
+  });
+
+  test.each([
+    ['rollback-journal', 'examples/libraries/better-sqlite3/journal.ts'],
+    ['WAL', 'examples/libraries/better-sqlite3/wal-full.ts'],
+  ])('a better-sqlite3 journal in %s mode gets I/O errors at its SQLite steps: EIO at every xSync, xRead, xTruncate, xDelete, and ENOSPC after a short write too at every xWrite', async (_, path) => {
+    const loaded = await pool.load(journalRefOf(join(import.meta.dirname, '../..', path)));
+    const tried: string[] = [];
+    const result = await exploreCrashes({ pool, journalId: loaded.journalId, base, depth: 1, families: ['io'], onState: (state) => void tried.push(`${state.point.seq} ${(state.scenario.faults[0] as { error?: string }).error}`) });
+    expect(result.harnessError).toBeUndefined();
+    const steps = (result.baseSummary?.trace ?? []).filter((e) => e.actor.startsWith('worker-') && e.step !== undefined && !e.op.endsWith(':result'));
+    const at = (op: string, error: string) => steps.filter((e) => e.op === op).map((e) => `${e.seq} ${error}`);
+    for (const op of ['sqlite.xSync', 'sqlite.xWrite', 'sqlite.xRead']) expect(at(op, 'EIO').length, op).toBeGreaterThan(0);
+    for (const op of ['sqlite.xSync', 'sqlite.xWrite', 'sqlite.xRead', 'sqlite.xTruncate', 'sqlite.xDelete', 'sqlite.xOpen', 'sqlite.xFileSize']) expect(tried).toEqual(expect.arrayContaining(at(op, 'EIO')));
+    expect(tried).toEqual(expect.arrayContaining(at('sqlite.xWrite', 'ENOSPC')));
+    const fsync = result.rows.find((r) => r.kind === 'fsync');
+    expect(fsync?.families.io?.tried).toBeGreaterThanOrEqual(at('sqlite.xSync', 'EIO').length);
+    expect(result.rows.find((r) => r.kind === 'other')?.points ?? 0).toBe(0);
   });
 
   test('fsync-failure-retried is caught at an fsync, by write-ahead; overwrite-in-place by a crash', async () => {

@@ -21,12 +21,9 @@ import type { TraceEntry } from '../../simulator/world/trace.js';
 import type { CrashPoint } from './crashPoints.js';
 import { stepKind } from './stepKind.js';
 
-/** SQLite's VFS calls that read and change nothing (simulator/sqlite/simVfs.ts). */
-const SQLITE_READS = new Set(['sqlite.xRead', 'sqlite.xAccess', 'sqlite.xFileSize']);
-
-/** Whether a step (its op) only reads the disk: nothing durable or volatile changes with it. */
+/** Whether a step (its op) only reads the disk: nothing durable or volatile changes with it (SQLite's xRead, xAccess and xFileSize are reads: stepKind.ts). */
 export function readsOnly(op: string, detail: string): boolean {
-  return SQLITE_READS.has(op) || stepKind(op, detail) === 'read';
+  return stepKind(op, detail) === 'read';
 }
 
 /**

@@ -19,6 +19,15 @@ const KINDS: Record<string, StepKind> = {
   'clock.now': 'clock', 'clock.sleep': 'clock', 'clock.timeout': 'clock', 'Date.now': 'clock', 'new Date()': 'clock', 'Date()': 'clock', 'performance.now': 'clock',
   random: 'random', 'Math.random': 'random', // allow-ambient: names a step kind
 };
+/**
+ * SQLite's VFS calls (simulator/sqlite/simVfs.ts) count as the Linux calls os_unix.c makes for them: open(2), pread(2),
+ * pwrite(2), ftruncate(2) (a write, as fs.ftruncate), fsync(2) of the file (its folder's, when os_unix.c adds one, is in
+ * the same step), unlink(2), stat(2) and fstat(2). Its locks and the WAL index's shared memory are no steps.
+ */
+const SQLITE_KINDS: Record<string, StepKind> = {
+  'sqlite.xOpen': 'open', 'sqlite.xRead': 'read', 'sqlite.xWrite': 'write', 'sqlite.xTruncate': 'write', 'sqlite.xSync': 'fsync',
+  'sqlite.xDelete': 'unlink', 'sqlite.xAccess': 'read', 'sqlite.xFileSize': 'read',
+};
 const SYNCS = new Set(['fh.sync', 'fh.datasync', 'fs.fsync', 'fs.fdatasync']);
 
 /**
@@ -26,6 +35,8 @@ const SYNCS = new Set(['fh.sync', 'fh.datasync', 'fs.fsync', 'fs.fdatasync']);
  * own calls count as their env twins: fs.promises.rename and fs.renameSync are fs.rename.
  */
 export function stepKind(op: string, detail: string): StepKind {
+  const sqlite = SQLITE_KINDS[op];
+  if (sqlite !== undefined) return sqlite;
   const base = op.replace(/^fs\.promises\./, 'fs.').replace(/Sync$/, '');
   if (SYNCS.has(base)) return detail.endsWith('/') ? 'directory fsync' : 'fsync';
   if (base === 'fetch') return detail.startsWith('POST') ? 'POST' : detail.startsWith('GET') ? 'GET' : 'other';

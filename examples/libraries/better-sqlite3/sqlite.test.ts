@@ -70,6 +70,20 @@ describe('better-sqlite3, served', () => {
     expect(safety(result)).toEqual([]);
   });
 
+  test('an I/O error at each of SQLite\'s VFS steps reaches the disk call the step makes (the sweep tries them there: src/runner/stepKind.ts), and SQLite answers the journal with an error', async () => {
+    // Rollback/EXTRA's first of each (no example truncates a file: xTruncate's ftruncate takes the fault as any other's, disk.ts).
+    const clean = (await run('journal')).trace;
+    for (const op of ['xOpen', 'xRead', 'xWrite', 'xSync', 'xDelete', 'xFileSize']) {
+      const at = clean.find((e) => e.actor === 'worker-0' && e.step !== undefined && e.op === `sqlite.${op}`);
+      expect(at, op).toBeDefined();
+      const incarnation = at?.incarnation ?? 0;
+      const result = await run('journal', { ...baseScenario(), faults: [{ kind: 'io-error', process: 0, incarnation, step: at?.step as number, error: 'EIO' }] });
+      expect(result.trace.find((e) => e.actor === 'disk' && e.op === 'io-error')?.detail, op).toMatch(/^EIO: (?!.*makes no disk call)/);
+      expect(result.trace.some((e) => e.op === `sqlite.${op}:result` && e.step === at?.step && e.incarnation === incarnation && e.detail === 'EIO'), op).toBe(true);
+      expect(result.trace.find((e) => e.actor === 'supervisor' && e.op === 'exit' && e.detail?.startsWith(`worker-0#${incarnation} `))?.detail, op).toMatch(op === 'xOpen' ? /failed: SqliteError: unable to open database file$/ : /failed: SqliteError: disk I\/O error$/);
+    }
+  });
+
   test('an EIO at the WAL\'s fsync: the failed commit\'s frames are read back as committed by the next process and are never durable, so WAL/FULL loses what is recorded after them (the matrix checks WAL/FULL without I/O errors)', async () => {
     // Steps 36–42 of the first incarnation append the first transaction's frames; step 43 is their fsync.
     const result = await run('wal-full', { ...baseScenario(), faults: [{ kind: 'io-error', process: 0, incarnation: 0, step: 43, error: 'EIO' }] });
