@@ -6,3 +6,6 @@
 import { DurasimError } from '../model/contract/failure.js';
 
 export class OwnFailure extends DurasimError {}
+
+/** The fix when a file of durasim's own is missing or fails as it loads. */
+export const REINSTALL = 'Reinstall durasim (npm install durasim; in a clone of its repository, npm install and git checkout the file); if it fails again, report it with the command line you ran';

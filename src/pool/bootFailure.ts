@@ -7,10 +7,9 @@
  * worker for each that died, forever.
  */
 import { existsSync } from 'node:fs';
-import { OwnFailure } from '../ownFailure.js';
+import { OwnFailure, REINSTALL } from '../ownFailure.js';
 
 const ACTION = "start a worker thread of durasim's pool";
-const REINSTALL = 'Reinstall durasim (npm install durasim; in a clone of its repository, npm install and git checkout the file); if it fails again, report it with the command line you ran';
 
 /** The worker ended before it was ready: `error` what it threw (or Node's error starting it), else `exitCode` its exit. */
 export function bootFailure(boot: string, cause: { error?: Error & { code?: string }; exitCode?: number }, heapLimitMb: number): OwnFailure {
