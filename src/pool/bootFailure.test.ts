@@ -58,3 +58,13 @@ describe('a pool whose workers cannot boot', () => {
     if (starts) expect(starts()).toBeLessThanOrEqual(2);
   });
 });
+
+test("a boot that fails in durasim's own words (its module graph cannot load) is said in them", async () => {
+  const graph = new URL('../bin/graph.mjs', import.meta.url).href;
+  const { boot } = bootFile('graphFails', `const { ownFailure } = await import(${JSON.stringify(graph)});\nthrow ownFailure("load durasim's module graph", '/pkg/dist/graph.mjs threw SyntaxError: Unexpected end of input', 'Reinstall durasim');`);
+  const pool = new WorkerPool({ workers: 1, boot });
+  pools.push(pool);
+  const error = await pool.load(journalRefOf('reference')).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(OwnFailure);
+  expect((error as Error).message).toBe("Failed to load durasim's module graph: /pkg/dist/graph.mjs threw SyntaxError: Unexpected end of input. Reinstall durasim.");
+});

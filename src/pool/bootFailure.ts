@@ -16,6 +16,9 @@ export function bootFailure(boot: string, cause: { error?: Error & { code?: stri
   const { error, exitCode } = cause;
   if (!existsSync(boot)) return new OwnFailure(ACTION, `its entry file ${boot} is missing: durasim's package is incomplete`, REINSTALL);
   if (error?.code === 'ERR_WORKER_OUT_OF_MEMORY') return new OwnFailure(ACTION, `the worker's heap passed its limit of ${heapLimitMb} MB while it booted (${boot}), before any journal ran`, 'Raise --max-heap');
+  // Said by durasim's own boot in its words (src/bin/graph.mjs's ownFailure: its module graph cannot load, say).
+  const own = error as (Error & { ownFailure?: boolean; action?: unknown; reason?: unknown; fix?: unknown }) | undefined;
+  if (own?.ownFailure === true && typeof own.action === 'string' && typeof own.reason === 'string' && typeof own.fix === 'string') return new OwnFailure(own.action, own.reason, own.fix);
   if (error) {
     const first = `${error.name}: ${error.message}`.split('\n')[0] as string;
     return new OwnFailure(ACTION, `its boot (${boot}) threw ${first.replace(/\.+$/, '')}`, REINSTALL);
