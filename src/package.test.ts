@@ -6,7 +6,7 @@
  * printed, use checkJournal in vitest, and type-check with the strictest compiler settings.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -170,6 +170,31 @@ describe('the packed package', () => {
     expect(out).toContain('journal node-journal');
     expect(out).toMatch(/: clean$/m);
     expect(code).toBe(0);
+  });
+
+  test("an install missing its pool worker's boot file, or whose module graph is broken, ends check with exit 5, naming the file and the fix (it hung until killed)", () => {
+    const dist = realpathSync(join(consumer, 'node_modules', 'durasim', 'dist'));
+    const boot = join(dist, 'src', 'pool', 'poolBoot.mjs');
+    renameSync(boot, `${boot}.aside`);
+    try {
+      const { code, out } = inConsumer('npx durasim check --journal ./journal.ts --no-sweep --runs 5 --seed 7');
+      expect(out).toContain(`Failed to start a worker thread of durasim's pool: its entry file ${boot} is missing: durasim's package is incomplete. Reinstall durasim (npm install durasim;`);
+      expect(code).toBe(5);
+    } finally {
+      renameSync(`${boot}.aside`, boot);
+    }
+    const graph = join(dist, 'graph.mjs');
+    renameSync(graph, `${graph}.aside`);
+    try {
+      writeFileSync(graph, 'export const MODULES = {\n'); // cut short
+      const { code, out } = inConsumer('npx durasim check --journal ./journal.ts --no-sweep --runs 5 --seed 7');
+      const said = out.split('\n').find((line) => line.startsWith("Failed to load durasim's module graph: "));
+      expect(said, out).toMatch(/: .+ threw SyntaxError: .+\. Reinstall durasim \(npm install durasim; .+ report it with the command line you ran\.$/);
+      expect(said).toContain(` ${graph} threw `);
+      expect(code).toBe(5);
+    } finally {
+      renameSync(`${graph}.aside`, graph);
+    }
   });
 
   test('a .js journal with a defect is caught, and the printed replay line, run as printed, fails the same way', () => {

@@ -16,6 +16,11 @@ watchParentShell();
 // Anything left unhandled is durasim's own failure: exit 5, never a finding about the journal.
 // (Journals run in worker threads, which report their own uncaught errors as the journal's.)
 const harnessFailed = (reason) => {
+  // durasim's own failure said with its fix (a file of its package missing: graph.mjs's ownFailure).
+  if (reason instanceof Error && reason.ownFailure === true) {
+    process.stderr.write(`${reason.message}\n`);
+    process.exit(5);
+  }
   process.stderr.write(`Failed to finish: durasim itself failed (not a finding about the journal): ${reason instanceof Error ? reason.stack : String(reason)}. Please report it with the command line you ran.\n`);
   process.exit(5);
 };

@@ -12,4 +12,5 @@ export declare function graphNameOf(root: string, graphDir?: string): string;
 export declare const STALE_GRAPH_AGE_MS: number;
 export declare function pruneGraphs(dir: string, keep: string, ageMs?: number, nowMs?: number): void;
 export declare function tuneCompiler(): void;
+export declare function ownFailure(action: string, reason: string, fix: string): Error & { ownFailure: true; action: string; reason: string; fix: string };
 export declare function ownModuleForEntry(key: string, from: string, relative: string): Promise<Record<string, unknown>>;

@@ -45,6 +45,18 @@ export function tuneCompiler() {
  */
 const { enableCompileCache } = createRequire(import.meta.url)('node:module');
 
+/**
+ * durasim's own failure, in the house style (src/ownFailure.ts; this file loads before any
+ * TypeScript can): the command says it and exits 5 (durasim.mjs); a pool worker whose boot throws
+ * it is said with it (src/pool/bootFailure.ts).
+ */
+export function ownFailure(action, reason, fix) {
+  return Object.assign(new Error(`Failed to ${action}: ${reason}. ${fix}.`), { ownFailure: true, action, reason, fix });
+}
+
+/** src/ownFailure.ts's REINSTALL, for this file. */
+const REINSTALL = 'Reinstall durasim (npm install durasim; in a clone of its repository, npm install and git checkout the file); if it fails again, report it with the command line you ran';
+
 /** The folder that holds src/, model/ and simulator/: the repository, or dist/ in the package. */
 export const CODE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** True in a clone (the TypeScript sources are here); false in the package. */
@@ -282,7 +294,15 @@ export function pruneGraphs(dir, keep, ageMs = STALE_GRAPH_AGE_MS, nowMs = Date.
 export async function loadGraph() {
   const file = await graphFile();
   if (file === undefined) return undefined;
-  const graph = /** @type {{ MODULES: Record<string, Record<string, unknown>> }} */ (await import(pathToFileURL(file).href));
+  /** @type {{ MODULES: Record<string, Record<string, unknown>> }} */
+  let graph;
+  try {
+    graph = await import(pathToFileURL(file).href);
+  } catch (error) {
+    const said = error instanceof Error ? `${error.name}: ${error.message}`.split('\n')[0] : String(error);
+    // From the sources it is built again once it is gone; the package's is its own file.
+    throw ownFailure("load durasim's module graph", `${file} threw ${said.replace(/\.+$/, '')}`, FROM_SOURCE ? `Delete ${file} (it is built again from the sources on the next run); if it fails again, report it with the command line you ran` : REINSTALL);
+  }
   // The pool hands this file to every worker it boots (src/pool/loadedGraph.ts).
   /** @type {{ noteLoadedGraph?: (file: string) => void } | undefined} */ (graph.MODULES['src/pool/loadedGraph'])?.noteLoadedGraph?.(file);
   return graph;
@@ -305,9 +325,15 @@ export function useGraphFile(file) {
  */
 export async function ownModuleForEntry(key, from, relative) {
   const graph = await loadGraph();
-  if (graph !== undefined) return graph.MODULES[key];
+  if (graph !== undefined) {
+    const module = graph.MODULES[key];
+    if (module === undefined) throw ownFailure(`load durasim's module ${key}`, `its module graph ${await graphFile()} holds no such module`, REINSTALL);
+    return module;
+  }
   const compiled = new URL(`${relative}.js`, from);
   if (existsSync(compiled)) return import(compiled.href);
+  // The package has no TypeScript sources to fall back on (nor tsx to load them).
+  if (!FROM_SOURCE) throw ownFailure(`load durasim's module ${key}`, `neither its module graph ${DIST_GRAPH} nor its compiled file ${fileURLToPath(compiled)} is there: durasim's package is incomplete`, REINSTALL);
   const { register } = await import('tsx/esm/api');
   register();
   return import(new URL(`${relative}.ts`, from).href);

@@ -19,6 +19,7 @@ import { colourEnabled, colourLine } from './colour.js';
 import { runCheck, type PoolFlags } from './check.js';
 import { EXIT } from './exitCodes.js';
 import { reportHarnessFailure } from './harnessFailure.js';
+import { OwnFailure } from '../ownFailure.js';
 import { mergeSummaries } from './merge.js';
 import { runReplay } from './replay.js';
 import { runConfirm } from './confirmCommand.js';
@@ -268,7 +269,8 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
   } catch (error) {
     if (error instanceof DurasimError) {
       (printJson ? print : (line: string) => process.stderr.write(`${line}\n`))(error.message);
-      return EXIT.usage;
+      // durasim's own failure said with its fix (a file of its package missing): exit 5; else the input's fault.
+      return error instanceof OwnFailure ? EXIT.harness : EXIT.usage;
     }
     // durasim's own failure: exit 5, never a finding.
     const where = error instanceof Error && error.stack ? ` (${error.stack.split('\n').slice(1, 3).map((l) => l.trim()).join(' ')})` : '';

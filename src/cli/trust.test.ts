@@ -257,6 +257,15 @@ describe("durasim's own failure", () => {
   });
 });
 
+describe("a pool worker that cannot boot (durasim's own failure, its fix said)", () => {
+  test('ends check with exit 5, naming the boot file and what it threw, and the fix; it never hangs', async () => {
+    process.env.DURASIM_FAILPOINT = 'pool-boot';
+    expect(await run('check', '--no-sweep', '--runs', '5', '--seed', '1', ...outputs())).toBe(5);
+    const boot = join(ROOT, 'src', 'pool', 'poolBoot.mjs');
+    expect(err.join('')).toBe(`Failed to start a worker thread of durasim's pool: its boot (${boot}) threw Error: the DURASIM_FAILPOINT test failpoint is set (pool-boot). Reinstall durasim (npm install durasim; in a clone of its repository, npm install and git checkout the file); if it fails again, report it with the command line you ran.\n`);
+  });
+});
+
 describe("an inspect() answer the judge cannot read is the adapter's bad input", () => {
   const problem = 'the record of "edit-notes" has the path "": a file record names the file it edits, relative to the work folder';
   const fix = "Return per key { kind: 'operation' | 'file', a state or history of the states docs/invariants.md lists, a file's path relative to the work folder } (docs/adapters.md)";

@@ -40,7 +40,8 @@ import { straceUnavailable } from './straceCommand.js';
 import { makeRunFolder, realDiskView, writeImage } from './realFolder.js';
 import { realInspection } from './realInspection.js';
 import { fireRealEvent } from './realEvents.js';
-import { callAgain as handAgain, grant, heard, killWorker, mayRun, startWorkerProcess, type RealWorker } from './realWorkerProcess.js';
+import { callAgain as handAgain, grant, heard, killWorker, mayRun, REAL_WORKER_BOOT, startWorkerProcess, type RealWorker } from './realWorkerProcess.js';
+import { realWorkerBootFailure } from './realWorkerBootFailure.js';
 import type { CrashEvidence, JudgeInput } from '../../model/evidence.js';
 import { HistoryObserver } from '../../model/observedHistory.js';
 import { VirtualClock } from '../../simulator/world/clock.js';
@@ -131,6 +132,8 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
   const sides = new SideFiles();
   /** A worker's boot could not load the journal's native addon: the run stops there (cannot confirm). */
   let unloadable: Extract<SideLine, { type: 'addon-failed' }> | undefined;
+  /** A worker process ended on its own before it said hello (durasim's boot of it failed): the run stops there (exit 5). */
+  let unbooted: { code: number | null; stderr: string } | undefined;
 
   /** Reads what a worker appended to its side file since the last look. */
   const readSide = (name: string, sideFile: string): SideLine[] => {
@@ -294,8 +297,10 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     child.on('error', () => {}); // a send to a worker that just died: its exit says what happened
     const worker: RealWorker = { name, pid, incarnation, child, sideFile, asks: [], running: true, calls: 1, storePending: 0, sent: 0, ending: false };
     workers.set(child, worker);
+    let booted = false;
     child.on('message', (message: FromWorker) => {
       if (message.type === 'hello') {
+        booted = true;
         worker.tracee = message.pid;
         if (crashing?.victims.has(worker)) killWorker(worker);
         return;
@@ -315,6 +320,9 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
       unloadable ??= side.find((l): l is Extract<SideLine, { type: 'addon-failed' }> => l.type === 'addon-failed');
       // No real process can run this journal on this Node: nothing more starts, nothing is judged.
       if (unloadable !== undefined) return void (killAll(), finish());
+      // Ended by itself before its hello (no journal code runs before it): its boot failed, and would in every process started again.
+      // Said once all it printed is read (its stderr closes after its exit).
+      if (!booted && signal === null) return void child.once('close', () => ((unbooted ??= { code, stderr }), killAll(), finish()));
       const crash = side.find((l): l is Extract<SideLine, { type: 'crash' }> => l.type === 'crash');
       const end = side.find((l): l is Extract<SideLine, { type: 'exit' }> => l.type === 'exit');
       for (const request of core.requests) if (request.sender === name) request.doneSeq ??= trace.length;
@@ -368,6 +376,10 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     answers.close();
     await service.close();
     await storeServer.close();
+  }
+  if (unbooted !== undefined) {
+    rmSync(root, { recursive: true, force: true });
+    throw realWorkerBootFailure(REAL_WORKER_BOOT, unbooted.code, unbooted.stderr);
   }
   if (unloadable !== undefined) {
     rmSync(root, { recursive: true, force: true });

@@ -4,5 +4,7 @@
 // incarnation its one argument (a WorkerStart, JSON) describes.
 import { ownModuleForEntry } from '../bin/graph.mjs';
 
+// A failpoint for durasim's own tests: a real worker that cannot boot ends confirm (exit 5), never reads as the journal's (realWorkerBootFailure.ts).
+if (process.env.DURASIM_FAILPOINT === 'real-worker-boot') throw new Error('the DURASIM_FAILPOINT test failpoint is set (real-worker-boot)');
 const worker = await ownModuleForEntry('src/confirm/realWorker', import.meta.url, './realWorker');
 await worker.runRealWorker(JSON.parse(process.argv[2] ?? '{}'));

@@ -10,7 +10,7 @@ import { WAITS, type FromWorker, type ToWorker, type WorkerStart } from './proto
 import { straceArgs } from './straceCommand.js';
 
 /** The real worker's entry: it loads durasim's module graph, so no TypeScript loader boots in every process. */
-const WORKER = join(CODE_ROOT, 'src', 'confirm', 'realWorkerBoot.mjs');
+export const REAL_WORKER_BOOT = join(CODE_ROOT, 'src', 'confirm', 'realWorkerBoot.mjs');
 
 export interface RealWorker {
   name: string;
@@ -84,8 +84,8 @@ export const mayRun = (w: RealWorker): boolean => w.running || w.storePending > 
 /** Starts a worker process in `dir` with `env`: under strace writing `straceLog` when given (io_uring off, so libuv's file calls are system calls strace sees). */
 export function startWorkerProcess(start: WorkerStart, dir: string, env: NodeJS.ProcessEnv, straceLog?: string): ChildProcess {
   const stdio: ['ignore', 'ignore', 'pipe', 'ipc'] = ['ignore', 'ignore', 'pipe', 'ipc'];
-  if (straceLog !== undefined) return spawn('strace', [...straceArgs(straceLog), process.execPath, WORKER, JSON.stringify(start)], { cwd: dir, env: { ...env, UV_USE_IO_URING: '0' }, stdio });
-  return fork(WORKER, [JSON.stringify(start)], { cwd: dir, execArgv: [], env, stdio });
+  if (straceLog !== undefined) return spawn('strace', [...straceArgs(straceLog), process.execPath, REAL_WORKER_BOOT, JSON.stringify(start)], { cwd: dir, env: { ...env, UV_USE_IO_URING: '0' }, stdio });
+  return fork(REAL_WORKER_BOOT, [JSON.stringify(start)], { cwd: dir, execArgv: [], env, stdio });
 }
 
 /** Kills a worker with SIGKILL: the traced process first, then its strace (or the plain child). */

@@ -32,6 +32,9 @@ import { ownModule } from '../ownFiles.js';
 import { loadedGraph } from './loadedGraph.js';
 import type { FromWorker, GeneratedRun, RunRequest, ToWorker, WorkerData } from './protocol.js';
 import { judgedSummary } from './runEvidence.js';
+import { bootFailure } from './bootFailure.js';
+import { loadFailure } from './loadFailure.js';
+import type { OwnFailure } from '../ownFailure.js';
 
 export type { LoadedJournal, PoolOptions, RunOutcome } from './poolTypes.js';
 import type { LoadedJournal, PoolOptions, RunOutcome } from './poolTypes.js';
@@ -91,6 +94,9 @@ export class WorkerPool {
   private nextId = 0;
   private nextJournal = 0;
   private closed = false;
+  /** A worker could not boot (bootFailure.ts): every load and run ends with it, and no worker starts again. */
+  private broken: OwnFailure | undefined;
+  private readonly boot: string;
   private readonly watchdog: ReturnType<typeof setInterval>;
 
   constructor(options: PoolOptions = {}) {
@@ -101,6 +107,7 @@ export class WorkerPool {
     this.maxHeapMb = options.maxHeapMb ?? 512;
     this.hangTimeoutMs = options.hangTimeoutMs ?? 5000;
     this.recycleAfterRuns = options.recycleAfterRuns ?? 50_000;
+    this.boot = options.boot ?? BOOT;
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
     this.watchdog = setInterval(() => this.watch(), WATCHDOG_MS);
     this.watchdog.unref();
@@ -112,7 +119,9 @@ export class WorkerPool {
    * configuration at its top level needs it), as every run's incarnations have their scenario's.
    */
   async load(ref: JournalRef, environment: Record<string, string> = {}): Promise<LoadedJournal> {
+    if (this.broken) throw this.broken;
     const bundle = await bundleJournal(ref);
+    if (this.broken) throw this.broken; // a worker failed to boot while the journal was bundled
     const journalId = this.nextJournal++;
     this.bundles.set(journalId, { bundle, environment: { ...environment } });
     return new Promise<LoadedJournal>((resolve, reject) => {
@@ -127,7 +136,7 @@ export class WorkerPool {
    * ('shared': what the bench compares); `then` runs it again right after in the same worker (see Rerun).
    */
   run(journalId: number, scenario: unknown, request: Partial<RunRequest> = {}, tag = -1): Promise<RunOutcome> {
-    if (this.closed) return Promise.resolve({ kind: 'harness-error', message: 'the worker pool is closed' });
+    if (this.closed || this.broken) return Promise.resolve({ kind: 'harness-error', message: this.broken?.message ?? 'the worker pool is closed' });
     const modules = request.modules ?? 'fresh';
     const full: RunRequest = { detail: request.detail ?? 'summary', modules, ...(request.then ? { then: request.then } : {}), ...(request.crashStates ? { crashStates: true } : {}), ...(request.output ? { output: true } : {}), ...(request.cutAfterStep !== undefined ? { cutAfterStep: request.cutAfterStep } : {}) };
     return new Promise<RunOutcome>((resolve) => {
@@ -141,7 +150,7 @@ export class WorkerPool {
    * ordinal asks for), its modules afresh at every incarnation, only the summary and the hashes of a re-run coming back.
    */
   runGenerated(journalId: number, generate: GeneratedRun, tag = -1): Promise<RunOutcome> {
-    if (this.closed) return Promise.resolve({ kind: 'harness-error', message: 'the worker pool is closed' });
+    if (this.closed || this.broken) return Promise.resolve({ kind: 'harness-error', message: this.broken?.message ?? 'the worker pool is closed' });
     const full: RunRequest = { detail: 'summary', modules: 'fresh' };
     return new Promise<RunOutcome>((resolve) => {
       this.queue.push({ id: this.nextId++, journalId, generate, request: full, tag, resolve });
@@ -154,7 +163,7 @@ export class WorkerPool {
    * shrinks a finding with more. A new worker loads a journal when its first run of it comes.
    */
   grow(workers: number): void {
-    if (this.closed) return;
+    if (this.closed || this.broken) return;
     while (this.slots.length < workers) this.slots.push(this.spawn());
     this.dispatch();
   }
@@ -185,6 +194,7 @@ export class WorkerPool {
    * answers after the runs it was sent before.
    */
   threadCpuMs(): Promise<(number | undefined)[]> {
+    if (this.broken) return Promise.resolve(this.slots.map(() => undefined));
     return Promise.all(
       this.slots.map(
         (slot) =>
@@ -200,14 +210,14 @@ export class WorkerPool {
     const heartbeat = newHeartbeat();
     const graphFile = loadedGraph();
     const data: WorkerData = { heartbeat, maxHeapMb: this.maxHeapMb, durasimIndex: DURASIM_INDEX, ...(graphFile !== undefined ? { graphFile } : {}) };
-    const worker = new Worker(BOOT, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb + 64, maxYoungGenerationSizeMb: 48 }, stdout: true, stderr: true });
+    const worker = new Worker(this.boot, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb + 64, maxYoungGenerationSizeMb: 48 }, stdout: true, stderr: true });
     // What journals print is not durasim's output; their behaviour is in the trace.
     worker.stdout.resume();
     if (process.env.DURASIM_DEBUG_WORKERS) worker.stderr.pipe(process.stderr); else worker.stderr.resume();
     const slot: Slot = { worker, heartbeat, loaded: new Set(), sent: [], runs: 0, lastBeats: 0, lastBeatAtMs: wallMs(), heapMb: 0, exiting: false, cpuAsked: [], loading: [] };
     worker.on('message', (message: FromWorker) => this.onMessage(slot, message));
     worker.on('error', (error: Error & { code?: string }) => this.onWorkerGone(slot, error));
-    worker.on('exit', () => this.onWorkerGone(slot, undefined));
+    worker.on('exit', (exitCode) => this.onWorkerGone(slot, undefined, exitCode));
     // A journal still loading when the worker it was sent to went away is sent again here.
     for (const journalId of this.loads.keys()) this.ensureLoaded(slot, journalId);
     return slot;
@@ -279,15 +289,8 @@ export class WorkerPool {
         slot.loading = slot.loading.filter((id) => id !== message.journalId);
         const waiting = this.loads.get(message.journalId);
         this.loads.delete(message.journalId);
-        if (waiting) {
-          const spec = this.bundles.get(message.journalId)?.bundle.ref.spec;
-          const error = message.failure && message.escapes.length === 0
-            ? new DurasimError(message.failure.action, message.failure.reason, message.failure.fix)
-            : message.exitCode !== undefined && message.escapes.length === 0
-              ? new DurasimError('load the journal', `evaluating ${spec} called process.exit(${message.exitCode}) at its top level, so it exported no journal`, 'Fix the module so it evaluates on its own (a process may exit inside run(), not while its module loads)')
-              : new DurasimError('load the journal', `evaluating ${spec} threw ${message.message}`, 'Fix the module so it evaluates on its own');
-          waiting.reject(message.escapes.length > 0 ? Object.assign(error, { escapes: message.escapes }) : error);
-        } else if (slot.sent[0]?.journalId === message.journalId) {
+        if (waiting) waiting.reject(loadFailure(message, this.bundles.get(message.journalId)?.bundle.ref.spec));
+        else if (slot.sent[0]?.journalId === message.journalId) {
           this.finish(slot, { kind: 'harness-error', message: `the journal loaded once and then failed to load in another worker: ${message.message}` });
         }
         return;
@@ -313,7 +316,9 @@ export class WorkerPool {
   }
 
   /** A worker ended: by our hand (recycled, terminated by the watchdog: already replaced), by V8's heap limit, or by a crash. */
-  private onWorkerGone(slot: Slot, error: (Error & { code?: string }) | undefined): void {
+  private onWorkerGone(slot: Slot, error: (Error & { code?: string }) | undefined, exitCode?: number): void {
+    // Gone before it was ready, not by our hand: its boot failed, and would in every worker started in its place.
+    if (!slot.exiting && !this.closed && !isReady(slot.heartbeat)) return this.breakDown(bootFailure(this.boot, error ? { error } : { exitCode }, this.maxHeapMb + 64));
     const run = slot.sent.shift();
     this.queue.unshift(...slot.sent.splice(0));
     for (const asked of slot.cpuAsked.splice(0)) asked(undefined);
@@ -340,10 +345,27 @@ export class WorkerPool {
     }
   }
 
+  /** A worker could not boot: every load waiting rejects with `failure`, every run queued or sent ends with it, every worker stops. */
+  private breakDown(failure: OwnFailure): void {
+    if (this.broken) return;
+    this.broken = failure;
+    clearInterval(this.watchdog);
+    for (const waiting of this.loads.values()) waiting.reject(failure);
+    this.loads.clear();
+    const runs = [...this.queue.splice(0), ...this.slots.flatMap((slot) => slot.sent.splice(0))];
+    for (const slot of this.slots) {
+      for (const asked of slot.cpuAsked.splice(0)) asked(undefined);
+      if (slot.exiting) continue;
+      slot.exiting = true;
+      void slot.worker.terminate();
+    }
+    for (const run of runs) run.resolve({ kind: 'harness-error', message: failure.message });
+  }
+
   /** Terminates a worker and puts a fresh one in its place; every run still sent to it goes back to the front of the queue. */
   private replace(slot: Slot): void {
     const index = this.slots.indexOf(slot);
-    if (index !== -1 && !this.closed) this.slots[index] = this.spawn();
+    if (index !== -1 && !this.closed && !this.broken) this.slots[index] = this.spawn();
     if (slot.exiting) return;
     slot.exiting = true;
     this.queue.unshift(...slot.sent.splice(0));
