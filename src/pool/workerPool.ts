@@ -39,38 +39,7 @@ import type { OwnFailure } from '../ownFailure.js';
 export type { LoadedJournal, PoolOptions, RunOutcome } from './poolTypes.js';
 import type { LoadedJournal, PoolOptions, RunOutcome } from './poolTypes.js';
 
-interface PendingRun {
-  id: number;
-  journalId: number;
-  /** The scenario, or the numbers the worker draws it from. */
-  scenario?: unknown;
-  generate?: GeneratedRun;
-  request: RunRequest;
-  /** The caller's label for the run (explore: the run's index), for cancel. */
-  tag: number;
-  resolve: (outcome: RunOutcome) => void;
-}
-
-interface Slot {
-  worker: Worker;
-  heartbeat: Int32Array;
-  loaded: Set<number>;
-  /** Runs sent to this worker, the first being the one it runs now (a second waits, so the worker never idles). */
-  sent: PendingRun[];
-  runs: number;
-  lastBeats: number;
-  lastBeatAtMs: number;
-  /** The worker thread's CPU time when the watchdog first looked after its last beat (undefined: not looked yet, or unreadable). */
-  lastBeatCpuMs?: number;
-  heapMb: number;
-  exiting: boolean;
-  /** The journal replaced a builtin this worker runs on: it is replaced once its run is done. */
-  retire?: boolean;
-  /** Callers waiting for the thread's CPU (threadCpuMs), in the order they asked. */
-  cpuAsked: ((ms: number | undefined) => void)[];
-  /** The journals it was sent to load and has not answered for: watched as a run is. */
-  loading: number[];
-}
+import type { PendingRun, Slot } from './poolSlot.js';
 
 const BOOT = fileURLToPath(new URL('./poolBoot.mjs', import.meta.url));
 const DURASIM_INDEX = ownModule('src/index');
