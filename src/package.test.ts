@@ -127,7 +127,7 @@ describe('the packed package', () => {
       }
       const merged = inConsumer(merge);
       // Each shard swept its share of the crash points (every fourth step): together, all of them.
-      expect(merged.out).toMatch(/^merged 4 summaries \(node-journal; seed 20261130\): \d+ runs, single-fault sweep: \d+ states at (\d+) of \1 crash points, complete, \d+ fault windows hit, exit 0 /m);
+      expect(merged.out).toMatch(/^merged 4 summaries \(node-journal; seed 20261130\): \d+ runs, single-fault sweep: \d+ states at (\d+) of \1 crash points, complete, two-fault pairs: \d+ of \d+ kept tried in \d+ runs, \d+ fault windows hit, exit 0 /m);
       expect(merged.code, merged.out).toBe(0);
       // The same line on a journal with a defect (the unsynced copy, as shard 1 in folders of its own): every path it prints is in what the job uploads.
       const defect = inConsumer(check.replace('${{ matrix.shard }}/', '1/').replaceAll('${{ matrix.shard }}', 'defect').replace('--runs 20000', '--runs 2000').replace('./my-journal.ts', './journal.js'));
