@@ -13,11 +13,11 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { judge } from '../model/judge.js';
 import { MUTANTS, mutantArbitrary } from '../src/journals/mutants/index.js';
 import { referenceJournal } from '../src/journals/reference.js';
-import { closeToMinimal, handMinimal, MUTANT_BUDGET, mutantProblems, mutantSeed, simulateAsProcesses } from '../src/mutantsMain.js';
+import { closeToMinimal, handMinimal, MUTANT_BUDGET, mutantProblems, mutantSeed, simulatorOf } from '../src/mutantsMain.js';
 import { bundledJournal } from '../src/isolation/journalRef.js';
 import { huntJournal } from '../src/mutation.js';
 import { WorkerPool } from '../src/pool/workerPool.js';
-import { parseScenarioText } from '../simulator/scenario/scenario.js';
+import { parseScenarioText, type Scenario } from '../simulator/scenario/scenario.js';
 import { PROPERTY_TIMEOUT_MS } from './budgets.js';
 import { markerProblem } from './fixtures/markerRule.js';
 
@@ -28,6 +28,12 @@ const pool = new WorkerPool({ workers: 1 });
 afterAll(() => pool.close());
 
 const runsToDetect: number[] = [];
+// Each journal bundled and compiled once for this file (the reference journal serves every mutant's check), an instance per incarnation as check takes one.
+const simulators = new Map<string, ReturnType<typeof simulatorOf>>();
+const simulateAsProcesses = async (name: string, scenario: Scenario) => {
+  if (!simulators.has(name)) simulators.set(name, simulatorOf(name));
+  return (await simulators.get(name)!)(scenario);
+};
 const aimed = MUTANTS.filter((m) => m.rareWindow === undefined);
 const minimal = (name: string) => parseScenarioText(readFileSync(new URL(`../reports/mutants/minimal/${name}.json`, import.meta.url), 'utf8'));
 

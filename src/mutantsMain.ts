@@ -53,10 +53,18 @@ export function killTable(rows: (HuntResult & { defect: string; expected: string
  * its in-process lock).
  */
 export async function simulateAsProcesses(name: string, scenario: Scenario): Promise<SimulationResult> {
+  return (await simulatorOf(name))(scenario);
+}
+
+/**
+ * The same, bundled and compiled once for many scenarios (as a worker thread of check compiles a
+ * journal once and takes a fresh instance per incarnation): what a shrink of one mutant calls.
+ */
+export async function simulatorOf(name: string): Promise<(scenario: Scenario) => Promise<SimulationResult>> {
   const ref = bundledJournal(name);
   if (ref === undefined) throw new Error(`no bundled journal named ${name}`);
   const instances = await compileJournal(await bundleJournal(ref), ownModule('src/index'));
-  return simulate(instances.fresh(), scenario, { fresh: instances.fresh });
+  return (scenario) => simulate(instances.fresh(), scenario, { fresh: instances.fresh });
 }
 
 export async function handMinimal(name: string): Promise<{ handFaults: number; handSteps: number }> {

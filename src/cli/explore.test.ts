@@ -77,6 +77,17 @@ describe('durasim explore', () => {
     expect(err.join('')).toContain('Failed to read the command line: --all-pairs goes with --depth 2: depth 1 tries one fault at a time. Run durasim explore --depth 2 --all-pairs.');
   });
 
+  test('progress: a first line once the first batch is judged, however short the exploration (then one every 5 s)', async () => {
+    const err: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => err.push(String(chunk)) > 0);
+    try {
+      expect(await run('explore', onePublish(), '--journal', 'reference', '--max-runs', '30', '--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'))).toBe(0);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(err.filter((l) => l.startsWith('progress: '))[0]).toMatch(/^progress: \d+ runs, \d+ states, 0 failing \([\d.]+\/s\)\n$/);
+  });
+
   test('a depth other than 1 or 2 is bad usage', async () => {
     expect(await run('explore', '--depth', '3', ...common())).toBe(2);
   });

@@ -17,6 +17,7 @@ import { journalRefOf } from '../isolation/journalRef.js';
 import { WorkerPool } from '../pool/workerPool.js';
 import { saveRegression } from '../regressions.js';
 import { count } from '../report/count.js';
+import { perSecond } from '../report/perSecond.js';
 import { describeFault } from '../report/explain.js';
 import { exploreCrashes, type CrashExploration, type CoverageRow, type PairCount } from '../runner/crashExplorer.js';
 import { violationLines } from '../report/violationLines.js';
@@ -84,7 +85,8 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
     const started = wallMs();
     const cpuStarted = cpuMs();
     let pairsStarted: { wall: number; cpu: number } | undefined;
-    let lastProgressMs = started;
+    // A first line once the first batch is judged (the exploration is under way), then one every 5 s.
+    let lastProgressMs: number | undefined;
     const exploration = await exploreCrashes({
       pool,
       journalId: loaded.journalId,
@@ -99,9 +101,9 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
       },
       stop: () => interrupt.requested,
       onProgress: (runs, states, failing) => {
-        if (!options.progress || wallMs() - lastProgressMs < 5000) return;
+        if (!options.progress || (lastProgressMs !== undefined && wallMs() - lastProgressMs < 5000)) return;
         lastProgressMs = wallMs();
-        process.stderr.write(`progress: ${count(runs, 'run')}, ${count(states, 'state')}, ${failing} failing (${(runs / ((lastProgressMs - started) / 1000)).toFixed(0)}/s)\n`);
+        process.stderr.write(`progress: ${count(runs, 'run')}, ${count(states, 'state')}, ${failing} failing (${perSecond(runs, (lastProgressMs - started) / 1000)})\n`);
       },
     });
     const elapsedS = (wallMs() - started) / 1000;

@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { baseScenario } from '../arbitraries.js';
 import { Interrupt } from './interrupt.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -172,7 +173,10 @@ describe('a signal to `npx durasim check` (npm, then sh -c, then node)', () => {
 describe('a signal to durasim explore', () => {
   test('SIGINT mid-exploration: the batch under way ends, the coverage written and marked interrupted, exit 130', async () => {
     const report = join(dir, 'explore');
-    const explore = start(process.execPath, [BIN, 'explore', '--journal', 'reference', '--depth', '2', '--workers', '1', '--report-dir', report, '--regressions', join(dir, 'explore-regressions')]);
+    // One publish: a short task whose exploration is still under way at its first progress line (its pairs follow).
+    const base = join(dir, 'one-publish.json');
+    writeFileSync(base, JSON.stringify(baseScenario([{ kind: 'publish', key: 'post-a', body: 'artifact a v1' }])));
+    const explore = start(process.execPath, [BIN, 'explore', base, '--journal', 'reference', '--depth', '2', '--workers', '1', '--report-dir', report, '--regressions', join(dir, 'explore-regressions')]);
     await explore.printed(/^progress: /m);
     explore.child.kill('SIGINT');
     const { code } = await explore.exited;

@@ -3,7 +3,7 @@ import { judge } from '../../model/judge.js';
 import type { Operation } from '../../model/contract/contract.js';
 import { parseScenarioText, type Fault, type Scenario } from '../../simulator/scenario/scenario.js';
 import { baseScenario, STANDARD_OPERATIONS } from '../arbitraries.js';
-import { closeToMinimal, handMinimal, simulateAsProcesses } from '../mutantsMain.js';
+import { closeToMinimal, handMinimal, simulatorOf } from '../mutantsMain.js';
 import { earlierAnchored, earlierOperations, fewerKindOccurrences, kindToNameAnchored } from './reanchorScenarios.js';
 import { simplifyScenario } from './simplifyScenario.js';
 
@@ -82,8 +82,9 @@ const found: Record<string, string> = {
 
 describe('anchored findings simplify close to the hand-minimal scenario', () => {
   test.each(Object.keys(found))('%s', async (name) => {
+    const simulateAsProcesses = await simulatorOf(name);
     const measure = async (scenario: Scenario): Promise<number | undefined> => {
-      const result = await simulateAsProcesses(name, scenario);
+      const result = await simulateAsProcesses(scenario);
       return judge(result).length > 0 ? result.stats.steps : undefined;
     };
     const start = parseScenarioText(found[name] as string);
