@@ -13,6 +13,9 @@
  * - each fault toward its least destructive form (milderScenarios), and its length of virtual time
  *   (a takeover's hold, a pause, a delay) and the task's temp files' retention halved when the
  *   trace gets shorter (shorterScenarios);
+ * - the service without its query by key, taken only when the trace gets shorter (querylessScenarios):
+ *   a journal in doubt polls the query for as long as its own patience lasts, and re-sends
+ *   at once where there is none, so the same defect often shows in fewer steps;
  * - a crash placed by step number re-placed by the work it hits (anchoredScenarios; hunt.ts first
  *   anchors every numbered fault where it landed: anchorFaults.ts); an operation dropped takes the
  *   faults anchored to its names with it, and the faults anchored after its steps (or the temp
@@ -222,7 +225,18 @@ function withoutOperation(scenario: Scenario, key: string): Scenario {
 
 /** Scenarios with as many faults and perhaps a shorter trace: a keep-all crash on a key's work → the key's first response lost. */
 export function gentlerScenarios(scenario: Scenario): Scenario[] {
-  return [...respondedScenarios(scenario), ...soonerScenarios(scenario), ...shorterScenarios(scenario)];
+  return [...respondedScenarios(scenario), ...soonerScenarios(scenario), ...shorterScenarios(scenario), ...querylessScenarios(scenario)];
+}
+
+/**
+ * The service with no query by key (`service.query: false`, drawn in one run in four): a journal
+ * that doubts an answer polls the query with backoff for as long as its own patience lasts before
+ * it acts, and goes on at once where the service offers none — so a defect that does not hang on
+ * the query (a budget counted in memory, a re-send after a crash) shows in fewer steps. Taken only
+ * when the trace gets shorter, and never made again once taken (the query stays off).
+ */
+export function querylessScenarios(scenario: Scenario): Scenario[] {
+  return scenario.service.query ? [{ ...scenario, service: { ...scenario.service, query: false } }] : [];
 }
 
 /** The virtual-time lengths a fault may carry: a takeover's hold, a pause, a response's delay or late commit, a Retry-After. */
