@@ -50,8 +50,10 @@ describe('simplifyScenario', () => {
 describe('gentler faults', () => {
   test('a process kill on a key\'s work becomes the loss of its first response, taken only when the trace gets shorter', async () => {
     const lost: Fault = { kind: 'response', at: { mentions: 'post-a', occurrence: 0 }, fault: 'drop-after-commit' };
-    // (The service without its query, the last gentler rewrite, is tested below.)
-    expect(gentlerScenarios(withFaults([kill, machine])).filter((s) => s.service.query).map((s) => [s.service.idempotencyMemory, s.faults])).toEqual([
+    // (The service without its query is tested below; the machine crash of the kill's restart moved into the first
+    // incarnation, with the kill a lost answer, in soonerIncarnations.test.ts.)
+    const kept = gentlerScenarios(withFaults([kill, machine])).filter((s) => s.service.query && s.faults.includes(machine));
+    expect(kept.map((s) => [s.service.idempotencyMemory, s.faults])).toEqual([
       ['durable', [lost, machine]],
       ['volatile', [lost, machine]],
       ['none', [lost, machine]],
