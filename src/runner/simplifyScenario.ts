@@ -13,6 +13,9 @@
  * - each fault toward its least destructive form (milderScenarios), and its length of virtual time
  *   (a takeover's hold, a pause, a delay) and the task's temp files' retention halved when the
  *   trace gets shorter (shorterScenarios);
+ * - the service without its query by key, taken only when the trace gets shorter (querylessScenarios):
+ *   a journal in doubt polls the query for as long as its own patience lasts, and re-sends
+ *   at once where there is none, so the same defect often shows in fewer steps;
  * - a crash placed by step number re-placed by the work it hits (anchoredScenarios; hunt.ts first
  *   anchors every numbered fault where it landed: anchorFaults.ts); an operation dropped takes the
  *   faults anchored to its names with it, and the faults anchored after its steps (or the temp
@@ -21,10 +24,14 @@
  * - with a fault or an operation dropped, the faults timed by global step (a user's save, a
  *   duplicate delivery, a restart, a takeover, a cancel) also tried earlier — a little, or by
  *   halves: the work they came after may be what was dropped;
- * - with a crash dropped, the same worker's later faults moved one incarnation sooner;
+ * - with a crash dropped, the same worker's later faults moved one incarnation sooner; last, with an
+ *   I/O error dropped too, or a kill made a lost answer, and the next incarnation's anchors shifted
+ *   to where the incarnation that now goes on reaches them (soonerIncarnations.ts);
  * - the inputs the publishes were planned from dropped, with any change of their source;
  * - the task's temp folder dropped with the other tasks' files in it, or one of those files;
- * - one worker fewer: a duplicate worker's lone crash moved to the first worker, at a step of its own.
+ * - one worker fewer: a duplicate worker's lone crash moved to the first worker, at a step of its own;
+ *   or, taken when the trace gets shorter, the duplicate delivery made a kill of the first worker and
+ *   the second worker's faults its restart's (secondWorkerAsRestart.ts);
  * - for anchored faults (reanchorScenarios.ts): a timed fault at an earlier occurrence or numbered
  *   at the first global steps, with a fault or an operation dropped; a fault anchored to a step's
  *   kind at an occurrence scaled to the operations left; a worker's fault anchored to a step's kind
@@ -39,6 +46,8 @@ import type { Operation } from '../../model/contract/contract.js';
 import { STANDARD_OPERATIONS } from '../arbitraries.js';
 import { inRunShape, type RunShape } from './runShape.js';
 import { earlierAnchored, earlierOccurrences, earlierOperations, fewerKindOccurrences, kindToNameAnchored, TIMED } from './reanchorScenarios.js';
+import { secondWorkerAsRestart } from './secondWorkerAsRestart.js';
+import { soonerIncarnations } from './soonerIncarnations.js';
 
 export interface SimplifyResult {
   scenario: Scenario;
@@ -136,7 +145,10 @@ export function simplerScenarios(scenario: Scenario, workload: readonly Operatio
     const { taskAfterRestart: _, ...unchanged } = scenario;
     out.push(unchanged);
   }
-  return [...out, ...milderScenarios(scenario), ...anchoredScenarios(scenario), ...kindToNameAnchored(scenario)];
+  // Last, a fault that ended an incarnation dropped (an I/O error too, not only a crash), its worker's later faults one
+  // incarnation sooner and shifted to where the incarnation that now goes on reaches them (soonerIncarnations.ts).
+  const sooner = faults.flatMap((f, i) => soonerIncarnations(faults, i).filter((_, n) => f.kind !== 'crash' || n > 0));
+  return [...out, ...milderScenarios(scenario), ...anchoredScenarios(scenario), ...kindToNameAnchored(scenario), ...sooner.flatMap((list) => withEarlier({ ...scenario, faults: list }))];
 }
 
 
@@ -222,7 +234,18 @@ function withoutOperation(scenario: Scenario, key: string): Scenario {
 
 /** Scenarios with as many faults and perhaps a shorter trace: a keep-all crash on a key's work → the key's first response lost. */
 export function gentlerScenarios(scenario: Scenario): Scenario[] {
-  return [...respondedScenarios(scenario), ...soonerScenarios(scenario), ...shorterScenarios(scenario)];
+  return [...respondedScenarios(scenario), ...soonerScenarios(scenario), ...shorterScenarios(scenario), ...querylessScenarios(scenario), ...respondedScenarios(scenario, true), ...secondWorkerAsRestart(scenario)];
+}
+
+/**
+ * The service with no query by key (`service.query: false`, drawn in one run in four): a journal
+ * that doubts an answer polls the query with backoff for as long as its own patience lasts before
+ * it acts, and goes on at once where the service offers none — so a defect that does not hang on
+ * the query (a budget counted in memory, a re-send after a crash) shows in fewer steps. Taken only
+ * when the trace gets shorter, and never made again once taken (the query stays off).
+ */
+export function querylessScenarios(scenario: Scenario): Scenario[] {
+  return scenario.service.query ? [{ ...scenario, service: { ...scenario.service, query: false } }] : [];
 }
 
 /** The virtual-time lengths a fault may carry: a takeover's hold, a pause, a response's delay or late commit, a Retry-After. */
@@ -248,15 +271,18 @@ function shorterScenarios(scenario: Scenario): Scenario[] {
   })];
 }
 
-/** A crash anchored to a key's request replaced by the loss of that request's response (the shorter story, same doubt). */
-function respondedScenarios(scenario: Scenario): Scenario[] {
+/**
+ * A crash anchored to a key's request replaced by the loss of that request's response (the shorter story, same doubt).
+ * `sooner`: instead, with the worker's faults of later incarnations moved into the one that now goes on (soonerIncarnations.ts).
+ */
+function respondedScenarios(scenario: Scenario, sooner = false): Scenario[] {
   const keys = new Set([...scenario.task.operations, ...(scenario.taskAfterRestart?.operations ?? [])].filter((op) => op.kind === 'publish').map((op) => op.key));
   const memories = [...new Set([scenario.service.idempotencyMemory, 'volatile', 'none'] as const)];
   return scenario.faults.flatMap((fault, i) => {
     if (fault.kind !== 'crash' || fault.mode !== 'keep-all' || fault.at === undefined || !keys.has(fault.at.mentions)) return [];
     const lost: Fault = { kind: 'response', at: { mentions: fault.at.mentions, occurrence: 0 }, fault: 'drop-after-commit' };
-    const faults = scenario.faults.map((f, k) => (k === i ? lost : f));
-    return memories.map((idempotencyMemory) => ({ ...scenario, service: { ...scenario.service, idempotencyMemory }, faults }));
+    const lists = sooner ? soonerIncarnations(scenario.faults, i, lost) : [scenario.faults.map((f, k) => (k === i ? lost : f))];
+    return lists.flatMap((faults) => memories.map((idempotencyMemory) => ({ ...scenario, service: { ...scenario.service, idempotencyMemory }, faults })));
   });
 }
 
