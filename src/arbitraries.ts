@@ -265,7 +265,10 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       if (draw.mix.restart) faults.push({ kind: 'service-restart', atStep: draw.restartAt });
       scenario.faults = faults;
       scenario.service.idempotencyMemory = draw.memory;
-      scenario.service.query = draw.query;
+      // A service without a query by key is drawn only where durasim stands for the service: a contract says
+      // which queries the user's service has (none, or by the receipt alone, is its own case), and never
+      // that a route it declares answers 405. The draw is still made, so a seed's other draws stay as they were.
+      scenario.service.query = options.contract !== undefined || options.task?.service.contract !== undefined ? true : draw.query;
       if (draw.mix.intent) {
         // In the body's own format: one JSON value or form field changed, plain text as it always was (changedIntent.ts).
         const changed = draw.operations.map((op) => (op.kind === 'publish' ? { ...op, body: changedIntent(op.body, { pick: draw.intentPick, contract: options.contract ?? options.task?.service.contract, plainSuffix: ' (changed)' }) } : { ...op }));

@@ -5,6 +5,7 @@ import { anchoredScenarios, gentlerScenarios, milderScenarios, querylessScenario
 import { outsideRunShape, runShapeOf } from './runShape.js';
 import { simulate } from '../../simulator/simulate.js';
 import { judge } from '../../model/judge.js';
+import { presetContract } from '../../simulator/contract/presets.js';
 import { journal as budgetInMemory } from '../journals/mutants/budgetInMemory.js';
 
 const kill: Fault = { kind: 'crash', process: 0, incarnation: 0, at: { mentions: 'post-a', occurrence: 2 }, when: 'after', mode: 'keep-all' };
@@ -67,6 +68,12 @@ describe('gentler faults', () => {
 
 describe('the service without its query', () => {
   const queried = withFaults([kill]);
+
+  test("never under a contract: the user's service has the queries its contract declares", () => {
+    const underContract = { ...queried, service: { ...queried.service, contract: presetContract('payments')! } };
+    expect(querylessScenarios(underContract)).toEqual([]);
+    expect(gentlerScenarios(underContract).every((s) => s.service.query)).toBe(true);
+  });
 
   test('offered once, while the service answers a query, and taken only when the run fails the same way in fewer steps', async () => {
     expect(querylessScenarios(queried).map((s) => s.service)).toEqual([{ ...queried.service, query: false }]);
