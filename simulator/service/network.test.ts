@@ -1,8 +1,11 @@
+import { getResponse } from 'msw';
 import { describe, expect, test, beforeAll } from 'vitest';
 import { VirtualClock } from '../world/clock.js';
-import { loadMsw, Network, responseOf } from './network.js';
+import { headersOf, loadMsw, Network, responseOf } from './network.js';
 import { DEFAULT_SERVICE, SERVICE_URL } from '../scenario/scenario.js';
-import { ServiceCore } from './service.js';
+import { ServiceCore, type ServiceReply } from './service.js';
+import { presetContract } from '../contract/presets.js';
+import { handlersWith } from './mswHandlers.js';
 
 // The msw transport loads msw on first use (simulate() does it before a run): the tests here build Networks by hand.
 beforeAll(loadMsw);
@@ -12,6 +15,12 @@ function pair(faults = [] as ConstructorParameters<typeof ServiceCore>[1]) {
   const direct = make();
   const viaMsw = make();
   return { direct, viaMsw, directNet: new Network(direct, SERVICE_URL, 'direct'), mswNet: new Network(viaMsw, SERVICE_URL, 'msw') };
+}
+
+/** What the client is handed for a reply (responseOf): its status, headers and body, and how it is delivered. */
+async function seen(reply: ServiceReply): Promise<object> {
+  const response = responseOf({ ...reply, cut: false });
+  return { status: response.status, headers: headersOf(response.headers), body: await response.text(), cut: reply.cut, deliver: reply.deliver, delayMs: reply.delayMs };
 }
 
 describe('Network', () => {
@@ -28,9 +37,32 @@ describe('Network', () => {
     for (const [url, init] of calls) {
       const a = await directNet.send(await directNet.read(url, init));
       const b = await mswNet.send(await mswNet.read(url, init));
-      expect(b).toEqual(a);
+      expect(await seen(b)).toEqual(await seen(a));
     }
     expect(viaMsw.effects).toEqual(direct.effects);
+  });
+
+  // Shown failing before the fix: the msw transport handed the client the core's headers (retry-after: 5, no x-answered-by), whatever msw answered.
+  test('the msw transport hands the client what msw answered: its status, its headers and its body', async () => {
+    const url = 'https://api.payouts.example';
+    const core = new ServiceCore({ ...DEFAULT_SERVICE, existing: [], resources: {}, contract: { ...(presetContract('payments') as NonNullable<ReturnType<typeof presetContract>>), url } }, [{ kind: 'response', request: 0, fault: 'unavailable', retryAfterMs: 5000 }], new VirtualClock());
+    // Handlers that change the service's answer on its way out, as a defect of the msw path would.
+    const network = new Network(core, url, 'msw', (msw, handlerCore, baseUrl, onReply) => [
+      msw.http.all(`${baseUrl}/*`, async ({ request }) => {
+        const answered = await getResponse(handlersWith(msw, handlerCore, baseUrl, onReply), request);
+        const headers = new Headers(answered?.headers);
+        headers.delete('retry-after');
+        headers.set('x-answered-by', 'msw');
+        return new msw.HttpResponse(`${await answered?.text()} `, { status: 502, headers });
+      }),
+    ]);
+    const reply = await network.send(await network.read(`${url}/v1/payouts`, { method: 'POST', headers: { 'Idempotency-Key': 'k' }, body: '{"amount":1}' }));
+    expect(core.requests.map((r) => r.status)).toEqual([503]);
+    const client = responseOf(reply);
+    expect(client.status).toBe(502);
+    expect(client.headers.get('retry-after')).toBeNull();
+    expect(client.headers.get('x-answered-by')).toBe('msw');
+    expect(await client.text()).toMatch(/"api_error".* $/);
   });
 
   test('a Request object is read like a url and init', async () => {

@@ -45,6 +45,9 @@ export class UnreachableHostError extends TypeError {
   }
 }
 
+/** What makes the msw transport's request handlers over a core: the fake service's own (mswHandlers.ts) unless a test hands in others. */
+export type HandlersOf = typeof handlersWith;
+
 export class Network {
   private handlers: RequestHandler[] | undefined;
   private lastReply: ServiceReply | undefined;
@@ -53,6 +56,7 @@ export class Network {
     private readonly core: ServiceCore,
     readonly serviceUrl: string,
     private readonly transport: Transport,
+    private readonly handlersOf: HandlersOf = handlersWith,
   ) {}
 
   /** Reads the request without sending it (so the caller can record it and check the origin). */
@@ -96,7 +100,7 @@ export class Network {
   async send(request: SentRequest): Promise<ServiceReply> {
     if (this.transport === 'direct') return this.core.receive(request.method, request.route, request.body, request.credentials);
     invariant(msw !== undefined, 'the msw transport was used before loadMsw()');
-    this.handlers ??= handlersWith(msw, this.core, this.serviceUrl, (reply) => {
+    this.handlers ??= this.handlersOf(msw, this.core, this.serviceUrl, (reply) => {
       this.lastReply = reply;
     });
     this.lastReply = undefined;
@@ -106,8 +110,8 @@ export class Network {
     const response = await msw.getResponse(this.handlers, new Request(request.url, init));
     const reply = this.lastReply as ServiceReply | undefined;
     if (!response || !reply) throw new Error(`msw handlers gave no response for ${request.method} ${request.url}`);
-    // What the client sees is what msw answered; the core's reply adds only the delivery decision.
-    return { ...reply, status: response.status, body: await response.text() };
+    // What the client sees is what msw answered — its status, its headers, its body; the core's reply adds only the delivery decision.
+    return { ...reply, status: response.status, headers: headersOf(response.headers), body: await response.text() };
   }
 
   private route(method: string, url: string, headers: Headers, body: string): ServiceRoute {
@@ -115,6 +119,15 @@ export class Network {
     const contract = this.core.face?.contract;
     return contract ? contractRoute(contract, method, url, headers, body) : routeOf(method, new URL(url).pathname);
   }
+}
+
+/** Headers as a plain object (lower-case names, as Headers keeps them). */
+export function headersOf(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    out[name] = value;
+  });
+  return out;
 }
 
 /** The Response the client sees for a reply: its body a text (textResponse.ts); a cut body errors after its first half. */

@@ -32,7 +32,7 @@ export type ServiceRoute =
 
 export interface ServiceReply {
   status: number;
-  /** Response headers besides content-type (application/json): a contract's replay flag, Retry-After. */
+  /** Response headers besides content-type (application/json unless one is given): a contract's replay flag, Retry-After. On the msw transport, every header msw answered with. */
   headers?: Record<string, string>;
   body: string;
   /** The body stream errors after its first half. */
