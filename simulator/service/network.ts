@@ -3,9 +3,11 @@
  *
  * Rules:
  * - Only the fake service's origin is reachable; any other URL fails like an unknown host.
- * - Transport 'msw' dispatches through msw's getResponse over the service handlers; 'direct'
- *   routes the same requests to the same core without msw (faster). A property in properties/
- *   proves the two give identical traces.
+ * - Transport 'msw' dispatches through msw's getResponse over the service handlers, and the client
+ *   gets what msw answered (status, headers, body); 'direct' routes the same requests to the same
+ *   core without msw (faster). Properties hold the two to identical traces, requests and effects:
+ *   properties/determinism.test.ts for durasim's own protocol, examples/contracts/transports.test.ts
+ *   under the presets' contracts, and network.test.ts to the same answers under each preset.
  * - The service acts when the request arrives; the reply's delivery (drop, delay, cut body) is
  *   carried out by the caller in virtual time.
  */
