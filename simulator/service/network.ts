@@ -15,6 +15,7 @@ import type { RequestHandler } from 'msw';
 import { invariant } from '../invariant.js';
 import { credentialHeaders, credentialsOf, routeOf, type RequestCredentials, type ServiceCore, type ServiceReply, type ServiceRoute } from './service.js';
 import { textResponse } from './textResponse.js';
+import { NULL_BODY_STATUSES } from './serviceTypes.js';
 import { handlersWith, type Msw } from './mswHandlers.js';
 import { contractRoute } from './contractRoute.js';
 
@@ -135,8 +136,8 @@ export function headersOf(headers: Headers): Record<string, string> {
 /** The Response the client sees for a reply: its body a text (textResponse.ts); a cut body errors after its first half. */
 export function responseOf(reply: ServiceReply): Response {
   const headers = { 'content-type': 'application/json', ...reply.headers };
-  const nullBody = reply.status === 204 || reply.status === 304;
-  if (nullBody) return new Response(null, { status: reply.status, headers });
+  // As fetch gives it: a 204, 205 or 304 has no body (so none to cut), whatever the service said.
+  if (NULL_BODY_STATUSES.has(reply.status)) return new Response(null, { status: reply.status, headers });
   if (!reply.cut) return textResponse(reply.body, { status: reply.status, headers });
   const bytes = new TextEncoder().encode(reply.body);
   // The first half arrives; the next read finds the connection gone (a reader sees the half first).
