@@ -16,6 +16,8 @@ const KEYS = ['preset', 'url', 'effects', 'queries', 'created', 'replay', 'misma
 const ANSWERS = ['created', 'replay', 'mismatch', 'inFlight', 'missingKey', 'notFound', 'invalid', 'revoked', 'unavailable', 'internal'] as const;
 const METHOD = /^[A-Z]+$/;
 const HEADER = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** A character no header value carries: a control character but the tab, or one past U+00FF. */
+const HEADER_VALUE_UNSENDABLE = /[^\t\x20-\x7e\x80-\xff]/;
 const MAX_ROUTES = 64;
 const MAX_TEMPLATE_CHARS = 65_536;
 /** The longest route path pattern a contract may name (schema/*.schema.json say it too). */
@@ -173,6 +175,9 @@ function answer(value: unknown, field: string, fail: Fail, more: readonly string
   const out: Answer = { status };
   if (value.headers !== undefined) {
     if (!isRecord(value.headers) || Object.entries(value.headers).some(([name, v]) => !HEADER.test(name) || typeof v !== 'string' || /[\r\n]/.test(v))) fail(`${field}.headers`, `must map header names to texts, found ${shown(value.headers)}`);
+    // What a header can carry (RFC 9110's field value; what node:http and fetch's Headers take): a fetch would throw on the rest.
+    const unsent = Object.entries(value.headers as Record<string, string>).find(([, v]) => HEADER_VALUE_UNSENDABLE.test(v));
+    if (unsent !== undefined) fail(`${field}.headers`, `has ${shown(unsent[0])}: ${shown(unsent[1])}, which a header cannot carry (a control character, or one past U+00FF)`, 'Write it in printable ASCII, e.g. "paid (ok)".');
     out.headers = { ...(value.headers as Record<string, string>) };
   }
   if (value.body !== undefined) {

@@ -153,6 +153,10 @@ describe('a contract from JSON', () => {
     expect(refusal({ created: { status: 201, body: { id: '{{receipt}}' }, receipt: '/ref' } })).toBe('service.created.receipt is "/ref", but the created body holds nothing there. Point it at the field whose value is "{{receipt}}".');
     expect(refusal({ mismatch: { status: 422, body: { x: '{{recipt}}' } } })).toBe('service.mismatch.body has a placeholder {{recipt}} durasim does not know. Use {{receipt}}, {{key}}, {{digest}}, {{state}}, {{retryAfterSeconds}}, {{retryAfterMs}} or {{request:/<pointer>}}.');
     expect(refusal({ preset: 'durasim', url: 'https://x.example' })).toBe("service.url cannot be set on the durasim preset (durasim's own protocol, POST /operations/:key). Name another preset (ietf, payments, client-token) to script your own API.");
+    // A value fetch's Headers would throw on while the run answers (exit 5, durasim's own failure, before this).
+    expect(refusal({ replay: { status: 200, headers: { 'X-Note': 'paid ✓' } } })).toBe('service.replay.headers has "X-Note": "paid ✓", which a header cannot carry (a control character, or one past U+00FF). Write it in printable ASCII, e.g. "paid (ok)".');
+    expect(refusal({ replay: { status: 200, headers: { 'X-Note': 'a\u0000b' } } })).toBe('service.replay.headers has "X-Note": "a\\u0000b", which a header cannot carry (a control character, or one past U+00FF). Write it in printable ASCII, e.g. "paid (ok)".');
+    expect(refusal({ replay: { status: 200, headers: { 'X-Note': 'payé\tok' } } })).toBe('accepted');
     expect(refusal({ url: 'ftp://x' })).toBe('service.url must be an http or https URL with no query, found "ftp://x". Write the base URL your worker calls, e.g. "https://api.example.com".');
   });
 

@@ -8,6 +8,7 @@
 import type { RequestHandler } from 'msw';
 import { credentialsOf, type ServiceCore, type ServiceReply, type ServiceRoute } from './service.js';
 import { contractRoute } from './contractRoute.js';
+import { NULL_BODY_STATUSES } from './serviceTypes.js';
 
 /** What of msw the handlers use. */
 export type Msw = Pick<typeof import('msw'), 'http' | 'HttpResponse'>;
@@ -18,7 +19,7 @@ export function handlersWith(msw: Msw, core: ServiceCore, baseUrl: string, onRep
     const body = request.method === 'POST' || (typeof route === 'function' && request.method !== 'GET' && request.method !== 'HEAD') ? await request.text() : '';
     const reply = core.receive(request.method, typeof route === 'function' ? route(body) : route, body, credentialsOf(request.headers));
     onReply(reply);
-    return new HttpResponse(reply.status === 204 ? null : reply.body, { status: reply.status, headers: { 'content-type': 'application/json', ...reply.headers } });
+    return new HttpResponse(NULL_BODY_STATUSES.has(reply.status) ? null : reply.body, { status: reply.status, headers: { 'content-type': 'application/json', ...reply.headers } });
   };
   // Under a contract, every request goes to its routes (contractRoute.ts), whatever its path.
   const contract = core.face?.contract;

@@ -3,9 +3,11 @@
  *
  * Rules:
  * - Only the fake service's origin is reachable; any other URL fails like an unknown host.
- * - Transport 'msw' dispatches through msw's getResponse over the service handlers; 'direct'
- *   routes the same requests to the same core without msw (faster). A property in properties/
- *   proves the two give identical traces.
+ * - Transport 'msw' dispatches through msw's getResponse over the service handlers, and the client
+ *   gets what msw answered (status, headers, body); 'direct' routes the same requests to the same
+ *   core without msw (faster). Properties hold the two to identical traces, requests and effects:
+ *   properties/determinism.test.ts for durasim's own protocol, examples/contracts/transports.test.ts
+ *   under the presets' contracts, and network.test.ts to the same answers under each preset.
  * - The service acts when the request arrives; the reply's delivery (drop, delay, cut body) is
  *   carried out by the caller in virtual time.
  */
@@ -13,6 +15,7 @@ import type { RequestHandler } from 'msw';
 import { invariant } from '../invariant.js';
 import { credentialHeaders, credentialsOf, routeOf, type RequestCredentials, type ServiceCore, type ServiceReply, type ServiceRoute } from './service.js';
 import { textResponse } from './textResponse.js';
+import { NULL_BODY_STATUSES } from './serviceTypes.js';
 import { handlersWith, type Msw } from './mswHandlers.js';
 import { contractRoute } from './contractRoute.js';
 
@@ -45,6 +48,9 @@ export class UnreachableHostError extends TypeError {
   }
 }
 
+/** What makes the msw transport's request handlers over a core: the fake service's own (mswHandlers.ts) unless a test hands in others. */
+export type HandlersOf = typeof handlersWith;
+
 export class Network {
   private handlers: RequestHandler[] | undefined;
   private lastReply: ServiceReply | undefined;
@@ -53,6 +59,7 @@ export class Network {
     private readonly core: ServiceCore,
     readonly serviceUrl: string,
     private readonly transport: Transport,
+    private readonly handlersOf: HandlersOf = handlersWith,
   ) {}
 
   /** Reads the request without sending it (so the caller can record it and check the origin). */
@@ -96,7 +103,7 @@ export class Network {
   async send(request: SentRequest): Promise<ServiceReply> {
     if (this.transport === 'direct') return this.core.receive(request.method, request.route, request.body, request.credentials);
     invariant(msw !== undefined, 'the msw transport was used before loadMsw()');
-    this.handlers ??= handlersWith(msw, this.core, this.serviceUrl, (reply) => {
+    this.handlers ??= this.handlersOf(msw, this.core, this.serviceUrl, (reply) => {
       this.lastReply = reply;
     });
     this.lastReply = undefined;
@@ -106,8 +113,8 @@ export class Network {
     const response = await msw.getResponse(this.handlers, new Request(request.url, init));
     const reply = this.lastReply as ServiceReply | undefined;
     if (!response || !reply) throw new Error(`msw handlers gave no response for ${request.method} ${request.url}`);
-    // What the client sees is what msw answered; the core's reply adds only the delivery decision.
-    return { ...reply, status: response.status, body: await response.text() };
+    // What the client sees is what msw answered — its status, its headers, its body; the core's reply adds only the delivery decision.
+    return { ...reply, status: response.status, headers: headersOf(response.headers), body: await response.text() };
   }
 
   private route(method: string, url: string, headers: Headers, body: string): ServiceRoute {
@@ -117,11 +124,20 @@ export class Network {
   }
 }
 
+/** Headers as a plain object (lower-case names, as Headers keeps them). */
+export function headersOf(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    out[name] = value;
+  });
+  return out;
+}
+
 /** The Response the client sees for a reply: its body a text (textResponse.ts); a cut body errors after its first half. */
 export function responseOf(reply: ServiceReply): Response {
   const headers = { 'content-type': 'application/json', ...reply.headers };
-  const nullBody = reply.status === 204 || reply.status === 304;
-  if (nullBody) return new Response(null, { status: reply.status, headers });
+  // As fetch gives it: a 204, 205 or 304 has no body (so none to cut), whatever the service said.
+  if (NULL_BODY_STATUSES.has(reply.status)) return new Response(null, { status: reply.status, headers });
   if (!reply.cut) return textResponse(reply.body, { status: reply.status, headers });
   const bytes = new TextEncoder().encode(reply.body);
   // The first half arrives; the next read finds the connection gone (a reader sees the half first).

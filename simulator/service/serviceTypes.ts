@@ -30,9 +30,12 @@ export type ServiceRoute =
   | { kind: 'out-of-scope' }
   | { kind: 'unknown' };
 
+/** The statuses whose response has no body, whatever the service said (fetch's null body statuses from 200 to 599, the range a contract may answer in). */
+export const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([204, 205, 304]);
+
 export interface ServiceReply {
   status: number;
-  /** Response headers besides content-type (application/json): a contract's replay flag, Retry-After. */
+  /** Response headers besides content-type (application/json unless one is given): a contract's replay flag, Retry-After. On the msw transport, every header msw answered with. */
   headers?: Record<string, string>;
   body: string;
   /** The body stream errors after its first half. */

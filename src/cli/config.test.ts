@@ -37,6 +37,8 @@ describe('durasim.config.json', () => {
     expect(refusal('{ "seed": 4294967296 }')).toBe('Failed to read the config: durasim.config.json says "seed": 4294967296, which is not a whole number from 0 to 4294967295. Write e.g. "seed": 42, or leave it out for a fresh seed each run.');
     expect(refusal('{ "env": { "1X": "a" } }')).toBe('Failed to read the config: durasim.config.json says "env" has "1X": "a", which is not a variable\'s name with a text. Write names of letters, digits and _ (not starting with a digit), each with a string value.');
     expect(refusal('{ "journal": "" }')).toBe('Failed to read the config: durasim.config.json says "journal": "", which is not a path. Write the journal module\'s path, relative to the config\'s folder.');
+    // Accepted before, and then every run that answered with it failed as durasim's own (exit 5): fetch's Headers cannot carry it.
+    expect(refusal('{ "service": { "preset": "payments", "replay": { "status": 200, "headers": { "X-Note": "paid ✓" } } } }')).toBe('Failed to read the config: durasim.config.json says "service.replay.headers" has "X-Note": "paid ✓", which a header cannot carry (a control character, or one past U+00FF). Write it in printable ASCII, e.g. "paid (ok)".');
     expect(refusal('{ "bounds": { "maxStep": 3 } }')).toBe('Failed to read the config: durasim.config.json says "bounds" has "maxStep", which is not a bound. Did you mean "maxSteps"? Use any of maxSteps, maxIncarnations, maxVirtualTimeMs.');
     expect(refusal('{ "bounds": { "maxSteps": 0 } }')).toBe('Failed to read the config: durasim.config.json says "bounds.maxSteps": 0, which is not a whole number from 1 to 1000000. Write e.g. "bounds": { "maxSteps": 20000, "maxVirtualTimeMs": 7200000 }.');
     expect(refusal('{ "bounds": 5000 }')).toBe('Failed to read the config: durasim.config.json says "bounds": 5000, which is not an object. Write e.g. "bounds": { "maxSteps": 20000, "maxVirtualTimeMs": 7200000 }.');
@@ -74,6 +76,9 @@ describe('durasim.config.json', () => {
     ['{ "service": { "mismatch": { "status": 99 } } }', false],
     ['{ "service": { "memory": { "ttlMs": 0 } } }', false],
     ['{ "service": { "outOfScope": ["health"] } }', false],
+    ['{ "service": { "replay": { "status": 200, "headers": { "X-Note": "payé\\tok" } } } }', true],
+    ['{ "service": { "replay": { "status": 200, "headers": { "X-Note": "paid ✓" } } } }', false],
+    ['{ "service": { "replay": { "status": 200, "headers": { "X-Note": "a\\u0001" } } } }', false],
   ])('its JSON Schema and durasim agree on %s', (text, valid) => {
     expect(validate(JSON.parse(text))).toBe(valid);
     expect(refusal(text) === 'accepted').toBe(valid);
