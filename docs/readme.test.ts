@@ -31,7 +31,7 @@ describe('README.md, in a clone', () => {
 
   // A small budget and a small task here (one publish, no features: its sweep judges 88 crash points, the standard task's 262):
   // what this holds is the script (the reference journal, the sweep first, clean); the standard task's whole sweep of the
-  // reference is the README's `npx durasim check`, which CI runs as written (.ci/run, walkthrough).
+  // reference is the README's `npx durasim check`, which CI runs as written (.ci/run, the package stage).
   test('npm start runs a check of the bundled reference journal, its single-fault sweep and two-fault pairs first, clean (a small budget here)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'durasim-readme-'));
     try {

@@ -3,8 +3,8 @@
  * its README says (examples/libraries/<library>/journal.ts), the verdict `durasim check` gives each
  * at a fixed budget and seed, why that verdict is right, and what `durasim confirm` says of the
  * counterexample in real processes (from their real system calls, under strace). One table, read
- * by the test that runs it (matrix.test.ts) and by the script that writes docs/compatibility.md
- * (matrixMain.ts) — the doc is the table, rendered; the test fails when a run disagrees with it.
+ * by the script that writes docs/compatibility.md and runs every row (matrixMain.ts; `--verify`, a
+ * CI stage, fails when a run disagrees with it) and by matrix.test.ts (the doc is the table, rendered).
  */
 
 export interface LibraryCase {

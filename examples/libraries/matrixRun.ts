@@ -56,7 +56,7 @@ function faultsNote(c: LibraryCase): string {
   return left.length > 0 ? `, without ${left.map((family) => `\`${family}\``).join(', ')} faults` : '';
 }
 
-/** docs/compatibility.md: the matrix, rendered (every figure in it is the table's, held to the runs by matrix.test.ts). */
+/** docs/compatibility.md: the matrix, rendered (every figure in it is the table's, held to the runs by `npm run compatibility -- --verify`, a CI stage). */
 export function renderMatrix(cases: readonly LibraryCase[]): string {
   const lines = [
     '# Compatibility: journals on the libraries they are built on',
