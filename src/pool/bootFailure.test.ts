@@ -68,3 +68,29 @@ test("a boot that fails in durasim's own words (its module graph cannot load) is
   expect(error).toBeInstanceOf(OwnFailure);
   expect((error as Error).message).toBe("Failed to load durasim's module graph: /pkg/dist/graph.mjs threw SyntaxError: Unexpected end of input. Reinstall durasim.");
 });
+
+/**
+ * A boot that never says it is ready and never ends — blocked on a lock nothing releases, or looping —
+ * once hung the command forever (the known gap of the stops before this one). The pool bounds a
+ * boot by the harness's own clock (bootTimeoutMs, default 120 s: a worker boots in well under a
+ * second, ~3 s on a machine loaded 15 deep), then ends as a boot that fails.
+ */
+describe('a pool whose worker boot never ends', () => {
+  const blocked = bootFile('blocked', 'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);');
+  const loops = bootFile('loops', 'for (;;) {}');
+  test.each([
+    ['blocked on a wait nothing ends', blocked],
+    ['in an endless loop', loops],
+  ])('%s: the load rejects with exit 5 words naming the bound, and no worker is started again', async (_what, { boot, starts }) => {
+    const pool = new WorkerPool({ workers: 1, boot, bootTimeoutMs: 300 });
+    pools.push(pool);
+    const error = await pool.load(journalRefOf('reference')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OwnFailure);
+    const message = `Failed to start a worker thread of durasim's pool: its boot (${boot}) did not say it was ready within 0.3 s (a worker boots in well under a second): it hangs. ${REINSTALL}`;
+    expect((error as Error).message).toBe(message);
+    expect(await pool.run(0, {})).toEqual({ kind: 'harness-error', message });
+    await pool.close();
+    expect(starts()).toBe(1);
+  });
+});
+

@@ -11,9 +11,10 @@ import { OwnFailure, REINSTALL } from '../ownFailure.js';
 
 const ACTION = "start a worker thread of durasim's pool";
 
-/** The worker ended before it was ready: `error` what it threw (or Node's error starting it), else `exitCode` its exit. */
-export function bootFailure(boot: string, cause: { error?: Error & { code?: string }; exitCode?: number }, heapLimitMb: number): OwnFailure {
-  const { error, exitCode } = cause;
+/** The worker ended before it was ready: `error` what it threw (or Node's error starting it), else `exitCode` its exit; or it did not say it was ready within `hungMs` (the pool's boot bound). */
+export function bootFailure(boot: string, cause: { error?: Error & { code?: string }; exitCode?: number; hungMs?: number }, heapLimitMb: number): OwnFailure {
+  const { error, exitCode, hungMs } = cause;
+  if (hungMs !== undefined) return new OwnFailure(ACTION, `its boot (${boot}) did not say it was ready within ${hungMs / 1000} s (a worker boots in well under a second): it hangs`, REINSTALL);
   if (!existsSync(boot)) return new OwnFailure(ACTION, `its entry file ${boot} is missing: durasim's package is incomplete`, REINSTALL);
   if (error?.code === 'ERR_WORKER_OUT_OF_MEMORY') return new OwnFailure(ACTION, `the worker's heap passed its limit of ${heapLimitMb} MB while it booted (${boot}), before any journal ran`, 'Raise --max-heap');
   // Said by durasim's own boot in its words (src/bin/graph.mjs's ownFailure: its module graph cannot load, say).

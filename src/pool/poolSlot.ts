@@ -27,6 +27,8 @@ export interface Slot {
   runs: number;
   lastBeats: number;
   lastBeatAtMs: number;
+  /** When the worker was started (the harness's clock): its boot is bounded by bootTimeoutMs. */
+  startedAtMs: number;
   /** The worker thread's CPU time when the watchdog first looked after its last beat (undefined: not looked yet, or unreadable). */
   lastBeatCpuMs?: number;
   heapMb: number;

@@ -13,6 +13,8 @@ export interface PoolOptions {
   hangTimeoutMs?: number;
   /** Runs before a worker is replaced by a fresh one (default 50,000; the heap check recycles a worker that grows). */
   recycleAfterRuns?: number;
+  /** Wall time a worker's boot may take before the pool ends as a boot that failed (default 120,000 ms; a boot takes well under a second). */
+  bootTimeoutMs?: number;
   /** The workers' entry file (default src/pool/poolBoot.mjs): durasim's own tests start pools whose boot fails. */
   boot?: string;
 }

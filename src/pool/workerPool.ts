@@ -44,6 +44,12 @@ import type { PendingRun, Slot } from './poolSlot.js';
 const BOOT = fileURLToPath(new URL('./poolBoot.mjs', import.meta.url));
 const DURASIM_INDEX = ownModule('src/index');
 const WATCHDOG_MS = 100;
+/**
+ * A worker's boot is bounded by the harness's clock: it loads durasim's own module graph, in well under
+ * a second (~3 s on a machine loaded 15 deep); one that has not said it is ready after this hangs
+ * (a lock nothing releases, a loop) and would hang the command forever.
+ */
+export const BOOT_TIMEOUT_MS = 120_000;
 /** Runs sent ahead to each worker, so it never waits for the main thread between two runs. */
 const PIPELINE = 2;
 const wallMs = (): number => performance.now(); // the harness's own clock: the simulation never reads it
@@ -55,6 +61,7 @@ export class WorkerPool {
   }
   readonly maxHeapMb: number;
   readonly hangTimeoutMs: number;
+  private readonly bootTimeoutMs: number;
   private readonly recycleAfterRuns: number;
   private readonly slots: Slot[] = [];
   private readonly queue: PendingRun[] = [];
@@ -75,6 +82,7 @@ export class WorkerPool {
     const size = Math.max(1, options.workers ?? availableParallelism());
     this.maxHeapMb = options.maxHeapMb ?? 512;
     this.hangTimeoutMs = options.hangTimeoutMs ?? 5000;
+    this.bootTimeoutMs = options.bootTimeoutMs ?? BOOT_TIMEOUT_MS;
     this.recycleAfterRuns = options.recycleAfterRuns ?? 50_000;
     this.boot = options.boot ?? BOOT;
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
@@ -183,7 +191,7 @@ export class WorkerPool {
     // What journals print is not durasim's output; their behaviour is in the trace.
     worker.stdout.resume();
     if (process.env.DURASIM_DEBUG_WORKERS) worker.stderr.pipe(process.stderr); else worker.stderr.resume();
-    const slot: Slot = { worker, heartbeat, loaded: new Set(), sent: [], runs: 0, lastBeats: 0, lastBeatAtMs: wallMs(), heapMb: 0, exiting: false, cpuAsked: [], loading: [] };
+    const slot: Slot = { worker, heartbeat, loaded: new Set(), sent: [], runs: 0, lastBeats: 0, lastBeatAtMs: wallMs(), startedAtMs: wallMs(), heapMb: 0, exiting: false, cpuAsked: [], loading: [] };
     worker.on('message', (message: FromWorker) => this.onMessage(slot, message));
     worker.on('error', (error: Error & { code?: string }) => this.onWorkerGone(slot, error));
     worker.on('exit', (exitCode) => this.onWorkerGone(slot, undefined, exitCode));
@@ -356,6 +364,7 @@ export class WorkerPool {
       if ((slot.sent.length === 0 && slot.loading.length === 0) || slot.exiting) continue;
       // A worker still booting runs durasim's own code (its module graph): on a busy machine that alone took more than a short hang timeout.
       if (!isReady(slot.heartbeat)) {
+        if (now - slot.startedAtMs > this.bootTimeoutMs) return this.breakDown(bootFailure(this.boot, { hungMs: this.bootTimeoutMs }, this.maxHeapMb + 64));
         slot.lastBeatAtMs = now;
         slot.lastBeatCpuMs = undefined;
         continue;
