@@ -14,7 +14,7 @@ usage:
                   [--shard i/n] [--report-dir <dir>] [--junit <file>] [--json] [--regressions <dir>]
                   [--workers N] [--max-heap MB] [--hang-timeout 5s]
                   [--tally] [--invariants a,b] [--safety-only] [--confirm] [--env NAME=VALUE]... [--verbose]
-                  [--guided] [--no-sweep] [--sweep-runs N] [--no-pairs] [--pair-runs N]
+                  [--guided] [--no-sweep] [--sweep-runs N] [--no-pairs] [--pair-runs N] [--no-progress]
                   [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
   durasim replay  <scenario.json> [--journal <module>] [--config <file>] [--report-dir <dir>] [--max-heap MB] [--hang-timeout 5s]
                   [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
@@ -23,7 +23,7 @@ usage:
                   [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
   durasim explore [scenario.json] [--journal <module>] [--depth 1|2] [--all-pairs] [--max-runs N]
                   [--faults ${FAULT_KINDS.join(',')}] [--operations …] [--features …] [--config <file>]
-                  [--env NAME=VALUE]... [--report-dir <dir>] [--regressions <dir>] [--workers N]
+                  [--env NAME=VALUE]... [--report-dir <dir>] [--regressions <dir>] [--workers N] [--no-progress]
                   [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
   durasim regressions [list|prune] [--regressions <dir>] [--journal <name|module>] [--family a,b]
                   [--older-than 30d] [--dry-run]
@@ -119,6 +119,9 @@ which (a liveness finding, exit 3), apart from a stall or a deadlock.
 Ctrl-C (SIGINT) or SIGTERM stops check and explore keeping the work: no more runs, the runs under
 way end, what was found is kept (shrunk as far as it got), the reports are written marked
 "interrupted after N of M runs", exit 130 or 143; a second signal exits at once.
+Progress goes to stderr: on a terminal a line redrawn as runs end, else a line at every tenth of the
+runs, the sweep and the pairs (explore: once its first batch is judged, then every 5 s);
+--no-progress leaves it out.
 exit codes: 0 clean · 1 safety violation · 2 bad usage or input · 3 liveness · 4 nondeterminism or sandbox escape · 5 durasim failed · 6 confirm: diverged · 130/143 interrupted by SIGINT/SIGTERM`;
 
 export const COMMANDS = ['check', 'replay', 'explain', 'confirm', 'explore', 'regressions', 'mutants', 'merge'] as const;
