@@ -73,7 +73,7 @@ test("a boot that fails in durasim's own words (its module graph cannot load) is
  * A boot that never says it is ready and never ends — blocked on a lock nothing releases, or looping —
  * once hung the command forever (the known gap of the stops before this one). The pool bounds a
  * boot by the harness's own clock (bootTimeoutMs, default 120 s: a worker boots in well under a
- * second, ~3 s on a machine loaded 15 deep), then ends as a boot that fails.
+ * second), then ends as a boot that fails.
  */
 describe('a pool whose worker boot never ends', () => {
   const blocked = bootFile('blocked', 'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);');

@@ -46,7 +46,7 @@ const DURASIM_INDEX = ownModule('src/index');
 const WATCHDOG_MS = 100;
 /**
  * A worker's boot is bounded by the harness's clock: it loads durasim's own module graph, in well under
- * a second (~3 s on a machine loaded 15 deep); one that has not said it is ready after this hangs
+ * a second (≈300 ms of CPU: docs/benchmark.md's profile); one that has not said it is ready after this hangs
  * (a lock nothing releases, a loop) and would hang the command forever.
  */
 export const BOOT_TIMEOUT_MS = 120_000;
