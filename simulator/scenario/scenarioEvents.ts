@@ -11,7 +11,7 @@
  * once every worker has finished.
  */
 import { storeStepDetail, type StoreCallFaultKind, type StoreRequest } from '../store/store.js';
-import type { CrashFault, EventAnchor, Fault, IoErrorFault, PauseFault, UserEditFault } from './scenario.js';
+import type { CrashFault, EventAnchor, Fault, IoErrorFault, PauseFault, StepFault, UserEditFault } from './scenario.js';
 
 /** What happens at one worker step: a crash before or after it, an I/O error in it, a pause before it takes effect. */
 export interface StepFaults {
@@ -21,7 +21,6 @@ export interface StepFaults {
   pause?: PauseFault;
 }
 
-type StepFault = CrashFault | IoErrorFault | PauseFault;
 const slotOf = (fault: StepFault): 'before' | 'after' | 'io' | 'pause' => (fault.kind === 'crash' ? fault.when : fault.kind === 'pause' ? 'pause' : 'io');
 
 /** A fault that is no worker's own step (it fires between steps), placed by an anchor. */

@@ -197,6 +197,10 @@ export type InputChangeFault = { kind: 'input-change'; resource: string; value: 
 
 export type Fault = InputChangeFault | CancelFault | CrashFault | IoErrorFault | ResponseFault | UserEditFault | DuplicateDeliveryFault | ConcurrentCallFault | ServiceRestartFault | StoreCallFault | StoreRestartFault | StoreEditFault | PauseFault | TakeoverFault;
 
+/** A fault of one worker's own steps (it names a process and an incarnation): a crash, an I/O error, a pause. */
+export type StepFault = CrashFault | IoErrorFault | PauseFault;
+export const isStepFault = (f: Fault): f is StepFault => f.kind === 'crash' || f.kind === 'io-error' || f.kind === 'pause';
+
 const FAULT_FIELDS = {
   crash: ['kind', 'process', 'incarnation', 'step', 'at', 'when', 'mode', 'tornKeepBytes', 'tail', 'keep'],
   'io-error': ['kind', 'process', 'incarnation', 'step', 'at', 'error', 'writtenBytes'],

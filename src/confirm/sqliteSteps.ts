@@ -12,7 +12,7 @@
  * due in the middle of SQLite's calls, cannot be placed in a real process: confirm says so.
  */
 import type { DiskCallLine } from '../../simulator/disk/diskCallLog.js';
-import type { Fault, Scenario } from '../../simulator/scenario/scenario.js';
+import { isStepFault, type Fault, type Scenario, type StepFault } from '../../simulator/scenario/scenario.js';
 import { ScenarioEvents, stepMentions } from '../../simulator/scenario/scenarioEvents.js';
 import { markOf, type StepLine, type WorkerStep } from './workerSteps.js';
 
@@ -74,8 +74,6 @@ export function remarked(lines: readonly DiskCallLine[], marks: ReadonlyMap<stri
   return out;
 }
 
-type StepFault = Extract<Fault, { kind: 'crash' | 'io-error' | 'pause' }>;
-const isStepFault = (f: Fault): f is StepFault => f.kind === 'crash' || f.kind === 'io-error' || f.kind === 'pause';
 
 /** A worker's step line of the simulated trace, with its incarnation's numbers. */
 interface SimStep {

@@ -10,11 +10,7 @@
  * calls after the one the fault struck — the restart's recovery made calls of its own, which the
  * incarnation that goes on does not.
  */
-import type { Fault } from '../../simulator/scenario/scenario.js';
-
-type WorkerFault = Extract<Fault, { kind: 'crash' | 'io-error' | 'pause' }>;
-
-const isWorkerFault = (f: Fault): f is WorkerFault => f.kind === 'crash' || f.kind === 'io-error' || f.kind === 'pause';
+import { isStepFault, type Fault, type StepFault } from '../../simulator/scenario/scenario.js';
 
 /** Whether a fault may end its worker's incarnation: a crash, or an I/O error. */
 export const endsIncarnation = (f: Fault): f is Extract<Fault, { kind: 'crash' | 'io-error' }> => f.kind === 'crash' || f.kind === 'io-error';
@@ -28,11 +24,11 @@ export const endsIncarnation = (f: Fault): f is Extract<Fault, { kind: 'crash' |
 export function soonerIncarnations(faults: readonly Fault[], index: number, replacement?: Fault): Fault[][] {
   const ended = faults[index];
   if (ended === undefined || !endsIncarnation(ended)) return [];
-  const later = (f: Fault): f is WorkerFault => isWorkerFault(f) && f.process === ended.process && f.incarnation > ended.incarnation;
+  const later = (f: Fault): f is StepFault => isStepFault(f) && f.process === ended.process && f.incarnation > ended.incarnation;
   if (!faults.some(later)) return [];
   const struck = ended.at;
   const shifts = struck === undefined ? [0] : [...new Set([0, struck.occurrence, struck.occurrence + 1])];
-  const moved = (f: WorkerFault, shift: number): Fault => {
+  const moved = (f: StepFault, shift: number): Fault => {
     const next = f.incarnation === ended.incarnation + 1;
     const at = f.at !== undefined && shift > 0 && next && f.at.mentions === struck?.mentions ? { at: { ...f.at, occurrence: f.at.occurrence + shift } } : {};
     return { ...f, incarnation: f.incarnation - 1, ...at } as Fault;
