@@ -27,6 +27,8 @@ export default defineConfig({
     testTimeout: HANG_GUARD_MS,
     hookTimeout: HANG_GUARD_MS,
     pool: 'forks',
+    // A check's pool takes the workers the last one left warm in this test process (src/pool/warmInTests.ts).
+    setupFiles: ['./src/pool/warmInTests.ts'],
     // One test file per core (vitest's default leaves one core to its own process, which mostly waits).
     maxWorkers: Math.max(1, availableParallelism()),
     projects: [

@@ -21,6 +21,8 @@ export interface PendingRun {
 export interface Slot {
   worker: Worker;
   heartbeat: Int32Array;
+  /** The module graph it was started with (loadedGraph.ts): a warm worker serves only a pool on the same one. */
+  graphFile: string | undefined;
   loaded: Set<number>;
   /** Runs sent to this worker, the first being the one it runs now (a second waits, so the worker never idles). */
   sent: PendingRun[];

@@ -15,6 +15,12 @@ export interface PoolOptions {
   recycleAfterRuns?: number;
   /** Wall time a worker's boot may take before the pool ends as a boot that failed (default 120,000 ms; a boot takes well under a second). */
   bootTimeoutMs?: number;
+  /**
+   * Takes idle workers a closed pool of this process left warm, and leaves its own warm when it
+   * closes (default: whether the process asked for it, keepWorkersWarm in warmWorkers.ts); false
+   * boots a new worker for every slot and ends each at close (the bench measures a boot and a warm-up).
+   */
+  warm?: boolean;
   /** The workers' entry file (default src/pool/poolBoot.mjs): durasim's own tests start pools whose boot fails. */
   boot?: string;
 }

@@ -247,7 +247,7 @@ export function startPoolWorker(): void {
   // Listened to before the thread is closed: a real port's methods are refused to code no turn holds (guardChannels.ts).
   let queue: Promise<void> = Promise.resolve();
   port.on('message', (message: ToWorker) => {
-    queue = queue.then(() => (message.type === 'load' ? load(message) : message.type === 'thread-cpu' ? post({ type: 'thread-cpu', ms: machinery(threadCpuMs) }) : run(message)));
+    queue = queue.then(() => (message.type === 'load' ? load(message) : message.type === 'thread-cpu' ? post({ type: 'thread-cpu', ms: machinery(threadCpuMs) }) : message.type === 'forget' ? journals.clear() : run(message)));
   });
   // From here on journals run here: a guarded call no turn holds is refused (sandbox/turn.ts).
   closeThread();

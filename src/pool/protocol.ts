@@ -128,7 +128,9 @@ export type ToWorker =
   | { type: 'load'; journalId: number; bundle: JournalBundle; environment: Record<string, string> }
   | ({ type: 'run'; id: number; journalId: number; scenario?: unknown; generate?: GeneratedRun } & RunRequest)
   /** The CPU the worker's thread has used so far (the bench's boot and warm-up figures), answered after the runs before it. */
-  | { type: 'thread-cpu' };
+  | { type: 'thread-cpu' }
+  /** The pool closed and keeps this worker warm for the next one (warmWorkers.ts): it drops every journal it loaded. */
+  | { type: 'forget' };
 
 export type FromWorker =
   /** `retire` (here and below): the journal replaced a builtin the thread runs on (reported among the escapes): the worker is replaced. */

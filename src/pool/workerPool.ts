@@ -35,6 +35,7 @@ import { judgedSummary } from './runEvidence.js';
 import { bootFailure } from './bootFailure.js';
 import { loadFailure } from './loadFailure.js';
 import type { OwnFailure } from '../ownFailure.js';
+import { keepWarm, takeWarm, warmKey, workersKeptWarm } from './warmWorkers.js';
 
 export type { LoadedJournal, PoolOptions, RunOutcome } from './poolTypes.js';
 import type { LoadedJournal, PoolOptions, RunOutcome } from './poolTypes.js';
@@ -59,6 +60,11 @@ export class WorkerPool {
   get size(): number {
     return this.slots.length;
   }
+  /** Workers this pool took warm from a pool of this process that closed (warmWorkers.ts), instead of booting them. */
+  get warmTaken(): number {
+    return this.tookWarm;
+  }
+  private tookWarm = 0;
   readonly maxHeapMb: number;
   readonly hangTimeoutMs: number;
   private readonly bootTimeoutMs: number;
@@ -73,6 +79,7 @@ export class WorkerPool {
   /** A worker could not boot (bootFailure.ts): every load and run ends with it, and no worker starts again. */
   private broken: OwnFailure | undefined;
   private readonly boot: string;
+  private readonly warm: boolean;
   private readonly watchdog: ReturnType<typeof setInterval>;
 
   constructor(options: PoolOptions = {}) {
@@ -85,6 +92,8 @@ export class WorkerPool {
     this.bootTimeoutMs = options.bootTimeoutMs ?? BOOT_TIMEOUT_MS;
     this.recycleAfterRuns = options.recycleAfterRuns ?? 50_000;
     this.boot = options.boot ?? BOOT;
+    // Not while a worker's stderr is shown (DURASIM_DEBUG_WORKERS): a warm worker's streams are ended (warmWorkers.ts).
+    this.warm = (options.warm ?? workersKeptWarm()) && !process.env.DURASIM_DEBUG_WORKERS;
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
     this.watchdog = setInterval(() => this.watch(), WATCHDOG_MS);
     this.watchdog.unref();
@@ -159,10 +168,18 @@ export class WorkerPool {
     this.closed = true;
     clearInterval(this.watchdog);
     for (const run of this.queue.splice(0)) run.resolve({ kind: 'harness-error', message: 'the worker pool was closed' });
-    await Promise.all(this.slots.map((slot) => {
+    await Promise.all(this.slots.map(async (slot) => {
+      if (slot.exiting) return;
       slot.exiting = true;
-      return slot.worker.terminate();
+      if (!this.keepsWarm(slot)) return void (await slot.worker.terminate());
+      slot.worker.postMessage({ type: 'forget' } satisfies ToWorker);
+      keepWarm(warmKey({ boot: this.boot, maxHeapMb: this.maxHeapMb, graphFile: slot.graphFile }), { worker: slot.worker, heartbeat: slot.heartbeat, runs: slot.runs });
     }));
+  }
+
+  /** A worker the next pool may take (warmWorkers.ts): booted, idle, healthy, its builtins its own. */
+  private keepsWarm(slot: Slot): boolean {
+    return this.warm && workersKeptWarm() && this.broken === undefined && isReady(slot.heartbeat) && slot.retire !== true && slot.sent.length === 0 && slot.loading.length === 0 && slot.cpuAsked.length === 0 && slot.heapMb <= this.maxHeapMb / 2 && slot.runs < this.recycleAfterRuns;
   }
 
   /**
@@ -184,14 +201,18 @@ export class WorkerPool {
   }
 
   private spawn(): Slot {
-    const heartbeat = newHeartbeat();
     const graphFile = loadedGraph();
+    const warm = this.warm ? takeWarm(warmKey({ boot: this.boot, maxHeapMb: this.maxHeapMb, graphFile })) : undefined;
+    const heartbeat = warm?.heartbeat ?? newHeartbeat();
     const data: WorkerData = { heartbeat, maxHeapMb: this.maxHeapMb, durasimIndex: DURASIM_INDEX, ...(graphFile !== undefined ? { graphFile } : {}) };
-    const worker = new Worker(this.boot, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb + 64, maxYoungGenerationSizeMb: 48 }, stdout: true, stderr: true });
-    // What journals print is not durasim's output; their behaviour is in the trace.
-    worker.stdout.resume();
-    if (process.env.DURASIM_DEBUG_WORKERS) worker.stderr.pipe(process.stderr); else worker.stderr.resume();
-    const slot: Slot = { worker, heartbeat, loaded: new Set(), sent: [], runs: 0, lastBeats: 0, lastBeatAtMs: wallMs(), startedAtMs: wallMs(), heapMb: 0, exiting: false, cpuAsked: [], loading: [] };
+    const worker = warm?.worker ?? new Worker(this.boot, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb + 64, maxYoungGenerationSizeMb: 48 }, stdout: true, stderr: true });
+    if (warm) this.tookWarm++;
+    else {
+      // What journals print is not durasim's output; their behaviour is in the trace.
+      worker.stdout.resume();
+      if (process.env.DURASIM_DEBUG_WORKERS) worker.stderr.pipe(process.stderr); else worker.stderr.resume();
+    }
+    const slot: Slot = { worker, heartbeat, graphFile, loaded: new Set(), sent: [], runs: warm?.runs ?? 0, lastBeats: 0, lastBeatAtMs: wallMs(), startedAtMs: wallMs(), heapMb: 0, exiting: false, cpuAsked: [], loading: [] };
     worker.on('message', (message: FromWorker) => this.onMessage(slot, message));
     worker.on('error', (error: Error & { code?: string }) => this.onWorkerGone(slot, error));
     worker.on('exit', (exitCode) => this.onWorkerGone(slot, undefined, exitCode));
