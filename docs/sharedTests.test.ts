@@ -12,6 +12,9 @@ const LEAVES_BEHIND: readonly [RegExp, string][] = [
   [/\bprocess\.chdir\(/, 'a change of the working folder'],
   [/\bprocess\.env\.[A-Za-z_$][\w$]*\s*=[^=]|\bprocess\.env\[[^\]]+\]\s*=[^=]/, 'a change of the environment'],
   [/\bglobalThis\.[A-Za-z_$][\w$]*\s*=[^=]/, 'a global of its own'],
+  // A shared process's second copy of durasim's modules guarded the builtins again on top of the first's guards, and a later file's simulation overflowed the stack.
+  [/\bvi\.resetModules\(/, "a module registry emptied (the next file loads second copies of durasim's modules)"],
+  [/\bsetupServer\(/, "msw's interceptors on the process's fetch and http"],
   [/\bcompileJournal\(/, "a journal compiled in the test process (its instances forget every global added after it was compiled, another file's too)"],
 ];
 
@@ -68,6 +71,8 @@ describe('test files that share a process (vitest.config.ts, isolate: false)', (
     expect(leftBehind("process.env['X'] = '1'")).toEqual(['a change of the environment']);
     expect(leftBehind('globalThis.cache = new Map()')).toEqual(['a global of its own']);
     expect(leftBehind('await compileJournal(bundle, index)')).toHaveLength(1);
+    expect(leftBehind('beforeEach(() => { vi.resetModules(); });')).toEqual(["a module registry emptied (the next file loads second copies of durasim's modules)"]);
+    expect(leftBehind('const server = setupServer(...handlers);')).toEqual(["msw's interceptors on the process's fetch and http"]);
     expect(leftBehind("if (process.env.CI === 'true') expect(globalThis.fetch === undefined).toBe(false);")).toEqual([]);
     expect(leftBehind("process.env.GREETING = 'x'; // shared-safe: the simulated process's own")).toEqual([]);
   });
