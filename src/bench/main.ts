@@ -153,7 +153,7 @@ export async function runBench(args: string[]): Promise<Record<string, unknown>>
   const sqlite = await sqliteCost({ scenarios: quick ? 10 : 100, rounds: quick ? 1 : 3, seed: 5 });
   log(`a journal on better-sqlite3 (served: SQLite in WebAssembly) vs the same protocol on a JSON file, one core, CPU time: ${fixed(sqlite.sqliteMs, 3)} vs ${fixed(sqlite.fileMs, 3)} ms (×${fixed(sqlite.ratio, 2)}); ${fixed(sqlite.commits, 1)} transactions a scenario, ${fixed(sqlite.extraUsPerCommit, 0)} µs more a transaction`);
 
-  const explorePool = new WorkerPool({ workers: 1 });
+  const explorePool = new WorkerPool({ workers: 1, warm: false });
   const exploreStarted = performance.now();
   const loaded = await explorePool.load(bundledJournal('reference')!);
   const sweep = await exploreCrashes({ pool: explorePool, journalId: loaded.journalId, base: quick ? baseScenario(STANDARD_OPERATIONS.slice(0, 1)) : featuredScenario(), depth: 1, ...(quick ? { families: ['crash', 'disk'] as const } : {}) });
@@ -166,7 +166,7 @@ export async function runBench(args: string[]): Promise<Record<string, unknown>>
   // Detection: every built-in mutant hunted as check runs by default at three seeds (the first shrunk, as the mutant gate does),
   // and explored at depth 1 from explore's default base. Quick: every nineteenth mutant (two), one seed, unshrunk, not explored.
   const detection = [];
-  const pool = new WorkerPool();
+  const pool = new WorkerPool({ warm: false });
   for (const [i, mutant] of MUTANTS.entries()) {
     if (quick && i % 19 !== 0) continue;
     const ref = bundledJournal(mutant.journal.name)!;

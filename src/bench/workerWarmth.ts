@@ -38,7 +38,7 @@ export async function workerWarmth(options: { warmRuns: number; steadyRuns: numb
   if (!ref) throw new Error('the bench needs the bundled reference journal');
   const phases: { boot: number; warm: number; steady?: number }[] = [];
   for (const worker of [0, 1]) {
-    const pool = new WorkerPool({ workers: 1 });
+    const pool = new WorkerPool({ workers: 1, warm: false }); // a boot and a warm-up of its own, whatever the process asked (warmWorkers.ts)
     try {
       await pool.load(ref);
       const boot = (await cpuOf(pool)) ?? Number.NaN;
