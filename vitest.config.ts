@@ -17,7 +17,7 @@ import { HANG_GUARD_MS } from './properties/budgets.js';
 /** Unit tests elsewhere in src/ that call no command, patch nothing and compile no journal: each cost ~0.3 s of CPU to start apart (36 such files: 15.9 s isolated, 8.1 s shared). */
 export const SHARED_FILES = [
   'src/anchorDraws.test.ts', 'src/arbitraries.test.ts', 'src/changedIntent.test.ts', 'src/faultFamilies.test.ts', 'src/index.test.ts', 'src/readInputFile.test.ts',
-  'src/bench/benchRows.test.ts', 'src/bin/parentShell.test.ts', 'src/journals/jsonlLog.test.ts', 'src/pool/defaultWorkers.test.ts', 'src/pool/hangRule.test.ts',
+  'src/bench/benchRows.test.ts', 'src/bin/parentShell.test.ts', 'src/journals/jsonlLog.test.ts', 'src/pool/defaultWorkers.test.ts', 'src/pool/hangRule.test.ts', 'src/pool/memoryBudget.test.ts',
   'src/cli/check.test.ts', 'src/cli/closestName.test.ts', 'src/cli/colour.test.ts', 'src/cli/endLine.test.ts', 'src/cli/escapeTally.test.ts', 'src/cli/merge.test.ts', 'src/cli/progress.test.ts',
   'src/confirm/answerQueue.test.ts', 'src/confirm/callComparison.test.ts', 'src/confirm/confirmVerdict.test.ts', 'src/confirm/nativeAddonFailure.test.ts', 'src/confirm/realWaits.test.ts',
   'src/confirm/sameDefect.test.ts', 'src/confirm/sideFiles.test.ts', 'src/confirm/sqliteSteps.test.ts', 'src/confirm/straceLog.test.ts', 'src/confirm/workerSteps.test.ts',

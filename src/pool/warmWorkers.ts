@@ -24,6 +24,9 @@
  */
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
+import { isReady } from './heartbeat.js';
+import type { Slot } from './poolSlot.js';
+import type { ToWorker } from './protocol.js';
 
 export interface WarmWorker {
   worker: Worker;
@@ -84,6 +87,18 @@ export function keepWarm(key: string, warm: WarmWorker): void {
     const oldest = idle.shift();
     void oldest?.warm.worker.terminate();
   }
+}
+
+/**
+ * A closing pool's worker: left warm for the next pool when it may be (the pool keeps workers warm
+ * and is not broken; the worker booted, is idle, below half its memory limit and its run budget,
+ * its builtins its own), told to forget its journals; else ended.
+ */
+export async function leaveWarmOrEnd(slot: Slot, pool: { warm: boolean; boot: string; maxHeapMb: number; recycleAfterRuns: number }): Promise<void> {
+  const idleAndHealthy = isReady(slot.heartbeat) && slot.retire !== true && slot.sent.length === 0 && slot.loading.length === 0 && slot.cpuAsked.length === 0;
+  if (!pool.warm || !asked || !idleAndHealthy || slot.heapMb > pool.maxHeapMb / 2 || slot.runs >= pool.recycleAfterRuns) return void (await slot.worker.terminate());
+  slot.worker.postMessage({ type: 'forget' } satisfies ToWorker);
+  keepWarm(warmKey({ boot: pool.boot, maxHeapMb: pool.maxHeapMb, graphFile: slot.graphFile }), { worker: slot.worker, heartbeat: slot.heartbeat, runs: slot.runs });
 }
 
 /** An idle worker started with `key`, now referenced and with no listener, or undefined. */

@@ -33,9 +33,10 @@ import { loadedGraph } from './loadedGraph.js';
 import type { FromWorker, GeneratedRun, RunRequest, ToWorker, WorkerData } from './protocol.js';
 import { judgedSummary } from './runEvidence.js';
 import { bootFailure } from './bootFailure.js';
+import { overMemoryBudget } from './memoryBudget.js';
 import { loadFailure } from './loadFailure.js';
 import type { OwnFailure } from '../ownFailure.js';
-import { keepWarm, takeWarm, warmKey, workersKeptWarm } from './warmWorkers.js';
+import { leaveWarmOrEnd, takeWarm, warmKey, workersKeptWarm } from './warmWorkers.js';
 
 export type { LoadedJournal, PoolOptions, RunOutcome } from './poolTypes.js';
 import type { LoadedJournal, PoolOptions, RunOutcome } from './poolTypes.js';
@@ -168,18 +169,11 @@ export class WorkerPool {
     this.closed = true;
     clearInterval(this.watchdog);
     for (const run of this.queue.splice(0)) run.resolve({ kind: 'harness-error', message: 'the worker pool was closed' });
-    await Promise.all(this.slots.map(async (slot) => {
-      if (slot.exiting) return;
+    const settings = { warm: this.warm && this.broken === undefined, boot: this.boot, maxHeapMb: this.maxHeapMb, recycleAfterRuns: this.recycleAfterRuns };
+    await Promise.all(this.slots.filter((slot) => !slot.exiting).map((slot) => {
       slot.exiting = true;
-      if (!this.keepsWarm(slot)) return void (await slot.worker.terminate());
-      slot.worker.postMessage({ type: 'forget' } satisfies ToWorker);
-      keepWarm(warmKey({ boot: this.boot, maxHeapMb: this.maxHeapMb, graphFile: slot.graphFile }), { worker: slot.worker, heartbeat: slot.heartbeat, runs: slot.runs });
+      return leaveWarmOrEnd(slot, settings);
     }));
-  }
-
-  /** A worker the next pool may take (warmWorkers.ts): booted, idle, healthy, its builtins its own. */
-  private keepsWarm(slot: Slot): boolean {
-    return this.warm && workersKeptWarm() && this.broken === undefined && isReady(slot.heartbeat) && slot.retire !== true && slot.sent.length === 0 && slot.loading.length === 0 && slot.cpuAsked.length === 0 && slot.heapMb <= this.maxHeapMb / 2 && slot.runs < this.recycleAfterRuns;
   }
 
   /**
@@ -329,20 +323,6 @@ export class WorkerPool {
     this.dispatch();
   }
 
-  /**
-   * The last line against a journal that fills memory outside V8's heap (buffers) inside one
-   * step, where the in-worker check never runs: past the process budget, the busy worker that has
-   * not beaten since the last look is stopped as out of memory.
-   */
-  private watchMemory(now: number): void {
-    const budgetMb = this.size * (this.maxHeapMb + 64) * 2 + 1024;
-    if (process.memoryUsage.rss() / (1024 * 1024) < budgetMb) return;
-    for (const slot of this.slots) {
-      if (slot.sent.length === 0 || slot.exiting || beats(slot.heartbeat) !== slot.lastBeats || now - slot.lastBeatAtMs < WATCHDOG_MS) continue;
-      this.abandon(slot, { kind: 'journal-out-of-memory', detail: `durasim's process passed ${budgetMb} MB while the journal's code held the thread ${describeBlockedAt(blockedAt(slot.heartbeat))} (buffers allocated in a loop?)` });
-    }
-  }
-
   /** A worker could not boot: every load waiting rejects with `failure`, every run queued or sent ends with it, every worker stops. */
   private breakDown(failure: OwnFailure): void {
     if (this.broken) return;
@@ -380,7 +360,7 @@ export class WorkerPool {
 
   private watch(): void {
     const now = wallMs();
-    this.watchMemory(now);
+    for (const { slot, detail } of overMemoryBudget(this.slots, this.maxHeapMb, now, WATCHDOG_MS)) this.abandon(slot, { kind: 'journal-out-of-memory', detail });
     for (const slot of this.slots) {
       if ((slot.sent.length === 0 && slot.loading.length === 0) || slot.exiting) continue;
       // A worker still booting runs durasim's own code (its module graph): on a busy machine that alone took more than a short hang timeout.
