@@ -47,7 +47,8 @@ describe('the watchdog counts only what a journal spends', () => {
   // on a busy machine the boot alone passed a 1 s hang timeout counted from the load's start, and a
   // correct journal's replay ended "Failed to load the journal … kept its thread" (exit 2).
   test('a hang timeout shorter than a worker\'s boot still loads and runs a correct journal', async () => {
-    const pool = poolOf({ workers: 1, hangTimeoutMs: 30 });
+    // A worker of its own, booting here: a warm one left by an earlier test would boot nothing (warmWorkers.ts).
+    const pool = poolOf({ workers: 1, hangTimeoutMs: 30, warm: false });
     const reference = await pool.load(journalRefOf('reference'));
     expect((await pool.run(reference.journalId, simple)).kind).toBe('simulated');
   });
