@@ -35,6 +35,8 @@ export interface Slot {
   lastBeatCpuMs?: number;
   heapMb: number;
   exiting: boolean;
+  /** Left warm when its pool closed (warmWorkers.ts): another pool may hold it now. */
+  keptWarm?: boolean;
   /** The journal replaced a builtin this worker runs on: it is replaced once its run is done. */
   retire?: boolean;
   /** Callers waiting for the thread's CPU (threadCpuMs), in the order they asked. */

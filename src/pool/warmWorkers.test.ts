@@ -48,6 +48,24 @@ describe('a closed pool leaves its idle workers warm for the next one', () => {
     await second.close();
   });
 
+  test('a pool closed again, or asked for its threads\' CPU after it closed, never touches the worker it left to the next pool', async () => {
+    const first = new WorkerPool({ workers: 1 });
+    const hash = await referenceRun(first);
+    await first.close();
+    const second = new WorkerPool({ workers: 1 });
+    expect(second.warmTaken).toBe(1);
+    // The first pool closed again while the second runs a journal that holds its thread a while, on the first's old worker: the run ends as simulated.
+    writeFileSync(join(dir, 'spins.mjs'), "export default { name: 'spins', async run(env) { let x = 0; for (let i = 0; i < 3e8; i++) x = (x * 31 + i) | 0; await env.fs.writeFile('x.txt', String(x)); }, inspect() { return {}; } };\n");
+    const loaded = await second.load(journalRefOf(join(dir, 'spins.mjs')));
+    const running = second.run(loaded.journalId, simple);
+    await first.close();
+    expect(await first.threadCpuMs()).toEqual([undefined]);
+    expect((await running).kind).toBe('simulated');
+    expect(await referenceRun(second)).toBe(hash);
+    await second.close();
+    expect(idleWorkers()).toBe(1);
+  });
+
   test('what a journal left where a restart puts things back does not reach the next pool\'s journal in the same thread', async () => {
     const places: [string, string, string][] = [
       // [read, leave, what a new process reads]

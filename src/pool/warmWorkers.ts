@@ -98,6 +98,7 @@ export async function leaveWarmOrEnd(slot: Slot, pool: { warm: boolean; boot: st
   const idleAndHealthy = isReady(slot.heartbeat) && slot.retire !== true && slot.sent.length === 0 && slot.loading.length === 0 && slot.cpuAsked.length === 0;
   if (!pool.warm || !asked || !idleAndHealthy || slot.heapMb > pool.maxHeapMb / 2 || slot.runs >= pool.recycleAfterRuns) return void (await slot.worker.terminate());
   slot.worker.postMessage({ type: 'forget' } satisfies ToWorker);
+  slot.keptWarm = true;
   keepWarm(warmKey({ boot: pool.boot, maxHeapMb: pool.maxHeapMb, graphFile: slot.graphFile }), { worker: slot.worker, heartbeat: slot.heartbeat, runs: slot.runs });
 }
 

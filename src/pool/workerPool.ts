@@ -170,7 +170,11 @@ export class WorkerPool {
     clearInterval(this.watchdog);
     for (const run of this.queue.splice(0)) run.resolve({ kind: 'harness-error', message: 'the worker pool was closed' });
     const settings = { warm: this.warm && this.broken === undefined, boot: this.boot, maxHeapMb: this.maxHeapMb, recycleAfterRuns: this.recycleAfterRuns };
-    await Promise.all(this.slots.filter((slot) => !slot.exiting).map((slot) => {
+    await Promise.all(this.slots.map((slot) => {
+      // One left warm by an earlier close() may serve another pool now: never touched again. One
+      // already ending (a pool that broke down ended its workers) is waited for.
+      if (slot.keptWarm === true) return undefined;
+      if (slot.exiting) return slot.worker.terminate();
       slot.exiting = true;
       return leaveWarmOrEnd(slot, settings);
     }));
@@ -182,7 +186,7 @@ export class WorkerPool {
    * answers after the runs it was sent before.
    */
   threadCpuMs(): Promise<(number | undefined)[]> {
-    if (this.broken) return Promise.resolve(this.slots.map(() => undefined));
+    if (this.broken || this.closed) return Promise.resolve(this.slots.map(() => undefined));
     return Promise.all(
       this.slots.map(
         (slot) =>
