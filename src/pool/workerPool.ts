@@ -171,8 +171,7 @@ export class WorkerPool {
     for (const run of this.queue.splice(0)) run.resolve({ kind: 'harness-error', message: 'the worker pool was closed' });
     const settings = { warm: this.warm && this.broken === undefined, boot: this.boot, maxHeapMb: this.maxHeapMb, recycleAfterRuns: this.recycleAfterRuns };
     await Promise.all(this.slots.map((slot) => {
-      // One left warm by an earlier close() may serve another pool now: never touched again. One
-      // already ending (a pool that broke down ended its workers) is waited for.
+      // One left warm by an earlier close() may serve another pool now; one a breakdown ended is waited for.
       if (slot.keptWarm === true) return undefined;
       if (slot.exiting) return slot.worker.terminate();
       slot.exiting = true;
