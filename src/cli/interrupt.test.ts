@@ -52,14 +52,16 @@ function start(command: string, args: readonly string[], options: { detached?: b
   };
 }
 
-/** A check of the reference journal (2,000 runs: its progress line comes at 200), its reports in a folder of its own. */
+/** The runs of a check of the reference journal: its progress line comes at a tenth (50), and 450 runs are left when the signal comes. */
+const RUNS = 500;
+/** A check of the reference journal (RUNS runs), its reports in a folder of its own. */
 function checkArgs(name: string): string[] {
-  return ['check', '--no-sweep', '--runs', '2000', '--seed', '1', '--workers', '1', '--report-dir', join(dir, name), '--regressions', join(dir, `${name}-regressions`)];
+  return ['check', '--no-sweep', '--runs', String(RUNS), '--seed', '1', '--workers', '1', '--report-dir', join(dir, name), '--regressions', join(dir, `${name}-regressions`)];
 }
 
-/** A check of the slow journal: each run holds its thread about a second (2e8 turns), so the runs under way outlast what a test does next by far. */
-function slowArgs(name: string): string[] {
-  return ['check', '--no-sweep', '--journal', slow, '--env', 'LOOPS=200000000', '--runs', '10', '--seed', '1', '--invariants', 'write-ahead', '--workers', '1', '--hang-timeout', '300s', '--report-dir', join(dir, name), '--regressions', join(dir, `${name}-regressions`)];
+/** A check of the slow journal (10 runs unless told): each run holds its thread about a second (2e8 turns unless told), so the runs under way outlast what a test does next by far. */
+function slowArgs(name: string, runs = 10, loops = 200_000_000): string[] {
+  return ['check', '--no-sweep', '--journal', slow, '--env', `LOOPS=${loops}`, '--runs', String(runs), '--seed', '1', '--invariants', 'write-ahead', '--workers', '1', '--hang-timeout', '300s', '--report-dir', join(dir, name), '--regressions', join(dir, `${name}-regressions`)];
 }
 
 const summaryOf = (name: string): { interrupted?: { afterRuns: number; ofRuns: number; signal: string }; exitCode: number; verdict: string } => JSON.parse(readFileSync(join(dir, name, 'summary.json'), 'utf8'));
@@ -74,14 +76,14 @@ describe('a signal to durasim check', () => {
       const { code: exit } = await check.exited;
       expect(exit, check.text()).toBe(code);
       const summary = summaryOf(name);
-      expect(summary.interrupted).toMatchObject({ ofRuns: 2000, signal });
+      expect(summary.interrupted).toMatchObject({ ofRuns: RUNS, signal });
       const after = summary.interrupted?.afterRuns ?? 0;
-      expect(after).toBeGreaterThanOrEqual(200);
-      expect(after).toBeLessThan(2000);
+      expect(after).toBeGreaterThanOrEqual(RUNS / 10);
+      expect(after).toBeLessThan(RUNS);
       expect(summary.exitCode).toBe(code);
-      expect(check.text()).toContain(`interrupted after ${after} of 2000 runs (${signal}): the verdict is of the runs made`);
+      expect(check.text()).toContain(`interrupted after ${after} of ${RUNS} runs (${signal}): the verdict is of the runs made`);
       expect(check.text()).toMatch(new RegExp(`^invariants {2}28 held \\(28 judged\\) · exit ${code} \\((interrupted|terminated)\\)$`, 'm'));
-      expect(readFileSync(join(dir, name, 'report.md'), 'utf8')).toContain(`- interrupted after ${after} of 2000 runs (${signal})`);
+      expect(readFileSync(join(dir, name, 'report.md'), 'utf8')).toContain(`- interrupted after ${after} of ${RUNS} runs (${signal})`);
     });
   }
 
@@ -93,7 +95,7 @@ describe('a signal to durasim check', () => {
     const { code } = await check.exited;
     expect(code, check.text()).toBe(130);
     const summary = summaryOf(name) as ReturnType<typeof summaryOf> & { runsExecuted: number; sweep?: { complete: boolean; stoppedBy?: string; points: { explored: number; of: number } } };
-    expect(summary.interrupted).toMatchObject({ afterRuns: 0, ofRuns: 2000, signal: 'SIGINT' });
+    expect(summary.interrupted).toMatchObject({ afterRuns: 0, ofRuns: RUNS, signal: 'SIGINT' });
     expect(summary.runsExecuted).toBe(0);
     expect(summary.sweep).toMatchObject({ complete: false, stoppedBy: 'stopped by the time budget or the interrupt' });
     expect(summary.sweep?.points.explored).toBeLessThan(summary.sweep?.points.of ?? 0);
@@ -113,7 +115,7 @@ describe('a signal to durasim check', () => {
     const { code } = await check.exited;
     expect(code, check.text()).toBe(130);
     const summary = summaryOf(name) as ReturnType<typeof summaryOf> & { runsExecuted: number; sweep?: { complete: boolean; pairs?: { complete: boolean; stoppedBy?: string; tried: number; kept: number; runs: number } } };
-    expect(summary.interrupted).toMatchObject({ afterRuns: 0, ofRuns: 2000, signal: 'SIGINT' });
+    expect(summary.interrupted).toMatchObject({ afterRuns: 0, ofRuns: RUNS, signal: 'SIGINT' });
     expect(summary.runsExecuted).toBe(0);
     expect(summary.sweep?.complete).toBe(true);
     expect(summary.sweep?.pairs).toMatchObject({ complete: false, stoppedBy: 'stopped by the time budget or the interrupt' });
@@ -134,6 +136,20 @@ describe('a signal to durasim check', () => {
     expect(check.text()).toContain('SIGTERM again: stopping at once, without writing the reports');
     expect(existsSync(join(dir, name, 'summary.json'))).toBe(false);
   });
+  test('a signal once every run is drawn: the runs no worker has begun are never started', async () => {
+    // 6 runs on one worker are all drawn at once (a check keeps 8 per worker out), so the check only waits for them when the
+    // signal comes. At "1/6", the worker runs the second and holds the third; the other three are taken back (all ran before).
+    const name = 'last-window';
+    const check = start(process.execPath, [BIN, ...slowArgs(name, 6, 100_000_000)]); // half a second a run: two of them outlast the signal's way
+    await check.printed(/^progress: 1\/6 runs/m);
+    check.child.kill('SIGINT');
+    const { code } = await check.exited;
+    expect(code, check.text()).toBe(130);
+    const after = summaryOf(name).interrupted?.afterRuns ?? 6;
+    expect(after).toBeGreaterThanOrEqual(1);
+    expect(after).toBeLessThanOrEqual(4); // 4: the second run had ended before the signal came
+    expect(check.text()).toContain(`interrupted after ${after} of 6 runs (SIGINT)`);
+  });
 });
 
 describe('a signal to `npx durasim check` (npm, then sh -c, then node)', () => {
@@ -144,8 +160,8 @@ describe('a signal to `npx durasim check` (npm, then sh -c, then node)', () => {
     check.child.kill('SIGINT');
     const exit = await check.exited;
     expect(exit.signal ?? exit.code, check.text()).toBe(exit.signal === null ? 130 : 'SIGINT');
-    expect(summaryOf(name).interrupted).toMatchObject({ ofRuns: 2000, signal: 'SIGINT' });
-    expect(check.text()).toMatch(/^interrupted after \d+ of 2000 runs \(SIGINT\)/m);
+    expect(summaryOf(name).interrupted).toMatchObject({ ofRuns: RUNS, signal: 'SIGINT' });
+    expect(check.text()).toMatch(new RegExp(`^interrupted after \\d+ of ${RUNS} runs \\(SIGINT\\)`, 'm'));
   });
 
   test('Ctrl-C (the whole process group: npm, its shell and durasim): one interrupt, not two, while the run under way ends', async () => {
@@ -166,7 +182,7 @@ describe('a signal to `npx durasim check` (npm, then sh -c, then node)', () => {
     await check.exited;
     // durasim outlives npm: its last line comes through the pipes it still holds.
     await check.printed(/^invariants .* · exit 143 \(terminated\)$/m);
-    expect(summaryOf(name).interrupted).toMatchObject({ ofRuns: 2000, signal: 'SIGTERM' });
+    expect(summaryOf(name).interrupted).toMatchObject({ ofRuns: RUNS, signal: 'SIGTERM' });
   });
 });
 

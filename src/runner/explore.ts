@@ -156,6 +156,8 @@ export const DETERMINISM_EVERY = 50;
 const wallMs = (): number => performance.now(); // the harness's clock, for the time budget only
 /** Mixed into the seed to pick what an aimed run aims at (apart from the stream its parent was drawn from). */
 const AIM_SALT = 0x2545f491;
+/** How often a running exploration looks whether it was asked to stop (a signal), ms of wall time. */
+const STOP_POLL_MS = 50;
 
 export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   const { pool, journalId, seed } = options;
@@ -247,43 +249,55 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
     guide.absorb(frontier);
   };
 
-  while (next < options.runs && next <= stopAt) {
-    if (options.timeBudgetMs !== undefined && wallMs() - started >= options.timeBudgetMs) {
-      timeBudgetHit = true;
-      break;
-    }
-    if (options.stop?.()) {
+  // A stop takes back every run no worker has yet (they resolve as cancelled); those under way end. Looked at on a
+  // timer too: the pool hands a worker its next run as the last one ends, before this loop looks again, and once
+  // every run is drawn the loop only waits (a stop near the end of the budget let all of them run).
+  const takeBack = (): boolean => {
+    if (!stopped && options.stop?.() === true) {
       stopped = true;
-      pool.cancel((index) => index >= 0); // the runs not yet started are taken back; those under way end
-      break;
+      pool.cancel((index) => index >= 0);
     }
-    const index = next;
-    if (!owned(index)) {
-      next++;
-      continue;
-    }
-    // An aimed run waits until every run of the earlier epochs has come back (what it aims at depends on all of them).
-    const upTo = guide.waitsFor(index);
-    if (upTo !== undefined) {
-      for (;;) {
-        const before = [...inFlight].filter(([, i]) => i < upTo && i < stopAt).map(([task]) => task);
-        if (before.length === 0) break;
-        await Promise.race(before);
+    return stopped;
+  };
+  const watch = options.stop ? setInterval(takeBack, STOP_POLL_MS) : undefined;
+  watch?.unref();
+  try {
+    while (next < options.runs && next <= stopAt) {
+      if (options.timeBudgetMs !== undefined && wallMs() - started >= options.timeBudgetMs) {
+        timeBudgetHit = true;
+        break;
       }
-      guide.settle(upTo);
-      continue; // the loop's checks again: a failure may have come back meanwhile
+      if (takeBack()) break;
+      const index = next;
+      if (!owned(index)) {
+        next++;
+        continue;
+      }
+      // An aimed run waits until every run of the earlier epochs has come back (what it aims at depends on all of them).
+      const upTo = guide.waitsFor(index);
+      if (upTo !== undefined) {
+        for (;;) {
+          const before = [...inFlight].filter(([, i]) => i < upTo && i < stopAt).map(([task]) => task);
+          if (before.length === 0) break;
+          await Promise.race(before);
+        }
+        guide.settle(upTo);
+        continue; // the loop's checks again: a failure may have come back meanwhile
+      }
+      next++;
+      ordinal.set(index, ownedSoFar);
+      const task: Promise<void> = runOne(index, ownedSoFar++).finally(() => inFlight.delete(task));
+      inFlight.set(task, index);
+      if (inFlight.size >= window) await Promise.race(inFlight.keys());
     }
-    next++;
-    ordinal.set(index, ownedSoFar);
-    const task: Promise<void> = runOne(index, ownedSoFar++).finally(() => inFlight.delete(task));
-    inFlight.set(task, index);
-    if (inFlight.size >= window) await Promise.race(inFlight.keys());
-  }
-  // Runs past a failure no longer matter (what ran past it depends on the worker count): only those before it are awaited.
-  for (;;) {
-    const before = [...inFlight].filter(([, index]) => index < stopAt).map(([task]) => task);
-    if (before.length === 0) break;
-    await Promise.race(before);
+    // Runs past a failure no longer matter (what ran past it depends on the worker count): only those before it are awaited.
+    for (;;) {
+      const before = [...inFlight].filter(([, index]) => index < stopAt).map(([task]) => task);
+      if (before.length === 0) break;
+      await Promise.race(before);
+    }
+  } finally {
+    clearInterval(watch);
   }
   // Kept past a liveness failure and found nothing else: the liveness failure is the finding.
   const kept = liveness !== undefined && liveness.index < stopAt ? liveness : undefined;
