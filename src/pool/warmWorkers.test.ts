@@ -5,14 +5,18 @@
  * never keeping the process alive.
  */
 import { spawnSync } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import type { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, test } from 'vitest';
 import { journalRefOf } from '../isolation/journalRef.js';
 import { WorkerPool } from './workerPool.js';
-import { endWarmWorkers, idleWorkers, keepWorkersWarm, MAX_IDLE, workersKeptWarm } from './warmWorkers.js';
+import { endWarmWorkers, idleWorkers, keepWarm, keepWorkersWarm, MAX_IDLE, takeWarm, workersKeptWarm } from './warmWorkers.js';
+import { newHeartbeat } from './heartbeat.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'durasim-warm-'));
@@ -170,6 +174,18 @@ describe('a worker is kept warm only where it may be', () => {
     await busy.close();
     expect(idleWorkers()).toBe(0);
     expect((await outcome).kind).toBe('harness-error');
+  });
+
+  test('a worker left warm again and again holds what it held the first time: its streams are ended once, with one listener', async () => {
+    // A stand-in worker whose stdio is not flowing: its end is not emitted, so each keep saw it open (under load, a suite warned of 11 listeners).
+    const stream = (): Readable => new Readable({ read() {} });
+    const worker = Object.assign(new EventEmitter(), { stdout: stream(), stderr: stream(), unref() {}, ref() {}, terminate: async () => 0 });
+    const kept = { worker: worker as unknown as Worker, heartbeat: newHeartbeat(), runs: 0 };
+    for (let i = 0; i < 12; i++) {
+      keepWarm('stand-in', kept);
+      expect(takeWarm('stand-in')?.worker).toBe(worker);
+    }
+    expect([worker.stdout.listenerCount('error'), worker.stderr.listenerCount('error')]).toEqual([1, 1]);
   });
 
   test(`at most ${MAX_IDLE} idle workers, the longest idle ended first`, async () => {

@@ -56,6 +56,9 @@ export function warmKey(settings: { boot: string; maxHeapMb: number; graphFile: 
   return JSON.stringify([settings.boot, settings.maxHeapMb, settings.graphFile ?? null, Object.entries(process.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
 }
 
+/** The stdio streams of kept workers that keepWarm ended (an ended stream is ended once, with one listener for what comes after). */
+const streamsEnded = new WeakSet<object>();
+
 /** Keeps an idle worker for the next pool with `key`; the worker was told to forget its journals. */
 export function keepWarm(key: string, warm: WarmWorker): void {
   const { worker } = warm;
@@ -77,7 +80,9 @@ export function keepWarm(key: string, warm: WarmWorker): void {
   // worker.unref() leaves that port alone: ended here, the streams no longer hold the process. What the
   // thread writes there is dropped, as the pool dropped it (a journal's output is in its trace).
   for (const stream of [worker.stdout, worker.stderr]) {
-    if (stream.readableEnded || stream.destroyed) continue;
+    // Once per stream: one whose end is not emitted yet (not flowing) is kept again after its next pool.
+    if (streamsEnded.has(stream) || stream.readableEnded || stream.destroyed) continue;
+    streamsEnded.add(stream);
     stream.on('error', () => {});
     stream.push(null);
   }
