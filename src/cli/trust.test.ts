@@ -35,6 +35,26 @@ const run = (...argv: string[]) => main(argv, (line) => out.push(line));
 // One worker: what these tests check does not depend on the count, and each worker costs a start-up.
 const outputs = () => ['--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'];
 
+describe("a journal that changes durasim's own modules it imports", () => {
+  // Imported by path, durasim's files were the very instances a pool worker runs: a journal that emptied the standard task drew
+  // nothing to run (exit 5, "durasim itself failed"); one that kept only its lookup was judged clean with its bug (exit 0).
+  const own = (path: string): string => JSON.stringify(join(ROOT, path));
+  const bending = (name: string, change: string): string => {
+    const file = join(dir, `${name}.ts`);
+    writeFileSync(file, `import { STANDARD_OPERATIONS } from ${own('src/standardWorkload.ts')};\nimport { journal } from ${own('src/journals/mutants/noFsync.ts')};\nconst ops = STANDARD_OPERATIONS as unknown as { kind: string }[];\n${change}\nexport default journal;\n`);
+    return file;
+  };
+  const checkOf = (file: string, name: string) => run('check', '--no-sweep', '--journal', file, '--runs', '200', '--seed', '1', '--workers', '1', '--report-dir', join(dir, name), '--regressions', join(dir, `${name}-regressions`), '--no-progress');
+
+  test('changes its own copy only: the runs are drawn as ever, and its bug is found (never a clean verdict, never durasim failing)', async () => {
+    expect(await checkOf(bending('keeps-the-lookup', "ops.splice(0, ops.length, ...ops.filter((op) => op.kind === 'lookup'));"), 'lookup')).toBe(1);
+    expect(out.join('\n')).toMatch(/^ {2}write-ahead \[post-[abc]\]/m);
+    out = [];
+    expect(await checkOf(bending('empties-the-task', 'ops.splice(0);'), 'empty')).toBe(1);
+    expect(out.join('\n')).toMatch(/^ {2}write-ahead \[post-[abc]\]/m);
+  });
+});
+
 describe('a journal that would hang or exhaust durasim', () => {
   test('an endless loop ends with exit 3, a saved scenario, and a replay that says the same (a hang would meet the test\'s hang guard)', async () => {
     expect(await run('check', '--no-sweep', '--journal', fixture('blocksSync'), '--runs', '50', '--seed', '1', '--hang-timeout', '1s', ...outputs())).toBe(3);

@@ -32,6 +32,8 @@ import { nativeAddonOf, UnservedAddonError, type AddonImport } from './nativeAdd
 /** Native addons durasim serves in place of the real one: the module a journal gets instead (simulator/sqlite/database.ts: SQLite compiled to WebAssembly over the simulated machine). */
 const SERVED_MODULES: Readonly<Record<string, string>> = { 'better-sqlite3': ownModule('simulator/sqlite/database') };
 export const SERVED_ADDONS: readonly string[] = Object.keys(SERVED_MODULES);
+/** The shared ids of served addons' stand-ins: a journal gets the thread's own instance of these (journalSideGraph.ts). */
+export const SERVED_MODULE_IDS: readonly string[] = Object.values(SERVED_MODULES);
 
 /** Whether a bundle imports a native addon durasim serves (better-sqlite3): a real process of a confirmation loads the real one for it. */
 export function importsServedAddon(bundle: { shared: readonly string[] }): boolean {

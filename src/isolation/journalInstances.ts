@@ -15,9 +15,10 @@ import { isMainThread } from 'node:worker_threads';
 import type { JournalAdapter } from '../../model/contract/contract.js';
 import { DurasimError } from '../../model/contract/failure.js';
 import { checkStateNames } from '../../model/stateNames.js';
-import type { JournalBundle } from './bundleJournal.js';
+import { SERVED_MODULE_IDS, type JournalBundle } from './bundleJournal.js';
 import { CODE_ROOT } from '../ownFiles.js';
 import { ownModuleOfGraph } from './sharedModules.js';
+import { journalSideModules } from './journalSideGraph.js';
 import { dynamicLoader, type ModuleBody } from './dynamicModules.js';
 import { bracketLazyModules, LOAD_PARAM, loadBracket } from './moduleLoads.js';
 import { journalPath } from './journalPaths.js';
@@ -115,9 +116,13 @@ export async function compileJournal(bundle: JournalBundle, durasimIndex: string
   const shared = new Map<string, unknown>();
   // Modules that stand for a native addon's package (the served better-sqlite3): their module.exports, shared as a builtin is.
   const packages = new Map<string, unknown>();
+  // durasim's modules come from a copy of the thread's graph (journalSideGraph.ts), never the instances it runs, but a
+  // served addon's stand-in: its per-process state is the world's.
+  const copy = bundle.shared.some((id) => !SERVED_MODULE_IDS.includes(id)) ? await journalSideModules((importIt) => machinery(importIt)) : undefined;
   for (const id of bundle.shared) {
+    const key = graphKey(id, durasimIndex);
     // Loading one is durasim's own work: it reads the real disk (a thread that runs journals refuses that to code in no turn).
-    const namespace = (ownModuleOfGraph(graphKey(id, durasimIndex)) ?? (await machinery(() => importOwn(id === 'durasim' ? durasimIndex : id)))) as Record<string, unknown>;
+    const namespace = ((SERVED_MODULE_IDS.includes(id) ? ownModuleOfGraph(key) : copy?.[key]) ?? (await machinery(() => importOwn(id === 'durasim' ? durasimIndex : id)))) as Record<string, unknown>;
     // A module that stands for a CommonJS package gives its module.exports as `moduleExports`.
     if (namespace.moduleExports !== undefined) packages.set(id, namespace.moduleExports);
     else shared.set(id, Object.assign(Object.create(null) as object, namespace, { __esModule: true }));
