@@ -35,6 +35,9 @@ export default defineConfig({
     testTimeout: HANG_GUARD_MS,
     hookTimeout: HANG_GUARD_MS,
     pool: 'forks',
+    // A larger young generation for the test processes (simulations, draws and judging in the shared files make short-lived
+    // objects by the million): 40.9 s of CPU against 42.4 s over six property files, fewer scavenges; pool workers set their own.
+    execArgv: ['--max-semi-space-size=64'],
     // A check's pool takes the workers the last one left warm in this test process (src/pool/warmInTests.ts).
     setupFiles: ['./src/pool/warmInTests.ts'],
     // One test file per core (vitest's default leaves one core to its own process, which mostly waits).
