@@ -27,14 +27,31 @@ describe('the module graph', () => {
     expect(shared.ownModuleOfGraph('model/contract/digest')).toBe(graph?.MODULES['model/contract/digest']);
   });
 
-  test('leaves out the journals, the scripts that run as they load, and msw (the public entry and its handlers)', async () => {
+  test('leaves out the journals, the scripts that run as they load, and msw (the internal entry and its handlers); holds the public entry', async () => {
     const modules = graphModules();
-    for (const left of ['src/journals/reference.ts', 'src/bench/main.ts', 'src/index.ts', 'src/internals.ts', 'simulator/service/serviceHandlers.ts']) expect(modules).not.toContain(left);
+    for (const left of ['src/journals/reference.ts', 'src/bench/main.ts', 'src/internals.ts', 'simulator/service/serviceHandlers.ts']) expect(modules).not.toContain(left);
+    expect(modules).toContain('src/index.ts'); // a journal's "durasim" (from the graph's second instance: journalSideGraph.ts)
     // A confirmation's real worker runs from the graph (its entry, realWorkerBoot.mjs, is the script).
     expect(modules).toContain('src/confirm/realWorker.ts');
     const text = readFileSync((await graphFile()) as string, 'utf8');
     expect(text).not.toMatch(/^import [^;]*from "msw"/m);
     expect(text).toMatch(/import\("msw"\)/); // the msw transport still loads it when a run needs it
+  });
+
+  test("a journal's shared modules come from a second instance of it: never the objects the thread runs, and \"durasim\" among them", async () => {
+    const graph = await loadGraph();
+    const side = graph?.MODULES['src/isolation/journalSideGraph'] as { journalSideModules: (load: (importIt: () => Promise<unknown>) => Promise<unknown>) => Promise<Record<string, Record<string, unknown>>> | undefined };
+    const copy = await side.journalSideModules((importIt) => importIt());
+    expect(copy).toBeDefined();
+    const own = graph?.MODULES['src/standardWorkload'] as { STANDARD_OPERATIONS: unknown[] };
+    const theirs = copy?.['src/standardWorkload'] as { STANDARD_OPERATIONS: unknown[] };
+    expect(theirs.STANDARD_OPERATIONS).toEqual(own.STANDARD_OPERATIONS);
+    expect(theirs.STANDARD_OPERATIONS).not.toBe(own.STANDARD_OPERATIONS);
+    const ownDisk = graph?.MODULES['simulator/disk/diskState'] as { DiskState: { prototype: object } };
+    expect((copy?.['simulator/disk/diskState'] as { DiskState: { prototype: object } }).DiskState.prototype).not.toBe(ownDisk.DiskState.prototype);
+    expect(typeof (copy?.['src/index'] as { digestOf?: unknown }).digestOf).toBe('function');
+    // Loaded once a thread: the next journal gets the same copy.
+    expect(await side.journalSideModules((importIt) => importIt())).toBe(copy);
   });
 
   test('loading it leaves memfs and Node\'s fetch unloaded: the main thread never builds a disk or answers a request (about 60 ms of every check)', async () => {

@@ -1,8 +1,8 @@
 /**
  * durasim's own modules as a thread's module graph holds them (src/bin/graph.mjs registers them
- * when it loads), by path from the code root without extension ("model/contract/digest"): the
- * modules a journal's bundle shares with durasim instead of bundling (bundleJournal.ts) come from
- * here, the very instances the thread runs. A thread without a graph imports them by path.
+ * when it loads), by path from the code root without extension ("model/contract/digest"): the very
+ * instances the thread runs. A journal's bundle gets its shared modules from a second instance of
+ * the graph instead (journalSideGraph.ts), a served addon's stand-in excepted.
  */
 let registry: Readonly<Record<string, unknown>> | undefined;
 
