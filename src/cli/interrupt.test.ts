@@ -147,7 +147,7 @@ describe('a signal to durasim check', () => {
     expect(code, check.text()).toBe(130);
     const after = summaryOf(name).interrupted?.afterRuns ?? 6;
     expect(after).toBeGreaterThanOrEqual(1);
-    expect(after).toBeLessThanOrEqual(4); // 4: the second run had ended before the signal came
+    expect(after).toBeLessThan(6); // 3 at once; 4 or 5 when one or two more had ended before the signal came (a busy machine); 6 before the fix
     expect(check.text()).toContain(`interrupted after ${after} of 6 runs (SIGINT)`);
   });
 });
