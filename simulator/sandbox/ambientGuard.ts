@@ -42,7 +42,7 @@ import { guardPinning } from './guardPinning.js';
 import { noBufferPool } from './bufferPool.js';
 import { trackBuiltinLoads } from './builtinLoads.js';
 import { noteIntrinsicChanges } from './lockIntrinsics.js';
-import { hasBaseline, isShared, takeBaseline, trackBuiltin as track } from './sharedBaseline.js';
+import { hasBaseline, isShared, takeBaseline, trackBuiltin as track, trackOwnModule as trackOwn } from './sharedBaseline.js';
 import { restoreShared, type Restored } from './sharedObjects.js';
 import { claimMachinery, closeThread as closeToNoTurn } from './turn.js';
 
@@ -114,6 +114,11 @@ export function forgetProcessMemory(): Restored | undefined {
   if (installs === 0 || !permanent) return undefined;
   machinery(takeBaseline);
   return { restored: [], unrestorable: [] };
+}
+
+/** One of durasim's modules handed to a journal (a shared import): what the journal does to its exports is put back at the next incarnation's start. */
+export function trackOwnModule(id: string, namespace: unknown): void {
+  if (hasBaseline()) machinery(() => trackOwn(id, namespace));
 }
 
 /** A builtin module handed to a journal (its require): what the journal does to it is put back at the next incarnation's start. */

@@ -248,6 +248,29 @@ export function trackBuiltin(id: string, exports: unknown): void {
   trackChains(entries, from);
 }
 
+/**
+ * One of durasim's own modules handed to a journal (its exports, as a namespace): tracked from now on like a builtin's, and
+ * more closely: its functions and arrays too (a builtin's are left out as API and data the runtime grows, but a journal
+ * that keeps "the keys this process sent" on an exported function, or changes an exported array, must see a crash forget it).
+ */
+export function trackOwnModule(id: string, namespace: unknown): void {
+  if (entries === undefined || !isObjectLike(namespace) || apply(weakSetHas, tracked, [namespace])) return;
+  const list = entries;
+  const from = list.length;
+  apply(weakSetAdd, tracked, [namespace]);
+  const keys = ownKeys(namespace);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as PropertyKey;
+    const value = dataOf(namespace, key);
+    if (!isObjectLike(value) || isProxy(value)) continue;
+    const name = `${id}.${keyName(key)}`;
+    track(value, name, list);
+    const proto = classPrototype(value);
+    if (proto) track(proto, `${name}.prototype`, list);
+  }
+  trackChains(list, from);
+}
+
 /** Whether `target` is one of the shared objects a restore puts back. */
 export function isShared(target: unknown): boolean {
   return isObjectLike(target) && (apply(weakSetHas, tracked, [target]) as boolean);

@@ -22,7 +22,7 @@ import { journalSideModules } from './journalSideGraph.js';
 import { dynamicLoader, type ModuleBody } from './dynamicModules.js';
 import { bracketLazyModules, LOAD_PARAM, loadBracket } from './moduleLoads.js';
 import { journalPath } from './journalPaths.js';
-import { asModuleLoad, claimMachinery, forgetProcessMemory, trackBuiltin } from '../../simulator/sandbox/ambientGuard.js';
+import { asModuleLoad, claimMachinery, forgetProcessMemory, trackBuiltin, trackOwnModule } from '../../simulator/sandbox/ambientGuard.js';
 
 export interface JournalInstances {
   /** A new instance of the journal's modules. */
@@ -139,6 +139,10 @@ export async function compileJournal(bundle: JournalBundle, durasimIndex: string
   };
   const fresh = (): JournalAdapter => {
     if (forgetProcessMemory() === undefined) forgetAddedGlobals(baseline);
+    // durasim's modules outlive an incarnation in this thread, as builtins do: what one leaves on their exports (a property on
+    // a function, an array changed, a class's prototype) is put back at the next one's start, as a builtin's is (tracked once
+    // a baseline exists, before the first incarnation's code runs).
+    for (const [id, namespace] of shared) trackOwnModule(id, namespace);
     // Each instance (an incarnation) has its own modules loaded at run time and its own copy of durasim's exports; builtins, native addons and their served stand-ins (a class, which a copy would not be) are shared.
     const own = new Map<string, unknown>();
     const sharedOf = (id: string): unknown => {
