@@ -118,7 +118,7 @@ export function forgetProcessMemory(): Restored | undefined {
 
 /** One of durasim's modules handed to a journal (a shared import): what the journal does to its exports is put back at the next incarnation's start. */
 export function trackOwnModule(id: string, namespace: unknown): void {
-  if (hasBaseline()) machinery(() => trackOwn(id, namespace));
+  if (hasBaseline() && !isShared(namespace)) machinery(() => trackOwn(id, namespace));
 }
 
 /** A builtin module handed to a journal (its require): what the journal does to it is put back at the next incarnation's start. */
