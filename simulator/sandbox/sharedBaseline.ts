@@ -37,6 +37,15 @@ export interface Setting {
   readonly value: unknown;
 }
 
+/** A Set or a Map of durasim's own modules (trackOwnModule): its members as the baseline had them, in order (a Map's values beside its keys). */
+export interface Collection {
+  readonly target: Set<unknown> | Map<unknown, unknown>;
+  readonly name: string;
+  readonly map: boolean;
+  readonly keys: unknown[];
+  readonly values: unknown[];
+}
+
 // Captured when this module loads, before any journal code: a journal may replace any of them.
 const { getOwnPropertyDescriptor, getOwnPropertySymbols: symbolsOf, keys: keysOf, getPrototypeOf, setPrototypeOf, isExtensible, isFrozen, defineProperty, hasOwn } = Object;
 const { ownKeys, apply } = Reflect;
@@ -46,11 +55,14 @@ const weakSetHas = WeakSet.prototype.has;
 const weakSetAdd = WeakSet.prototype.add;
 const weakMapGet = WeakMap.prototype.get;
 const weakMapSet = WeakMap.prototype.set;
-const isProxy = types.isProxy;
+const { isProxy, isSet, isMap } = types;
+const setForEach = Set.prototype.forEach;
+const mapForEach = Map.prototype.forEach;
 const OBJECT_PROTOTYPE = Object.prototype;
 
 let entries: Entry[] | undefined;
 const settings: Setting[] = [];
+const collections: Collection[] = [];
 const tracked = new WeakSet<object>();
 const entryOf = new WeakMap<object, Entry>();
 
@@ -250,8 +262,11 @@ export function trackBuiltin(id: string, exports: unknown): void {
 
 /**
  * One of durasim's own modules handed to a journal (its exports, as a namespace): tracked from now on like a builtin's, and
- * more closely: its functions and arrays too (a builtin's are left out as API and data the runtime grows, but a journal
- * that keeps "the keys this process sent" on an exported function, or changes an exported array, must see a crash forget it).
+ * more closely: everything reachable from its exports through own properties (data and accessor functions), prototypes and
+ * the members of a Set or Map (trackOwnTree). A builtin's functions and arrays are left out as API and data the runtime
+ * grows, and only two levels of its objects are looked at; durasim's modules are all data and code of durasim's, so a
+ * journal that keeps "the keys this process sent" on an exported function, on an object in an exported array, on a method
+ * of an exported class or in an exported Set must see a crash forget it.
  */
 export function trackOwnModule(id: string, namespace: unknown): void {
   if (entries === undefined || !isObjectLike(namespace) || apply(weakSetHas, tracked, [namespace])) return;
@@ -259,16 +274,50 @@ export function trackOwnModule(id: string, namespace: unknown): void {
   const from = list.length;
   apply(weakSetAdd, tracked, [namespace]);
   const keys = ownKeys(namespace);
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i] as PropertyKey;
-    const value = dataOf(namespace, key);
-    if (!isObjectLike(value) || isProxy(value)) continue;
-    const name = `${id}.${keyName(key)}`;
-    track(value, name, list);
-    const proto = classPrototype(value);
-    if (proto) track(proto, `${name}.prototype`, list);
-  }
+  const roots: [unknown, string][] = [];
+  for (let i = 0; i < keys.length; i++) append(roots, [dataOf(namespace, keys[i] as PropertyKey), `${id}.${keyName(keys[i] as PropertyKey)}`]);
+  trackOwnTree(roots, list);
   trackChains(list, from);
+}
+
+/** Every object reachable from `roots` that no restore looks at yet, breadth first: tracked, its members too where it is a Set or a Map. */
+function trackOwnTree(roots: [unknown, string][], list: Entry[]): void {
+  const queue = roots;
+  for (let at = 0; at < queue.length; at++) {
+    const [value, name] = queue[at] as [unknown, string];
+    if (!isObjectLike(value) || isProxy(value) || apply(weakSetHas, tracked, [value])) continue;
+    track(value, name, list);
+    if (isSet(value) || isMap(value)) trackMembers(value as Set<unknown> | Map<unknown, unknown>, name, queue);
+    const proto = getPrototypeOf(value) as object | null;
+    if (proto !== null) append(queue, [proto, `${name}.__proto__`]);
+    const keys = ownKeys(value);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as PropertyKey;
+      const descriptor = bare(getOwnPropertyDescriptor(value, key));
+      if (descriptor === undefined) continue;
+      const child = `${name}.${keyName(key)}`;
+      if (hasOwn(descriptor, 'value')) append(queue, [descriptor.value, child]);
+      else {
+        append(queue, [descriptor.get, `${child} (getter)`]);
+        append(queue, [descriptor.set, `${child} (setter)`]);
+      }
+    }
+  }
+}
+
+/** A Set's or Map's members as they are now: what a restore compares and puts back (a property walk never sees them). */
+function trackMembers(target: Set<unknown> | Map<unknown, unknown>, name: string, queue: [unknown, string][]): void {
+  const map = isMap(target);
+  const collection: Collection = { target, name, map, keys: [], values: [] };
+  apply(map ? mapForEach : setForEach, target, [
+    (value: unknown, key: unknown) => {
+      append(collection.keys, key);
+      append(collection.values, value);
+      append(queue, [key, `${name} (a member)`]);
+      if (map) append(queue, [value, `${name} (a member's value)`]);
+    },
+  ]);
+  append(collections, collection);
 }
 
 /** Whether `target` is one of the shared objects a restore puts back. */
@@ -285,6 +334,11 @@ export function noteDefined(target: unknown): void {
 /** The baseline's objects (undefined until it is taken), for the restore. */
 export function baselineEntries(): Entry[] | undefined {
   return entries;
+}
+
+/** The Sets and Maps of durasim's own modules a journal was handed, for the restore. */
+export function baselineCollections(): Collection[] {
+  return collections;
 }
 
 /** The baseline's state-keeping accessors, for the restore. */

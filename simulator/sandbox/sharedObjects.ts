@@ -9,7 +9,8 @@
  *   extensible; an accessor pair that keeps state behind it (process.exitCode,
  *   EventEmitter.defaultMaxListeners, util.inspect.defaultOptions) also the value it gave, and that
  *   value's own properties when it is an object. A builtin module joins when it is first handed to
- *   a journal (trackBuiltin), with its sub-objects (fs.promises, path.posix) and its classes' prototypes.
+ *   a journal (trackBuiltin), with its sub-objects (fs.promises, path.posix) and its classes' prototypes; one of
+ *   durasim's own modules (trackOwnModule) with everything reachable from its exports, a Set's or Map's members too.
  * - restoreShared() puts each back as the baseline has it — what was added deleted, what was
  *   changed or deleted defined again, the prototype and the accessors' values set back — and names
  *   what it put back. It runs at every incarnation's start, so each starts as a new process does.
@@ -25,7 +26,7 @@
  * - Proxies are never walked (their traps are code), and no getter is called but at the baseline
  *   (Node's own, before any journal code) and the state-keeping accessors' Node's own getters.
  *   Functions' own properties are tracked only for those that hold more than name, length and
- *   prototype. Not reached: an object one property deeper than these (a class's static object, a
+ *   prototype (durasim's own: all). Not reached: an object one property deeper than these (a class's static object, a
  *   stream's state) or behind a getter that keeps no state (process.stdout); an array (argv).
  * - RegExp's legacy statics (RegExp.lastMatch, $1…) are cleared.
  * - In a thread whose builtins are locked (lockIntrinsics.ts, before the baseline), the baseline
@@ -34,7 +35,7 @@
  *   (isLockAccessor), and nothing the lock keeps from changing is ever put back or called
  *   unrestorable. What the lock lets be added is defined configurable (guardPinning.ts) and taken back.
  */
-import { append, baselineEntries, baselineSettings, keyName, type Entry, type Setting } from './sharedBaseline.js';
+import { append, baselineCollections, baselineEntries, baselineSettings, keyName, type Collection, type Entry, type Setting } from './sharedBaseline.js';
 
 export interface Restored {
   /** What was put back, as `Array.prototype.x (added)`, `process.exitCode (changed)`. */
@@ -47,6 +48,10 @@ export interface Restored {
 const { getOwnPropertyDescriptor, getOwnPropertySymbols: symbolsOf, keys: keysOf, getPrototypeOf, setPrototypeOf, isExtensible, defineProperty, is, hasOwn } = Object;
 const { ownKeys, deleteProperty, apply } = Reflect;
 const regExpExec = RegExp.prototype.exec;
+const setSize = (getOwnPropertyDescriptor(Set.prototype, 'size') as PropertyDescriptor).get as () => number;
+const { has: setHas, add: setAdd, clear: setClear } = Set.prototype;
+const mapSize = (getOwnPropertyDescriptor(Map.prototype, 'size') as PropertyDescriptor).get as () => number;
+const { has: mapHas, get: mapGet, set: mapSet, clear: mapClear } = Map.prototype;
 const EMPTY_PATTERN = /(?:)/;
 
 /** Whether a descriptor getOwnPropertyDescriptor gave is `saved`: only its own fields are read (Object.prototype may hold a journal's `get`). */
@@ -128,6 +133,21 @@ function restoreEntry(entry: Entry, out: Restored): void {
   }
 }
 
+/**
+ * Puts a Set's or a Map's members back as the baseline has them: as many, each there (a Map's with its value), or cleared
+ * and filled again in the baseline's order. Only the functions captured above are called (a journal may replace the prototypes'
+ * methods, and those objects are put back before these).
+ */
+function restoreCollection(collection: Collection, out: Restored): void {
+  const { target, map, keys, values } = collection;
+  let same = (apply(map ? mapSize : setSize, target, []) as number) === keys.length;
+  for (let i = 0; same && i < keys.length; i++) same = map ? (apply(mapHas, target, [keys[i]]) as boolean) && is(apply(mapGet, target, [keys[i]]), values[i]) : (apply(setHas, target, [keys[i]]) as boolean);
+  if (same) return;
+  apply(map ? mapClear : setClear, target, []);
+  for (let i = 0; i < keys.length; i++) apply(map ? mapSet : setAdd, target, map ? [keys[i], values[i]] : [keys[i]]);
+  append(out.restored, `${collection.name} (members changed)`);
+}
+
 /** Puts every shared object back as the baseline has it (nothing when there is none); names what it put back. */
 export function restoreShared(): Restored {
   const out: Restored = { restored: [], unrestorable: [] };
@@ -140,6 +160,8 @@ export function restoreShared(): Restored {
     for (let i = 0; i < entries.length; i++) if ((entries[i] as Entry).defined) restoreEntry(entries[i] as Entry, out);
     for (let i = 0; i < entries.length; i++) restoreEntry(entries[i] as Entry, out);
   }
+  const collections = baselineCollections();
+  for (let i = 0; i < collections.length; i++) restoreCollection(collections[i] as Collection, out);
   for (let i = 0; i < settings.length; i++) {
     const setting = settings[i] as Setting;
     const descriptor = getOwnPropertyDescriptor(setting.target, setting.key);

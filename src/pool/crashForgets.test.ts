@@ -9,6 +9,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { journalRefOf } from '../isolation/journalRef.js';
 import { WorkerPool } from './workerPool.js';
@@ -21,7 +22,12 @@ interface Carrier {
   leave: string;
   /** What a new process reads. */
   fresh: string;
+  /** Imports of its own (durasim's modules). */
+  imports?: string;
 }
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SERVICE_TYPES = JSON.stringify(join(ROOT, 'simulator/service/serviceTypes.ts'));
 
 const CARRIERS: Carrier[] = [
   { name: 'a property added to process', read: 'process.carried', leave: "process.carried = 'left';", fresh: 'undefined' },
@@ -41,6 +47,12 @@ const CARRIERS: Carrier[] = [
   { name: 'RegExp.lastMatch (the last match anyone made)', read: "RegExp.lastMatch === 'SECRET' ? 'carried' : 'clean'", leave: "/SECRET/.exec('a SECRET b');", fresh: 'clean' },
   { name: "a property added to the served better-sqlite3's Database (its stand-in for a native addon, shared as one is)", read: 'Database.carried', leave: "Database.carried = 'left';", fresh: 'undefined' },
   { name: "a method added to the served better-sqlite3's Database.prototype", read: "typeof Database.prototype.carried + ' ' + typeof Database", leave: "Database.prototype.carried = () => 'left';", fresh: 'undefined function' },
+  // durasim's own modules, as a journal gets them (a copy of the thread's graph that outlives an incarnation, as builtins do): each reached one level or more below an export.
+  { name: "a property added to an object in an array durasim exports (INVARIANTS[0])", imports: "import { INVARIANTS } from 'durasim';", read: 'INVARIANTS[0].carried', leave: "INVARIANTS[0].carried = 'left';", fresh: 'undefined' },
+  { name: "a property of an object in an array durasim exports changed (STANDARD_OPERATIONS[0].key)", imports: "import { STANDARD_OPERATIONS } from 'durasim';", read: "STANDARD_OPERATIONS[0].key === 'changed' ? 'carried' : 'clean'", leave: "STANDARD_OPERATIONS[0].key = 'changed';", fresh: 'clean' },
+  { name: "a property added to a method of a class durasim exports (ReferenceRun.prototype.dispatch)", imports: "import { ReferenceRun } from 'durasim';", read: 'ReferenceRun.prototype.dispatch.carried', leave: "ReferenceRun.prototype.dispatch.carried = 'left';", fresh: 'undefined' },
+  { name: 'an element added to a Set a durasim module exports (imported by path)', imports: `import { NULL_BODY_STATUSES } from ${SERVICE_TYPES};`, read: 'NULL_BODY_STATUSES.has(999)', leave: 'NULL_BODY_STATUSES.add(999);', fresh: 'false' },
+  { name: 'an element deleted from a Set a durasim module exports, another added (its size kept)', imports: `import { NULL_BODY_STATUSES } from ${SERVICE_TYPES};`, read: '[...NULL_BODY_STATUSES].join()', leave: 'NULL_BODY_STATUSES.delete(204); NULL_BODY_STATUSES.add(999);', fresh: '204,205,304' },
   { name: "the Buffer pool (a buffer's .buffer shows another incarnation's bytes)", read: "Buffer.from(new Uint8Array(Buffer.from('y').buffer)).toString('latin1').includes('SECRET') ? 'carried' : 'clean'", leave: "globalThis.kept = Buffer.from('SECRET-OF-THE-FIRST-INCARNATION');", fresh: 'clean' },
 ];
 
@@ -50,6 +62,7 @@ import path from 'node:path';
 import util from 'node:util';
 import { createRequire } from 'node:module';
 import Database from 'better-sqlite3';
+${carrier.imports ?? ''}
 const ownRequire = createRequire(import.meta.url);
 export default {
   name: 'carrier-${index}',
