@@ -61,13 +61,14 @@ describe.skipIf(!PACKAGE)('the packed package', () => {
   test('holds the compiled code, its types, the schema and the docs, and no tests, reports, bench or CI files', () => {
     const files = packed.files.map((f) => f.path);
     console.log(`durasim-${pkg.version}.tgz: ${packed.entryCount} files, ${(packed.size / 1024).toFixed(0)} kB packed, ${(packed.unpackedSize / 1024).toFixed(0)} kB unpacked`);
-    for (const needed of ['package.json', 'README.md', 'LICENSE', 'bin/durasim.mjs', 'dist/graph.mjs', 'schema/scenario.schema.json', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/bin/durasim.mjs', 'dist/src/bin/parentShell.mjs', 'dist/src/bin/nodeSupport.mjs', 'dist/src/pool/poolBoot.mjs', 'dist/src/journals/reference.js', 'reports/mutants/minimal/no-fsync.json', 'reports/mutants.md', 'reports/detection.md', 'docs/tutorial.md', ...SHIPPED_EXAMPLES]) {
+    for (const needed of ['package.json', 'README.md', 'LICENSE', 'bin/durasim.mjs', 'dist/graph.mjs', 'dist/graph.journal-side.mjs', 'schema/scenario.schema.json', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/bin/durasim.mjs', 'dist/src/bin/parentShell.mjs', 'dist/src/bin/nodeSupport.mjs', 'dist/src/pool/poolBoot.mjs', 'dist/src/journals/reference.js', 'reports/mutants/minimal/no-fsync.json', 'reports/mutants.md', 'reports/detection.md', 'docs/tutorial.md', ...SHIPPED_EXAMPLES]) {
       expect(files, needed).toContain(needed);
     }
     const unwanted = files.filter((f) => !SHIPPED_EXAMPLES.includes(f) && f !== 'reports/mutants.md' && f !== 'reports/detection.md').filter((f) => /\.test\.|^reports\/(?!mutants\/minimal\/[\w-]+\.json$)|\/bench\/|^\.ci\/|^src\/|^tsconfig|^vitest\.config|^examples\/|^properties\/|\/fixtures\//.test(f) || (f.endsWith('.ts') && !f.endsWith('.d.ts')));
     expect(unwanted).toEqual([]);
     // Its module graph names no path of the tree that built it: installed anywhere, it runs its own files.
     expect(readFileSync(join(consumer, 'node_modules', 'durasim', 'dist', 'graph.mjs'), 'utf8')).not.toContain(ROOT.replace(/\/$/, ''));
+    expect(readFileSync(join(consumer, 'node_modules', 'durasim', 'dist', 'graph.journal-side.mjs'), 'utf8')).not.toContain(ROOT.replace(/\/$/, ''));
   });
 
   test('every relative link in a shipped document resolves inside the package', () => {

@@ -14,3 +14,6 @@ export declare function pruneGraphs(dir: string, keep: string, ageMs?: number, n
 export declare function tuneCompiler(): void;
 export declare function ownFailure(action: string, reason: string, fix: string): Error & { ownFailure: true; action: string; reason: string; fix: string };
 export declare function ownModuleForEntry(key: string, from: string, relative: string): Promise<Record<string, unknown>>;
+export declare function journalSideFileOf(file: string): string;
+export declare function bundleJournalSide(file: string): Promise<string>;
+export declare function ensureJournalSide(file: string): Promise<string | undefined>;

@@ -180,6 +180,57 @@ export async function bundleGraph(modules, root = CODE_ROOT, graphDir = CACHE_DI
 }
 
 /**
+ * The npm packages a journal side's graph leaves to Node: those durasim's modules load only when a
+ * run needs them (by createRequire or import(), which a journal's turn is refused), or which are a
+ * native binary's front (esbuild) or a loader (tsx). Every package the graph imports as it loads
+ * (fast-check, pure-rand) is bundled into it: a copy of its own, never the instance the thread runs.
+ */
+const JOURNAL_SIDE_EXTERNAL = ['msw', 'memfs', 'tsx', 'tsx/*', 'esbuild', '@journeyapps/wa-sqlite', '@journeyapps/wa-sqlite/*'];
+
+/** The journal side's graph beside the graph `file`: what a journal's shared modules come from (src/isolation/journalSideGraph.ts). */
+export function journalSideFileOf(file) {
+  return file.replace(/\.mjs$/, '.journal-side.mjs');
+}
+
+/**
+ * The journal side's graph of the graph file `file`, as text: the graph with the packages it imports as
+ * it loads bundled in. Imported under its own URL it is a second instance of every module of durasim's
+ * and of those packages, so nothing a journal reaches through durasim's modules (a class of
+ * fast-check's under scenarioArbitrary(), its Random) is an object the thread's own runs use. Written
+ * beside the graph: each module's import.meta is computed from where the file is, as the graph's is.
+ */
+export async function bundleJournalSide(file) {
+  const esbuild = createRequire(import.meta.url)('esbuild');
+  const out = await esbuild.build({
+    absWorkingDir: dirname(file),
+    entryPoints: [file],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    external: JOURNAL_SIDE_EXTERNAL,
+    write: false,
+    logLevel: 'silent',
+  });
+  return out.outputFiles[0].text;
+}
+
+/**
+ * The journal side's graph of the graph file `file`, built when it is missing: its path, or undefined
+ * when it cannot be built or written (a journal that needs it is then told so: journalSideGraph.ts).
+ */
+export async function ensureJournalSide(file) {
+  const side = journalSideFileOf(file);
+  if (existsSync(side)) return side;
+  try {
+    writeDurably(side, await bundleJournalSide(file));
+    return side;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Writes `text` to `path` durably and atomically: src/durableFile.ts's steps (temp file, fsync,
  * rename, folder fsync), again here because this file runs before any TypeScript can load.
  */
@@ -249,7 +300,10 @@ async function findOrBuild() {
   const modules = graphModules();
   const name = graphNameOf(CODE_ROOT, CACHE_DIR);
   const path = join(CACHE_DIR, name);
-  if (existsSync(path)) return path;
+  if (existsSync(path)) {
+    await ensureJournalSide(path);
+    return path;
+  }
   let text;
   try {
     text = await bundleGraph(modules, CODE_ROOT, CACHE_DIR);
@@ -261,6 +315,7 @@ async function findOrBuild() {
   } catch {
     return undefined; // the folder cannot be written: the modules load one by one
   }
+  await ensureJournalSide(path);
   pruneGraphs(CACHE_DIR, name);
   return path;
 }
@@ -282,7 +337,7 @@ export function pruneGraphs(dir, keep, ageMs = STALE_GRAPH_AGE_MS, nowMs = Date.
     return;
   }
   for (const name of names) {
-    if (name === keep || !/^graph-[0-9a-f]+\.mjs$/.test(name)) continue;
+    if (name === keep || name === journalSideFileOf(keep) || !/^graph-[0-9a-f]+(\.journal-side)?\.mjs$/.test(name)) continue;
     try {
       if (nowMs - statSync(join(dir, name)).mtimeMs > ageMs) rmSync(join(dir, name), { force: true });
     } catch {
@@ -346,8 +401,14 @@ export async function ownModuleForEntry(key, from, relative) {
 if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.includes('--dist')) {
   const dist = join(CODE_ROOT, 'dist');
   const modules = graphModules(dist, '.js');
-  void bundleGraph(modules, dist, dist).then((text) => {
-    writeDurably(join(dist, 'graph.mjs'), text);
-    process.stderr.write(`wrote ${relative(process.cwd(), join(dist, 'graph.mjs'))}: ${modules.length} modules\n`);
-  });
+  void bundleGraph(modules, dist, dist)
+    .then((text) => {
+      writeDurably(join(dist, 'graph.mjs'), text);
+      process.stderr.write(`wrote ${relative(process.cwd(), join(dist, 'graph.mjs'))}: ${modules.length} modules\n`);
+      return bundleJournalSide(join(dist, 'graph.mjs'));
+    })
+    .then((text) => {
+      writeDurably(journalSideFileOf(join(dist, 'graph.mjs')), text);
+      process.stderr.write(`wrote ${relative(process.cwd(), journalSideFileOf(join(dist, 'graph.mjs')))}: the journal side's\n`);
+    });
 }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { CODE_ROOT, graphFile, graphModules, graphNameOf, loadGraph, pruneGraphs, STALE_GRAPH_AGE_MS, withRealMeta } from './graph.mjs';
+import { CODE_ROOT, graphFile, graphModules, graphNameOf, journalSideFileOf, loadGraph, pruneGraphs, STALE_GRAPH_AGE_MS, withRealMeta } from './graph.mjs';
 
 describe('the module graph', () => {
   test('holds every module it lists, each with its own import.meta, and registers them', async () => {
@@ -38,7 +38,7 @@ describe('the module graph', () => {
     expect(text).toMatch(/import\("msw"\)/); // the msw transport still loads it when a run needs it
   });
 
-  test("a journal's shared modules come from a second instance of it: never the objects the thread runs, and \"durasim\" among them", async () => {
+  test("a journal's shared modules come from a second instance of it, with its own npm packages: never the objects the thread runs, and \"durasim\" among them", async () => {
     const graph = await loadGraph();
     const side = graph?.MODULES['src/isolation/journalSideGraph'] as { journalSideModules: (load: (importIt: () => Promise<unknown>) => Promise<unknown>) => Promise<Record<string, Record<string, unknown>>> | undefined };
     const copy = await side.journalSideModules((importIt) => importIt());
@@ -50,6 +50,21 @@ describe('the module graph', () => {
     const ownDisk = graph?.MODULES['simulator/disk/diskState'] as { DiskState: { prototype: object } };
     expect((copy?.['simulator/disk/diskState'] as { DiskState: { prototype: object } }).DiskState.prototype).not.toBe(ownDisk.DiskState.prototype);
     expect(typeof (copy?.['src/index'] as { digestOf?: unknown }).digestOf).toBe('function');
+    // With npm packages of its own (the journal side's graph bundles those the graph imports as it loads): fast-check's classes
+    // under scenarioArbitrary() are not the ones the thread draws its runs with.
+    type Arbitraries = { scenarioArbitrary: () => object };
+    const chain = (value: object): object[] => {
+      const out: object[] = [];
+      for (let proto = Object.getPrototypeOf(value) as object | null; proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) out.push(proto);
+      return out;
+    };
+    const ownChain = chain((graph?.MODULES['src/arbitraries'] as Arbitraries).scenarioArbitrary());
+    const theirChain = chain((copy?.['src/arbitraries'] as Arbitraries).scenarioArbitrary());
+    expect(theirChain.map((proto) => (proto as { constructor: { name: string } }).constructor.name)).toEqual(ownChain.map((proto) => (proto as { constructor: { name: string } }).constructor.name));
+    expect(theirChain.filter((proto) => ownChain.includes(proto))).toEqual([]);
+    const sideText = readFileSync(journalSideFileOf((await graphFile()) as string), 'utf8');
+    expect(sideText).not.toMatch(/^import [^;]*from "(fast-check|pure-rand)[^"]*"/m);
+    expect(sideText).not.toContain(CODE_ROOT);
     // Loaded once a thread: the next journal gets the same copy.
     expect(await side.journalSideModules((importIt) => importIt())).toBe(copy);
   });
@@ -81,14 +96,14 @@ console.log(JSON.stringify({ memfs: loaded.filter((f) => f.includes('/memfs/')).
       mkdirSync(join(root, 'tmp'), { recursive: true });
       const run = spawnSync(process.execPath, [join(CODE_ROOT, 'bin/durasim.mjs'), 'check', '--no-sweep', '--runs', '2', '--workers', '1', '--seed', '1', '--report-dir', join(root, `report-${i}`), '--regressions', join(root, `regressions-${i}`), '--no-progress'], { cwd: root, encoding: 'utf8', timeout: 120_000, killSignal: 'SIGKILL', env: { ...env, TMPDIR: join(root, 'tmp'), NODE_DEBUG_NATIVE: 'COMPILE_CACHE' } });
       expect(run.status, run.stderr.slice(-2000)).toBe(0);
-      return run.stderr.split('\n').filter((line) => line.startsWith('[compile cache]') && /\/graph-[0-9a-f]+\.mjs/.test(line));
+      return run.stderr.split('\n').filter((line) => line.startsWith('[compile cache]') && /\/graph-[0-9a-f]+(\.journal-side)?\.mjs/.test(line));
     };
     const [first, second] = [graphLines(1), graphLines(2)];
     if (typeof (createRequire(import.meta.url)('node:module') as { enableCompileCache?: unknown }).enableCompileCache !== 'function') {
       expect([...first, ...second]).toEqual([]); // Node 20: no compile cache, nothing changes
       return;
     }
-    // The command's thread, its worker's, and the copy its worker loads for the reference journal's shared modules (journalSideGraph.ts).
+    // The command's thread, its worker's, and the journal side its worker loads for the reference journal's shared modules (journalSideGraph.ts).
     expect(first.filter((line) => / was not initialized, initializing/.test(line))).toHaveLength(3);
     expect(second.filter((line) => / was accepted/.test(line))).toHaveLength(3);
   });
@@ -134,10 +149,12 @@ console.log(JSON.stringify({ memfs: loaded.filter((f) => f.includes('/memfs/')).
     };
     at('graph-aaaa.mjs', STALE_GRAPH_AGE_MS + 1000); // older sources, long ago: removed
     at('graph-bbbb.mjs', 1000); // older sources, a minute ago: a check may be booting from it
+    at('graph-aaaa.journal-side.mjs', STALE_GRAPH_AGE_MS + 1000); // its journal side: removed with it
     at('graph-cccc.mjs', 10 * STALE_GRAPH_AGE_MS); // the one just found or built: kept whatever its age
+    at('graph-cccc.journal-side.mjs', 10 * STALE_GRAPH_AGE_MS); // and its journal side
     at('typecheck.tsbuildinfo', 10 * STALE_GRAPH_AGE_MS); // not a graph
     pruneGraphs(dir, 'graph-cccc.mjs', STALE_GRAPH_AGE_MS, nowMs);
-    expect(readdirSync(dir).sort()).toEqual(['graph-bbbb.mjs', 'graph-cccc.mjs', 'typecheck.tsbuildinfo']);
+    expect(readdirSync(dir).sort()).toEqual(['graph-bbbb.mjs', 'graph-cccc.journal-side.mjs', 'graph-cccc.mjs', 'typecheck.tsbuildinfo']);
     pruneGraphs(join(dir, 'missing'), 'graph-cccc.mjs', STALE_GRAPH_AGE_MS, nowMs); // no folder: nothing to do, no throw
   });
 

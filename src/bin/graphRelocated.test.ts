@@ -35,7 +35,13 @@ function durasim(cwd: string, ...argv: string[]): { status: number | null; out: 
   return { status: run.status, out: `${run.stdout}${run.stderr}` };
 }
 
-const graphs = (tree: string): string[] => readdirSync(join(tree, 'node_modules', '.cache', 'durasim')).filter((name) => name.startsWith('graph-')).sort();
+/** The graphs in the tree's cache, each with its journal side beside it (src/bin/graph.mjs builds both). */
+const graphs = (tree: string): string[] => {
+  const names = readdirSync(join(tree, 'node_modules', '.cache', 'durasim'));
+  const found = names.filter((name) => /^graph-[0-9a-f]+\.mjs$/.test(name)).sort();
+  expect(names.filter((name) => name.endsWith('.journal-side.mjs')).sort()).toEqual(found.map((name) => name.replace(/\.mjs$/, '.journal-side.mjs')));
+  return found;
+};
 
 beforeAll(() => {
   copyTree(first);

@@ -53,6 +53,30 @@ describe("a journal that changes durasim's own modules it imports", () => {
     expect(await checkOf(bending('empties-the-task', 'ops.splice(0);'), 'empty')).toBe(1);
     expect(out.join('\n')).toMatch(/^ {2}write-ahead \[post-[abc]\]/m);
   });
+
+  test("reaches fast-check through durasim's modules and makes every draw its minimum: its own copy's fast-check, so the runs are drawn as ever and its bug is found at the same run", async () => {
+    // The Random a copy's scenarioAt hands the arbitrary, caught: its prototype was fast-check's Random.prototype, the very one the worker
+    // draws every run with (the copy shared npm packages with the thread). With each next* made to return its minimum, every drawn run
+    // was fault-free: budget-in-memory (found by drawn runs only) was judged clean over 1,000 runs, and by the default check.
+    const file = join(dir, 'minimal-draws.ts');
+    writeFileSync(file, `import { scenarioArbitrary } from 'durasim';
+import { scenarioAt } from ${own('src/runner/scenarioSource.ts')};
+import { journal } from ${own('src/journals/mutants/budgetInMemory.ts')};
+const arbitrary = scenarioArbitrary() as unknown as { generate: (random: object) => never };
+let random: object | undefined;
+arbitrary.generate = (given) => { random = given; throw new Error('caught'); };
+try { scenarioAt(arbitrary as never, 1, 0); } catch { /* the Random is caught */ }
+const proto = (random ? Object.getPrototypeOf(random) : {}) as Record<string, unknown>;
+for (const name of Object.getOwnPropertyNames(proto)) if (name.startsWith('next') && typeof proto[name] === 'function') proto[name] = (min?: unknown) => (typeof min === 'number' ? min : 0);
+export default journal;
+`);
+    const check = (journal: string, name: string) => run('check', '--no-sweep', '--journal', journal, '--runs', '100', '--seed', '1', '--workers', '1', '--report-dir', join(dir, name), '--regressions', join(dir, `${name}-regressions`), '--no-progress');
+    expect(await check(join(ROOT, 'src/journals/mutants/budgetInMemory.ts'), 'plain')).toBe(1);
+    const plain = out.find((line) => /^\d+ runs? in /.test(line));
+    out = [];
+    expect(await check(file, 'minimal')).toBe(1);
+    expect(out.find((line) => /^\d+ runs? in /.test(line))?.replace(/ in .*:/, ':')).toBe(plain?.replace(/ in .*:/, ':'));
+  });
 });
 
 describe('a journal that keeps its memory on durasim\'s exports', () => {

@@ -1,14 +1,19 @@
 /**
  * durasim's own modules as a journal gets them (a bundle's shared modules: "durasim", or one of
- * durasim's files imported by path): a second instance of the thread's module graph, the same file
- * imported again under another URL, loaded the first time a journal asks. Never the instances the
- * thread runs: a journal that changed one of those (an exported array, a class's prototype) changed
- * how its own runs are drawn, simulated or counted — a buggy journal judged clean, durasim failing
- * as if by itself. What the copy shares with the thread is what Node shares: builtins, which the
- * restore puts back, and npm packages. Undefined where the thread runs no graph (durasim's own
- * tests): its modules are then imported by path, as before.
+ * durasim's files imported by path): a second instance of the thread's module graph, loaded the
+ * first time a journal asks, from the journal side's graph beside it (src/bin/graph.mjs: the graph
+ * with the npm packages it imports as it loads, fast-check and pure-rand, bundled in). Never the
+ * instances the thread runs: a journal that changed one of those (an exported array, a class's
+ * prototype, the prototype of fast-check's Random reached under scenarioArbitrary()) changed how its
+ * own runs are drawn, simulated or counted — a buggy journal judged clean, durasim failing as if by
+ * itself. What the copy shares with the thread is what Node shares: builtins, which the lock and the
+ * restore keep, and the packages it loads only when a run needs them (memfs, msw, SQLite), which a
+ * journal's turn cannot load. Undefined where the thread runs no graph (durasim's own tests): its
+ * modules are then imported by path, as before.
  */
 import { pathToFileURL } from 'node:url';
+import { ensureJournalSide, journalSideFileOf } from '../bin/graph.mjs';
+import { OwnFailure } from '../ownFailure.js';
 import { loadedGraph } from '../pool/loadedGraph.js';
 
 let copy: Promise<Readonly<Record<string, unknown>>> | undefined;
@@ -17,6 +22,10 @@ let copy: Promise<Readonly<Record<string, unknown>>> | undefined;
 export function journalSideModules(load: (importIt: () => Promise<unknown>) => Promise<unknown>): Promise<Readonly<Record<string, unknown>>> | undefined {
   const file = loadedGraph();
   if (file === undefined) return undefined;
-  copy ??= load(() => import(`${pathToFileURL(file).href}?journal-side`)).then((graph) => (graph as { MODULES: Readonly<Record<string, unknown>> }).MODULES);
+  copy ??= load(async () => {
+    const side = await ensureJournalSide(file);
+    if (side === undefined) throw new OwnFailure("load durasim's modules for a journal that imports them", `the journal side of its module graph (${journalSideFileOf(file)}) is not there and cannot be built beside it`, `Delete ${file} (it is built again, with its journal side, on the next run); if it fails again, report it with the command line you ran`);
+    return import(pathToFileURL(side).href);
+  }).then((graph) => (graph as { MODULES: Readonly<Record<string, unknown>> }).MODULES);
   return copy;
 }

@@ -3,7 +3,7 @@
  * scheduling decision of the simulation it runs; the watchdog reads without waiting for the worker
  * (which may be stuck in a journal's endless loop). Where it stopped is named from the same cells.
  */
-export const HEARTBEAT_CELLS = 8;
+export const HEARTBEAT_CELLS = 9;
 const BEATS = 0;
 const GLOBAL_STEP = 1;
 const PID = 2;
@@ -14,6 +14,8 @@ const BUSY = 5;
 const TID = 6;
 /** 1 once the worker has booted (durasim's own modules loaded, its thread guarded): before that nothing of a journal runs there. */
 const READY = 7;
+/** 1 while the worker does durasim's own work for a load (compiling a journal, loading durasim's modules for it): no journal code runs then. */
+const OWN_WORK = 8;
 
 /** The ops a step can be, so a blocked step can be named from an integer cell. */
 const OPS = [
@@ -70,6 +72,22 @@ export function setThreadId(cells: Int32Array, tid: number | undefined): void {
 /** Worker side, once at the end of its boot. */
 export function setReady(cells: Int32Array): void {
   Atomics.store(cells, READY, 1);
+}
+
+/**
+ * Worker side: durasim's own work for a load begins or ends. The watchdog does not count it against a
+ * journal, as it does not count a boot: loading durasim's modules for a journal (its journal side's
+ * graph, src/isolation/journalSideGraph.ts) evaluates them at once, and on a busy machine that alone
+ * took more than a short hang timeout ("evaluating reference kept its thread for 0.0 s of its CPU time").
+ */
+export function setOwnWork(cells: Int32Array, own: boolean): void {
+  Atomics.store(cells, OWN_WORK, own ? 1 : 0);
+  Atomics.add(cells, BEATS, 1);
+}
+
+/** Main side: whether the worker is doing durasim's own work for a load. */
+export function inOwnWork(cells: Int32Array): boolean {
+  return Atomics.load(cells, OWN_WORK) === 1;
 }
 
 /** Main side: whether the worker has booted; the watchdog does not count a boot (durasim's own work) against a journal. */

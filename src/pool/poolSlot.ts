@@ -33,6 +33,8 @@ export interface Slot {
   startedAtMs: number;
   /** The worker thread's CPU time when the watchdog first looked after its last beat (undefined: not looked yet, or unreadable). */
   lastBeatCpuMs?: number;
+  /** When the watchdog first saw the worker doing durasim's own work for a load (heartbeat.ts setOwnWork), while it does. */
+  ownWorkSinceMs?: number;
   heapMb: number;
   exiting: boolean;
   /** Left warm when its pool closed (warmWorkers.ts): another pool may hold it now. */

@@ -23,7 +23,7 @@ import type { JournalAdapter } from '../../model/contract/contract.js';
 import { DurasimError } from '../../model/contract/failure.js';
 import { compileJournal, type JournalInstances } from '../isolation/journalInstances.js';
 import { journalErrors } from '../report/runReport.js';
-import { beat, pulse, setBusy, setReady, setThreadId } from './heartbeat.js';
+import { beat, pulse, setBusy, setOwnWork, setReady, setThreadId } from './heartbeat.js';
 import type { FromWorker, ModuleMode, ToWorker, WorkerData, WorkerSummary } from './protocol.js';
 import { evidenceOf } from './runEvidence.js';
 import { ownThreadId, threadCpuMs } from './threadCpuMs.js';
@@ -114,7 +114,9 @@ async function load(message: Extract<ToWorker, { type: 'load' }>): Promise<void>
   // Alive while the load awaits (its imports): the watchdog then tells a slow load on a busy machine from a module that never returns.
   const alive = machinery(() => setInterval(() => pulse(heartbeat), 100));
   try {
-    const instances = await compileJournal(message.bundle, durasimIndex);
+    setOwnWork(heartbeat, true);
+    if (FAILPOINT === 'load-never-ends') await new Promise(() => undefined);
+    const instances = await compileJournal(message.bundle, durasimIndex).finally(() => setOwnWork(heartbeat, false));
     const reads = { count: 0 };
     const turn = loadTurn(escapes, reads, message.environment);
     // What the journal's top level spends is counted from here, not durasim's compiling before it.
