@@ -180,12 +180,21 @@ export async function bundleGraph(modules, root = CODE_ROOT, graphDir = CACHE_DI
 }
 
 /**
- * The npm packages a journal side's graph leaves to Node: those durasim's modules load only when a
- * run needs them (by createRequire or import(), which a journal's turn is refused), or which are a
- * native binary's front (esbuild) or a loader (tsx). Every package the graph imports as it loads
- * (fast-check, pure-rand) is bundled into it: a copy of its own, never the instance the thread runs.
+ * The npm packages durasim's modules load only for its own machinery, never for a journal: the
+ * simulated disk's memfs, the msw transport's msw, the bundler (esbuild) and the TypeScript loader
+ * (tsx), and SQLite's WebAssembly. In the journal side's graph each is a module that throws when it
+ * loads, naming itself: were it left to Node, a journal calling into durasim's modules would be
+ * handed the very instance the thread's runs use (a module already loaded is handed over, even
+ * inside a journal's turn: a journal that built a disk of durasim's got memfs's classes, the world's
+ * disk's own, and made durasim fail as if by itself); bundled, it would load inside the journal's
+ * turn, its clock reads steps of the first run only.
  */
-const JOURNAL_SIDE_EXTERNAL = ['msw', 'memfs', 'tsx', 'tsx/*', 'esbuild', '@journeyapps/wa-sqlite', '@journeyapps/wa-sqlite/*'];
+const JOURNAL_SIDE_REFUSED = /^(memfs|msw|tsx|esbuild|@journeyapps\/wa-sqlite)(\/.*)?$/;
+
+/** What loading one of them in the journal side says, in durasim's words. */
+function refusedOnJournalSide(name) {
+  return `Failed to load ${name}: durasim's modules a journal imports do not load it (durasim's own machinery uses it, in a thread of its own). Import the package in your journal itself, or use durasim's API outside the journal`;
+}
 
 /** The journal side's graph beside the graph `file`: what a journal's shared modules come from (src/isolation/journalSideGraph.ts). */
 export function journalSideFileOf(file) {
@@ -193,22 +202,33 @@ export function journalSideFileOf(file) {
 }
 
 /**
- * The journal side's graph of the graph file `file`, as text: the graph with the packages it imports as
- * it loads bundled in. Imported under its own URL it is a second instance of every module of durasim's
+ * The journal side's graph of the graph file `file`, as text: the graph with every npm package it loads
+ * bundled in (fast-check, pure-rand), but those of durasim's machinery, refused (above). Imported under its own URL it is a second instance of every module of durasim's
  * and of those packages, so nothing a journal reaches through durasim's modules (a class of
  * fast-check's under scenarioArbitrary(), its Random) is an object the thread's own runs use. Written
  * beside the graph: each module's import.meta is computed from where the file is, as the graph's is.
  */
 export async function bundleJournalSide(file) {
   const esbuild = createRequire(import.meta.url)('esbuild');
+  // memfs (diskState.ts loadMemfs) and esbuild are required when first needed, through createRequire: written as requires esbuild
+  // sees, both are refused; a bundled package's requires of Node's modules go to the file's own require (the banner).
+  const text = readFileSync(file, 'utf8').replace(/createRequire\d*\(__durasimMetaUrl\d*\)\("(memfs|esbuild)"\)/g, 'require("$1")');
+  const refuse = {
+    name: 'durasim-journal-side',
+    setup(build) {
+      build.onResolve({ filter: JOURNAL_SIDE_REFUSED }, (args) => ({ path: args.path, namespace: 'durasim-refused' }));
+      build.onLoad({ filter: /.*/, namespace: 'durasim-refused' }, (args) => ({ contents: `throw new Error(${JSON.stringify(refusedOnJournalSide(args.path))});\n`, loader: 'js' }));
+    },
+  };
   const out = await esbuild.build({
     absWorkingDir: dirname(file),
-    entryPoints: [file],
+    stdin: { contents: text, resolveDir: dirname(file), sourcefile: file.slice(dirname(file).length + 1), loader: 'js' },
+    banner: { js: 'import { createRequire as __durasimJournalSideRequire } from "node:module"; const require = __durasimJournalSideRequire(import.meta.url);' },
     bundle: true,
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    external: JOURNAL_SIDE_EXTERNAL,
+    plugins: [refuse],
     write: false,
     logLevel: 'silent',
   });

@@ -65,6 +65,12 @@ describe('the module graph', () => {
     const sideText = readFileSync(journalSideFileOf((await graphFile()) as string), 'utf8');
     expect(sideText).not.toMatch(/^import [^;]*from "(fast-check|pure-rand)[^"]*"/m);
     expect(sideText).not.toContain(CODE_ROOT);
+    // The packages durasim's machinery loads only when a run needs them are refused there, by name: a module already loaded is
+    // handed over even inside a journal's turn (a journal that built a disk of the copy's got the world's memfs).
+    const refusal = (name: string): string => `Failed to load ${name}: durasim's modules a journal imports do not load it (durasim's own machinery uses it, in a thread of its own). Import the package in your journal itself, or use durasim's API outside the journal`;
+    expect(() => (copy?.['simulator/disk/diskState'] as { loadMemfs: () => void }).loadMemfs()).toThrow(refusal('memfs'));
+    await expect((copy?.['simulator/service/network'] as { loadMsw: () => Promise<void> }).loadMsw()).rejects.toThrow(refusal('msw'));
+    expect(sideText).not.toMatch(/createRequire\d*\(__durasimMetaUrl\d*\)\("(memfs|esbuild)"\)|import\("(msw|tsx)/);
     // Loaded once a thread: the next journal gets the same copy.
     expect(await side.journalSideModules((importIt) => importIt())).toBe(copy);
   });

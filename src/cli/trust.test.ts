@@ -77,6 +77,22 @@ export default journal;
     expect(await check(file, 'minimal')).toBe(1);
     expect(out.find((line) => /^\d+ runs? in /.test(line))?.replace(/ in .*:/, ':')).toBe(plain?.replace(/ in .*:/, ':'));
   });
+
+  test("builds a disk of durasim's and bends memfs under it: refused by name, never durasim failing as if by itself", async () => {
+    // A disk of the copy's was built on the thread's memfs (a module already loaded is handed over, even in a journal's turn): with
+    // the write of memfs's Node made to do nothing, the world's own disk broke and the check ended "durasim itself failed" (exit 5).
+    const file = join(dir, 'memfs-bend.ts');
+    writeFileSync(file, `import { DiskState } from ${own('simulator/disk/diskState.ts')};
+import { journal } from ${own('src/journals/mutants/noFsync.ts')};
+const bend = (): void => {
+  const disk = new DiskState('/work', {}) as unknown as { vol: { _core: { root: { getNode(): object } } } };
+  (Object.getPrototypeOf(disk.vol._core.root.getNode()) as Record<string, unknown>).write = () => 0;
+};
+export default { ...journal, name: 'memfs-bend', run: async (env: unknown, task: unknown) => { bend(); return (journal as unknown as { run(env: unknown, task: unknown): Promise<void> }).run(env, task); } };
+`);
+    expect(await checkOf(file, 'memfs')).toBe(3);
+    expect(out.join('\n')).toContain("exited with Error: Failed to load memfs: durasim's modules a journal imports do not load it");
+  });
 });
 
 describe('a journal that keeps its memory on durasim\'s exports', () => {

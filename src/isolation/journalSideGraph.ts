@@ -7,8 +7,10 @@
  * prototype, the prototype of fast-check's Random reached under scenarioArbitrary()) changed how its
  * own runs are drawn, simulated or counted — a buggy journal judged clean, durasim failing as if by
  * itself. What the copy shares with the thread is what Node shares: builtins, which the lock and the
- * restore keep, and the packages it loads only when a run needs them (memfs, msw, SQLite), which a
- * journal's turn cannot load. Undefined where the thread runs no graph (durasim's own tests): its
+ * restore keep. The packages durasim's machinery loads only when a run needs them (memfs, msw, esbuild,
+ * tsx, SQLite's WebAssembly) throw when the copy would load them, naming themselves: a module already
+ * loaded is handed over even inside a journal's turn, so a journal that built a disk of the copy's got
+ * memfs's classes, the world's disk's own. Undefined where the thread runs no graph (durasim's own tests): its
  * modules are then imported by path, as before.
  */
 import { pathToFileURL } from 'node:url';

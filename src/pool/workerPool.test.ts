@@ -48,10 +48,10 @@ describe('the watchdog counts only what a journal spends', () => {
   // correct journal's replay ended "Failed to load the journal … kept its thread" (exit 2).
   test('a hang timeout shorter than a worker\'s boot still loads and runs a correct journal', async () => {
     // A worker of its own, booting here: a warm one left by an earlier test would boot nothing (warmWorkers.ts).
-    // 5 ms: loading durasim's modules for the reference journal (its journal side's graph, evaluated at once) took more than that of the
-    // thread's CPU, and more than 30 ms on a machine with three busy loops beside the test, where the load failed "evaluating
-    // reference kept its thread for 0.0 s of its CPU time" until that work was marked as durasim's (heartbeat.ts setOwnWork).
-    const pool = poolOf({ workers: 1, hangTimeoutMs: 5, warm: false });
+    // Loading durasim's modules for the reference journal (its journal side's graph, evaluated at once) took more than 30 ms of the
+    // thread's CPU on a machine with three busy loops beside the test, where the load failed "evaluating reference kept its thread
+    // for 0.0 s of its CPU time" until that work was marked as durasim's (heartbeat.ts setOwnWork).
+    const pool = poolOf({ workers: 1, hangTimeoutMs: 30, warm: false });
     const reference = await pool.load(journalRefOf('reference'));
     expect((await pool.run(reference.journalId, simple)).kind).toBe('simulated');
   });
@@ -59,7 +59,7 @@ describe('the watchdog counts only what a journal spends', () => {
   test("durasim's own work for a load that never ends is bounded as a boot is: durasim's failure, never the journal's", async () => {
     process.env.DURASIM_FAILPOINT = 'load-never-ends';
     try {
-      const pool = poolOf({ workers: 1, hangTimeoutMs: 5, bootTimeoutMs: 1000, warm: false });
+      const pool = poolOf({ workers: 1, bootTimeoutMs: 1000, warm: false });
       const error = await pool.load(journalRefOf('reference')).then(() => undefined, (e: unknown) => e as Error);
       expect(error?.message).toBe("Failed to load a journal in a worker: compiling it and loading durasim's modules for it did not end within 1 s (it takes well under a second): it hangs. Reinstall durasim (npm install durasim; in a clone of its repository, npm install and git checkout the file); if it fails again, report it with the command line you ran.");
     } finally {
