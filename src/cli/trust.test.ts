@@ -95,6 +95,29 @@ export default { ...journal, name: 'memfs-bend', run: async (env: unknown, task:
   });
 });
 
+describe("a journal that reaches for durasim's world through what it is served", () => {
+  // A served FileHandle kept its serving context as an own property: handle.ctx.world.disk was the simulated disk itself. The no-fsync
+  // mutant, with every write made durable as it landed (handleWrite wrapped to call handleSync), was judged clean over 200 runs (exit 0).
+  test('finds nothing there: the no-fsync bug is found as ever', async () => {
+    const file = join(dir, 'world-bend.ts');
+    writeFileSync(file, `import { open } from 'node:fs/promises';
+import { journal } from ${JSON.stringify(join(ROOT, 'src/journals/mutants/noFsync.ts'))};
+const bend = async (): Promise<void> => {
+  const handle = (await open('/work/.bend', 'w')) as unknown as { ctx?: { world?: { disk?: Record<string, (...args: unknown[]) => void> & { bent?: boolean } } }; close(): Promise<void> };
+  const disk = handle.ctx?.world?.disk;
+  await handle.close();
+  if (!disk || disk.bent) return;
+  disk.bent = true;
+  const write = disk.handleWrite.bind(disk);
+  disk.handleWrite = (fd: unknown, ...rest: unknown[]) => { write(fd, ...rest); disk.handleSync(fd); };
+};
+export default { ...journal, name: 'world-bend', run: async (env: unknown, task: unknown) => { await bend(); return (journal as unknown as { run(env: unknown, task: unknown): Promise<void> }).run(env, task); } };
+`);
+    expect(await run('check', '--no-sweep', '--journal', file, '--runs', '200', '--seed', '1', '--workers', '1', '--report-dir', join(dir, 'world'), '--regressions', join(dir, 'world-regressions'), '--no-progress')).toBe(1);
+    expect(out.join('\n')).toMatch(/^ {2}write-ahead \[post-[abc]\]/m);
+  });
+});
+
 describe('a journal that keeps its memory on durasim\'s exports', () => {
   // The module-memory fixture's Set ("the keys this process sent", so that after a crash it re-sends without asking), kept on an
   // exported function of durasim's instead of in its own module: that outlived every incarnation of the thread, and the journal

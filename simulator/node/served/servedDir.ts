@@ -14,61 +14,70 @@ import { asCaller, type ServeContext } from './serveContext.js';
 const closedError = (): Error => Object.assign(new Error('Directory handle was closed'), { code: 'ERR_DIR_CLOSED' });
 
 export class ServedDir {
-  private next = 0;
-  private closed = false;
+  #next = 0;
+  #closed = false;
+
+  // What it serves with is private (#): the journal holds the handle, and a property would hand it durasim's world.
+  readonly #ctx: ServeContext;
+  readonly #abs: string;
+  readonly #names: readonly string[];
 
   constructor(
-    private readonly ctx: ServeContext,
+    ctx: ServeContext,
     /** The folder as the journal named it (Node's dir.path). */
     readonly path: string,
-    private readonly abs: string,
-    private readonly names: readonly string[],
-  ) {}
+    abs: string,
+    names: readonly string[],
+  ) {
+    this.#ctx = ctx;
+    this.#abs = abs;
+    this.#names = names;
+  }
 
-  private get detail(): string {
-    return `${rel(this.abs)}/`;
+  get #detail(): string {
+    return `${rel(this.#abs)}/`;
   }
 
   /** The next entry, or null at the end. */
-  private take(): DirentLike | null {
-    if (this.closed) throw closedError();
-    const name = this.names[this.next];
+  #take(): DirentLike | null {
+    if (this.#closed) throw closedError();
+    const name = this.#names[this.#next];
     if (name === undefined) return null;
-    this.next++;
-    const disk = this.ctx.world.disk;
-    const child = posix.join(this.abs, name);
+    this.#next++;
+    const disk = this.#ctx.world.disk;
+    const child = posix.join(this.#abs, name);
     return dirent(name, this.path, disk.exists(child) && disk.statOf(child, false).isDirectory());
   }
 
-  private done(): void {
-    if (this.closed) throw closedError();
-    this.closed = true;
+  #done(): void {
+    if (this.#closed) throw closedError();
+    this.#closed = true;
   }
 
   readSync(): DirentLike | null {
-    return atomicStep(this.ctx.world, this.ctx.proc, 'dir.readSync', this.detail, () => this.take());
+    return atomicStep(this.#ctx.world, this.#ctx.proc, 'dir.readSync', this.#detail, () => this.#take());
   }
 
   read(callback?: (error: Error | null, entry?: DirentLike | null) => void): Promise<DirentLike | null> | undefined {
-    const step = this.ctx.world.syncStep(this.ctx.proc, 'dir.read', this.detail, () => this.take());
+    const step = this.#ctx.world.syncStep(this.#ctx.proc, 'dir.read', this.#detail, () => this.#take());
     if (callback === undefined) return step;
     step.then(
-      (entry) => asCaller(this.ctx, () => callback(null, entry)),
-      (error: Error) => asCaller(this.ctx, () => callback(error)),
+      (entry) => asCaller(this.#ctx, () => callback(null, entry)),
+      (error: Error) => asCaller(this.#ctx, () => callback(error)),
     );
     return undefined;
   }
 
   closeSync(): void {
-    atomicStep(this.ctx.world, this.ctx.proc, 'dir.closeSync', this.detail, () => this.done());
+    atomicStep(this.#ctx.world, this.#ctx.proc, 'dir.closeSync', this.#detail, () => this.#done());
   }
 
   close(callback?: (error: Error | null) => void): Promise<void> | undefined {
-    const step = this.ctx.world.syncStep(this.ctx.proc, 'dir.close', this.detail, () => this.done());
+    const step = this.#ctx.world.syncStep(this.#ctx.proc, 'dir.close', this.#detail, () => this.#done());
     if (callback === undefined) return step;
     step.then(
-      () => asCaller(this.ctx, () => callback(null)),
-      (error: Error) => asCaller(this.ctx, () => callback(error)),
+      () => asCaller(this.#ctx, () => callback(null)),
+      (error: Error) => asCaller(this.#ctx, () => callback(error)),
     );
     return undefined;
   }
@@ -78,7 +87,7 @@ export class ServedDir {
     try {
       for (let entry = await this.read(); entry !== null && entry !== undefined; entry = await this.read()) yield entry;
     } finally {
-      if (!this.closed) await this.close();
+      if (!this.#closed) await this.close();
     }
   }
 }

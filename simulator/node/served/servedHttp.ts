@@ -60,51 +60,53 @@ class ServedClientRequest extends EventEmitter {
   aborted = false;
   destroyed = false;
   writableEnded = false;
-  private readonly headers = new Map<string, { name: string; value: string }>();
-  private readonly chunks: Buffer[] = [];
-  private readonly controller = new AbortController();
-  private timeoutMs: number | undefined;
-  private timer: Timer | undefined;
+  readonly #headers = new Map<string, { name: string; value: string }>();
+  readonly #chunks: Buffer[] = [];
+  readonly #controller = new AbortController();
+  #timeoutMs: number | undefined;
+  #timer: Timer | undefined;
 
-  constructor(
-    private readonly ctx: ServeContext,
-    private readonly url: string,
-    options: RequestOptions,
-  ) {
+  // What it serves with is private (#): the journal holds the request, and a property would hand it durasim's world.
+  readonly #ctx: ServeContext;
+  readonly #url: string;
+
+  constructor(ctx: ServeContext, url: string, options: RequestOptions) {
     super();
+    this.#ctx = ctx;
+    this.#url = url;
     const parsed = new URL(url);
     this.method = (options.method ?? 'GET').toUpperCase();
     this.path = `${parsed.pathname}${parsed.search}`;
     this.host = parsed.hostname;
     this.protocol = parsed.protocol;
     for (const [name, value] of Object.entries(options.headers ?? {})) this.setHeader(name, value);
-    if (options.timeout !== undefined) this.timeoutMs = options.timeout;
+    if (options.timeout !== undefined) this.#timeoutMs = options.timeout;
     options.signal?.addEventListener('abort', () => this.destroy(Object.assign(new Error('The operation was aborted'), { name: 'AbortError', code: 'ABORT_ERR' })), { once: true });
   }
 
   /** Emits as the journal's own code: its listeners are its code. */
-  private emitAs(event: string, ...args: unknown[]): void {
-    asCaller(this.ctx, () => this.emit(event, ...args));
+  #emitAs(event: string, ...args: unknown[]): void {
+    asCaller(this.#ctx, () => this.emit(event, ...args));
   }
 
   setHeader(name: string, value: string | number | readonly string[]): this {
-    this.headers.set(name.toLowerCase(), { name, value: Array.isArray(value) ? value.join(', ') : String(value) });
+    this.#headers.set(name.toLowerCase(), { name, value: Array.isArray(value) ? value.join(', ') : String(value) });
     return this;
   }
   getHeader(name: string): string | undefined {
-    return this.headers.get(name.toLowerCase())?.value;
+    return this.#headers.get(name.toLowerCase())?.value;
   }
   hasHeader(name: string): boolean {
-    return this.headers.has(name.toLowerCase());
+    return this.#headers.has(name.toLowerCase());
   }
   removeHeader(name: string): void {
-    this.headers.delete(name.toLowerCase());
+    this.#headers.delete(name.toLowerCase());
   }
   getHeaders(): Headers {
-    return Object.fromEntries([...this.headers].map(([key, { value }]) => [key, value]));
+    return Object.fromEntries([...this.#headers].map(([key, { value }]) => [key, value]));
   }
   setTimeout(ms: number, callback?: () => void): this { // allow-ambient: ClientRequest#setTimeout, on the virtual clock
-    this.timeoutMs = ms;
+    this.#timeoutMs = ms;
     if (callback) this.once('timeout', callback);
     return this;
   }
@@ -117,9 +119,9 @@ class ServedClientRequest extends EventEmitter {
   flushHeaders(): void {}
 
   write(chunk: string | Uint8Array, encoding?: BufferEncoding | (() => void), callback?: () => void): boolean {
-    this.chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? encoding : 'utf8') : Buffer.from(chunk));
+    this.#chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? encoding : 'utf8') : Buffer.from(chunk));
     const done = typeof encoding === 'function' ? encoding : callback;
-    if (done) asCaller(this.ctx, () => queueMicrotask(done));
+    if (done) asCaller(this.#ctx, () => queueMicrotask(done));
     return true;
   }
 
@@ -130,47 +132,47 @@ class ServedClientRequest extends EventEmitter {
     if (typeof encoding === 'function') callback = encoding;
     this.writableEnded = true;
     if (callback) this.once('finish', callback);
-    this.send();
+    this.#send();
     return this;
   }
 
   abort(): void {
     if (this.aborted) return;
     this.aborted = true;
-    this.emitAs('abort');
+    this.#emitAs('abort');
     this.destroy();
   }
 
   destroy(error?: Error): this {
     if (this.destroyed) return this;
     this.destroyed = true;
-    this.clearTimer();
-    this.controller.abort(error ?? Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
-    if (error) this.emitAs('error', error);
-    this.emitAs('close');
+    this.#clearTimer();
+    this.#controller.abort(error ?? Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+    if (error) this.#emitAs('error', error);
+    this.#emitAs('close');
     return this;
   }
 
-  private clearTimer(): void {
-    if (this.timer) this.ctx.world.clock.cancel(this.timer);
-    this.timer = undefined;
+  #clearTimer(): void {
+    if (this.#timer) this.#ctx.world.clock.cancel(this.#timer);
+    this.#timer = undefined;
   }
 
-  private send(): void {
-    const { ctx } = this;
-    const body = this.chunks.length > 0 ? Buffer.concat(this.chunks) : undefined;
+  #send(): void {
+    const ctx = this.#ctx;
+    const body = this.#chunks.length > 0 ? Buffer.concat(this.#chunks) : undefined;
     const headers: Headers = this.getHeaders();
-    const sent = simulatedFetch(ctx.world, ctx.proc)(this.url, { method: this.method, headers, ...(body && this.method !== 'GET' && this.method !== 'HEAD' ? { body } : {}), signal: this.controller.signal });
-    this.emitAs('finish');
-    if (this.timeoutMs !== undefined && this.timeoutMs > 0) {
-      this.timer = ctx.world.procTimer(ctx.proc, this.timeoutMs, 'http timeout', () => ctx.world.turns.asTurnOf(ctx.proc, () => this.emit('timeout'), ctx.call));
+    const sent = simulatedFetch(ctx.world, ctx.proc)(this.#url, { method: this.method, headers, ...(body && this.method !== 'GET' && this.method !== 'HEAD' ? { body } : {}), signal: this.#controller.signal });
+    this.#emitAs('finish');
+    if (this.#timeoutMs !== undefined && this.#timeoutMs > 0) {
+      this.#timer = ctx.world.procTimer(ctx.proc, this.#timeoutMs, 'http timeout', () => ctx.world.turns.asTurnOf(ctx.proc, () => this.emit('timeout'), ctx.call));
     }
     // The continuations run as the journal's code: what they emit reaches its listeners as its own.
     asCaller(ctx, () =>
       sent.then(
-        (response) => this.respond(response),
+        (response) => this.#respond(response),
         (error: unknown) => {
-          this.clearTimer();
+          this.#clearTimer();
           if (this.destroyed) return;
           this.destroyed = true;
           const unreachable = error instanceof TypeError && /unreachable/.test(error.message);
@@ -181,8 +183,8 @@ class ServedClientRequest extends EventEmitter {
     );
   }
 
-  private async respond(response: Response): Promise<void> {
-    this.clearTimer();
+  async #respond(response: Response): Promise<void> {
+    this.#clearTimer();
     if (this.destroyed) return;
     const message = new ServedIncomingMessage();
     message.statusCode = response.status;

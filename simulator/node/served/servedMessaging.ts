@@ -20,6 +20,9 @@ import type { Served, ServeContext } from './serveContext.js';
 
 type Listener = { fn: (arg: unknown) => unknown; nodeStyle: boolean; once: boolean };
 
+/** An endpoint's serving context, for the subclasses (set by Endpoint's static block). */
+let ctxOf: (endpoint: Endpoint) => ServeContext;
+
 /** What the ports and channels share: listeners by event, delivery as the process's own code. */
 class Endpoint extends RefHandle {
   protected readonly listeners = new Map<string, Listener[]>();
@@ -27,11 +30,18 @@ class Endpoint extends RefHandle {
   protected started = false;
   closed = false;
 
-  constructor(
-    protected readonly ctx: ServeContext,
-    private readonly label: string,
-  ) {
+  // What it serves with is private (#): the journal holds the port, and a property would hand it durasim's world. Its
+  // subclasses, in this module, read it through ctxOf.
+  readonly #ctx: ServeContext;
+  readonly #label: string;
+  static {
+    ctxOf = (endpoint) => endpoint.#ctx;
+  }
+
+  constructor(ctx: ServeContext, label: string) {
     super();
+    this.#ctx = ctx;
+    this.#label = label;
   }
 
   get onmessage(): ((event: MessageEvent) => unknown) | null {
@@ -96,8 +106,8 @@ class Endpoint extends RefHandle {
 
   /** A task of the owning process's event loop, before its timers due now: runs `deliver` as its own code. */
   protected task(what: string, deliver: () => void): void {
-    const { world, proc } = this.ctx;
-    world.procTimer(proc, 0, `${this.label} ${what}`, () => deliverAs(this.ctx, `${this.label} ${what}`, deliver), true);
+    const { world, proc } = this.#ctx;
+    world.procTimer(proc, 0, `${this.#label} ${what}`, () => deliverAs(this.#ctx, `${this.#label} ${what}`, deliver), true);
   }
 
   /** Calls the listeners of `type` (and onmessage for 'message') with the event, or the value for Node-style ones. */
@@ -188,12 +198,12 @@ export class SimulatedBroadcastChannel extends Endpoint {
   postMessage(value: unknown): void {
     if (this.closed) throw new DOMException('BroadcastChannel is closed.', 'InvalidStateError');
     const clone = structuredClone(value);
-    for (const other of channelsOf(this.ctx.proc, this.name)) if (other !== this) other.task('message', () => other.closed || other.dispatch('message', structuredClone(clone)));
+    for (const other of channelsOf(ctxOf(this).proc, this.name)) if (other !== this) other.task('message', () => other.closed || other.dispatch('message', structuredClone(clone)));
   }
 
   close(): void {
     this.closed = true;
-    channelsOf(this.ctx.proc, this.name).delete(this);
+    channelsOf(ctxOf(this).proc, this.name).delete(this);
   }
 }
 

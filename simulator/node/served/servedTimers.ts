@@ -43,41 +43,47 @@ function fireAs(ctx: ServeContext, label: string, callback: () => void): void {
 
 /** Node's Timeout and Immediate, on the virtual clock. */
 export class ServedTimer extends RefHandle {
-  private timer: Timer | undefined;
-  private readonly id: number;
+  #timer: Timer | undefined;
+  readonly #id: number;
   readonly [SERVED_TIMER] = (): void => this.cancel();
 
-  constructor(
-    private readonly ctx: ServeContext,
-    private readonly label: string,
-    private readonly delayMs: number,
-    private readonly repeat: boolean,
-    private readonly callback: () => void,
-  ) {
+  // What it serves with is private (#): the journal holds the timer, and a property would hand it durasim's world and clock.
+  readonly #ctx: ServeContext;
+  readonly #label: string;
+  readonly #delayMs: number;
+  readonly #repeat: boolean;
+  readonly #callback: () => void;
+
+  constructor(ctx: ServeContext, label: string, delayMs: number, repeat: boolean, callback: () => void) {
     super();
-    this.arm();
-    this.id = (this.timer as Timer).seq + 1;
+    this.#ctx = ctx;
+    this.#label = label;
+    this.#delayMs = delayMs;
+    this.#repeat = repeat;
+    this.#callback = callback;
+    this.#arm();
+    this.#id = (this.#timer as Timer).seq + 1;
   }
 
-  private arm(): void {
-    this.timer = this.ctx.world.procTimer(this.ctx.proc, this.delayMs, this.label, () => {
-      if (this.repeat) this.arm();
-      else this.timer = undefined;
-      fireAs(this.ctx, this.label, this.callback);
+  #arm(): void {
+    this.#timer = this.#ctx.world.procTimer(this.#ctx.proc, this.#delayMs, this.#label, () => {
+      if (this.#repeat) this.#arm();
+      else this.#timer = undefined;
+      fireAs(this.#ctx, this.#label, this.#callback);
     });
   }
 
   cancel(): void {
-    if (this.timer === undefined) return;
-    this.ctx.world.clock.cancel(this.timer);
-    this.ctx.proc.timers.delete(this.timer);
-    this.timer = undefined;
+    if (this.#timer === undefined) return;
+    this.#ctx.world.clock.cancel(this.#timer);
+    this.#ctx.proc.timers.delete(this.#timer);
+    this.#timer = undefined;
   }
 
   refresh(): this {
-    if (this.timer !== undefined) {
+    if (this.#timer !== undefined) {
       this.cancel();
-      this.arm();
+      this.#arm();
     }
     return this;
   }
@@ -86,7 +92,7 @@ export class ServedTimer extends RefHandle {
     return this;
   }
   [Symbol.toPrimitive](): number {
-    return this.id;
+    return this.#id;
   }
 }
 
