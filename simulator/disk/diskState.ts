@@ -25,7 +25,14 @@ import { digestOfFiles, volumeFilePaths, volumeFiles, volumeFolders } from './vo
 let VolumeClass: typeof Volume | undefined;
 /** Loads memfs now: a thread that will run journals loads it before it does (a require then is refused there: sandbox/turn.ts). */
 export function loadMemfs(): void {
-  VolumeClass ??= (createRequire(import.meta.url)('memfs') as typeof import('memfs')).Volume;
+  if (VolumeClass !== undefined) return;
+  const memfs = createRequire(import.meta.url)('memfs') as typeof import('memfs');
+  // Its Stats are what a journal's fs.stat is handed (statOf), and the disk calls their methods itself: frozen, as durasim's
+  // served classes are (sandbox/lockServedClass.ts), so no journal changes isDirectory() for every later one, or keeps memory there.
+  const { Stats } = memfs as unknown as { Stats: { prototype: object } };
+  Object.freeze(Stats.prototype);
+  Object.freeze(Stats);
+  VolumeClass = memfs.Volume;
 }
 const newVolume = (): Volume => (loadMemfs(), new (VolumeClass as typeof Volume)());
 

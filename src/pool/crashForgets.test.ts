@@ -53,6 +53,10 @@ const CARRIERS: Carrier[] = [
   { name: "a property added to a method of a class durasim exports (ReferenceRun.prototype.dispatch)", imports: "import { ReferenceRun } from 'durasim';", read: 'ReferenceRun.prototype.dispatch.carried', leave: "ReferenceRun.prototype.dispatch.carried = 'left';", fresh: 'undefined' },
   { name: 'an element added to a Set a durasim module exports (imported by path)', imports: `import { NULL_BODY_STATUSES } from ${SERVICE_TYPES};`, read: 'NULL_BODY_STATUSES.has(999)', leave: 'NULL_BODY_STATUSES.add(999);', fresh: 'false' },
   { name: 'an element deleted from a Set a durasim module exports, another added (its size kept)', imports: `import { NULL_BODY_STATUSES } from ${SERVICE_TYPES};`, read: '[...NULL_BODY_STATUSES].join()', leave: 'NULL_BODY_STATUSES.delete(204); NULL_BODY_STATUSES.add(999);', fresh: '204,205,304' },
+  // What durasim serves is an instance of durasim's own classes, which outlive an incarnation in the thread, as builtins do.
+  { name: "a property added to a served timer's prototype (Node's Timeout, durasim's class)", read: 'Object.getPrototypeOf(setTimeout(() => {}, 0)).carried', leave: "Object.getPrototypeOf(setTimeout(() => {}, 0)).carried = 'left';", fresh: 'undefined' },
+  { name: "a method of a served FileHandle's prototype replaced", read: "typeof Object.getPrototypeOf(await fs.promises.open('/work/fh.txt', 'w')).carried", leave: "Object.getPrototypeOf(await fs.promises.open('/work/fh.txt', 'w')).carried = () => 'left';", fresh: 'undefined' },
+  { name: "a method of memfs's Stats replaced (what a served fs.stat hands over)", read: "(await fs.promises.stat('/work')).isDirectory()", leave: "Object.getPrototypeOf(await fs.promises.stat('/work')).isDirectory = () => false;", fresh: 'true' },
   { name: "the Buffer pool (a buffer's .buffer shows another incarnation's bytes)", read: "Buffer.from(new Uint8Array(Buffer.from('y').buffer)).toString('latin1').includes('SECRET') ? 'carried' : 'clean'", leave: "globalThis.kept = Buffer.from('SECRET-OF-THE-FIRST-INCARNATION');", fresh: 'clean' },
 ];
 

@@ -6,7 +6,9 @@
  * clean with the no-fsync bug (src/cli/trust.test.ts). A probe journal, run in the worker pool as
  * `durasim check` runs it, walks everything it can reach from each object without calling a getter
  * (own data properties, accessors' functions, prototypes, a Map's or Set's members) and reports any
- * object that answers as the world, its disk, its clock or a process does.
+ * object that answers as the world, its disk, its clock or a process does, and any prototype on its
+ * chain that is neither Node's nor frozen (durasim's served classes and memfs's Stats are: what a
+ * journal changes there would change how durasim serves it, or outlive a crash).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +21,16 @@ const PROBE = `import { open, opendir } from 'node:fs/promises';
 import { MessageChannel, BroadcastChannel } from 'node:worker_threads';
 import http from 'node:http';
 import { types } from 'node:util';
+import { EventEmitter } from 'node:events';
+import { Readable, Stream } from 'node:stream';
+import { stat } from 'node:fs/promises';
+// Node's and JavaScript's own prototypes are the lock's and the restore's; every other one on a served object's chain is durasim's.
+const NODES = new Set([Object.prototype, EventEmitter.prototype, Readable.prototype, Stream.prototype, Stream.Stream.prototype]);
+function unfrozen(root, name, found) {
+  for (let proto = Reflect.getPrototypeOf(root), path = name + '.__proto__'; proto !== null && !NODES.has(proto); proto = Reflect.getPrototypeOf(proto), path += '.__proto__') {
+    if (!Object.isFrozen(proto)) found.push(path + ' (' + (proto.constructor?.name ?? '?') + '.prototype) is not frozen');
+  }
+}
 // Methods only durasim's world, its disk, its clock, its scheduler or a simulated process answer to.
 const MACHINERY = ['syncStep', 'procTimer', 'handleWrite', 'handleSync', 'durableView', 'crash', 'asTurnOf', 'uncaught', 'notePayload', 'cancel', 'record'];
 const builtins = new Set([Object.prototype, Function.prototype, Array.prototype, Map.prototype, Set.prototype, Promise.prototype, Error.prototype]);
@@ -51,24 +63,33 @@ export default {
     const found = [];
     const handle = await open('/work/probe.bin', 'w');
     walk(handle, 'handle', found);
+    unfrozen(handle, 'handle', found);
     await handle.close();
     const dir = await opendir('/work');
     walk(dir, 'dir', found);
+    unfrozen(dir, 'dir', found);
     await dir.close();
     const timer = setTimeout(() => {}, 1000);
     walk(timer, 'timer', found);
+    unfrozen(timer, 'timer', found);
     clearTimeout(timer);
     const { port1, port2 } = new MessageChannel();
     walk(port1, 'port1', found);
+    unfrozen(port1, 'port1', found);
     port1.close();
     const channel = new BroadcastChannel('probe');
     walk(channel, 'channel', found);
+    unfrozen(channel, 'channel', found);
     channel.close();
     const request = http.request('http://localhost:1/none');
     walk(request, 'request', found);
+    unfrozen(request, 'request', found);
     request.on('error', () => {});
     request.destroy();
     void port2;
+    const stats = await stat('/work');
+    walk(stats, 'stats', found);
+    unfrozen(stats, 'stats', found);
     await env.fs.writeFile('found.txt', found.length === 0 ? 'nothing' : found.slice(0, 20).join('\\n'));
   },
   inspect(disk) {
@@ -85,7 +106,7 @@ beforeAll(() => {
 });
 afterAll(() => pool.close());
 
-test("nothing a journal is handed when durasim serves Node's APIs reaches durasim's world", async () => {
+test("nothing a journal is handed when durasim serves Node's APIs reaches durasim's world, and its prototypes are frozen", async () => {
   const file = join(dir, 'probe.mjs');
   writeFileSync(file, PROBE);
   const loaded = await pool.load(journalRefOf(file));

@@ -3,6 +3,8 @@
  * simulated world a process's end does not wait on its handles (world.ts), so the flag is what the
  * journal reads back, nothing more.
  */
+import { lockServedClass } from '../../sandbox/lockServedClass.js';
+
 export class RefHandle {
   protected referenced = true;
   ref(): this {
@@ -17,3 +19,4 @@ export class RefHandle {
     return this.referenced;
   }
 }
+lockServedClass(RefHandle);

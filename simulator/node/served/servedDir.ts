@@ -8,6 +8,7 @@
 import { posix } from 'node:path';
 import { atomicStep } from '../../world/atomicStep.js';
 import { rel } from '../../world/trace.js';
+import { lockServedClass } from '../../sandbox/lockServedClass.js';
 import { dirent, type DirentLike } from './fsArgs.js';
 import { asCaller, type ServeContext } from './serveContext.js';
 
@@ -91,3 +92,4 @@ export class ServedDir {
     }
   }
 }
+lockServedClass(ServedDir);

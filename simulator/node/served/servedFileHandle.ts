@@ -8,6 +8,7 @@ import type { OpenFile } from '../../disk/disk.js';
 import { ioError } from '../../disk/ioError.js';
 import { preview, rel } from '../../world/trace.js';
 import { bytesOf, decoded, encodingOf, positionOf, scatter, viewsOf } from './fsArgs.js';
+import { lockServedClass } from '../../sandbox/lockServedClass.js';
 import type { ServeContext } from './serveContext.js';
 
 export class ServedFileHandle {
@@ -143,3 +144,4 @@ export class ServedFileHandle {
     });
   }
 }
+lockServedClass(ServedFileHandle);

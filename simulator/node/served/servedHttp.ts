@@ -16,6 +16,7 @@ import { simulatedFetch } from '../simEnv.js';
 /** process.nextTick as it was when this module loaded: a journal may patch the process object's methods (signal-exit does). */
 const nextTick = process.nextTick.bind(process);
 import { asCaller, type Served, type ServeContext } from './serveContext.js';
+import { lockServedClass } from '../../sandbox/lockServedClass.js';
 
 type Headers = Record<string, string>;
 
@@ -51,6 +52,7 @@ class ServedIncomingMessage extends Readable {
   complete = false;
   override _read(): void {}
 }
+lockServedClass(ServedIncomingMessage);
 
 class ServedClientRequest extends EventEmitter {
   method: string;
@@ -210,6 +212,7 @@ class ServedClientRequest extends EventEmitter {
     this.emit('close');
   }
 }
+lockServedClass(ServedClientRequest);
 
 function clientOf(defaultProtocol: string, get: boolean): Served {
   return (ctx, args) => {

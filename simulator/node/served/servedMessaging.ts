@@ -17,6 +17,7 @@
 import type { Proc } from '../../world/proc.js';
 import { RefHandle } from './refHandle.js';
 import type { Served, ServeContext } from './serveContext.js';
+import { lockServedClass } from '../../sandbox/lockServedClass.js';
 
 type Listener = { fn: (arg: unknown) => unknown; nodeStyle: boolean; once: boolean };
 
@@ -120,6 +121,7 @@ class Endpoint extends RefHandle {
     }
   }
 }
+lockServedClass(Endpoint);
 
 /** Runs a delivery as the process's own code; what it throws ends the incarnation. */
 function deliverAs(ctx: ServeContext, label: string, deliver: () => void): void {
@@ -183,6 +185,7 @@ export class SimulatedMessagePort extends Endpoint {
     }
   }
 }
+lockServedClass(SimulatedMessagePort);
 
 /** Node's BroadcastChannel, reaching the channels of its name in the same simulated process. */
 export class SimulatedBroadcastChannel extends Endpoint {
@@ -206,6 +209,7 @@ export class SimulatedBroadcastChannel extends Endpoint {
     channelsOf(ctxOf(this).proc, this.name).delete(this);
   }
 }
+lockServedClass(SimulatedBroadcastChannel);
 
 /** A process's broadcast channels by name, kept on the process (not in a WeakMap keyed by it, whose values a young collection would keep). */
 const CHANNELS: unique symbol = Symbol('durasim.broadcastChannels');

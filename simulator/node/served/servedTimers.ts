@@ -12,6 +12,7 @@
  *   a process.
  */
 import { outsideTurn, SERVED_TIMER } from '../../sandbox/ambientGuard.js';
+import { lockServedClass } from '../../sandbox/lockServedClass.js';
 import { atomicStep } from '../../world/atomicStep.js';
 import { timeoutReason, type Timer } from '../../world/clock.js';
 import { RefHandle } from './refHandle.js';
@@ -95,6 +96,7 @@ export class ServedTimer extends RefHandle {
     return this.#id;
   }
 }
+lockServedClass(ServedTimer);
 
 function callbackTimer(api: string, repeat: boolean, immediate: boolean): Served {
   return (ctx, args) => {
