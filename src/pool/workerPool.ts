@@ -25,7 +25,7 @@ import { DurasimError } from '../../model/contract/failure.js';
 import { fixedTimeZone } from '../../simulator/sandbox/guardLocale.js';
 import { bundleJournal, type JournalBundle } from '../isolation/bundleJournal.js';
 import type { JournalRef } from '../isolation/journalRef.js';
-import { beats, blockedAt, describeBlockedAt, inOwnWork, isReady, newHeartbeat, threadIdOf } from './heartbeat.js';
+import { beats, blockedAt, describeBlockedAt, isReady, newHeartbeat, threadIdOf } from './heartbeat.js';
 import { threadCpuMsOf } from './threadCpuMs.js';
 import { hangVerdict } from './hangRule.js';
 import { ownModule } from '../ownFiles.js';
@@ -35,7 +35,8 @@ import { judgedSummary } from './runEvidence.js';
 import { bootFailure } from './bootFailure.js';
 import { overMemoryBudget } from './memoryBudget.js';
 import { loadFailure } from './loadFailure.js';
-import { OwnFailure, REINSTALL } from '../ownFailure.js';
+import { OwnFailure } from '../ownFailure.js';
+import { ownWorkLook } from './ownWorkRule.js';
 import { leaveWarmOrEnd, takeWarm, warmKey, workersKeptWarm } from './warmWorkers.js';
 
 export type { LoadedJournal, PoolOptions, RunOutcome } from './poolTypes.js';
@@ -366,22 +367,10 @@ export class WorkerPool {
     for (const { slot, detail } of overMemoryBudget(this.slots, this.maxHeapMb, now, WATCHDOG_MS)) this.abandon(slot, { kind: 'journal-out-of-memory', detail });
     for (const slot of this.slots) {
       if ((slot.sent.length === 0 && slot.loading.length === 0) || slot.exiting) continue;
-      // A worker still booting runs durasim's own code (its module graph): on a busy machine that alone took more than a short hang timeout.
-      if (!isReady(slot.heartbeat)) {
-        if (now - slot.startedAtMs > this.bootTimeoutMs) return this.breakDown(bootFailure(this.boot, { hungMs: this.bootTimeoutMs }, this.maxHeapMb + 64));
-        slot.lastBeatAtMs = now;
-        slot.lastBeatCpuMs = undefined;
-        continue;
-      }
-      // durasim's own work for a load (compiling the journal, loading durasim's modules for it) is no journal's either: bounded as a boot is.
-      if (inOwnWork(slot.heartbeat)) {
-        slot.ownWorkSinceMs ??= now;
-        if (now - slot.ownWorkSinceMs > this.bootTimeoutMs) return this.breakDown(new OwnFailure('load a journal in a worker', `compiling it and loading durasim's modules for it did not end within ${this.bootTimeoutMs / 1000} s (it takes well under a second): it hangs`, REINSTALL));
-        slot.lastBeatAtMs = now;
-        slot.lastBeatCpuMs = undefined;
-        continue;
-      }
-      slot.ownWorkSinceMs = undefined;
+      // A worker booting, or compiling a journal and loading durasim's modules for it, runs durasim's own code (ownWorkRule.ts).
+      const own = ownWorkLook(slot, now, { bootTimeoutMs: this.bootTimeoutMs, boot: this.boot, maxHeapMb: this.maxHeapMb });
+      if (own instanceof OwnFailure) return this.breakDown(own);
+      if (own === 'own') continue;
       const seen = beats(slot.heartbeat);
       const tid = threadIdOf(slot.heartbeat);
       const cpuMs = tid === undefined ? undefined : threadCpuMsOf(tid);
