@@ -26,13 +26,16 @@ let VolumeClass: typeof Volume | undefined;
 /** Loads memfs now: a thread that will run journals loads it before it does (a require then is refused there: sandbox/turn.ts). */
 export function loadMemfs(): void {
   if (VolumeClass !== undefined) return;
-  const memfs = createRequire(import.meta.url)('memfs') as typeof import('memfs');
-  // Its Stats are what a journal's fs.stat is handed (statOf), and the disk calls their methods itself: frozen, as durasim's
-  // served classes are (sandbox/lockServedClass.ts), so no journal changes isDirectory() for every later one, or keeps memory there.
-  const { Stats } = memfs as unknown as { Stats: { prototype: object } };
-  Object.freeze(Stats.prototype);
-  Object.freeze(Stats);
+  const memfs = createRequire(import.meta.url)('memfs') as typeof import('memfs') & { Stats: new () => unknown };
   VolumeClass = memfs.Volume;
+  StatsClass = memfs.Stats;
+}
+let StatsClass: (new () => unknown) | undefined;
+
+/** memfs's Stats class, memfs loaded: what statOf hands over, which the served APIs lock (node/simEnv.ts; the disk is below the sandbox). */
+export function memfsStats(): new () => unknown {
+  loadMemfs();
+  return StatsClass as new () => unknown;
 }
 const newVolume = (): Volume => (loadMemfs(), new (VolumeClass as typeof Volume)());
 

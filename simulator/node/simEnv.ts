@@ -22,6 +22,9 @@ import type { OpenFile } from '../disk/disk.js';
 import type { ServiceRequestRecord } from '../service/service.js';
 import { simulatedStore } from './simStore.js';
 import { FS_STEPS, stepsScheduled } from './served/fsSteps.js';
+import { memfsStats } from '../disk/diskState.js';
+import { lockServedClass } from '../sandbox/lockServedClass.js';
+import { textResponseClass } from '../service/textResponse.js';
 
 export { VIRTUAL_EPOCH_MS } from '../world/clock.js';
 
@@ -29,7 +32,16 @@ const encoder = new TextEncoder();
 const bytesOf = (data: string | Uint8Array): Uint8Array => (typeof data === 'string' ? encoder.encode(data) : data);
 const show = (data: string | Uint8Array): string => previewData(data);
 
+let handedClassesLocked = false;
+
 export function simulatedEnv(world: StepHost, proc: Proc): Env {
+  // What the disk and the service make and a journal is handed (memfs's Stats from a stat, the fetch Response) is locked as
+  // durasim's served classes are, once a thread: a property left on one of their methods outlived every crash.
+  if (!handedClassesLocked) {
+    lockServedClass(memfsStats());
+    lockServedClass(textResponseClass());
+    handedClassesLocked = true;
+  }
   const disk = world.disk;
   const pid = proc.pid;
   const sync = <T>(op: string, detail: string, run: () => T): Promise<T> => world.syncStep(proc, op, detail, run);

@@ -109,6 +109,11 @@ let made: ReturnType<typeof makeTextResponse> | undefined;
 
 /** A Response whose body is `text`, read without a stream (above). */
 export function textResponse(text: string, init: ResponseInit): Response {
+  return new (textResponseClass())(text, init);
+}
+
+/** The TextResponse class (made once a thread), for the served APIs to lock (node/simEnv.ts: it is handed to a journal as its fetch's answer). */
+export function textResponseClass(): ReturnType<typeof makeTextResponse> {
   made ??= makeTextResponse();
-  return new made(text, init);
+  return made;
 }

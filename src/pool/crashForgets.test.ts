@@ -56,6 +56,9 @@ const CARRIERS: Carrier[] = [
   // What durasim serves is an instance of durasim's own classes, which outlive an incarnation in the thread, as builtins do.
   { name: "a property added to a served timer's prototype (Node's Timeout, durasim's class)", read: 'Object.getPrototypeOf(setTimeout(() => {}, 0)).carried', leave: "Object.getPrototypeOf(setTimeout(() => {}, 0)).carried = 'left';", fresh: 'undefined' },
   { name: "a method of a served FileHandle's prototype replaced", read: "typeof Object.getPrototypeOf(await fs.promises.open('/work/fh.txt', 'w')).carried", leave: "Object.getPrototypeOf(await fs.promises.open('/work/fh.txt', 'w')).carried = () => 'left';", fresh: 'undefined' },
+  // Found by a blind attack: the classes were frozen, their methods not.
+  { name: "a property added to a method of a served FileHandle (its sync)", read: "Object.getPrototypeOf(await fs.promises.open('/work/fh.txt', 'w')).sync.carried", leave: "Object.getPrototypeOf(await fs.promises.open('/work/fh.txt', 'w')).sync.carried = 'left';", fresh: 'undefined' },
+  { name: "a property added to a method of the Response a served fetch answers with (its text)", read: "Object.getPrototypeOf(await env.fetch('http://service.durasim/none')).text.carried", leave: "Object.getPrototypeOf(await env.fetch('http://service.durasim/none')).text.carried = 'left';", fresh: 'undefined' },
   { name: "a method of memfs's Stats replaced (what a served fs.stat hands over)", read: "(await fs.promises.stat('/work')).isDirectory()", leave: "Object.getPrototypeOf(await fs.promises.stat('/work')).isDirectory = () => false;", fresh: 'true' },
   { name: "the Buffer pool (a buffer's .buffer shows another incarnation's bytes)", read: "Buffer.from(new Uint8Array(Buffer.from('y').buffer)).toString('latin1').includes('SECRET') ? 'carried' : 'clean'", leave: "globalThis.kept = Buffer.from('SECRET-OF-THE-FIRST-INCARNATION');", fresh: 'clean' },
 ];

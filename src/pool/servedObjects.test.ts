@@ -25,10 +25,16 @@ import { EventEmitter } from 'node:events';
 import { Readable, Stream } from 'node:stream';
 import { stat } from 'node:fs/promises';
 // Node's and JavaScript's own prototypes are the lock's and the restore's; every other one on a served object's chain is durasim's.
-const NODES = new Set([Object.prototype, EventEmitter.prototype, Readable.prototype, Stream.prototype, Stream.Stream.prototype]);
+const NODES = new Set([Object.prototype, EventEmitter.prototype, Readable.prototype, Stream.prototype, Stream.Stream.prototype, Response.prototype]);
 function unfrozen(root, name, found) {
   for (let proto = Reflect.getPrototypeOf(root), path = name + '.__proto__'; proto !== null && !NODES.has(proto); proto = Reflect.getPrototypeOf(proto), path += '.__proto__') {
-    if (!Object.isFrozen(proto)) found.push(path + ' (' + (proto.constructor?.name ?? '?') + '.prototype) is not frozen');
+    const name = (proto.constructor?.name ?? '?') + '.prototype';
+    if (!Object.isFrozen(proto)) found.push(path + ' (' + name + ') is not frozen');
+    // Its methods and accessors too: a property left on one outlives a crash as one on the prototype does.
+    for (const key of Reflect.ownKeys(proto)) {
+      const d = Reflect.getOwnPropertyDescriptor(proto, key);
+      for (const fn of [d.value, d.get, d.set]) if (typeof fn === 'function' && fn !== proto.constructor && !Object.isFrozen(fn)) found.push(name + '.' + String(key) + ' is not frozen');
+    }
   }
 }
 // Methods only durasim's world, its disk, its clock, its scheduler or a simulated process answer to.
@@ -87,6 +93,9 @@ export default {
     request.on('error', () => {});
     request.destroy();
     void port2;
+    const response = await env.fetch('http://service.durasim/none');
+    walk(response, 'response', found);
+    unfrozen(response, 'response', found);
     const stats = await stat('/work');
     walk(stats, 'stats', found);
     unfrozen(stats, 'stats', found);
