@@ -79,4 +79,6 @@ const stash = {
     return found.length ? found.join(',') : undefined;
   },
 };
+// Its places, for the diagnostic d01 (which clears them first).
+export { places, arrays, stash };
 export default memoryJournal('a01-mem-deep-builtins', stash);
