@@ -37,10 +37,12 @@ import { guardProcess } from './guardProcess.js';
 import { guardLocale } from './guardLocale.js';
 import { guardIdentity } from './guardIdentity.js';
 import { guardStacks } from './guardStacks.js';
-import { guardChannels } from './guardChannels.js';
+import { guardChannels, refusedSetter } from './guardChannels.js';
 import { guardPinning } from './guardPinning.js';
 import { noBufferPool } from './bufferPool.js';
 import { trackBuiltinLoads } from './builtinLoads.js';
+import { hideModuleCache } from './hideModuleCache.js';
+import { trackChannels } from './trackChannels.js';
 import { noteIntrinsicChanges } from './lockIntrinsics.js';
 import { hasBaseline, isShared, takeBaseline, trackBuiltin as track, trackOwnModule as trackOwn } from './sharedBaseline.js';
 import { restoreShared, type Restored } from './sharedObjects.js';
@@ -61,12 +63,18 @@ let restores: (() => void)[] = [];
 
 function install(): void {
   guardModules();
-  restores = [...guardIdentity(), ...guardStacks(), ...guardGlobals(), ...guardLocale(), ...guardProcess(), ...guardChannels(), ...guardPinning(), ...noBufferPool(), ...trackBuiltinLoads()];
+  restores = [...guardIdentity(), ...guardStacks(), ...guardGlobals(), ...guardLocale(), ...guardProcess(), ...guardChannels(), ...guardPinning(), ...noBufferPool(), ...trackBuiltinLoads(), ...hideModuleCache()];
   const report = (process as unknown as { report?: object }).report;
   if (report) for (const name of ['getReport', 'writeReport']) {
     const restore = guardProperty(report, name, `process.report.${name}`);
     if (restore) restores.push(restore);
   }
+  // Its settings (directory, filename, signal…) are the thread's, kept by Node where no restart undoes them.
+  if (report) for (const name of Object.keys(report)) {
+    const restore = refusedSetter(report, name, `process.report.${name}`);
+    if (restore) restores.push(restore);
+  }
+  restores.push(...trackChannels());
 }
 
 export function installAmbientGuard(options: { permanent?: boolean } = {}): void {

@@ -77,7 +77,7 @@ export const BUILTIN_MODULES: Readonly<Record<string, { use: BuiltinUse; what: s
   querystring: { use: 'pure', what: 'strings' },
   readline: { use: 'pure', what: 'lines of the streams it is handed (process.stdin is empty)' },
   'readline/promises': { use: 'pure', what: 'as readline' },
-  stream: { use: 'pure', what: 'streams' },
+  stream: { use: 'served', what: 'streams, as Node has them; setDefaultHighWaterMark refused (a setting of the whole thread, which no restart would undo)' },
   'stream/consumers': { use: 'pure', what: 'streams' },
   'stream/promises': { use: 'pure', what: 'streams' },
   'stream/web': { use: 'served', what: 'web streams as Node has them; CompressionStream and DecompressionStream refused (their zlib runs on the thread pool, unwaited)' },

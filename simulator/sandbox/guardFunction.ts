@@ -25,6 +25,13 @@ export function serveOrRefuse(holder: TurnHolder, api: string, real: () => unkno
 type AnyFunction = (...args: unknown[]) => unknown;
 
 const guarded = new WeakSet<object>();
+/** Each guarded stand-in's target (the function object a property written on the stand-in lands on). */
+const targets = new WeakMap<object, object>();
+
+/** The object a guarded stand-in (a Proxy) keeps its properties on, for the restore of a crash (sharedBaseline.ts); undefined for any other value. */
+export function guardTargetOf(value: unknown): object | undefined {
+  return (typeof value === 'function' || (typeof value === 'object' && value !== null)) ? targets.get(value) : undefined;
+}
 
 /** Whether `fn` can be called with `new` (without calling it). */
 function isConstructor(fn: AnyFunction): boolean {
@@ -72,7 +79,8 @@ export function guardFunction<T>(fn: T, api: string): T {
   if (typeof fn !== 'function' || guarded.has(fn)) return fn;
   const real = fn as unknown as AnyFunction;
   const nested = new Map<PropertyKey, unknown>();
-  const proxy: AnyFunction = new Proxy(targetFor(real), {
+  const target = targetFor(real);
+  const proxy: AnyFunction = new Proxy(target, {
     apply(_target, thisArg, args) {
       const holder = turnHolder();
       if (holder === null) return Reflect.apply(real, thisArg, args);
@@ -111,6 +119,7 @@ export function guardFunction<T>(fn: T, api: string): T {
     return wrapped;
   };
   guarded.add(proxy);
+  targets.set(proxy, target);
   return proxy as unknown as T;
 }
 

@@ -50,12 +50,15 @@ export const MODULE_GUARDS: readonly ModuleGuard[] = [
   { module: 'perf_hooks', only: ['monitorEventLoopDelay', 'PerformanceObserver', 'createHistogram'] },
   { module: 'vm' },
   { module: 'inspector' },
-  { module: 'v8', only: ['getHeapStatistics', 'getHeapSpaceStatistics', 'getHeapSnapshot', 'writeHeapSnapshot', 'getHeapCodeStatistics', 'setFlagsFromString', 'takeCoverage', 'stopCoverage', 'setHeapSnapshotNearHeapLimit', 'queryObjects'] },
+  // promiseHooks: a hook installed for the thread's life, called by every later promise (a journal's memory, and its code outside its turn).
+  { module: 'v8', nested: ['promiseHooks'], only: ['getHeapStatistics', 'getHeapSpaceStatistics', 'getHeapSnapshot', 'writeHeapSnapshot', 'getHeapCodeStatistics', 'setFlagsFromString', 'takeCoverage', 'stopCoverage', 'setHeapSnapshotNearHeapLimit', 'queryObjects'] },
   { module: 'crypto', only: [...RANDOM, ...CRYPTO_THREAD_POOL] },
   { module: 'zlib', except: ZLIB_PURE },
   { module: 'stream/web', only: ['CompressionStream', 'DecompressionStream'] },
   // Callbacks Node would call from no turn (every async resource's life), or code run outside the sandbox.
   { module: 'async_hooks', only: ['createHook'] },
+  // A setting Node keeps for the whole thread, which no property shows and no restart would undo.
+  { module: 'stream', only: ['setDefaultHighWaterMark'] },
   { module: 'module', only: ['register', 'registerHooks', 'syncBuiltinESMExports'] },
   { module: 'wasi' },
   { module: 'repl' },

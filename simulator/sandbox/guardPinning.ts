@@ -18,7 +18,7 @@ import { turnHolder } from './turn.js';
 type Restore = () => void;
 type Fn = (...args: unknown[]) => unknown;
 
-const { hasOwn, defineProperty: realDefineProperty } = Object;
+const { hasOwn, defineProperty: realDefineProperty, isFrozen, isSealed, isExtensible } = Object;
 const { apply } = Reflect;
 const FIELDS = ['enumerable', 'configurable', 'value', 'writable', 'get', 'set'] as const;
 
@@ -78,10 +78,10 @@ function definingLegacy(real: Fn): Fn {
   };
 }
 
-/** Freezing, sealing or making a shared object non-extensible under a turn: refused. */
-function pinning(real: Fn, api: string): Fn {
+/** Freezing, sealing or making a shared object non-extensible under a turn: refused, unless it already is (a builtin's function the restore froze: nothing changes). */
+function pinning(real: Fn, api: string, already: (target: object) => boolean): Fn {
   return function pin(this: unknown, ...args: unknown[]): unknown {
-    const holder = isShared(args[0]) ? turnHolder() : null;
+    const holder = isShared(args[0]) && !already(args[0] as object) ? turnHolder() : null;
     if (holder !== null) refuse(holder, api);
     return apply(real, this, args);
   };
@@ -97,8 +97,9 @@ function noting(real: Fn): Fn {
 export function guardPinning(): Restore[] {
   const restores: Restore[] = [];
   const add = (restore: Restore | undefined): void => void (restore && restores.push(restore));
-  for (const name of ['freeze', 'seal', 'preventExtensions']) add(replace(Object, name, (real) => pinning(real, `Object.${name}`)));
-  add(replace(Reflect, 'preventExtensions', (real) => pinning(real, 'Reflect.preventExtensions')));
+  const already: Record<string, (target: object) => boolean> = { freeze: isFrozen, seal: isSealed, preventExtensions: (target) => !isExtensible(target) };
+  for (const name of ['freeze', 'seal', 'preventExtensions']) add(replace(Object, name, (real) => pinning(real, `Object.${name}`, already[name] as (target: object) => boolean)));
+  add(replace(Reflect, 'preventExtensions', (real) => pinning(real, 'Reflect.preventExtensions', already.preventExtensions as (target: object) => boolean)));
   add(replace(Object, 'defineProperty', definingOne));
   add(replace(Reflect, 'defineProperty', definingOne));
   add(replace(Object, 'defineProperties', definingMany));

@@ -14,8 +14,9 @@
  * Outside a turn every call and read is the real one. Returns restore callbacks.
  */
 import { Console } from 'node:console';
+import { Writable } from 'node:stream';
 import { guardProperty } from './guardFunction.js';
-import { turnHolder, type ProcessListener } from './turn.js';
+import { isJournalCode, isNoTurn, turnHolder, type ProcessListener } from './turn.js';
 
 type Restore = () => void;
 
@@ -172,6 +173,50 @@ function serveOutput(name: 'stdout' | 'stderr'): Restore | undefined {
   };
 }
 
+/** Where a holder keeps the process.stdout and process.stderr its code sees (serveStream). */
+const OWN_STREAMS: unique symbol = Symbol('durasim.ownStreams');
+
+/**
+ * process.stdout and process.stderr themselves: to journal code, streams of its process's own (what
+ * it leaves on them, a property, a listener, dies with the incarnation, as a real process's stdio
+ * does) whose writes are its output (none is kept while its module loads); to durasim's own code and
+ * to code no turn holds, the real ones. They say what the real ones say of the
+ * terminal (isTTY, columns, fd), read once.
+ */
+function serveStream(name: 'stdout' | 'stderr'): Restore | undefined {
+  const descriptor = Object.getOwnPropertyDescriptor(process, name);
+  if (!descriptor?.configurable) return undefined;
+  const real = (): unknown => (descriptor.get ? descriptor.get.call(process) : descriptor.value);
+  const streamOf = (holder: NonNullable<ReturnType<typeof turnHolder>>): Writable => {
+    const slot = holder as unknown as { [OWN_STREAMS]?: Partial<Record<'stdout' | 'stderr', Writable>> };
+    const streams = (slot[OWN_STREAMS] ??= {});
+    let served = streams[name];
+    if (served === undefined) {
+      const like = real() as Record<string, unknown> | undefined;
+      served = streams[name] = new Writable({
+        decodeStrings: false,
+        write(chunk: unknown, _encoding: unknown, callback: (error?: Error | null) => void): void {
+          holder.output?.(name, typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8') : String(chunk));
+          callback();
+        },
+      });
+      for (const key of ['fd', 'isTTY', 'columns', 'rows']) if (like !== undefined && like[key] !== undefined) Object.defineProperty(served, key, { value: like[key], writable: true, enumerable: true, configurable: true });
+    }
+    return served;
+  };
+  Object.defineProperty(process, name, {
+    configurable: true,
+    enumerable: descriptor.enumerable ?? false,
+    // Journal code's in a turn, and while its module loads (its writes are not kept). Code no turn holds reads the real
+    // ones: Node's own worker stdio reads process.stdout there when the main thread asks for more (a limit: see the README).
+    get: () => {
+      const holder = turnHolder();
+      return !isJournalCode(holder) || isNoTurn(holder) ? real() : streamOf(holder as NonNullable<ReturnType<typeof turnHolder>>);
+    },
+  });
+  return () => Object.defineProperty(process, name, descriptor);
+}
+
 /** Where a holder keeps the console its code sees (serveConsole). */
 const OWN_CONSOLE: unique symbol = Symbol('durasim.ownConsole');
 
@@ -219,6 +264,8 @@ export function guardProcess(): Restore[] {
   add(serveValue('pid', (pid) => pid));
   add(serveOutput('stdout'));
   add(serveOutput('stderr'));
+  add(serveStream('stdout'));
+  add(serveStream('stderr'));
   add(serveConsole());
   add(serveValue('ppid', () => 1));
   add(serveMethod('cwd', () => turnHolder()?.simulated.cwd));

@@ -6,6 +6,7 @@
  * (every function it uses was captured when this module loaded, no iterator, no [[Set]]).
  */
 import { types } from 'node:util';
+import { guardTargetOf } from './guardFunction.js';
 import { isLockAccessor } from './lockIntrinsics.js';
 
 
@@ -25,6 +26,27 @@ export interface Entry {
   readonly extensible: boolean;
   /** Something was defined on it since the last look: the next look compares every descriptor. */
   defined: boolean;
+}
+
+/**
+ * A function with nothing of its own but its name, its length and, if it has one, a prototype that holds nothing but its
+ * constructor (a method, a getter, a function never used to build objects with methods): undefined, or the prototype.
+ */
+function bareFunction(value: object): object | null | undefined {
+  if (typeof value !== 'function') return undefined;
+  const keys = ownKeys(value);
+  let proto: object | null = null;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (key === 'length' || key === 'name') continue;
+    if (key !== 'prototype') return undefined;
+    const candidate = dataOf(value, 'prototype');
+    if (!isObjectLike(candidate) || isProxy(candidate) || getPrototypeOf(candidate) !== OBJECT_PROTOTYPE) return undefined;
+    const own = ownKeys(candidate);
+    if (own.length !== 1 || own[0] !== 'constructor' || dataOf(candidate, 'constructor') !== value) return undefined;
+    proto = candidate;
+  }
+  return proto;
 }
 
 /** An accessor pair with state behind it: the value its getter gave at the baseline, put back by its setter. */
@@ -47,9 +69,8 @@ export interface Collection {
 }
 
 // Captured when this module loads, before any journal code: a journal may replace any of them.
-const { getOwnPropertyDescriptor, getOwnPropertySymbols: symbolsOf, keys: keysOf, getPrototypeOf, setPrototypeOf, isExtensible, isFrozen, defineProperty, hasOwn } = Object;
+const { getOwnPropertyDescriptor, getOwnPropertySymbols: symbolsOf, keys: keysOf, getPrototypeOf, setPrototypeOf, isExtensible, isFrozen, freeze, defineProperty, hasOwn } = Object;
 const { ownKeys, apply } = Reflect;
-const { isArray } = Array;
 const stringSlice = String.prototype.slice;
 const weakSetHas = WeakSet.prototype.has;
 const weakSetAdd = WeakSet.prototype.add;
@@ -89,27 +110,6 @@ export function keyName(key: PropertyKey): string {
 function dataOf(target: object, key: PropertyKey): unknown {
   const descriptor = getOwnPropertyDescriptor(target, key);
   return descriptor !== undefined && hasOwn(descriptor, 'value') ? descriptor.value : undefined;
-}
-
-/** A function with nothing of its own but its name, length and prototype: not worth a look every incarnation. */
-function plainFunction(fn: object): boolean {
-  if (typeof fn !== 'function') return false;
-  const keys = ownKeys(fn);
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i];
-    if (key !== 'length' && key !== 'name' && key !== 'prototype' && key !== 'caller' && key !== 'arguments') return false;
-  }
-  return true;
-}
-
-/** A class's prototype that holds more than its constructor: methods a journal could replace. */
-function classPrototype(fn: object): object | undefined {
-  if (typeof fn !== 'function') return undefined;
-  const proto = dataOf(fn, 'prototype');
-  if (!isObjectLike(proto) || isProxy(proto)) return undefined;
-  const keys = ownKeys(proto);
-  for (let i = 0; i < keys.length; i++) if (keys[i] !== 'constructor') return proto;
-  return undefined;
 }
 
 /**
@@ -167,21 +167,6 @@ function track(target: object, name: string, list: Entry[]): void {
   }
 }
 
-/** `value` and what hangs on it, `depth` levels of data properties down (class prototypes always). */
-function trackValue(value: unknown, name: string, depth: number, list: Entry[]): void {
-  // An array is data (process.argv, process.moduleLoadList, which Node itself grows), not an API.
-  if (!isObjectLike(value) || apply(weakSetHas, tracked, [value]) || isProxy(value) || isArray(value)) return;
-  if (!plainFunction(value)) track(value, name, list);
-  const proto = classPrototype(value);
-  if (proto) track(proto, `${name}.prototype`, list);
-  if (depth === 0) return;
-  const keys = ownKeys(value);
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i] as PropertyKey;
-    if (key !== 'prototype' && key !== 'constructor') trackValue(dataOf(value, key), `${name}.${keyName(key)}`, depth - 1, list);
-  }
-}
-
 /** The intrinsics no global names: reached through the prototypes of what the language makes. */
 function hiddenIntrinsics(): [string, unknown][] {
   const proto = (value: unknown): unknown => (isObjectLike(value) ? getPrototypeOf(value) : undefined);
@@ -189,6 +174,10 @@ function hiddenIntrinsics(): [string, unknown][] {
   const arrayIterator = proto([][Symbol.iterator]());
   const generator = proto(function* generator() {});
   const asyncGenerator = proto(async function* asyncGenerator() {});
+  const Segmenter = (Intl as { Segmenter?: new () => { segment(text: string): Iterable<unknown> } }).Segmenter;
+  const segments = Segmenter === undefined ? undefined : new Segmenter().segment('');
+  const Iterator = (globalThis as { Iterator?: { from?: (it: object) => unknown; prototype: { map?: (this: Iterator<unknown>, fn: (x: unknown) => unknown) => unknown } } }).Iterator;
+  const helpers = { map: Iterator?.prototype.map, from: Iterator?.from };
   return [
     ['%IteratorPrototype%', proto(arrayIterator)],
     ['%ArrayIteratorPrototype%', arrayIterator],
@@ -204,6 +193,12 @@ function hiddenIntrinsics(): [string, unknown][] {
     ['%AsyncFunction.prototype%', proto(async function asyncFunction() {})],
     ['%TypedArray%', proto(Uint8Array)],
     ['%TypedArray.prototype%', proto(Uint8Array.prototype)],
+    // Intl's (a blind attack kept a property on the first): what Intl.Segmenter's segment() returns, and its iterator.
+    ['%IntlSegmentsPrototype%', segments === undefined ? undefined : proto(segments)],
+    ['%IntlSegmentIteratorPrototype%', segments === undefined ? undefined : proto(segments[Symbol.iterator]())],
+    // Iterator helpers (Node 22 and later): what Iterator.prototype.map and Iterator.from return.
+    ['%IteratorHelperPrototype%', helpers.map === undefined ? undefined : proto(helpers.map.call([][Symbol.iterator](), (x: unknown) => x))],
+    ['%WrapForValidIteratorPrototype%', helpers.from === undefined ? undefined : proto(helpers.from({ next: () => ({ done: true, value: undefined }) }))],
   ];
 }
 
@@ -217,26 +212,16 @@ export function sharedCounts(): { objects: number; properties: number; accessors
   return { objects: entries?.length ?? 0, properties: entries?.reduce((sum, e) => sum + e.keys.length, 0) ?? 0, accessors: settings.length };
 }
 
-/** Takes the thread's baseline (once): globalThis and what it holds, process and what it holds, and the hidden intrinsics. */
+/**
+ * Takes the thread's baseline (once): globalThis, process and the hidden intrinsics, each with everything reachable from it
+ * (trackTree): the functions' own properties, arrays, objects any number of levels down, prototypes.
+ */
 export function takeBaseline(): void {
   if (entries !== undefined) return;
   const list: Entry[] = [];
-  track(globalThis, 'globalThis', list);
-  trackValue(process, 'process', 1, list);
-  // What process inherits (EventEmitter.prototype) and its classes (EventEmitter.defaultMaxListeners).
-  let depth = 0;
-  for (let proto = getPrototypeOf(process) as object | null; proto !== null && proto !== OBJECT_PROTOTYPE; proto = getPrototypeOf(proto) as object | null) {
-    const ctor = dataOf(proto, 'constructor');
-    const name = typeof ctor === 'function' && typeof dataOf(ctor, 'name') === 'string' && dataOf(ctor, 'name') !== '' ? (dataOf(ctor, 'name') as string) : `process${'.__proto__'.repeat(++depth)}`;
-    track(proto, `${name}.prototype`, list);
-    trackValue(ctor, name, 0, list);
-  }
-  for (const key of ownKeys(globalThis)) {
-    const descriptor = getOwnPropertyDescriptor(globalThis, key) as PropertyDescriptor;
-    const value = 'value' in descriptor ? (descriptor.value as unknown) : descriptor.get ? apply(descriptor.get, globalThis, []) : undefined;
-    trackValue(value, keyName(key), 1, list);
-  }
-  for (const [name, value] of hiddenIntrinsics()) trackValue(value, name, 0, list);
+  const roots: [unknown, string][] = [[globalThis, 'globalThis'], [process, 'process']];
+  for (const [name, value] of hiddenIntrinsics()) append(roots, [value, name]);
+  trackTree(roots, list, false);
   trackChains(list, 0);
   entries = list;
 }
@@ -252,21 +237,19 @@ function trackChains(list: Entry[], from: number): void {
   }
 }
 
-/** A builtin module's exports, handed to a journal: tracked from now on (with its sub-objects and class prototypes), once a baseline exists. */
+/** A builtin module's exports, handed to a journal: tracked from now on with everything reachable from them (trackTree), once a baseline exists. */
 export function trackBuiltin(id: string, exports: unknown): void {
   if (entries === undefined || !isObjectLike(exports) || apply(weakSetHas, tracked, [exports])) return;
   const from = entries.length;
-  trackValue(exports, apply(stringSlice, id, [0, 5]) === 'node:' ? (apply(stringSlice, id, [5]) as string) : id, 1, entries);
+  trackTree([[exports, apply(stringSlice, id, [0, 5]) === 'node:' ? (apply(stringSlice, id, [5]) as string) : id]], entries, false);
   trackChains(entries, from);
 }
 
 /**
  * One of durasim's own modules handed to a journal (its exports, as a namespace): tracked from now on like a builtin's, and
- * more closely: everything reachable from its exports through own properties (data and accessor functions), prototypes and
- * the members of a Set or Map (trackOwnTree). A builtin's functions and arrays are left out as API and data the runtime
- * grows, and only two levels of its objects are looked at; durasim's modules are all data and code of durasim's, so a
- * journal that keeps "the keys this process sent" on an exported function, on an object in an exported array, on a method
- * of an exported class or in an exported Set must see a crash forget it.
+ * the members of its Sets and Maps too (a builtin's are the runtime's state, never a journal's): a journal that keeps
+ * "the keys this process sent" on an exported function, on an object in an exported array, on a method of an exported
+ * class or in an exported Set must see a crash forget it.
  */
 export function trackOwnModule(id: string, namespace: unknown): void {
   if (entries === undefined || !isObjectLike(namespace) || apply(weakSetHas, tracked, [namespace])) return;
@@ -276,18 +259,36 @@ export function trackOwnModule(id: string, namespace: unknown): void {
   const keys = ownKeys(namespace);
   const roots: [unknown, string][] = [];
   for (let i = 0; i < keys.length; i++) append(roots, [dataOf(namespace, keys[i] as PropertyKey), `${id}.${keyName(keys[i] as PropertyKey)}`]);
-  trackOwnTree(roots, list);
+  trackTree(roots, list, true);
   trackChains(list, from);
 }
 
-/** Every object reachable from `roots` that no restore looks at yet, breadth first: tracked, its members too where it is a Set or a Map. */
-function trackOwnTree(roots: [unknown, string][], list: Entry[]): void {
+/**
+ * Every object reachable from `roots` that no restore looks at yet, breadth first, through own properties (a data property's
+ * value, an accessor's functions: no getter is called here) and prototypes: tracked, and with `members` a Set's or a Map's
+ * members too. A function is an object a journal can write on as any other (process.nextTick.sent), an array too
+ * (http.METHODS), and no level is too deep (util.inspect.colors): what a real process's memory holds, all of it.
+ */
+function trackTree(roots: [unknown, string][], list: Entry[], members: boolean): void {
   const queue = roots;
   for (let at = 0; at < queue.length; at++) {
-    const [value, name] = queue[at] as [unknown, string];
+    const [found, name] = queue[at] as [unknown, string];
+    // A guarded function (guardFunction.ts) is a Proxy with no trap of its own for a write: what is written on it lands on its target.
+    const value = isProxy(found) ? guardTargetOf(found) : found;
     if (!isObjectLike(value) || isProxy(value) || apply(weakSetHas, tracked, [value])) continue;
+    const empty = members ? undefined : bareFunction(value);
+    if (empty !== undefined) {
+      // A builtin's function that holds nothing (about 2,000 of them): frozen, its empty prototype too, never looked at again.
+      freeze(value);
+      apply(weakSetAdd, tracked, [value]);
+      if (empty !== null) {
+        freeze(empty);
+        apply(weakSetAdd, tracked, [empty]);
+      }
+      continue;
+    }
     track(value, name, list);
-    if (isSet(value) || isMap(value)) trackMembers(value as Set<unknown> | Map<unknown, unknown>, name, queue);
+    if (members && (isSet(value) || isMap(value))) trackMembers(value as Set<unknown> | Map<unknown, unknown>, name, queue);
     const proto = getPrototypeOf(value) as object | null;
     if (proto !== null) append(queue, [proto, `${name}.__proto__`]);
     const keys = ownKeys(value);

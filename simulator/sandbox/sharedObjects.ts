@@ -9,8 +9,10 @@
  *   extensible; an accessor pair that keeps state behind it (process.exitCode,
  *   EventEmitter.defaultMaxListeners, util.inspect.defaultOptions) also the value it gave, and that
  *   value's own properties when it is an object. A builtin module joins when it is first handed to
- *   a journal (trackBuiltin), with its sub-objects (fs.promises, path.posix) and its classes' prototypes; one of
- *   durasim's own modules (trackOwnModule) with everything reachable from its exports, a Set's or Map's members too.
+ *   a journal (trackBuiltin), with everything reachable from its exports (sharedBaseline.ts trackTree: functions'
+ *   own properties, arrays, objects at any depth, prototypes); one of durasim's own modules (trackOwnModule) the
+ *   same way, a Set's or Map's members too. A builtin's function that holds nothing but its name and length (and
+ *   an empty prototype) is frozen instead of looked at: about 2,000 of them, which nothing can change.
  * - restoreShared() puts each back as the baseline has it — what was added deleted, what was
  *   changed or deleted defined again, the prototype and the accessors' values set back — and names
  *   what it put back. It runs at every incarnation's start, so each starts as a new process does.
@@ -25,9 +27,9 @@
  *   `unrestorable`.
  * - Proxies are never walked (their traps are code), and no getter is called but at the baseline
  *   (Node's own, before any journal code) and the state-keeping accessors' Node's own getters.
- *   Functions' own properties are tracked only for those that hold more than name, length and
- *   prototype (durasim's own: all). Not reached: an object one property deeper than these (a class's static object, a
- *   stream's state) or behind a getter that keeps no state (process.stdout); an array (argv).
+ *   Not reached: what lies behind a getter that keeps no state (process.stdout: served per process,
+ *   guardProcess.ts), Node's CommonJS module cache (hideModuleCache.ts), what only Node's own
+ *   modules hold (diagnostics_channel's registry: trackChannels.ts; util.deprecate's warned codes: open).
  * - RegExp's legacy statics (RegExp.lastMatch, $1…) are cleared.
  * - In a thread whose builtins are locked (lockIntrinsics.ts, before the baseline), the baseline
  *   holds them locked: a read-only property is never compared (only an assignment could change

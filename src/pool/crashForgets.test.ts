@@ -60,6 +60,15 @@ const CARRIERS: Carrier[] = [
   { name: "a property added to a method of a served FileHandle (its sync)", read: "Object.getPrototypeOf(await fs.promises.open('/work/fh.txt', 'w')).sync.carried", leave: "Object.getPrototypeOf(await fs.promises.open('/work/fh.txt', 'w')).sync.carried = 'left';", fresh: 'undefined' },
   { name: "a property added to a method of the Response a served fetch answers with (its text)", read: "Object.getPrototypeOf(await env.fetch('http://service.durasim/none')).text.carried", leave: "Object.getPrototypeOf(await env.fetch('http://service.durasim/none')).text.carried = 'left';", fresh: 'undefined' },
   { name: "a method of memfs's Stats replaced (what a served fs.stat hands over)", read: "(await fs.promises.stat('/work')).isDirectory()", leave: "Object.getPrototypeOf(await fs.promises.stat('/work')).isDirectory = () => false;", fresh: 'true' },
+  // Found by a blind attack (a01): what the restore looked at went one level below a builtin's exports, and left functions and arrays out.
+  { name: "a property added to process.nextTick's function object (a builtin's function holding nothing is frozen: the write fails)", read: 'process.nextTick.carried', leave: "try { process.nextTick.carried = 'left'; } catch {}", fresh: 'undefined' },
+  { name: 'a colour added to util.inspect.colors (two levels below the exports)', read: 'util.inspect.colors.carried', leave: 'util.inspect.colors.carried = [1, 2];', fresh: 'undefined' },
+  { name: 'a method pushed onto http.METHODS (an array of a builtin)', imports: "import http from 'node:http';", read: "http.METHODS.includes('CARRIED')", leave: "http.METHODS.push('CARRIED');", fresh: 'false' },
+  { name: 'a property added to a function of node:fs that holds more than its name (fs.realpath, with its native)', read: 'fs.realpath.carried', leave: "fs.realpath.carried = 'left';", fresh: 'undefined' },
+  { name: 'a property added to Array.prototype[Symbol.unscopables]', read: 'Array.prototype[Symbol.unscopables].carried', leave: "Array.prototype[Symbol.unscopables].carried = 'left';", fresh: 'undefined' },
+  { name: 'a diagnostics_channel subscription (Node keeps its channels where no property shows them)', imports: "import dc from 'node:diagnostics_channel';", read: "dc.hasSubscribers('durasim-carried')", leave: "dc.channel('durasim-carried').subscribe(() => {});", fresh: 'false' },
+  { name: 'a property added to process.stdout (served per process)', read: 'process.stdout.carried', leave: "process.stdout.carried = 'left';", fresh: 'undefined' },
+  { name: "Node's CommonJS module cache (durasim's own modules: a journal finds it empty, and adds nothing to it)", read: "Object.keys(ownRequire('node:module')._cache).length", leave: "try { ownRequire('node:module')._cache.carried = 1; } catch {}", fresh: '0' },
   { name: "the Buffer pool (a buffer's .buffer shows another incarnation's bytes)", read: "Buffer.from(new Uint8Array(Buffer.from('y').buffer)).toString('latin1').includes('SECRET') ? 'carried' : 'clean'", leave: "globalThis.kept = Buffer.from('SECRET-OF-THE-FIRST-INCARNATION');", fresh: 'clean' },
 ];
 

@@ -93,7 +93,13 @@ const PROBES: Probe[] = [
   { name: 'process.pid is the simulated pid', code: 'process.pid', served: (v) => v === '1000' },
   { name: 'process.cwd() is the work dir', code: 'process.cwd()', served: (v) => v === '/work' },
   { name: 'Buffer.allocUnsafe is zero-filled', code: "Buffer.allocUnsafe(64).toString('hex')", served: (v) => v === '0'.repeat(128) },
-  { name: "a message on the port process.stdout writes through (the worker's stdio)", code: "process.stdout[Object.getOwnPropertySymbols(process.stdout).find((s) => s.description === 'kPort')].postMessage({ type: 'forged' })", api: 'MessagePort.postMessage' },
+  // process.stdout is the simulated process's own (guardProcess.ts serveStream): the worker's stdio, and the port it writes through, are out of reach.
+  { name: "process.stdout has no port of the worker's stdio behind it", code: "String(Object.getOwnPropertySymbols(process.stdout).some((s) => s.description === 'kPort'))", served: (v) => v === 'false' },
+  { name: 'process.stdout.write is the process\'s output', code: "String(process.stdout.write('to the trace\\n'))", served: (v) => v === 'true' },
+  // Settings Node keeps for the whole thread, where no restart would undo them (found by blind attacks).
+  { name: 'stream.setDefaultHighWaterMark', code: "process.getBuiltinModule('node:stream').setDefaultHighWaterMark(false, 1024)", api: 'stream.setDefaultHighWaterMark' },
+  { name: 'process.report.filename set', code: "process.report.filename = 'kept.json'", api: 'process.report.filename' },
+  { name: "v8.promiseHooks.onInit (a hook for the thread's life)", code: "process.getBuiltinModule('node:v8').promiseHooks.onInit(() => {})", api: 'v8.promiseHooks.onInit' },
   { name: 'worker_threads.receiveMessageOnPort', code: 'workerThreads.receiveMessageOnPort(new MessageChannel().port1)', api: 'worker_threads.receiveMessageOnPort' },
   { name: 'worker_threads.postMessageToThread', code: "workerThreads.postMessageToThread(0, 'forged')", api: 'worker_threads.postMessageToThread' },
   { name: "process.emit('message') (a real process's IPC channel)", code: "process.emit('message', { type: 'go' })", api: 'process.emit' },
