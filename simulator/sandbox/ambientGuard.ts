@@ -38,6 +38,7 @@ import { guardLocale } from './guardLocale.js';
 import { guardIdentity } from './guardIdentity.js';
 import { guardStacks } from './guardStacks.js';
 import { guardChannels, refusedSetter } from './guardChannels.js';
+import { serveWarnings } from './serveWarnings.js';
 import { guardPinning } from './guardPinning.js';
 import { noBufferPool } from './bufferPool.js';
 import { trackBuiltinLoads } from './builtinLoads.js';
@@ -63,7 +64,7 @@ let restores: (() => void)[] = [];
 
 function install(): void {
   guardModules();
-  restores = [...guardIdentity(), ...guardStacks(), ...guardGlobals(), ...guardLocale(), ...guardProcess(), ...guardChannels(), ...guardPinning(), ...noBufferPool(), ...trackBuiltinLoads(), ...hideModuleCache()];
+  restores = [...guardIdentity(), ...guardStacks(), ...guardGlobals(), ...guardLocale(), ...guardProcess(), ...guardChannels(), ...guardPinning(), ...noBufferPool(), ...trackBuiltinLoads(), ...hideModuleCache(), ...serveWarnings(permanent)];
   const report = (process as unknown as { report?: object }).report;
   if (report) for (const name of ['getReport', 'writeReport']) {
     const restore = guardProperty(report, name, `process.report.${name}`);

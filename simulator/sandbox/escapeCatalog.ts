@@ -4,9 +4,10 @@
  * `Failed to run the journal under simulation: it called <api>, which <reason>. <fix>`.
  */
 
-type Family = 'clock' | 'random' | 'timer' | 'disk' | 'network' | 'process' | 'machine' | 'code' | 'signal' | 'pool' | 'shared' | 'thread';
+type Family = 'warning' | 'clock' | 'random' | 'timer' | 'disk' | 'network' | 'process' | 'machine' | 'code' | 'signal' | 'pool' | 'shared' | 'thread';
 
 const REASONS: Record<Family, string> = {
+  warning: "Node's own code calls for its warnings, each given once a thread and never again after a restart",
   clock: 'reads the real clock',
   random: 'draws real randomness',
   timer: 'waits on real time',
@@ -22,6 +23,7 @@ const REASONS: Record<Family, string> = {
 };
 
 const FIXES: Record<Family, string> = {
+  warning: 'Leave process.emitWarning as it is, and log with console.warn: under simulation no warning is shown.',
   clock: 'Use Date.now() or performance.now(), which durasim serves on the virtual clock, or await env.clock.now().', // allow-ambient: names what it serves
   random: 'Use crypto.randomBytes, crypto.randomUUID or Math.random, which durasim serves from the scenario, or await env.random().', // allow-ambient: names what it serves
   timer: 'Use setTimeout or timers/promises setTimeout, which durasim serves on the virtual clock, or await env.clock.sleep(ms).', // allow-ambient: names what it serves
@@ -69,6 +71,7 @@ const PREFIXES: [string, Family][] = [
   ['worker_threads.postMessageToThread', 'thread'],
   ['process.send', 'thread'],
   ['process.disconnect', 'thread'],
+  ['process.emitWarning', 'warning'],
   ['process.emit', 'thread'],
   ['process.setUncaughtExceptionCaptureCallback', 'thread'],
   ['process.setSourceMapsEnabled', 'thread'],

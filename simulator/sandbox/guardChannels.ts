@@ -11,7 +11,8 @@
  *   are MessageChannel's, served inside its process (node/served/servedMessaging.ts), never real;
  * - worker_threads.receiveMessageOnPort, moveMessagePortToContext and postMessageToThread are refused;
  * - process.send and process.disconnect (a process with an IPC channel) are refused, and so is
- *   process.emit('message' or 'disconnect'): the channel's events are durasim's;
+ *   process.emit('message' or 'disconnect'): the channel's events are durasim's; process.emit('warning')
+ *   is not heard (serveWarnings.ts);
  * - what would change the thread for good or for every process in it is refused:
  *   process.setUncaughtExceptionCaptureCallback (durasim ends an incarnation on its uncaught
  *   errors), process.setSourceMapsEnabled, process._debugProcess and _debugEnd (a signal to a
@@ -50,6 +51,8 @@ function channelEvents(): Restore | undefined {
   record.emit = Object.assign(function emit(this: unknown, event: unknown, ...args: unknown[]): unknown {
     const holder = event === 'message' || event === 'disconnect' ? turnHolder() : null;
     if (holder !== null) refuse(holder, 'process.emit');
+    // Node's synchronous warnings (emitWarningSync) are given once a thread, as the others are: not heard under journal code (serveWarnings.ts).
+    if (event === 'warning' && isJournalCode(turnHolder())) return false;
     return Reflect.apply(real as (...a: unknown[]) => unknown, this, [event, ...args]);
   }, real);
   return () => {

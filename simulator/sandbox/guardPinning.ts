@@ -7,13 +7,15 @@
  * - a property defined on one (Object.defineProperty, defineProperties, Reflect.defineProperty,
  *   __defineGetter__, __defineSetter__) is defined configurable, so that the next incarnation's
  *   start can delete or redefine it (a non-configurable one could never be taken back).
+ * - a held property (holdProperty: process.emitWarning, serveWarnings.ts), one durasim serves and
+ *   Node's own code reads, is not defined at all: refused by name.
  * Whoever defines a property on a shared object — a journal, or Node and durasim outside any turn —
  * has the object looked at whole at the next restore (noteDefined), as is Error.captureStackTrace's
  * target. Outside a turn every call is the real one. Returns restore callbacks.
  */
 import { isShared, noteDefined } from './sharedBaseline.js';
 import { refuse } from './guardFunction.js';
-import { turnHolder } from './turn.js';
+import { isJournalCode, turnHolder } from './turn.js';
 
 type Restore = () => void;
 type Fn = (...args: unknown[]) => unknown;
@@ -31,6 +33,36 @@ function replace(target: object, name: string, make: (real: Fn) => Fn): Restore 
   realDefineProperty(wrapped, 'length', { value: real.length });
   realDefineProperty(target, name, { ...descriptor, value: wrapped });
   return () => realDefineProperty(target, name, descriptor);
+}
+
+/** Properties journal code may not define, each with the name its refusal gives (holdProperty). */
+const held = new WeakMap<object, Map<PropertyKey, string>>();
+
+/** Refuses journal code's definitions of `target[key]` by the name `api`; returns the restore that lets them again. */
+export function holdProperty(target: object, key: PropertyKey, api: string): Restore {
+  const keys = held.get(target) ?? new Map<PropertyKey, string>();
+  keys.set(key, api);
+  held.set(target, keys);
+  return () => void held.get(target)?.delete(key);
+}
+
+/** The key a definition defines, converted once as the engine converts it (a key object's toString runs once). */
+function propertyKey(key: unknown): PropertyKey {
+  if (typeof key === 'symbol' || typeof key === 'string') return key;
+  if (key === null || (typeof key !== 'object' && typeof key !== 'function')) return String(key);
+  return Reflect.ownKeys({ [key as unknown as PropertyKey]: 0 })[0] as PropertyKey;
+}
+
+/** Refused if journal code defines a held property (`keys`: the keys it defines). */
+function refuseHeld(target: unknown, keys: readonly PropertyKey[]): void {
+  const names = typeof target === 'object' && target !== null ? held.get(target) : undefined;
+  if (names === undefined) return;
+  for (const key of keys) {
+    const api = names.get(key);
+    if (api === undefined) continue;
+    const holder = turnHolder();
+    if (holder !== null && isJournalCode(holder)) refuse(holder, api);
+  }
 }
 
 /**
@@ -51,6 +83,10 @@ function configurable(target: object, key: unknown, given: unknown): unknown {
 function definingOne(real: Fn): Fn {
   // Explicit parameters, no rest array: Object.defineProperty runs on every module a bundle evaluates.
   return function defineProperty(this: unknown, target: unknown, key: unknown, given: unknown): unknown {
+    if (typeof target === 'object' && target !== null && held.has(target)) {
+      key = propertyKey(key);
+      refuseHeld(target, [key as PropertyKey]);
+    }
     if (!isShared(target)) return apply(real, this, [target, key, given]);
     noteDefined(target);
     return apply(real, this, [target, key, turnHolder() === null ? given : configurable(target as object, key, given)]);
@@ -59,6 +95,13 @@ function definingOne(real: Fn): Fn {
 
 function definingMany(real: Fn): Fn {
   return function defineProperties(this: unknown, target: unknown, given: unknown): unknown {
+    if (typeof target === 'object' && target !== null && held.has(target) && typeof given === 'object' && given !== null) {
+      // Read once (a Proxy's traps could answer the engine otherwise), then checked.
+      const once: Record<PropertyKey, unknown> = Object.create(null) as Record<PropertyKey, unknown>;
+      for (const key of Reflect.ownKeys(given)) if (Object.prototype.propertyIsEnumerable.call(given, key)) once[key] = (given as Record<PropertyKey, unknown>)[key];
+      refuseHeld(target, Reflect.ownKeys(once));
+      given = once;
+    }
     if (!isShared(target)) return apply(real, this, [target, given]);
     noteDefined(target);
     if (turnHolder() === null || typeof given !== 'object' || given === null) return apply(real, this, [target, given]);
@@ -73,6 +116,10 @@ function definingMany(real: Fn): Fn {
 /** __defineGetter__ and __defineSetter__ define configurable properties already: noted only. */
 function definingLegacy(real: Fn): Fn {
   return function defineAccessor(this: unknown, key: unknown, fn: unknown): unknown {
+    if (typeof this === 'object' && this !== null && held.has(this)) {
+      key = propertyKey(key);
+      refuseHeld(this, [key as PropertyKey]);
+    }
     noteDefined(this);
     return apply(real, this, [key, fn]);
   };

@@ -29,6 +29,10 @@ interface Carrier {
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SERVICE_TYPES = JSON.stringify(join(ROOT, 'simulator/service/serviceTypes.ts'));
 
+/** How many warnings Node gives while `call` runs, heard where Node's process.emitWarning schedules each (process.nextTick). */
+const HEARD = (call: string): string =>
+  `(() => { const real = process.nextTick; let heard = 0; process.nextTick = function (fn, ...args) { if (fn && fn.name === 'doEmitWarning') heard++; return real.call(this, fn, ...args); }; try { ${call}; } finally { process.nextTick = real; } return heard; })()`;
+
 const CARRIERS: Carrier[] = [
   { name: 'a property added to process', read: 'process.carried', leave: "process.carried = 'left';", fresh: 'undefined' },
   { name: "a property added to node:path's exports", read: 'path.carried', leave: "path.carried = 'left';", fresh: 'undefined' },
@@ -69,6 +73,10 @@ const CARRIERS: Carrier[] = [
   { name: 'a diagnostics_channel subscription (Node keeps its channels where no property shows them)', imports: "import dc from 'node:diagnostics_channel';", read: "dc.hasSubscribers('durasim-carried')", leave: "dc.channel('durasim-carried').subscribe(() => {});", fresh: 'false' },
   { name: 'a property added to process.stdout (served per process)', read: 'process.stdout.carried', leave: "process.stdout.carried = 'left';", fresh: 'undefined' },
   { name: "Node's CommonJS module cache (durasim's own modules: a journal finds it empty, and adds nothing to it)", read: "Object.keys(ownRequire('node:module')._cache).length", leave: "try { ownRequire('node:module')._cache.carried = 1; } catch {}", fresh: '0' },
+  // Found by a blind attack (b01): Node gives a warning once a thread (util.deprecate's warned codes, a deprecated builtin's flag), kept where no restore reaches; under simulation none is heard, in the first incarnation as in the next.
+  { name: "util.deprecate's warned codes (heard through process.nextTick, which Node's warning calls): never heard", read: HEARD("util.deprecate(() => {}, 'carried', 'DURASIM_CARRIED')()"), leave: '', fresh: '0' },
+  { name: 'a property added to process.emitWarning (what journal code gets is frozen: the write fails)', read: 'process.emitWarning.carried', leave: "try { process.emitWarning.carried = 'left'; } catch {}", fresh: 'undefined' },
+  { name: "a deprecated builtin's warned flag (Buffer() without new, DEP0005): never heard", read: HEARD('Buffer(1)'), leave: '', fresh: '0' },
   { name: "the Buffer pool (a buffer's .buffer shows another incarnation's bytes)", read: "Buffer.from(new Uint8Array(Buffer.from('y').buffer)).toString('latin1').includes('SECRET') ? 'carried' : 'clean'", leave: "globalThis.kept = Buffer.from('SECRET-OF-THE-FIRST-INCARNATION');", fresh: 'clean' },
 ];
 
@@ -146,6 +154,35 @@ describe('what no restart could undo is refused before it happens', () => {
     expect((result?.final.visible.seen as { digest?: string } | undefined)?.digest).toBe(
       `threw Failed to run the journal under simulation: it called ${api}, which would pin an object every simulated process shares (process, a builtin module, a prototype) where no restart could undo it. Freeze or seal objects of your own: under simulation one thread serves every incarnation, and each must start as a new process does.\ndone\n`,
     );
+  });
+
+  test.each([
+    ['process.emitWarning = () => {}'],
+    ["Object.defineProperty(process, 'emitWarning', { value: () => {} })"],
+    ["Reflect.defineProperty(process, { toString: () => 'emitWarning' }, { get: () => () => {} })"],
+    ['Object.defineProperties(process, { emitWarning: { value: () => {} } })'],
+    ["process.__defineGetter__('emitWarning', () => () => {})"],
+    ['Object.assign(process, { emitWarning: () => {} })'],
+  ])('setting process.emitWarning, which Node calls for its warnings, given once a thread: %s', async (code) => {
+    const file = join(dir, `warn-${code.length}-${code.charCodeAt(0)}.mjs`);
+    writeFileSync(file, carrierModule({ name: code, read: `(${code}, 'set')`, leave: '', fresh: '' }, 96));
+    const loaded = await pool.load(journalRefOf(file));
+    const outcome = await pool.run(loaded.journalId, simple, { detail: 'full' });
+    const result = outcome.kind === 'simulated' ? outcome.result : undefined;
+    expect(result?.escapes.map((e) => e.api)).toEqual(['process.emitWarning']);
+    expect((result?.final.visible.seen as { digest?: string } | undefined)?.digest).toBe(
+      "threw Failed to run the journal under simulation: it called process.emitWarning, which Node's own code calls for its warnings, each given once a thread and never again after a restart. Leave process.emitWarning as it is, and log with console.warn: under simulation no warning is shown.\ndone\n",
+    );
+  });
+
+  test('process.emitWarning cannot be deleted in a pool worker, and reads the same in every incarnation', async () => {
+    const file = join(dir, 'warn-delete.mjs');
+    writeFileSync(file, carrierModule({ name: 'delete', read: "[(() => { try { return String(delete process.emitWarning); } catch (error) { return 'false'; } })(), typeof process.emitWarning, process.emitWarning('mine')].join(' ')", leave: '', fresh: '' }, 95));
+    const loaded = await pool.load(journalRefOf(file));
+    const outcome = await pool.run(loaded.journalId, scenario, { detail: 'full' });
+    const result = outcome.kind === 'simulated' ? outcome.result : undefined;
+    expect(result?.escapes).toEqual([]);
+    expect((result?.final.visible.seen as { digest?: string } | undefined)?.digest).toBe('false function \nfalse function \ndone\n');
   });
 
   test('a watched builtin replaced in the first incarnation only is reported, though the restart put it back', async () => {

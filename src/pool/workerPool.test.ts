@@ -16,6 +16,8 @@ import { outcomeVerdict } from '../runner/runVerdict.js';
 import { journal as moduleMemory } from './fixtures/moduleMemory.js';
 import { WorkerPool } from './workerPool.js';
 
+/** A pool worker's boot that hands the hidden-counter fixture memory no restart reaches (a closure): a test's pool only. */
+const LEAKY_BOOT = fileURLToPath(new URL('./fixtures/leakyBoot.mjs', import.meta.url));
 const fixture = (name: string) => journalRefOf(fileURLToPath(new URL(`./fixtures/${name}.ts`, import.meta.url)));
 const simple = { format: 'durasim.scenario', version: 1, task: { id: 't', operations: [] } };
 const pools: WorkerPool[] = [];
@@ -180,7 +182,7 @@ describe('growing the pool', () => {
 
 describe('determinism is checked on clean runs', () => {
   test('a journal whose runs differ only past the trace preview is caught on the first run (exit 4)', async () => {
-    const pool = poolOf({ workers: 2 });
+    const pool = poolOf({ workers: 2, boot: LEAKY_BOOT });
     const loaded = await pool.load(fixture('hiddenCounter'));
     const found = await hunt({ pool, journalId: loaded.journalId, seed: 3, runs: 10 });
     expect(found.finding).toMatchObject({ verdict: 'sandbox', origin: { index: 0 }, notShrunk: 'a nondeterministic run may not fail twice' });
@@ -190,8 +192,15 @@ describe('determinism is checked on clean runs', () => {
     expect(divergence?.second).toEqual(divergence?.first);
     expect(divergence?.divergesAt).toBe(divergence?.first.length);
   });
+  test('the same journal in a product worker, where nothing hands it that memory, is deterministic', async () => {
+    const pool = poolOf({ workers: 2 });
+    const loaded = await pool.load(fixture('hiddenCounter'));
+    const found = await hunt({ pool, journalId: loaded.journalId, seed: 3, runs: 10 });
+    expect(found.finding).toBeUndefined();
+    expect(found.determinismChecks).toBeGreaterThan(0);
+  });
   test('stored regressions are re-run at the generated runs\' rate (the first, then every determinismEvery-th), counted, and a nondeterministic one is caught as stored', async () => {
-    const pool = poolOf({ workers: 1 });
+    const pool = poolOf({ workers: 1, boot: LEAKY_BOOT });
     const stored = (file: string) => ({ file, scenario: parseScenario(simple), info: { journal: 'x', invariants: [] } });
     const nondeterministic = await pool.load(fixture('hiddenCounter'));
     const caught = await hunt({ pool, journalId: nondeterministic.journalId, seed: 3, runs: 10, regressions: [stored('a.json'), stored('b.json')] });
