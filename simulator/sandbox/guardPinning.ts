@@ -7,12 +7,16 @@
  * - a property defined on one (Object.defineProperty, defineProperties, Reflect.defineProperty,
  *   __defineGetter__, __defineSetter__) is defined configurable, so that the next incarnation's
  *   start can delete or redefine it (a non-configurable one could never be taken back).
+ * - worker_threads.markAsUntransferable and markAsUncloneable of a shared object are refused: V8
+ *   keeps the mark where no property shows it (isMarkedAsUntransferable reads it back), so no
+ *   restart could take it off;
  * - a held property (holdProperty: process.emitWarning, serveWarnings.ts), one durasim serves and
  *   Node's own code reads, is not defined at all: refused by name.
  * Whoever defines a property on a shared object — a journal, or Node and durasim outside any turn —
  * has the object looked at whole at the next restore (noteDefined), as is Error.captureStackTrace's
  * target. Outside a turn every call is the real one. Returns restore callbacks.
  */
+import { createRequire } from 'node:module';
 import { isShared, noteDefined } from './sharedBaseline.js';
 import { refuse } from './guardFunction.js';
 import { isJournalCode, turnHolder } from './turn.js';
@@ -152,5 +156,7 @@ export function guardPinning(): Restore[] {
   add(replace(Object, 'defineProperties', definingMany));
   for (const name of ['__defineGetter__', '__defineSetter__']) add(replace(Object.prototype, name, definingLegacy));
   add(replace(Error, 'captureStackTrace', noting));
+  const workerThreads = createRequire(import.meta.url)('node:worker_threads') as Record<string, unknown>; // allow-ambient: patched, not called
+  for (const name of ['markAsUntransferable', 'markAsUncloneable']) add(replace(workerThreads, name, (real) => pinning(real, `worker_threads.${name}`, () => false)));
   return restores;
 }

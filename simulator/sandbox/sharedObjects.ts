@@ -30,7 +30,9 @@
  *   Not reached: what lies behind a getter that keeps no state (process.stdout: served per process,
  *   guardProcess.ts), Node's CommonJS module cache (hideModuleCache.ts), what only Node's own
  *   modules hold (diagnostics_channel's registry: trackChannels.ts; the warnings Node gives once a
- *   thread, util.deprecate's warned codes among them: never heard under journal code, serveWarnings.ts).
+ *   thread, util.deprecate's warned codes among them: never heard under journal code, serveWarnings.ts;
+ *   what only an instance of a global class reaches: sharedBaseline.ts throughInstances; what Node's
+ *   modules hand out only to an instance made with arguments: open, blind3/d04).
  * - RegExp's legacy statics (RegExp.lastMatch, $1…) are cleared.
  * - In a thread whose builtins are locked (lockIntrinsics.ts, before the baseline), the baseline
  *   holds them locked: a read-only property is never compared (only an assignment could change

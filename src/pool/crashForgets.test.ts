@@ -77,6 +77,11 @@ const CARRIERS: Carrier[] = [
   { name: "util.deprecate's warned codes (heard through process.nextTick, which Node's warning calls): never heard", read: HEARD("util.deprecate(() => {}, 'carried', 'DURASIM_CARRIED')()"), leave: '', fresh: '0' },
   { name: 'a property added to process.emitWarning (what journal code gets is frozen: the write fails)', read: 'process.emitWarning.carried', leave: "try { process.emitWarning.carried = 'left'; } catch {}", fresh: 'undefined' },
   { name: "a deprecated builtin's warned flag (Buffer() without new, DEP0005): never heard", read: HEARD('Buffer(1)'), leave: '', fresh: '0' },
+  // Found by a blind attack set (blind3/): what only an instance of a builtin class, a formatter's frames or diagnostics_channel's registry reach.
+  { name: "a property on the prototype of URLSearchParams' iterator (made by Node's own module, named nowhere)", read: "Object.getPrototypeOf(new URLSearchParams('a=1').keys()).carried", leave: "Object.getPrototypeOf(new URLSearchParams('a=1').keys()).carried = 'left';", fresh: 'undefined' },
+  { name: "a property on the prototype of a ReadableStream's iterator", read: 'Object.getPrototypeOf(new ReadableStream().values()).carried', leave: "Object.getPrototypeOf(new ReadableStream().values()).carried = 'left';", fresh: 'undefined' },
+  { name: "a property on the prototype of V8's stack frames (what Error.prepareStackTrace is handed)", read: 'FRAME_PROTO().carried', leave: "FRAME_PROTO().carried = 'left';", fresh: 'undefined' },
+  { name: 'a property on a channel the registry keeps for the thread (dc.channel)', imports: "import dc from 'node:diagnostics_channel';", read: "dc.channel('worker_threads').carried", leave: "dc.channel('worker_threads').carried = 'left';", fresh: 'undefined' },
   { name: "the Buffer pool (a buffer's .buffer shows another incarnation's bytes)", read: "Buffer.from(new Uint8Array(Buffer.from('y').buffer)).toString('latin1').includes('SECRET') ? 'carried' : 'clean'", leave: "globalThis.kept = Buffer.from('SECRET-OF-THE-FIRST-INCARNATION');", fresh: 'clean' },
 ];
 
@@ -88,6 +93,7 @@ import { createRequire } from 'node:module';
 import Database from 'better-sqlite3';
 ${carrier.imports ?? ''}
 const ownRequire = createRequire(import.meta.url);
+const FRAME_PROTO = () => { const saved = Error.prepareStackTrace; Error.prepareStackTrace = (_e, frames) => frames; try { return Object.getPrototypeOf(new Error('x').stack[0]); } finally { Error.prepareStackTrace = saved; } };
 export default {
   name: 'carrier-${index}',
   async run(env) {
@@ -173,6 +179,19 @@ describe('what no restart could undo is refused before it happens', () => {
     expect((result?.final.visible.seen as { digest?: string } | undefined)?.digest).toBe(
       "threw Failed to run the journal under simulation: it called process.emitWarning, which Node's own code calls for its warnings, each given once a thread and never again after a restart. Leave process.emitWarning as it is, and log with console.warn: under simulation no warning is shown.\ndone\n",
     );
+  });
+
+  test.each([['markAsUntransferable'], ['markAsUncloneable']])('worker_threads.%s of a shared object (a mark V8 keeps where no property shows it) is refused; of its own, as Node', async (name) => {
+    const file = join(dir, `mark-${name}.mjs`);
+    const read = `[(() => { const wt = ownRequire('node:worker_threads'); if (typeof wt.${name} !== 'function') return 'none'; wt.${name}(new ArrayBuffer(1)); try { wt.${name}(process.nextTick); return 'marked'; } catch (error) { return error.message; } })()].join('')`;
+    writeFileSync(file, carrierModule({ name, read, leave: '', fresh: '' }, 94));
+    const loaded = await pool.load(journalRefOf(file));
+    const outcome = await pool.run(loaded.journalId, simple, { detail: 'full' });
+    const result = outcome.kind === 'simulated' ? outcome.result : undefined;
+    const seen = (result?.final.visible.seen as { digest?: string } | undefined)?.digest;
+    if (seen === 'none\ndone\n') return; // markAsUncloneable is Node 22.10's and later
+    expect(result?.escapes.map((e) => e.api)).toEqual([`worker_threads.${name}`]);
+    expect(seen).toMatch(new RegExp(`^Failed to run the journal under simulation: it called worker_threads\\.${name}, which would pin an object every simulated process shares`));
   });
 
   test('process.emitWarning cannot be deleted in a pool worker, and reads the same in every incarnation', async () => {
