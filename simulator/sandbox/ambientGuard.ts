@@ -125,6 +125,14 @@ export function forgetProcessMemory(): Restored | undefined {
   return { restored: [], unrestorable: [] };
 }
 
+/**
+ * Takes the thread's baseline now, if a first incarnation has not (a pool worker's first load: durasim's own work, before
+ * the journal's top level runs and its time is counted). Elsewhere, as forgetProcessMemory: nothing.
+ */
+export function takeSharedBaseline(): void {
+  if (!hasBaseline() && installs > 0 && permanent) machinery(takeBaseline);
+}
+
 /** One of durasim's modules handed to a journal (a shared import): what the journal does to its exports is put back at the next incarnation's start. */
 export function trackOwnModule(id: string, namespace: unknown): void {
   if (hasBaseline() && !isShared(namespace)) machinery(() => trackOwn(id, namespace));

@@ -12,7 +12,7 @@ import { MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { formatTraceEntry } from '../../simulator/world/trace.js';
 import { VIRTUAL_EPOCH_MS } from '../../simulator/world/clock.js';
 import { pureServe } from '../../simulator/sandbox/pureServe.js';
-import { claimMachinery, closeThread, installAmbientGuard, NOT_SERVED, runAsTurn, SimulatedExit, type Escape, type TurnHolder } from '../../simulator/sandbox/ambientGuard.js';
+import { claimMachinery, closeThread, installAmbientGuard, NOT_SERVED, runAsTurn, SimulatedExit, takeSharedBaseline, type Escape, type TurnHolder } from '../../simulator/sandbox/ambientGuard.js';
 import { escapeReason } from '../../simulator/sandbox/escapeCatalog.js';
 import { reportUncaught, simulate, type SimulationResult } from '../../simulator/simulate.js';
 import { SimulatorInvariantError } from '../../simulator/invariant.js';
@@ -116,7 +116,10 @@ async function load(message: Extract<ToWorker, { type: 'load' }>): Promise<void>
   try {
     setOwnWork(heartbeat, true);
     if (FAILPOINT === 'load-never-ends') await new Promise(() => undefined);
-    const instances = await compileJournal(message.bundle, durasimIndex).finally(() => setOwnWork(heartbeat, false));
+    // The thread's baseline (sharedBaseline.ts) is durasim's own work too: taken here, not in the journal's first incarnation.
+    const instances = await compileJournal(message.bundle, durasimIndex)
+      .then((compiled) => (takeSharedBaseline(), compiled))
+      .finally(() => setOwnWork(heartbeat, false));
     const reads = { count: 0 };
     const turn = loadTurn(escapes, reads, message.environment);
     // What the journal's top level spends is counted from here, not durasim's compiling before it.
