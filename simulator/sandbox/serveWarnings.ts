@@ -11,7 +11,9 @@
  * - setting process.emitWarning is refused by name (Node's code would call what the journal set), and
  *   so is defining it (guardPinning.ts holdProperty); in a thread given to journals for good the
  *   property is not configurable, so no journal can delete it;
- * - process.emit('warning'), which Node's synchronous warnings use, is not heard (guardChannels.ts).
+ * - process.emit('warning'), which Node's synchronous warnings use, is not heard (guardChannels.ts);
+ *   a journal that replaces process.emit itself (signal-exit does) is handed them, a few Node's C++
+ *   gives (none of its JavaScript modules does on Node 20, 22 or 24): a limit.
  * Outside journal code (durasim's own, a test runner's thread) process.emitWarning is Node's, or what
  * that code set. Returns restore callbacks.
  */
@@ -30,11 +32,6 @@ const dropped = Object.freeze(function emitWarning(warning: unknown, type?: unkn
   void code;
   void ctor;
 });
-
-/** Whether a warning given now would be dropped (journal code holds the turn). */
-export function warningsDropped(): boolean {
-  return isJournalCode(turnHolder());
-}
 
 export function serveWarnings(permanent: boolean): Restore[] {
   const descriptor = Object.getOwnPropertyDescriptor(process, 'emitWarning');
