@@ -1,0 +1,37 @@
+/**
+ * A clean simulated verdict cross-checked by a real restart: a journal that keeps memory across a
+ * crash where durasim's restore does not reach yet (fixtures/keptMemory.ts) is clean under
+ * simulation, and `durasim confirm` on a scenario with one crash shows the worlds part at the
+ * restarted process's first step that differs, and the violation real processes break.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { main } from '../cli/main.js';
+
+const FIXTURE = resolve(import.meta.dirname, 'fixtures/keptMemory.ts');
+/** One publish; the first process killed before its first step naming the key (after it has left its memory). */
+const SCENARIO = { format: 'durasim.scenario', version: 3, task: { id: 'task-1', operations: [{ kind: 'publish', key: 'post-a', body: 'artifact a v1' }] }, faults: [{ kind: 'crash', process: 0, incarnation: 0, at: { mentions: 'post-a', occurrence: 0 }, when: 'before' }] };
+
+async function run(...args: string[]): Promise<{ code: number; out: string }> {
+  const out: string[] = [];
+  const code = await main(args, (line) => out.push(line));
+  return { code, out: out.join('\n') };
+}
+
+describe('memory a simulated crash kept, shown by a real restart', () => {
+  test('clean when simulated; real processes part from the simulation after the restart and break write-ahead', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'durasim-kept-memory-'));
+    const file = join(dir, 'crash.json');
+    writeFileSync(file, JSON.stringify(SCENARIO));
+    const replayed = await run('replay', file, '--journal', FIXTURE, '--report-dir', join(dir, 'report'));
+    expect(replayed.out).toMatch(/^verdict: no violation$/m);
+    expect(replayed.code).toBe(0);
+    const confirmed = await run('confirm', file, '--journal', FIXTURE);
+    expect(confirmed.out).toMatch(/^simulated: no violation$/m);
+    expect(confirmed.out).toMatch(/^steps: the worlds part at worker step \d+: simulated worker-0#1 /m);
+    expect(confirmed.out).toMatch(/^verdict: another violation — real processes broke write-ahead \[post-a\]/m);
+    expect(confirmed.code).toBe(1);
+  });
+});
