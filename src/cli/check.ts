@@ -8,6 +8,7 @@ import { FAULT_KINDS, type FaultKind, type OperationKind, type ScenarioArbitrary
 import { outsideShape } from '../taskShape.js';
 import { familiesOutside } from '../faultFamilies.js';
 import type { Scenario } from '../../simulator/scenario/scenario.js';
+import type { SimulationResult } from '../../simulator/simulate.js';
 import { loadOrEscape } from './loadOrEscape.js';
 import { journalRefOf, type JournalRef } from '../isolation/journalRef.js';
 import { checkWorkers } from '../pool/defaultWorkers.js';
@@ -28,6 +29,7 @@ import { confirmCounterexample, describeDivergence } from '../runner/confirm.js'
 import { hunt } from '../runner/hunt.js';
 import { shrinkLine, tallyLines } from './checkLines.js';
 import { PAIR_RUNS, sweepBase, SWEEP_RUNS } from '../runner/sweep.js';
+import { realRestartScenario } from '../runner/realRestart.js';
 import { sweepLine } from '../report/sweepLine.js';
 import { pairsLine } from '../report/pairsLine.js';
 import { judgedViolations, summaryOf, type Judged } from '../runner/runVerdict.js';
@@ -80,7 +82,7 @@ export interface CheckOptions extends PoolFlags {
   pairRuns?: number;
   /** Run the whole budget and count failing runs per invariant (--tally). */
   tally?: boolean;
-  /** Run the first counterexample in real processes too, and say whether it happens there (--confirm). */
+  /** Run the first counterexample in real processes too, and say whether it happens there; on a clean check, a real restart of the task (--confirm). */
   confirm?: boolean;
   /** The journal's environment in every generated scenario (--env NAME=VALUE), saved with each counterexample. */
   environment?: Record<string, string>;
@@ -103,6 +105,25 @@ export interface CheckOptions extends PoolFlags {
 }
 
 /** The generator's options of a check: its families, the task shape, the environment. */
+/**
+ * The real restart of a clean check (--confirm; src/runner/realRestart.ts): simulated in full, then run in real processes.
+ * Real processes breaking what the simulation did not (confirm's "another violation") is a sandbox verdict: what the journal
+ * did after a simulated crash is not what it does after a real one. Any other label is reported as it is.
+ */
+async function realRestart(pool: WorkerPool, journalId: number, ref: JournalRef, base: Scenario, judged: Judged): Promise<{ confirmation?: NonNullable<RunReport['confirmation']>; sandbox?: { scenario: Scenario; why: string; result?: SimulationResult } }> {
+  const scenario = realRestartScenario(base);
+  if (scenario === undefined) return { confirmation: { verdict: 'not run', lines: ['not run: the task has no operation to restart in'] } };
+  const simulated = await pool.run(journalId, scenario, { detail: 'full', modules: 'fresh' });
+  if (simulated.kind !== 'simulated' || !simulated.result) return { confirmation: { verdict: 'not run', lines: [`not run: the restart's simulation ended ${simulated.kind}`] } };
+  const { verdict, lines, calls } = await confirmScenario(ref, scenario, simulatedOf(simulated.result, judgedViolations(simulated.summary.violations, judged)));
+  const confirmation = { verdict, lines: ['a real restart of the clean task (one crash before its first step naming the first key):', ...lines], ...(calls ? { calls } : {}) };
+  if (verdict !== 'another violation') return { confirmation };
+  const where = lines.find((line) => line.startsWith('steps: '))?.replace(/^steps: /, '');
+  const what = lines.find((line) => line.startsWith('verdict: '))?.replace(/^verdict: /, '');
+  const why = `a real restart parted from the simulated one${where ? ` (${where})` : ''}${what ? `: ${what}` : ''}. What the journal did after a simulated crash is not what it does after a real one: it kept something a real crash forgets, where durasim's restore does not reach (README, known limits), or the simulated world served it otherwise than real processes do. Run the replay below to see both worlds step by step`;
+  return { confirmation, sandbox: { scenario, why, result: simulated.result } };
+}
+
 export function arbitraryOptions(options: Pick<CheckOptions, 'faults' | 'environment' | 'operations' | 'features' | 'task' | 'bounds' | 'contract' | 'allOperations'>): ScenarioArbitraryOptions {
   return {
     faults: options.faults,
@@ -336,6 +357,17 @@ async function checkUntilStopped(options: CheckOptions, ref: JournalRef, interru
         const { verdict: realVerdict, lines, calls } = await confirmScenario(ref, finding.scenario, simulatedOf(confirmed.result, violations));
         // A signal during the real run ends it cut short (its workers killed): what it found then says nothing.
         report.confirmation = interrupt.requested ? { verdict: 'not run to its end', lines: ['not run to its end: the check was interrupted', ...lines] } : { verdict: realVerdict, lines, ...(calls ? { calls } : {}) };
+      }
+    }
+    // A clean verdict, cross-checked by a real restart (--confirm): memory a simulated crash kept shows as the worlds parting.
+    if (findings.length === 0 && options.confirm && !interrupt.requested) {
+      const parted = await realRestart(pool, loaded.journalId, ref, withBounds(sweepBase(arbitraryOptions(options)), options.bounds), judged);
+      if (parted.confirmation) report.confirmation = parted.confirmation;
+      if (parted.sandbox && !interrupt.requested) {
+        const regressionFile = saveRegression(parted.sandbox.scenario, { journal: loaded.name, module: ref.spec, invariants: [], seed: options.seed }, options.regressionsDir).file;
+        Object.assign(report, { counterexample: parted.sandbox.scenario, verdict: 'sandbox', sandbox: parted.sandbox.why, regressionFile, replayCommand: `npx durasim confirm ${regressionFile} --journal ${ref.spec}` });
+        if (parted.sandbox.result) report.result = parted.sandbox.result;
+        exits.push(EXIT.sandbox);
       }
     }
     report.exitCode = worst(exits);

@@ -61,7 +61,9 @@ stop it: it goes on looking for a safety violation, which outranks it (exit 1, b
 saved); --tally runs the whole budget, counts failing runs per invariant and saves one shrunk
 counterexample of each. --invariants judges only those named;
 --safety-only ignores liveness (convergence, runs that hang or run out of memory). --confirm runs
-the first counterexample in real processes too (see confirm) and reports what happened there.
+the first counterexample in real processes too (see confirm) and reports what happened there; on a
+clean check, a real restart of the task (one crash before the first step naming its first key):
+real processes breaking what the simulation did not there is a sandbox verdict (exit 4).
 --env NAME=VALUE (repeatable) puts a variable in the journal's process.env in every scenario, and
 while its modules load (a module that reads its configuration at its top level); it is saved with
 the counterexample, so a replay needs no flag. explore takes --env (and the config's env) too.

@@ -2,7 +2,9 @@
  * A clean simulated verdict cross-checked by a real restart: a journal that keeps memory across a
  * crash where durasim's restore does not reach yet (fixtures/keptMemory.ts) is clean under
  * simulation, and `durasim confirm` on a scenario with one crash shows the worlds part at the
- * restarted process's first step that differs, and the violation real processes break.
+ * restarted process's first step that differs, and the violation real processes break; `check
+ * --confirm` runs that restart itself (src/runner/realRestart.ts) and ends in a sandbox verdict,
+ * where a correct journal stays clean.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +16,13 @@ const FIXTURE = resolve(import.meta.dirname, 'fixtures/keptMemory.ts');
 /** One publish; the first process killed before its first step naming the key (after it has left its memory). */
 const SCENARIO = { format: 'durasim.scenario', version: 3, task: { id: 'task-1', operations: [{ kind: 'publish', key: 'post-a', body: 'artifact a v1' }] }, faults: [{ kind: 'crash', process: 0, incarnation: 0, at: { mentions: 'post-a', occurrence: 0 }, when: 'before' }] };
 
+/** The scenario's task alone (one publish), as check's --task: its real restart is short. */
+function taskFile(dir: string): string {
+  const file = join(dir, 'task.json');
+  writeFileSync(file, JSON.stringify({ ...SCENARIO, faults: [] }));
+  return file;
+}
+
 async function run(...args: string[]): Promise<{ code: number; out: string }> {
   const out: string[] = [];
   const code = await main(args, (line) => out.push(line));
@@ -21,6 +30,23 @@ async function run(...args: string[]): Promise<{ code: number; out: string }> {
 }
 
 describe('memory a simulated crash kept, shown by a real restart', () => {
+  test.concurrent('check --confirm restarts a clean task for real: the journal that kept memory is a sandbox verdict (exit 4), saved, with confirm as its replay', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'durasim-kept-check-'));
+    const { code, out } = await run('check', '--no-sweep', '--journal', FIXTURE, '--task', taskFile(dir), '--runs', '5', '--seed', '1', '--confirm', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress');
+    expect(out).toMatch(/^ {2}sandbox: a real restart parted from the simulated one \(the worlds part at worker step \d+: simulated worker-0#1 step \d+ [^)]*\): another violation — real processes broke write-ahead \[post-a\]/m);
+    expect(out).toMatch(/Run the replay below to see both worlds step by step$/m);
+    expect(out).toMatch(/^in real processes: another violation — /m);
+    expect(out).toMatch(new RegExp(`^replay: npx durasim confirm ${join(dir, 'regressions').replaceAll('/', '\\/')}\\/kept-memory\\/[0-9a-f]+\\.json --journal `, 'm'));
+    expect(code).toBe(4);
+  });
+
+  test.concurrent('check --confirm on a correct journal: the real restart is clean too, and so is the verdict', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'durasim-kept-clean-'));
+    const { code, out } = await run('check', '--no-sweep', '--task', taskFile(dir), '--runs', '5', '--seed', '1', '--confirm', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress');
+    expect(out).toMatch(/^in real processes: both clean$/m);
+    expect(code).toBe(0);
+  });
+
   test('clean when simulated; real processes part from the simulation after the restart and break write-ahead', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'durasim-kept-memory-'));
     const file = join(dir, 'crash.json');
