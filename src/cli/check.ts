@@ -8,7 +8,6 @@ import { FAULT_KINDS, type FaultKind, type OperationKind, type ScenarioArbitrary
 import { outsideShape } from '../taskShape.js';
 import { familiesOutside } from '../faultFamilies.js';
 import type { Scenario } from '../../simulator/scenario/scenario.js';
-import type { SimulationResult } from '../../simulator/simulate.js';
 import { loadOrEscape } from './loadOrEscape.js';
 import { journalRefOf, type JournalRef } from '../isolation/journalRef.js';
 import { checkWorkers } from '../pool/defaultWorkers.js';
@@ -29,7 +28,7 @@ import { confirmCounterexample, describeDivergence } from '../runner/confirm.js'
 import { hunt } from '../runner/hunt.js';
 import { shrinkLine, tallyLines } from './checkLines.js';
 import { PAIR_RUNS, sweepBase, SWEEP_RUNS } from '../runner/sweep.js';
-import { realRestartScenario } from '../runner/realRestart.js';
+import { realRestart } from './realRestart.js';
 import { sweepLine } from '../report/sweepLine.js';
 import { pairsLine } from '../report/pairsLine.js';
 import { judgedViolations, summaryOf, type Judged } from '../runner/runVerdict.js';
@@ -105,25 +104,6 @@ export interface CheckOptions extends PoolFlags {
 }
 
 /** The generator's options of a check: its families, the task shape, the environment. */
-/**
- * The real restart of a clean check (--confirm; src/runner/realRestart.ts): simulated in full, then run in real processes.
- * Real processes breaking what the simulation did not (confirm's "another violation") is a sandbox verdict: what the journal
- * did after a simulated crash is not what it does after a real one. Any other label is reported as it is.
- */
-async function realRestart(pool: WorkerPool, journalId: number, ref: JournalRef, base: Scenario, judged: Judged): Promise<{ confirmation?: NonNullable<RunReport['confirmation']>; sandbox?: { scenario: Scenario; why: string; result?: SimulationResult } }> {
-  const scenario = realRestartScenario(base);
-  if (scenario === undefined) return { confirmation: { verdict: 'not run', lines: ['not run: the task has no operation to restart in'] } };
-  const simulated = await pool.run(journalId, scenario, { detail: 'full', modules: 'fresh' });
-  if (simulated.kind !== 'simulated' || !simulated.result) return { confirmation: { verdict: 'not run', lines: [`not run: the restart's simulation ended ${simulated.kind}`] } };
-  const { verdict, lines, calls } = await confirmScenario(ref, scenario, simulatedOf(simulated.result, judgedViolations(simulated.summary.violations, judged)));
-  const confirmation = { verdict, lines: ['a real restart of the clean task (one crash before its first step naming the first key):', ...lines], ...(calls ? { calls } : {}) };
-  if (verdict !== 'another violation') return { confirmation };
-  const where = lines.find((line) => line.startsWith('steps: '))?.replace(/^steps: /, '');
-  const what = lines.find((line) => line.startsWith('verdict: '))?.replace(/^verdict: /, '');
-  const why = `a real restart parted from the simulated one${where ? ` (${where})` : ''}${what ? `: ${what}` : ''}. What the journal did after a simulated crash is not what it does after a real one: it kept something a real crash forgets, where durasim's restore does not reach (README, known limits), or the simulated world served it otherwise than real processes do. Run the replay below to see both worlds step by step`;
-  return { confirmation, sandbox: { scenario, why, result: simulated.result } };
-}
-
 export function arbitraryOptions(options: Pick<CheckOptions, 'faults' | 'environment' | 'operations' | 'features' | 'task' | 'bounds' | 'contract' | 'allOperations'>): ScenarioArbitraryOptions {
   return {
     faults: options.faults,
