@@ -40,7 +40,8 @@
  *   (isLockAccessor), and nothing the lock keeps from changing is ever put back or called
  *   unrestorable. What the lock lets be added is defined configurable (guardPinning.ts) and taken back.
  */
-import { append, baselineCollections, baselineEntries, baselineSettings, keyName, type Collection, type Entry, type Setting } from './sharedBaseline.js';
+import { append, keyName } from './bareReads.js';
+import { baselineCollections, baselineEntries, baselineSettings, type Collection, type Entry, type Setting } from './sharedBaseline.js';
 
 export interface Restored {
   /** What was put back, as `Array.prototype.x (added)`, `process.exitCode (changed)`. */
