@@ -21,9 +21,14 @@ export interface Entry {
   /** The writable data properties' keys and values: what the quick look compares (a read-only one changes only by a definition). */
   readonly dataKeys: PropertyKey[];
   readonly dataValues: unknown[];
-  /** How many enumerable string keys and symbol keys it had: what the quick look counts. */
-  readonly enumerable: number;
-  readonly symbols: number;
+  /** Its enumerable string keys and its symbol keys, in order: what the quick look lists again and compares (an addition, a deletion, a key moved last). */
+  readonly enumerable: string[];
+  readonly symbols: symbol[];
+  /** Its configurable non-enumerable string keys: what the quick look finds still there (neither list shows their deletion). */
+  readonly hidden: PropertyKey[];
+  /** Configurable keys both lists show that an assignment would re-make otherwise (read-only, an accessor, a non-enumerable symbol) if deleted first: their descriptors are compared. */
+  readonly reshapable: PropertyKey[];
+  readonly reshapableDescriptors: PropertyDescriptor[];
   readonly proto: object | null;
   readonly extensible: boolean;
   /** Something was defined on it since the last look: the next look compares every descriptor. */
@@ -117,7 +122,7 @@ function track(target: object, name: string, list: Entry[]): void {
       // left as it is
     }
   }
-  const entry: Entry = { target, name, keys: [], descriptors: [], dataKeys: [], dataValues: [], enumerable: keysOf(target).length, symbols: symbolsOf(target).length, proto: getPrototypeOf(target) as object | null, extensible: isExtensible(target), defined: false };
+  const entry: Entry = { target, name, keys: [], descriptors: [], dataKeys: [], dataValues: [], enumerable: keysOf(target), symbols: symbolsOf(target), hidden: [], reshapable: [], reshapableDescriptors: [], proto: getPrototypeOf(target) as object | null, extensible: isExtensible(target), defined: false };
   const kept: [string, unknown][] = [];
   keys = ownKeys(target);
   for (let i = 0; i < keys.length; i++) {
@@ -125,6 +130,14 @@ function track(target: object, name: string, list: Entry[]): void {
     const descriptor = bare(getOwnPropertyDescriptor(target, key)) as PropertyDescriptor;
     append(entry.keys, key);
     append(entry.descriptors, descriptor);
+    if (descriptor.configurable) {
+      // What an assignment makes of a key deleted first: an enumerable, writable, configurable data property.
+      if (typeof key === 'string' && !descriptor.enumerable) append(entry.hidden, key);
+      else if (!hasOwn(descriptor, 'value') || !descriptor.writable || !descriptor.enumerable) {
+        append(entry.reshapable, key);
+        append(entry.reshapableDescriptors, descriptor);
+      }
+    }
     if (hasOwn(descriptor, 'value')) {
       if (!descriptor.writable) continue;
       append(entry.dataKeys, key);

@@ -71,12 +71,25 @@ function sameDescriptor(now: PropertyDescriptor | undefined, saved: PropertyDesc
 /**
  * Whether `entry`'s object is as the baseline has it. With something defined on it since, every
  * key and descriptor is compared. With nothing, a property can only have been added (by an
- * assignment: enumerable), deleted or assigned: its enumerable string keys and its symbols are
- * counted, and its writable data properties' values compared (an own data property is read without
- * running any code; a deleted one reads what it inherits, never a journal's getter: every object on
- * a shared object's prototype chain is shared, and those defined on are put back first). Left
- * unseen: a non-enumerable property deleted that inherits the very value it had.
+ * assignment: enumerable, writable, configurable), deleted, or assigned:
+ * - its enumerable string keys and its symbol keys are listed and compared in order (an addition, a
+ *   deletion, a key deleted and assigned again, which comes last);
+ * - its configurable non-enumerable string keys are looked for (their deletion no list shows; one
+ *   assigned again is enumerable, in the list);
+ * - a configurable key both lists show and an assignment would re-make otherwise (read-only, an
+ *   accessor, a non-enumerable symbol) has its descriptor compared (deleted and assigned as the
+ *   last key, it keeps its place but not its kind);
+ * - its writable data properties' values are compared (an own data property is read without
+ *   running any code; a deleted one reads what it inherits, never a journal's getter: every object
+ *   on a shared object's prototype chain is shared, and those defined on are put back first).
  */
+/** Whether two lists of keys are the same, in the same order. */
+function sameList(now: PropertyKey[], saved: PropertyKey[]): boolean {
+  if (now.length !== saved.length) return false;
+  for (let i = 0; i < now.length; i++) if (now[i] !== saved[i]) return false;
+  return true;
+}
+
 function unchanged(entry: Entry): boolean {
   const { target } = entry;
   if (getPrototypeOf(target) !== entry.proto || isExtensible(target) !== entry.extensible) return false;
@@ -87,8 +100,10 @@ function unchanged(entry: Entry): boolean {
     for (let i = 0; i < keys.length; i++) if (now[i] !== keys[i] || !sameDescriptor(getOwnPropertyDescriptor(target, keys[i] as PropertyKey), descriptors[i] as PropertyDescriptor)) return false;
     return true;
   }
-  if (keysOf(target).length !== entry.enumerable || symbolsOf(target).length !== entry.symbols) return false;
-  const { dataKeys, dataValues } = entry;
+  if (!sameList(keysOf(target), entry.enumerable) || !sameList(symbolsOf(target), entry.symbols)) return false;
+  const { hidden, reshapable, reshapableDescriptors, dataKeys, dataValues } = entry;
+  for (let i = 0; i < hidden.length; i++) if (!hasOwn(target, hidden[i] as PropertyKey)) return false;
+  for (let i = 0; i < reshapable.length; i++) if (!sameDescriptor(getOwnPropertyDescriptor(target, reshapable[i] as PropertyKey), reshapableDescriptors[i] as PropertyDescriptor)) return false;
   for (let i = 0; i < dataKeys.length; i++) if (!is((target as Record<PropertyKey, unknown>)[dataKeys[i] as PropertyKey], dataValues[i])) return false;
   return true;
 }

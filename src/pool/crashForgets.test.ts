@@ -82,6 +82,10 @@ const CARRIERS: Carrier[] = [
   { name: "a property on the prototype of a ReadableStream's iterator", read: 'Object.getPrototypeOf(new ReadableStream().values()).carried', leave: "Object.getPrototypeOf(new ReadableStream().values()).carried = 'left';", fresh: 'undefined' },
   { name: "a property on the prototype of V8's stack frames (what Error.prepareStackTrace is handed)", read: 'FRAME_PROTO().carried', leave: "FRAME_PROTO().carried = 'left';", fresh: 'undefined' },
   { name: 'a property on a channel the registry keeps for the thread (dc.channel)', imports: "import dc from 'node:diagnostics_channel';", read: "dc.channel('worker_threads').carried", leave: "dc.channel('worker_threads').carried = 'left';", fresh: 'undefined' },
+  // Found attacking the restore's quick look (properties/attacks/pending/own): a change no count and no writable value shows.
+  { name: "a read-only, non-enumerable property deleted (process.memoryUsage's name: no key added, no value compared)", read: "Object.hasOwn(process.memoryUsage, 'name')", leave: 'delete process.memoryUsage.name;', fresh: 'true' },
+  { name: 'an enumerable key deleted and assigned again with its value (process.release.name: only the keys\' order changed)', read: 'Object.keys(process.release)[0]', leave: 'const v = process.release.name; delete process.release.name; process.release.name = v;', fresh: 'name' },
+  { name: 'the last enumerable key deleted and assigned again with its value (keys and order kept: only now writable)', read: "String(Object.getOwnPropertyDescriptor(process.release, Object.keys(process.release).at(-1)).writable)", leave: 'const k = Object.keys(process.release).at(-1); const v = process.release[k]; delete process.release[k]; process.release[k] = v;', fresh: 'false' },
   { name: "the Buffer pool (a buffer's .buffer shows another incarnation's bytes)", read: "Buffer.from(new Uint8Array(Buffer.from('y').buffer)).toString('latin1').includes('SECRET') ? 'carried' : 'clean'", leave: "globalThis.kept = Buffer.from('SECRET-OF-THE-FIRST-INCARNATION');", fresh: 'clean' },
 ];
 
