@@ -20,7 +20,6 @@
  */
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { DurasimError } from '../../model/contract/failure.js';
 import { fixedTimeZone } from '../../simulator/sandbox/guardLocale.js';
 import { bundleJournal, type JournalBundle } from '../isolation/bundleJournal.js';
@@ -38,6 +37,7 @@ import { loadFailure } from './loadFailure.js';
 import { OwnFailure } from '../ownFailure.js';
 import { ownWorkLook } from './ownWorkRule.js';
 import { leaveWarmOrEnd, takeWarm, warmKey, workersKeptWarm } from './warmWorkers.js';
+import { startWorker } from './workerExecArgv.js';
 
 export type { LoadedJournal, PoolOptions, RunOutcome } from './poolTypes.js';
 import type { LoadedJournal, PoolOptions, RunOutcome } from './poolTypes.js';
@@ -203,7 +203,7 @@ export class WorkerPool {
     const warm = this.warm ? takeWarm(warmKey({ boot: this.boot, maxHeapMb: this.maxHeapMb, graphFile })) : undefined;
     const heartbeat = warm?.heartbeat ?? newHeartbeat();
     const data: WorkerData = { heartbeat, maxHeapMb: this.maxHeapMb, durasimIndex: DURASIM_INDEX, ...(graphFile !== undefined ? { graphFile } : {}) };
-    const worker = warm?.worker ?? new Worker(this.boot, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb + 64, maxYoungGenerationSizeMb: 48 }, stdout: true, stderr: true });
+    const worker = warm?.worker ?? startWorker(this.boot, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb + 64, maxYoungGenerationSizeMb: 48 }, stdout: true, stderr: true });
     if (warm) this.tookWarm++;
     else {
       // What journals print is not durasim's output; their behaviour is in the trace.
