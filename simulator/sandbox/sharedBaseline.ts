@@ -5,6 +5,7 @@
  * a journal (trackBuiltin). Written as the restore is: nothing a journal can replace is called
  * (every function it uses was captured when this module loaded, no iterator, no [[Set]]).
  */
+import { Stream } from 'node:stream';
 import { types } from 'node:util';
 import { guardTargetOf } from './guardFunction.js';
 import { isLockAccessor } from './lockIntrinsics.js';
@@ -83,7 +84,11 @@ const weakSetHas = WeakSet.prototype.has;
 const weakSetAdd = WeakSet.prototype.add;
 const weakMapGet = WeakMap.prototype.get;
 const weakMapSet = WeakMap.prototype.set;
-const { isProxy, isSet, isMap } = types;
+const { isProxy, isSet, isMap, isPromise } = types;
+const promiseThen = Promise.prototype.then;
+const isPrototypeOf = Object.prototype.isPrototypeOf;
+const STREAM_PROTOTYPE = Stream.prototype;
+const ignore = (): void => {};
 const setForEach = Set.prototype.forEach;
 const mapForEach = Map.prototype.forEach;
 const OBJECT_PROTOTYPE = Object.prototype;
@@ -182,7 +187,7 @@ export function takeBaseline(): void {
   const list: Entry[] = [];
   const roots: [unknown, string][] = [[globalThis, 'globalThis'], [process, 'process']];
   for (const [name, value] of hiddenIntrinsics()) append(roots, [value, name]);
-  trackTree(roots, list, false);
+  trackTree(roots, list, false, true);
   trackChains(list, 0);
   entries = list;
 }
@@ -230,7 +235,7 @@ export function trackOwnModule(id: string, namespace: unknown): void {
  * members too. A function is an object a journal can write on as any other (process.nextTick.sent), an array too
  * (http.METHODS), and no level is too deep (util.inspect.colors): what a real process's memory holds, all of it.
  */
-function trackTree(roots: [unknown, string][], list: Entry[], members: boolean): void {
+function trackTree(roots: [unknown, string][], list: Entry[], members: boolean, throughGetters = false): void {
   const queue = roots;
   for (let at = 0; at < queue.length; at++) {
     const [found, name] = queue[at] as [unknown, string];
@@ -249,6 +254,7 @@ function trackTree(roots: [unknown, string][], list: Entry[], members: boolean):
       continue;
     }
     track(value, name, list);
+    if (throughGetters) throughAccessors(value, name, queue);
     if (members && (isSet(value) || isMap(value))) trackMembers(value as Set<unknown> | Map<unknown, unknown>, name, queue);
     const proto = getPrototypeOf(value) as object | null;
     if (proto !== null) append(queue, [proto, `${name}.__proto__`]);
@@ -263,6 +269,41 @@ function trackTree(roots: [unknown, string][], list: Entry[], members: boolean):
         append(queue, [descriptor.get, `${child} (getter)`]);
         append(queue, [descriptor.set, `${child} (setter)`]);
       }
+    }
+  }
+}
+
+/**
+ * What only a getter hands out joins the walk (a blind attack kept a property on each): an object
+ * a getter of `target` gives (globalThis.navigator, Node's module-level Navigator), and one a getter
+ * on its prototype chain gives with `target` as its receiver (crypto.subtle, the SubtleCrypto
+ * instance Crypto.prototype's getter hands every caller). Only while the baseline is taken, before
+ * any journal runs: every getter is Node's or the engine's then. One that throws gives nothing.
+ */
+export function throughAccessors(target: object, name: string, queue: [unknown, string][]): void {
+  for (let owner: object | null = target; owner !== null; owner = getPrototypeOf(owner) as object | null) {
+    if (isProxy(owner)) return;
+    const keys = ownKeys(owner);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as PropertyKey;
+      const descriptor = getOwnPropertyDescriptor(owner, key);
+      if (descriptor === undefined || typeof descriptor.get !== 'function' || isProxy(descriptor.get) || isLockAccessor(descriptor.get)) continue;
+      let given: unknown;
+      let again: unknown;
+      try {
+        given = apply(descriptor.get, target, []);
+        again = apply(descriptor.get, target, []);
+      } catch {
+        continue;
+      }
+      // A promise (a stream writer's closed, on its prototype: rejected) is handled here, so no rejection is left.
+      if (isPromise(given)) apply(promiseThen, given, [undefined, ignore]);
+      if (isPromise(again)) apply(promiseThen, again, [undefined, ignore]);
+      // Only what the getter gives every time (a singleton) can carry anything to a later call: one made per call (a
+      // promise, a copy) cannot, and following those would never end. A stream is the thread's I/O in use
+      // (process.stdout, what the real console writes to): its state changes as Node and durasim write, never put back.
+      if (given !== again || !isObjectLike(given) || apply(isPrototypeOf, STREAM_PROTOTYPE, [given])) continue;
+      append(queue, [given, `${name}.${keyName(key)} (what its getter gives)`]);
     }
   }
 }

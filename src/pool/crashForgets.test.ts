@@ -86,6 +86,8 @@ const CARRIERS: Carrier[] = [
   { name: "a read-only, non-enumerable property deleted (process.memoryUsage's name: no key added, no value compared)", read: "Object.hasOwn(process.memoryUsage, 'name')", leave: 'delete process.memoryUsage.name;', fresh: 'true' },
   { name: 'an enumerable key deleted and assigned again with its value (process.release.name: only the keys\' order changed)', read: 'Object.keys(process.release)[0]', leave: 'const v = process.release.name; delete process.release.name; process.release.name = v;', fresh: 'name' },
   { name: 'the last enumerable key deleted and assigned again with its value (keys and order kept: only now writable)', read: "String(Object.getOwnPropertyDescriptor(process.release, Object.keys(process.release).at(-1)).writable)", leave: 'const k = Object.keys(process.release).at(-1); const v = process.release[k]; delete process.release[k]; process.release[k] = v;', fresh: 'false' },
+  // Found by a blind attack set (blind4/, f10): objects only a getter hands out, the same every time.
+  { name: 'a property on crypto.subtle (a module-level object only a prototype\'s getter hands out)', read: 'globalThis.crypto.subtle.carried', leave: "globalThis.crypto.subtle.carried = 'left';", fresh: 'undefined' },
   { name: "the Buffer pool (a buffer's .buffer shows another incarnation's bytes)", read: "Buffer.from(new Uint8Array(Buffer.from('y').buffer)).toString('latin1').includes('SECRET') ? 'carried' : 'clean'", leave: "globalThis.kept = Buffer.from('SECRET-OF-THE-FIRST-INCARNATION');", fresh: 'clean' },
 ];
 
