@@ -68,6 +68,13 @@ function sameDescriptor(now: PropertyDescriptor | undefined, saved: PropertyDesc
   return data ? is(now.value, saved.value) && now.writable === saved.writable : now.get === saved.get && now.set === saved.set;
 }
 
+/** Whether two lists of keys are the same, in the same order. */
+function sameList(now: PropertyKey[], saved: PropertyKey[]): boolean {
+  if (now.length !== saved.length) return false;
+  for (let i = 0; i < now.length; i++) if (now[i] !== saved[i]) return false;
+  return true;
+}
+
 /**
  * Whether `entry`'s object is as the baseline has it. With something defined on it since, every
  * key and descriptor is compared. With nothing, a property can only have been added (by an
@@ -83,13 +90,6 @@ function sameDescriptor(now: PropertyDescriptor | undefined, saved: PropertyDesc
  *   running any code; a deleted one reads what it inherits, never a journal's getter: every object
  *   on a shared object's prototype chain is shared, and those defined on are put back first).
  */
-/** Whether two lists of keys are the same, in the same order. */
-function sameList(now: PropertyKey[], saved: PropertyKey[]): boolean {
-  if (now.length !== saved.length) return false;
-  for (let i = 0; i < now.length; i++) if (now[i] !== saved[i]) return false;
-  return true;
-}
-
 function unchanged(entry: Entry): boolean {
   const { target } = entry;
   if (getPrototypeOf(target) !== entry.proto || isExtensible(target) !== entry.extensible) return false;
