@@ -5,6 +5,7 @@
  */
 import { types } from 'node:util';
 import { append, dataOf, isObjectLike, keyName } from './bareReads.js';
+import { instanceArguments } from './instanceArguments.js';
 
 const { getOwnPropertyDescriptor, getPrototypeOf, hasOwn } = Object;
 const { ownKeys, apply } = Reflect;
@@ -62,24 +63,21 @@ function callSitePrototype(): unknown {
   }
 }
 
-/** Global classes whose instance holds a handle of the thread's (a port, a socket) or warns: never made here. */
 const functionToString = Function.prototype.toString;
 const CLASS_SOURCE = /^class\b|\{ \[native code\] \}$/;
-const NOT_MADE = new Set(['Buffer', 'MessageChannel', 'MessagePort', 'BroadcastChannel', 'Worker', 'SharedWorker', 'WebSocket', 'EventSource']);
 const ITERATING: PropertyKey[] = ['keys', 'values', 'entries', Symbol.iterator, Symbol.asyncIterator];
 
 /**
- * What only an instance of a global class reaches (a blind attack kept a property on each): the
- * prototypes of the iterators its methods return (URLSearchParams', Headers', a ReadableStream's,
- * made by Node's own modules), and the functions of an instance's own accessors (an Error's stack,
- * on V8 12). Each global class that makes an instance without arguments is asked, once, here.
+ * The global classes whose instances throughInstances asks: each global function that is a class
+ * (the engine's, or one written as a class: Node's) with a prototype of its own. A plain function
+ * (fetch, a helper a library left global) is left out: it would be called, and start work.
  */
-function throughInstances(): [string, unknown][] {
-  const found: [string, unknown][] = [];
+export function globalClasses(): [string, new (...args: unknown[]) => unknown, object][] {
+  const classes: [string, new (...args: unknown[]) => unknown, object][] = [];
   const names = ownKeys(globalThis);
   for (let i = 0; i < names.length; i++) {
     const name = names[i];
-    if (typeof name !== 'string' || NOT_MADE.has(name)) continue;
+    if (typeof name !== 'string') continue;
     let made: unknown;
     try {
       made = (globalThis as Record<string, unknown>)[name]; // a lazy global of Node's loads now, as the baseline's walk would load it
@@ -88,11 +86,30 @@ function throughInstances(): [string, unknown][] {
     }
     if (typeof made !== 'function' || isProxy(made)) continue;
     const prototype = dataOf(made, 'prototype');
-    // A class, the engine's or one written as a class (Node's): a plain function (fetch, a helper a library left global) would be called, and start work.
     if (!isObjectLike(prototype) || ownKeys(prototype).length < 2 || !CLASS_SOURCE.test(apply(functionToString, made, []) as string)) continue;
+    append(classes, [name, made as new (...args: unknown[]) => unknown, prototype]);
+  }
+  return classes;
+}
+
+/**
+ * What only an instance of a global class reaches (a blind attack kept a property on each): the
+ * prototypes of the iterators its methods return (URLSearchParams', Headers', a ReadableStream's,
+ * made by Node's own modules), the functions of an instance's own accessors (an Error's stack, on
+ * V8 12), and a function a getter of the class hands every instance (the queuing strategies'
+ * `size`). Each global class is made once, here, with the arguments instanceArguments.ts names
+ * (none for most), or not at all where it says so.
+ */
+function throughInstances(): [string, unknown][] {
+  const found: [string, unknown][] = [];
+  const classes = globalClasses();
+  for (let i = 0; i < classes.length; i++) {
+    const [name, made, prototype] = classes[i] as [string, new (...args: unknown[]) => unknown, object];
     let instance: unknown;
     try {
-      instance = Reflect.construct(made as new () => unknown, []);
+      const args = instanceArguments(name);
+      if (args === undefined) continue;
+      instance = Reflect.construct(made, args);
     } catch {
       continue;
     }
@@ -104,7 +121,7 @@ function throughInstances(): [string, unknown][] {
       append(found, [`%${name} instance's ${keyName(own[j] as PropertyKey)} (getter)%`, descriptor.get]);
       append(found, [`%${name} instance's ${keyName(own[j] as PropertyKey)} (setter)%`, descriptor.set]);
     }
-    // A function a getter of the class hands every instance (the queuing strategies' size, on a class made with arguments: not reached).
+    // A function a getter of the class hands every instance (the queuing strategies' size).
     const accessors = ownKeys(prototype);
     for (let j = 0; j < accessors.length; j++) {
       const descriptor = getOwnPropertyDescriptor(prototype, accessors[j] as PropertyKey);

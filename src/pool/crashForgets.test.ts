@@ -88,6 +88,8 @@ const CARRIERS: Carrier[] = [
   { name: 'the last enumerable key deleted and assigned again with its value (keys and order kept: only now writable)', read: "String(Object.getOwnPropertyDescriptor(process.release, Object.keys(process.release).at(-1)).writable)", leave: 'const k = Object.keys(process.release).at(-1); const v = process.release[k]; delete process.release[k]; process.release[k] = v;', fresh: 'false' },
   // Found by a blind attack set (blind4/, f10): objects only a getter hands out, the same every time.
   { name: 'a property on crypto.subtle (a module-level object only a prototype\'s getter hands out)', read: 'globalThis.crypto.subtle.carried', leave: "globalThis.crypto.subtle.carried = 'left';", fresh: 'undefined' },
+  // Found by a blind attack set (blind3/, d04): a function a getter hands every instance of a class made only with arguments.
+  { name: "a property on the function a queuing strategy's size getter hands every instance (its class made only with arguments)", read: 'new ByteLengthQueuingStrategy({ highWaterMark: 1 }).size.carried', leave: "new ByteLengthQueuingStrategy({ highWaterMark: 1 }).size.carried = 'left';", fresh: 'undefined' },
   { name: "the Buffer pool (a buffer's .buffer shows another incarnation's bytes)", read: "Buffer.from(new Uint8Array(Buffer.from('y').buffer)).toString('latin1').includes('SECRET') ? 'carried' : 'clean'", leave: "globalThis.kept = Buffer.from('SECRET-OF-THE-FIRST-INCARNATION');", fresh: 'clean' },
 ];
 
