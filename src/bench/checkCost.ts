@@ -2,7 +2,8 @@
  * What `durasim check` costs as users run it: the command run as a child process, from the
  * sources (bin/durasim.mjs in a clone) or from the package (dist/), with its defaults (every fault
  * family, its determinism and fresh-module re-runs, the stored regressions) but the single-fault
- * sweep (--no-sweep: its cost is explore's depth 1, measured apart), read off the report it
+ * sweep (--no-sweep: its cost is explore's depth 1, measured apart) and the real restart of a clean check
+ * (--no-real-restart: real processes after the runs), read off the report it
  * writes (summary.json: cost and work) and off /proc (CPU per thread).
  */
 import { spawn } from 'node:child_process';
@@ -40,8 +41,9 @@ export async function checkRun(from: CheckFrom, runs: number, workers: number, s
   try {
     // The stored regressions are replayed as a user's check replays them, from a copy: a finding must not land in the repository's.
     cpSync(join(PACKAGE_ROOT, 'reports/regressions'), join(dir, 'regressions'), { recursive: true });
-    // The drawn runs' path is what this measures (per scenario, per trace entry, the fixed cost before the first run); the single-fault sweep's cost is explore's depth 1, measured apart (exploreDepth1).
-    const args = [...checkCommand(from), '--no-sweep', '--runs', String(runs), '--workers', String(workers), '--seed', String(seed), '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'];
+    // The drawn runs' path is what this measures (per scenario, per trace entry, the fixed cost before the first run); the single-fault sweep's cost is explore's depth 1, measured apart (exploreDepth1),
+    // and a clean check's real restart (real processes, after the runs: none of the runs' CPU) is the kind of cost the bench's real-process row measures.
+    const args = [...checkCommand(from), '--no-sweep', '--no-real-restart', '--runs', String(runs), '--workers', String(workers), '--seed', String(seed), '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'];
     const child = spawn(process.execPath, args, { cwd: PACKAGE_ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

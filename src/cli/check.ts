@@ -81,8 +81,14 @@ export interface CheckOptions extends PoolFlags {
   pairRuns?: number;
   /** Run the whole budget and count failing runs per invariant (--tally). */
   tally?: boolean;
-  /** Run the first counterexample in real processes too, and say whether it happens there; on a clean check, a real restart of the task (--confirm). */
+  /** Run the first counterexample in real processes too, and say whether it happens there (--confirm); on a clean check, a real restart of the task. */
   confirm?: boolean;
+  /**
+   * On a clean check, restart the task for real (src/runner/realRestart.ts): the command's default, off with
+   * --no-real-restart. A simulated crash forgets what the restore of the shared objects reaches; memory a journal
+   * keeps where it does not reach shows only where memory dies with the process.
+   */
+  realRestart?: boolean;
   /** The journal's environment in every generated scenario (--env NAME=VALUE), saved with each counterexample. */
   environment?: Record<string, string>;
   /** The config file the options came from, if any (durasim.config.json or --config). */
@@ -339,9 +345,9 @@ async function checkUntilStopped(options: CheckOptions, ref: JournalRef, interru
         report.confirmation = interrupt.requested ? { verdict: 'not run to its end', lines: ['not run to its end: the check was interrupted', ...lines] } : { verdict: realVerdict, lines, ...(calls ? { calls } : {}) };
       }
     }
-    // A clean verdict, cross-checked by a real restart (--confirm): memory a simulated crash kept shows as the worlds parting.
-    if (findings.length === 0 && options.confirm && !interrupt.requested) {
-      const parted = await realRestart(pool, loaded.journalId, ref, withBounds(sweepBase(arbitraryOptions(options)), options.bounds), judged);
+    // A clean verdict, cross-checked by a real restart (the command's default; --confirm too): memory a simulated crash kept shows as the worlds parting.
+    if (findings.length === 0 && (options.realRestart === true || options.confirm === true) && !interrupt.requested) {
+      const parted = await realRestart(pool, loaded.journalId, ref, withBounds(sweepBase(arbitraryOptions(options)), options.bounds));
       if (parted.confirmation) report.confirmation = parted.confirmation;
       if (parted.sandbox && !interrupt.requested) {
         const regressionFile = saveRegression(parted.sandbox.scenario, { journal: loaded.name, module: ref.spec, invariants: [], seed: options.seed }, options.regressionsDir).file;

@@ -52,7 +52,9 @@ describe('durasim check', () => {
     expect(coverage.windows.length).toBeGreaterThan(5);
     for (const w of coverage.windows) expect(w).toMatch(/^[a-z -]+[a-zA-Z0-9 -]* @ [a-zA-Z/ ]+ · (first|restarted|second worker|none)$/);
     expect(coverage.reachable).toBeGreaterThanOrEqual(coverage.windows.length);
-    expect(out.at(-4)).toBe(`fault windows hit: ${coverage.windows.length} of ${coverage.reachable} within reach (${Math.round((100 * coverage.windows.length) / coverage.reachable)}%) (a fault × the kind of step it struck × whose step); no run aimed at one`);
+    // A clean check's real restart (its default): its line after the summary's.
+    expect(out.at(-4)).toBe('in real processes: both clean');
+    expect(out.at(-5)).toBe(`fault windows hit: ${coverage.windows.length} of ${coverage.reachable} within reach (${Math.round((100 * coverage.windows.length) / coverage.reachable)}%) (a fault × the kind of step it struck × whose step); no run aimed at one`);
     expect(readFileSync(report('report.md'), 'utf8')).toContain('## Fault windows\n\nfault windows hit: ');
   });
 
@@ -69,7 +71,7 @@ describe('durasim check', () => {
     const { coverage } = JSON.parse(readFileSync(report('summary.json'), 'utf8')) as { coverage: { windows: string[]; aimedRuns: number; aimedHits: number } };
     expect(coverage.aimedRuns).toBe(20);
     expect(coverage.aimedHits).toBeGreaterThan(10);
-    expect(out.at(-4)).toMatch(new RegExp(`^fault windows hit: ${coverage.windows.length} of \\d+ within reach \\(\\d+%\\) \\(a fault × the kind of step it struck × whose step\\); 20 runs aimed at one no run had hit, ${coverage.aimedHits} of them struck it$`));
+    expect(out.at(-5)).toMatch(new RegExp(`^fault windows hit: ${coverage.windows.length} of \\d+ within reach \\(\\d+%\\) \\(a fault × the kind of step it struck × whose step\\); 20 runs aimed at one no run had hit, ${coverage.aimedHits} of them struck it$`));
   });
 
   test('a safety violation exits 1 and ends with the one command that replays it, then the end line', async () => {
@@ -112,7 +114,7 @@ describe('durasim check', () => {
     expect(summary.timeBudgetHit).toBe(true);
     expect(summary.runsExecuted).toBeLessThan(100000);
     // The rate has a decimal below 10/s (a busy machine: "9 runs in 0.94 s (9.6/s)").
-    expect(out.at(-5)).toMatch(/^\d+ runs in [\d.]+ s \([\d.]+\/s\), stopped by the time budget; re-run \d+ for determinism: clean$/);
+    expect(out.at(-6)).toMatch(/^\d+ runs in [\d.]+ s \([\d.]+\/s\), stopped by the time budget; re-run \d+ for determinism: clean$/);
   });
 
   test('shards split the runs deterministically', async () => {

@@ -13,8 +13,8 @@ usage:
                   [--task <scenario.json>] [--config <durasim.config.json>]
                   [--shard i/n] [--report-dir <dir>] [--junit <file>] [--json] [--regressions <dir>]
                   [--workers N] [--max-heap MB] [--hang-timeout 5s]
-                  [--tally] [--invariants a,b] [--safety-only] [--confirm] [--env NAME=VALUE]... [--verbose]
-                  [--guided] [--no-sweep] [--sweep-runs N] [--no-pairs] [--pair-runs N] [--no-progress]
+                  [--tally] [--invariants a,b] [--safety-only] [--confirm] [--no-real-restart] [--env NAME=VALUE]...
+                  [--guided] [--no-sweep] [--sweep-runs N] [--no-pairs] [--pair-runs N] [--no-progress] [--verbose]
                   [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
   durasim replay  <scenario.json> [--journal <module>] [--config <file>] [--report-dir <dir>] [--max-heap MB] [--hang-timeout 5s]
                   [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
@@ -61,9 +61,13 @@ stop it: it goes on looking for a safety violation, which outranks it (exit 1, b
 saved); --tally runs the whole budget, counts failing runs per invariant and saves one shrunk
 counterexample of each. --invariants judges only those named;
 --safety-only ignores liveness (convergence, runs that hang or run out of memory). --confirm runs
-the first counterexample in real processes too (see confirm) and reports what happened there; on a
-clean check, a real restart of the task (one crash before the first step naming its first key):
-real processes breaking what the simulation did not there is a sandbox verdict (exit 4).
+the first counterexample in real processes too (see confirm) and reports what happened there. A
+clean check ends with a real restart of the task (one crash before the first step naming its first
+key, simulated and then run in real processes, in a temporary folder, against the service on
+localhost): memory a journal keeps where a simulated crash does not take it away dies there, and
+real processes breaking what the simulation did not is a sandbox verdict (exit 4). Its line says
+"in real processes: ..."; --no-real-restart leaves it out (the clean verdict is then the simulation's
+alone).
 --env NAME=VALUE (repeatable) puts a variable in the journal's process.env in every scenario, and
 while its modules load (a module that reads its configuration at its top level); it is saved with
 the counterexample, so a replay needs no flag. explore takes --env (and the config's env) too.

@@ -112,7 +112,7 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
     }
     switch (command) {
       case 'check': {
-        const { positional, flags } = parseArgs(rest, { config: 'string', journal: 'string', runs: 'int', seed: 'seed', 'time-budget': 'duration', faults: 'faults', operations: 'operations', features: 'features', task: 'string', shard: 'shard', 'report-dir': 'string', junit: 'string', json: 'boolean', regressions: 'string', 'no-progress': 'boolean', tally: 'boolean', invariants: 'invariants', 'safety-only': 'boolean', confirm: 'boolean', env: 'env', verbose: 'boolean', guided: 'boolean', sweep: 'boolean', 'no-sweep': 'boolean', 'sweep-runs': 'positive', 'no-pairs': 'boolean', 'pair-runs': 'positive', ...POOL_FLAGS, ...BOUNDS }, 'check');
+        const { positional, flags } = parseArgs(rest, { config: 'string', journal: 'string', runs: 'int', seed: 'seed', 'time-budget': 'duration', faults: 'faults', operations: 'operations', features: 'features', task: 'string', shard: 'shard', 'report-dir': 'string', junit: 'string', json: 'boolean', regressions: 'string', 'no-progress': 'boolean', tally: 'boolean', invariants: 'invariants', 'safety-only': 'boolean', confirm: 'boolean', 'no-real-restart': 'boolean', env: 'env', verbose: 'boolean', guided: 'boolean', sweep: 'boolean', 'no-sweep': 'boolean', 'sweep-runs': 'positive', 'no-pairs': 'boolean', 'pair-runs': 'positive', ...POOL_FLAGS, ...BOUNDS }, 'check');
         if (positional.length > 0) throw usageError(`check takes no positional argument, found ${JSON.stringify(positional[0])}`, 'Pass the journal with --journal <module>');
         // durasim.config.json (or --config): the project's task shape; every flag overrides it.
         const settings = settingsOf(flags);
@@ -150,6 +150,8 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
           ...(flags['pair-runs'] !== undefined ? { pairRuns: flags['pair-runs'] as number } : {}),
           ...(flags.tally === true ? { tally: true } : {}),
           ...(flags.confirm === true ? { confirm: true } : {}),
+          // A clean verdict is cross-checked by a real restart unless --no-real-restart.
+          realRestart: flags['no-real-restart'] !== true,
           ...(flags.verbose === true ? { verbose: true } : {}),
           ...(environment !== undefined ? { environment } : {}),
           ...(bounds !== undefined ? { bounds } : {}),

@@ -2,9 +2,9 @@
  * A clean simulated verdict cross-checked by a real restart: a journal that keeps memory across a
  * crash where durasim's restore does not reach yet (fixtures/keptMemory.ts) is clean under
  * simulation, and `durasim confirm` on a scenario with one crash shows the worlds part at the
- * restarted process's first step that differs, and the violation real processes break; `check
- * --confirm` runs that restart itself (src/runner/realRestart.ts) and ends in a sandbox verdict,
- * where a correct journal stays clean.
+ * restarted process's first step that differs, and the violation real processes break; `check`
+ * runs that restart itself on a clean verdict (src/runner/realRestart.ts; off with
+ * --no-real-restart) and ends in a sandbox verdict, where a correct journal stays clean.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,9 +30,9 @@ async function run(...args: string[]): Promise<{ code: number; out: string }> {
 }
 
 describe('memory a simulated crash kept, shown by a real restart', () => {
-  test.concurrent('check --confirm restarts a clean task for real: the journal that kept memory is a sandbox verdict (exit 4), saved, with confirm as its replay', async () => {
+  test.concurrent('check restarts a clean task for real: the journal that kept memory is a sandbox verdict (exit 4), saved, with confirm as its replay', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'durasim-kept-check-'));
-    const { code, out } = await run('check', '--no-sweep', '--journal', FIXTURE, '--task', taskFile(dir), '--runs', '5', '--seed', '1', '--confirm', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress');
+    const { code, out } = await run('check', '--no-sweep', '--journal', FIXTURE, '--task', taskFile(dir), '--runs', '5', '--seed', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress');
     expect(out).toMatch(/^ {2}sandbox: a real restart parted from the simulated one \(the worlds part at worker step \d+: simulated worker-0#1 step \d+ [^)]*\): another violation — real processes broke write-ahead \[post-a\]/m);
     expect(out).toMatch(/Run the replay below to see both worlds step by step$/m);
     expect(out).toMatch(/^in real processes: another violation — /m);
@@ -40,10 +40,17 @@ describe('memory a simulated crash kept, shown by a real restart', () => {
     expect(code).toBe(4);
   });
 
-  test.concurrent('check --confirm on a correct journal: the real restart is clean too, and so is the verdict', async () => {
+  test.concurrent('check on a correct journal: the real restart is clean too, and so is the verdict (with --confirm as without)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'durasim-kept-clean-'));
     const { code, out } = await run('check', '--no-sweep', '--task', taskFile(dir), '--runs', '5', '--seed', '1', '--confirm', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress');
     expect(out).toMatch(/^in real processes: both clean$/m);
+    expect(code).toBe(0);
+  });
+
+  test.concurrent('check --no-real-restart: the simulation alone, where the journal that kept memory is clean (why the restart is the default)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'durasim-kept-norestart-'));
+    const { code, out } = await run('check', '--no-sweep', '--journal', FIXTURE, '--task', taskFile(dir), '--runs', '5', '--seed', '1', '--no-real-restart', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress');
+    expect(out).not.toMatch(/in real processes/);
     expect(code).toBe(0);
   });
 

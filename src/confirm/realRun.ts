@@ -65,6 +65,7 @@ import { guardModule } from '../../simulator/sandbox/ambientGuard.js';
 import { nativeAddonFailure } from './nativeAddonFailure.js';
 import { boundRun } from './boundRun.js';
 import type { FromWorker, SideLine, WorkerStart } from './protocol.js';
+import { withScenarioEnvironment } from './scenarioEnvironment.js';
 
 const DURASIM_INDEX = ownModule('src/index');
 
@@ -98,7 +99,11 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
   writeFileSync(bundleFile, JSON.stringify(bundle));
   // inspect()'s node:sqlite DatabaseSync is served on the image it reads only once guarded in this process (realInspection.ts).
   guardModule('sqlite');
-  const journal: JournalAdapter = (await compileJournal(bundle, DURASIM_INDEX)).fresh();
+  // Its modules load, and its inspect() reads, with the scenario's environment in process.env, as simulated (a module may read its configuration as it loads).
+  const instances = await compileJournal(bundle, DURASIM_INDEX);
+  const loaded: JournalAdapter = withScenarioEnvironment(scenario.environment, () => instances.fresh());
+  // Defined, not assigned: the adapter may be a module's exports, whose inspect is a getter.
+  const journal = Object.defineProperty(Object.create(loaded) as JournalAdapter, 'inspect', { value: (disk: Parameters<JournalAdapter['inspect']>[0], store?: Parameters<JournalAdapter['inspect']>[1]) => withScenarioEnvironment(scenario.environment, () => loaded.inspect(disk, store)), enumerable: true });
   const view = realDiskView(dir);
   // A SQLite journal's WAL index (journal.db-shm) is shared memory, left out of the disk model as the simulation leaves it off the disk (realDisk.ts).
   const realDisk = traced ? new RealDisk(dir, scenario.files, options.sqlite ? (abs) => abs.endsWith('-shm') : undefined) : undefined;
