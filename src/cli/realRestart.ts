@@ -4,7 +4,7 @@ import { confirmScenario, simulatedOf } from '../confirm/confirmScenario.js';
 import type { JournalRef } from '../isolation/journalRef.js';
 import type { WorkerPool } from '../pool/workerPool.js';
 import type { RunReport } from '../report/runReport.js';
-import { realRestartScenario } from '../runner/realRestart.js';
+import { realRestartScenarios } from '../runner/realRestart.js';
 
 /**
  * The real restart of a clean check (its default, off with --no-real-restart; src/runner/realRestart.ts): simulated in full,
@@ -14,15 +14,30 @@ import { realRestartScenario } from '../runner/realRestart.js';
  * what both worlds break is no parting, whichever invariants the verdict counts. Any other label is reported as it is.
  */
 export async function realRestart(pool: WorkerPool, journalId: number, ref: JournalRef, base: Scenario): Promise<{ confirmation?: NonNullable<RunReport['confirmation']>; sandbox?: { scenario: Scenario; why: string; result?: SimulationResult } }> {
-  const scenario = realRestartScenario(base);
-  if (scenario === undefined) return { confirmation: { verdict: 'not run', lines: ['not run: the task has no operation to restart in'] } };
+  // The fault-free run first: the late restart's crash strikes before its last step that names the task (src/runner/realRestart.ts).
+  const faultFree = await pool.run(journalId, base, { detail: 'full' });
+  const scenarios = realRestartScenarios(base, faultFree.kind === 'simulated' ? faultFree.result?.trace : undefined);
+  if (scenarios.length === 0) return { confirmation: { verdict: 'not run', lines: ['not run: the task has no operation to restart in'] } };
+  // Both restarts at once: real processes mostly wait (on the service, on the disk), each in its own folder against its own service.
+  const restarts = await Promise.all(scenarios.map((scenario, i) => restartOnce(pool, journalId, ref, scenario, i === 0 ? 'early: one crash before its first step naming the first key' : 'late: one crash before its last step naming the task')));
+  const parted = restarts.find((r) => r.sandbox !== undefined);
+  if (parted) return parted;
+  const notClean = restarts.find((r) => r.confirmation.verdict !== 'both clean');
+  const confirmation = notClean?.confirmation ?? { verdict: 'both clean', lines: restarts.flatMap((r) => r.confirmation.lines) };
+  return { confirmation };
+}
+
+type Restarted = { confirmation: NonNullable<RunReport['confirmation']>; sandbox?: { scenario: Scenario; why: string; result?: SimulationResult } };
+
+/** One restart: simulated in full, then in real processes; a parting (real processes breaking what the simulation did not) is a sandbox verdict. */
+async function restartOnce(pool: WorkerPool, journalId: number, ref: JournalRef, scenario: Scenario, what: string): Promise<Restarted> {
   const simulated = await pool.run(journalId, scenario, { detail: 'full', modules: 'fresh' });
   if (simulated.kind !== 'simulated' || !simulated.result) return { confirmation: { verdict: 'not run', lines: [`not run: the restart's simulation ended ${simulated.kind}`] } };
   const { verdict, lines, calls } = await confirmScenario(ref, scenario, simulatedOf(simulated.result, simulated.summary.violations));
-  const confirmation = { verdict, lines: ['a real restart of the clean task (one crash before its first step naming the first key):', ...lines], ...(calls ? { calls } : {}) };
+  const confirmation = { verdict, lines: [`a real restart of the clean task (${what}):`, ...lines], ...(calls ? { calls } : {}) };
   if (verdict !== 'another violation') return { confirmation };
   const where = lines.find((line) => line.startsWith('steps: '))?.replace(/^steps: /, '');
-  const what = lines.find((line) => line.startsWith('verdict: '))?.replace(/^verdict: /, '');
-  const why = `a real restart parted from the simulated one${where ? ` (${where})` : ''}${what ? `: ${what}` : ''}. What the journal did after a simulated crash is not what it does after a real one: it kept something a real crash forgets, where durasim's restore does not reach (README, known limits), or the simulated world served it otherwise than real processes do. Run the replay below to see both worlds step by step`;
+  const said = lines.find((line) => line.startsWith('verdict: '))?.replace(/^verdict: /, '');
+  const why = `a real restart parted from the simulated one${where ? ` (${where})` : ''}${said ? `: ${said}` : ''}. What the journal did after a simulated crash is not what it does after a real one: it kept something a real crash forgets, where durasim's restore does not reach (README, known limits), or the simulated world served it otherwise than real processes do. Run the replay below to see both worlds step by step`;
   return { confirmation, sandbox: { scenario, why, result: simulated.result } };
 }

@@ -40,6 +40,18 @@ describe('memory a simulated crash kept, shown by a real restart', () => {
     expect(code).toBe(4);
   });
 
+  test.concurrent("check restarts late in the run: memory left only once the first request was answered is a sandbox verdict too (a restart before the task's first step missed it)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'durasim-kept-late-'));
+    const late = join(dir, 'late.ts');
+    writeFileSync(late, `export { lateJournal as default } from ${JSON.stringify(FIXTURE)};\n`);
+    // Two publishes: the late restart's crash strikes as the second begins, the first answered (src/runner/realRestart.ts).
+    const task = join(dir, 'task.json');
+    writeFileSync(task, JSON.stringify({ ...SCENARIO, task: { id: 'task-1', operations: [...SCENARIO.task.operations, { kind: 'publish', key: 'post-b', body: 'artifact b v1' }] }, faults: [] }));
+    const { code, out } = await run('check', '--no-sweep', '--journal', late, '--task', task, '--runs', '5', '--seed', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress');
+    expect(out).toMatch(/^in real processes: another violation — real processes broke write-ahead \[post-b\]/m);
+    expect(code).toBe(4);
+  });
+
   test.concurrent('check on a correct journal: the real restart is clean too, and so is the verdict (with --confirm as without)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'durasim-kept-clean-'));
     const { code, out } = await run('check', '--no-sweep', '--task', taskFile(dir), '--runs', '5', '--seed', '1', '--confirm', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress');
