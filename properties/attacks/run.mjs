@@ -83,7 +83,9 @@ function liveInGroup(pgid) {
 function runOnce(probe, work, env) {
   const file = join(here, probe.file);
   const flags = Object.entries(env).flatMap(([name, value]) => ['--env', `${name}=${value}`]);
-  const argv = [process.execPath, bin, 'check', '--no-sweep', '--journal', file, '--runs', '5', '--seed', '1', '--workers', '1', '--no-progress', '--report-dir', 'report', '--regressions', 'regressions', ...flags];
+  // The simulated world's promise is what the probes try; a clean check's real restarts (its default) run the probe in real
+  // processes, where what it does is real by design: they would touch the canaries the simulation served and read as escapes.
+  const argv = [process.execPath, bin, 'check', '--no-sweep', '--no-real-restart', '--journal', file, '--runs', '5', '--seed', '1', '--workers', '1', '--no-progress', '--report-dir', 'report', '--regressions', 'regressions', ...flags];
   const script = `umask ${REAL_UMASK.toString(8).padStart(3, '0')}; export ATTACK_REAL_PID=$$; exec "$0" "$@" --env ATTACK_REAL_PID=$$`;
   return new Promise((done) => {
     const child = spawn('/bin/sh', ['-c', script, ...argv], {
@@ -207,7 +209,7 @@ if (unnamed.length) console.log(`\nrefused without naming the API: ${unnamed.map
 const report = {
   startedAt,
   finishedAt: new Date().toISOString(),
-  command: 'node bin/durasim.mjs check --no-sweep --journal <probe> --runs 5 --seed 1 --workers 1 --no-progress --report-dir report --regressions regressions --env ATTACK_*=… (twice, each in a fresh working folder)',
+  command: 'node bin/durasim.mjs check --no-sweep --no-real-restart --journal <probe> --runs 5 --seed 1 --workers 1 --no-progress --report-dir report --regressions regressions --env ATTACK_*=… (twice, each in a fresh working folder)',
   node: process.version,
   commit: spawnSync('git', ['rev-parse', 'HEAD'], { cwd: repo, encoding: 'utf8' }).stdout.trim() || undefined,
   totals: count(results),
