@@ -29,6 +29,7 @@ import { checkOutputFolder } from './preflight.js';
 import { Interrupt } from './interrupt.js';
 import { readScenarioFile } from './scenarioFile.js';
 import { withBounds, type BoundsOption } from './boundsOption.js';
+import { realRestart } from './realRestart.js';
 import type { ServiceContract } from '../../simulator/contract/contract.js';
 
 export interface ExploreOptions extends PoolFlags {
@@ -55,6 +56,8 @@ export interface ExploreOptions extends PoolFlags {
   contract?: ServiceContract;
   /** What stops the exploration early (default: SIGINT and SIGTERM on this process, listened for while it runs; see interrupt.ts). */
   interrupt?: Interrupt;
+  /** On a clean verdict, restart the base's task for real, as check does (src/cli/realRestart.ts): the command's default, off with --no-real-restart. */
+  realRestart?: boolean;
 }
 
 const wallMs = (): number => performance.now(); // the harness's clock, for progress and the report only
@@ -138,15 +141,23 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
     }
     if (saved.length > shown) print(`${count(saved.length - shown, 'more counterexample')} saved under ${options.regressionsDir} (listed in coverage.json)`);
     if (exploration.escapes.length > 0) print(`sandbox: ${exploration.escapes[0]}`);
-    if (saved.length === 0 && exploration.escapes.length === 0 && !interrupted) print(`verdict: clean — no crash state or fault broke an invariant${options.depth === 1 ? '; try --depth 2 for pairs of faults' : ''}`);
+    // A clean verdict, cross-checked by real restarts of the base's task (as check's): memory a simulated crash kept shows as the worlds parting.
+    const clean = saved.length === 0 && exploration.escapes.length === 0 && !interrupted;
+    const restarted = clean && options.realRestart === true && interrupt.signal === undefined ? await realRestart(pool, loaded.journalId, ref, base) : undefined;
+    const parted = restarted?.sandbox && interrupt.signal === undefined ? { ...restarted.sandbox, file: saveRegression(restarted.sandbox.scenario, { journal: loaded.name, module: ref.spec, invariants: [] }, options.regressionsDir).file } : undefined;
+    if (parted) {
+      print(`sandbox: ${parted.why}`);
+      print(`  replay: npx durasim confirm ${parted.file} --journal ${ref.spec}`);
+    } else if (clean) print(`verdict: clean — no crash state or fault broke an invariant${options.depth === 1 ? '; try --depth 2 for pairs of faults' : ''}`);
+    if (restarted?.confirmation) print(`in real processes: ${restarted.confirmation.lines.find((l) => l.startsWith('verdict: ') || l.startsWith('cannot confirm: '))?.replace(/^verdict: /, '') ?? restarted.confirmation.verdict}`);
     makeDirDurably(options.reportDir);
     // Every report file of an earlier run goes first (a check's summary.json and counterexample.json too); coverage.json, the record, lands last.
     removeStaleReports(options.reportDir, []);
-    const json = { command: 'explore', journal: loaded.name, base: options.file ?? options.task?.file ?? 'standard', depth: options.depth, faults: options.faults ?? DEFAULT_FAULT_KINDS, runs: exploration.runs, states: exploration.states, cutShort: exploration.cutShort, ...(interrupted ? { interrupted } : {}), elapsedMs: Math.round(elapsedS * 1000), cpuMs: Math.round(cpuS * 1000), ...(exploration.pairs ? { pairs: { ...exploration.pairs, elapsedMs: Math.round((pairsCost?.elapsedS ?? 0) * 1000), cpuMs: Math.round((pairsCost?.cpuS ?? 0) * 1000) } } : {}), rows: exploration.rows, counterexamples: saved.map((s) => s.file) };
+    const json = { command: 'explore', journal: loaded.name, base: options.file ?? options.task?.file ?? 'standard', depth: options.depth, faults: options.faults ?? DEFAULT_FAULT_KINDS, runs: exploration.runs, states: exploration.states, cutShort: exploration.cutShort, ...(interrupted ? { interrupted } : {}), elapsedMs: Math.round(elapsedS * 1000), cpuMs: Math.round(cpuS * 1000), ...(exploration.pairs ? { pairs: { ...exploration.pairs, elapsedMs: Math.round((pairsCost?.elapsedS ?? 0) * 1000), cpuMs: Math.round((pairsCost?.cpuS ?? 0) * 1000) } } : {}), rows: exploration.rows, counterexamples: [...saved.map((s) => s.file), ...(parted ? [parted.file] : [])], ...(restarted?.confirmation ? { realRestart: { verdict: parted ? 'sandbox' : restarted.confirmation.verdict, lines: restarted.confirmation.lines } } : {}) };
     writeFileDurably(join(options.reportDir, 'coverage.md'), `# Fault-window coverage: ${loaded.name}, depth ${options.depth}\n\n${table.join('\n')}\n`);
     writeFileDurably(join(options.reportDir, 'coverage.json'), `${JSON.stringify(json, null, 2)}\n`);
     print(`reports: ${join(options.reportDir, 'coverage.md')}, ${join(options.reportDir, 'coverage.json')}`);
-    return interrupt.exitCode ?? exitFor(violations, exploration.escapes.length > 0);
+    return interrupt.exitCode ?? exitFor(violations, exploration.escapes.length > 0 || parted !== undefined);
   } finally {
     await pool.close();
     if (options.interrupt === undefined) interrupt.uninstall();

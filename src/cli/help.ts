@@ -24,7 +24,7 @@ usage:
   durasim explore [scenario.json] [--journal <module>] [--depth 1|2] [--all-pairs] [--max-runs N]
                   [--faults ${FAULT_KINDS.join(',')}] [--operations …] [--features …] [--config <file>]
                   [--env NAME=VALUE]... [--report-dir <dir>] [--regressions <dir>] [--workers N] [--no-progress]
-                  [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
+                  [--no-real-restart] [--max-steps N] [--max-incarnations N] [--max-virtual-time 2h]
   durasim regressions [list|prune] [--regressions <dir>] [--journal <name|module>] [--family a,b]
                   [--older-than 30d] [--dry-run]
   durasim mutants [--runs N] [--out <dir>] [--workers N]
@@ -68,7 +68,8 @@ or its last step naming the task), each simulated and then run in real processes
 folder, against the service on localhost: memory a journal keeps where a simulated crash does not
 take it away dies there, and real processes breaking what the simulation did not is a sandbox
 verdict (exit 4). Its line says "in real processes: ..."; --no-real-restart leaves them out (the
-clean verdict is then the simulation's alone).
+clean verdict is then the simulation's alone). A clean explore ends with the same two restarts of
+its base's task.
 --env NAME=VALUE (repeatable) puts a variable in the journal's process.env in every scenario, and
 while its modules load (a module that reads its configuration at its top level); it is saved with
 the counterexample, so a replay needs no flag. explore takes --env (and the config's env) too.

@@ -193,7 +193,7 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
         }, print);
       }
       case 'explore': {
-        const { positional, flags } = parseArgs(rest, { config: 'string', journal: 'string', depth: 'positive', 'max-runs': 'positive', faults: 'faults', operations: 'operations', features: 'features', env: 'env', 'report-dir': 'string', regressions: 'string', 'no-progress': 'boolean', 'all-pairs': 'boolean', ...POOL_FLAGS, ...BOUNDS }, 'explore');
+        const { positional, flags } = parseArgs(rest, { config: 'string', journal: 'string', depth: 'positive', 'max-runs': 'positive', faults: 'faults', operations: 'operations', features: 'features', env: 'env', 'report-dir': 'string', regressions: 'string', 'no-progress': 'boolean', 'all-pairs': 'boolean', 'no-real-restart': 'boolean', ...POOL_FLAGS, ...BOUNDS }, 'explore');
         if (positional.length > 1) throw usageError(`explore takes at most one scenario file, found ${positional.length}`, 'Run durasim explore [scenario.json] --journal <module>');
         const depth = (flags.depth as number | undefined) ?? 1;
         if (depth !== 1 && depth !== 2) throw usageError(`--depth must be 1 or 2, found ${depth}`, 'Pass --depth 1 (every crash) or --depth 2 (every pair of crashes)');
@@ -210,6 +210,8 @@ async function runCommand(argv: string[], print: (line: string) => void, printJs
           ...poolFlags(flags),
           depth,
           ...(flags['all-pairs'] === true ? { allPairs: true } : {}),
+          // A clean verdict is cross-checked by real restarts unless --no-real-restart, as check's.
+          realRestart: flags['no-real-restart'] !== true,
           ...(operations !== undefined || features !== undefined ? { shape: { ...(operations ? { operations } : {}), ...(features ? { features } : {}) } } : {}),
           reportDir: (flags['report-dir'] as string | undefined) ?? 'durasim-report',
           regressionsDir: (flags.regressions as string | undefined) ?? REGRESSIONS_DIR,

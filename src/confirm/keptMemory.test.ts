@@ -6,7 +6,7 @@
  * runs that restart itself on a clean verdict (src/runner/realRestart.ts; off with
  * --no-real-restart) and ends in a sandbox verdict, where a correct journal stays clean.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -57,6 +57,17 @@ describe('memory a simulated crash kept, shown by a real restart', () => {
     const { code, out } = await run('check', '--no-sweep', '--task', taskFile(dir), '--runs', '5', '--seed', '1', '--confirm', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress');
     expect(out).toMatch(/^in real processes: both clean$/m);
     expect(code).toBe(0);
+  });
+
+  test.concurrent("a clean explore restarts its base's task for real too: the journal that kept memory is a sandbox verdict there as well (exit 4), in coverage.json", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'durasim-kept-explore-'));
+    const base = join(dir, 'base.json');
+    writeFileSync(base, JSON.stringify({ ...SCENARIO, faults: [] }));
+    const { code, out } = await run('explore', base, '--journal', FIXTURE, '--max-runs', '40', '--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress');
+    expect(out).toMatch(/^sandbox: a real restart parted from the simulated one/m);
+    expect(out).not.toMatch(/^verdict: clean/m);
+    expect((JSON.parse(readFileSync(join(dir, 'report', 'coverage.json'), 'utf8')) as { realRestart?: { verdict: string } }).realRestart?.verdict).toBe('sandbox');
+    expect(code).toBe(4);
   });
 
   test.concurrent('check --no-real-restart: the simulation alone, where the journal that kept memory is clean (why the restart is the default)', async () => {
