@@ -14,12 +14,12 @@ import { realRestartScenarios } from '../runner/realRestart.js';
  * what both worlds break is no parting, whichever invariants the verdict counts. Any other label is reported as it is.
  */
 export async function realRestart(pool: WorkerPool, journalId: number, ref: JournalRef, base: Scenario): Promise<{ confirmation?: NonNullable<RunReport['confirmation']>; sandbox?: { scenario: Scenario; why: string; result?: SimulationResult } }> {
-  // The fault-free run first: the late restart's crash strikes before its last step that names the task (src/runner/realRestart.ts).
+  // The fault-free run first: the late restart's crash is placed by its steps (src/runner/realRestart.ts).
   const faultFree = await pool.run(journalId, base, { detail: 'full' });
   const scenarios = realRestartScenarios(base, faultFree.kind === 'simulated' ? faultFree.result?.trace : undefined);
   if (scenarios.length === 0) return { confirmation: { verdict: 'not run', lines: ['not run: the task has no operation to restart in'] } };
   // Both restarts at once: real processes mostly wait (on the service, on the disk), each in its own folder against its own service.
-  const restarts = await Promise.all(scenarios.map((scenario, i) => restartOnce(pool, journalId, ref, scenario, i === 0 ? 'early: one crash before its first step naming the first key' : 'late: one crash before its last step naming the task')));
+  const restarts = await Promise.all(scenarios.map((scenario, i) => restartOnce(pool, journalId, ref, scenario, i === 0 ? 'early: one crash before its first step naming the first key' : 'late: one crash before its first step naming the last key once the service has answered, or its last step naming the task')));
   const parted = restarts.find((r) => r.sandbox !== undefined);
   if (parted) return parted;
   const notClean = restarts.find((r) => r.confirmation.verdict !== 'both clean');
