@@ -83,11 +83,7 @@ export interface CheckOptions extends PoolFlags {
   tally?: boolean;
   /** Run the first counterexample in real processes too, and say whether it happens there (--confirm); on a clean check, a real restart of the task. */
   confirm?: boolean;
-  /**
-   * On a clean check, restart the task for real (src/runner/realRestart.ts): the command's default, off with
-   * --no-real-restart. A simulated crash forgets what the restore of the shared objects reaches; memory a journal
-   * keeps where it does not reach shows only where memory dies with the process.
-   */
+  /** On a clean check, restart the task for real (the command's default, off with --no-real-restart): memory kept where the restore does not reach dies there (src/runner/realRestart.ts). */
   realRestart?: boolean;
   /** The journal's environment in every generated scenario (--env NAME=VALUE), saved with each counterexample. */
   environment?: Record<string, string>;
@@ -351,8 +347,7 @@ async function checkUntilStopped(options: CheckOptions, ref: JournalRef, interru
       if (parted.confirmation) report.confirmation = parted.confirmation;
       if (parted.sandbox && !interrupt.requested) {
         const regressionFile = saveRegression(parted.sandbox.scenario, { journal: loaded.name, module: ref.spec, invariants: [], seed: options.seed }, options.regressionsDir).file;
-        Object.assign(report, { counterexample: parted.sandbox.scenario, verdict: 'sandbox', sandbox: parted.sandbox.why, regressionFile, replayCommand: `npx durasim confirm ${regressionFile} --journal ${ref.spec}` });
-        if (parted.sandbox.result) report.result = parted.sandbox.result;
+        Object.assign(report, { counterexample: parted.sandbox.scenario, verdict: 'sandbox', sandbox: parted.sandbox.why, regressionFile, replayCommand: `npx durasim confirm ${regressionFile} --journal ${ref.spec}` }, parted.sandbox.result ? { result: parted.sandbox.result } : {});
         exits.push(EXIT.sandbox);
       }
     }
