@@ -28,7 +28,7 @@ import { confirmCounterexample, describeDivergence } from '../runner/confirm.js'
 import { hunt } from '../runner/hunt.js';
 import { shrinkLine, tallyLines } from './checkLines.js';
 import { PAIR_RUNS, sweepBase, SWEEP_RUNS } from '../runner/sweep.js';
-import { realRestart } from './realRestart.js';
+import { realProcessesLine, realRestart } from './realRestart.js';
 import { sweepLine } from '../report/sweepLine.js';
 import { pairsLine } from '../report/pairsLine.js';
 import { judgedViolations, summaryOf, type Judged } from '../runner/runVerdict.js';
@@ -344,7 +344,7 @@ async function checkUntilStopped(options: CheckOptions, ref: JournalRef, interru
     // A clean verdict, cross-checked by a real restart (the command's default; --confirm too): memory a simulated crash kept shows as the worlds parting.
     if (findings.length === 0 && (options.realRestart === true || options.confirm === true) && !interrupt.requested) {
       const parted = await realRestart(pool, loaded.journalId, ref, withBounds(sweepBase(arbitraryOptions(options)), options.bounds));
-      if (parted.confirmation) report.confirmation = parted.confirmation;
+      report.confirmation = parted.confirmation;
       if (parted.sandbox && !interrupt.requested) {
         const regressionFile = saveRegression(parted.sandbox.scenario, { journal: loaded.name, module: ref.spec, invariants: [], seed: options.seed }, options.regressionsDir).file;
         Object.assign(report, { counterexample: parted.sandbox.scenario, verdict: 'sandbox', sandbox: parted.sandbox.why, regressionFile, replayCommand: `npx durasim confirm ${regressionFile} --journal ${ref.spec}` }, parted.sandbox.result ? { result: parted.sandbox.result } : {});
@@ -383,7 +383,7 @@ async function checkUntilStopped(options: CheckOptions, ref: JournalRef, interru
       for (const line of report.also.violations) print(`  ${line}`);
       print(`  replay: ${report.also.replayCommand}`);
     }
-    if (report.confirmation) print(`in real processes: ${report.confirmation.lines.find((l) => l.startsWith('verdict: ') || l.startsWith('cannot confirm: '))?.replace(/^verdict: /, '') ?? report.confirmation.verdict}`);
+    if (report.confirmation) print(realProcessesLine(report.confirmation));
     print(`reports: ${Object.values(files).join(', ')}`);
     if (report.regressionFile && !report.tally) print(`regression: ${report.regressionFile}`);
     if (report.replayCommand && !report.tally) print(`replay: ${report.replayCommand}`);

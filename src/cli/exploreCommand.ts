@@ -29,7 +29,7 @@ import { checkOutputFolder } from './preflight.js';
 import { Interrupt } from './interrupt.js';
 import { readScenarioFile } from './scenarioFile.js';
 import { withBounds, type BoundsOption } from './boundsOption.js';
-import { realRestart } from './realRestart.js';
+import { realProcessesLine, realRestart } from './realRestart.js';
 import type { ServiceContract } from '../../simulator/contract/contract.js';
 
 export interface ExploreOptions extends PoolFlags {
@@ -149,11 +149,11 @@ export async function runExplore(options: ExploreOptions, print: (line: string) 
       print(`sandbox: ${parted.why}`);
       print(`  replay: npx durasim confirm ${parted.file} --journal ${ref.spec}`);
     } else if (clean) print(`verdict: clean — no crash state or fault broke an invariant${options.depth === 1 ? '; try --depth 2 for pairs of faults' : ''}`);
-    if (restarted?.confirmation) print(`in real processes: ${restarted.confirmation.lines.find((l) => l.startsWith('verdict: ') || l.startsWith('cannot confirm: '))?.replace(/^verdict: /, '') ?? restarted.confirmation.verdict}`);
+    if (restarted) print(realProcessesLine(restarted.confirmation));
     makeDirDurably(options.reportDir);
     // Every report file of an earlier run goes first (a check's summary.json and counterexample.json too); coverage.json, the record, lands last.
     removeStaleReports(options.reportDir, []);
-    const json = { command: 'explore', journal: loaded.name, base: options.file ?? options.task?.file ?? 'standard', depth: options.depth, faults: options.faults ?? DEFAULT_FAULT_KINDS, runs: exploration.runs, states: exploration.states, cutShort: exploration.cutShort, ...(interrupted ? { interrupted } : {}), elapsedMs: Math.round(elapsedS * 1000), cpuMs: Math.round(cpuS * 1000), ...(exploration.pairs ? { pairs: { ...exploration.pairs, elapsedMs: Math.round((pairsCost?.elapsedS ?? 0) * 1000), cpuMs: Math.round((pairsCost?.cpuS ?? 0) * 1000) } } : {}), rows: exploration.rows, counterexamples: [...saved.map((s) => s.file), ...(parted ? [parted.file] : [])], ...(restarted?.confirmation ? { realRestart: { verdict: parted ? 'sandbox' : restarted.confirmation.verdict, lines: restarted.confirmation.lines } } : {}) };
+    const json = { command: 'explore', journal: loaded.name, base: options.file ?? options.task?.file ?? 'standard', depth: options.depth, faults: options.faults ?? DEFAULT_FAULT_KINDS, runs: exploration.runs, states: exploration.states, cutShort: exploration.cutShort, ...(interrupted ? { interrupted } : {}), elapsedMs: Math.round(elapsedS * 1000), cpuMs: Math.round(cpuS * 1000), ...(exploration.pairs ? { pairs: { ...exploration.pairs, elapsedMs: Math.round((pairsCost?.elapsedS ?? 0) * 1000), cpuMs: Math.round((pairsCost?.cpuS ?? 0) * 1000) } } : {}), rows: exploration.rows, counterexamples: [...saved.map((s) => s.file), ...(parted ? [parted.file] : [])], ...(restarted ? { realRestart: { verdict: parted ? 'sandbox' : restarted.confirmation.verdict, lines: restarted.confirmation.lines } } : {}) };
     writeFileDurably(join(options.reportDir, 'coverage.md'), `# Fault-window coverage: ${loaded.name}, depth ${options.depth}\n\n${table.join('\n')}\n`);
     writeFileDurably(join(options.reportDir, 'coverage.json'), `${JSON.stringify(json, null, 2)}\n`);
     print(`reports: ${join(options.reportDir, 'coverage.md')}, ${join(options.reportDir, 'coverage.json')}`);

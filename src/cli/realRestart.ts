@@ -6,6 +6,14 @@ import type { WorkerPool } from '../pool/workerPool.js';
 import type { RunReport } from '../report/runReport.js';
 import { realRestartScenarios } from '../runner/realRestart.js';
 
+/** What the restarts said, and the parting when real processes broke what the simulation did not. */
+export type Restarted = { confirmation: NonNullable<RunReport['confirmation']>; sandbox?: { scenario: Scenario; why: string; result?: SimulationResult } };
+
+/** The line a command prints of a run in real processes (a confirmation, or the restarts): its verdict in confirm's words. */
+export function realProcessesLine(confirmation: NonNullable<RunReport['confirmation']>): string {
+  return `in real processes: ${confirmation.lines.find((l) => l.startsWith('verdict: ') || l.startsWith('cannot confirm: '))?.replace(/^verdict: /, '') ?? confirmation.verdict}`;
+}
+
 /**
  * The real restart of a clean check (its default, off with --no-real-restart; src/runner/realRestart.ts): simulated in full,
  * then run in real processes. Real processes breaking what the simulation did not (confirm's "another violation") is a
@@ -13,7 +21,7 @@ import { realRestartScenarios } from '../runner/realRestart.js';
  * every violation the simulation judged, those of invariants the check leaves out (--invariants, --safety-only) included:
  * what both worlds break is no parting, whichever invariants the verdict counts. Any other label is reported as it is.
  */
-export async function realRestart(pool: WorkerPool, journalId: number, ref: JournalRef, base: Scenario): Promise<{ confirmation?: NonNullable<RunReport['confirmation']>; sandbox?: { scenario: Scenario; why: string; result?: SimulationResult } }> {
+export async function realRestart(pool: WorkerPool, journalId: number, ref: JournalRef, base: Scenario): Promise<Restarted> {
   // The fault-free run first: the late restart's crash is placed by its steps (src/runner/realRestart.ts).
   const faultFree = await pool.run(journalId, base, { detail: 'full' });
   const scenarios = realRestartScenarios(base, faultFree.kind === 'simulated' ? faultFree.result?.trace : undefined);
@@ -26,8 +34,6 @@ export async function realRestart(pool: WorkerPool, journalId: number, ref: Jour
   const confirmation = notClean?.confirmation ?? { verdict: 'both clean', lines: restarts.flatMap((r) => r.confirmation.lines) };
   return { confirmation };
 }
-
-type Restarted = { confirmation: NonNullable<RunReport['confirmation']>; sandbox?: { scenario: Scenario; why: string; result?: SimulationResult } };
 
 /** One restart: simulated in full, then in real processes; a parting (real processes breaking what the simulation did not) is a sandbox verdict. */
 async function restartOnce(pool: WorkerPool, journalId: number, ref: JournalRef, scenario: Scenario, what: string): Promise<Restarted> {
