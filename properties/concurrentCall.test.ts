@@ -23,10 +23,11 @@ import { simulate } from '../simulator/simulate.js';
 const CLAIMS = join(resolve(import.meta.dirname, '..'), 'properties/fixtures/claimsAfterAReadJournal.ts');
 const publishes = (faults: Fault[]): Scenario => ({ ...baseScenario([{ kind: 'publish', key: 'post-a', body: 'a' }, { kind: 'publish', key: 'post-b', body: 'b' }]), faults });
 
+/** A check of the concurrent-call family (without a clean verdict's real restarts: their base task has no concurrent call). */
 async function check(journal: string, faults: string, seed: number, runs = 300): Promise<{ code: number; out: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'durasim-concurrent-'));
   const out: string[] = [];
-  const code = await main(['check', '--no-sweep', '--journal', journal, '--faults', faults, '--safety-only', '--runs', String(runs), '--seed', String(seed), '--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'], (line) => out.push(line));
+  const code = await main(['check', '--no-sweep', '--journal', journal, '--faults', faults, '--safety-only', '--runs', String(runs), '--seed', String(seed), '--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress', '--no-real-restart'], (line) => out.push(line));
   return { code, out: out.join('\n') };
 }
 

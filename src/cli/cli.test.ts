@@ -24,7 +24,10 @@ afterEach(() => vi.restoreAllMocks());
 const run = (...argv: string[]) => main(argv, (line) => out.push(line));
 const report = (name: string) => join(dir, 'report', name);
 // One worker: what these tests check does not depend on the count (the tally test and workerPool.test compare counts), and each worker costs a start-up.
-const common = () => ['--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'];
+// A clean check's real restarts (its default) only where a test is about them: the clean check below, and --invariants
+// and --safety-only, where the restarts once misread a left-out invariant as a parting. Each costs real processes, and the
+// rest restart the same task of the same journals again (keptMemory.test and realRestart.test are the restart's own).
+const common = (restart: 'restart' | 'no-restart' = 'no-restart') => ['--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress', ...(restart === 'restart' ? [] : ['--no-real-restart'])];
 
 describe('durasim check', () => {
   test('a journal that persists the access token is caught, and nothing durasim prints or writes holds the token', async () => {
@@ -39,7 +42,7 @@ describe('durasim check', () => {
   });
 
   test('a clean journal exits 0; the seed is the first line; the reports are written', async () => {
-    expect(await run('check', '--no-sweep', '--runs', '30', '--seed', '5', ...common())).toBe(0);
+    expect(await run('check', '--no-sweep', '--runs', '30', '--seed', '5', ...common('restart'))).toBe(0);
     expect(out[0]).toMatch(/^seed 5 · faults crash,disk,io,response,duplicate,user,service-restart,intent,store,failure/);
     for (const file of ['summary.json', 'report.md', 'junit.xml']) expect(existsSync(report(file)), file).toBe(true);
     expect(JSON.parse(readFileSync(report('summary.json'), 'utf8'))).toMatchObject({ verdict: 'clean', exitCode: 0, runsExecuted: 30, seed: 5 });
@@ -71,7 +74,7 @@ describe('durasim check', () => {
     const { coverage } = JSON.parse(readFileSync(report('summary.json'), 'utf8')) as { coverage: { windows: string[]; aimedRuns: number; aimedHits: number } };
     expect(coverage.aimedRuns).toBe(20);
     expect(coverage.aimedHits).toBeGreaterThan(10);
-    expect(out.at(-5)).toMatch(new RegExp(`^fault windows hit: ${coverage.windows.length} of \\d+ within reach \\(\\d+%\\) \\(a fault × the kind of step it struck × whose step\\); 20 runs aimed at one no run had hit, ${coverage.aimedHits} of them struck it$`));
+    expect(out.at(-4)).toMatch(new RegExp(`^fault windows hit: ${coverage.windows.length} of \\d+ within reach \\(\\d+%\\) \\(a fault × the kind of step it struck × whose step\\); 20 runs aimed at one no run had hit, ${coverage.aimedHits} of them struck it$`));
   });
 
   test('a safety violation exits 1 and ends with the one command that replays it, then the end line', async () => {
@@ -114,14 +117,14 @@ describe('durasim check', () => {
     expect(summary.timeBudgetHit).toBe(true);
     expect(summary.runsExecuted).toBeLessThan(100000);
     // The rate has a decimal below 10/s (a busy machine: "9 runs in 0.94 s (9.6/s)").
-    expect(out.at(-6)).toMatch(/^\d+ runs in [\d.]+ s \([\d.]+\/s\), stopped by the time budget; re-run \d+ for determinism: clean$/);
+    expect(out.at(-5)).toMatch(/^\d+ runs in [\d.]+ s \([\d.]+\/s\), stopped by the time budget; re-run \d+ for determinism: clean$/);
   });
 
   test('shards split the runs deterministically', async () => {
     expect(await run('check', '--no-sweep', '--runs', '20', '--seed', '9', '--shard', '1/2', ...common())).toBe(0);
     const first = JSON.parse(readFileSync(report('summary.json'), 'utf8')) as { runsExecuted: number; coverage: { windows: string[] } };
     const second = join(dir, 'second');
-    expect(await run('check', '--no-sweep', '--runs', '20', '--seed', '9', '--shard', '2/2', '--report-dir', second, '--regressions', join(dir, 'regressions'), '--no-progress')).toBe(0);
+    expect(await run('check', '--no-sweep', '--runs', '20', '--seed', '9', '--shard', '2/2', '--report-dir', second, '--regressions', join(dir, 'regressions'), '--no-progress', '--no-real-restart')).toBe(0);
     expect(first.runsExecuted + (JSON.parse(readFileSync(join(second, 'summary.json'), 'utf8')) as { runsExecuted: number }).runsExecuted).toBe(20);
     out = [];
     expect(await run('merge', report('summary.json'), join(second, 'summary.json'))).toBe(0);
@@ -159,10 +162,10 @@ describe('check --tally, --invariants, --safety-only', () => {
   });
 
   test('--invariants judges only those named; --safety-only ignores liveness', async () => {
-    expect(await run('check', '--no-sweep', '--journal', 'send-before-dispatched', '--invariants', 'no-silent-overwrite', '--runs', '40', '--seed', '5', ...common())).toBe(0);
+    expect(await run('check', '--no-sweep', '--journal', 'send-before-dispatched', '--invariants', 'no-silent-overwrite', '--runs', '40', '--seed', '5', ...common('restart'))).toBe(0);
     expect(out[1]).toBe('judged by 1 invariant: safety no-silent-overwrite (docs/invariants.md)');
     out = [];
-    expect(await run('check', '--no-sweep', '--journal', 'torn-tail-fatal', '--safety-only', '--runs', '100', '--seed', '5', ...common())).toBe(0);
+    expect(await run('check', '--no-sweep', '--journal', 'torn-tail-fatal', '--safety-only', '--runs', '100', '--seed', '5', ...common('restart'))).toBe(0);
     expect(out[1]).toMatch(/^judged by 26 invariants: safety one-effect-per-key, .*version-change-pauses, cleanup-owned-only, routed-requests, fault-free-effects, evidence-retained \(docs\/invariants\.md\)$/);
     out = [];
     expect(await run('check', '--no-sweep', '--journal', 'torn-tail-fatal', '--runs', '100', '--seed', '5', ...common())).toBe(3);

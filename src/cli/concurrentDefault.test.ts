@@ -17,7 +17,8 @@ beforeEach(() => {
   out = [];
 });
 const run = (...argv: string[]) => main(argv, (line) => out.push(line));
-const common = () => ['--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'];
+// --no-real-restart: a clean verdict's real restarts are not what this file tests, and each costs real processes (keptMemory.test and realRestart.test are theirs).
+const common = () => ['--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress', '--no-real-restart'];
 
 describe('concurrent calls by default', () => {
   test("a server's journal with an in-process race is found by the default families, and the first line leaves nothing out", async () => {

@@ -19,7 +19,8 @@ const onePublish = (): string => {
 };
 // One worker unless the test reads the count: what explore finds does not depend on it (src/pool/workerPool.test.ts), and on
 // 2 cores, under vitest's two forks, a second worker adds its boot and warm-up and takes no wall time off.
-const common = (workers = 1) => ['--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress', '--workers', String(workers)];
+// --no-real-restart: a clean verdict's real restarts are not what this file tests, and each costs real processes (keptMemory.test and realRestart.test are theirs).
+const common = (workers = 1) => ['--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress', '--workers', String(workers), '--no-real-restart'];
 
 describe('durasim explore', () => {
   test('a clean journal exits 0 with the coverage table printed and written', async () => {
@@ -81,7 +82,7 @@ describe('durasim explore', () => {
     const err: string[] = [];
     const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => err.push(String(chunk)) > 0);
     try {
-      expect(await run('explore', onePublish(), '--journal', 'reference', '--max-runs', '30', '--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'))).toBe(0);
+      expect(await run('explore', onePublish(), '--journal', 'reference', '--max-runs', '30', '--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-real-restart')).toBe(0);
     } finally {
       spy.mockRestore();
     }

@@ -21,7 +21,8 @@ beforeEach(() => {
 });
 const run = (...argv: string[]) => main(argv, (line) => out.push(line));
 // Each worker count its own regression folder: a finding saved by one would be replayed first by the next.
-const common = (workers = '1') => ['--seed', '1', '--workers', workers, '--report-dir', join(dir, 'report'), '--regressions', join(dir, `regressions-${workers}`), '--no-progress'];
+// --no-real-restart: a clean verdict's real restarts are not what this file tests, and each costs real processes (keptMemory.test and realRestart.test are theirs).
+const common = (workers = '1') => ['--seed', '1', '--workers', workers, '--report-dir', join(dir, 'report'), '--regressions', join(dir, `regressions-${workers}`), '--no-progress', '--no-real-restart'];
 interface Pairs { total: number; kept: number; partial: boolean; tried: number; runs: number; ms: number; cpuMs: number; complete: boolean; stoppedBy?: string }
 const summary = () => JSON.parse(readFileSync(join(dir, 'report', 'summary.json'), 'utf8')) as { runsExecuted: number; counterexampleFaults?: number; replayCommand?: string; sweep?: { runs: number; states: number; complete: boolean; pairs?: Pairs } };
 const PAIRS_LINE = /^two-fault pairs: (every one of the|\d+ of the) \d+ pairs kept by dependency \(of \d+\) tried in \d+ runs, \d+\.\d s \(\d+\.\d s CPU\)( — .*)?$/;

@@ -116,7 +116,7 @@ describe('durasim regressions prune', () => {
   test('a check after pruning replays only what is left', async () => {
     expect(await run('regressions', 'prune', '--regressions', root, '--family', 'disk,concurrent')).toBe(0);
     out = [];
-    expect(await run('check', '--no-sweep', '--journal', 'torn-tail-fatal', '--faults', 'crash,disk,concurrent', '--runs', '1', '--seed', '1', '--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', root, '--no-progress')).toBe(0);
+    expect(await run('check', '--no-sweep', '--journal', 'torn-tail-fatal', '--faults', 'crash,disk,concurrent', '--runs', '1', '--seed', '1', '--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', root, '--no-progress', '--no-real-restart')).toBe(0);
     expect(out.join('\n')).not.toContain('stored regression');
   });
 });

@@ -23,7 +23,8 @@ beforeEach(() => {
 afterEach(() => vi.restoreAllMocks());
 
 const run = (...argv: string[]) => main(argv, (line) => out.push(line));
-const outputs = () => ['--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'];
+// --no-real-restart: a clean verdict's real restarts are not what this file tests, and each costs real processes (keptMemory.test and realRestart.test are theirs).
+const outputs = () => ['--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress', '--no-real-restart'];
 /** torn-tail-fatal's committed regression: a torn-tail machine crash (the disk family), which the mutant fails. */
 function storeTornTail(): string {
   const file = join(dir, 'regressions', 'torn-tail-fatal', '5c7d6fe8baad79b2.json');

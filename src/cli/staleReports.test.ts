@@ -25,7 +25,8 @@ afterEach(() => {
 const run = (...argv: string[]) => main(argv, (line) => out.push(line));
 const report = (name: string): string => join(dir, 'report', name);
 const inReport = (): string[] => readdirSync(join(dir, 'report')).sort();
-const outputs = () => ['--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'];
+// --no-real-restart: a clean verdict's real restarts are not what this file tests, and each costs real processes (keptMemory.test and realRestart.test are theirs).
+const outputs = () => ['--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress', '--no-real-restart'];
 const failingCheck = async (): Promise<void> => {
   expect(await run('check', '--no-sweep', '--journal', 'send-before-dispatched', '--runs', '20', '--seed', '5', ...outputs())).toBe(1);
   expect(existsSync(report('counterexample.json')) && existsSync(report('timeline.html'))).toBe(true);

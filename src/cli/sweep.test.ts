@@ -17,7 +17,8 @@ beforeEach(() => {
   out = [];
 });
 const run = (...argv: string[]) => main(argv, (line) => out.push(line));
-const common = () => ['--runs', '1', '--seed', '1', '--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress'];
+// --no-real-restart: a clean verdict's real restarts are not what this file tests, and each costs real processes (keptMemory.test and realRestart.test are theirs).
+const common = () => ['--runs', '1', '--seed', '1', '--workers', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress', '--no-real-restart'];
 const summary = () => JSON.parse(readFileSync(join(dir, 'report', 'summary.json'), 'utf8')) as { runsExecuted: number; sweep?: { states: number; points: { explored: number; of: number }; runs: number; ms: number; cpuMs: number; complete: boolean; stoppedBy?: string } };
 const SWEEP_LINE = /^single-fault sweep: (\d+) states judged at (.+) in (\d+) runs, \d+\.\d s \(\d+\.\d s CPU\)$/;
 
