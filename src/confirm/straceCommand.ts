@@ -27,7 +27,8 @@ let available: string | undefined | null = null;
 /** Why workers cannot run traced here (no strace, or tracing not permitted), or undefined when they can. */
 export function straceUnavailable(): string | undefined {
   if (available !== null) return available;
-  const run = spawnSync('strace', ['-qq', '-e', 'trace=none', process.execPath, '-e', '0'], { encoding: 'utf8', timeout: 20_000 });
+  // `node --version` under strace: the question is only whether tracing is permitted, and it answers before Node boots (0.1 s, not 0.4 s of `node -e 0`, spent blocking the command's thread).
+  const run = spawnSync('strace', ['-qq', '-e', 'trace=none', process.execPath, '--version'], { encoding: 'utf8', timeout: 20_000 });
   if (run.error) available = `strace is not installed (${(run.error as NodeJS.ErrnoException).code ?? run.error.message})`;
   else if (run.status !== 0) available = `strace cannot trace here: ${(run.stderr || `exit ${run.status}`).trim().split('\n')[0]}`;
   else available = undefined;

@@ -76,6 +76,8 @@ const RESULT = /\) += (-?\d+|0x[0-9a-f]+|\?)(?:<((?:\\x[0-9a-f]{2})*)>)?(?: ([A-
 export class StraceLog {
   private offset = 0;
   private partial = '';
+  /** The read buffer, made once: a confirmation reads the log at every step of every worker (one made per read zero-filled 300 MB in a run of 150 steps). */
+  private buffer: Buffer | undefined;
   private readonly unfinished = new Map<number, { atUs: number; name: string; head: string }>();
   /** Lines this reader could not make sense of (kept for the report; a few). */
   readonly odd: string[] = [];
@@ -92,7 +94,7 @@ export class StraceLog {
     }
     const chunks: Buffer[] = [];
     try {
-      const buffer = Buffer.alloc(1 << 20);
+      const buffer = (this.buffer ??= Buffer.allocUnsafe(1 << 20)); // only the bytes read are ever copied out
       for (let n = readSync(fd, buffer, 0, buffer.length, this.offset); n > 0; n = readSync(fd, buffer, 0, buffer.length, this.offset)) {
         chunks.push(Buffer.from(buffer.subarray(0, n)));
         this.offset += n;
