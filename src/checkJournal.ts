@@ -10,7 +10,7 @@
  * regressions first (those in the task shape and of the fault families it draws, as check), then hunts with generated
  * scenarios; on a failure it saves the counterexample to the regression corpus and throws an error
  * that reads as the failure itself: the violations, the explained trace, and the command that
- * replays it.
+ * replays it. A clean check ends with check's two real restarts of the task (option realRestart).
  */
 import { count } from './report/count.js';
 import { isAbsolute, relative } from 'node:path';
@@ -38,6 +38,8 @@ import { readTaskFile, settingsOf } from './cli/config.js';
 import type { ServiceContract } from '../simulator/contract/contract.js';
 import { parseContract } from '../simulator/contract/parseContract.js';
 import { inputTask, parseInputSpec } from './inputTask.js';
+import { realRestart } from './cli/realRestart.js';
+import { sweepBase } from './runner/sweep.js';
 
 export interface CheckJournalOptions {
   /**
@@ -76,6 +78,14 @@ export interface CheckJournalOptions {
   workers?: number | undefined;
   maxHeapMb?: number | undefined;
   hangTimeoutMs?: number | undefined;
+  /**
+   * End a clean check with the two real restarts `durasim check` ends with (default true): the task
+   * with one crash, simulated, then run in real processes, where memory dies with the process. Real
+   * processes breaking what the simulation did not fails the check (a sandbox verdict: something a
+   * real crash forgets survived the simulated one), the scenario saved with `npx durasim confirm` as
+   * its replay. false leaves them out: a pass is then the simulation's alone (README, known limits).
+   */
+  realRestart?: boolean | undefined;
 }
 
 /** A module path as one types it on a command line here: relative to the working folder. */
@@ -124,6 +134,23 @@ function withConfig(options: CheckJournalOptions): CheckJournalOptions & { loadE
   };
 }
 
+/**
+ * A clean check's real restarts, as `durasim check` runs them (src/cli/realRestart.ts): a parting
+ * throws, the scenario saved (unless saving is off) with confirm's command as its replay.
+ */
+async function restartForReal(pool: WorkerPool, loaded: { journalId: number; name: string }, ref: JournalRef, base: Scenario, options: CheckJournalOptions & { dir: string; seed: number }): Promise<void> {
+  const restarted = await realRestart(pool, loaded.journalId, ref, base);
+  if (!restarted.sandbox) return;
+  const spec = options.journalSpec ?? ref.spec;
+  const file = options.saveRegressions === false ? '(not saved)' : saveRegression(restarted.sandbox.scenario, { journal: loaded.name, module: spec, invariants: [], seed: options.seed }, options.dir).file;
+  throw new Error([
+    `durasim found a failure in journal "${loaded.name}" (seed ${options.seed}: clean when simulated, not after a real restart)`,
+    `  sandbox: ${restarted.sandbox.why}`,
+    ...restarted.confirmation.lines.map((line) => `  ${line}`),
+    `replay: npx durasim confirm ${file} --journal ${spec}`,
+  ].join('\n'));
+}
+
 export async function checkJournal(journal: string | URL | JournalAdapter, given: CheckJournalOptions = {}): Promise<void> {
   const ref = refOf(journal);
   if (given.seed !== undefined && !(Number.isSafeInteger(given.seed) && given.seed >= 0 && given.seed < SEED_LIMIT)) {
@@ -142,7 +169,10 @@ export async function checkJournal(journal: string | URL | JournalAdapter, given
     const arbitrary = { faults: options.faults ?? DEFAULT_FAULT_KINDS, ...(options.operations ? { operations: options.operations } : {}), ...(options.features ? { features: options.features } : {}), ...(options.task ? { task: options.task } : {}), ...(options.env ? { environment: options.env } : {}), ...(options.contract ? { contract: options.contract } : {}), ...(options.allOperations ? { allOperations: true } : {}) };
     const hunted = await hunt({ pool, journalId: loaded.journalId, seed, runs, shrinkWorkers: workers.shrink, arbitrary, regressions: loadRegressions(loaded.name, dir).filter((r) => inShape(r.scenario, options) && familiesOutside(r.scenario, options.faults ?? DEFAULT_FAULT_KINDS).length === 0), ...(options.guided ? { guided: true } : {}), keepLookingPastLiveness: true });
     const finding = hunted.finding;
-    if (!finding) return;
+    if (!finding) {
+      if (options.realRestart !== false) await restartForReal(pool, loaded, ref, sweepBase(arbitrary), { ...options, dir, seed });
+      return;
+    }
     const confirmed = await confirmCounterexample(pool, loaded.journalId, finding.scenario, finding.outcome);
     if (confirmed.harness || finding.verdict === 'harness') throw new Error(`durasim failed (not a finding about the journal): ${confirmed.harness?.message ?? (finding.outcome.kind === 'harness-error' ? finding.outcome.message : 'unknown')}`);
     // An inspect() answer the judge cannot read: the adapter's bug, said as one (never a finding).

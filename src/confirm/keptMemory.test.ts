@@ -6,11 +6,13 @@
  * runs that restart itself on a clean verdict (src/runner/realRestart.ts; off with
  * --no-real-restart) and ends in a sandbox verdict, where a correct journal stays clean.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { checkJournal } from '../checkJournal.js';
 import { main } from '../cli/main.js';
+import { parseScenario } from '../../simulator/scenario/scenario.js';
 
 const FIXTURE = resolve(import.meta.dirname, 'fixtures/keptMemory.ts');
 /** One publish; the first process killed before its first step naming the key (after it has left its memory). */
@@ -75,6 +77,17 @@ describe('memory a simulated crash kept, shown by a real restart', () => {
     const { code, out } = await run('check', '--no-sweep', '--journal', FIXTURE, '--task', taskFile(dir), '--runs', '5', '--seed', '1', '--no-real-restart', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress');
     expect(out).not.toMatch(/in real processes/);
     expect(code).toBe(0);
+  });
+
+  test.concurrent('checkJournal() (the helper for your own tests) restarts a clean task for real as check does: the journal that kept memory fails it, saved, with confirm as its replay; realRestart: false passes it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'durasim-kept-helper-'));
+    const task = parseScenario({ ...SCENARIO, faults: [] });
+    const checked = checkJournal(FIXTURE, { task, runs: 5, seed: 1, workers: 1, regressionsDir: join(dir, 'regressions') });
+    await expect(checked).rejects.toThrow(/^durasim found a failure in journal "kept-memory" \(seed 1: clean when simulated, not after a real restart\)\n {2}sandbox: a real restart parted from the simulated one \(the worlds part at worker step \d+: /);
+    await expect(checked).rejects.toThrow(/^ {2}verdict: another violation — real processes broke write-ahead \[post-a\]/m);
+    await expect(checked).rejects.toThrow(new RegExp(`\\nreplay: npx durasim confirm ${join(dir, 'regressions').replaceAll('/', '\\/')}\\/kept-memory\\/[0-9a-f]+\\.json --journal ${FIXTURE.replaceAll('/', '\\/').replaceAll('.', '\\.')}$`));
+    expect(readdirSync(join(dir, 'regressions', 'kept-memory'))).toHaveLength(1);
+    await expect(checkJournal(FIXTURE, { task, runs: 5, seed: 1, workers: 1, regressionsDir: join(dir, 'off'), realRestart: false })).resolves.toBeUndefined();
   });
 
   test('clean when simulated; real processes part from the simulation after the restart and break write-ahead', async () => {
