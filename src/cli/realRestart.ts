@@ -4,7 +4,7 @@ import { confirmScenario, simulatedOf } from '../confirm/confirmScenario.js';
 import type { JournalRef } from '../isolation/journalRef.js';
 import type { WorkerPool } from '../pool/workerPool.js';
 import type { RunReport } from '../report/runReport.js';
-import { realRestartScenarios } from '../runner/realRestart.js';
+import { realRestartPlans } from '../runner/realRestart.js';
 
 /** What the restarts said, and the parting when real processes broke what the simulation did not. */
 export type Restarted = { confirmation: NonNullable<RunReport['confirmation']>; sandbox?: { scenario: Scenario; why: string; result?: SimulationResult } };
@@ -24,10 +24,10 @@ export function realProcessesLine(confirmation: NonNullable<RunReport['confirmat
 export async function realRestart(pool: WorkerPool, journalId: number, ref: JournalRef, base: Scenario): Promise<Restarted> {
   // The fault-free run first: the late restart's crash is placed by its steps (src/runner/realRestart.ts).
   const faultFree = await pool.run(journalId, base, { detail: 'full' });
-  const scenarios = realRestartScenarios(base, faultFree.kind === 'simulated' ? faultFree.result?.trace : undefined);
-  if (scenarios.length === 0) return { confirmation: { verdict: 'not run', lines: ['not run: the task has no operation to restart in'] } };
-  // Both restarts at once: real processes mostly wait (on the service, on the disk), each in its own folder against its own service.
-  const restarts = await Promise.all(scenarios.map((scenario, i) => restartOnce(pool, journalId, ref, scenario, i === 0 ? 'early: one crash before its first step naming the first key' : 'late: one crash before its first step naming the last key once the service has answered, or its last step naming the task')));
+  const plans = realRestartPlans(base, faultFree.kind === 'simulated' ? faultFree.result?.trace : undefined);
+  if (plans.length === 0) return { confirmation: { verdict: 'not run', lines: ['not run: the task has no operation to restart in'] } };
+  // The restarts at once: real processes mostly wait (on the service, on the disk), each in its own folder against its own service.
+  const restarts = await Promise.all(plans.map((plan) => restartOnce(pool, journalId, ref, plan.scenario, plan.what)));
   const parted = restarts.find((r) => r.sandbox !== undefined);
   if (parted) return parted;
   const notClean = restarts.find((r) => r.confirmation.verdict !== 'both clean');

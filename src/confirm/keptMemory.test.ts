@@ -31,6 +31,16 @@ async function run(...args: string[]): Promise<{ code: number; out: string }> {
   return { code, out: out.join('\n') };
 }
 
+/** check (its restarts on) of one of the fixture's journals, `exported`, on a task of two publishes: the second begins once the first was answered. */
+async function checkTwoPublishes(name: string, exported: string): Promise<{ code: number; out: string; dir: string }> {
+  const dir = mkdtempSync(join(tmpdir(), `durasim-kept-${name}-`));
+  const journal = join(dir, `${name}.ts`);
+  writeFileSync(journal, `export { ${exported} as default } from ${JSON.stringify(FIXTURE)};\n`);
+  const task = join(dir, 'task.json');
+  writeFileSync(task, JSON.stringify({ ...SCENARIO, task: { id: 'task-1', operations: [...SCENARIO.task.operations, { kind: 'publish', key: 'post-b', body: 'artifact b v1' }] }, faults: [] }));
+  return { ...(await run('check', '--no-sweep', '--journal', journal, '--task', task, '--runs', '5', '--seed', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress')), dir };
+}
+
 describe('memory a simulated crash kept, shown by a real restart', () => {
   test.concurrent('check restarts a clean task for real: the journal that kept memory is a sandbox verdict (exit 4), saved, with confirm as its replay', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'durasim-kept-check-'));
@@ -43,14 +53,18 @@ describe('memory a simulated crash kept, shown by a real restart', () => {
   });
 
   test.concurrent("check restarts late in the run: memory left only once the first request was answered is a sandbox verdict too (a restart before the task's first step missed it)", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'durasim-kept-late-'));
-    const late = join(dir, 'late.ts');
-    writeFileSync(late, `export { lateJournal as default } from ${JSON.stringify(FIXTURE)};\n`);
     // Two publishes: the late restart's crash strikes as the second begins, the first answered (src/runner/realRestart.ts).
-    const task = join(dir, 'task.json');
-    writeFileSync(task, JSON.stringify({ ...SCENARIO, task: { id: 'task-1', operations: [...SCENARIO.task.operations, { kind: 'publish', key: 'post-b', body: 'artifact b v1' }] }, faults: [] }));
-    const { code, out } = await run('check', '--no-sweep', '--journal', late, '--task', task, '--runs', '5', '--seed', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress');
+    const { code, out } = await checkTwoPublishes('late', 'lateJournal');
     expect(out).toMatch(/^in real processes: another violation — real processes broke write-ahead \[post-b\]/m);
+    expect(code).toBe(4);
+  });
+
+  test.concurrent('check restarts in flight too: memory read only while recovering a request the crash left unanswered is a sandbox verdict (the early and late restarts never reach that path)', async () => {
+    const { code, out, dir } = await checkTwoPublishes('in-flight', 'inFlightJournal');
+    expect(out).toMatch(/^ {2}sandbox: a real restart parted from the simulated one/m);
+    // The restart that parted is the one in flight: its crash after the request, the answer never heard.
+    expect((JSON.parse(readFileSync(join(dir, 'report', 'counterexample.json'), 'utf8')) as { faults: unknown[] }).faults).toEqual([{ kind: 'crash', process: 0, incarnation: 0, at: { mentions: 'post-b', occurrence: expect.any(Number) }, when: 'after', mode: 'keep-all' }]);
+    expect(out).toMatch(/^in real processes: another violation — real processes broke [a-z-]+(, [a-z-]+)* \[post-b\]/m);
     expect(code).toBe(4);
   });
 
