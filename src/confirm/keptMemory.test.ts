@@ -55,15 +55,16 @@ describe('memory a simulated crash kept, shown by a real restart', () => {
   test.concurrent("check restarts late in the run: memory left only once the first request was answered is a sandbox verdict too (a restart before the task's first step missed it)", async () => {
     // Two publishes: the late restart's crash strikes as the second begins, the first answered (src/runner/realRestart.ts).
     const { code, out } = await checkTwoPublishes('late', 'lateJournal');
-    expect(out).toMatch(/^in real processes: another violation — real processes broke write-ahead \[post-b\]/m);
-    expect(code).toBe(4);
+    // Late's parting is reported, or the chain's when late's real run went otherwise (a real run is timed by the machine): either names post-b.
+    expect(out, out).toMatch(/^in real processes: another violation — real processes broke [a-z-]+(, [a-z-]+)* \[post-b\]/m);
+    expect(code, out).toBe(4);
   });
 
   test.concurrent('check restarts in flight too: memory read only while recovering a request the crash left unanswered is a sandbox verdict (the early and late restarts never reach that path)', async () => {
     const { code, out, dir } = await checkTwoPublishes('in-flight', 'inFlightJournal');
     expect(out).toMatch(/^ {2}sandbox: a real restart parted from the simulated one/m);
-    // The restart that parted is the one in flight: its crash after the request, the answer never heard.
-    expect((JSON.parse(readFileSync(join(dir, 'report', 'counterexample.json'), 'utf8')) as { faults: unknown[] }).faults).toEqual([{ kind: 'crash', process: 0, incarnation: 0, at: { mentions: 'post-b', occurrence: expect.any(Number) }, when: 'after', mode: 'keep-all' }]);
+    // The restart that parted is the one in flight: killed before the last step naming post-b, after its request.
+    expect((JSON.parse(readFileSync(join(dir, 'report', 'counterexample.json'), 'utf8')) as { faults: unknown[] }).faults).toEqual([{ kind: 'crash', process: 0, incarnation: 0, at: { mentions: 'post-b', occurrence: expect.any(Number) }, when: 'before', mode: 'keep-all' }]);
     expect(out).toMatch(/^in real processes: another violation — real processes broke [a-z-]+(, [a-z-]+)* \[post-b\]/m);
     expect(code).toBe(4);
   });

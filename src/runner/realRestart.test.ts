@@ -41,37 +41,42 @@ describe("a clean check's real restart: where its one crash strikes", () => {
     expect(late.faults[0]).toMatchObject({ at: { mentions: key, occurrence: naming.length - 1 } });
   });
 
-  test('a third in flight: after the last request naming a published key, its answer never heard; run, the restarted process recovers that key', async () => {
+  test('a third in flight: a chain of crashes, each incarnation killed before the last step naming the last operation of a kind; run, each restarted process recovers that operation (a publish after its request, an edit after its file is placed)', async () => {
     const base = baseScenario();
     const faultFree = await simulate(referenceJournal, base);
     const plans = realRestartPlans(base, faultFree.trace);
     expect(plans.map((p) => p.what.split(':')[0])).toEqual(['early', 'late', 'in flight']);
     const inFlight = plans[2]?.scenario as Scenario;
-    const published = base.task.operations.filter((op) => op.kind === 'publish').map((op) => op.key);
-    const lastPublished = published.at(-1) as string;
-    expect(published.length).toBeGreaterThan(1);
-    // The crash is after the last request naming the last published key: its occurrence counts the steps naming that key before it.
+    const ops = base.task.operations;
+    const lastOfKind = ops.filter((op, i) => !ops.slice(i + 1).some((later) => later.kind === op.kind));
+    expect(lastOfKind.map((op) => op.kind).sort()).toEqual(['edit', 'lookup', 'publish']);
     const own = faultFree.trace.filter((e) => e.actor === 'worker-0' && e.step !== undefined && !e.op.endsWith(':result'));
-    const request = own.filter((e) => e.op === 'fetch' && stepMentions(e.op, e.detail, lastPublished)).at(-1) as { step: number; seq: number };
-    expect(inFlight.faults).toEqual([{ kind: 'crash', process: 0, incarnation: 0, at: { mentions: lastPublished, occurrence: own.filter((e) => (e.step as number) < request.step && stepMentions(e.op, e.detail, lastPublished)).length }, when: 'after', mode: 'keep-all' }]);
-    // Run: the service received the request, the first process died before its next step, and the restarted one dealt with the key.
+    const naming = (key: string) => own.filter((e) => stepMentions(e.op, e.detail, key));
+    expect(inFlight.faults).toEqual(lastOfKind.map((op, incarnation) => ({ kind: 'crash', process: 0, incarnation, at: { mentions: op.key, occurrence: naming(op.key).length - 1 }, when: 'before', mode: 'keep-all' })));
+    // The publish's last step naming it comes after its request: its crash is in flight.
+    const publish = lastOfKind.find((op) => op.kind === 'publish')?.key as string;
+    expect(naming(publish).at(-2)?.op).toBe('fetch');
+    // Run: every crash strikes, one per incarnation, and each restarted process names the key its predecessor was killed in.
     const restarted = await simulate(referenceJournal, inFlight);
-    const crashedAt = restarted.trace.findIndex((e) => e.actor === 'supervisor' && e.op === 'crash');
-    const received = restarted.trace.filter((e) => e.actor === 'service' && e.op === 'receive' && e.detail.includes(lastPublished));
-    expect(received.length).toBeGreaterThan(0);
-    expect(restarted.trace.indexOf(received[0] as (typeof restarted.trace)[number])).toBeLessThan(crashedAt);
-    expect(restarted.trace.slice(crashedAt).some((e) => e.actor === 'worker-0' && (e.incarnation ?? 0) === 1 && stepMentions(e.op, e.detail, lastPublished))).toBe(true);
+    const crashes = restarted.trace.filter((e) => e.actor === 'supervisor' && e.op === 'crash');
+    expect(crashes).toHaveLength(lastOfKind.length);
+    lastOfKind.forEach((op, incarnation) => {
+      const after = restarted.trace.slice(restarted.trace.indexOf(crashes[incarnation] as (typeof restarted.trace)[number]));
+      expect(after.some((e) => e.actor === 'worker-0' && (e.incarnation ?? 0) === incarnation + 1 && stepMentions(e.op, e.detail, op.key)), op.key).toBe(true);
+    });
+    // The request in flight reached the service before its process was killed.
+    expect(restarted.trace.findIndex((e) => e.actor === 'service' && e.op === 'receive' && e.detail.includes(publish))).toBeLessThan(restarted.trace.indexOf(crashes[lastOfKind.findIndex((op) => op.key === publish)] as (typeof restarted.trace)[number]));
   });
 
-  test('a task of lookups alone: the in-flight crash is after its last request', async () => {
+  test('the chain stays within the bound on incarnations, and leaves out an operation no step names twice', () => {
     const base = baseScenario();
-    const lookups: Scenario = { ...base, task: { ...base.task, operations: base.task.operations.filter((op) => op.kind === 'lookup') } };
-    expect(lookups.task.operations.length).toBeGreaterThan(0);
-    const faultFree = await simulate(referenceJournal, lookups);
-    const inFlight = realRestartPlans(lookups, faultFree.trace).find((p) => p.what.startsWith('in flight'));
-    const requests = faultFree.trace.filter((e) => e.actor === 'worker-0' && e.op === 'fetch');
-    expect(requests.length).toBeGreaterThan(0);
-    expect(inFlight?.scenario.faults[0]).toMatchObject({ kind: 'crash', when: 'after' });
+    const trace = [0, 1, 2].map((step) => ({ seq: step, actor: 'worker-0', incarnation: 0, step, op: 'fh.appendFile', detail: `journal.jsonl "${base.task.operations[0]?.key}"` })) as unknown as Parameters<typeof realRestartPlans>[1];
+    const one = (bound: number) => realRestartPlans({ ...base, bounds: { ...base.bounds, maxIncarnations: bound } }, trace).find((p) => p.what.startsWith('in flight'));
+    // Only the first operation is named (three times) and it is a publish, not the task's last of its kind: no chain.
+    expect(one(8)).toBeUndefined();
+    const single: Scenario = { ...base, task: { ...base.task, operations: base.task.operations.slice(0, 1) } };
+    expect(realRestartPlans(single, trace).find((p) => p.what.startsWith('in flight'))?.scenario.faults).toEqual([{ kind: 'crash', process: 0, incarnation: 0, at: { mentions: single.task.operations[0]?.key, occurrence: 2 }, when: 'before', mode: 'keep-all' }]);
+    expect(realRestartPlans({ ...single, bounds: { ...single.bounds, maxIncarnations: 1 } }, trace).find((p) => p.what.startsWith('in flight'))).toBeUndefined();
   });
 
   test('without the fault-free trace, the early restart alone; no operation, no restart', () => {

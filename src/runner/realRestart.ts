@@ -14,11 +14,13 @@
  * the last step that names the task. By then the process has left what it leaves as it works,
  * which the first restart misses (properties/attacks/pending/own/e04), and the restarted process
  * still has work in which a path memory changed can break something (a parting is seen only when
- * real processes break an invariant). One in flight: after the fault-free run's last request that
- * names a published key (else its last request), the service's answer never heard, so the restarted
- * process recovers a request that may have left, the window every journal has its own path for; at
- * the other two every earlier key has its receipt, so memory read only there went unseen
- * (properties/attacks/pending/own/e05). The same crash twice, or no such step, is one restart less.
+ * real processes break an invariant). One in flight, a chain of crashes: for the last operation of
+ * each kind (publish, lookup, edit), in the task's order, the next incarnation is killed before the
+ * last step naming its key (a publish's after its request, the answer never heard; an edit's after
+ * the file is placed, before it is recorded), so each restarted process recovers an operation a
+ * crash cut short, the window every journal has its own path for. At the other two every earlier
+ * key is done, so memory read only in such a recovery went unseen (properties/attacks/pending/own/
+ * e05: a request in flight; e06: an edit). The same crashes twice, or no such step, is one restart less.
  */
 import type { Fault, Scenario } from '../../simulator/scenario/scenario.js';
 import type { TraceEntry } from '../../simulator/world/trace.js';
@@ -36,13 +38,14 @@ export function realRestartPlans(base: Scenario, faultFree?: readonly TraceEntry
   const key = base.task.operations[0]?.key;
   if (key === undefined) return [];
   const early: Fault = { kind: 'crash', process: 0, incarnation: 0, at: { mentions: key, occurrence: 0 }, when: 'before', mode: 'keep-all' };
+  const late = faultFree === undefined ? undefined : lateCrash(base, faultFree);
   const later = faultFree === undefined ? [] : [
-    { crash: lateCrash(base, faultFree), what: "late: one crash before its first step naming the last key once the service has answered, or its last step naming the task" },
-    { crash: inFlightCrash(base, faultFree), what: "in flight: one crash after its last request naming a published key (or its last request), the answer never heard" },
+    { crashes: late === undefined ? [] : [late], what: 'late: one crash before its first step naming the last key once the service has answered, or its last step naming the task' },
+    { crashes: inFlightChain(base, faultFree), what: 'in flight: for the last operation of each kind, the next incarnation killed before its last step naming its key, the restarted one recovering it' },
   ];
-  const plans: { crash: Fault; what: string }[] = [{ crash: early, what: 'early: one crash before its first step naming the first key' }];
-  for (const { crash, what } of later) if (crash !== undefined && !plans.some((p) => JSON.stringify(p.crash) === JSON.stringify(crash))) plans.push({ crash, what });
-  return plans.map(({ crash, what }) => ({ scenario: { ...structuredClone(base), faults: [crash] }, what }));
+  const plans: { crashes: Fault[]; what: string }[] = [{ crashes: [early], what: 'early: one crash before its first step naming the first key' }];
+  for (const { crashes, what } of later) if (crashes.length > 0 && !plans.some((p) => JSON.stringify(p.crashes) === JSON.stringify(crashes))) plans.push({ crashes, what });
+  return plans.map(({ crashes, what }) => ({ scenario: { ...structuredClone(base), faults: crashes }, what }));
 }
 
 /** The restart scenarios alone (realRestartPlans), the early one first. */
@@ -73,10 +76,21 @@ function lateCrash(base: Scenario, trace: readonly TraceEntry[]): Fault | undefi
   return at === undefined ? undefined : anchoredCrash(base, trace, at.step as number, 'before');
 }
 
-/** The crash in flight (above), anchored; undefined when the fault-free run sent no request. */
-function inFlightCrash(base: Scenario, trace: readonly TraceEntry[]): Fault | undefined {
-  const published = base.task.operations.filter((op) => op.kind === 'publish').map((op) => op.key);
-  const requests = firstSteps(trace).filter((e) => e.op === 'fetch');
-  const at = requests.filter((e) => published.some((key) => stepMentions(e.op, e.detail, key))).at(-1) ?? requests.at(-1);
-  return at === undefined ? undefined : anchoredCrash(base, trace, at.step as number, 'after');
+/**
+ * The chain in flight (above): one crash per incarnation, the k-th before the last step naming the key of the k-th
+ * operation chosen, counted as the fault-free run names it (a restarted process does that operation's steps as a fresh one
+ * does, after its recovery of the one before); an operation no step names twice (nothing before its last step to recover)
+ * is left out, and the chain stays within the scenario's bound on incarnations.
+ */
+function inFlightChain(base: Scenario, trace: readonly TraceEntry[]): Fault[] {
+  const own = firstSteps(trace);
+  const ops = base.task.operations;
+  const lastOfKind = ops.filter((op, i) => !ops.slice(i + 1).some((later) => later.kind === op.kind));
+  const crashes: Fault[] = [];
+  for (const op of lastOfKind) {
+    const naming = own.filter((e) => stepMentions(e.op, e.detail, op.key)).length;
+    if (naming < 2 || crashes.length + 1 >= base.bounds.maxIncarnations) continue;
+    crashes.push({ kind: 'crash', process: 0, incarnation: crashes.length, at: { mentions: op.key, occurrence: naming - 1 }, when: 'before', mode: 'keep-all' });
+  }
+  return crashes;
 }
