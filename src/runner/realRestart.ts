@@ -6,7 +6,7 @@
  * shared objects does not reach) shows as the two worlds parting after the restart; confirm
  * (src/confirm/confirmScenario.ts) runs it and names the step.
  *
- * Where the crash strikes: three restarts, each with one crash of the first process. One before its
+ * Where the crashes strike: three restarts. One, a crash of the first process before its
  * first step that names the task's first key, after its start-up has run (memory left as the
  * modules load or the task starts). One later, read from the fault-free run: before the first
  * step that names the task's last key once the service has answered a request (the work before it
@@ -27,7 +27,7 @@ import type { TraceEntry } from '../../simulator/world/trace.js';
 import { anchoredInPlace, taskNames } from './anchorFaults.js';
 import { stepMentions } from '../../simulator/scenario/scenarioEvents.js';
 
-/** A restart: its scenario, and where its crash strikes, as its report says. */
+/** A restart: its scenario, and where its crashes strike, as its report says. */
 export interface RestartPlan {
   scenario: Scenario;
   what: string;
@@ -58,9 +58,9 @@ function firstSteps(trace: readonly TraceEntry[]): TraceEntry[] {
   return trace.filter((e) => e.actor === 'worker-0' && (e.incarnation ?? 0) === 0 && e.step !== undefined && !e.op.endsWith(':result'));
 }
 
-/** A crash of the first process at `step` of the fault-free run, anchored on what the step names; undefined when it cannot be. */
-function anchoredCrash(base: Scenario, trace: readonly TraceEntry[], step: number, when: 'before' | 'after'): Fault | undefined {
-  const numbered: Scenario = { ...base, faults: [{ kind: 'crash', process: 0, incarnation: 0, step, when, mode: 'keep-all' }] };
+/** A crash of the first process before `step` of the fault-free run, anchored on what the step names; undefined when it cannot be. */
+function anchoredCrash(base: Scenario, trace: readonly TraceEntry[], step: number): Fault | undefined {
+  const numbered: Scenario = { ...base, faults: [{ kind: 'crash', process: 0, incarnation: 0, step, when: 'before', mode: 'keep-all' }] };
   const fault = anchoredInPlace(numbered, trace).faults[0];
   return fault !== undefined && 'at' in fault && fault.at !== undefined ? fault : undefined;
 }
@@ -73,7 +73,7 @@ function lateCrash(base: Scenario, trace: readonly TraceEntry[]): Fault | undefi
   const own = firstSteps(trace);
   const atLastKey = own.find((e) => e.seq > answered && stepMentions(e.op, e.detail, lastKey));
   const at = atLastKey ?? own.filter((e) => names.some((name) => stepMentions(e.op, e.detail, name))).at(-1);
-  return at === undefined ? undefined : anchoredCrash(base, trace, at.step as number, 'before');
+  return at === undefined ? undefined : anchoredCrash(base, trace, at.step as number);
 }
 
 /**
