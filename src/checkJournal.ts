@@ -10,7 +10,7 @@
  * regressions first (those in the task shape and of the fault families it draws, as check), then hunts with generated
  * scenarios; on a failure it saves the counterexample to the regression corpus and throws an error
  * that reads as the failure itself: the violations, the explained trace, and the command that
- * replays it. A clean check ends with check's three real restarts of the task (option realRestart).
+ * replays it. A clean check ends with check's four real restarts of the task (option realRestart).
  */
 import { count } from './report/count.js';
 import { isAbsolute, relative } from 'node:path';
@@ -79,7 +79,7 @@ export interface CheckJournalOptions {
   maxHeapMb?: number | undefined;
   hangTimeoutMs?: number | undefined;
   /**
-   * End a clean check with the three real restarts `durasim check` ends with (default true): the task
+   * End a clean check with the four real restarts `durasim check` ends with (default true): the task
    * with one crash, simulated, then run in real processes, where memory dies with the process. Real
    * processes breaking what the simulation did not fails the check (a sandbox verdict: something a
    * real crash forgets survived the simulated one), the scenario saved with `npx durasim confirm` as

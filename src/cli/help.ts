@@ -62,15 +62,16 @@ saved); --tally runs the whole budget, counts failing runs per invariant and sav
 counterexample of each. --invariants judges only those named;
 --safety-only ignores liveness (convergence, runs that hang or run out of memory). --confirm runs
 the first counterexample in real processes too (see confirm) and reports what happened there. A
-clean check ends with three real restarts of the task, at once (a crash before the first step
+clean check ends with four real restarts of the task, at once (a crash before the first step
 naming its first key; before the first step naming its last key once the service has answered,
 or its last step naming the task; and in flight, a chain: for the last operation of each kind, the
 next incarnation killed before its last step naming its key, so each restarted process recovers an
-operation cut short), each simulated and then run in real processes, in a temporary
+operation cut short; and the same chain a step earlier: before the step before that one naming the
+operation, a publish's request, an edit's placing of its file), each simulated and then run in real processes, in a temporary
 folder, against the service on localhost: memory a journal keeps where a simulated crash does not
 take it away dies there, and real processes breaking what the simulation did not is a sandbox
 verdict (exit 4). Its line says "in real processes: ..."; --no-real-restart leaves them out (the
-clean verdict is then the simulation's alone). A clean explore ends with the same three restarts of
+clean verdict is then the simulation's alone). A clean explore ends with the same four restarts of
 its base's task.
 --env NAME=VALUE (repeatable) puts a variable in the journal's process.env in every scenario, and
 while its modules load (a module that reads its configuration at its top level); it is saved with

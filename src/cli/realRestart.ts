@@ -1,3 +1,4 @@
+import { invariantKind, type Violation } from '../../model/violation.js';
 import type { Scenario } from '../../simulator/scenario/scenario.js';
 import type { SimulationResult } from '../../simulator/simulate.js';
 import { confirmScenario, simulatedOf } from '../confirm/confirmScenario.js';
@@ -35,15 +36,26 @@ export async function realRestart(pool: WorkerPool, journalId: number, ref: Jour
   return { confirmation };
 }
 
-/** One restart: simulated in full, then in real processes; a parting (real processes breaking what the simulation did not) is a sandbox verdict. */
+/**
+ * One restart: simulated in full, then in real processes; a parting (real processes breaking a safety invariant the
+ * simulation did not) is a sandbox verdict, whatever confirm's label: "diverged" too (the real calls changed the disk
+ * otherwise at a step both took alike), where a journal whose lost memory sent it down another path broke write-ahead
+ * for real and the check said clean (keptMemory.test's late journal, seen on 2026-12-07).
+ */
 async function restartOnce(pool: WorkerPool, journalId: number, ref: JournalRef, scenario: Scenario, what: string): Promise<Restarted> {
   const simulated = await pool.run(journalId, scenario, { detail: 'full', modules: 'fresh' });
   if (simulated.kind !== 'simulated' || !simulated.result) return { confirmation: { verdict: 'not run', lines: [`not run: the restart's simulation ended ${simulated.kind}`] } };
-  const { verdict, lines, calls } = await confirmScenario(ref, scenario, simulatedOf(simulated.result, simulated.summary.violations));
+  const simulatedSide = simulatedOf(simulated.result, simulated.summary.violations);
+  const { verdict, lines, calls, real } = await confirmScenario(ref, scenario, simulatedSide);
   const confirmation = { verdict, lines: [`a real restart of the clean task (${what}):`, ...lines], ...(calls ? { calls } : {}) };
-  if (verdict !== 'another violation') return { confirmation };
+  if (verdict !== 'another violation' && !realOnly(real ?? [], simulatedSide.violations)) return { confirmation };
   const where = lines.find((line) => line.startsWith('steps: '))?.replace(/^steps: /, '');
   const said = lines.find((line) => line.startsWith('verdict: '))?.replace(/^verdict: /, '');
   const why = `a real restart parted from the simulated one${where ? ` (${where})` : ''}${said ? `: ${said}` : ''}. What the journal did after a simulated crash is not what it does after a real one: it kept something a real crash forgets, where durasim's restore does not reach (README, known limits), or the simulated world served it otherwise than real processes do. Run the replay below to see both worlds step by step`;
   return { confirmation, sandbox: { scenario, why, result: simulated.result } };
+}
+
+/** Whether real processes broke a safety invariant, at a key, that the simulation did not. */
+export function realOnly(real: readonly Violation[], simulated: readonly Violation[]): boolean {
+  return real.some((v) => invariantKind(v.code) === 'safety' && !simulated.some((s) => s.code === v.code && s.key === v.key));
 }

@@ -49,6 +49,8 @@ export interface Confirmation {
   /** Traced: every worker step that changed the disk, simulated beside real, with the system calls (callComparison.ts). */
   calls?: string[];
   divergence?: CallDivergence;
+  /** The real run's violations, judged as the simulation's are (absent where no real run was judged). */
+  real?: readonly Violation[];
 }
 
 /** The simulated side: what the simulation judged, and what it did. */
@@ -136,5 +138,5 @@ export async function confirmScenario(ref: JournalRef, scenario: Scenario, simul
     : real.traced && simulatedCalls ? firstCallDivergence(simulatedCalls, real.realCalls, alike) : undefined;
   const decided = decideVerdict({ simulated, found, traced: real.traced, simulatedSteps, realSteps, order, ...(divergence ? { divergence } : {}) });
   lines.push(...decided.lines);
-  return { verdict: decided.verdict, exitCode: decided.exitCode, lines, ...extras, ...(divergence && (decided.verdict === 'diverged' || decided.verdict === 'confirmed') ? { divergence } : {}) };
+  return { verdict: decided.verdict, exitCode: decided.exitCode, lines, ...extras, ...(divergence && (decided.verdict === 'diverged' || decided.verdict === 'confirmed') ? { divergence } : {}), real: found };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { judge } from '../../model/judge.js';
 import { stepMentions } from '../../simulator/scenario/scenarioEvents.js';
 import type { Scenario } from '../../simulator/scenario/scenario.js';
 import { simulate } from '../../simulator/simulate.js';
@@ -45,7 +46,7 @@ describe("a clean check's real restart: where its one crash strikes", () => {
     const base = baseScenario();
     const faultFree = await simulate(referenceJournal, base);
     const plans = realRestartPlans(base, faultFree.trace);
-    expect(plans.map((p) => p.what.split(':')[0])).toEqual(['early', 'late', 'in flight']);
+    expect(plans.map((p) => p.what.split(':')[0])).toEqual(['early', 'late', 'in flight', 'in flight, a step earlier']);
     const inFlight = plans[2]?.scenario as Scenario;
     const ops = base.task.operations;
     const lastOfKind = ops.filter((op, i) => !ops.slice(i + 1).some((later) => later.kind === op.kind));
@@ -66,6 +67,34 @@ describe("a clean check's real restart: where its one crash strikes", () => {
     });
     // The request in flight reached the service before its process was killed.
     expect(restarted.trace.findIndex((e) => e.actor === 'service' && e.op === 'receive' && e.detail.includes(publish))).toBeLessThan(restarted.trace.indexOf(crashes[lastOfKind.findIndex((op) => op.key === publish)] as (typeof restarted.trace)[number]));
+  });
+
+  test('a fourth in flight a step earlier: for the same operations, each incarnation killed before the step before that one naming the operation; run, the publish is recovered with its request never sent, the edit with its file moved aside and not placed', async () => {
+    const base = baseScenario();
+    const faultFree = await simulate(referenceJournal, base);
+    const earlier = realRestartPlans(base, faultFree.trace).find((p) => p.what.startsWith('in flight, a step earlier'))?.scenario as Scenario;
+    const ops = base.task.operations;
+    const lastOfKind = ops.filter((op, i) => !ops.slice(i + 1).some((later) => later.kind === op.kind));
+    expect(earlier.faults).toHaveLength(lastOfKind.length);
+    const restarted = await simulate(referenceJournal, earlier);
+    const crashes = restarted.trace.filter((e) => e.actor === 'supervisor' && e.op === 'crash');
+    expect(crashes).toHaveLength(lastOfKind.length);
+    // The step each crash struck (the worker's last step line before it), per operation.
+    const struck = crashes.map((crash) => restarted.trace.slice(0, restarted.trace.indexOf(crash)).filter((e) => e.actor === 'worker-0' && e.step !== undefined && !e.op.endsWith(':result')).at(-1));
+    const publish = lastOfKind.find((op) => op.kind === 'publish')?.key as string;
+    const edit = lastOfKind.find((op) => op.kind === 'edit');
+    const at = (key: string) => struck[lastOfKind.findIndex((op) => op.key === key)];
+    expect(at(publish)).toMatchObject({ op: 'fetch' });
+    expect(at(publish)?.detail).toContain(publish);
+    expect(at(edit?.key as string)).toMatchObject({ op: 'fs.link' });
+    // The publish's request never reached the service before its process was killed: the restarted process sent it.
+    const crashOfPublish = restarted.trace.indexOf(crashes[lastOfKind.findIndex((op) => op.key === publish)] as (typeof restarted.trace)[number]);
+    const received = restarted.trace.filter((e) => e.actor === 'service' && e.op === 'receive' && e.detail.includes(publish)).map((e) => restarted.trace.indexOf(e));
+    expect(received.length).toBeGreaterThan(0);
+    expect(received.every((i) => i > crashOfPublish)).toBe(true);
+    // The edit's file was moved aside when the crash struck, and the restarted process placed it: the edit applied once.
+    expect(restarted.trace.slice(0, restarted.trace.indexOf(crashes.at(-1) as (typeof restarted.trace)[number])).some((e) => e.op === 'fs.rename' && e.detail.includes(`${edit?.kind === 'edit' ? edit.path : ''}.aside-`))).toBe(true);
+    expect(judge(restarted)).toEqual([]);
   });
 
   test('the chain stays within the bound on incarnations, and leaves out an operation no step names twice', () => {

@@ -6,7 +6,7 @@
  * shared objects does not reach) shows as the two worlds parting after the restart; confirm
  * (src/confirm/confirmScenario.ts) runs it and names the step.
  *
- * Where the crashes strike: three restarts. One, a crash of the first process before its
+ * Where the crashes strike: four restarts. One, a crash of the first process before its
  * first step that names the task's first key, after its start-up has run (memory left as the
  * modules load or the task starts). One later, read from the fault-free run: before the first
  * step that names the task's last key once the service has answered a request (the work before it
@@ -20,7 +20,11 @@
  * the file is placed, before it is recorded), so each restarted process recovers an operation a
  * crash cut short, the window every journal has its own path for. At the other two every earlier
  * key is done, so memory read only in such a recovery went unseen (properties/attacks/pending/own/
- * e05: a request in flight; e06: an edit). The same crashes twice, or no such step, is one restart less.
+ * e05: a request in flight; e06: an edit). And the same chain a step earlier: for the same operations, the crash
+ * before the step before that one naming the operation (its key, or a path or resource no other operation names): a
+ * publish's request (recorded dispatched, never sent), an edit's link (the user's file moved aside, the candidate not
+ * placed), a lookup's dispatched record; the first chain missed memory read only there (blind6/h05). The same crashes
+ * twice, or no such step, is one restart less.
  */
 import type { Fault, Scenario } from '../../simulator/scenario/scenario.js';
 import type { TraceEntry } from '../../simulator/world/trace.js';
@@ -42,6 +46,7 @@ export function realRestartPlans(base: Scenario, faultFree?: readonly TraceEntry
   const later = faultFree === undefined ? [] : [
     { crashes: late === undefined ? [] : [late], what: 'late: one crash before its first step naming the last key once the service has answered, or its last step naming the task' },
     { crashes: inFlightChain(base, faultFree), what: 'in flight: for the last operation of each kind, the next incarnation killed before its last step naming its key, the restarted one recovering it' },
+    { crashes: earlierChain(base, faultFree), what: 'in flight, a step earlier: for the same operations, the next incarnation killed before the step before that one naming the operation (its request, its file placed), the restarted one recovering it' },
   ];
   const plans: { crashes: Fault[]; what: string }[] = [{ crashes: [early], what: 'early: one crash before its first step naming the first key' }];
   for (const { crashes, what } of later) if (crashes.length > 0 && !plans.some((p) => JSON.stringify(p.crashes) === JSON.stringify(crashes))) plans.push({ crashes, what });
@@ -91,6 +96,35 @@ function inFlightChain(base: Scenario, trace: readonly TraceEntry[]): Fault[] {
     const naming = own.filter((e) => stepMentions(e.op, e.detail, op.key)).length;
     if (naming < 2 || crashes.length + 1 >= base.bounds.maxIncarnations) continue;
     crashes.push({ kind: 'crash', process: 0, incarnation: crashes.length, at: { mentions: op.key, occurrence: naming - 1 }, when: 'before', mode: 'keep-all' });
+  }
+  return crashes;
+}
+
+/**
+ * The chain a step earlier (above): for the same operations, one crash per incarnation before the last step
+ * inside the operation (after its first step naming its key) that names it — its key, or a name of its own no
+ * other operation of the task names (an edit's path, a lookup's resource) — before its last step naming its
+ * key: a publish's request (recorded dispatched, never sent), an edit's placing of its file (the user's file
+ * moved aside), a lookup's dispatched record. Anchored on that name, counted as the fault-free run names it.
+ */
+function earlierChain(base: Scenario, trace: readonly TraceEntry[]): Fault[] {
+  const own = firstSteps(trace);
+  const ops = base.task.operations;
+  const lastOfKind = ops.filter((op, i) => !ops.slice(i + 1).some((later) => later.kind === op.kind));
+  const namesOf = (op: (typeof ops)[number]): string[] => (op.kind === 'edit' ? [op.path] : op.kind === 'lookup' ? [op.resource] : op.input ? [op.input.resource] : []);
+  const sharedNames = new Set(ops.flatMap((op, i) => namesOf(op).filter((name) => ops.some((other, j) => j !== i && (other.key === name || namesOf(other).includes(name))))));
+  const crashes: Fault[] = [];
+  for (const op of lastOfKind) {
+    const names = [op.key, ...namesOf(op).filter((name) => !sharedNames.has(name))];
+    const naming = own.filter((e) => stepMentions(e.op, e.detail, op.key));
+    const first = naming[0];
+    const last = naming.at(-1);
+    if (first === undefined || last === undefined || crashes.length + 1 >= base.bounds.maxIncarnations) continue;
+    const at = own.filter((e) => e.seq > first.seq && e.seq < last.seq && names.some((name) => stepMentions(e.op, e.detail, name))).at(-1);
+    const mentions = at === undefined ? undefined : names.find((name) => stepMentions(at.op, at.detail, name));
+    if (at === undefined || mentions === undefined) continue;
+    const occurrence = own.filter((e) => e.seq < at.seq && stepMentions(e.op, e.detail, mentions)).length;
+    crashes.push({ kind: 'crash', process: 0, incarnation: crashes.length, at: { mentions, occurrence }, when: 'before', mode: 'keep-all' });
   }
   return crashes;
 }
