@@ -74,6 +74,16 @@ describe('durasim confirm, traced', () => {
     expect(code).toBe(0);
   });
 
+  test("a crash anchored on a path lands where simulated in a journal on Node's API: a link onto the path names it in real processes too (it was named by its source alone, and the kill landed two steps later, diverged)", async () => {
+    // The edit's steps naming notes.md: its read, its "read" record, the move aside, then the link onto it: the fourth is the link.
+    const scenario = file('edit-anchored.json', { format: 'durasim.scenario', version: 3, task: { id: 't', operations: [{ kind: 'edit', key: 'edit-notes', path: 'notes.md', append: '- agent: done\n' }] }, files: { 'notes.md': '# Notes\n' }, faults: [{ kind: 'crash', process: 0, incarnation: 0, at: { mentions: 'notes.md', occurrence: 3 }, when: 'before', mode: 'keep-all' }] });
+    const { code, out } = await confirm(scenario, join(ROOT, 'examples/node-journal/journal.ts'));
+    expect(out).toMatch(/^real crash: worker-0#0 before step \d+ \(fs\.promises\.link\): SIGKILL$/m);
+    expect(out).toMatch(/^steps: the real processes took the simulation's \d+ worker steps, in its order$/m);
+    expect(out).toMatch(/^verdict: both clean$/m);
+    expect(code).toBe(0);
+  });
+
   test('a simulation whose disk calls differ from the real ones for a step is diverged (exit 6): the step and both sides named, never "not reproduced"', async () => {
     const scenario = parseScenario(oneWrite);
     const result = await simulate(referenceJournal, scenario, { diskCalls: true });

@@ -13,12 +13,24 @@ import { outsideTurn, type TurnHolder } from '../../simulator/sandbox/ambientGua
 import { mkdirSync } from 'node:fs';
 import { NOT_STEPS, SERVED_APIS } from '../../simulator/node/served/serveCall.js';
 import { MKDTEMP_ATTEMPTS, mkdtempName } from '../../simulator/node/served/fsCompound.js';
-import { preview } from '../../simulator/world/trace.js';
+import { preview, previewData } from '../../simulator/world/trace.js';
 import type { Env, FileHandle, Store } from '../../model/contract/contract.js';
 import { storeOver, storeStepDetail } from '../../simulator/node/simStore.js';
 import type { StepCounter } from './stepCounter.js';
 import { countedWholeFile, NOT_SPLIT } from './countedSteps.js';
 import type { StoreCaller } from './storeClient.js';
+
+/**
+ * The calls on two paths the simulator details as "from → to" (fsOps.ts: rename, link, cp; copyFile is split, countedSteps.ts).
+ * Named by the first path alone here, a real worker counted a link onto notes.md as no step naming notes.md, and a crash
+ * anchored before it landed at a later step (the fourth real restart of examples/node-journal, 2026-12-07).
+ */
+const TWO_PATHS = new Set(['rename', 'link', 'cp', 'copyFile']);
+/** node:fs calls whose first argument may be a descriptor, which the simulator names by the file it has open (fsOps.ts fdName, targetName). */
+const ON_DESCRIPTOR = new Set(['write', 'read', 'close', 'fsync', 'fdatasync', 'ftruncate', 'fstat', 'writev', 'readv', 'fchmod', 'fchown', 'futimes', 'writeFile', 'appendFile', 'readFile']);
+const STANDARD_STREAMS: Record<number, string> = { 0: 'stdin', 1: 'stdout', 2: 'stderr' };
+/** Data as the simulator shows what a write writes (fsOps.ts show). */
+const show = (data: unknown): string => (typeof data === 'string' || ArrayBuffer.isView(data) ? previewData(data) : preview(String(data)));
 
 const SERVED = new Set(SERVED_APIS);
 /** Randomness served as bytes: one draw each, as simulated (simulator/node/served/servedRandom.ts). */
@@ -31,6 +43,8 @@ const text = (data: unknown): string => (typeof data === 'string' ? data : Array
 
 export class CountedWorld {
   private draws = 0;
+  /** The descriptors node:fs's open gave in this process, named by their paths (fsDetail). */
+  private readonly descriptors = new Map<number, string>();
 
   constructor(
     private readonly counter: StepCounter,
@@ -226,7 +240,7 @@ export class CountedWorld {
     if (api === 'fetch') return c.scheduled('fetch', this.request(args[0], args[1] as { method?: string }), real as () => Promise<unknown>);
     if (api === 'http.request' || api === 'http.get' || api === 'https.request' || api === 'https.get') return c.atomic('fetch', this.request(args[0]), real);
     if (api.startsWith('fs.promises.')) {
-      const detail = `${this.name(args[0])}${api.endsWith('.open') ? ` ${String(args[1] ?? 'r')}` : api.endsWith('File') && args[1] !== undefined ? ` ${preview(text(args[1]))}` : ''}`;
+      const detail = TWO_PATHS.has(api.slice('fs.promises.'.length)) ? `${this.name(args[0])} → ${this.name(args[1])}` : `${this.name(args[0])}${api.endsWith('.open') ? ` ${String(args[1] ?? 'r')}` : api.endsWith('File') && args[1] !== undefined ? ` ${preview(text(args[1]))}` : ''}`;
       const run = api === 'fs.promises.open' ? async () => this.handle((await real()) as object, args[0], String(args[0]) === '.' || String(args[0]) === this.dir) : (real as () => Promise<unknown>);
       return c.scheduled(api, detail, run);
     }
@@ -235,16 +249,45 @@ export class CountedWorld {
       // call with this very argument list, so its last entry is swapped for one that completes the step.)
       const list = args as unknown[];
       const callback = list[list.length - 1] as (...values: unknown[]) => void;
-      const completed = c.scheduled(api, this.name(args[0]), () =>
+      const completed = c.scheduled(api, this.fsDetail(api, args), () =>
         new Promise<unknown[]>((resolve) => {
           list[list.length - 1] = (...values: unknown[]) => resolve(values);
           real();
         }),
       );
-      void completed.then((values) => callback(...(api === 'fs.opendir' && values[1] !== undefined ? [values[0], this.counting(values[1] as object, args[0])] : values)));
+      void completed.then((values) => {
+        this.noteDescriptor(api, args, values[0] == null ? values[1] : undefined);
+        callback(...(api === 'fs.opendir' && values[1] !== undefined ? [values[0], this.counting(values[1] as object, args[0])] : values));
+      });
       return undefined;
     }
-    const detail = api.startsWith('fs.') ? this.name(args[0]) : '';
-    return c.atomic(api, detail, real);
+    if (!api.startsWith('fs.')) return c.atomic(api, '', real);
+    return c.atomic(api, this.fsDetail(api, args), () => {
+      const value = real();
+      this.noteDescriptor(api, args, value);
+      return value;
+    });
+  }
+
+  /**
+   * What a step of node:fs's callback or synchronous API shows, as the simulator shows it (simulator/node/served/fsOps.ts), as far
+   * as the task's names go: a call on two paths as "from → to"; one on a descriptor by the file it has open (what the descriptor's
+   * open named), with what a write writes. An anchor on a path or a key then counts the same steps in both worlds.
+   */
+  private fsDetail(api: string, args: readonly unknown[]): string {
+    const call = api.slice('fs.'.length).replace(/Sync$/, '');
+    if (TWO_PATHS.has(call)) return `${this.name(args[0])} → ${this.name(args[1])}`;
+    if (typeof args[0] !== 'number' || !ON_DESCRIPTOR.has(call)) return this.name(args[0]);
+    const file = STANDARD_STREAMS[args[0]] ?? this.descriptors.get(args[0]) ?? `fd ${args[0]}`;
+    if (call === 'write' || call === 'writeFile' || call === 'appendFile') return `${file} ${show(args[1])}`;
+    if (call === 'ftruncate') return `${file} ${Number(args[1] ?? 0)}`;
+    return file;
+  }
+
+  /** A descriptor an open gave (named as its path), or one a close let go. */
+  private noteDescriptor(api: string, args: readonly unknown[], value: unknown): void {
+    const call = api.slice('fs.'.length).replace(/Sync$/, '');
+    if (call === 'open' && typeof value === 'number') this.descriptors.set(value, this.name(args[0]));
+    else if (call === 'close' && typeof args[0] === 'number') this.descriptors.delete(args[0]);
   }
 }
