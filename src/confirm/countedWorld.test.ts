@@ -21,7 +21,11 @@ afterAll(() => pool.close());
 const named = (trace: readonly Pick<TraceEntry, 'actor' | 'step' | 'op' | 'detail' | 'incarnation'>[], names: readonly string[]): string[] =>
   trace
     .filter((e) => e.actor.startsWith('worker-') && e.step !== undefined && !e.op.endsWith(':result'))
-    .map((e) => `${e.actor}#${e.incarnation ?? 0} ${e.op}: ${names.filter((name) => stepMentions(e.op, e.detail, name)).join(', ')}`)
+    .map((e) => ({ e, mentioned: names.filter((name) => stepMentions(e.op, e.detail, name)) }))
+    // The steps an anchor can count, those naming one of the task's names (a step naming one in one world only still shows,
+    // missing from the other): on a busy machine real time changes the rest (a clock.sleep fewer, CI of 45c3d1d).
+    .filter(({ mentioned }) => mentioned.length > 0)
+    .map(({ e, mentioned }) => `${e.actor}#${e.incarnation ?? 0} ${e.op}: ${mentioned.join(', ')}`)
     // Sorted: a journal on real timers (node-persist's) may take two steps in another order on a busy machine; what each kind of step names is what must match.
     .sort();
 
@@ -42,7 +46,7 @@ describe('what a step names is the same in real processes as simulated', () => {
     expect(simulated.kind).toBe('simulated');
     const real = await runForReal(ref, scenario, { traced: false });
     const simulatedSteps = named(simulated.kind === 'simulated' ? (simulated.result?.trace ?? []) : [], names);
-    expect(simulatedSteps.length).toBeGreaterThan(10);
+    expect(simulatedSteps.length).toBeGreaterThan(2);
     expect(named(real.input.trace, names)).toEqual(simulatedSteps);
   });
 });
