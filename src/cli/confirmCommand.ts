@@ -15,6 +15,8 @@ import { reportHarnessFailure } from './harnessFailure.js';
 import { readFindingFile } from './scenarioFile.js';
 import { chooseFindingJournal, journalWarning } from './findingJournal.js';
 import { withBounds, type BoundsOption } from './boundsOption.js';
+import { withConfigContract } from './configContract.js';
+import type { ServiceContract } from '../../simulator/contract/contract.js';
 
 export interface ConfirmOptions extends PoolFlags {
   file: string;
@@ -23,6 +25,8 @@ export interface ConfirmOptions extends PoolFlags {
   /** The config's journal (durasim.config.json or --config) and its file: used when no --journal is given. */
   configJournal?: string;
   configFile?: string;
+  /** The config's service contract: the scenario's when it names none (configContract.ts). */
+  configContract?: ServiceContract;
   /** Wall-clock limit of the real run (default: a minute plus the scenario's waits, src/confirm/realWaits.ts). */
   wallLimitMs?: number;
   /** Print the real system calls beside the simulated disk calls, per worker step. */
@@ -34,11 +38,13 @@ export interface ConfirmOptions extends PoolFlags {
 export async function runConfirm(options: ConfirmOptions, print: (line: string) => void): Promise<number> {
   const found = readFindingFile(options.file, 'Pass the path of a scenario file, e.g. a regression from reports/regressions/');
   const { recorded } = found;
-  const scenario = withBounds(found.scenario, options.bounds);
+  const spoken = withConfigContract(withBounds(found.scenario, options.bounds), options.configContract, options.configFile);
+  const scenario = spoken.scenario;
   const choice = chooseFindingJournal(options.file, recorded, { flag: options.journal, config: options.configJournal, configFile: options.configFile });
   const ref = choice.ref;
   for (const line of choice.lines) print(line);
   print(`confirm ${options.file} · journal ${ref.spec} · real processes, real files, a real node:http service`);
+  if (spoken.line) print(spoken.line);
   const pool = new WorkerPool({ ...options, workers: 1 });
   let simulated: { violations: Violation[]; result: SimulationResult };
   try {

@@ -43,6 +43,7 @@ with (its adapter's name and the module as --journal took it). replay, explain a
 --journal, else the config's journal, else the recorded module (or bundled name); a file that
 records none runs the reference, said on its own line. A recorded module that is gone is exit 2;
 a journal of another name than the recorded one runs after a "warning:" line (in summary.json too).
+A scenario that names no service contract runs there against the config's "service", said on a line.
 Runs go to worker threads (--workers, default: one per 50 runs, up to the machine's cores, and
 every core to shrink a finding); a journal that holds its thread for --hang-timeout (default 5s,
 of the thread's own CPU time) or holds more than --max-heap (default 512 MB) ends that run as a
@@ -70,7 +71,8 @@ operation cut short; and the same chain a step earlier: before the step before t
 operation, a publish's request, an edit's placing of its file), each simulated and then run in real processes, in a temporary
 folder, against the service on localhost: memory a journal keeps where a simulated crash does not
 take it away dies there, and real processes breaking what the simulation did not is a sandbox
-verdict (exit 4). Its line says "in real processes: ..."; --no-real-restart leaves them out (the
+verdict (exit 4): a safety invariant, or, in a real run not cut short by its wall-clock limit, a
+liveness one (a staged file left behind). Its line says "in real processes: ..."; --no-real-restart leaves them out (the
 clean verdict is then the simulation's alone). A clean explore ends with the same four restarts of
 its base's task.
 --env NAME=VALUE (repeatable) puts a variable in the journal's process.env in every scenario, and

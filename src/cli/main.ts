@@ -9,6 +9,7 @@ import { invariantKind, type InvariantCode } from '../../model/violation.js';
 import { DurasimError } from '../../model/contract/failure.js';
 import { defaultFaultKinds, type FaultKind } from '../arbitraries.js';
 import { readTaskFile, settingsOf } from './config.js';
+import type { ServiceContract } from '../../simulator/contract/contract.js';
 import { runMutants } from '../mutantsMain.js';
 import { mergedLine } from './merge.js';
 import { PACKAGE_ROOT } from '../ownFiles.js';
@@ -52,12 +53,13 @@ function poolFlags(flags: Record<string, unknown>): PoolFlags {
 }
 
 /** replay, explain and confirm: --journal, and the config's journal (durasim.config.json or --config) for when it is not given. */
-function journalFlags(flags: Record<string, unknown>): { journal?: string; configJournal?: string; configFile?: string } {
-  const { journal, configFile } = settingsOf({ config: flags.config });
+function journalFlags(flags: Record<string, unknown>): { journal?: string; configJournal?: string; configFile?: string; configContract?: ServiceContract } {
+  const { journal, configFile, service } = settingsOf({ config: flags.config });
   return {
     ...(flags.journal !== undefined ? { journal: flags.journal as string } : {}),
     ...(journal !== undefined ? { configJournal: journal } : {}),
     ...(configFile !== undefined ? { configFile } : {}),
+    ...(service !== undefined ? { configContract: service } : {}),
   };
 }
 

@@ -20,6 +20,8 @@ import { checkOutputFolder } from './preflight.js';
 import { readFindingFile } from './scenarioFile.js';
 import { chooseFindingJournal, journalWarning } from './findingJournal.js';
 import { withBounds, type BoundsOption } from './boundsOption.js';
+import { withConfigContract } from './configContract.js';
+import type { ServiceContract } from '../../simulator/contract/contract.js';
 
 export interface ReplayOptions extends PoolFlags {
   file: string;
@@ -28,6 +30,8 @@ export interface ReplayOptions extends PoolFlags {
   /** The config's journal (durasim.config.json or --config) and its file: used when no --journal is given. */
   configJournal?: string;
   configFile?: string;
+  /** The config's service contract: the scenario's when it names none (configContract.ts). */
+  configContract?: ServiceContract;
   mode: 'replay' | 'explain';
   reportDir?: string;
   /** Bounds over the scenario's (--max-steps and its siblings). */
@@ -39,11 +43,13 @@ const wallMs = (): number => performance.now(); // the harness's clock, for the 
 export async function runReplay(options: ReplayOptions, print: (line: string) => void): Promise<number> {
   const found = readFindingFile(options.file, 'Pass the path of a scenario file, e.g. a report dir’s counterexample.json');
   const { recorded } = found;
-  const scenario = withBounds(found.scenario, options.bounds);
+  const spoken = withConfigContract(withBounds(found.scenario, options.bounds), options.configContract, options.configFile);
+  const scenario = spoken.scenario;
   if (options.reportDir) checkOutputFolder(options.reportDir, '--report-dir');
   const choice = chooseFindingJournal(options.file, recorded, { flag: options.journal, config: options.configJournal, configFile: options.configFile });
   const ref = choice.ref;
   for (const line of choice.lines) print(line);
+  if (spoken.line) print(spoken.line);
   const pool = new WorkerPool({ ...options, workers: Math.min(2, options.workers ?? 2) });
   try {
     const loaded = await loadOrEscape(pool, ref, print, scenario.environment);

@@ -51,6 +51,8 @@ export interface Confirmation {
   divergence?: CallDivergence;
   /** The real run's violations, judged as the simulation's are (absent where no real run was judged). */
   real?: readonly Violation[];
+  /** Why the real run stopped: completed, or a bound (its wall-clock limit on a busy machine among them), with what it says. */
+  realOutcome?: { kind: string; detail?: string };
 }
 
 /** The simulated side: what the simulation judged, and what it did. */
@@ -138,5 +140,5 @@ export async function confirmScenario(ref: JournalRef, scenario: Scenario, simul
     : real.traced && simulatedCalls ? firstCallDivergence(simulatedCalls, real.realCalls, alike) : undefined;
   const decided = decideVerdict({ simulated, found, traced: real.traced, simulatedSteps, realSteps, order, ...(divergence ? { divergence } : {}) });
   lines.push(...decided.lines);
-  return { verdict: decided.verdict, exitCode: decided.exitCode, lines, ...extras, ...(divergence && (decided.verdict === 'diverged' || decided.verdict === 'confirmed') ? { divergence } : {}), real: found };
+  return { verdict: decided.verdict, exitCode: decided.exitCode, lines, ...extras, ...(divergence && (decided.verdict === 'diverged' || decided.verdict === 'confirmed') ? { divergence } : {}), real: found, realOutcome: real.input.outcome };
 }

@@ -84,6 +84,18 @@ describe('memory a simulated crash kept, shown by a real restart', () => {
     expect(code).toBe(4);
   });
 
+  test.concurrent('check restarts count what real processes leave unfinished too: memory read only by the cleanup, a staged file left for real, is a sandbox verdict (it was exit 0: no safety invariant breaks)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'durasim-kept-staged-'));
+    const journal = join(dir, 'staged.ts');
+    writeFileSync(journal, `export { stagedJournal as default } from ${JSON.stringify(FIXTURE)};\n`);
+    const task = join(dir, 'task.json');
+    writeFileSync(task, JSON.stringify({ ...SCENARIO, task: { ...SCENARIO.task, temp: { dir: 'tmp', retentionMs: 1000 } }, faults: [] }));
+    const { code, out } = await run('check', '--no-sweep', '--journal', journal, '--task', task, '--runs', '5', '--seed', '1', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress');
+    expect(out, out).toMatch(/^ {2}sandbox: a real restart parted from the simulated one .*: not reproduced — real processes broke convergence \[[^\]]*\], the simulation did not\. /m);
+    expect(out).toMatch(/^in real processes: not reproduced — real processes broke convergence /m);
+    expect(code).toBe(4);
+  });
+
   test.concurrent('check on a correct journal: the real restart is clean too, and so is the verdict (with --confirm as without)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'durasim-kept-clean-'));
     const { code, out } = await run('check', '--no-sweep', '--task', taskFile(dir), '--runs', '5', '--seed', '1', '--confirm', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions'), '--no-progress');
