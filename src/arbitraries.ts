@@ -56,6 +56,14 @@ export interface ScenarioArbitraryOptions {
 }
 
 /** The operations a generated run draws from: the user's task's, or the standard workload's of the supported kinds. */
+/**
+ * Whether the service keeps idempotency keys by its contract (any memory but "none"): its restarts may then forget
+ * them (volatile), but it is never drawn as a service without keys, which the user's contract says it is not.
+ */
+export function contractKeepsKeys(options: Pick<ScenarioArbitraryOptions, 'contract'>): boolean {
+  return options.contract !== undefined && options.contract.memory !== 'none';
+}
+
 export function workloadOf(options: Pick<ScenarioArbitraryOptions, 'operations' | 'task'>): readonly Operation[] {
   const all = options.task?.task.operations ?? STANDARD_OPERATIONS;
   const kinds = options.operations;
@@ -146,7 +154,7 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       // Drawn on its own, not only with a restart: a volatile service may forget a key at any restart, and a
       // service with no idempotency keys ('none') turns every duplicate send into a second effect.
       memory: has('service-restart')
-        ? options.contract === undefined || options.contract.memory === 'none'
+        ? !contractKeepsKeys(options)
           ? fc.constantFrom('durable' as const, 'volatile' as const, 'none' as const, 'durable' as const) // half durable; shrinks toward it
           : fc.constantFrom('durable' as const, 'volatile' as const, 'durable' as const, 'durable' as const) // a contract that keeps its keys keeps them, but a restart may lose them (volatile)
         : fc.constant('durable' as const),

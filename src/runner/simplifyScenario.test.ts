@@ -273,6 +273,23 @@ describe("no rewrite leaves the run's shape (runShape.ts)", () => {
     expect((await simplifyScenario(changed, killed, { maxAttempts: 200 })).scenario.taskAfterRestart).toBeUndefined();
   });
 
+  test("a contract that keeps its keys: a lost answer's re-send is never shrunk onto a service without keys, which the contract says it is not (blind8/j08 was blamed so)", async () => {
+    const contract = presetContract('payments');
+    if (contract === undefined) throw new Error('the payments preset is gone');
+    const keeps = runShapeOf({ contract });
+    expect(keeps.memories).toEqual(['durable', 'volatile']);
+    expect(runShapeOf({ contract: { ...contract, memory: 'none' } }).memories).toEqual(['durable', 'volatile', 'none']);
+    expect(runShapeOf({}).memories).toEqual(['durable', 'volatile', 'none']);
+    // A kill after a key's request, which the simplifier rewrites into a lost answer, under each memory a run may hold.
+    const killed = withFaults([kill]);
+    const weaker = async (s: Scenario): Promise<number | undefined> => (s.faults.length === 0 ? undefined : s.service.idempotencyMemory === 'none' ? 10 : 40);
+    const result = await simplifyScenario(killed, weaker, { maxAttempts: 200, shape: keeps });
+    expect(result.scenario.service.idempotencyMemory).not.toBe('none');
+    expect(outsideRunShape({ ...killed, service: { ...killed.service, idempotencyMemory: 'none' } }, keeps)).toEqual(['idempotency memory none']);
+    // Unshaped by the contract (the old shape), the same search ends on a service without keys.
+    expect((await simplifyScenario(killed, weaker, { maxAttempts: 200, shape: runShapeOf({}) })).scenario.service.idempotencyMemory).toBe('none');
+  });
+
   test('the shape is never narrower than the finding: what the failing scenario holds stays allowed', () => {
     const found = withFaults([machine]);
     expect(runShapeOf({ faults: ['crash'] }, found).families).toContain('disk');
