@@ -85,8 +85,9 @@ placed at a step it took (the same seed gives the same runs with any number of w
 the coverage and takes those runs from the drawn ones: on the built-in mutants it finds bugs later
 (docs/faults.md), so it is off unless asked for.
 Before the drawn runs, check judges every single-fault state of the task's fault-free run (what
-explore --depth 1 tries: a crash in every distinct state before and after every step, and every
-fault of the families drawn that can land there), each state once: a defect one fault at one step
+explore --depth 1 tries: a crash in every distinct state before and after every step, a kill
+after which the worker is back a day later, and every fault of the families drawn that can land
+there), each state once: a defect one fault at one step
 reveals is found whatever the seed draws. Its line says the states judged, at how many of the run's
 crash points, its runs (apart from --runs) and seconds; it stops at the first failing state.
 --no-sweep leaves it out (the first line says so): the drawn runs alone, as a quick look.
@@ -101,7 +102,7 @@ apart from --runs); --no-pairs leaves them out, and --no-sweep both.
 explore crashes the base scenario (default: the standard workload with every task feature — a
 token, a retry budget, planned inputs, a shared temp folder — and no faults) at every step,
 before and after, in every distinct crash state (process kill, lost unsynced data, torn and
-per-file states), and tries there every other fault of --faults (default: all; no concurrent call when the config says "calls": "one-at-a-time") that
+per-file states, a kill with the worker back a day later), and tries there every other fault of --faults (default: all; no concurrent call when the config says "calls": "one-at-a-time") that
 can land at that step: an I/O error, each service answer and failure class at its request, a
 duplicate delivery (also with the newcomer first), a service or store restart, a pause, a
 takeover, a store fault or edit, a cancel, a user's save, a changed input. It judges each continuation and prints the coverage table

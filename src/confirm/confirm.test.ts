@@ -68,6 +68,11 @@ describe('durasim confirm', () => {
     const torn = readScenarioFile(join(REGRESSIONS, 'torn-tail-fatal', readdirSync(join(REGRESSIONS, 'torn-tail-fatal'))[0] as string), '');
     expect(unconfirmable(torn, 'strace is not installed (ENOENT)')).toBe('faults[0] is a machine crash (torn-tail), which is built from the workers\' real system calls, and strace is not installed (ENOENT). Install strace (Debian: apt-get install strace)');
     expect(unconfirmable(torn, undefined)).toBeUndefined();
+    // A worker back a day after its kill (the crash family's long outage): real processes restart at once, on the machine's clock.
+    const kill = { ...torn, faults: [{ kind: 'crash' as const, process: 0, incarnation: 0, step: 3, when: 'after' as const, mode: 'keep-all' as const }] };
+    expect(unconfirmable({ ...kill, restartDelayMs: 86_401_000 }, undefined)).toBe('its workers restart 86401000 ms after a crash (restartDelayMs: a long outage), and real processes restart at once, on the machine\'s clock');
+    expect(unconfirmable({ ...kill, restartDelayMs: 60_000 }, undefined)).toBeUndefined();
+    expect(unconfirmable({ ...kill, faults: [], restartDelayMs: 86_401_000 }, undefined)).toBeUndefined();
   });
 
   /** A journal that behaves well in one world and badly in the other: it tells them apart by the clock (durasim's virtual one starts at 2026-01-01). */

@@ -4,7 +4,7 @@ import { baseScenario, STANDARD_OPERATIONS, type FaultKind } from '../arbitrarie
 import { bundledJournal, journalRefOf } from '../isolation/journalRef.js';
 import { WorkerPool } from '../pool/workerPool.js';
 import type { TraceEntry } from '../../simulator/world/trace.js';
-import { crashPoints, exploreCrashes, ioShapes, stepKind, tornShapes, type SweptState } from './crashExplorer.js';
+import { crashPoints, DOWNTIME_MS, exploreCrashes, ioShapes, stepKind, tornShapes, type SweptState } from './crashExplorer.js';
 import { sameCrashStates } from './sameCrashStates.js';
 
 describe('crash points and states', () => {
@@ -160,6 +160,24 @@ describe('exploreCrashes', () => {
     expect(await found('retries-invalid-argument', 'failure')).toContainEqual(expect.objectContaining({ family: 'failure', code: 'failure-class-respected', faults: 1, note: undefined }));
     expect((await found('trust-any-receipt', 'response')).some((f) => f.family === 'response' && f.faults === 1)).toBe(true);
     expect((await found('new-process-args', 'intent')).some((f) => f.family === 'intent' && f.codes.includes('recorded-intent-wins') && f.faults === 1 && f.note?.startsWith('then the task changes'))).toBe(true);
+  });
+
+  test('a kill is also tried with the worker back a day later: recovery that reads the clock (a log taken for stale after an hour) is caught at depth 1, by one fault, where every kill back 100 ms later is clean', async () => {
+    const loaded = await pool.load(journalRefOf(join(import.meta.dirname, '../../properties/fixtures/staleLogJournal.ts')));
+    const downs: number[] = [];
+    const result = await exploreCrashes({ pool, journalId: loaded.journalId, base, depth: 1, families: ['crash'], onState: (state) => void downs.push(state.scenario.restartDelayMs) });
+    expect(result.harnessError).toBeUndefined();
+    expect(result.findings.length).toBeGreaterThan(0);
+    for (const finding of result.findings) {
+      expect(finding.note).toBe('the worker restarted a day later');
+      expect(finding.scenario.restartDelayMs).toBe(DOWNTIME_MS);
+      expect(finding.scenario.faults).toEqual([expect.objectContaining({ kind: 'crash', mode: 'keep-all' })]);
+    }
+    expect(result.findings.flatMap((f) => f.violations.map((v) => v.code))).toContain('completed-replayed');
+    // Both kinds of kill were tried at the points: back 100 ms later (the scenario's default) and a day later.
+    expect(new Set(downs)).toEqual(new Set([base.restartDelayMs, DOWNTIME_MS]));
+    // The reference, which reads no clock to recover, is clean with the long outage too.
+    expect((await explore('reference', 1, ['crash'])).findings).toEqual([]);
   });
 
   test('a duplicate delivery is also tried with the newcomer taking the first step: a check-then-act lease is caught at depth 1, by one fault', async () => {

@@ -17,6 +17,8 @@
  *   disk: sameCrashStates.ts) are one point: its crash states are tried at the first of them only.
  * - I/O errors at a step (at its "before" point): EIO at every disk call, and ENOSPC after a
  *   one-byte short write at every write; each is a state of its own, continued and judged.
+ * - A long outage: at every point, a process kill after which the worker restarts a day and a second
+ *   later (restartDelayMs), where every other kill restarts it 100 ms later: part of the crash family.
  * - The families asked for choose what is tried: crash (process kills), disk (machine crashes and
  *   their torn states), io, intent (a process kill after which the task has changed:
  *   windowFaults.intentChanges), and windowFaults.ts's families; each row counts per family.
@@ -27,6 +29,7 @@
  */
 import type { InvariantCode, Violation } from '../../model/violation.js';
 import type { CrashFault, IoErrorFault, Scenario } from '../../simulator/scenario/scenario.js';
+import { boundsInForce } from '../../simulator/scenario/scenarioBounds.js';
 import type { TraceEntry } from '../../simulator/world/trace.js';
 import type { RunSummary } from '../pool/protocol.js';
 import type { WorkerPool } from '../pool/workerPool.js';
@@ -39,6 +42,10 @@ import { crashPoints, type CrashPoint } from './crashPoints.js';
 import { tornShapes, type Shape } from './tornShapes.js';
 import { sameCrashStates } from './sameCrashStates.js';
 import { dependencyNames, dependentPairs, pairOrder, stepShape, type DependentPair } from './dependentPairs.js';
+
+/** How long a worker stays down in the crash family's long-outage state: a day and a second, past every threshold up to a day. */
+export const DOWNTIME_MS = 86_401_000;
+const DOWNTIME_NOTE = 'the worker restarted a day later';
 
 export { ioShapes, stepKind, STEP_KINDS, type StepKind } from './stepKind.js';
 export { crashPoints, type CrashPoint } from './crashPoints.js';
@@ -299,6 +306,19 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
       for (const { p, label, scenario, summary } of changed) {
         const state = summary?.crashStates.at(-1);
         judgeState(p, 'intent', scenario, summary, state && `${label}/${state.imageDigest}`, state?.seq, `then ${label}`);
+      }
+      // A process kill after which the worker comes back a day later (a long outage): recovery that reads the clock — receipts
+      // kept an hour, a lock or a job taken for stale, a key's lifetime — meets time it never meets 100 ms after a kill.
+      // Only where the run's virtual-time bound grows by the outage (format 3 with that bound at its default): a bound set,
+      // or an older format's, would end the run waiting as a liveness failure of durasim's making.
+      const down = await Promise.all(batchItems.flatMap((item, p) => {
+        if (!families.has('crash') || item.same === true || item.start.restartDelayMs >= DOWNTIME_MS) return [];
+        const scenario = { ...withCrash(p, { mode: 'keep-all' }), restartDelayMs: DOWNTIME_MS };
+        return boundsInForce(scenario).maxVirtualTimeMs - boundsInForce(withCrash(p, { mode: 'keep-all' })).maxVirtualTimeMs >= DOWNTIME_MS - item.start.restartDelayMs ? [{ p, scenario }] : [];
+      }).map(async ({ p, scenario }) => ({ p, scenario, summary: await run(scenario, detail) })));
+      for (const { p, scenario, summary } of down) {
+        const state = summary?.crashStates.at(-1);
+        judgeState(p, 'crash', scenario, summary, state && `downtime/${state.imageDigest}`, state?.seq, DOWNTIME_NOTE);
       }
       const torn = await Promise.all(batch.flatMap((_, p) => {
         const unsynced = plain.find((r) => r.p === p && r.mode === 'lose-unsynced')?.summary?.crashStates.at(-1)?.unsyncedAppends ?? {};
