@@ -178,6 +178,13 @@ describe('exploreCrashes', () => {
     expect(new Set(downs)).toEqual(new Set([base.restartDelayMs, DOWNTIME_MS]));
     // The reference, which reads no clock to recover, is clean with the long outage too.
     expect((await explore('reference', 1, ['crash'])).findings).toEqual([]);
+    // Tried alone: no pair starts from an outage (an I/O error's exit after it would restart the worker a day later again,
+    // past the bound its one crash grew: the packed package's CI recipe saw node-journal fail so, exit 3).
+    const paired: number[] = [];
+    const reference = await pool.load(bundledJournal('reference')!);
+    await exploreCrashes({ pool, journalId: reference.journalId, base, depth: 2, families: ['crash', 'io'], maxRuns: 400, onState: (state) => void (state.first && paired.push(state.scenario.restartDelayMs)) });
+    expect(paired.length).toBeGreaterThan(0);
+    expect(paired.filter((ms) => ms === DOWNTIME_MS)).toEqual([]);
   });
 
   test('a duplicate delivery is also tried with the newcomer taking the first step: a check-then-act lease is caught at depth 1, by one fault', async () => {

@@ -19,6 +19,8 @@
  *   one-byte short write at every write; each is a state of its own, continued and judged.
  * - A long outage: at every point, a process kill after which the worker restarts a day and a second
  *   later (restartDelayMs), where every other kill restarts it 100 ms later: part of the crash family.
+ *   Tried alone, never in a pair (the delay is the scenario's: another fault's restart would wait a day
+ *   too, past the bound the one crash grew), and only where that bound grows by it.
  * - The families asked for choose what is tried: crash (process kills), disk (machine crashes and
  *   their torn states), io, intent (a process kill after which the task has changed:
  *   windowFaults.intentChanges), and windowFaults.ts's families; each row counts per family.
@@ -259,8 +261,12 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
         const violations = violationsOf(summary);
         const fault: FirstFault = { family, kind: point.kind, point, ...(note !== undefined ? { note } : {}) };
         const state = { scenario, seq, point, fails: violations.length > 0, fault };
-        distinct.push(state);
-        follow?.(state, summary.trace ?? []);
+        // A long outage is tried alone: a second fault after it (an error that ends an incarnation) would restart the worker
+        // a day later again, past the bound the one crash grew, and fail the run for durasim's reason.
+        if (note !== DOWNTIME_NOTE) {
+          distinct.push(state);
+          follow?.(state, summary.trace ?? []);
+        }
         const first = batchItems[p]?.first;
         if (options.onState?.({ scenario, summary, ...fault, ...(first ? { first } : {}) }) === true) asked = true;
         const row = rows.get(point.kind) as CoverageRow;
@@ -312,7 +318,8 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
       // Only where the run's virtual-time bound grows by the outage (format 3 with that bound at its default): a bound set,
       // or an older format's, would end the run waiting as a liveness failure of durasim's making.
       const down = await Promise.all(batchItems.flatMap((item, p) => {
-        if (!families.has('crash') || item.same === true || item.start.restartDelayMs >= DOWNTIME_MS) return [];
+        // At the first level only: the delay is the whole scenario's, so a first fault's own restart would wait a day too.
+        if (!countPoints || !families.has('crash') || item.same === true || item.start.restartDelayMs >= DOWNTIME_MS) return [];
         const scenario = { ...withCrash(p, { mode: 'keep-all' }), restartDelayMs: DOWNTIME_MS };
         return boundsInForce(scenario).maxVirtualTimeMs - boundsInForce(withCrash(p, { mode: 'keep-all' })).maxVirtualTimeMs >= DOWNTIME_MS - item.start.restartDelayMs ? [{ p, scenario }] : [];
       }).map(async ({ p, scenario }) => ({ p, scenario, summary: await run(scenario, detail) })));

@@ -290,6 +290,21 @@ describe("no rewrite leaves the run's shape (runShape.ts)", () => {
     expect((await simplifyScenario(killed, weaker, { maxAttempts: 200, shape: runShapeOf({}) })).scenario.service.idempotencyMemory).toBe('none');
   });
 
+  test("a long outage (a restart a day later) is dropped first when the finding does not need it, and never outlives the crash it belongs to", async () => {
+    const outage: Scenario = { ...withFaults([kill]), restartDelayMs: 86_401_000 };
+    const anyFault = async (s: Scenario): Promise<number | undefined> => (s.faults.length === 0 ? undefined : 40);
+    expect((await simplifyScenario(outage, anyFault, { maxAttempts: 200 })).scenario.restartDelayMs).toBe(100);
+    // A finding that needs the outage keeps it with its crash; a rewrite that leaves no crash restarts the worker at once.
+    const needsIt = async (s: Scenario): Promise<number | undefined> => (s.restartDelayMs > 100 ? 40 : undefined);
+    const kept = await simplifyScenario(outage, needsIt, { maxAttempts: 200 });
+    expect(kept.scenario.restartDelayMs).toBe(86_401_000);
+    expect(kept.scenario.faults.some((f) => f.kind === 'crash')).toBe(true);
+    const tried: Scenario[] = [];
+    await simplifyScenario(outage, async (s) => (tried.push(s), undefined), { maxAttempts: 200 });
+    expect(tried.length).toBeGreaterThan(1);
+    expect(tried.filter((s) => s.restartDelayMs > 100 && !s.faults.some((f) => f.kind === 'crash'))).toEqual([]);
+  });
+
   test('the shape is never narrower than the finding: what the failing scenario holds stays allowed', () => {
     const found = withFaults([machine]);
     expect(runShapeOf({ faults: ['crash'] }, found).families).toContain('disk');

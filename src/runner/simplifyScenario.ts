@@ -41,7 +41,7 @@
  * Given the run's shape (runShape.ts), a rewrite that leaves it — an operation kind, a task feature,
  * a fault family or an idempotency memory the run does not draw — is never tried.
  */
-import type { CrashFault, Fault, Scenario } from '../../simulator/scenario/scenario.js';
+import { DEFAULT_RESTART_DELAY_MS, type CrashFault, type Fault, type Scenario } from '../../simulator/scenario/scenario.js';
 import type { Operation } from '../../model/contract/contract.js';
 import { STANDARD_OPERATIONS } from '../arbitraries.js';
 import { inRunShape, type RunShape } from './runShape.js';
@@ -305,6 +305,19 @@ function soonerScenarios(scenario: Scenario): Scenario[] {
 }
 
 /**
+ * A long outage (a restart delay past the default: crashExplorer.ts) belongs to a crash: a rewrite that leaves none
+ * restarts the worker as soon as any other (an I/O error's exit a day later would pass the bound the crash grew).
+ */
+function restartedSoon(candidate: Scenario): Scenario {
+  return candidate.restartDelayMs > DEFAULT_RESTART_DELAY_MS && !candidate.faults.some((fault) => fault.kind === 'crash') ? { ...candidate, restartDelayMs: DEFAULT_RESTART_DELAY_MS } : candidate;
+}
+
+/** The outage dropped first (shrinking toward no fault): the worker back as soon as any other. */
+function withoutOutage(scenario: Scenario): Scenario[] {
+  return scenario.restartDelayMs > DEFAULT_RESTART_DELAY_MS ? [{ ...scenario, restartDelayMs: DEFAULT_RESTART_DELAY_MS }] : [];
+}
+
+/**
  * `stop`: the rewrites stop, the simplest scenario so far kept (an interrupted check). `shape`: the
  * run's (runShape.ts); a rewrite outside it is not tried (nor counted). Without one, the standard
  * workload's and anything goes.
@@ -315,10 +328,10 @@ export async function simplifyScenario(scenario: Scenario, measure: Measure, opt
   let attempts = 0;
   let steps = 0;
   const { shape } = options;
-  const kept = (candidates: Scenario[]): Scenario[] => (shape === undefined ? candidates : candidates.filter((candidate) => inRunShape(candidate, shape)));
+  const kept = (candidates: Scenario[]): Scenario[] => (shape === undefined ? candidates : candidates.filter((candidate) => inRunShape(candidate, shape))).map(restartedSoon);
   for (;;) {
     let next: Scenario | undefined;
-    for (const candidate of kept(simplerScenarios(current, shape?.workload))) {
+    for (const candidate of kept([...withoutOutage(current), ...simplerScenarios(current, shape?.workload)])) {
       if (attempts >= options.maxAttempts || options.stop?.()) return { scenario: current, attempts, steps };
       attempts++;
       if ((await measure(candidate)) !== undefined) {
