@@ -4,7 +4,8 @@ import { baseScenario, STANDARD_OPERATIONS, type FaultKind } from '../arbitrarie
 import { bundledJournal, journalRefOf } from '../isolation/journalRef.js';
 import { WorkerPool } from '../pool/workerPool.js';
 import type { TraceEntry } from '../../simulator/world/trace.js';
-import { crashPoints, DOWNTIME_MS, exploreCrashes, ioShapes, stepKind, tornShapes, type SweptState } from './crashExplorer.js';
+import { DOWNTIME_MS } from './longOutage.js';
+import { crashPoints, exploreCrashes, ioShapes, stepKind, tornShapes, type SweptState } from './crashExplorer.js';
 import { sameCrashStates } from './sameCrashStates.js';
 
 describe('crash points and states', () => {

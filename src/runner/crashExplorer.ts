@@ -17,10 +17,8 @@
  *   disk: sameCrashStates.ts) are one point: its crash states are tried at the first of them only.
  * - I/O errors at a step (at its "before" point): EIO at every disk call, and ENOSPC after a
  *   one-byte short write at every write; each is a state of its own, continued and judged.
- * - A long outage: at every point, a process kill after which the worker restarts a day and a second
- *   later (restartDelayMs), where every other kill restarts it 100 ms later: part of the crash family.
- *   Tried alone, never in a pair (the delay is the scenario's: another fault's restart would wait a day
- *   too, past the bound the one crash grew), and only where that bound grows by it.
+ * - A long outage (longOutage.ts): at every point, a process kill with the worker back a day later;
+ *   part of the crash family, tried alone.
  * - The families asked for choose what is tried: crash (process kills), disk (machine crashes and
  *   their torn states), io, intent (a process kill after which the task has changed:
  *   windowFaults.intentChanges), and windowFaults.ts's families; each row counts per family.
@@ -31,7 +29,7 @@
  */
 import type { InvariantCode, Violation } from '../../model/violation.js';
 import type { CrashFault, IoErrorFault, Scenario } from '../../simulator/scenario/scenario.js';
-import { boundsInForce } from '../../simulator/scenario/scenarioBounds.js';
+import { DOWNTIME_NOTE, longOutage } from './longOutage.js';
 import type { TraceEntry } from '../../simulator/world/trace.js';
 import type { RunSummary } from '../pool/protocol.js';
 import type { WorkerPool } from '../pool/workerPool.js';
@@ -45,9 +43,6 @@ import { tornShapes, type Shape } from './tornShapes.js';
 import { sameCrashStates } from './sameCrashStates.js';
 import { dependencyNames, dependentPairs, pairOrder, stepShape, type DependentPair } from './dependentPairs.js';
 
-/** How long a worker stays down in the crash family's long-outage state: a day and a second, past every threshold up to a day. */
-export const DOWNTIME_MS = 86_401_000;
-const DOWNTIME_NOTE = 'the worker restarted a day later';
 
 export { ioShapes, stepKind, STEP_KINDS, type StepKind } from './stepKind.js';
 export { crashPoints, type CrashPoint } from './crashPoints.js';
@@ -261,8 +256,7 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
         const violations = violationsOf(summary);
         const fault: FirstFault = { family, kind: point.kind, point, ...(note !== undefined ? { note } : {}) };
         const state = { scenario, seq, point, fails: violations.length > 0, fault };
-        // A long outage is tried alone: a second fault after it (an error that ends an incarnation) would restart the worker
-        // a day later again, past the bound the one crash grew, and fail the run for durasim's reason.
+        // A long outage is tried alone (longOutage.ts): it seeds no pair.
         if (note !== DOWNTIME_NOTE) {
           distinct.push(state);
           follow?.(state, summary.trace ?? []);
@@ -304,28 +298,16 @@ export async function exploreCrashes(options: ExploreCrashesOptions): Promise<Cr
         return { p, mode, scenario, summary: await run(scenario, detail) };
       })));
       for (const { p, scenario, summary } of plain) crashState(p, scenario, summary);
-      // A process kill after which the task has changed (the intent family).
-      const changed = await Promise.all(batchItems.flatMap((item, p) => (families.has('intent') && item.same !== true ? intentChanges(item.start) : []).map(async ({ label, change }) => {
-        const scenario = { ...withCrash(p, { mode: 'keep-all' }), ...change };
-        return { p, label, scenario, summary: await run(scenario, detail) };
-      })));
-      for (const { p, label, scenario, summary } of changed) {
+      // A process kill after which something changed: the task (the intent family), then the time the worker was down (a long
+      // outage, crash family, first level only: longOutage.ts); each state told apart by the change and the disk it left.
+      const killed = (p: number): Scenario => withCrash(p, { mode: 'keep-all' });
+      const afterKill = [
+        ...batchItems.flatMap((item, p) => (families.has('intent') && item.same !== true ? intentChanges(item.start) : []).map(({ label, change }) => ({ p, family: 'intent' as const, key: label, note: `then ${label}`, scenario: { ...killed(p), ...change } }))),
+        ...batchItems.flatMap((item, p) => (countPoints && families.has('crash') && item.same !== true ? [longOutage(item.start, killed(p))] : []).flatMap((scenario) => (scenario ? [{ p, family: 'crash' as const, key: 'downtime', note: DOWNTIME_NOTE, scenario }] : []))),
+      ];
+      for (const { p, family, key, note, scenario, summary } of await Promise.all(afterKill.map(async (item) => ({ ...item, summary: await run(item.scenario, detail) })))) {
         const state = summary?.crashStates.at(-1);
-        judgeState(p, 'intent', scenario, summary, state && `${label}/${state.imageDigest}`, state?.seq, `then ${label}`);
-      }
-      // A process kill after which the worker comes back a day later (a long outage): recovery that reads the clock — receipts
-      // kept an hour, a lock or a job taken for stale, a key's lifetime — meets time it never meets 100 ms after a kill.
-      // Only where the run's virtual-time bound grows by the outage (format 3 with that bound at its default): a bound set,
-      // or an older format's, would end the run waiting as a liveness failure of durasim's making.
-      const down = await Promise.all(batchItems.flatMap((item, p) => {
-        // At the first level only: the delay is the whole scenario's, so a first fault's own restart would wait a day too.
-        if (!countPoints || !families.has('crash') || item.same === true || item.start.restartDelayMs >= DOWNTIME_MS) return [];
-        const scenario = { ...withCrash(p, { mode: 'keep-all' }), restartDelayMs: DOWNTIME_MS };
-        return boundsInForce(scenario).maxVirtualTimeMs - boundsInForce(withCrash(p, { mode: 'keep-all' })).maxVirtualTimeMs >= DOWNTIME_MS - item.start.restartDelayMs ? [{ p, scenario }] : [];
-      }).map(async ({ p, scenario }) => ({ p, scenario, summary: await run(scenario, detail) })));
-      for (const { p, scenario, summary } of down) {
-        const state = summary?.crashStates.at(-1);
-        judgeState(p, 'crash', scenario, summary, state && `downtime/${state.imageDigest}`, state?.seq, DOWNTIME_NOTE);
+        judgeState(p, family, scenario, summary, state && `${key}/${state.imageDigest}`, state?.seq, note);
       }
       const torn = await Promise.all(batch.flatMap((_, p) => {
         const unsynced = plain.find((r) => r.p === p && r.mode === 'lose-unsynced')?.summary?.crashStates.at(-1)?.unsyncedAppends ?? {};
