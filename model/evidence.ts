@@ -253,6 +253,17 @@ export interface JudgeInput {
   keyTtlMs?: number;
 }
 
+/**
+ * Whether the service promises by its contract to keep its keys — `memory` durable, or a time-to-live
+ * (while it runs) — and keeps them in this run: then a send again under a key is how a journal in
+ * doubt asks it (the service replays what it committed), as the IETF draft and the payments APIs
+ * intend. durasim's own protocol promises nothing of its keys (its memory is drawn): none there.
+ */
+export function replayPromised(input: JudgeInput): boolean {
+  const promised = input.scenario.service.contract?.memory;
+  return (promised === 'durable' || typeof promised === 'object') && input.scenario.service.idempotencyMemory === 'durable';
+}
+
 /** Whether the service offers a query a journal in doubt can ask about a key (`keyQuery`). */
 export function keyQueryOffered(input: JudgeInput): boolean {
   return input.keyQuery ?? input.scenario.service.query;

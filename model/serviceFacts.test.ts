@@ -20,9 +20,14 @@ describe('the service\'s facts under a contract', () => {
     expect(judge(resent({ queries: [{ by: 'receipt' }], memory: 'durable' }), ['retry-safe-only'])).toEqual([]);
   });
 
-  test('with a query by key (or none said: durasim\'s own protocol), the re-send without asking breaks retry-safe-only', () => {
-    expect(judge(resent({ queries: [{ by: 'key' }], memory: 'durable' }), ['retry-safe-only']).map((v) => v.code)).toEqual(['retry-safe-only']);
+  test('with a query by key, a service that promises nothing of its keys (volatile, none, or durasim\'s own protocol) is asked before a re-send: retry-safe-only', () => {
+    expect(judge(resent({ queries: [{ by: 'key' }], memory: 'volatile' }), ['retry-safe-only']).map((v) => v.code)).toEqual(['retry-safe-only']);
+    expect(judge(resent({ queries: [{ by: 'key' }], memory: 'none' }), ['retry-safe-only']).map((v) => v.code)).toEqual(['retry-safe-only']);
     expect(judge(resent(), ['retry-safe-only']).map((v) => v.code)).toEqual(['retry-safe-only']);
+  });
+
+  test('with a query by key, a service whose contract promises to keep its keys is asked by the re-send itself: its replay', () => {
+    expect(judge(resent({ queries: [{ by: 'key' }], memory: 'durable' }), ['retry-safe-only', 'no-state-skip', 'no-blind-retry'])).toEqual([]);
   });
 });
 

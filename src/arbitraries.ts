@@ -57,11 +57,23 @@ export interface ScenarioArbitraryOptions {
 
 /** The operations a generated run draws from: the user's task's, or the standard workload's of the supported kinds. */
 /**
- * Whether the service keeps idempotency keys by its contract (any memory but "none"): its restarts may then forget
- * them (volatile), but it is never drawn as a service without keys, which the user's contract says it is not.
+ * The key memories a run's service may be drawn with under the `service-restart` family. Without a contract
+ * (durasim's own protocol, which promises nothing of its keys) durable, volatile or none. Under a contract its
+ * `memory` is what the user's service promises: durable or a time-to-live is kept across a service restart — it
+ * is never drawn forgetting keys at one (volatile) or keeping none, which would blame a worker for relying on a
+ * promise its service makes (a same-key re-send in doubt, as the IETF draft and the payments APIs intend); a
+ * contract that says `volatile` or `none` is that itself, whatever the scenario's field says (keyMemoryOf).
  */
-export function contractKeepsKeys(options: Pick<ScenarioArbitraryOptions, 'contract'>): boolean {
-  return options.contract !== undefined && options.contract.memory !== 'none';
+export function drawnKeyMemories(options: Pick<ScenarioArbitraryOptions, 'contract' | 'task'>): readonly ('durable' | 'volatile' | 'none')[] {
+  const contract = contractOf(options);
+  if (contract === undefined) return ['durable', 'volatile', 'none'];
+  const promised = contract.memory;
+  return promised === 'durable' || typeof promised === 'object' ? ['durable'] : ['durable', 'volatile'];
+}
+
+/** The contract the runs' service speaks: the config's, or else the one the user's task file names. */
+export function contractOf(options: Pick<ScenarioArbitraryOptions, 'contract' | 'task'>): ServiceContract | undefined {
+  return options.contract ?? options.task?.service.contract;
 }
 
 export function workloadOf(options: Pick<ScenarioArbitraryOptions, 'operations' | 'task'>): readonly Operation[] {
@@ -89,7 +101,8 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
   const stepHorizon = options.stepHorizon ?? 160;
   const crashHorizon = options.crashStepHorizon ?? 60;
   const has = (kind: FaultKind): boolean => kinds.has(kind);
-  const ttlMs = typeof options.contract?.memory === 'object' ? options.contract.memory.ttlMs : undefined;
+  const contract = contractOf(options);
+  const ttlMs = typeof contract?.memory === 'object' ? contract.memory.ttlMs : undefined;
   const enabled = (kind: FaultKind): fc.Arbitrary<boolean> => (!has(kind) ? fc.constant(false) : options.swarm === false ? fc.constant(true) : fc.boolean());
   // A family switched on draws at least one fault (switching the family off is how a run has none).
   const list = <T>(kind: FaultKind, item: fc.Arbitrary<T>, maxLength: number): fc.Arbitrary<T[]> => (has(kind) ? fc.array(item, { minLength: Math.min(1, maxLength), maxLength }) : fc.constant([]));
@@ -153,10 +166,13 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       restartAt: fc.nat({ max: stepHorizon }),
       // Drawn on its own, not only with a restart: a volatile service may forget a key at any restart, and a
       // service with no idempotency keys ('none') turns every duplicate send into a second effect.
+      // Four values always (one integer drawn), so that a contract's promise leaves every other draw of a seed as it was.
       memory: has('service-restart')
-        ? !contractKeepsKeys(options)
+        ? contract === undefined
           ? fc.constantFrom('durable' as const, 'volatile' as const, 'none' as const, 'durable' as const) // half durable; shrinks toward it
-          : fc.constantFrom('durable' as const, 'volatile' as const, 'durable' as const, 'durable' as const) // a contract that keeps its keys keeps them, but a restart may lose them (volatile)
+          : drawnKeyMemories(options).length === 1
+            ? fc.constantFrom('durable' as const, 'durable' as const, 'durable' as const, 'durable' as const) // the contract promises its keys: a restart keeps them
+            : fc.constantFrom('durable' as const, 'volatile' as const, 'durable' as const, 'durable' as const) // the contract's own volatile or none rules the run whatever is drawn
         : fc.constant('durable' as const),
       // Most services answer a query by key; one that does not is the rarer case.
       query: fc.constantFrom(true, false, true, true),
@@ -276,10 +292,10 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       // A service without a query by key is drawn only where durasim stands for the service: a contract says
       // which queries the user's service has (none, or by the receipt alone, is its own case), and never
       // that a route it declares answers 405. The draw is still made, so a seed's other draws stay as they were.
-      scenario.service.query = options.contract !== undefined || options.task?.service.contract !== undefined ? true : draw.query;
+      scenario.service.query = contract !== undefined ? true : draw.query;
       if (draw.mix.intent) {
         // In the body's own format: one JSON value or form field changed, plain text as it always was (changedIntent.ts).
-        const changed = draw.operations.map((op) => (op.kind === 'publish' ? { ...op, body: changedIntent(op.body, { pick: draw.intentPick, contract: options.contract ?? options.task?.service.contract, plainSuffix: ' (changed)' }) } : { ...op }));
+        const changed = draw.operations.map((op) => (op.kind === 'publish' ? { ...op, body: changedIntent(op.body, { pick: draw.intentPick, contract, plainSuffix: ' (changed)' }) } : { ...op }));
         scenario.taskAfterRestart = { operations: changed };
         const first = changed.find((op) => op.kind === 'publish');
         if (draw.newIntentExists && first?.kind === 'publish') scenario.service.existing = [{ key: first.key, body: first.body }];

@@ -5,7 +5,7 @@
  * found within 200 runs at three seeds, and its counterexample happens in real processes too (the
  * real node:http service speaks the same contract).
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -68,14 +68,21 @@ describe('the payout worker, unmodified', () => {
     expect(out).toMatch(/^ {2}write-ahead \[po_100\d\]/m);
   });
 
+  // The payments contract promises its keys for a day, so a send again under the key within it is how that API is
+  // asked (no finding); what this copy's defect costs is a second payout once the key was forgotten (a worker down or
+  // frozen past the day), and a payout waiting out a 503 sent again at once after a restart.
   test.each([1, 2, 3])('seed %i: the copy that re-sends without asking after a crash is found within 200 runs', async (seed) => {
     const { code, out } = await check('adapter-resends.ts', seed, 200);
     expect(code, out).toBe(1);
-    expect(out).toMatch(/^ {2}(retry-safe-only|one-effect-per-key|no-blind-retry) \[po_100\d\]/m);
+    expect(out).toMatch(/^ {2}(one-effect-per-key|no-blind-retry|failure-class-respected) \[po_100\d\]/m);
   });
 
   test.each(['adapter-unsynced.ts', 'adapter-resends.ts'])('%s: the counterexample happens in real processes (confirmed)', async (adapter) => {
-    const { regression } = await check(adapter, 1, 200);
+    const found = (await check(adapter, 1, 200)).regression;
+    // A 503's wait is real time in real processes: one of 8 s can be over before a busy machine's restart sends again (the
+    // wait-in-memory fixture's was, confirmLabels.test.ts), so the wait confirmed here is a minute; the defect is the same.
+    const regression = join(mkdtempSync(join(tmpdir(), 'durasim-payout-confirm-')), 'scenario.json');
+    writeFileSync(regression, readFileSync(found, 'utf8').replace(/"retryAfterMs": \d+/g, '"retryAfterMs": 60000'));
     const { code, out } = await cli('confirm', regression, '--config', CONFIG, '--journal', join(HERE, adapter));
     expect(out).toMatch(/^verdict: confirmed/m);
     expect(code, out).toBe(1);

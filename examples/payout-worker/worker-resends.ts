@@ -4,6 +4,11 @@
  * without looking it up. The service's replay usually saves it; but a key it forgot (a restart
  * of its idempotency store, a key past its time-to-live) pays twice, so durasim should find the
  * blind re-send (retry-safe-only), and a second payout where the key was forgotten.
+ * (Since 2026-12-07 the payments contract's promise — keys kept a day — is taken at its word: a
+ * send again under the key within the day is how that API is asked, no finding, and its service
+ * restarts keep their keys. durasim finds this copy by what its defect costs under that contract:
+ * a second payout once the key was a day old, and a waiting payout sent again at once after a
+ * restart, before its 503's wait was over: payoutWorker.test.ts.)
  *
  * A payout worker as a team runs it in production — nothing of durasim's in it. It pays every
  * payout of payouts.json through the payments API (POST /v1/payouts with an Idempotency-Key

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { checkNoStateSkip } from './noStateSkip.js';
-import { crash, finalRecords, observedRun, op, run } from './fixtures.js';
+import { crash, D1, finalRecords, observedRun, op, post, run } from './fixtures.js';
 
 const state = (s: string) => ({ kind: 'operation' as const, history: [s], reported: 'state' as const, digest: 'd' });
 const seen = (...states: [string, number][]) => states.map(([s, seq]) => ({ state: s, seq, image: 'durable' as const }));
@@ -68,6 +68,36 @@ describe('no-state-skip', () => {
       expect(checkNoStateSkip(observedRun({ operations: lookup, final: finalRecords({ a: op(['authorized', 'dispatched', 'reconciling', 'outcome_unknown', 'succeeded']) }) }))).toEqual([
         expect.objectContaining({ code: 'no-state-skip', key: 'a', actual: 'outcome_unknown → succeeded' }),
       ]);
+    });
+  });
+
+  describe("a write to a service whose contract promises to keep its keys is reconciled by sending it again under the key", () => {
+    const atCrash = { a: op(['authorized', 'dispatched']) };
+    const under = (memory: string | { ttlMs: number }, idempotencyMemory: 'durable' | 'volatile' = 'durable') => ({ service: { idempotencyMemory, contract: { queries: [{ by: 'key' }], memory } } });
+    test('holds for dispatched → dispatched → succeeded across a crash, durable or for a time-to-live', () => {
+      for (const memory of ['durable', { ttlMs: 86_400_000 }]) {
+        // Recorded: the re-send shows as dispatched again; seen only at the crash and the end, it shows by the send itself.
+        const resend = [post(0, 'a', D1, 10), post(1, 'a', D1, 50)];
+        expect(checkNoStateSkip(observedRun({ ...under(memory), requests: resend, crashes: [crash(40, atCrash)], final: finalRecords({ a: op(['authorized', 'dispatched', 'dispatched', 'succeeded']) }) }))).toEqual([]);
+        expect(checkNoStateSkip(observedRun({ ...under(memory), requests: resend, crashes: [crash(40, atCrash)], final: finalRecords({ a: op(['authorized', 'dispatched', 'succeeded']) }) }))).toEqual([]);
+        // A send again that got no answer leaves it in doubt: outcome_unknown, no claim.
+        const lost = { a: seen(['authorized', 3], ['dispatched', 5], ['outcome_unknown', 60]) };
+        expect(checkNoStateSkip(run({ ...under(memory), observed: lost, crashes: [crash(40, { a: state('dispatched') })], final: finalRecords({ a: state('outcome_unknown') }) }))).toEqual([]);
+        // ... with no send after the crash, the same end is a verdict nobody asked for.
+        expect(checkNoStateSkip(observedRun({ ...under(memory), requests: resend.slice(0, 1), crashes: [crash(40, atCrash)], final: finalRecords({ a: op(['authorized', 'dispatched', 'succeeded']) }) }))).toHaveLength(1);
+        const observed = { a: seen(['authorized', 3], ['dispatched', 5], ['dispatched', 50], ['succeeded', 60]) };
+        expect(checkNoStateSkip(run({ ...under(memory), observed, crashes: [crash(40, { a: state('dispatched') })], final: finalRecords({ a: state('succeeded') }) }))).toEqual([]);
+      }
+    });
+    test('still fires straight from doubt to a verdict after a crash (nothing was asked), and where the service promises nothing', () => {
+      const observed = { a: seen(['authorized', 3], ['dispatched', 5], ['succeeded', 60]) };
+      expect(checkNoStateSkip(run({ ...under('durable'), observed, crashes: [crash(40, { a: state('dispatched') })], final: finalRecords({ a: state('succeeded') }) }))).toEqual([
+        expect.objectContaining({ code: 'no-state-skip', key: 'a', actual: expect.stringContaining('succeeded') }),
+      ]);
+      const resent = { crashes: [crash(40, atCrash)], final: finalRecords({ a: op(['authorized', 'dispatched', 'dispatched', 'succeeded']) }) };
+      for (const promise of [under('volatile', 'volatile'), under('durable', 'volatile'), {}]) {
+        expect(checkNoStateSkip(observedRun({ ...promise, ...resent }))).toEqual([expect.objectContaining({ code: 'no-state-skip', key: 'a', actual: 'dispatched → dispatched' })]);
+      }
     });
   });
 

@@ -1,4 +1,4 @@
-import { checkpoints, operationSpec, type JudgeInput, type ObservedState } from '../evidence.js';
+import { checkpoints, operationSpec, replayPromised, type JudgeInput, type ObservedState } from '../evidence.js';
 import { ABSENT, allowedFrom, firstSkip, IN_DOUBT_STATES } from '../lifecycle.js';
 import type { Violation } from '../violation.js';
 import { wordsOf } from '../stateWords.js';
@@ -11,7 +11,11 @@ import { wordsOf } from '../stateWords.js';
  * offending state was first seen.
  *
  * A retry-safe call (a lookup, or a write marked retrySafe) has no effect to reconcile: after a
- * crash it may simply be sent again (dispatched → dispatched, or straight to its verdict).
+ * crash it may simply be sent again (dispatched → dispatched, or straight to its verdict). A write
+ * to a service whose contract promises to keep its keys (replayPromised) is reconciled by sending it
+ * again under its key — the replay is the service's answer — so after a crash it may go from doubt
+ * to doubt (dispatched again, or outcome_unknown: the send again went unanswered), or to its
+ * verdict once a send again reached the service; straight to a verdict, nothing asked, is still a skip.
  */
 export function checkNoStateSkip(input: JudgeInput): Violation[] {
   const violations: Violation[] = [];
@@ -26,9 +30,12 @@ export function checkNoStateSkip(input: JudgeInput): Violation[] {
     const spec = operationSpec(input, key);
     return spec?.kind === 'lookup' || (spec?.kind === 'publish' && spec.retrySafe === true);
   };
+  const promised = replayPromised(input);
+  /** A send again straight from doubt is allowed: a retry-safe call, or a write whose service promises the replay. */
+  const resendable = (key: string): boolean => retrySafe(key) || (promised && operationSpec(input, key)?.kind === 'publish');
 
   for (const [key, states] of Object.entries(input.observed)) {
-    const skip = firstSkip(kindOf(key), states.map((o) => o.state), { retrySafe: retrySafe(key) });
+    const skip = firstSkip(kindOf(key), states.map((o) => o.state), { retrySafe: resendable(key) });
     if (!skip) continue;
     reported.add(key);
     const at = states[skip.index] as ObservedState;
@@ -37,21 +44,21 @@ export function checkNoStateSkip(input: JudgeInput): Violation[] {
       code: 'no-state-skip',
       key,
       step: at.seq,
-      ...wording(kindOf(key), skip, retrySafe(key), said, (state) => words.state(key, state)),
+      ...wording(kindOf(key), skip, resendable(key), said, (state) => words.state(key, state)),
       evidence: { observed: states.map(describeObserved), index: skip.index },
     });
   }
   for (const image of images) {
     for (const [key, record] of Object.entries(image.records)) {
       if (record.reported === 'state' || reported.has(key)) continue;
-      const skip = firstSkip(record.kind, record.history, { retrySafe: retrySafe(key) });
+      const skip = firstSkip(record.kind, record.history, { retrySafe: resendable(key) });
       if (!skip) continue;
       reported.add(key);
       violations.push({
         code: 'no-state-skip',
         key,
         step: recordedSkipStep(input, key, record.history, skip.index, image.seq),
-        ...wording(record.kind, skip, retrySafe(key), { from: skip.index > 0 ? words.entry(record, skip.index - 1) : null, to: words.entry(record, skip.index) }, (state) => words.state(key, state)),
+        ...wording(record.kind, skip, resendable(key), { from: skip.index > 0 ? words.entry(record, skip.index - 1) : null, to: words.entry(record, skip.index) }, (state) => words.state(key, state)),
         evidence: { history: record.history, at: image.label, index: skip.index },
       });
     }
@@ -65,7 +72,10 @@ export function checkNoStateSkip(input: JudgeInput): Violation[] {
       // From reconciling, recovery is reconciling again: a current state cannot show the re-entry, and the path check judges what follows.
       if (before === undefined || before.state === 'reconciling' || !(IN_DOUBT_STATES as readonly string[]).includes(before.state)) continue;
       const next = states.find((o) => o.seq > crash.seq && o.seq <= until);
-      if (next === undefined || next.state === 'reconciling') continue;
+      // Under a promised replay the send again is the asking: recovery may go back to doubt (dispatched again, or
+      // outcome_unknown when the send again got no answer), or to a verdict once a send again reached the service.
+      const resent = (to: number): boolean => input.requests.some((r) => r.route.kind === 'publish' && r.route.key === key && (r.seq ?? 0) > crash.seq && (r.seq ?? 0) <= to);
+      if (next === undefined || next.state === 'reconciling' || (resendable(key) && (next.state === 'dispatched' || next.state === 'outcome_unknown' || resent(next.seq)))) continue;
       reported.add(key);
       violations.push({
         code: 'no-state-skip',

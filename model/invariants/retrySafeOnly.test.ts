@@ -57,4 +57,19 @@ describe('retry-safe-only under a service contract', () => {
     // A contract with a query by the key (or a request's field) is asked first, as durasim's own protocol is.
     expect(checkRetrySafeOnly(run({ ...resend, keyQuery: true }))).toHaveLength(1);
   });
+
+  test('a contract that promises to keep its keys (durable, or for a time-to-live) is asked by a send again under the key: no blind re-send, query or none', () => {
+    const resend = { crashes: [crash(20, atCrash)], requests: [post(0, 'a', D1, 10), post(1, 'a', D1, 30)] };
+    const contract = (memory: string | { ttlMs: number }) => ({ queries: [{ by: 'key' }], memory });
+    for (const memory of ['durable', { ttlMs: 86_400_000 }]) {
+      expect(checkRetrySafeOnly(run({ ...resend, keyQuery: true, service: { contract: contract(memory) } }))).toEqual([]);
+      expect(checkRetrySafeOnly(run({ ...resend, keyQuery: false, service: { contract: contract(memory) } }))).toEqual([]);
+    }
+    // A contract that says its service forgets keys at a restart, or keeps none, promises nothing: the send again is blind.
+    for (const memory of ['volatile', 'none'] as const) {
+      expect(checkRetrySafeOnly(run({ ...resend, keyQuery: true, service: { idempotencyMemory: memory, contract: contract(memory) } }))).toHaveLength(1);
+    }
+    // A scenario saved with a forgetting service under a promising contract (drawn before 2026-12-07) keeps its verdict.
+    expect(checkRetrySafeOnly(run({ ...resend, keyQuery: true, service: { idempotencyMemory: 'volatile', contract: contract('durable') } }))).toHaveLength(1);
+  });
 });

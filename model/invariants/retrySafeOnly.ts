@@ -1,4 +1,4 @@
-import { keyQueryOffered, operationSpec, type JudgeInput } from '../evidence.js';
+import { keyQueryOffered, operationSpec, replayPromised, type JudgeInput } from '../evidence.js';
 import { IN_DOUBT_STATES } from '../lifecycle.js';
 import type { Violation } from '../violation.js';
 import { wordsOf } from '../stateWords.js';
@@ -7,7 +7,10 @@ import { wordsOf } from '../stateWords.js';
  * retry-safe-only: a non-retry-safe write found in doubt after a crash is not re-executed blindly:
  * the recovery queries the service for the key before any re-send (or, where no query exists —
  * none at all, or under a contract one by the receipt alone, which a send in doubt never got —
- * re-sends only to a service that promises replay), or it ends blocked.
+ * re-sends only to a service that promises replay), or it ends blocked. Under a contract whose
+ * service promises to keep its keys (durable, or a time-to-live), a re-send under the same key is
+ * how that service is meant to be asked — it replays what it committed — so it is no blind
+ * re-send (a send once the key's time-to-live ran out is no-blind-retry's).
  *
  * Only a recovering incarnation can re-send: one that started after the crash. A worker that
  * survived the crash (a process kill spares the others) continues its own send, which is no
@@ -17,8 +20,9 @@ export function checkRetrySafeOnly(input: JudgeInput): Violation[] {
   const violations: Violation[] = [];
   const words = wordsOf(input);
   const reported = new Set<string>();
-  // No query a journal in doubt can ask (none at all, or a contract's by the receipt alone): a send again is the only way to learn.
-  const replayOnly = !keyQueryOffered(input) && input.scenario.service.idempotencyMemory === 'durable';
+  // A service that keeps the key, and either offers no query a journal in doubt can ask (none at all, or a contract's by the
+  // receipt alone: a send again is the only way to learn) or promises by its contract to keep its keys (a send again is how it is asked).
+  const replayOnly = (!keyQueryOffered(input) && input.scenario.service.idempotencyMemory === 'durable') || replayPromised(input);
   const started = new Map<string, number>();
   for (const line of input.trace) if (line.actor === 'supervisor' && line.op === 'start') started.set(line.detail, line.seq);
   for (const request of input.requests) {

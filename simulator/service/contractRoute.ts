@@ -34,3 +34,17 @@ export function contractRoute(contract: ServiceContract, method: string, url: st
     }
   }
 }
+
+/**
+ * The key a request under a contract names outside its path (in a header, in the body), read at once
+ * where that needs no stream read (a string body, or none): a step's trace line names it, so that a
+ * fault anchored to a key's mentions finds its request — the simulated fetch's and, in confirm's
+ * real processes, the real one's alike. `url` is in the contract's terms (below its `url`).
+ */
+export function keyOutsidePath(contract: ServiceContract, url: string, init: { method?: string; headers?: HeadersInit; body?: unknown } | undefined): string | undefined {
+  const body = init?.body;
+  if (body !== undefined && body !== null && typeof body !== 'string') return undefined;
+  const route = contractRoute(contract, (init?.method ?? 'GET').toUpperCase(), url, new Headers(init?.headers), body ?? '');
+  if (route.kind !== 'publish' && !(route.kind === 'query' && route.by === undefined)) return undefined;
+  return new URL(url).pathname.split('/').map((part) => decodeURIComponent(part)).includes(route.key) ? undefined : route.key;
+}

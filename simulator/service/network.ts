@@ -17,7 +17,7 @@ import { credentialHeaders, credentialsOf, routeOf, type RequestCredentials, typ
 import { textResponse } from './textResponse.js';
 import { NULL_BODY_STATUSES } from './serviceTypes.js';
 import { handlersWith, type Msw } from './mswHandlers.js';
-import { contractRoute } from './contractRoute.js';
+import { contractRoute, keyOutsidePath } from './contractRoute.js';
 
 export type Transport = 'direct' | 'msw';
 
@@ -86,13 +86,8 @@ export class Network {
   keyHint(input: string | URL | Request, init: RequestInit | undefined): string | undefined {
     const contract = this.core.face?.contract;
     if (!contract || input instanceof Request) return undefined;
-    const body = init?.body;
-    if (body !== undefined && body !== null && typeof body !== 'string') return undefined;
     const url = String(input);
-    if (!this.reachable(url)) return undefined;
-    const route = contractRoute(contract, (init?.method ?? 'GET').toUpperCase(), url, new Headers(init?.headers), body ?? '');
-    if (route.kind !== 'publish' && !(route.kind === 'query' && route.by === undefined)) return undefined;
-    return new URL(url).pathname.split('/').map((part) => decodeURIComponent(part)).includes(route.key) ? undefined : route.key;
+    return this.reachable(url) ? keyOutsidePath(contract, url, init) : undefined;
   }
 
   reachable(url: string): boolean {

@@ -96,7 +96,7 @@ describe("the real run's own safety violations", () => {
 });
 
 describe('a wait or a pause that binds a later incarnation or another worker, in real processes', () => {
-  test.concurrent("wait-in-memory: the restarted incarnation re-sends before the 503's 8 s are over: confirmed", async () => {
+  test.concurrent("wait-in-memory: the restarted incarnation re-sends before the 503's 60 s are over: confirmed (8 s, as found, were over under load before the real restart re-sent)", async () => {
     const { code, out } = await confirm('waitInMemory.scenario.json', 'wait-in-memory');
     expect(out, out).toMatch(/^real \(.*\): failure-class-respected \[post-a\]$/m);
     expect(out).toMatch(/^verdict: confirmed — the same violations in real processes$/m);
@@ -114,7 +114,7 @@ describe('a wait or a pause that binds a later incarnation or another worker, in
   test.concurrent("the real service answers the scenario's Retry-After, and the real trace reads as the simulated one: each worker line its incarnation, step and operation", async () => {
     const real = await runForReal(journalRefOf('wait-in-memory'), readScenarioFile(join(FIXTURES, 'waitInMemory.scenario.json'), ''));
     const unavailable = real.input.requests.find((r) => r.status === 503);
-    expect(unavailable?.retryAfterMs).toBe(8000);
+    expect(unavailable?.retryAfterMs).toBe(60_000);
     const step = real.input.trace.find((line) => line.actor === 'worker-0' && line.incarnation === 1);
     expect(step).toMatchObject({ actor: 'worker-0', incarnation: 1, step: 0 });
     expect(real.input.trace.some((line) => line.actor.includes('#'))).toBe(false);

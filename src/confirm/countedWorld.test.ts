@@ -5,8 +5,11 @@
  * by its source alone, 2026-12-07). Held here for journals on Node's own API, on the task with every feature, fault-free:
  * the names each worker step mentions, simulated and real, step against step (in sorted order: real timers may reorder two).
  */
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
+import { presetContract } from '../../simulator/contract/presets.js';
+import { parseScenario } from '../../simulator/scenario/scenario.js';
 import { stepMentions } from '../../simulator/scenario/scenarioEvents.js';
 import type { TraceEntry } from '../../simulator/world/trace.js';
 import { featuredScenario } from '../arbitraries.js';
@@ -47,6 +50,21 @@ describe('what a step names is the same in real processes as simulated', () => {
     const real = await runForReal(ref, scenario, { traced: false });
     const simulatedSteps = named(simulated.kind === 'simulated' ? (simulated.result?.trace ?? []) : [], names);
     expect(simulatedSteps.length).toBeGreaterThan(2);
+    expect(named(real.input.trace, names)).toEqual(simulatedSteps);
+  });
+
+  test("under a contract whose key travels in a header, a request's fetch step names its key in both worlds (a crash anchored after it struck a later step for real)", async () => {
+    const dir = new URL('../../examples/contracts/payments/', import.meta.url);
+    const scenario = parseScenario(JSON.parse(readFileSync(new URL('task.json', dir), 'utf8')));
+    scenario.service.contract = { ...presetContract('payments')!, url: 'https://api.payouts.example' };
+    const ref = journalRefOf(fileURLToPath(new URL('journal.ts', dir)));
+    const names = taskNames(scenario);
+    const loaded = await pool.load(ref);
+    const simulated = await pool.run(loaded.journalId, scenario, { detail: 'full' });
+    const simulatedSteps = named(simulated.kind === 'simulated' ? (simulated.result?.trace ?? []) : [], names);
+    // The header's key is named by the simulated fetch: the case this holds.
+    expect(simulatedSteps.filter((line) => line.includes(' fetch: '))).not.toEqual([]);
+    const real = await runForReal(ref, scenario, { traced: false });
     expect(named(real.input.trace, names)).toEqual(simulatedSteps);
   });
 });

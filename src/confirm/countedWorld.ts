@@ -16,6 +16,8 @@ import { MKDTEMP_ATTEMPTS, mkdtempName } from '../../simulator/node/served/fsCom
 import { preview, previewData } from '../../simulator/world/trace.js';
 import type { Env, FileHandle, Store } from '../../model/contract/contract.js';
 import { storeOver, storeStepDetail } from '../../simulator/node/simStore.js';
+import { keyOutsidePath } from '../../simulator/service/contractRoute.js';
+import type { ServiceContract } from '../../simulator/contract/contract.js';
 import type { StepCounter } from './stepCounter.js';
 import { countedWholeFile, NOT_SPLIT } from './countedSteps.js';
 import type { StoreCaller } from './storeClient.js';
@@ -54,6 +56,8 @@ export class CountedWorld {
     private readonly random: readonly number[],
     /** The confirmation's shared store (storeClient.ts), when the parent serves one. */
     private readonly storeCall?: StoreCaller,
+    /** The real service's base URL as the task names it, and the contract it speaks (a fetch step names a key outside the path, as simulated). */
+    private readonly service?: { url: string; contract?: ServiceContract },
   ) {}
 
   private name(path: unknown): string {
@@ -123,9 +127,28 @@ export class CountedWorld {
     return storeOver((request, shape) => this.counter.scheduled(`store.${request.op}`, storeStepDetail(request), () => outsideTurn(() => call(request))).then(shape));
   }
 
-  private request(input: unknown, init?: { method?: string }): string {
+  private request(input: unknown, init?: { method?: string; headers?: HeadersInit; body?: unknown }): string {
     const url = new URL(input instanceof Request ? input.url : String(input));
-    return `${(init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase()} ${url.pathname}${url.search}`;
+    const key = this.keyHint(input, init);
+    return `${(init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase()} ${url.pathname}${url.search}${key === undefined ? '' : ` [${key}]`}`;
+  }
+
+  /**
+   * The key a request names outside its path under the scenario's contract, as the simulated fetch's
+   * step names it (network.ts keyHint): read off the URL below the real service's base, put back below
+   * the contract's, so that a fault anchored to the key's mentions strikes the same step for real.
+   */
+  private keyHint(input: unknown, init: { method?: string; headers?: HeadersInit; body?: unknown } | undefined): string | undefined {
+    const contract = this.service?.contract;
+    if (contract === undefined || !(typeof input === 'string' || input instanceof URL)) return undefined;
+    const url = String(input);
+    const base = this.service?.url ?? '';
+    if (url !== base && !url.startsWith(`${base}/`)) return undefined;
+    try {
+      return keyOutsidePath(contract, `${contract.url.replace(/\/+$/, '')}${url.slice(base.length)}`, init);
+    } catch {
+      return undefined;
+    }
   }
 
   /** The sandbox's holder in a real process: Node's calls are made for real, the ones the simulator serves counted as steps. */
@@ -237,7 +260,7 @@ export class CountedWorld {
       this.draws++;
       return real();
     });
-    if (api === 'fetch') return c.scheduled('fetch', this.request(args[0], args[1] as { method?: string }), real as () => Promise<unknown>);
+    if (api === 'fetch') return c.scheduled('fetch', this.request(args[0], args[1] as { method?: string; headers?: HeadersInit; body?: unknown } | undefined), real as () => Promise<unknown>);
     if (api === 'http.request' || api === 'http.get' || api === 'https.request' || api === 'https.get') return c.atomic('fetch', this.request(args[0]), real);
     if (api.startsWith('fs.promises.')) {
       const detail = TWO_PATHS.has(api.slice('fs.promises.'.length)) ? `${this.name(args[0])} → ${this.name(args[1])}` : `${this.name(args[0])}${api.endsWith('.open') ? ` ${String(args[1] ?? 'r')}` : api.endsWith('File') && args[1] !== undefined ? ` ${preview(text(args[1]))}` : ''}`;

@@ -11,6 +11,7 @@
  */
 import type { Fault } from '../../simulator/scenario/scenario.js';
 import type { Task } from '../../model/contract/contract.js';
+import type { ServiceContract } from '../../simulator/contract/contract.js';
 
 export interface WorkerStart {
   /** A JSON file holding the journal's bundle (isolation/bundleJournal.ts), evaluated in the worker as the pool evaluates it. */
@@ -34,6 +35,8 @@ export interface WorkerStart {
   machineCrashes: boolean;
   /** The shared store the parent serves (storeServer.ts), and how long a call waits for its answer. */
   store?: { url: string; timeoutMs: number };
+  /** The scenario's service contract, when it names one: a fetch step names the key a request carries outside its path, as simulated. */
+  contract?: ServiceContract;
 }
 
 export type SideLine =

@@ -286,7 +286,7 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     const task = taskFor(scenario, incarnation);
     // Under a contract whose url has a path (https://api.example.com/v2), the real server is asked below the same path.
     task.service.url = `${service.url}${scenario.service.contract ? new URL(scenario.service.contract.url).pathname.replace(/\/+$/, '') : ''}`;
-    const start: WorkerStart = { bundleFile, durasimIndex: DURASIM_INDEX, task, pid, incarnation, dir, sideFile, faults: scenario.faults, version: scenario.version, random: scenario.random, machineCrashes: traced, store: { url: storeServer.url, timeoutMs: scenario.store.timeoutMs } };
+    const start: WorkerStart = { bundleFile, durasimIndex: DURASIM_INDEX, task, pid, incarnation, dir, sideFile, faults: scenario.faults, version: scenario.version, random: scenario.random, machineCrashes: traced, store: { url: storeServer.url, timeoutMs: scenario.store.timeoutMs }, ...(scenario.service.contract ? { contract: scenario.service.contract } : {}) };
     record('supervisor', 'start', name);
     const env = { ...process.env, ...scenario.environment };
     let straceLog: string | undefined;

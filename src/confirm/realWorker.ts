@@ -72,7 +72,7 @@ export async function runRealWorker(start: WorkerStart): Promise<never> {
       return exit(1);
     }
   }
-  const world = new CountedWorld(counter, start.dir, start.version, start.random, start.store ? storeClient(start.store.url, `worker-${start.pid}#${start.incarnation}`, start.store.timeoutMs) : undefined);
+  const world = new CountedWorld(counter, start.dir, start.version, start.random, start.store ? storeClient(start.store.url, `worker-${start.pid}#${start.incarnation}`, start.store.timeoutMs) : undefined, { url: start.task.service.url, ...(start.contract ? { contract: start.contract } : {}) });
   installAmbientGuard({ permanent: true });
   const holder = world.holder(process.pid, (code) => {
     counter.side(code === 0 ? { type: 'exit' } : { type: 'exit', error: `process.exit(${code})` });

@@ -8,8 +8,9 @@
  * - the task features it may carry (`features`, `--features`);
  * - the fault families it draws (`faults`, `--faults`; src/faultFamilies.ts says which family a
  *   fault is of), and the service's idempotency memory: `volatile` and `none` are drawn with the
- *   `service-restart` family only, and `none` never under a contract that keeps its keys (a shrink that made
- *   the user's service one without keys blamed a re-send on what their contract says never happens);
+ *   `service-restart` family only, and neither under a contract that promises its keys (durable, or a time-to-live:
+ *   a shrink that made the user's service one without keys blamed a re-send on what their contract says never
+ *   happens);
  * - for a task from the journal's own input file, every one of its operations.
  *
  * A shape is never narrower than the finding it shrinks: what the failing scenario itself holds is
@@ -17,7 +18,7 @@
  */
 import type { Operation } from '../../model/contract/contract.js';
 import type { Scenario } from '../../simulator/scenario/scenario.js';
-import { contractKeepsKeys, DEFAULT_FAULT_KINDS, workloadOf, type FaultKind, type ScenarioArbitraryOptions } from '../arbitraries.js';
+import { DEFAULT_FAULT_KINDS, drawnKeyMemories, workloadOf, type FaultKind, type ScenarioArbitraryOptions } from '../arbitraries.js';
 import { faultFamiliesOf } from '../faultFamilies.js';
 import { OPERATION_KINDS, TASK_FEATURES, outsideShape, shapeOf, type OperationKind, type TaskFeature } from '../taskShape.js';
 
@@ -41,8 +42,8 @@ export function runShapeOf(options: ScenarioArbitraryOptions, found?: Scenario):
   const families = new Set<FaultKind>(options.faults ?? DEFAULT_FAULT_KINDS);
   const operations = new Set<OperationKind>(workload.map((op) => op.kind));
   const features = new Set<TaskFeature>(options.features ?? TASK_FEATURES);
-  // As the generator draws them (src/arbitraries.ts): a contract that keeps its keys is never a service without keys.
-  const memories = new Set<Memory>(families.has('service-restart') ? (contractKeepsKeys(options) ? ['durable', 'volatile'] : ['durable', 'volatile', 'none']) : ['durable']);
+  // As the generator draws them (src/arbitraries.ts): a contract that promises its keys never forgets them, nor keeps none.
+  const memories = new Set<Memory>(families.has('service-restart') ? drawnKeyMemories(options) : ['durable']);
   if (found) {
     const held = shapeOf(found);
     for (const kind of held.operations) operations.add(kind);

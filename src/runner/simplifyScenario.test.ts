@@ -273,21 +273,26 @@ describe("no rewrite leaves the run's shape (runShape.ts)", () => {
     expect((await simplifyScenario(changed, killed, { maxAttempts: 200 })).scenario.taskAfterRestart).toBeUndefined();
   });
 
-  test("a contract that keeps its keys: a lost answer's re-send is never shrunk onto a service without keys, which the contract says it is not (blind8/j08 was blamed so)", async () => {
+  test("a contract that promises its keys: a lost answer's re-send is never shrunk onto a service that forgets them or keeps none, which the contract says it is not (blind8/j08 was blamed so)", async () => {
     const contract = presetContract('payments');
     if (contract === undefined) throw new Error('the payments preset is gone');
     const keeps = runShapeOf({ contract });
-    expect(keeps.memories).toEqual(['durable', 'volatile']);
-    expect(runShapeOf({ contract: { ...contract, memory: 'none' } }).memories).toEqual(['durable', 'volatile', 'none']);
+    expect(typeof contract.memory).toBe('object'); // a time-to-live: a promise as durable is
+    expect(keeps.memories).toEqual(['durable']);
+    expect(runShapeOf({ contract: { ...contract, memory: 'durable' } }).memories).toEqual(['durable']);
+    // A contract that says its service forgets keys, or keeps none, is that itself (keyMemoryOf): the field drawn rules nothing.
+    expect(runShapeOf({ contract: { ...contract, memory: 'volatile' } }).memories).toEqual(['durable', 'volatile']);
+    expect(runShapeOf({ contract: { ...contract, memory: 'none' } }).memories).toEqual(['durable', 'volatile']);
     expect(runShapeOf({}).memories).toEqual(['durable', 'volatile', 'none']);
     // A kill after a key's request, which the simplifier rewrites into a lost answer, under each memory a run may hold.
     const killed = withFaults([kill]);
-    const weaker = async (s: Scenario): Promise<number | undefined> => (s.faults.length === 0 ? undefined : s.service.idempotencyMemory === 'none' ? 10 : 40);
+    const weaker = async (s: Scenario): Promise<number | undefined> => (s.faults.length === 0 ? undefined : s.service.idempotencyMemory === 'none' ? 10 : s.service.idempotencyMemory === 'volatile' ? 20 : 40);
     const result = await simplifyScenario(killed, weaker, { maxAttempts: 200, shape: keeps });
-    expect(result.scenario.service.idempotencyMemory).not.toBe('none');
+    expect(result.scenario.service.idempotencyMemory).toBe('durable');
     expect(outsideRunShape({ ...killed, service: { ...killed.service, idempotencyMemory: 'none' } }, keeps)).toEqual(['idempotency memory none']);
+    expect(outsideRunShape({ ...killed, service: { ...killed.service, idempotencyMemory: 'volatile' } }, keeps)).toEqual(['idempotency memory volatile']);
     // Unshaped by the contract (the old shape), the same search ends on a service without keys.
-    expect((await simplifyScenario(killed, weaker, { maxAttempts: 200, shape: runShapeOf({}) })).scenario.service.idempotencyMemory).toBe('none');
+    expect((await simplifyScenario(killed, weaker, { maxAttempts: 200, shape: runShapeOf({}) })).scenario.service.idempotencyMemory).not.toBe('durable');
   });
 
   test("a long outage (a restart a day later) is dropped first when the finding does not need it, and never outlives the crash it belongs to", async () => {
