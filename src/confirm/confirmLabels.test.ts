@@ -7,6 +7,8 @@
  * defect of (else named as a finding of their own); a re-send before a 503's wait, or a write
  * after a 403, by a later incarnation or another worker seen for real.
  */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { main } from '../cli/main.js';
@@ -102,6 +104,20 @@ describe('a wait or a pause that binds a later incarnation or another worker, in
     expect(out).toMatch(/^verdict: confirmed — the same violations in real processes$/m);
     expect(out).toMatch(/actual worker-0#1, a later incarnation or another worker, sent it again \d+(\.\d+)? ms after \(request #\d+\)/);
     expect(code).toBe(1);
+  });
+
+  test.concurrent("a wait real time outran (3,150 ms: simulated, the restarted worker polls 3,000 ms, then sends 3,107 ms after the 503; real processes add a real boot): not reproduced, and the label says the real run showed nothing about it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'durasim-outrun-'));
+    const file = join(dir, 'scenario.json');
+    writeFileSync(file, readFileSync(join(FIXTURES, 'waitInMemory.scenario.json'), 'utf8').replace('"retryAfterMs": 60000', '"retryAfterMs": 3150'));
+    const out: string[] = [];
+    const code = await main(['confirm', file, '--journal', 'wait-in-memory'], (line) => out.push(line));
+    const text = out.join('\n');
+    // Simulated, the restart is back 100 ms after the kill and polls the service 3,000 ms: sent again 3,107 ms after the 503, inside its 3,150.
+    expect(text, text).toMatch(/^simulated: failure-class-respected \[post-a\]$/m);
+    expect(text).toMatch(/^verdict: not reproduced — failure-class-respected \[post-a\] did not happen for real$/m);
+    expect(text).toMatch(/^ {2}failure-class-respected \[post-a\] races real time: in real processes the next send of post-a came \d+ ms after the 503 that asked for 3150 ms \(request #0\), so the wait was over before it was sent — this real run shows nothing about whether the journal keeps the wait\. Confirm it on a quieter machine, or with a longer retryAfterMs in the scenario\.$/m);
+    expect(code).toBe(4);
   });
 
   test.concurrent('pause-in-memory: a second worker posts after the 403 the first one recorded: confirmed', async () => {

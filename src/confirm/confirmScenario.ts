@@ -36,6 +36,7 @@ import { runForReal, type RealRun } from './realRun.js';
 import { NativeAddonUnloadable } from './nativeAddonFailure.js';
 import { unconfirmable } from './unconfirmable.js';
 import { straceUnavailable } from './straceCommand.js';
+import { outrunWaits } from './outrunWaits.js';
 import { decideVerdict, identity, type ConfirmVerdict } from './confirmVerdict.js';
 import { compareSteps, markOf, stepName, workerSteps } from './workerSteps.js';
 import { hasSqliteSteps, outsideSqlite, remarked, scenarioOutsideSqlite } from './sqliteSteps.js';
@@ -138,7 +139,8 @@ export async function confirmScenario(ref: JournalRef, scenario: Scenario, simul
   const divergence: CallDivergence | undefined = real.refused.length > 0
     ? { mark: real.refused[0]?.split(': ')[0] ?? '', simulated: [], real: real.refused.slice(0, 3) }
     : real.traced && simulatedCalls ? firstCallDivergence(simulatedCalls, real.realCalls, alike) : undefined;
-  const decided = decideVerdict({ simulated, found, traced: real.traced, simulatedSteps, realSteps, order, ...(divergence ? { divergence } : {}) });
+  const outrun = outrunWaits(simulated, found, real.input);
+  const decided = decideVerdict({ simulated, found, traced: real.traced, simulatedSteps, realSteps, order, ...(divergence ? { divergence } : {}), ...(outrun.length > 0 ? { outrun } : {}) });
   lines.push(...decided.lines);
   return { verdict: decided.verdict, exitCode: decided.exitCode, lines, ...extras, ...(divergence && (decided.verdict === 'diverged' || decided.verdict === 'confirmed') ? { divergence } : {}), real: found, realOutcome: real.input.outcome };
 }

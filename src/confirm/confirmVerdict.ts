@@ -24,6 +24,8 @@ export interface VerdictInput {
   order: StepComparison;
   /** The first step both worlds took alike whose disk changes differ (or a real call the disk model refused). */
   divergence?: CallDivergence;
+  /** A simulated finding real time outran (outrunWaits.ts): said under a "not reproduced". */
+  outrun?: readonly string[];
 }
 
 export interface Verdict {
@@ -101,6 +103,7 @@ export function decideVerdict(input: VerdictInput): Verdict {
   if (anotherOrder !== undefined) {
     // The simulated run was not run again: its steps came otherwise. The real run is judged all the same.
     lines.push(`verdict: not reproduced (another order) — the real processes took the same steps in another order from worker step ${anotherOrder} (two calls or two workers, as real time let them), and ${what}`);
+    lines.push(...(input.outrun ?? []));
     lines.push(`  the real run, judged: ${named(found)}`);
     for (const line of violationLines(found)) lines.push(`    ${line}`);
     lines.push(...sideBySide(input));
@@ -115,6 +118,7 @@ export function decideVerdict(input: VerdictInput): Verdict {
     return { verdict: 'cannot confirm', exitCode: EXIT.usage, lines };
   }
   lines.push(`verdict: not reproduced — ${what}`);
+  lines.push(...(input.outrun ?? []));
   lines.push(...sideBySide(input));
   return { verdict: 'not reproduced', exitCode: EXIT.sandbox, lines };
 }
