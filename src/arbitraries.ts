@@ -166,13 +166,10 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       restartAt: fc.nat({ max: stepHorizon }),
       // Drawn on its own, not only with a restart: a volatile service may forget a key at any restart, and a
       // service with no idempotency keys ('none') turns every duplicate send into a second effect.
-      // Four values always (one integer drawn), so that a contract's promise leaves every other draw of a seed as it was.
+      // Half durable, shrinking toward it; a memory the contract rules out (drawnKeyMemories) is durable in its place, so the
+      // draw takes one value of four whatever the contract, and leaves every other draw of a seed as it was.
       memory: has('service-restart')
-        ? contract === undefined
-          ? fc.constantFrom('durable' as const, 'volatile' as const, 'none' as const, 'durable' as const) // half durable; shrinks toward it
-          : drawnKeyMemories(options).length === 1
-            ? fc.constantFrom('durable' as const, 'durable' as const, 'durable' as const, 'durable' as const) // the contract promises its keys: a restart keeps them
-            : fc.constantFrom('durable' as const, 'volatile' as const, 'durable' as const, 'durable' as const) // the contract's own volatile or none rules the run whatever is drawn
+        ? fc.constantFrom(...(['durable', 'volatile', 'none', 'durable'] as const).map((m) => (drawnKeyMemories(options).includes(m) ? m : ('durable' as const))))
         : fc.constant('durable' as const),
       // Most services answer a query by key; one that does not is the rarer case.
       query: fc.constantFrom(true, false, true, true),
