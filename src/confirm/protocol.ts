@@ -37,6 +37,11 @@ export interface WorkerStart {
   store?: { url: string; timeoutMs: number };
   /** The scenario's service contract, when it names one: a fetch step names the key a request carries outside its path, as simulated. */
   contract?: ServiceContract;
+  /**
+   * The module graph the parent runs (src/pool/loadedGraph.ts), when it runs one: the worker loads that file without
+   * digesting durasim's sources again to name it — some 1,100 file calls at every boot, each stopped by strace.
+   */
+  graphFile?: string;
 }
 
 export type SideLine =

@@ -66,6 +66,7 @@ import { nativeAddonFailure } from './nativeAddonFailure.js';
 import { boundRun } from './boundRun.js';
 import type { FromWorker, SideLine, WorkerStart } from './protocol.js';
 import { withScenarioEnvironment } from './scenarioEnvironment.js';
+import { loadedGraph } from '../pool/loadedGraph.js';
 
 const DURASIM_INDEX = ownModule('src/index');
 
@@ -286,7 +287,7 @@ export async function runForReal(ref: JournalRef, scenario: Scenario, options: {
     const task = taskFor(scenario, incarnation);
     // Under a contract whose url has a path (https://api.example.com/v2), the real server is asked below the same path.
     task.service.url = `${service.url}${scenario.service.contract ? new URL(scenario.service.contract.url).pathname.replace(/\/+$/, '') : ''}`;
-    const start: WorkerStart = { bundleFile, durasimIndex: DURASIM_INDEX, task, pid, incarnation, dir, sideFile, faults: scenario.faults, version: scenario.version, random: scenario.random, machineCrashes: traced, store: { url: storeServer.url, timeoutMs: scenario.store.timeoutMs }, ...(scenario.service.contract ? { contract: scenario.service.contract } : {}) };
+    const start: WorkerStart = { bundleFile, durasimIndex: DURASIM_INDEX, task, pid, incarnation, dir, sideFile, faults: scenario.faults, version: scenario.version, random: scenario.random, machineCrashes: traced, store: { url: storeServer.url, timeoutMs: scenario.store.timeoutMs }, ...(scenario.service.contract ? { contract: scenario.service.contract } : {}), ...(loadedGraph() !== undefined ? { graphFile: loadedGraph() } : {}) };
     record('supervisor', 'start', name);
     const env = { ...process.env, ...scenario.environment };
     let straceLog: string | undefined;
