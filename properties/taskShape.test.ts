@@ -87,7 +87,7 @@ describe('the task shape', () => {
     const file = join(dir, 'task-v1.json');
     writeFileSync(file, JSON.stringify({ format: 'durasim.scenario', version: 1, task: { id: 'task-1', operations: [{ kind: 'publish', key: 'post-a', body: 'artifact a v1' }, { kind: 'edit', key: 'edit-notes', path: 'notes.md', append: '- agent line\n' }] }, files: { 'notes.md': '# Notes\n' } }));
     const out: string[] = [];
-    const code = await main(['check', '--no-sweep', '--task', file, '--runs', '60', '--seed', '1', '--workers', '1', '--no-progress', '--report-dir', join(dir, 'v1'), '--regressions', join(dir, 'v1-regressions')], (line) => out.push(line));
+    const code = await main(['check', '--no-sweep', '--no-real-restart', '--task', file, '--runs', '60', '--seed', '1', '--workers', '1', '--no-progress', '--report-dir', join(dir, 'v1'), '--regressions', join(dir, 'v1-regressions')], (line) => out.push(line));
     expect(out.join('\n')).not.toContain('durasim itself failed');
     expect(code).toBe(0);
   });
@@ -105,7 +105,7 @@ describe('the task shape', () => {
 
   test('a small journal is clean under a config that says its shape, where the default shape fails it', async () => {
     const journal = resolve(import.meta.dirname, 'fixtures', 'publishOnlyJournal.ts');
-    const common = ['--runs', '20', '--seed', '3', '--workers', '1', '--no-progress', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions')];
+    const common = ['--no-real-restart', '--runs', '20', '--seed', '3', '--workers', '1', '--no-progress', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions')];
     const out: string[] = [];
     expect(await main(['check', '--no-sweep', '--journal', journal, ...common], (line) => out.push(line))).toBe(3);
     expect(out.join('\n')).toMatch(/journal-error|this journal (does publishes only|knows no task feature)/);
@@ -119,7 +119,7 @@ describe('the task shape', () => {
     // A flag overrides the config: every feature back, and the journal fails again.
     expect(await main(['check', '--no-sweep', '--journal', journal, '--config', config, '--features', 'token,budget,cancel,input,temp', ...common], () => undefined)).toBe(3);
     // explore's default base is narrowed to the shape too, and its window faults keep to it (no cancel without the feature).
-    const explore = ['explore', '--journal', journal, '--max-runs', '40', '--workers', '1', '--no-progress', '--report-dir', join(dir, 'explore'), '--regressions', join(dir, 'explored')];
+    const explore = ['explore', '--no-real-restart', '--journal', journal, '--max-runs', '40', '--workers', '1', '--no-progress', '--report-dir', join(dir, 'explore'), '--regressions', join(dir, 'explored')];
     expect(await main(explore, () => undefined)).not.toBe(0);
     const explored: string[] = [];
     expect(await main([...explore, '--config', config], (line) => explored.push(line))).toBe(0);

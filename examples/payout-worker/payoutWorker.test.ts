@@ -46,12 +46,14 @@ describe('the payout worker, unmodified', () => {
   test('the fixed worker is clean (300 runs here; 2,000 at seeds 1-3 in the note)', async () => {
     const { code, out } = await check('adapter.ts', 1, 300);
     expect(out).toContain('service https://api.payouts.example (its contract, from the payments preset)');
+    // Its real restarts (an HTTP contract worker, the key in a header) agree with the simulated ones.
+    expect(out, out).toMatch(/^in real processes: both clean/m);
     expect(code, out).toBe(0);
   });
 
   test("explore takes the config's input as its base: the fixed worker is clean at every single fault, and the unsynced copy is found", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'durasim-payout-explore-'));
-    const explore = (adapter: string): Promise<{ code: number; out: string }> => cli('explore', '--config', CONFIG, '--journal', join(HERE, adapter), '--workers', '1', '--no-progress', '--report-dir', join(dir, adapter, 'report'), '--regressions', join(dir, adapter, 'regressions'));
+    const explore = (adapter: string): Promise<{ code: number; out: string }> => cli('explore', '--no-real-restart', '--config', CONFIG, '--journal', join(HERE, adapter), '--workers', '1', '--no-progress', '--report-dir', join(dir, adapter, 'report'), '--regressions', join(dir, adapter, 'regressions'));
     const fixed = await explore('adapter.ts');
     // Before, the base was the standard workload (keys post-a…), which the worker never reads: "the base scenario itself fails".
     expect(fixed.out, fixed.out).toMatch(/^explore · journal payout-worker · base the task of \S*payouts\.json \(the config's "input"\), no faults/m);

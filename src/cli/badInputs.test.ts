@@ -66,7 +66,7 @@ describe('bad input is refused by name, at once, exit 2, nothing written', () =>
 
   test('a config with a byte-order mark is read (a Windows editor writes one)', () => {
     const cwd = project('bom', { 'durasim.config.json': '\ufeff{ "runs": 2, "features": [] }' });
-    const { status, stdout } = durasim(cwd, 'check', '--no-sweep', '--report-dir', 'report', '--seed', '1', '--workers', '1', '--no-progress', '--regressions', 'regressions');
+    const { status, stdout } = durasim(cwd, 'check', '--no-sweep', '--no-real-restart', '--report-dir', 'report', '--seed', '1', '--workers', '1', '--no-progress', '--regressions', 'regressions');
     expect(stdout).toMatch(/· 2 runs ·/);
     expect(status).toBe(0);
   });

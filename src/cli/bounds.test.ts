@@ -42,7 +42,7 @@ describe('a bound reached', () => {
   test('check: the config\'s "bounds" hold every generated run; --max-steps overrides it', async () => {
     const config = join(dir, 'tight.config.json');
     writeFileSync(config, JSON.stringify({ bounds: { maxSteps: 40 } }));
-    const args = ['check', '--no-sweep', '--config', config, '--runs', '3', '--seed', '1', '--workers', '1', '--no-progress', '--report-dir', join(dir, 'r1'), '--regressions', join(dir, 'g1')];
+    const args = ['check', '--no-sweep', '--no-real-restart', '--config', config, '--runs', '3', '--seed', '1', '--workers', '1', '--no-progress', '--report-dir', join(dir, 'r1'), '--regressions', join(dir, 'g1')];
     const tight = await run(...args);
     expect(tight.code).toBe(3);
     expect(tight.out.join('\n')).toContain('bound: the run reached its steps bound (40); if the journal needs more, raise it: --max-steps 160, or "bounds": { "maxSteps": 160 } in durasim.config.json');

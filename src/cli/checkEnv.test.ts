@@ -66,7 +66,7 @@ async function run(...argv: string[]): Promise<{ code: number; out: string }> {
 describe('check --env', () => {
   test('the variable reaches the journal in every scenario and is saved with the counterexample; replay needs no flag', async () => {
     const common = ['--journal', journal, '--runs', '20', '--seed', '1', '--faults', 'response', '--workers', '1', '--no-progress', '--regressions', join(dir, 'regressions')];
-    const without = await run('check', '--no-sweep', ...common, '--report-dir', join(dir, 'clean'), '--invariants', 'write-ahead');
+    const without = await run('check', '--no-sweep', '--no-real-restart', ...common, '--report-dir', join(dir, 'clean'), '--invariants', 'write-ahead');
     expect(without.out).toMatch(/: clean$/m);
     expect(without.code).toBe(0);
     const withEnv = await run('check', '--no-sweep', ...common, '--report-dir', join(dir, 'report'), '--invariants', 'write-ahead', '--env', 'FAST_MODE=1', '--env', 'EMPTY=');

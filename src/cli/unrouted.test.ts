@@ -38,7 +38,7 @@ export default {
 
 async function check(journal: string, ...more: string[]): Promise<{ code: number; out: string }> {
   const out: string[] = [];
-  const code = await main(['check', '--no-sweep', '--journal', journal, ...more, '--operations', 'publish', '--features', 'none', '--runs', '20', '--seed', '1', '--workers', '1', '--no-progress', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions')], (line) => out.push(line));
+  const code = await main(['check', '--no-sweep', '--no-real-restart', '--journal', journal, ...more, '--operations', 'publish', '--features', 'none', '--runs', '20', '--seed', '1', '--workers', '1', '--no-progress', '--report-dir', join(dir, 'report'), '--regressions', join(dir, 'regressions')], (line) => out.push(line));
   return { code, out: out.join('\n') };
 }
 
